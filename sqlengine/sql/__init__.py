@@ -1,0 +1,17 @@
+"""The SQL front end: lark grammar, compiled lexer and LALR driver, AST, statement splitter.
+
+Interface (the contract with the compiler and ``database.py``):
+
+    parse_one(sql, start=0) -> Parsed | None
+        Parses the first statement at or after offset ``start``. None when only blanks,
+        comments and semicolons remain. ``Parsed.stmt`` is the AST (``sql.ast``),
+        ``Parsed.text`` the statement's own source text (first token to last token, no
+        trailing ``;``), ``Parsed.start`` its offset, ``Parsed.end`` the offset just past
+        its terminating ``;`` (or the end of input).
+    parse_all(sql) -> list[Parsed]
+    complete_statement(sql) -> bool     (as sqlite3_complete)
+
+Errors raise ``sqlengine.errors.OperationalError`` worded as SQLite words them:
+``near "FROM": syntax error``, ``incomplete input``, ``unrecognized token: "'abc"``.
+This package never resolves names and never touches storage.
+"""
