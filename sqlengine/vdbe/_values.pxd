@@ -1,0 +1,43 @@
+# Declarations of sqlengine.vdbe._values for other Cython modules (the VM loop cimports these).
+# See _values.pyx for the documentation of each function.
+
+cdef tuple atof(str z)
+cdef tuple atoi64(str z)
+
+cpdef str affinity_of_decltype(object decltype)
+cpdef object apply_affinity(object v, object aff)
+cpdef object apply_numeric_affinity(object v, bint try_for_int=*)
+cpdef object integer_affinity(double r)
+cpdef object real_affinity(object v)
+cpdef str comparison_affinity(object aff1, object aff2)
+
+cpdef int compare(object a, object b, object coll=*) except? -2
+cpdef object compare_with_affinity(object a, object b, object aff, object coll=*)
+
+cpdef object numeric_value(object v)
+cpdef object add(object a, object b)
+cpdef object sub(object a, object b)
+cpdef object mul(object a, object b)
+cpdef object div(object a, object b)
+cpdef object rem(object a, object b)
+cpdef object negate(object a)
+cpdef object bit_and(object a, object b)
+cpdef object bit_or(object a, object b)
+cpdef object bit_not(object a)
+cpdef object shift_left(object a, object b)
+cpdef object shift_right(object a, object b)
+cpdef object concat(object a, object b)
+cpdef object truth(object v)
+cpdef object logical_not(object v)
+
+cpdef str render_real(double value, int precision, str xtype, bint alternate=*, bint altform2=*, str prefix=*)
+cpdef str real_to_text(double r)
+cpdef object to_text(object v)
+cpdef object to_blob(object v)
+cpdef long long to_int(object v) except? -1
+cpdef double to_real(object v) except? -1.0
+cpdef object to_numeric(object v)
+cpdef long long double_to_int64(double r)
+cpdef object cast(object v, object type_name)
+cpdef object cast_affinity(object v, object aff)
+cpdef str typeof(object v)
