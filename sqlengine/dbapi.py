@@ -14,6 +14,7 @@ must never buffer a whole result: cursors step the engine one row ahead, as the 
 from __future__ import annotations
 
 import collections
+import operator
 import os
 import sys
 import threading
@@ -215,8 +216,8 @@ class Connection:
                 f"expected str, bytes or os.PathLike object, not {type(database).__name__}"
             )
         timeout = float(timeout)
-        detect_types = detect_types.__index__()
-        cached_statements = cached_statements.__index__()
+        detect_types = operator.index(detect_types)
+        cached_statements = operator.index(cached_statements)
         if cached_statements < 0:
             raise ValueError("cached_statements must be non-negative")
         self._check_autocommit_value(autocommit)
@@ -279,7 +280,7 @@ class Connection:
 
     @property
     def isolation_level(self):
-        self._check()
+        self._check(thread=False)
         return self._isolation_level
 
     @isolation_level.setter
@@ -316,12 +317,12 @@ class Connection:
 
     @property
     def in_transaction(self):
-        self._check()
+        self._check(thread=False)
         return not self._db.autocommit
 
     @property
     def total_changes(self):
-        self._check()
+        self._check(thread=False)
         return self._db.total_changes
 
     def _begin_for(self, statement):
@@ -509,7 +510,7 @@ class Connection:
 
         if not isinstance(name, str):
             raise TypeError(f"create_function() argument 'name' must be str, not {type(name).__name__}")
-        narg = narg.__index__()
+        narg = operator.index(narg)
         if narg < -1 or narg > self._limits[6]:
             raise OperationalError("Error creating function")
         wrapped = None if func is None else wrap_scalar(func)
@@ -522,7 +523,7 @@ class Connection:
 
         if not isinstance(name, str):
             raise TypeError(f"create_aggregate() argument 'name' must be str, not {type(name).__name__}")
-        n_arg = n_arg.__index__()
+        n_arg = operator.index(n_arg)
         if n_arg < -1 or n_arg > self._limits[6]:
             raise OperationalError("Error creating aggregate")
         factory = None if aggregate_class is None else wrap_aggregate(aggregate_class, False)
@@ -533,7 +534,7 @@ class Connection:
         self._check()
         from sqlengine.dbapi_callbacks import wrap_aggregate
 
-        num_params = num_params.__index__()
+        num_params = operator.index(num_params)
         if num_params < -1 or num_params > self._limits[6]:
             raise ProgrammingError("Error creating window function")
         factory = None if aggregate_class is None else wrap_aggregate(aggregate_class, True)
@@ -565,7 +566,7 @@ class Connection:
 
     def set_progress_handler(self, progress_handler, n):
         self._check()
-        n = n.__index__()
+        n = operator.index(n)
         setter = getattr(self._db, "set_progress_handler", None)
         if setter is not None:
             from sqlengine.dbapi_callbacks import wrap_progress
@@ -599,7 +600,7 @@ class Connection:
     def setlimit(self, category, limit, /):
         self._check()
         _check_limit_category(category)
-        limit = limit.__index__()
+        limit = operator.index(limit)
         old = self._limits[category]
         if limit >= 0:
             self._limits[category] = min(limit, DEFAULT_LIMITS[category]) if category != 11 \

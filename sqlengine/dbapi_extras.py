@@ -10,6 +10,7 @@ must never touch the storage layer directly.
 
 from __future__ import annotations
 
+import operator
 import os
 import tempfile
 
@@ -272,7 +273,7 @@ class Blob:
     def __init__(self, conn, table, column, row, readonly, name):
         if not isinstance(table, str) or not isinstance(column, str):
             raise TypeError("blobopen() table and column must be str")
-        row = row.__index__()
+        row = operator.index(row)
         self._conn = conn
         self._readonly = bool(readonly)
         self._closed = False
@@ -377,7 +378,7 @@ class Blob:
             return self._value()[key]
         if not hasattr(key, "__index__"):
             raise TypeError("Blob indices must be integers")
-        index = key.__index__()
+        index = operator.index(key)
         if index < 0:
             index += self._length
         if not 0 <= index < self._length:
@@ -399,7 +400,7 @@ class Blob:
             return
         if not hasattr(key, "__index__"):
             raise TypeError("Blob indices must be integers")
-        index = key.__index__()
+        index = operator.index(key)
         if index < 0:
             index += self._length
         if not 0 <= index < self._length:

@@ -1,0 +1,76 @@
+"""Every DB-API test runs against the stdlib ``sqlite3`` (the oracle) and ``sqlengine``.
+
+The ``sqlite`` fixture is the module under test, used exactly as a program uses sqlite3:
+
+- ``sqlite3``: the stdlib module, the expected behaviour;
+- ``sqlengine-capi``: sqlengine's DB-API layer over a ctypes stand-in for ``Database``
+  built on libsqlite3 (``capi_engine.py``): checks the layer's own logic whatever the state
+  of the engine underneath;
+- ``sqlengine``: sqlengine over its own engine. Tests whose SQL the engine runs carry the
+  ``engine`` marker and get this third run as well.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+import sqlengine
+import sqlengine.dbapi
+
+try:
+    import capi_engine
+except OSError:  # no libsqlite3 on this machine
+    capi_engine = None
+
+
+class _Backend:
+    """The module under test plus its name (for the few documented differences)."""
+
+    def __init__(self, name, module):
+        self.name = name
+        self.module = module
+
+    def __getattr__(self, attr):
+        return getattr(self.module, attr)
+
+    def __repr__(self):
+        return self.name
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "engine: the test also runs on sqlengine's own engine")
+
+
+def pytest_generate_tests(metafunc):
+    if "sqlite" not in metafunc.fixturenames:
+        return
+    names = ["sqlite3"]
+    if capi_engine is not None:
+        names.append("sqlengine-capi")
+    if metafunc.definition.get_closest_marker("engine") is not None:
+        names.append("sqlengine")
+    metafunc.parametrize("sqlite", names, indirect=True)
+
+
+@pytest.fixture
+def sqlite(request, monkeypatch):
+    if request.param == "sqlite3":
+        return _Backend("sqlite3", sqlite3)
+    if request.param == "sqlengine-capi":
+        monkeypatch.setattr(sqlengine.dbapi, "_open_database",
+                            lambda path, timeout: capi_engine.Database(path, timeout))
+    return _Backend(request.param, sqlengine)
+
+
+@pytest.fixture
+def con(sqlite):
+    connection = sqlite.connect(":memory:")
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def cu(con):
+    return con.cursor()
