@@ -13,5 +13,50 @@ Interface (the contract with the compiler and ``database.py``):
 
 Errors raise ``sqlengine.errors.OperationalError`` worded as SQLite words them:
 ``near "FROM": syntax error``, ``incomplete input``, ``unrecognized token: "'abc"``.
+
+Results are cached by SQL text (a bounded LRU): the same ``Parsed`` object comes back for
+the same text, so callers must treat the AST as immutable.
 This package never resolves names and never touches storage.
 """
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from .complete import complete_statement
+from .parser import Parsed
+from .parser import parse_one as _parse_one_uncached
+
+__all__ = ["Parsed", "parse_one", "parse_all", "complete_statement", "clear_cache"]
+
+CACHE_SIZE = 1024
+_cache: OrderedDict = OrderedDict()
+
+
+def parse_one(sql: str, start: int = 0) -> Parsed | None:
+    key = (sql, start)
+    hit = _cache.get(key)
+    if hit is not None:
+        _cache.move_to_end(key)
+        return hit
+    parsed = _parse_one_uncached(sql, start)
+    if parsed is not None:
+        _cache[key] = parsed
+        if len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return parsed
+
+
+def parse_all(sql: str) -> list[Parsed]:
+    out = []
+    pos = 0
+    while True:
+        p = parse_one(sql, pos)
+        if p is None:
+            return out
+        out.append(p)
+        pos = p.end
+
+
+def clear_cache() -> None:
+    _cache.clear()

@@ -706,8 +706,12 @@ class Attach:
 
 @dataclass(slots=True)
 class Detach:
+    """``DETACH [DATABASE] expr``. ``schema`` is the name when ``expr`` is a bare name or
+    a string, else ""; ``expr`` is the expression as written (added by the parser)."""
+
     schema: str
     pos: int = -1
+    expr: Expr | None = None
 
 
 @dataclass(slots=True)

@@ -1,0 +1,1053 @@
+"""The reductions of the SQL grammar: one method per aliased alternative of grammar.lark.
+
+The LALR driver (parser.py or _parser.pyx) calls ``Builder.<alias>(kids, start, end)``
+when it reduces an alternative: ``kids`` are the values of the alternative's symbols in
+order (a token's value is its source text, except ID: the dequoted name, ``QName`` when
+double-quoted; STRING: the unescaped text; BLOB: bytes), ``start``/``end`` the offsets
+spanned in the statement text. The methods build ``sql.ast`` nodes directly; no parse
+tree exists. Syntax errors that SQLite raises from inside its own reductions ("unknown
+join type", "ORDER BY clause should come after UNION not before", ...) are raised here.
+
+This module never resolves names and never evaluates anything beyond literal values.
+"""
+
+from __future__ import annotations
+
+from ..errors import OperationalError
+from . import ast as A
+
+MAX_INT64 = (1 << 63) - 1
+
+
+class QName(str):
+    """A name that was written in double quotes (it may fall back to a string literal)."""
+
+    __slots__ = ()
+
+
+def _upper_words(kids) -> str:
+    return " ".join(k.upper() for k in kids if k is not None)
+
+
+def integer_value(text: str):
+    """The value of an INTEGER token as SQLite reads it: hex is 64-bit two's complement,
+    decimal beyond 64 bits becomes a float."""
+    if text[:2] in ("0x", "0X"):
+        v = int(text, 16)
+        if v >= 1 << 64:
+            raise OperationalError(f'hex literal too big: {text}')
+        return v - (1 << 64) if v > MAX_INT64 else v
+    v = int(text)
+    return v if v <= MAX_INT64 else float(text)
+
+
+def float_value(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:  # "5." and ".5" are fine for float(); keep a guard anyway
+        return float(text + "0")
+
+
+_JOIN_BITS = {"NATURAL": 1, "LEFT": 2 | 8, "RIGHT": 4 | 8, "FULL": 2 | 4 | 8, "OUTER": 8,
+              "INNER": 16, "CROSS": 16 | 32}
+
+
+def join_kind(words: list[str]) -> tuple[str, bool]:
+    """The Join.kind and natural flag for the words before JOIN, as sqlite3JoinType."""
+    bits = 0
+    for w in words:
+        b = _JOIN_BITS.get(w.upper())
+        if b is None:
+            bits = -1
+            break
+        bits |= b
+    if bits < 0 or (bits & (16 | 8)) == (16 | 8) or (bits & (8 | 2 | 4)) == 8:
+        raise OperationalError("unknown join type: " + " ".join(words))
+    natural = bool(bits & 1)
+    if bits & 2 and bits & 4:
+        kind = "FULL"
+    elif bits & 2:
+        kind = "LEFT"
+    elif bits & 4:
+        kind = "RIGHT"
+    elif bits & 32:
+        kind = "CROSS"
+    else:
+        kind = "INNER"
+    return kind, natural
+
+
+class _Tail:
+    """ORDER BY / LIMIT written after one SELECT core (before it joins a compound)."""
+
+    __slots__ = ("order_by", "limit", "offset")
+
+    def __init__(self, order_by, limit, offset):
+        self.order_by = order_by
+        self.limit = limit
+        self.offset = offset
+
+
+class Builder:
+    """Reduction callbacks. ``sql`` is the text being parsed; ``lookahead`` is the start
+    offset of the lookahead token at the time of the reduction (set by the driver)."""
+
+    def __init__(self, sql: str = ""):
+        self.sql = sql
+        self.lookahead = 0
+
+    # ---------------------------------------------------------------- generic helpers
+    def true(self, k, s, e):
+        return True
+
+    def false(self, k, s, e):
+        return False
+
+    def empty_list(self, k, s, e):
+        return []
+
+    def list1(self, k, s, e):
+        return [k[0]]
+
+    def list_append(self, k, s, e):
+        lst = k[0]
+        lst.append(k[-1])
+        return lst
+
+    def list_append_skip1(self, k, s, e):  # list item SEMI
+        lst = k[0]
+        lst.append(k[1])
+        return lst
+
+    def second(self, k, s, e):
+        return k[1]
+
+    def third(self, k, s, e):
+        return k[2]
+
+    def fourth(self, k, s, e):
+        return k[3]
+
+    def words(self, k, s, e):
+        return _upper_words(k)
+
+    def second_upper(self, k, s, e):
+        return k[1].upper()
+
+    def name_string(self, k, s, e):
+        return k[0]
+
+    # ---------------------------------------------------------------- statements
+    def finish(self, k, s, e):
+        return k[0]
+
+    def explain(self, k, s, e):
+        return A.Explain(k[1], False, s)
+
+    def explain_qp(self, k, s, e):
+        return A.Explain(k[3], True, s)
+
+    def begin(self, k, s, e):
+        return A.Begin(k[1].upper() if k[1] else None, s)
+
+    def commit(self, k, s, e):
+        return A.Commit(s)
+
+    def rollback(self, k, s, e):
+        return A.Rollback(None, s)
+
+    def rollback_to(self, k, s, e):
+        return A.Rollback(k[4], s)
+
+    def trans_named(self, k, s, e):
+        return k[1]
+
+    def savepoint(self, k, s, e):
+        return A.Savepoint(k[1], s)
+
+    def release(self, k, s, e):
+        return A.Release(k[2], s)
+
+    # ---------------------------------------------------------------- CREATE TABLE
+    def create_table_head(self, k, s, e):
+        name, schema = (k[5], k[4]) if k[5] is not None else (k[4], None)
+        return A.CreateTable(name, schema=schema, temp=bool(k[1]), if_not_exists=bool(k[3]),
+                             pos=s)
+
+    def create_table(self, k, s, e):
+        node, args = k
+        if isinstance(args, A.Select):
+            node.as_select = args
+            return node
+        columns, constraints, options = args
+        node.columns = columns
+        node.constraints = _table_constraints(constraints)
+        for kind, word in options:
+            if kind == "WITHOUT" and word.lower() == "rowid":
+                node.without_rowid = True
+            elif kind is None and word.lower() == "strict":
+                node.strict = True
+            else:
+                raise OperationalError(f"unknown table option: {word}")
+        return node
+
+    def ct_columns(self, k, s, e):
+        return (k[1], k[2], k[4])
+
+    def ct_as(self, k, s, e):
+        return k[1]
+
+    def table_option_without(self, k, s, e):
+        return ("WITHOUT", k[1])
+
+    def table_option_name(self, k, s, e):
+        return (None, k[0])
+
+    def columnname(self, k, s, e):
+        return A.ColumnDef(k[0], k[1])
+
+    def columnlist1(self, k, s, e):
+        col = k[0]
+        col.constraints = _column_constraints(k[1], col.name)
+        return [col]
+
+    def columnlist_append(self, k, s, e):
+        col = k[2]
+        col.constraints = _column_constraints(k[3], col.name)
+        k[0].append(col)
+        return k[0]
+
+    def typetoken_none(self, k, s, e):
+        return None
+
+    def typetoken(self, k, s, e):
+        return self.sql[s:e]
+
+    def typename(self, k, s, e):
+        return k[0]
+
+    def cons_name(self, k, s, e):
+        return ("NAME", k[1])
+
+    def ccons_default(self, k, s, e):
+        return A.ColumnConstraint("DEFAULT", expr=k[2])
+
+    def ccons_default_paren(self, k, s, e):
+        return A.ColumnConstraint("DEFAULT", expr=k[2])
+
+    def ccons_default_plus(self, k, s, e):
+        return A.ColumnConstraint("DEFAULT", expr=A.Unary("+", k[3], s + 7))
+
+    def ccons_default_minus(self, k, s, e):
+        return A.ColumnConstraint("DEFAULT", expr=_negate(k[3], s + 7, self.sql))
+
+    def ccons_default_id(self, k, s, e):
+        name = k[2]
+        low = name.lower()
+        if not isinstance(name, QName) and low in ("true", "false"):
+            value = A.Literal(1 if low == "true" else 0, s)
+        else:
+            value = A.Literal(str(name), s)
+        return A.ColumnConstraint("DEFAULT", expr=value)
+
+    def ccons_null(self, k, s, e):
+        return A.ColumnConstraint("NULL", conflict=k[1])
+
+    def ccons_notnull(self, k, s, e):
+        return A.ColumnConstraint("NOT NULL", conflict=k[2])
+
+    def ccons_pk(self, k, s, e):
+        return A.ColumnConstraint("PRIMARY KEY", desc=bool(k[2]), conflict=k[3],
+                                  autoincrement=bool(k[4]))
+
+    def ccons_unique(self, k, s, e):
+        return A.ColumnConstraint("UNIQUE", conflict=k[1])
+
+    def ccons_check(self, k, s, e):
+        return A.ColumnConstraint("CHECK", expr=k[2])
+
+    def ccons_references(self, k, s, e):
+        return A.ColumnConstraint("REFERENCES", foreign_key=_foreign_key(k[1], k[2], k[3]))
+
+    def ccons_defer(self, k, s, e):
+        return ("DEFER", k[0])
+
+    def ccons_collate(self, k, s, e):
+        return A.ColumnConstraint("COLLATE", collation=k[1])
+
+    def ccons_generated(self, k, s, e):
+        return k[3]
+
+    def ccons_generated_short(self, k, s, e):
+        return k[1]
+
+    def generated(self, k, s, e):
+        return A.ColumnConstraint("GENERATED", expr=k[1])
+
+    def generated_kind(self, k, s, e):
+        kind = k[3].lower()
+        if kind not in ("stored", "virtual"):
+            return A.ColumnConstraint("GENERATED", expr=k[1], name="\0bad")
+        return A.ColumnConstraint("GENERATED", expr=k[1], stored=kind == "stored")
+
+    def refarg_match(self, k, s, e):
+        return ("MATCH", k[1])
+
+    def refarg_insert(self, k, s, e):
+        return ("INSERT", k[2])
+
+    def refarg_on(self, k, s, e):
+        return (k[1].upper(), k[2])
+
+    def not_deferrable(self, k, s, e):
+        return False
+
+    def deferrable(self, k, s, e):
+        return k[1] == "DEFERRED"
+
+    def initially(self, k, s, e):
+        return k[1].upper()
+
+    def conslist_append(self, k, s, e):
+        k[0].append(k[2])
+        return k[0]
+
+    def tcons_pk(self, k, s, e):
+        return A.TableConstraint("PRIMARY KEY", columns=_indexed_columns(k[3]), conflict=k[6])
+
+    def tcons_unique(self, k, s, e):
+        return A.TableConstraint("UNIQUE", columns=_indexed_columns(k[2]), conflict=k[4])
+
+    def tcons_check(self, k, s, e):
+        return A.TableConstraint("CHECK", expr=k[2], conflict=k[4])
+
+    def tcons_fk(self, k, s, e):
+        fk = _foreign_key(k[6], k[7], k[8])
+        if k[9] is not None:
+            fk.deferred = k[9]
+        return A.TableConstraint("FOREIGN KEY", fk_columns=[c.expr.name for c in k[3]],
+                                 foreign_key=fk)
+
+    # ---------------------------------------------------------------- DROP / VIEW / INDEX
+    def drop(self, k, s, e):
+        schema, name = k[3]
+        return A.Drop(k[1].upper(), name, schema, bool(k[2]), s)
+
+    def fullname1(self, k, s, e):
+        return (None, k[0])
+
+    def fullname2(self, k, s, e):
+        return (k[0], k[2])
+
+    def create_view(self, k, s, e):
+        name, schema = (k[5], k[4]) if k[5] is not None else (k[4], None)
+        cols = [c.expr.name for c in k[6]] if k[6] is not None else None
+        return A.CreateView(name, k[8], cols, schema, bool(k[1]), bool(k[3]), s)
+
+    def create_index(self, k, s, e):
+        name, schema = (k[5], k[4]) if k[5] is not None else (k[4], None)
+        return A.CreateIndex(name, k[7], _indexed_columns(k[9]), schema, bool(k[1]),
+                             bool(k[3]), k[11], s)
+
+    def eidlist1(self, k, s, e):
+        return [A.IndexedColumn(A.Column(k[0]), k[1], bool(k[2]))]
+
+    def eidlist_append(self, k, s, e):
+        k[0].append(A.IndexedColumn(A.Column(k[2]), k[3], bool(k[4])))
+        return k[0]
+
+    # ---------------------------------------------------------------- SELECT
+    def select_plain(self, k, s, e):
+        return _make_select(k[0], None, s)
+
+    def select_with(self, k, s, e):
+        return _make_select(k[2], A.With(k[1], False), s)
+
+    def select_with_recursive(self, k, s, e):
+        return _make_select(k[3], A.With(k[2], True), s)
+
+    def compound(self, k, s, e):
+        left, op, right = k
+        lbody, ltail = left
+        if ltail is not None:
+            what = "ORDER BY" if ltail.order_by is not None else "LIMIT"
+            raise OperationalError(f"{what} clause should come after {op} not before")
+        rbody, rtail = right
+        return (A.Compound(lbody, op, rbody), rtail)
+
+    def oneselect(self, k, s, e):
+        core = A.SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], None, s)
+        return (core, _tail(k[7], k[8]))
+
+    def oneselect_window(self, k, s, e):
+        core = A.SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], k[7], s)
+        return (core, _tail(k[8], k[9]))
+
+    def oneselect_values(self, k, s, e):
+        return (k[0], None)
+
+    def values1(self, k, s, e):
+        return A.Values([k[2]], s)
+
+    def values_append(self, k, s, e):
+        v = k[0]
+        if len(k[3]) != len(v.rows[0]):
+            raise OperationalError("all VALUES must have the same number of terms")
+        v.rows.append(k[3])
+        return v
+
+    def rexpr(self, k, s, e):
+        end = self.lookahead
+        text = self.sql[s:end].rstrip(" \t\n\f\r\v")
+        return A.ResultColumn(k[0], None, text)
+
+    def rcol(self, k, s, e):
+        rc = k[0]
+        if k[1] is not None:
+            rc.alias = k[1]
+        return rc
+
+    def rstar(self, k, s, e):
+        return A.Star(None, s)
+
+    def rstar_table(self, k, s, e):
+        return A.Star(k[0], s)
+
+    # FROM
+    def stl_prefix(self, k, s, e):
+        return (k[0], k[1])
+
+    def _join(self, prefix, item, on_using, s):
+        on, using = on_using
+        if prefix is None:
+            if on is not None:
+                raise OperationalError("a JOIN clause is required before ON")
+            if using is not None:
+                raise OperationalError("a JOIN clause is required before USING")
+            return item
+        left, (kind, natural) = prefix
+        return A.Join(left, item, kind, natural, on, using, s)
+
+    def from_table(self, k, s, e):
+        prefix, n1, n2, alias, on_using = k
+        name, schema = (n2, n1) if n2 is not None else (n1, None)
+        pos = s if prefix is None else self._item_pos(k)
+        return self._join(prefix, A.TableRef(name, schema, alias, pos=pos), on_using, s)
+
+    def from_table_indexed(self, k, s, e):
+        prefix, n1, n2, alias, idx, on_using = k
+        name, schema = (n2, n1) if n2 is not None else (n1, None)
+        ref = A.TableRef(name, schema, alias, pos=s)
+        if idx is False:
+            ref.not_indexed = True
+        else:
+            ref.indexed_by = idx
+        return self._join(prefix, ref, on_using, s)
+
+    def from_function(self, k, s, e):
+        prefix, n1, n2, _lp, args, _rp, alias, on_using = k
+        name, schema = (n2, n1) if n2 is not None else (n1, None)
+        ref = A.TableFunctionRef(name, args, schema, alias, s)
+        return self._join(prefix, ref, on_using, s)
+
+    def from_subquery(self, k, s, e):
+        prefix, _lp, sel, _rp, alias, on_using = k
+        return self._join(prefix, A.SubqueryRef(sel, alias, s), on_using, s)
+
+    def from_parens(self, k, s, e):
+        prefix, _lp, inner, _rp, alias, on_using = k
+        if alias is not None:
+            # SQLite turns an aliased parenthesised join into a subquery.
+            sel = A.Select(A.SelectCore([A.Star(None, s)], from_=inner, pos=s), pos=s)
+            inner = A.SubqueryRef(sel, alias, s)
+        return self._join(prefix, inner, on_using, s)
+
+    def _item_pos(self, k):
+        return -1
+
+    def indexed_by(self, k, s, e):
+        return k[2]
+
+    def not_indexed(self, k, s, e):
+        return False
+
+    def joinop_comma(self, k, s, e):
+        return (",", False)
+
+    def joinop_join(self, k, s, e):
+        return ("INNER", False)
+
+    def joinop_kw(self, k, s, e):
+        return join_kind([w for w in k[:-1]])
+
+    def on_expr(self, k, s, e):
+        return (k[1], None)
+
+    def using(self, k, s, e):
+        return (None, k[2])
+
+    def on_none(self, k, s, e):
+        return (None, None)
+
+    def xfullname(self, k, s, e):
+        return A.TableRef(k[0], pos=s)
+
+    def xfullname_schema(self, k, s, e):
+        return A.TableRef(k[2], k[0], pos=s)
+
+    def xfullname_schema_alias(self, k, s, e):
+        return A.TableRef(k[2], k[0], k[4], pos=s)
+
+    def xfullname_alias(self, k, s, e):
+        return A.TableRef(k[0], None, k[2], pos=s)
+
+    def sortlist1(self, k, s, e):
+        return [A.OrderingTerm(k[0], bool(k[1]), k[2])]
+
+    def sortlist_append(self, k, s, e):
+        k[0].append(A.OrderingTerm(k[2], bool(k[3]), k[4]))
+        return k[0]
+
+    def limit(self, k, s, e):
+        return (k[1], None)
+
+    def limit_offset(self, k, s, e):
+        return (k[1], k[3])
+
+    def limit_comma(self, k, s, e):
+        return (k[3], k[1])
+
+    # WITH
+    def wqitem(self, k, s, e):
+        cols = [c.expr.name for c in k[1]] if k[1] is not None else None
+        return A.CommonTableExpr(k[0], k[4], cols, k[2])
+
+    def materialized_none(self, k, s, e):
+        return None
+
+    def with_(self, k, s, e):
+        return A.With(k[1], False)
+
+    def with_recursive(self, k, s, e):
+        return A.With(k[2], True)
+
+    # ---------------------------------------------------------------- DML
+    def delete(self, k, s, e):
+        with_, _d, _f, ref, idx, (where, ret), order, lim = k
+        _apply_index(ref, idx)
+        limit, offset = lim if lim else (None, None)
+        return A.Delete(ref, where, ret, order, limit, offset, with_, s)
+
+    def update(self, k, s, e):
+        with_, _u, orconf, ref, idx, _set, sets, from_, (where, ret), order, lim = k
+        _apply_index(ref, idx)
+        limit, offset = lim if lim else (None, None)
+        return A.Update(ref, sets, orconf.upper() if orconf else None, from_, where, ret,
+                        order, limit, offset, with_, s)
+
+    def where_ret_none(self, k, s, e):
+        return (None, None)
+
+    def where_ret(self, k, s, e):
+        return (k[1], None)
+
+    def ret_only(self, k, s, e):
+        return (None, k[1])
+
+    def where_ret_returning(self, k, s, e):
+        return (k[1], k[3])
+
+    def setlist1(self, k, s, e):
+        return [A.SetClause([k[0]], k[2])]
+
+    def setlist1_multi(self, k, s, e):
+        return [A.SetClause(k[1], k[4])]
+
+    def setlist_append(self, k, s, e):
+        k[0].append(A.SetClause([k[2]], k[4]))
+        return k[0]
+
+    def setlist_append_multi(self, k, s, e):
+        k[0].append(A.SetClause(k[3], k[6]))
+        return k[0]
+
+    def replace(self, k, s, e):
+        return "REPLACE"
+
+    def insert(self, k, s, e):
+        with_, orconf, _into, ref, cols, sel, (upserts, ret) = k
+        return A.Insert(ref.name, sel, ref.schema, ref.alias, cols,
+                        orconf.upper() if orconf else None, upserts, ret, with_, s)
+
+    def insert_default(self, k, s, e):
+        with_, orconf, _into, ref, cols, _d, _v, ret = k
+        return A.Insert(ref.name, None, ref.schema, ref.alias, cols,
+                        orconf.upper() if orconf else None, [], ret, with_, s)
+
+    def upsert_none(self, k, s, e):
+        return ([], None)
+
+    def upsert_returning(self, k, s, e):
+        return ([], k[1])
+
+    def upsert_target_update(self, k, s, e):
+        ups, ret = k[11]
+        u = A.Upsert(_indexed_columns(k[3]), k[5], k[9], k[10])
+        return ([u] + ups, ret)
+
+    def upsert_target_nothing(self, k, s, e):
+        ups, ret = k[8]
+        return ([A.Upsert(_indexed_columns(k[3]), k[5])] + ups, ret)
+
+    def upsert_nothing(self, k, s, e):
+        return ([A.Upsert()], k[4])
+
+    def upsert_update(self, k, s, e):
+        return ([A.Upsert(None, None, k[5], k[6])], k[7])
+
+    # ---------------------------------------------------------------- expressions
+    def paren(self, k, s, e):
+        return k[1]
+
+    def column(self, k, s, e):
+        name = k[0]
+        if type(name) is QName:
+            return A.Column(str(name), quoted=True, pos=s)
+        low = name.lower()
+        if low == "true":
+            return A.Literal(1, s)
+        if low == "false":
+            return A.Literal(0, s)
+        return A.Column(name, pos=s)
+
+    def column2(self, k, s, e):
+        return A.Column(str(k[2]), str(k[0]), pos=s)
+
+    def column3(self, k, s, e):
+        return A.Column(str(k[4]), str(k[2]), str(k[0]), pos=s)
+
+    def variable(self, k, s, e):
+        return A.Param(k[0], s)
+
+    def collate(self, k, s, e):
+        return A.Collate(k[0], str(k[2]), s)
+
+    def cast(self, k, s, e):
+        return A.Cast(k[2], k[4] or "", s)
+
+    def function(self, k, s, e):
+        return A.FunctionCall(str(k[0]), k[3], bool(k[2]), pos=s)
+
+    def function_star(self, k, s, e):
+        return A.FunctionCall(str(k[0]), [], star=True, pos=s)
+
+    def function_over(self, k, s, e):
+        f = A.FunctionCall(str(k[0]), k[3], bool(k[2]), pos=s)
+        f.filter, f.over = k[5]
+        return f
+
+    def function_star_over(self, k, s, e):
+        f = A.FunctionCall(str(k[0]), [], star=True, pos=s)
+        f.filter, f.over = k[4]
+        return f
+
+    def row_value(self, k, s, e):
+        items = k[1]
+        items.append(k[3])
+        return A.RowValue(items, s)
+
+    _OPS = {"==": "=", "<>": "!="}
+
+    def binary(self, k, s, e):
+        op = k[1]
+        op = self._OPS.get(op, op.upper())
+        return A.Binary(op, k[0], k[2], s)
+
+    def like(self, k, s, e):
+        op, neg = k[1]
+        return A.Like(op, k[0], k[2], None, neg, s)
+
+    def like_escape(self, k, s, e):
+        op, neg = k[1]
+        return A.Like(op, k[0], k[2], k[4], neg, s)
+
+    def likeop(self, k, s, e):
+        return (k[0].upper(), False)
+
+    def likeop_not(self, k, s, e):
+        return (k[1].upper(), True)
+
+    def isnull(self, k, s, e):
+        return A.IsNull(k[0], False, s)
+
+    def notnull(self, k, s, e):
+        return A.IsNull(k[0], True, s)
+
+    def is_(self, k, s, e):
+        return A.Binary("IS", k[0], k[-1], s)
+
+    def is_not(self, k, s, e):
+        return A.Binary("IS NOT", k[0], k[-1], s)
+
+    def unary(self, k, s, e):
+        return A.Unary(k[0].upper(), k[1], s)
+
+    def unary_minus(self, k, s, e):
+        return _negate(k[1], s, self.sql)
+
+    def between(self, k, s, e):
+        return A.Between(k[0], k[2], k[4], k[1], s)
+
+    def in_list(self, k, s, e):
+        return A.InList(k[0], k[3], k[1], s)
+
+    def in_select(self, k, s, e):
+        return A.InSelect(k[0], k[3], k[1], s)
+
+    def in_table(self, k, s, e):
+        expr, neg, n1, n2, args = k
+        name, schema = (n2, n1) if n2 is not None else (n1, None)
+        return A.InTable(expr, name, schema, args, neg, s)
+
+    def subquery(self, k, s, e):
+        return A.Subquery(k[1], s)
+
+    def exists(self, k, s, e):
+        return A.Exists(k[2], s)
+
+    def case(self, k, s, e):
+        return A.Case(k[1], k[2], k[3], s)
+
+    def case1(self, k, s, e):
+        return [(k[1], k[3])]
+
+    def case_append(self, k, s, e):
+        k[0].append((k[2], k[4]))
+        return k[0]
+
+    def raise_ignore(self, k, s, e):
+        return A.Raise("IGNORE", None, s)
+
+    def raise_(self, k, s, e):
+        return A.Raise(k[2].upper(), A.Literal(str(k[4]), s), s)
+
+    def null(self, k, s, e):
+        return A.Literal(None, s)
+
+    def float_(self, k, s, e):
+        return A.Literal(float_value(k[0]), s)
+
+    def blob(self, k, s, e):
+        return A.Literal(k[0], s)
+
+    def string(self, k, s, e):
+        return A.Literal(k[0], s)
+
+    def integer(self, k, s, e):
+        return A.Literal(integer_value(k[0]), s)
+
+    def ctime(self, k, s, e):
+        return A.CurrentTime(k[0].upper(), s)
+
+    def num(self, k, s, e):
+        return k[0]
+
+    def num_plus(self, k, s, e):
+        return "+" + k[1]
+
+    def num_minus(self, k, s, e):
+        return "-" + k[1]
+
+    # windows
+    def windowdefn(self, k, s, e):
+        return (str(k[0]), k[3])
+
+    def window_partition(self, k, s, e):
+        return A.WindowDef(None, k[2], k[3] or [], k[4])
+
+    def window_base_partition(self, k, s, e):
+        return A.WindowDef(str(k[0]), k[3], k[4] or [], k[5])
+
+    def window_order(self, k, s, e):
+        return A.WindowDef(None, [], k[2], k[3])
+
+    def window_base_order(self, k, s, e):
+        return A.WindowDef(str(k[0]), [], k[3], k[4])
+
+    def window_frame(self, k, s, e):
+        return A.WindowDef(None, [], [], k[0])
+
+    def window_base_frame(self, k, s, e):
+        return A.WindowDef(str(k[0]), [], [], k[1])
+
+    def frame(self, k, s, e):
+        return A.Frame(k[0], k[1], None, k[2])
+
+    def frame_between(self, k, s, e):
+        return A.Frame(k[0], k[2], k[4], k[5])
+
+    def bound_unbounded(self, k, s, e):
+        return A.FrameBound(_upper_words(k))
+
+    def bound_expr(self, k, s, e):
+        return A.FrameBound(k[1].upper(), k[0])
+
+    def bound_current(self, k, s, e):
+        return A.FrameBound("CURRENT ROW")
+
+    def filter_over(self, k, s, e):
+        return (k[0], k[1])
+
+    def over_only(self, k, s, e):
+        return (None, k[0])
+
+    def filter_only(self, k, s, e):
+        return (k[0], None)
+
+    def over_name(self, k, s, e):
+        return str(k[1])
+
+    # ---------------------------------------------------------------- administration
+    def vacuum(self, k, s, e):
+        return A.Vacuum(None, k[1], s)
+
+    def vacuum_schema(self, k, s, e):
+        return A.Vacuum(str(k[1]), k[2], s)
+
+    def pragma(self, k, s, e):
+        name, schema = (k[2], k[1]) if k[2] is not None else (k[1], None)
+        return A.Pragma(name, schema, None, s)
+
+    def pragma_eq(self, k, s, e):
+        node = self.pragma(k, s, e)
+        node.value = self.pragma_value(k[4], s)
+        return node
+
+    pragma_call = pragma_eq
+
+    def pragma_value(self, value, s):
+        if isinstance(value, str):
+            text = value.lstrip("+-")
+            num = float_value(text) if ("." in text or "e" in text.lower()) and text[:2].lower() != "0x" else integer_value(text)
+            return A.Literal(-num if value.startswith("-") else num, s)
+        return value
+
+    def nmnum_name(self, k, s, e):
+        return A.Column(str(k[0]), pos=s)
+
+    def plus_num(self, k, s, e):
+        return k[0]
+
+    def reindex(self, k, s, e):
+        return A.Reindex(None, None, s)
+
+    def reindex_name(self, k, s, e):
+        name, schema = (k[2], k[1]) if k[2] is not None else (k[1], None)
+        return A.Reindex(name, schema, s)
+
+    def analyze(self, k, s, e):
+        return A.Analyze(None, None, s)
+
+    def analyze_name(self, k, s, e):
+        name, schema = (k[2], k[1]) if k[2] is not None else (k[1], None)
+        return A.Analyze(name, schema, s)
+
+    def attach(self, k, s, e):
+        return A.Attach(k[2], k[4], k[5], s)
+
+    def detach(self, k, s, e):
+        expr = k[2]
+        if isinstance(expr, A.Column) and expr.table is None:
+            schema = expr.name
+        elif isinstance(expr, A.Literal) and isinstance(expr.value, str):
+            schema = expr.value
+        else:
+            schema = ""
+        return A.Detach(schema, s, expr)
+
+    def alter_rename(self, k, s, e):
+        schema, name = k[2]
+        return A.AlterTable(name, "RENAME TABLE", schema, new_name=k[5], pos=s)
+
+    def alter_add(self, k, s, e):
+        schema, name = k[2]
+        col = k[5]
+        col.constraints = _column_constraints(k[6], col.name)
+        return A.AlterTable(name, "ADD COLUMN", schema, column_def=col, pos=s)
+
+    def alter_drop(self, k, s, e):
+        schema, name = k[2]
+        return A.AlterTable(name, "DROP COLUMN", schema, column=k[5], pos=s)
+
+    def alter_rename_column(self, k, s, e):
+        schema, name = k[2]
+        return A.AlterTable(name, "RENAME COLUMN", schema, new_name=k[7], column=k[5], pos=s)
+
+    # ---------------------------------------------------------------- triggers
+    def create_trigger(self, k, s, e):
+        node = k[1]
+        node.body = k[3]
+        node.pos = s
+        return node
+
+    def trigger_decl(self, k, s, e):
+        name, schema = (k[4], k[3]) if k[4] is not None else (k[3], None)
+        event, cols = k[6]
+        tschema, table = k[8]
+        if tschema is not None and schema is None:
+            schema = tschema
+        return A.CreateTrigger(name, table, k[5], event, [], cols, schema, bool(k[0]),
+                               bool(k[2]), bool(k[9]), k[10])
+
+    def trigger_time_default(self, k, s, e):
+        return "BEFORE"
+
+    def trigger_event(self, k, s, e):
+        return (k[0].upper(), None)
+
+    def trigger_event_of(self, k, s, e):
+        return ("UPDATE", k[2])
+
+    def trnm_qualified(self, k, s, e):
+        raise OperationalError("qualified table names are not allowed on INSERT, UPDATE, "
+                               "and DELETE statements within triggers")
+
+    def tridxby_indexed(self, k, s, e):
+        raise OperationalError("the INDEXED BY clause is not allowed on UPDATE or DELETE "
+                               "statements within triggers")
+
+    def tridxby_not(self, k, s, e):
+        raise OperationalError("the NOT INDEXED clause is not allowed on UPDATE or DELETE "
+                               "statements within triggers")
+
+    def trigger_update(self, k, s, e):
+        _u, orconf, name, _idx, _set, sets, from_, where = k
+        return A.Update(A.TableRef(name), sets, orconf.upper() if orconf else None, from_,
+                        where, pos=s)
+
+    def trigger_insert(self, k, s, e):
+        orconf, _into, name, cols, sel, (upserts, ret) = k
+        return A.Insert(name, sel, None, None, cols, orconf.upper() if orconf else None,
+                        upserts, ret, pos=s)
+
+    def trigger_delete(self, k, s, e):
+        return A.Delete(A.TableRef(k[2]), k[4], pos=s)
+
+    # ---------------------------------------------------------------- virtual tables
+    def create_vtab(self, k, s, e):
+        name, schema = (k[5], k[4]) if k[5] is not None else (k[4], None)
+        return A.CreateVirtualTable(name, str(k[7]), [], schema, bool(k[3]), s)
+
+    def create_vtab_noargs(self, k, s, e):
+        return k[0]
+
+    def create_vtab_args(self, k, s, e):
+        node = k[0]
+        node.args = [a for a in k[2] if a is not None]
+        return node
+
+    def vtabarg_empty(self, k, s, e):
+        return None
+
+    def vtabarg(self, k, s, e):
+        return self.sql[s:e]
+
+    def vtabargtokens(self, k, s, e):
+        return None
+
+    vtabargtoken = anylist = vtabargtokens
+
+
+# ------------------------------------------------------------------------ helpers
+
+
+def _tail(order_by, lim):
+    if order_by is None and lim is None:
+        return None
+    limit, offset = lim if lim else (None, None)
+    return _Tail(order_by, limit, offset)
+
+
+def _make_select(body_tail, with_, s):
+    body, tail = body_tail
+    if tail is None:
+        return A.Select(body, with_, pos=s)
+    return A.Select(body, with_, tail.order_by, tail.limit, tail.offset, s)
+
+
+def _negate(operand, s, sql):
+    """Unary minus; ``-9223372036854775808`` folds into the smallest 64-bit integer."""
+    if (type(operand) is A.Literal and type(operand.value) is float
+            and operand.value == 9223372036854775808.0 and operand.pos >= 0):
+        i = operand.pos
+        j = i
+        while j < len(sql) and sql[j].isdigit():
+            j += 1
+        if sql[i:j].lstrip("0") == "9223372036854775808" and (j >= len(sql) or sql[j] not in ".eE"):
+            return A.Literal(-(1 << 63), s)
+    return A.Unary("-", operand, s)
+
+
+def _apply_index(ref, idx):
+    if idx is False:
+        ref.not_indexed = True
+    elif idx is not None:
+        ref.indexed_by = idx
+
+
+def _indexed_columns(terms):
+    out = []
+    for t in terms:
+        expr = t.expr
+        coll = None
+        if type(expr) is A.Collate:
+            coll = expr.collation
+            expr = expr.expr
+        out.append(A.IndexedColumn(expr, coll, t.desc))
+    return out
+
+
+def _foreign_key(table, cols, args):
+    fk = A.ForeignKeyRef(str(table), [c.expr.name for c in cols] if cols is not None else None)
+    for kind, value in args:
+        if kind == "DELETE":
+            fk.on_delete = value
+        elif kind == "UPDATE":
+            fk.on_update = value
+        elif kind == "MATCH":
+            fk.match = str(value)
+    return fk
+
+
+def _table_constraints(items):
+    out = []
+    name = None
+    for it in items:
+        if type(it) is tuple:
+            name = str(it[1])
+            continue
+        it.name = name
+        name = None
+        out.append(it)
+    return out
+
+
+def _column_constraints(items, column_name):
+    """Assemble a column's constraint items: names go to the next constraint, a
+    DEFERRABLE clause to the REFERENCES constraint before it."""
+    out = []
+    name = None
+    for it in items:
+        if type(it) is tuple:
+            if it[0] == "NAME":
+                name = str(it[1])
+            elif it[0] == "DEFER":
+                if out and out[-1].kind == "REFERENCES":
+                    out[-1].foreign_key.deferred = it[1]
+            continue
+        if it.kind == "GENERATED" and it.name == "\0bad":
+            raise OperationalError(f'error in generated column "{column_name}"')
+        it.name = name
+        name = None
+        out.append(it)
+    return out
