@@ -513,8 +513,8 @@ class Connection:
         narg = operator.index(narg)
         if narg < -1 or narg > self._limits[6]:
             raise OperationalError("Error creating function")
-        wrapped = None if func is None else wrap_scalar(func)
-        self._db.create_function(name, narg, wrapped, deterministic=bool(deterministic))
+        # As the stdlib, None registers a function whose every call fails.
+        self._db.create_function(name, narg, wrap_scalar(func), deterministic=bool(deterministic))
         self._schema_changed()
 
     def create_aggregate(self, name, n_arg, aggregate_class):
@@ -526,8 +526,7 @@ class Connection:
         n_arg = operator.index(n_arg)
         if n_arg < -1 or n_arg > self._limits[6]:
             raise OperationalError("Error creating aggregate")
-        factory = None if aggregate_class is None else wrap_aggregate(aggregate_class, False)
-        self._db.create_aggregate(name, n_arg, factory)
+        self._db.create_aggregate(name, n_arg, wrap_aggregate(aggregate_class, False))
         self._schema_changed()
 
     def create_window_function(self, name, num_params, aggregate_class, /):
@@ -536,7 +535,7 @@ class Connection:
 
         num_params = operator.index(num_params)
         if num_params < -1 or num_params > self._limits[6]:
-            raise ProgrammingError("Error creating window function")
+            raise ProgrammingError("bad parameter or other API misuse", code=errors.SQLITE_MISUSE)
         factory = None if aggregate_class is None else wrap_aggregate(aggregate_class, True)
         self._db.create_window_function(name, num_params, factory)
         self._schema_changed()

@@ -104,7 +104,7 @@ def _convert_timestamp(data):
     timepart_full = timepart.split(b".")
     hours, minutes, seconds = map(int, timepart_full[0].split(b":"))
     if len(timepart_full) == 2:
-        microseconds = int(f"{int(timepart_full[1]):0<6.6}")
+        microseconds = int(timepart_full[1].decode("ascii").ljust(6, "0")[:6])
     else:
         microseconds = 0
     return datetime.datetime(year, month, day, hours, minutes, seconds, microseconds)

@@ -195,6 +195,10 @@ class Statement:
         db = self._db
         db._pending = None
         rc = step(self._h)
+        if db._pending is not None and rc in (100, 101):  # a collation raised
+            reset(self._h)
+            exc, db._pending = db._pending, None
+            raise exc
         if rc == 100:
             h = self._h
             return tuple(_column(h, i) for i in range(self._ncols))
