@@ -19,3 +19,18 @@ The interface the VM uses (see each module for details):
     record codec: encode_record(values) -> bytes; decode_record(bytes) -> tuple;
         decode_column(bytes, i) -> value
 """
+
+from sqlengine.storage._btree import BtCursor
+from sqlengine.storage._record import (
+    KeyInfo,
+    compare_record,
+    compare_values,
+    decode_column,
+    decode_record,
+    encode_record,
+    record_field_count,
+)
+from sqlengine.storage.btree import Btree
+
+__all__ = ["Btree", "BtCursor", "KeyInfo", "encode_record", "decode_record", "decode_column",
+           "record_field_count", "compare_record", "compare_values"]

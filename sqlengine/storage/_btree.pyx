@@ -1,0 +1,1311 @@
+# cython: language_level=3
+"""B-tree pages and cursors: parsing cells, moving (first/last/next/prev/seek), inserting and
+deleting entries, and balancing (redistributing cells among up to three siblings, growing and
+shrinking the tree at the root), for table b-trees (intkey, data in leaves) and index b-trees
+(keys are records, in interior cells too).
+
+Invariants kept here (checked by integrity_check): every leaf is at the same depth; no page
+but the root is empty; keys are ordered within and across pages; each cell lies inside the
+cell content area; a page written here has no freeblocks (it is rebuilt defragmented).
+
+A cursor is VALID (on an entry), INVALID (no entry: empty tree or past either end) or
+REQUIRESEEK (its tree changed under it, or it deleted its entry: the key is saved and the
+position is restored lazily by a seek, SQLite's saveCursorPosition/restoreCursorPosition).
+After a delete, the next ``next()`` lands on the entry that followed the deleted one.
+
+This module never reads files (pages come from the pager), never knows SQL; corruption is
+reported as DatabaseError("database disk image is malformed"), and every loop is bounded.
+"""
+
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
+from libc.string cimport memcpy, memmove, memset
+from libc.stdint cimport int64_t, uint64_t, uint32_t
+
+from sqlengine.storage._varint cimport get_varint, put_varint, varint_len
+from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compare_record_key,
+                                        decode_value)
+from sqlengine.storage._record import decode_record, decode_column
+
+from sqlengine.errors import DatabaseError, SQLITE_CORRUPT
+
+DEF MAX_DEPTH = 20
+
+cdef enum:
+    CURSOR_INVALID = 0
+    CURSOR_VALID = 1
+    CURSOR_REQUIRESEEK = 2
+
+
+cdef object corrupt():
+    return DatabaseError("database disk image is malformed", code=SQLITE_CORRUPT)
+
+
+cdef inline uint32_t get2(const unsigned char* p) noexcept:
+    return (p[0] << 8) | p[1]
+
+
+cdef inline uint32_t get4(const unsigned char* p) noexcept:
+    return (<uint32_t>p[0] << 24) | (<uint32_t>p[1] << 16) | (<uint32_t>p[2] << 8) | p[3]
+
+
+cdef inline void put2(unsigned char* p, uint32_t v) noexcept:
+    p[0] = (v >> 8) & 0xFF
+    p[1] = v & 0xFF
+
+
+cdef inline void put4(unsigned char* p, uint32_t v) noexcept:
+    p[0] = (v >> 24) & 0xFF
+    p[1] = (v >> 16) & 0xFF
+    p[2] = (v >> 8) & 0xFF
+    p[3] = v & 0xFF
+
+
+cdef bytes pack4(uint32_t v):
+    cdef unsigned char b[4]
+    put4(b, v)
+    return PyBytes_FromStringAndSize(<char*>b, 4)
+
+
+cdef struct CellInfo:
+    int64_t key          # rowid (table) or payload size (index)
+    int64_t npayload
+    int hdrlen           # offset of the payload from the cell start
+    int nlocal
+    int size             # bytes of the cell (without the 4-byte minimum padding)
+    uint32_t ovfl        # first overflow page, 0 if none
+
+
+# ---------------------------------------------------------------------------------------------
+# pages
+
+cdef class MemPage:
+    """One page as the b-tree sees it: the pager's bytearray plus its parsed header."""
+    cdef public int pgno
+    cdef public bytearray data
+    cdef unsigned char* a
+    cdef public bint parsed
+    cdef public int hdr
+    cdef public int ptype
+    cdef public bint leaf
+    cdef public bint intkey
+    cdef public int ncell
+    cdef int cell_ptr
+    cdef public int usable
+    cdef int max_local
+    cdef int min_local
+    cdef public object pending      # (cells, right child) when the content overflows the page
+
+    def __init__(self, int pgno, bytearray data, int usable):
+        self.pgno = pgno
+        self.data = data
+        self.a = <unsigned char*>PyByteArray_AS_STRING(data)
+        self.parsed = False
+        self.hdr = 100 if pgno == 1 else 0
+        self.usable = usable
+        self.pending = None
+
+    def invalidate(self):
+        self.a = <unsigned char*>PyByteArray_AS_STRING(self.data)
+        self.parsed = False
+
+    cdef int parse(self) except -1:
+        cdef unsigned char* a = <unsigned char*>PyByteArray_AS_STRING(self.data)
+        self.a = a
+        cdef int t = a[self.hdr]
+        if t != 2 and t != 5 and t != 10 and t != 13:
+            raise corrupt()
+        self.ptype = t
+        self.leaf = (t & 8) != 0
+        self.intkey = (t == 5 or t == 13)
+        self.ncell = get2(a + self.hdr + 3)
+        self.cell_ptr = self.hdr + (8 if self.leaf else 12)
+        if self.cell_ptr + 2 * self.ncell > self.usable:
+            raise corrupt()
+        if self.intkey:
+            self.max_local = self.usable - 35
+        else:
+            self.max_local = ((self.usable - 12) * 64 // 255) - 23
+        self.min_local = ((self.usable - 12) * 32 // 255) - 23
+        self.parsed = True
+        return 0
+
+    def parse_header(self):
+        self.parse()
+
+    cdef inline int cell_offset(self, int i) except -1:
+        cdef int off = get2(self.a + self.cell_ptr + 2 * i)
+        if off < self.cell_ptr + 2 * self.ncell or off > self.usable - 4:
+            raise corrupt()
+        return off
+
+    cdef int parse_cell(self, int off, CellInfo* info) except -1:
+        cdef const unsigned char* p = self.a + off
+        cdef int avail = self.usable - off
+        cdef uint64_t v
+        cdef int n, pos = 0
+        cdef int64_t npay
+        info.ovfl = 0
+        if not self.leaf:
+            if avail < 5:
+                raise corrupt()
+            pos = 4
+            if self.intkey:
+                n = get_varint(p + 4, avail - 4, &v)
+                if n == 0:
+                    raise corrupt()
+                info.key = <int64_t>v
+                info.npayload = 0
+                info.hdrlen = 4 + n
+                info.nlocal = 0
+                info.size = 4 + n
+                return 0
+        n = get_varint(p + pos, avail - pos, &v)
+        if n == 0:
+            raise corrupt()
+        pos += n
+        npay = <int64_t>v
+        if v > 0x7FFFFFFF:
+            raise corrupt()
+        if self.intkey:
+            n = get_varint(p + pos, avail - pos, &v)
+            if n == 0:
+                raise corrupt()
+            pos += n
+            info.key = <int64_t>v
+        else:
+            info.key = npay
+        info.npayload = npay
+        info.hdrlen = pos
+        if npay <= self.max_local:
+            info.nlocal = <int>npay
+            info.size = pos + <int>npay
+        else:
+            k = self.min_local + (npay - self.min_local) % (self.usable - 4)
+            info.nlocal = <int>(k if k <= self.max_local else self.min_local)
+            info.size = pos + info.nlocal + 4
+        if info.size > avail:
+            raise corrupt()
+        if info.nlocal < npay:
+            info.ovfl = get4(p + pos + info.nlocal)
+        return 0
+
+    cdef inline uint32_t child(self, int i) except 0:
+        """Child page i of an interior page (i == ncell: the right-most child)."""
+        cdef uint32_t pg
+        if i >= self.ncell:
+            pg = get4(self.a + self.hdr + 8)
+        else:
+            pg = get4(self.a + self.cell_offset(i))
+        if pg == 0:
+            raise corrupt()
+        return pg
+
+    cdef inline int64_t cell_rowid(self, int i) except? -1:
+        cdef CellInfo info
+        self.parse_cell(self.cell_offset(i), &info)
+        return info.key
+
+    cdef list cells(self):
+        """The cells of the page, as bytes, in order."""
+        cdef CellInfo info
+        cdef int i, off
+        out = []
+        for i in range(self.ncell):
+            off = self.cell_offset(i)
+            self.parse_cell(off, &info)
+            out.append(PyBytes_FromStringAndSize(<char*>self.a + off, info.size))
+        return out
+
+    cdef uint32_t right_child(self):
+        return 0 if self.leaf else get4(self.a + self.hdr + 8)
+
+    cdef int content_start(self) except -1:
+        cdef int top = get2(self.a + self.hdr + 5)
+        if top == 0:
+            top = 65536
+        if top > self.usable or top < self.cell_ptr + 2 * self.ncell:
+            raise corrupt()
+        return top
+
+    cdef int capacity(self, int ptype):
+        return self.usable - self.hdr - (8 if (ptype & 8) else 12)
+
+    cdef void build(self, list cells, int ptype, uint32_t rc):
+        """Rewrite the page with these cells (defragmented)."""
+        cdef unsigned char* a = <unsigned char*>PyByteArray_AS_STRING(self.data)
+        cdef int hdr = self.hdr
+        cdef int hsz = 8 if (ptype & 8) else 12
+        cdef int n = len(cells)
+        cdef int ptr = hdr + hsz
+        cdef int top = self.usable
+        cdef int sz, alloc, i
+        cdef bytes c
+        self.a = a
+        a[hdr] = ptype
+        put2(a + hdr + 1, 0)
+        put2(a + hdr + 3, n)
+        a[hdr + 7] = 0
+        if hsz == 12:
+            put4(a + hdr + 8, rc)
+        for i in range(n):
+            c = <bytes>cells[i]
+            sz = PyBytes_GET_SIZE(c)
+            alloc = sz if sz >= 4 else 4
+            top -= alloc
+            memcpy(a + top, PyBytes_AS_STRING(c), sz)
+            if alloc > sz:
+                memset(a + top + sz, 0, alloc - sz)
+            put2(a + ptr + 2 * i, top)
+        put2(a + hdr + 5, top if top < 65536 else 0)
+        if top > ptr + 2 * n:
+            memset(a + ptr + 2 * n, 0, top - (ptr + 2 * n))
+        self.parse()
+
+
+cdef inline int cell_cost(bytes c) noexcept:
+    cdef int n = PyBytes_GET_SIZE(c)
+    return (n if n >= 4 else 4) + 2
+
+
+cdef int cells_cost(list cells) except -1:
+    cdef int s = 0
+    for c in cells:
+        s += cell_cost(<bytes>c)
+    return s
+
+
+def make_page(int pgno, bytearray data, int usable):
+    return MemPage(pgno, data, usable)
+
+
+def init_empty_page(MemPage page, bint intkey):
+    """Format a page as an empty leaf of a table (intkey) or index b-tree."""
+    page.build([], 13 if intkey else 10, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# cursors
+
+cdef class BtCursor:
+    """A position in one b-tree. See the module docstring for the states."""
+    cdef public object bt
+    cdef object pager
+    cdef dict cache
+    cdef public uint32_t root
+    cdef public bint writable
+    cdef public KeyInfo key_info
+    cdef public bint intkey
+    cdef int state
+    cdef list pages
+    cdef int idx[MAX_DEPTH]
+    cdef int depth
+    cdef object saved_key
+    cdef int skip_next
+    cdef int usable
+    cdef object __weakref__
+
+    def __init__(self, bt, uint32_t root, bint writable=False, KeyInfo key_info=None):
+        self.bt = bt
+        self.pager = bt.pager
+        self.cache = bt.pager.cache
+        self.root = root
+        self.writable = writable
+        self.key_info = key_info
+        self.intkey = key_info is None
+        self.state = CURSOR_INVALID
+        self.pages = [None] * MAX_DEPTH
+        self.depth = -1
+        self.saved_key = None
+        self.skip_next = 0
+        self.usable = bt.pager.usable_size
+
+    def close(self):
+        self._release()
+        self.state = CURSOR_INVALID
+        self.bt._forget_cursor(self)
+
+    # -- page access ----------------------------------------------------------------------
+    cdef MemPage get_page(self, uint32_t pgno):
+        cdef MemPage p = self.cache.get(pgno)
+        if p is None:
+            if pgno < 1 or pgno > <uint32_t>self.pager.db_size:
+                raise corrupt()
+            p = self.pager.get(pgno)
+        if not p.parsed:
+            p.parse()
+        return p
+
+    cdef int push(self, uint32_t pgno) except -1:
+        cdef MemPage p
+        if self.depth + 1 >= MAX_DEPTH:
+            raise corrupt()
+        p = self.get_page(pgno)
+        if p.intkey != self.intkey:
+            raise corrupt()
+        self.depth += 1
+        self.pages[self.depth] = p
+        self.idx[self.depth] = 0
+        return 0
+
+    cdef inline MemPage top(self):
+        return <MemPage>self.pages[self.depth]
+
+    cdef void _release(self):
+        cdef int i
+        for i in range(self.depth + 1):
+            self.pages[i] = None
+        self.depth = -1
+
+    cdef int move_to_root(self) except -1:
+        """Returns 1 if the tree has at least one entry."""
+        cdef MemPage r
+        self._release()
+        self.skip_next = 0
+        self.saved_key = None
+        if self.pager.db_size == 0:
+            self.state = CURSOR_INVALID
+            return 0
+        self.push(self.root)
+        r = self.top()
+        if r.ncell == 0:
+            if not r.leaf:
+                # an interior root with no cells: its only child holds everything
+                self.idx[0] = 0
+                self.push(r.child(0))
+                if self.top().ncell == 0:
+                    self.state = CURSOR_INVALID
+                    return 0
+                self._release()
+                self.push(self.root)
+                self.state = CURSOR_VALID
+                return 1
+            self.state = CURSOR_INVALID
+            return 0
+        self.state = CURSOR_VALID
+        return 1
+
+    cdef int move_to_leftmost(self) except -1:
+        cdef MemPage p = self.top()
+        while not p.leaf:
+            self.idx[self.depth] = 0
+            self.push(p.child(0))
+            p = self.top()
+        if p.ncell == 0:
+            raise corrupt()
+        self.idx[self.depth] = 0
+        return 0
+
+    cdef int move_to_rightmost(self) except -1:
+        cdef MemPage p = self.top()
+        while not p.leaf:
+            self.idx[self.depth] = p.ncell
+            self.push(p.child(p.ncell))
+            p = self.top()
+        if p.ncell == 0:
+            raise corrupt()
+        self.idx[self.depth] = p.ncell - 1
+        return 0
+
+    cdef int restore(self) except -1:
+        """Re-seek a REQUIRESEEK cursor to its saved key (or a neighbour)."""
+        cdef int c
+        cdef object key = self.saved_key
+        if self.state != CURSOR_REQUIRESEEK:
+            return 0
+        if self.intkey:
+            c = self.seek_rowid(<int64_t>key)
+            if self.state != CURSOR_VALID:
+                self.skip_next = 0
+            elif c == 0:
+                self.skip_next = 0
+            elif c < 0:
+                self.skip_next = -1
+            else:
+                self.skip_next = 1
+        else:
+            pk = prepare_key(decode_record(key))
+            c = self.move_to_key(pk, -1, False)
+            if c == 1:
+                # nothing >= the saved key: sit on the last entry, next() gives eof
+                if self.move_to_root():
+                    self.move_to_rightmost()
+                    self.skip_next = -1
+                else:
+                    self.skip_next = 0
+            elif c == 0:
+                if self.current_payload() == key:
+                    self.skip_next = 0
+                else:
+                    self.skip_next = 1
+            else:
+                self.skip_next = 0
+        return 0
+
+    cdef int save_position(self) except -1:
+        if self.state == CURSOR_VALID:
+            if self.intkey:
+                self.saved_key = self.current_rowid()
+            else:
+                self.saved_key = self.current_payload()
+            self._release()
+            self.state = CURSOR_REQUIRESEEK
+            self.skip_next = 0
+        elif self.state == CURSOR_INVALID:
+            self._release()
+        return 0
+
+    def save(self):
+        """Save the position so that the tree may change under this cursor."""
+        self.save_position()
+
+    def invalidate(self):
+        """Forget the position (the tree was dropped or cleared)."""
+        self._release()
+        self.state = CURSOR_INVALID
+        self.saved_key = None
+
+    # -- positioning: public ----------------------------------------------------------------
+    def first(self):
+        """Move to the first entry; False if the tree is empty."""
+        if not self.move_to_root():
+            return False
+        self.move_to_leftmost()
+        return True
+
+    def last(self):
+        if not self.move_to_root():
+            return False
+        self.move_to_rightmost()
+        return True
+
+    @property
+    def eof(self):
+        if self.state == CURSOR_REQUIRESEEK:
+            self.restore()
+        return self.state != CURSOR_VALID
+
+    @property
+    def valid(self):
+        return not self.eof
+
+    def next(self):
+        """Move to the next entry; False (and eof) past the last one."""
+        return self.next_() == 1
+
+    def prev(self):
+        return self.prev_() == 1
+
+    cdef int next_(self) except -1:
+        cdef MemPage p
+        cdef int d
+        if self.state == CURSOR_REQUIRESEEK:
+            self.restore()
+            if self.skip_next > 0:
+                self.skip_next = 0
+                return self.state == CURSOR_VALID
+        self.skip_next = 0
+        if self.state != CURSOR_VALID:
+            return 0
+        d = self.depth
+        p = <MemPage>self.pages[d]
+        if not p.leaf:
+            # index tree, on an interior cell: the next entry is leftmost in the next child
+            self.idx[d] += 1
+            self.push(p.child(self.idx[d]))
+            self.move_to_leftmost()
+            return 1
+        self.idx[d] += 1
+        if self.idx[d] < p.ncell:
+            return 1
+        while True:
+            if self.depth == 0:
+                self.idx[0] = p.ncell
+                self._release()
+                self.state = CURSOR_INVALID
+                return 0
+            self.pages[self.depth] = None
+            self.depth -= 1
+            d = self.depth
+            p = <MemPage>self.pages[d]
+            if self.idx[d] < p.ncell:
+                if self.intkey:
+                    self.idx[d] += 1
+                    self.push(p.child(self.idx[d]))
+                    self.move_to_leftmost()
+                return 1
+
+    cdef int prev_(self) except -1:
+        cdef MemPage p
+        cdef int d
+        if self.state == CURSOR_REQUIRESEEK:
+            self.restore()
+            if self.skip_next < 0:
+                self.skip_next = 0
+                return self.state == CURSOR_VALID
+        self.skip_next = 0
+        if self.state != CURSOR_VALID:
+            return 0
+        d = self.depth
+        p = <MemPage>self.pages[d]
+        if not p.leaf:
+            self.push(p.child(self.idx[d]))
+            self.move_to_rightmost()
+            return 1
+        if self.idx[d] > 0:
+            self.idx[d] -= 1
+            return 1
+        while True:
+            if self.depth == 0:
+                self._release()
+                self.state = CURSOR_INVALID
+                return 0
+            self.pages[self.depth] = None
+            self.depth -= 1
+            d = self.depth
+            p = <MemPage>self.pages[d]
+            if self.idx[d] > 0:
+                self.idx[d] -= 1
+                if self.intkey:
+                    self.push(p.child(self.idx[d]))
+                    self.move_to_rightmost()
+                return 1
+
+    # -- table seeks ------------------------------------------------------------------------
+    cdef int seek_rowid(self, int64_t rowid) except -2:
+        """Position near rowid: 0 exactly on it, -1 on a smaller entry, 1 on a larger one
+        (and -1 with the cursor INVALID when the table is empty)."""
+        cdef MemPage p
+        cdef int lo, hi, mid
+        cdef int64_t k
+        if not self.move_to_root():
+            return -1
+        while True:
+            p = self.top()
+            lo = 0
+            hi = p.ncell
+            if p.leaf:
+                if p.ncell == 0:
+                    raise corrupt()
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    k = p.cell_rowid(mid)
+                    if k < rowid:
+                        lo = mid + 1
+                    elif k > rowid:
+                        hi = mid
+                    else:
+                        self.idx[self.depth] = mid
+                        return 0
+                if lo >= p.ncell:
+                    self.idx[self.depth] = p.ncell - 1
+                    return -1
+                self.idx[self.depth] = lo
+                return 1
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if p.cell_rowid(mid) < rowid:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            self.idx[self.depth] = lo
+            self.push(p.child(lo))
+
+    cdef int _check_table(self) except -1:
+        if not self.intkey:
+            raise TypeError("rowid seek on an index cursor")
+        return 0
+
+    cdef int _check_index(self) except -1:
+        if self.intkey:
+            raise TypeError("key seek on a table cursor")
+        return 0
+
+    # -- index seeks ------------------------------------------------------------------------
+    cdef int compare_cell(self, MemPage p, int i, PreparedKey key) except -2:
+        cdef CellInfo info
+        cdef int off = p.cell_offset(i)
+        p.parse_cell(off, &info)
+        if info.nlocal == info.npayload:
+            return compare_record_key(p.a + off + info.hdrlen, info.nlocal, key, self.key_info)
+        payload = self.read_payload(p, off, &info)
+        return compare_record_key(<const unsigned char*>PyBytes_AS_STRING(payload),
+                                  PyBytes_GET_SIZE(payload), key, self.key_info)
+
+    cdef int move_to_key(self, PreparedKey key, int bias, bint leaf_only) except -2:
+        """Move to the first entry greater than key-eps (bias -1) or key+eps (bias +1).
+        Returns 0 when on such an entry, 1 past the end (cursor INVALID), -1 if empty.
+        With leaf_only, stop on the leaf slot where the key would be inserted (returns 2)."""
+        cdef MemPage p
+        cdef int lo, hi, mid, c
+        if not self.move_to_root():
+            return -1
+        while True:
+            p = self.top()
+            lo = 0
+            hi = p.ncell
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                c = self.compare_cell(p, mid, key)
+                if c == 0:
+                    c = -bias
+                if c > 0:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            self.idx[self.depth] = lo
+            if not p.leaf:
+                self.push(p.child(lo))
+                continue
+            if leaf_only:
+                return 2
+            if lo < p.ncell:
+                return 0
+            while True:
+                if self.depth == 0:
+                    self._release()
+                    self.state = CURSOR_INVALID
+                    return 1
+                self.pages[self.depth] = None
+                self.depth -= 1
+                p = self.top()
+                if self.idx[self.depth] < p.ncell:
+                    return 0
+
+    def seek(self, key):
+        """Table cursor: seek(rowid) -> 0 on it, <0 on a smaller, >0 on a larger entry (eof
+        when the table is empty). Index cursor: seek(key_tuple) is seek_ge, returning 0 when
+        the entry found has the key as its prefix, 1 when larger, -1 when none."""
+        if self.intkey:
+            return self.seek_rowid(key)
+        if not self.seek_ge(key):
+            return -1
+        return 0 if self.compare_key(key) == 0 else 1
+
+    def seek_ge(self, key):
+        cdef int c
+        if self.intkey:
+            c = self.seek_rowid(key)
+            if self.state == CURSOR_VALID and c < 0:
+                self.next_()
+            return self.state == CURSOR_VALID
+        c = self.move_to_key(prepare_key(tuple(key)), -1, False)
+        return c == 0
+
+    def seek_gt(self, key):
+        cdef int c
+        if self.intkey:
+            c = self.seek_rowid(key)
+            if self.state == CURSOR_VALID and c <= 0:
+                self.next_()
+            return self.state == CURSOR_VALID
+        c = self.move_to_key(prepare_key(tuple(key)), 1, False)
+        return c == 0
+
+    def seek_le(self, key):
+        cdef int c
+        if self.intkey:
+            c = self.seek_rowid(key)
+            if self.state == CURSOR_VALID and c > 0:
+                self.prev_()
+            return self.state == CURSOR_VALID
+        c = self.move_to_key(prepare_key(tuple(key)), 1, False)
+        return self._back_one(c)
+
+    def seek_lt(self, key):
+        cdef int c
+        if self.intkey:
+            c = self.seek_rowid(key)
+            if self.state == CURSOR_VALID and c >= 0:
+                self.prev_()
+            return self.state == CURSOR_VALID
+        c = self.move_to_key(prepare_key(tuple(key)), -1, False)
+        return self._back_one(c)
+
+    cdef bint _back_one(self, int c) except -1:
+        if c == -1:
+            return False
+        if c == 1:
+            return self.last()
+        return self.prev_() == 1
+
+    def compare_key(self, key):
+        """Compare the current entry's first len(key) fields with key: -1, 0 or 1."""
+        self._need_valid()
+        return self.compare_cell(self.top(), self.idx[self.depth], prepare_key(tuple(key)))
+
+    # -- reading ----------------------------------------------------------------------------
+    cdef int _need_valid(self) except -1:
+        if self.state == CURSOR_REQUIRESEEK:
+            self.restore()
+        if self.state != CURSOR_VALID:
+            raise DatabaseError("cursor is not on an entry")
+        return 0
+
+    cdef int64_t current_rowid(self) except? -1:
+        cdef MemPage p = self.top()
+        return p.cell_rowid(self.idx[self.depth])
+
+    cdef bytes current_payload(self):
+        cdef MemPage p = self.top()
+        cdef CellInfo info
+        cdef int off = p.cell_offset(self.idx[self.depth])
+        p.parse_cell(off, &info)
+        return self.read_payload(p, off, &info)
+
+    cdef bytes read_payload(self, MemPage p, int off, CellInfo* info):
+        cdef int64_t npay = info.npayload
+        cdef int nlocal = info.nlocal
+        if nlocal == npay:
+            return PyBytes_FromStringAndSize(<char*>p.a + off + info.hdrlen, nlocal)
+        cdef bytearray out = bytearray(npay)
+        cdef unsigned char* o = <unsigned char*>PyByteArray_AS_STRING(out)
+        memcpy(o, p.a + off + info.hdrlen, nlocal)
+        cdef int64_t pos = nlocal
+        cdef uint32_t pg = info.ovfl
+        cdef int chunk = self.usable - 4
+        cdef int64_t n
+        cdef uint32_t dbsize = self.pager.db_size
+        cdef int64_t left_pages = (npay - nlocal + chunk - 1) // chunk
+        cdef bytearray od
+        while pos < npay:
+            if pg < 2 or pg > dbsize or left_pages <= 0:
+                raise corrupt()
+            left_pages -= 1
+            od = self.pager.get(pg).data
+            n = npay - pos
+            if n > chunk:
+                n = chunk
+            memcpy(o + pos, <unsigned char*>PyByteArray_AS_STRING(od) + 4, n)
+            pos += n
+            pg = get4(<unsigned char*>PyByteArray_AS_STRING(od))
+        return bytes(out)
+
+    @property
+    def rowid(self):
+        self._need_valid()
+        if self.intkey:
+            return self.current_rowid()
+        return decode_column(self.current_payload(), -1)
+
+    def payload(self):
+        """The record of the current entry (bytes)."""
+        self._need_valid()
+        return self.current_payload()
+
+    def key(self):
+        """The index record of the current entry (bytes); for a table, its payload."""
+        self._need_valid()
+        return self.current_payload()
+
+    def payload_size(self):
+        cdef CellInfo info
+        self._need_valid()
+        p = self.top()
+        (<MemPage>p).parse_cell((<MemPage>p).cell_offset(self.idx[self.depth]), &info)
+        return info.npayload
+
+    def column(self, Py_ssize_t i):
+        """Field i of the current record, decoded from the page without copying it when the
+        record has no overflow."""
+        self._need_valid()
+        return decode_column(self.current_payload(), i)
+
+    def record(self):
+        """The current record decoded to a tuple."""
+        self._need_valid()
+        return decode_record(self.current_payload())
+
+    def count(self):
+        """The number of entries, counted from cell counts (no record is decoded)."""
+        cdef MemPage p
+        cdef long n = 0
+        cdef list stack
+        cdef uint32_t pg
+        cdef int d, i
+        cdef long visited = 0
+        cdef long limit = self.pager.db_size
+        if self.pager.db_size == 0:
+            return 0
+        stack = [(self.root, 0)]
+        while stack:
+            pg, d = stack.pop()
+            visited += 1
+            if visited > limit or d >= MAX_DEPTH:
+                raise corrupt()
+            p = self.get_page(pg)
+            if p.intkey != self.intkey:
+                raise corrupt()
+            if p.leaf:
+                n += p.ncell
+            else:
+                if not self.intkey:
+                    n += p.ncell
+                for i in range(p.ncell + 1):
+                    stack.append((p.child(i), d + 1))
+        return n
+
+    # -- writing ----------------------------------------------------------------------------
+    cdef bytes make_cell(self, bint table, int64_t rowid, bytes payload):
+        """A leaf cell for the payload, writing overflow pages as needed."""
+        cdef int64_t n = PyBytes_GET_SIZE(payload)
+        cdef int U = self.usable
+        cdef int max_local = U - 35 if table else ((U - 12) * 64 // 255) - 23
+        cdef int min_local = ((U - 12) * 32 // 255) - 23
+        cdef int64_t local, k, pos
+        cdef unsigned char hbuf[20]
+        cdef int hn = put_varint(hbuf, <uint64_t>n)
+        if table:
+            hn += put_varint(hbuf + hn, <uint64_t>rowid)
+        head = PyBytes_FromStringAndSize(<char*>hbuf, hn)
+        if n <= max_local:
+            return head + payload
+        k = min_local + (n - min_local) % (U - 4)
+        local = k if k <= max_local else min_local
+        # overflow chain: allocate pages, each "next pgno" + U-4 bytes
+        pages = []
+        pos = local
+        while pos < n:
+            pages.append(self.bt.allocate_page())
+            pos += U - 4
+        pos = local
+        cdef MemPage op
+        cdef unsigned char* a
+        cdef int j, chunk
+        for j in range(len(pages)):
+            op = <MemPage>pages[j]
+            a = <unsigned char*>PyByteArray_AS_STRING(op.data)
+            chunk = <int>min(n - pos, U - 4)
+            put4(a, (<MemPage>pages[j + 1]).pgno if j + 1 < len(pages) else 0)
+            memcpy(a + 4, PyBytes_AS_STRING(payload) + pos, chunk)
+            if chunk < U - 4:
+                memset(a + 4 + chunk, 0, U - 4 - chunk)
+            op.parsed = False
+            pos += chunk
+        return head + payload[:local] + pack4((<MemPage>pages[0]).pgno)
+
+    cdef int free_cell_overflow(self, MemPage p, int i) except -1:
+        cdef CellInfo info
+        p.parse_cell(p.cell_offset(i), &info)
+        if info.ovfl:
+            self.bt.free_overflow(info.ovfl, (info.npayload - info.nlocal + self.usable - 5)
+                                  // (self.usable - 4))
+        return 0
+
+    cdef int _prepare_write(self) except -1:
+        if not self.writable:
+            raise DatabaseError("attempt to write a readonly cursor")
+        self.pager.maybe_spill()
+        self.bt._save_cursors(self.root, self)
+        return 0
+
+    def insert(self, *args):
+        """Table cursor: insert(rowid, payload) (replacing an existing rowid). Index cursor:
+        insert(record). Afterwards the cursor is on the new entry (restored lazily)."""
+        cdef int c, i
+        cdef MemPage p
+        cdef bytes cell
+        self._prepare_write()
+        if self.intkey:
+            if len(args) != 2:
+                raise TypeError("insert(rowid, payload) on a table cursor")
+            rowid = args[0]
+            payload = bytes(args[1])
+            c = self.seek_rowid(rowid)
+            cell = self.make_cell(True, rowid, payload)
+            if self.state != CURSOR_VALID:
+                # empty table: the root is an empty leaf (or an interior root whose
+                # only child is empty)
+                self._release()
+                self.push(self.root)
+                while not self.top().leaf:
+                    self.idx[self.depth] = 0
+                    self.push(self.top().child(0))
+                i = 0
+            else:
+                i = self.idx[self.depth]
+                if c == 0:
+                    p = self.top()
+                    self.free_cell_overflow(p, i)
+                    self.replace_cell(i, cell)
+                    self._after_write(rowid)
+                    return
+                if c < 0:
+                    i += 1
+            self.insert_cell(i, cell)
+            self._after_write(rowid)
+        else:
+            if len(args) != 1:
+                raise TypeError("insert(record) on an index cursor")
+            rec = bytes(args[0])
+            pk = prepare_key(decode_record(rec))
+            c = self.move_to_key(pk, -1, True)
+            cell = self.make_cell(False, 0, rec)
+            if c == -1:
+                self._release()
+                self.push(self.root)
+                while not self.top().leaf:
+                    self.idx[self.depth] = 0
+                    self.push(self.top().child(0))
+                i = 0
+            else:
+                i = self.idx[self.depth]
+                p = self.top()
+                if i < p.ncell and self.current_payload_at(p, i) == rec:
+                    self.free_cell_overflow(p, i)
+                    self.replace_cell(i, cell)
+                    self._after_write(rec)
+                    return
+            self.insert_cell(i, cell)
+            self._after_write(rec)
+
+    cdef bytes current_payload_at(self, MemPage p, int i):
+        cdef CellInfo info
+        cdef int off = p.cell_offset(i)
+        p.parse_cell(off, &info)
+        return self.read_payload(p, off, &info)
+
+    cdef void _after_write(self, key):
+        self._release()
+        self.saved_key = key
+        self.state = CURSOR_REQUIRESEEK
+        self.skip_next = 0
+
+    def delete(self):
+        """Delete the current entry. The cursor then sits between its neighbours: next()
+        gives the entry after the deleted one, prev() the one before."""
+        cdef MemPage p, leaf
+        cdef int i, d
+        cdef bytes pred
+        self._need_valid()
+        self._prepare_write()
+        key = self.current_rowid() if self.intkey else self.current_payload()
+        d = self.depth
+        p = self.top()
+        i = self.idx[d]
+        self.free_cell_overflow(p, i)
+        if p.leaf:
+            self.pager.write(p)
+            cells = p.cells()
+            del cells[i]
+            p.build(cells, p.ptype, 0)
+            self.balance()
+        else:
+            # index interior cell: replace it by its predecessor, the last entry of the
+            # left subtree, taken out of its leaf
+            left = p.child(i)
+            self.push(left)
+            self.move_to_rightmost()
+            leaf = self.top()
+            pred = leaf.cells()[leaf.ncell - 1]
+            self.pager.write(leaf)
+            cells = leaf.cells()
+            del cells[leaf.ncell - 1]
+            leaf.build(cells, leaf.ptype, 0)
+            self.pager.write(p)
+            pcells = p.pending[0] if p.pending is not None else p.cells()
+            pcells[i] = pack4(left) + pred
+            if cells_cost(pcells) <= p.capacity(p.ptype):
+                p.build(pcells, p.ptype, p.right_child())
+            else:
+                p.pending = (pcells, p.right_child())
+            self.balance()
+        self._after_write(key)
+
+    cdef int replace_cell(self, int i, bytes cell) except -1:
+        cdef MemPage p = self.top()
+        self.pager.write(p)
+        cells = p.cells()
+        cells[i] = cell
+        if cells_cost(cells) <= p.capacity(p.ptype):
+            p.build(cells, p.ptype, p.right_child())
+        else:
+            p.pending = (cells, p.right_child())
+        self.balance()
+        return 0
+
+    cdef int insert_cell(self, int i, bytes cell) except -1:
+        """Insert a leaf cell at slot i of the current leaf, balancing if it overflows."""
+        cdef MemPage p = self.top()
+        cdef int sz = PyBytes_GET_SIZE(cell)
+        cdef int alloc = sz if sz >= 4 else 4
+        cdef int top, gap_start, n
+        cdef unsigned char* a
+        self.pager.write(p)
+        a = p.a
+        n = p.ncell
+        gap_start = p.cell_ptr + 2 * n
+        top = p.content_start()
+        if top - gap_start >= alloc + 2:
+            top -= alloc
+            memcpy(a + top, PyBytes_AS_STRING(cell), sz)
+            if alloc > sz:
+                memset(a + top + sz, 0, alloc - sz)
+            memmove(a + p.cell_ptr + 2 * i + 2, a + p.cell_ptr + 2 * i, 2 * (n - i))
+            put2(a + p.cell_ptr + 2 * i, top)
+            put2(a + p.hdr + 3, n + 1)
+            put2(a + p.hdr + 5, top)
+            p.ncell = n + 1
+            return 0
+        cells = p.cells()
+        cells.insert(i, cell)
+        if cells_cost(cells) <= p.capacity(p.ptype):
+            p.build(cells, p.ptype, p.right_child())
+            return 0
+        p.pending = (cells, p.right_child())
+        self.balance()
+        return 0
+
+    # -- balancing --------------------------------------------------------------------------
+    cdef int balance(self) except -1:
+        """Walk the cursor's path from the leaf to the root, fixing every page that
+        overflows (pending content) or is less than a third full."""
+        cdef int d
+        cdef MemPage p, parent
+        d = self.depth
+        while d >= 0:
+            p = <MemPage>self.pages[d]
+            if d == 0:
+                self.balance_root(p)
+            elif p.pending is not None or self.underfull(p):
+                parent = <MemPage>self.pages[d - 1]
+                self.balance_nonroot(parent, self.idx[d - 1], p)
+            d -= 1
+        return 0
+
+    cdef bint underfull(self, MemPage p) except -1:
+        if p.pending is not None:
+            return False
+        cdef int used = p.usable - p.content_start() + 2 * p.ncell + p.cell_ptr
+        return (p.usable - used) > (2 * p.usable) // 3
+
+    cdef int balance_root(self, MemPage root) except -1:
+        cdef MemPage child
+        cdef int guard = 0
+        while root.pending is not None:
+            guard += 1
+            if guard > MAX_DEPTH:
+                raise corrupt()
+            # balance_deeper: the root's content moves to a new child
+            cells, rc = root.pending
+            child = self.bt.allocate_page()
+            child.pending = (cells, rc)
+            child.ptype = root.ptype
+            child.leaf = root.leaf
+            child.intkey = root.intkey
+            self.pager.write(root)
+            root.pending = None
+            root.build([], 5 if root.intkey else 2, child.pgno)
+            self.balance_nonroot(root, 0, child)
+        if not root.leaf and root.ncell == 0:
+            # balance_shallower: pull the only child up into the root if it fits
+            child = self.get_page(root.child(0))
+            if child.leaf and child.ncell == 0:
+                self.pager.write(root)
+                root.build([], child.ptype, 0)
+                self.bt.free_page(child.pgno)
+                return 0
+            cells = child.cells()
+            if cells_cost(cells) <= root.capacity(child.ptype):
+                self.pager.write(root)
+                root.build(cells, child.ptype, child.right_child())
+                self.bt.free_page(child.pgno)
+        return 0
+
+    cdef list content(self, MemPage p):
+        if p.pending is not None:
+            return [list(p.pending[0]), p.pending[1]]
+        if not p.parsed:
+            p.parse()
+        return [p.cells(), p.right_child()]
+
+    cdef int balance_nonroot(self, MemPage parent, int pi, MemPage page) except -1:
+        """Redistribute the cells of ``page`` (child pi of parent) and up to two siblings over
+        as many pages as they need, rewriting the parent's dividers."""
+        cdef int nchild, first, n, j, k, N, cap, i
+        cdef MemPage s, np_
+        cdef int ptype
+        cdef bint leafdata, leaf
+        pcont = self.content(parent)
+        pcells = <list>pcont[0]
+        prc = pcont[1]
+        nchild = len(pcells) + 1
+        if pi < 0 or pi >= nchild:
+            raise corrupt()
+        if nchild == 1:
+            first = 0
+        elif pi == 0:
+            first = 0
+        elif pi == nchild - 1:
+            first = pi - 2
+        else:
+            first = pi - 1
+        if first < 0:
+            first = 0
+        n = min(3, nchild - first)
+        sibs = []
+        for j in range(first, first + n):
+            pg = (get4(<unsigned char*>PyBytes_AS_STRING(<bytes>pcells[j])) if j < len(pcells)
+                  else prc)
+            if pg == page.pgno:
+                s = page
+            else:
+                s = self.get_page(pg)
+                if s.intkey != page.intkey or s.leaf != page.leaf:
+                    raise corrupt()
+            sibs.append(s)
+        ptype = page.ptype
+        leaf = page.leaf
+        leafdata = leaf and page.intkey
+        # gather every cell, with the dividers turned into cells where the tree keeps them
+        allc = []
+        last_rc = 0
+        for j in range(n):
+            s = <MemPage>sibs[j]
+            cont = self.content(s)
+            allc.extend(<list>cont[0])
+            last_rc = cont[1]
+            if j < n - 1:
+                div = <bytes>pcells[first + j]
+                if leafdata:
+                    pass
+                elif leaf:
+                    allc.append(div[4:])
+                else:
+                    allc.append(pack4(last_rc) + div[4:])
+        N = len(allc)
+        cap = self.usable - (8 if leaf else 12)
+        costs = [cell_cost(<bytes>c) for c in allc]
+        # greedy packing: ends[j] = end (exclusive) of page j's cells; for non-leafdata the
+        # cell at ends[j] is the divider between page j and page j+1
+        ends = []
+        i = 0
+        while i < N:
+            used = 0
+            start = i
+            while i < N and used + <int>costs[i] <= cap:
+                used += <int>costs[i]
+                i += 1
+            if i == start:
+                raise corrupt()
+            ends.append(i)
+            if not leafdata and i < N:
+                i += 1
+                if i == N:
+                    # the divider would be the last cell: make it the single cell of a
+                    # last page, with the previous cell as divider
+                    ends[len(ends) - 1] -= 1
+                    ends.append(N)
+        if not ends:
+            ends.append(0)
+        k = len(ends)
+        # even out: move cells from the left page to the right one while that helps
+        sizes = []
+        for j in range(k):
+            st = 0 if j == 0 else ends[j - 1] + (0 if leafdata else 1)
+            sizes.append(sum(costs[st:ends[j]]))
+        for j in range(k - 1, 0, -1):
+            while True:
+                st_left = 0 if j == 1 else ends[j - 2] + (0 if leafdata else 1)
+                e = ends[j - 1]
+                if e - st_left <= 1:
+                    break
+                if leafdata:
+                    moved = costs[e - 1]
+                    if sizes[j] + moved > cap or sizes[j] + moved > sizes[j - 1] - moved:
+                        break
+                    sizes[j] += moved
+                    sizes[j - 1] -= moved
+                else:
+                    moved_in = costs[e]
+                    moved_out = costs[e - 1]
+                    if (sizes[j] + moved_in > cap
+                            or sizes[j] + moved_in > sizes[j - 1] - moved_out):
+                        break
+                    sizes[j] += moved_in
+                    sizes[j - 1] -= moved_out
+                ends[j - 1] = e - 1
+        # pages: reuse the siblings, allocate more if needed
+        newpages = []
+        for j in range(k):
+            if j < n:
+                np_ = <MemPage>sibs[j]
+                self.pager.write(np_)
+            else:
+                np_ = self.bt.allocate_page()
+            newpages.append(np_)
+        newdivs = []
+        for j in range(k):
+            np_ = <MemPage>newpages[j]
+            st = 0 if j == 0 else ends[j - 1] + (0 if leafdata else 1)
+            cells_j = allc[st:ends[j]]
+            if leaf:
+                rc = 0
+            elif j < k - 1:
+                rc = get4(<unsigned char*>PyBytes_AS_STRING(<bytes>allc[ends[j]]))
+            else:
+                rc = last_rc
+            np_.pending = None
+            np_.build(cells_j, ptype, rc)
+            if j < k - 1:
+                if leafdata:
+                    rid = np_.cell_rowid(np_.ncell - 1)
+                    newdivs.append(pack4(np_.pgno) + _varint_bytes(<uint64_t>rid))
+                elif leaf:
+                    newdivs.append(pack4(np_.pgno) + <bytes>allc[ends[j]])
+                else:
+                    newdivs.append(pack4(np_.pgno) + (<bytes>allc[ends[j]])[4:])
+        for j in range(k, n):
+            s = <MemPage>sibs[j]
+            s.pending = None
+            self.bt.free_page(s.pgno)
+        lastpg = (<MemPage>newpages[k - 1]).pgno
+        newp = pcells[:first] + newdivs + pcells[first + n - 1:]
+        if first + n - 1 < len(pcells):
+            pos = first + k - 1
+            newp[pos] = pack4(lastpg) + (<bytes>newp[pos])[4:]
+        else:
+            prc = lastpg
+        self.pager.write(parent)
+        if cells_cost(newp) <= parent.capacity(parent.ptype):
+            parent.pending = None
+            parent.build(newp, parent.ptype, prc)
+        else:
+            parent.pending = (newp, prc)
+        return 0
+
+
+cdef bytes _varint_bytes(uint64_t v):
+    cdef unsigned char b[10]
+    cdef int n = put_varint(b, v)
+    return PyBytes_FromStringAndSize(<char*>b, n)
+
+
+def page_cells(MemPage p):
+    """The cells of a parsed page as bytes (for integrity checks and tools)."""
+    if not p.parsed:
+        p.parse()
+    return p.cells()
+
+
+def cell_info(MemPage p, int i):
+    """(key, npayload, nlocal, size, first overflow page, child pgno or 0) of cell i, where
+    key is the rowid for tables and the payload size for indexes."""
+    cdef CellInfo info
+    cdef int off
+    if not p.parsed:
+        p.parse()
+    off = p.cell_offset(i)
+    p.parse_cell(off, &info)
+    ch = 0 if p.leaf else get4(p.a + off)
+    return (info.key, info.npayload, info.nlocal, info.size, info.ovfl, ch, off)
+
+
+def local_payload_bytes(MemPage p, int i):
+    cdef CellInfo info
+    cdef int off
+    if not p.parsed:
+        p.parse()
+    off = p.cell_offset(i)
+    p.parse_cell(off, &info)
+    return PyBytes_FromStringAndSize(<char*>p.a + off + info.hdrlen, info.nlocal)

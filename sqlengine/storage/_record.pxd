@@ -1,0 +1,27 @@
+# cython: language_level=3
+"""C-level declarations of the record codec shared with the B-tree cursor module."""
+
+from libc.stdint cimport int64_t, uint64_t
+
+
+cdef class KeyInfo:
+    cdef public int n_fields
+    cdef public list collations
+    cdef public list desc
+    cdef int ncoll
+    cdef int ndesc
+    cdef bint all_binary
+    cdef bint any_desc
+
+
+cdef class PreparedKey:
+    cdef public tuple values
+    cdef int n
+    cdef list cls
+    cdef list raw
+
+
+cpdef PreparedKey prepare_key(tuple values)
+cdef object decode_value(uint64_t t, const unsigned char* p, Py_ssize_t n)
+cdef int compare_record_key(const unsigned char* p, Py_ssize_t size, PreparedKey key,
+                            KeyInfo ki) except -2

@@ -1,0 +1,448 @@
+# cython: language_level=3
+"""The record codec: SQLite's record format (a header of serial types, then the values), its
+varints, and the comparison of index keys field by field under a KeyInfo.
+
+A record is ``varint(header size) serial-type varints... value bytes...``. Serial types:
+
+    0 NULL   1..6 big-endian signed int of 1,2,3,4,6,8 bytes   7 IEEE-754 double (big-endian)
+    8 integer 0   9 integer 1   10,11 reserved   N>=12 even: BLOB of (N-12)/2 bytes
+    N>=13 odd: TEXT of (N-13)/2 bytes (UTF-8 in this engine)
+
+Text is decoded with ``errors='surrogateescape'`` so that invalid UTF-8 written by another
+program survives a read/write round trip byte for byte (encode uses the same handler); the
+stdlib sqlite3 module would refuse such a value at fetch time, SQLite itself keeps the bytes.
+
+This module knows bytes and Python values only; it never touches pages, files or SQL, and it
+never applies affinity (that is the VM's job before it calls ``encode_record``).
+"""
+
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
+from libc.string cimport memcmp, memcpy
+from libc.stdint cimport int64_t, uint64_t, uint32_t
+
+from sqlengine.storage._varint cimport (get_varint, varint_len, put_varint, serial_size,
+                                      get_int, get_double)
+
+from sqlengine.errors import DatabaseError, SQLITE_CORRUPT
+
+
+cdef object _corrupt():
+    return DatabaseError("database disk image is malformed", code=SQLITE_CORRUPT)
+
+
+# ---------------------------------------------------------------------------------------------
+# varints: 1..9 bytes, big-endian 7 bits per byte with the high bit as "more"; the 9th byte
+# carries a full 8 bits.
+
+def varint_encode(v):
+    """The varint bytes of an unsigned 64-bit value (negative values use two's complement)."""
+    cdef unsigned char buf[10]
+    cdef uint64_t u = <uint64_t>(<int64_t>v) if v < 0 else <uint64_t>v
+    cdef int n = put_varint(buf, u)
+    return PyBytes_FromStringAndSize(<char*>buf, n)
+
+
+def varint_decode(const unsigned char[:] data not None, Py_ssize_t offset=0):
+    """(value, length) of the varint at ``offset`` of ``data``; raises on truncation."""
+    cdef uint64_t v
+    if offset < 0 or offset >= data.shape[0]:
+        raise _corrupt()
+    cdef int n = get_varint(&data[offset], data.shape[0] - offset, &v)
+    if n == 0:
+        raise _corrupt()
+    return v, n
+
+
+# ---------------------------------------------------------------------------------------------
+# serial types
+
+cdef object decode_value(uint64_t t, const unsigned char* p, Py_ssize_t n):
+    """The Python value of serial type t whose n bytes are at p."""
+    if t >= 12:
+        if t & 1:
+            return (<bytes>PyBytes_FromStringAndSize(<const char*>p, n)).decode(
+                "utf-8", "surrogateescape")
+        return PyBytes_FromStringAndSize(<const char*>p, n)
+    if t == 0:
+        return None
+    if t == 8:
+        return 0
+    if t == 9:
+        return 1
+    if t == 7:
+        return get_double(p)
+    if t <= 6:
+        return get_int(p, <int>n)
+    raise _corrupt()
+
+
+def decode_record(data):
+    """The tuple of Python values of a record (bytes-like)."""
+    cdef const unsigned char[:] mv = data
+    cdef Py_ssize_t size = mv.shape[0]
+    if size == 0:
+        raise _corrupt()
+    cdef const unsigned char* p = &mv[0]
+    cdef uint64_t hsz, t
+    cdef int n = get_varint(p, size, &hsz)
+    if n == 0 or hsz > <uint64_t>size or hsz < <uint64_t>n:
+        raise _corrupt()
+    cdef Py_ssize_t pos = n, body = <Py_ssize_t>hsz, sz
+    out = []
+    while pos < <Py_ssize_t>hsz:
+        n = get_varint(p + pos, <Py_ssize_t>hsz - pos, &t)
+        if n == 0 or t == 10 or t == 11:
+            raise _corrupt()
+        pos += n
+        sz = serial_size(t)
+        if body + sz > size:
+            raise _corrupt()
+        out.append(decode_value(t, p + body, sz))
+        body += sz
+    return tuple(out)
+
+
+def record_field_count(data):
+    """The number of fields in a record."""
+    cdef const unsigned char[:] mv = data
+    cdef Py_ssize_t size = mv.shape[0]
+    if size == 0:
+        raise _corrupt()
+    cdef const unsigned char* p = &mv[0]
+    cdef uint64_t hsz, t
+    cdef int n = get_varint(p, size, &hsz)
+    if n == 0 or hsz > <uint64_t>size or hsz < <uint64_t>n:
+        raise _corrupt()
+    cdef Py_ssize_t pos = n
+    cdef int count = 0
+    while pos < <Py_ssize_t>hsz:
+        n = get_varint(p + pos, <Py_ssize_t>hsz - pos, &t)
+        if n == 0:
+            raise _corrupt()
+        pos += n
+        count += 1
+    return count
+
+
+def decode_column(data, Py_ssize_t i):
+    """The value of field ``i`` of a record (negative i counts from the end); None when the
+    record has fewer fields (SQLite's rule for columns added by ALTER TABLE ADD COLUMN)."""
+    cdef const unsigned char[:] mv = data
+    cdef Py_ssize_t size = mv.shape[0]
+    if size == 0:
+        raise _corrupt()
+    cdef const unsigned char* p = &mv[0]
+    cdef uint64_t hsz, t
+    cdef int n = get_varint(p, size, &hsz)
+    if n == 0 or hsz > <uint64_t>size or hsz < <uint64_t>n:
+        raise _corrupt()
+    if i < 0:
+        i += record_field_count(data)
+        if i < 0:
+            return None
+    cdef Py_ssize_t pos = n, body = <Py_ssize_t>hsz, sz
+    cdef Py_ssize_t k = 0
+    while pos < <Py_ssize_t>hsz:
+        n = get_varint(p + pos, <Py_ssize_t>hsz - pos, &t)
+        if n == 0 or t == 10 or t == 11:
+            raise _corrupt()
+        pos += n
+        sz = serial_size(t)
+        if body + sz > size:
+            raise _corrupt()
+        if k == i:
+            return decode_value(t, p + body, sz)
+        body += sz
+        k += 1
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# encoding
+
+cdef inline bytes _text_bytes(str s):
+    try:
+        return s.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return s.encode("utf-8", "surrogatepass")
+
+
+def encode_record(values):
+    """The record bytes of a sequence of Python values (None, int, float, str, bytes-like).
+    Integers must fit in 64 bits; bool is an integer."""
+    cdef list parts = []
+    cdef list types = []
+    cdef Py_ssize_t hdr = 0, body = 0, nfield = 0
+    cdef uint64_t t
+    cdef int64_t iv
+    cdef double dv
+    cdef uint64_t u
+    cdef unsigned char buf[8]
+    cdef int k
+    for v in values:
+        if v is None:
+            t = 0
+            parts.append(None)
+        elif isinstance(v, int):
+            if v > 9223372036854775807 or v < -9223372036854775808:
+                raise OverflowError("integer out of 64-bit range")
+            iv = v
+            if iv == 0:
+                t = 8
+                parts.append(None)
+            elif iv == 1:
+                t = 9
+                parts.append(None)
+            else:
+                if -128 <= iv <= 127:
+                    t = 1; k = 1
+                elif -32768 <= iv <= 32767:
+                    t = 2; k = 2
+                elif -8388608 <= iv <= 8388607:
+                    t = 3; k = 3
+                elif -2147483648 <= iv <= 2147483647:
+                    t = 4; k = 4
+                elif -140737488355328 <= iv <= 140737488355327:
+                    t = 5; k = 6
+                else:
+                    t = 6; k = 8
+                u = <uint64_t>iv
+                for j in range(k - 1, -1, -1):
+                    buf[j] = <unsigned char>(u & 0xFF)
+                    u >>= 8
+                parts.append(PyBytes_FromStringAndSize(<char*>buf, k))
+        elif isinstance(v, float):
+            dv = v
+            memcpy(&u, &dv, 8)
+            for j in range(7, -1, -1):
+                buf[j] = <unsigned char>(u & 0xFF)
+                u >>= 8
+            t = 7
+            parts.append(PyBytes_FromStringAndSize(<char*>buf, 8))
+        elif isinstance(v, str):
+            b = _text_bytes(v)
+            t = 13 + 2 * <uint64_t>len(b)
+            parts.append(b)
+        elif isinstance(v, (bytes, bytearray, memoryview)):
+            b = bytes(v)
+            t = 12 + 2 * <uint64_t>len(b)
+            parts.append(b)
+        else:
+            raise TypeError(f"cannot store a value of type {type(v).__name__}")
+        types.append(t)
+        hdr += varint_len(t)
+        last = parts[len(parts) - 1]
+        if last is not None:
+            body += len(<bytes>last)
+        nfield += 1
+    # header size includes its own varint
+    cdef int hn = 1
+    while varint_len(<uint64_t>(hdr + hn)) != hn:
+        hn += 1
+    cdef Py_ssize_t hsz = hdr + hn
+    cdef bytearray out = bytearray(hsz + body)
+    cdef unsigned char* o = out
+    cdef Py_ssize_t pos = put_varint(o, <uint64_t>hsz)
+    for tt in types:
+        pos += put_varint(o + pos, <uint64_t>tt)
+    for part in parts:
+        if part is not None:
+            memcpy(o + pos, PyBytes_AS_STRING(part), PyBytes_GET_SIZE(part))
+            pos += PyBytes_GET_SIZE(part)
+    return bytes(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# comparison: SQLite's record compare. NULL < numbers < TEXT < BLOB; numbers compare by value
+# (an integer and a real compare exactly); TEXT by the field's collation (None = BINARY =
+# memcmp of UTF-8, which orders by code point); BLOB by memcmp then length.
+
+cdef class KeyInfo:
+    """How an index key compares: n_fields, per-field collation (None = BINARY or a callable
+    cmp(a: str, b: str) -> int) and per-field DESC flag (list of bools)."""
+
+    def __init__(self, n_fields=0, collations=None, desc=None):
+        self.n_fields = n_fields
+        self.collations = list(collations) if collations else []
+        self.desc = [bool(d) for d in desc] if desc else []
+        self.ncoll = len(self.collations)
+        self.ndesc = len(self.desc)
+        self.all_binary = all(c is None for c in self.collations)
+        self.any_desc = any(self.desc)
+
+    def __repr__(self):
+        return f"KeyInfo({self.n_fields}, {self.collations!r}, {self.desc!r})"
+
+
+cdef inline int _type_class(object v):
+    # 0 NULL, 1 numeric, 2 text, 3 blob
+    if v is None:
+        return 0
+    if isinstance(v, (int, float)):
+        return 1
+    if isinstance(v, str):
+        return 2
+    return 3
+
+
+cdef inline int _cmp_int_double(int64_t i, double r) noexcept:
+    cdef int64_t y
+    cdef double s
+    if r != r:  # NaN sorts as if NULL in SQLite; treat the number as greater
+        return 1
+    if r < -9223372036854775808.0:
+        return 1
+    if r >= 9223372036854775808.0:
+        return -1
+    y = <int64_t>r
+    if i < y:
+        return -1
+    if i > y:
+        return 1
+    s = <double>i
+    if s < r:
+        return -1
+    if s > r:
+        return 1
+    return 0
+
+
+cdef inline int _cmp_bytes(const unsigned char* a, Py_ssize_t na, const unsigned char* b,
+                           Py_ssize_t nb) noexcept:
+    cdef Py_ssize_t n = na if na < nb else nb
+    cdef int c = memcmp(a, b, n) if n > 0 else 0
+    if c != 0:
+        return -1 if c < 0 else 1
+    if na < nb:
+        return -1
+    if na > nb:
+        return 1
+    return 0
+
+
+cdef class PreparedKey:
+    """A key tuple pre-digested for repeated comparison against records: each field's class
+    and, for text and blobs, its bytes (UTF-8 for text)."""
+
+    def __init__(self, tuple values):
+        self.values = values
+        self.n = len(values)
+        self.cls = []
+        self.raw = []
+        for v in values:
+            c = _type_class(v)
+            self.cls.append(c)
+            if c == 2:
+                self.raw.append(_text_bytes(v))
+            elif c == 3:
+                self.raw.append(bytes(v))
+            else:
+                self.raw.append(v)
+
+
+cpdef PreparedKey prepare_key(tuple values):
+    return PreparedKey(values)
+
+
+cdef int _cmp_field(uint64_t t, const unsigned char* p, Py_ssize_t sz, int kc, object kv,
+                    object kraw, object coll) except -2:
+    """Compare record field (serial type t, bytes at p) with key value (class kc). -1/0/1."""
+    cdef int rc_cls
+    cdef int64_t iv
+    cdef double dv
+    cdef bytes kb
+    if t == 0:
+        rc_cls = 0
+    elif t <= 9:
+        rc_cls = 1
+    elif t & 1:
+        rc_cls = 2
+    else:
+        rc_cls = 3
+    if rc_cls != kc:
+        return -1 if rc_cls < kc else 1
+    if rc_cls == 0:
+        return 0
+    if rc_cls == 1:
+        if t == 7:
+            dv = get_double(p)
+            if isinstance(kv, float):
+                if dv < <double>kv:
+                    return -1
+                if dv > <double>kv:
+                    return 1
+                return 0
+            if -9223372036854775808 <= kv <= 9223372036854775807:
+                return -_cmp_int_double(<int64_t>kv, dv)
+            return -1 if dv < kv else (1 if dv > kv else 0)
+        if t == 8:
+            iv = 0
+        elif t == 9:
+            iv = 1
+        else:
+            iv = get_int(p, <int>sz)
+        if isinstance(kv, float):
+            return _cmp_int_double(iv, <double>kv)
+        if -9223372036854775808 <= kv <= 9223372036854775807:
+            if iv < <int64_t>kv:
+                return -1
+            if iv > <int64_t>kv:
+                return 1
+            return 0
+        return -1 if iv < kv else 1
+    kb = <bytes>kraw
+    if rc_cls == 2 and coll is not None:
+        a = (<bytes>PyBytes_FromStringAndSize(<const char*>p, sz)).decode(
+            "utf-8", "surrogateescape")
+        c = coll(a, kv)
+        return -1 if c < 0 else (1 if c > 0 else 0)
+    return _cmp_bytes(p, sz, <const unsigned char*>PyBytes_AS_STRING(kb), PyBytes_GET_SIZE(kb))
+
+
+cdef int compare_record_key(const unsigned char* p, Py_ssize_t size, PreparedKey key,
+                            KeyInfo ki) except -2:
+    """Compare the first len(key) fields of the record at p with the key. -1/0/1 (the record
+    relative to the key); a record with fewer fields than the key compares equal on the
+    fields it has (SQLite compares only the common prefix)."""
+    cdef uint64_t hsz, t
+    cdef int n, i = 0, c
+    cdef Py_ssize_t pos, body, sz
+    n = get_varint(p, size, &hsz)
+    if n == 0 or hsz > <uint64_t>size or hsz < <uint64_t>n:
+        raise _corrupt()
+    pos = n
+    body = <Py_ssize_t>hsz
+    while i < key.n and pos < <Py_ssize_t>hsz:
+        n = get_varint(p + pos, <Py_ssize_t>hsz - pos, &t)
+        if n == 0 or t == 10 or t == 11:
+            raise _corrupt()
+        pos += n
+        sz = serial_size(t)
+        if body + sz > size:
+            raise _corrupt()
+        c = _cmp_field(t, p + body, sz, <int>key.cls[i], key.values[i], key.raw[i],
+                       ki.collations[i] if i < ki.ncoll else None)
+        if c != 0:
+            if i < ki.ndesc and ki.desc[i]:
+                return -c
+            return c
+        body += sz
+        i += 1
+    return 0
+
+
+def compare_record(record, key, KeyInfo key_info=None):
+    """Compare the prefix of a record (bytes) with a key tuple: -1, 0 or 1."""
+    cdef const unsigned char[:] mv = record
+    if mv.shape[0] == 0:
+        raise _corrupt()
+    if key_info is None:
+        key_info = KeyInfo(len(key))
+    pk = key if isinstance(key, PreparedKey) else PreparedKey(tuple(key))
+    return compare_record_key(&mv[0], mv.shape[0], pk, key_info)
+
+
+def compare_values(a, b, coll=None):
+    """SQLite's ordering of two Python values (NULL < numbers < TEXT < BLOB): -1, 0 or 1."""
+    rec = encode_record((a,))
+    return compare_record(rec, (b,), KeyInfo(1, [coll], [False]))

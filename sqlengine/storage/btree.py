@@ -1,0 +1,369 @@
+"""The b-tree layer's connection object: one database file seen as a set of b-trees.
+
+``Btree`` ties the pager (pages, transactions, journal, locks) to the compiled cursors of
+``_btree.pyx``. It owns what is not on a cursor's path: page 1 and its header fields (meta
+values, freelist), allocating and freeing pages (the freelist of trunk and leaf pages, the
+lock-byte page skipped), creating/dropping/clearing b-trees, and the registry of open cursors
+so that a change made through one cursor makes the others on the same tree save their
+position (SQLite's saveAllCursors).
+
+Never parses SQL or records; never touches files except through the pager.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from sqlengine import errors
+from sqlengine.storage import _btree
+from sqlengine.storage import format as fmt
+from sqlengine.storage._btree import BtCursor
+from sqlengine.storage.pager import Pager, corrupt
+
+
+def _get4(b, off: int) -> int:
+    return int.from_bytes(b[off:off + 4], "big")
+
+
+def _put4(b, off: int, v: int) -> None:
+    b[off:off + 4] = (v & 0xFFFFFFFF).to_bytes(4, "big")
+
+
+class Btree:
+    """An open database file. See the package docstring for the interface."""
+
+    def __init__(self, path: str, vfs=None):
+        self.pager = Pager(path, vfs, self._make_page)
+        self.path = self.pager.path
+        self._cursors: dict[int, weakref.WeakSet] = {}
+        self.closed = False
+
+    @classmethod
+    def open(cls, path: str, vfs=None) -> Btree:
+        return cls(path, vfs)
+
+    def _make_page(self, pgno: int, data: bytearray):
+        return _btree.make_page(pgno, data, self.pager.usable_size)
+
+    # -- configuration --------------------------------------------------------------------
+    @property
+    def page_size(self) -> int:
+        return self.pager.page_size
+
+    def set_page_size(self, n: int) -> bool:
+        return self.pager.set_page_size(n)
+
+    @property
+    def usable_size(self) -> int:
+        return self.pager.usable_size
+
+    @property
+    def cache_size(self) -> int:
+        return self.pager.cache_size
+
+    @cache_size.setter
+    def cache_size(self, n: int) -> None:
+        self.pager.cache_size = n
+        self.pager._shrink_cache()
+
+    @property
+    def journal_mode(self) -> str:
+        return self.pager.journal_mode
+
+    def set_journal_mode(self, mode: str) -> str:
+        return self.pager.set_journal_mode(mode)
+
+    @property
+    def synchronous(self) -> int:
+        return self.pager.synchronous
+
+    @synchronous.setter
+    def synchronous(self, level: int) -> None:
+        self.pager.synchronous = level
+
+    @property
+    def busy_timeout(self) -> float:
+        return self.pager.busy_timeout
+
+    @busy_timeout.setter
+    def busy_timeout(self, seconds: float) -> None:
+        self.pager.busy_timeout = seconds
+
+    @property
+    def is_memory(self) -> bool:
+        return self.pager.memory
+
+    # -- transactions ---------------------------------------------------------------------
+    @property
+    def in_trans(self) -> int:
+        return self.pager.in_trans
+
+    def begin(self, write: bool = False) -> None:
+        """Start a read (SHARED) or write (RESERVED) transaction; a no-op when one at least
+        as strong is open. Raises OperationalError("database is locked") after the busy
+        timeout."""
+        if self.closed:
+            raise errors.ProgrammingError("Cannot operate on a closed database.")
+        p = self.pager
+        if write:
+            if p.in_trans == 2:
+                return
+            p.begin_write()
+            if p.db_size == 0:
+                self._new_database()
+        else:
+            if p.in_trans:
+                return
+            p.begin_read()
+        if p.db_size > 0:
+            self._check_page1()
+
+    def _check_page1(self) -> None:
+        p1 = self.pager.get(1)
+        if bytes(p1.data[:16]) != fmt.MAGIC:
+            raise errors.DatabaseError("file is not a database", code=errors.SQLITE_NOTADB)
+        try:
+            p1.parse_header()
+        except errors.DatabaseError:
+            raise
+        if not p1.intkey or not (p1.leaf or True):
+            raise corrupt()
+
+    def _new_database(self) -> None:
+        p = self.pager
+        p.db_size = 1
+        page = p.get(1)
+        p.write(page)
+        page.data[:] = bytes(p.page_size)
+        page.data[:100] = fmt.new_database_header(p.page_size)
+        page.data[20] = p.reserved
+        page.invalidate()
+        _btree.init_empty_page(page, True)
+
+    def commit(self) -> None:
+        self._save_all()
+        self.pager.commit()
+
+    def rollback(self) -> None:
+        self._save_all()
+        self.pager.rollback()
+
+    def savepoint_open(self, n: int) -> None:
+        """Open savepoint number n (0 = outermost); opens the missing ones below it."""
+        if self.pager.in_trans != 2:
+            raise errors.OperationalError("cannot open savepoint - no write transaction")
+        self.pager.savepoint_open(n)
+
+    def savepoint_release(self, n: int) -> None:
+        self.pager.savepoint_release(n)
+
+    def savepoint_rollback(self, n: int) -> None:
+        self._save_all()
+        self.pager.savepoint_rollback(n)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        for cs in self._cursors.values():
+            for c in list(cs):
+                c.invalidate()
+        self._cursors.clear()
+        self.pager.close()
+        self.closed = True
+
+    # -- meta -----------------------------------------------------------------------------
+    def get_meta(self, i: int) -> int:
+        if self.pager.db_size == 0:
+            return 0
+        p1 = self.pager.get(1)
+        return _get4(p1.data, 36 + 4 * i)
+
+    def set_meta(self, i: int, v: int) -> None:
+        if i < 1 or i > 15:
+            raise ValueError("meta index out of range")
+        p1 = self.pager.get(1)
+        self.pager.write(p1)
+        _put4(p1.data, 36 + 4 * i, v)
+
+    def page_count(self) -> int:
+        return self.pager.db_size
+
+    def freelist_count(self) -> int:
+        return self.get_meta(0)
+
+    # -- cursors --------------------------------------------------------------------------
+    def cursor(self, root: int, write: bool = False, key_info=None) -> BtCursor:
+        cur = BtCursor(self, root, write, key_info)
+        s = self._cursors.get(root)
+        if s is None:
+            s = self._cursors[root] = weakref.WeakSet()
+        s.add(cur)
+        return cur
+
+    def _forget_cursor(self, cur) -> None:
+        s = self._cursors.get(cur.root)
+        if s is not None:
+            s.discard(cur)
+
+    def _save_cursors(self, root: int, except_cur=None) -> None:
+        s = self._cursors.get(root)
+        if s:
+            for c in list(s):
+                if c is not except_cur:
+                    c.save()
+
+    def _save_all(self) -> None:
+        for s in self._cursors.values():
+            for c in list(s):
+                c.save()
+
+    # -- pages ----------------------------------------------------------------------------
+    def allocate_page(self):
+        """A page for new content, from the freelist or the end of the file; it is already
+        writable (journaled) and its content is zeroed."""
+        p = self.pager
+        p1 = p.get(1)
+        d = p1.data
+        trunk = _get4(d, 32)
+        nfree = _get4(d, 36)
+        if trunk:
+            if trunk > p.db_size or trunk < 2:
+                raise corrupt()
+            tp = p.get(trunk)
+            td = tp.data
+            n = _get4(td, 4)
+            if n > p.usable_size // 4 - 2:
+                raise corrupt()
+            p.write(p1)
+            if n > 0:
+                pgno = _get4(td, 8 + 4 * (n - 1))
+                if pgno < 2 or pgno > p.db_size:
+                    raise corrupt()
+                p.write(tp)
+                _put4(td, 4, n - 1)
+                tp.invalidate()
+            else:
+                pgno = trunk
+                _put4(d, 32, _get4(td, 0))
+            _put4(d, 36, max(nfree - 1, 0))
+            page = p.get(pgno)
+            p.write(page)
+            page.data[:] = bytes(p.page_size)
+            page.invalidate()
+            page.pending = None
+            return page
+        pgno = p.db_size + 1
+        if pgno == fmt.lock_byte_page(p.page_size):
+            pgno += 1
+        p.db_size = pgno
+        page = p.get(pgno)
+        p.write(page)
+        page.data[:] = bytes(p.page_size)
+        page.invalidate()
+        page.pending = None
+        return page
+
+    def free_page(self, pgno: int) -> None:
+        """Put a page on the freelist."""
+        p = self.pager
+        if pgno < 2 or pgno > p.db_size:
+            raise corrupt()
+        p1 = p.get(1)
+        d = p1.data
+        p.write(p1)
+        trunk = _get4(d, 32)
+        _put4(d, 36, _get4(d, 36) + 1)
+        page = p.get(pgno)
+        page.pending = None
+        if trunk:
+            if trunk > p.db_size:
+                raise corrupt()
+            tp = p.get(trunk)
+            n = _get4(tp.data, 4)
+            if n < p.usable_size // 4 - 8:
+                p.write(tp)
+                _put4(tp.data, 8 + 4 * n, pgno)
+                _put4(tp.data, 4, n + 1)
+                tp.invalidate()
+                page.invalidate()
+                return
+        p.write(page)
+        page.data[:] = bytes(p.page_size)
+        _put4(page.data, 0, trunk)
+        page.invalidate()
+        _put4(d, 32, pgno)
+
+    def free_overflow(self, pgno: int, count: int) -> None:
+        """Free an overflow chain of ``count`` pages starting at pgno."""
+        p = self.pager
+        for _ in range(count):
+            if pgno < 2 or pgno > p.db_size:
+                raise corrupt()
+            nxt = _get4(p.get(pgno).data, 0)
+            self.free_page(pgno)
+            pgno = nxt
+            if pgno == 0:
+                break
+
+    # -- whole b-trees --------------------------------------------------------------------
+    def create_table(self, intkey: bool = True) -> int:
+        """A new empty b-tree: a table (intkey, rowid keys) or an index. Returns its root."""
+        page = self.allocate_page()
+        _btree.init_empty_page(page, bool(intkey))
+        return page.pgno
+
+    def _walk_free(self, pgno: int, free_root: bool, depth: int = 0) -> int:
+        """Free every page below (and maybe including) pgno; returns the entry count."""
+        if depth > 20:
+            raise corrupt()
+        page = self.pager.get(pgno)
+        if not page.parsed:
+            page.parse_header()
+        n = 0
+        for i in range(page.ncell):
+            key, npayload, nlocal, size, ovfl, child, off = _btree.cell_info(page, i)
+            if ovfl:
+                u = self.pager.usable_size
+                self.free_overflow(ovfl, (npayload - nlocal + u - 5) // (u - 4))
+            if child:
+                n += self._walk_free(child, True, depth + 1)
+            if page.leaf or not page.intkey:
+                n += 1
+        if not page.leaf:
+            n += self._walk_free(_get4(page.data, page.hdr + 8), True, depth + 1)
+        if free_root:
+            self.free_page(pgno)
+        return n
+
+    def clear_table(self, root: int) -> int:
+        """Delete every entry of a b-tree (its root stays). Returns how many there were."""
+        self._invalidate_cursors(root)
+        page = self.pager.get(root)
+        if not page.parsed:
+            page.parse_header()
+        intkey = page.intkey
+        n = self._walk_free(root, False)
+        self.pager.write(page)
+        _btree.init_empty_page(page, intkey)
+        return n
+
+    def drop_table(self, root: int) -> None:
+        """Free every page of a b-tree, root included (page 1 cannot be dropped)."""
+        if root == 1:
+            raise errors.OperationalError("cannot drop the schema table")
+        self._invalidate_cursors(root)
+        self._walk_free(root, True)
+        self._cursors.pop(root, None)
+
+    def _invalidate_cursors(self, root: int) -> None:
+        s = self._cursors.get(root)
+        if s:
+            for c in list(s):
+                c.invalidate()
+
+    # -- checks ---------------------------------------------------------------------------
+    def integrity_check(self, roots=None, max_errors: int = 100) -> list[str]:
+        """SQLite-style integrity messages for the b-trees at ``roots`` (default: page 1 and
+        every root named in sqlite_schema); ["ok"] when clean."""
+        from sqlengine.storage.integrity import integrity_check
+        return integrity_check(self, roots, max_errors)

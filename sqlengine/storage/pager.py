@@ -1,0 +1,593 @@
+"""The pager: pages of the database file in a bounded cache, the lock protocol, and atomic
+commit through a rollback journal in SQLite's format.
+
+States (as SQLite's pager.c; the lock is the VFS lock level):
+
+    OPEN ──begin_read──► READER (SHARED) ──begin_write──► WRITER (RESERVED, journal open)
+      ▲                       │                               │ commit: sync journal,
+      └────────end_read───────┘                               │ PENDING+EXCLUSIVE, write pages,
+      ▲                                                       │ sync db, finalize journal
+      └──────────────────────── commit / rollback ◄───────────┘
+
+* Before a page is first changed in a write transaction its original image is appended to the
+  journal (only pages that existed when the transaction began). The database file itself is
+  only written at commit (or when the cache spills), after the journal is synced.
+* A journal that exists when a SHARED lock is taken, with no RESERVED lock held by anyone, is
+  "hot": the previous writer died mid-commit. It is played back (under EXCLUSIVE) before
+  anything is read.
+* Savepoints keep the pre-images of pages changed since they opened, in memory (SQLite's
+  statement journal), plus the database size.
+
+The pager never parses b-tree pages: it hands out page objects made by the factory given by the
+b-tree layer (anything with ``pgno``, ``data`` (a bytearray of page_size) and ``invalidate()``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+from sqlengine import errors
+from sqlengine.storage import format as fmt
+from sqlengine.vfs import EXCLUSIVE, NO_LOCK, RESERVED, SHARED, MemoryVfs, default_vfs
+
+JOURNAL_MODES = ("delete", "truncate", "persist", "memory", "off")
+SECTOR_SIZE = 4096
+
+
+def corrupt(msg: str = "database disk image is malformed") -> errors.DatabaseError:
+    return errors.DatabaseError(msg, code=errors.SQLITE_CORRUPT)
+
+
+def notadb() -> errors.DatabaseError:
+    return errors.DatabaseError("file is not a database", code=errors.SQLITE_NOTADB)
+
+
+def busy() -> errors.OperationalError:
+    return errors.OperationalError("database is locked", code=errors.SQLITE_BUSY)
+
+
+def _checksum(nonce: int, data, page_size: int) -> int:
+    ck = nonce
+    i = page_size - 200
+    while i > 0:
+        ck += data[i]
+        i -= 200
+    return ck & 0xFFFFFFFF
+
+
+class Savepoint:
+    __slots__ = ("images", "db_size")
+
+    def __init__(self, db_size: int):
+        self.images: dict[int, bytes] = {}
+        self.db_size = db_size
+
+
+class Pager:
+    def __init__(self, path: str, vfs=None, page_factory=None):
+        self.memory = path in ("", ":memory:")
+        if self.memory:
+            vfs = MemoryVfs()
+            path = ":memory:"
+        elif vfs is None:
+            vfs = default_vfs()
+            path = os.path.abspath(path)
+        self.vfs = vfs
+        self.path = path
+        self.journal_path = path + "-journal"
+        self.factory = page_factory
+        self.file = vfs.open(path, "main")
+        self.jfile = None
+        self.journal_mode = "memory" if self.memory else "delete"
+        self.synchronous = 2          # 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA
+        self.busy_timeout = 5.0
+        self.cache_size = -2000       # PRAGMA cache_size: pages if > 0, KiB if < 0
+        self.cache: dict[int, object] = {}
+        self.dirty: dict[int, object] = {}
+        self.journaled: set[int] = set()
+        self.savepoints: list[Savepoint] = []
+        self.in_trans = 0             # 0 none, 1 read, 2 write
+        self.page_size = fmt.DEFAULT_PAGE_SIZE
+        self.reserved = 0
+        self.db_size = 0              # pages, as seen by the current transaction
+        self.orig_db_size = 0
+        self.change_counter = None
+        self.nonce = 0
+        self.jrecords = 0             # records in the current journal segment
+        self.jhdr_off = 0
+        self.joff = 0
+        self.spilled = False
+        self.header_checked = False
+        self._read_header_initial()
+
+    # -- configuration --------------------------------------------------------------------
+    @property
+    def usable_size(self) -> int:
+        return self.page_size - self.reserved
+
+    def cache_capacity(self) -> int:
+        n = self.cache_size
+        if n < 0:
+            n = (-n * 1024) // self.page_size
+        return max(n, 10)
+
+    def set_page_size(self, n: int) -> bool:
+        """Change the page size of a database that has no pages yet. True if done."""
+        if n < 512 or n > 65536 or n & (n - 1):
+            return False
+        if self.db_size > 0 or self.file.size() > 0:
+            return False
+        self.page_size = n
+        self.cache.clear()
+        return True
+
+    def set_journal_mode(self, mode: str) -> str:
+        mode = mode.lower()
+        if mode in JOURNAL_MODES and not self.memory and self.in_trans < 2:
+            if mode in ("memory", "off") and self.journal_mode not in ("memory", "off"):
+                self.vfs.delete(self.journal_path)
+            self.journal_mode = mode
+        elif self.memory and mode in ("memory", "off"):
+            self.journal_mode = mode
+        return self.journal_mode
+
+    # -- header ---------------------------------------------------------------------------
+    def _read_header_initial(self) -> None:
+        size = self.file.size()
+        if size == 0:
+            return
+        hdr = self.file.read(0, 100)
+        self._parse_header(hdr, size)
+
+    def _parse_header(self, hdr: bytes, fsize: int) -> None:
+        if len(hdr) < 100 or hdr[:16] != fmt.MAGIC:
+            raise notadb()
+        ps = int.from_bytes(hdr[16:18], "big")
+        if ps == 1:
+            ps = 65536
+        if ps < 512 or ps > 65536 or ps & (ps - 1):
+            raise notadb()
+        if hdr[18] > 2 or hdr[19] > 2:
+            raise notadb()
+        if hdr[18] == 2 or hdr[19] == 2:
+            raise errors.OperationalError("unable to open database file (WAL mode not supported)",
+                                          code=errors.SQLITE_CANTOPEN)
+        if hdr[21] != 64 or hdr[22] != 32 or hdr[23] != 32:
+            raise notadb()
+        reserved = hdr[20]
+        if ps - reserved < 480:
+            raise notadb()
+        if ps != self.page_size or reserved != self.reserved:
+            self.cache.clear()
+        self.page_size = ps
+        self.reserved = reserved
+        nfile = (fsize + ps - 1) // ps
+        nhdr = int.from_bytes(hdr[28:32], "big")
+        if nhdr > 0 and hdr[24:28] == hdr[92:96]:
+            self.db_size = nhdr
+        else:
+            self.db_size = nfile
+        counter = hdr[24:28]
+        if counter != self.change_counter:
+            self.cache.clear()
+            self.change_counter = counter
+
+    # -- locks ----------------------------------------------------------------------------
+    def _lock(self, level: int) -> None:
+        if self.file.lock(level):
+            return
+        deadline = time.monotonic() + self.busy_timeout
+        delay = 0.001
+        while True:
+            if time.monotonic() >= deadline:
+                raise busy()
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+            if self.file.lock(level):
+                return
+
+    def _unlock(self, level: int) -> None:
+        self.file.unlock(level)
+
+    # -- transactions ---------------------------------------------------------------------
+    def begin_read(self) -> None:
+        if self.in_trans:
+            return
+        if not self.memory:
+            self._lock(SHARED)
+            try:
+                if self._has_hot_journal():
+                    self._lock(EXCLUSIVE)
+                    self._playback_hot()
+                    self._unlock(SHARED)
+                size = self.file.size()
+                if size > 0:
+                    self._parse_header(self.file.read(0, 100), size)
+                else:
+                    self.db_size = 0
+                    if self.cache:
+                        self.cache.clear()
+                    self.change_counter = None
+            except BaseException:
+                self._unlock(NO_LOCK)
+                raise
+        self.in_trans = 1
+
+    def end_read(self) -> None:
+        if self.in_trans == 1:
+            self.in_trans = 0
+            if not self.memory:
+                self._unlock(NO_LOCK)
+
+    def begin_write(self) -> None:
+        if self.in_trans == 2:
+            return
+        self.begin_read()
+        if not self.memory:
+            try:
+                self._lock(RESERVED)
+            except BaseException:
+                self.end_read()
+                raise
+        self.in_trans = 2
+        self.orig_db_size = self.db_size
+        self.journaled.clear()
+        self.jfile = None
+        self.spilled = False
+        self.jrecords = 0
+
+    def _open_journal(self) -> None:
+        if self.jfile is not None:
+            return
+        self.jfile = self.vfs.open(self.journal_path, "journal")
+        self.nonce = random.getrandbits(32)
+        self.jhdr_off = 0
+        self._write_journal_header()
+
+    def _write_journal_header(self) -> None:
+        hdr = bytearray(SECTOR_SIZE)
+        hdr[0:8] = fmt.JOURNAL_MAGIC
+        nrec = 0xFFFFFFFF if self.synchronous == 0 else 0
+        hdr[8:12] = nrec.to_bytes(4, "big")
+        hdr[12:16] = self.nonce.to_bytes(4, "big")
+        hdr[16:20] = self.orig_db_size.to_bytes(4, "big")
+        hdr[20:24] = SECTOR_SIZE.to_bytes(4, "big")
+        hdr[24:28] = self.page_size.to_bytes(4, "big")
+        self.jfile.write(self.jhdr_off, hdr)
+        self.joff = self.jhdr_off + SECTOR_SIZE
+        self.jrecords = 0
+
+    def _journal_page(self, pgno: int, data) -> None:
+        if self.journal_mode in ("memory", "off") or self.memory:
+            return
+        self._open_journal()
+        rec = (pgno.to_bytes(4, "big") + bytes(data)
+               + _checksum(self.nonce, data, self.page_size).to_bytes(4, "big"))
+        self.jfile.write(self.joff, rec)
+        self.joff += len(rec)
+        self.jrecords += 1
+
+    def _sync_journal(self) -> None:
+        """Make the journal durable and record its page count in the header."""
+        if self.jfile is None:
+            return
+        if self.synchronous >= 2:
+            self.jfile.sync()
+        if self.synchronous >= 1:
+            self.jfile.write(self.jhdr_off + 8, self.jrecords.to_bytes(4, "big"))
+            self.jfile.sync()
+
+    def write(self, page) -> None:
+        """Declare that ``page`` is about to change (journal it, mark it dirty)."""
+        pgno = page.pgno
+        if self.in_trans != 2:
+            raise errors.OperationalError("cannot modify the database outside a write "
+                                          "transaction", code=errors.SQLITE_MISUSE)
+        if self.cache.get(pgno) is not page:
+            self.cache[pgno] = page
+        if self.savepoints:
+            sp = self.savepoints[-1]
+            if pgno not in sp.images and pgno <= sp.db_size:
+                sp.images[pgno] = bytes(page.data)
+        if pgno in self.dirty:
+            return
+        if pgno not in self.journaled:
+            if pgno <= self.orig_db_size:
+                self._journal_page(pgno, page.data)
+            self.journaled.add(pgno)
+        self.dirty[pgno] = page
+
+    def commit(self) -> None:
+        if self.in_trans != 2:
+            self.end_read()
+            return
+        if self.dirty or self.db_size != self.orig_db_size:
+            self._sync_journal()
+            if not self.memory:
+                self._lock(EXCLUSIVE)
+            self._update_header()
+            self._write_dirty()
+            fsize_pages = self.file.size() // self.page_size
+            if fsize_pages > self.db_size:
+                self.file.truncate(self.db_size * self.page_size)
+            if self.synchronous >= 1 and not self.memory:
+                self.file.sync()
+        self._finalize_journal()
+        self.dirty.clear()
+        self.journaled.clear()
+        self.savepoints.clear()
+        self.in_trans = 1
+        self.end_read()
+        self._shrink_cache()
+
+    def _update_header(self) -> None:
+        p1 = self.get(1)
+        self.write(p1)
+        d = p1.data
+        counter = (int.from_bytes(d[24:28], "big") + 1) & 0xFFFFFFFF
+        d[24:28] = counter.to_bytes(4, "big")
+        d[28:32] = self.db_size.to_bytes(4, "big")
+        d[92:96] = counter.to_bytes(4, "big")
+        d[96:100] = fmt.SQLITE_VERSION_NUMBER.to_bytes(4, "big")
+        self.change_counter = bytes(d[24:28])
+
+    def _write_dirty(self) -> None:
+        ps = self.page_size
+        for pgno in sorted(self.dirty):
+            if pgno <= self.db_size:
+                self.file.write((pgno - 1) * ps, self.dirty[pgno].data)
+
+    def _finalize_journal(self) -> None:
+        if self.jfile is None:
+            if self.journal_mode == "persist" or self.journal_mode == "truncate":
+                return
+            return
+        mode = self.journal_mode
+        if mode == "truncate":
+            self.jfile.truncate(0)
+            if self.synchronous >= 1:
+                self.jfile.sync()
+            self.jfile.close()
+        elif mode == "persist":
+            self.jfile.write(0, bytes(28))
+            if self.synchronous >= 1:
+                self.jfile.sync()
+            self.jfile.close()
+        else:
+            self.jfile.close()
+            self.vfs.delete(self.journal_path)
+        self.jfile = None
+
+    def rollback(self) -> None:
+        if self.in_trans != 2:
+            self.end_read()
+            return
+        try:
+            if self.spilled:
+                self._sync_journal_for_rollback()
+                self._playback(self.vfs.open(self.journal_path, "journal"), own=True)
+            elif not self.memory and self.file.size() > self.orig_db_size * self.page_size \
+                    and self.spilled:
+                self.file.truncate(self.orig_db_size * self.page_size)
+        finally:
+            for pgno in self.dirty:
+                self.cache.pop(pgno, None)
+            self.dirty.clear()
+            self.journaled.clear()
+            self.savepoints.clear()
+            self.db_size = self.orig_db_size
+            try:
+                self._finalize_journal()
+            finally:
+                self.in_trans = 1
+                self.end_read()
+
+    def _sync_journal_for_rollback(self) -> None:
+        if self.jfile is not None:
+            self.jfile.write(self.jhdr_off + 8, self.jrecords.to_bytes(4, "big"))
+
+    # -- savepoints -----------------------------------------------------------------------
+    def savepoint_open(self, n: int) -> None:
+        """Open savepoints until there are n+1 of them (index n is the newest)."""
+        while len(self.savepoints) <= n:
+            self.savepoints.append(Savepoint(self.db_size))
+
+    def savepoint_release(self, n: int) -> None:
+        """Release savepoint n and all newer ones; their images merge into the parent."""
+        if n >= len(self.savepoints):
+            return
+        released = self.savepoints[n:]
+        del self.savepoints[n:]
+        if self.savepoints:
+            parent = self.savepoints[-1]
+            for sp in released:
+                for pgno, img in sp.images.items():
+                    if pgno not in parent.images and pgno <= parent.db_size:
+                        parent.images[pgno] = img
+
+    def savepoint_rollback(self, n: int) -> None:
+        """Undo every change made since savepoint n opened; savepoint n stays open, newer
+        ones are released."""
+        if n >= len(self.savepoints):
+            return
+        target = self.savepoints[n]
+        for sp in reversed(self.savepoints[n:]):
+            for pgno, img in sp.images.items():
+                page = self.get(pgno)
+                self.write(page)
+                page.data[:] = img
+                page.invalidate()
+        del self.savepoints[n + 1:]
+        for pgno in [p for p in self.cache if p > target.db_size]:
+            self.cache.pop(pgno, None)
+            self.dirty.pop(pgno, None)
+        self.db_size = target.db_size
+        target.images = {}
+
+    # -- pages ----------------------------------------------------------------------------
+    def get(self, pgno: int):
+        page = self.cache.get(pgno)
+        if page is not None:
+            return page
+        if pgno < 1 or pgno > max(self.db_size, 1) + 1_000_000_000 // self.page_size:
+            raise corrupt()
+        ps = self.page_size
+        if pgno <= self.db_size and not (self.memory and self.file.size() < pgno * ps):
+            data = bytearray(self.file.read((pgno - 1) * ps, ps))
+            if len(data) < ps:
+                data.extend(bytes(ps - len(data)))
+        else:
+            data = bytearray(ps)
+        page = self.factory(pgno, data)
+        self.cache[pgno] = page
+        if len(self.cache) > self.cache_capacity():
+            self._shrink_cache()
+        return page
+
+    def _shrink_cache(self) -> None:
+        cap = self.cache_capacity()
+        excess = len(self.cache) - cap
+        if excess <= 0:
+            return
+        excess += cap // 8
+        victims = []
+        getref = sys.getrefcount
+        for pgno, page in self.cache.items():
+            # referenced only by the cache dict (+ the loop variable and getrefcount's arg)
+            if pgno not in self.dirty and getref(page) <= 3:
+                victims.append(pgno)
+                if len(victims) >= excess:
+                    break
+        for pgno in victims:
+            del self.cache[pgno]
+
+    def maybe_spill(self) -> None:
+        """Called by the b-tree between operations (never in the middle of one, when a page
+        may be declared writable but not yet changed): when dirty pages outgrow the cache,
+        write them to the database file ahead of commit."""
+        if self.in_trans == 2 and len(self.dirty) > self.cache_capacity():
+            self._spill()
+
+    def _spill(self) -> None:
+        """Write dirty pages to the database file before commit (the cache is full)."""
+        if self.memory or self.journal_mode in ("memory", "off"):
+            return
+        if self.jfile is None and self.orig_db_size > 0:
+            return
+        self._sync_journal()
+        self._lock(EXCLUSIVE)
+        if self.jfile is not None:
+            # later records go to a new journal segment (the header's count is now fixed)
+            self.jhdr_off = ((self.joff + SECTOR_SIZE - 1) // SECTOR_SIZE) * SECTOR_SIZE
+            self._write_journal_header()
+        ps = self.page_size
+        for pgno in sorted(self.dirty):
+            if pgno != 1 and pgno <= self.db_size:
+                self.file.write((pgno - 1) * ps, self.dirty[pgno].data)
+        keep = self.dirty.get(1)
+        self.dirty.clear()
+        if keep is not None:
+            self.dirty[1] = keep
+        self.spilled = True
+
+    def truncate_to(self, n: int) -> None:
+        """Set the database size (pages) within a write transaction."""
+        for pgno in [p for p in self.cache if p > n]:
+            self.cache.pop(pgno, None)
+            self.dirty.pop(pgno, None)
+        self.db_size = n
+
+    # -- hot journals ---------------------------------------------------------------------
+    def _has_hot_journal(self) -> bool:
+        if not self.vfs.exists(self.journal_path):
+            return False
+        if self.file.check_reserved_lock():
+            return False
+        j = self.vfs.open(self.journal_path, "journal")
+        try:
+            if j.size() < 28:
+                return False
+            head = j.read(0, 28)
+            return head[:8] == fmt.JOURNAL_MAGIC
+        finally:
+            j.close()
+
+    def _playback_hot(self) -> None:
+        j = self.vfs.open(self.journal_path, "journal")
+        self._playback(j, own=False)
+        # finalize: the journal is no longer hot
+        if self.journal_mode == "persist":
+            j.write(0, bytes(28))
+            j.sync()
+            j.close()
+        elif self.journal_mode == "truncate":
+            j.truncate(0)
+            j.sync()
+            j.close()
+        else:
+            j.close()
+            self.vfs.delete(self.journal_path)
+        self.cache.clear()
+        self.change_counter = None
+
+    def _playback(self, j, own: bool) -> None:
+        """Copy the journal's page images back into the database file."""
+        jsize = j.size()
+        off = 0
+        orig_size = None
+        first = True
+        while off + 28 <= jsize:
+            hdr = j.read(off, 28)
+            if hdr[:8] != fmt.JOURNAL_MAGIC:
+                break
+            nrec = int.from_bytes(hdr[8:12], "big")
+            nonce = int.from_bytes(hdr[12:16], "big")
+            dbsize = int.from_bytes(hdr[16:20], "big")
+            sector = int.from_bytes(hdr[20:24], "big")
+            ps = int.from_bytes(hdr[24:28], "big")
+            if (sector < 32 or sector > 65536 or sector & (sector - 1) or ps < 512
+                    or ps > 65536 or ps & (ps - 1)):
+                break
+            if first:
+                orig_size = dbsize
+                first = False
+            off += sector
+            recsz = ps + 8
+            if nrec == 0xFFFFFFFF:
+                nrec = (jsize - off) // recsz
+            elif nrec == 0 and own:
+                nrec = (jsize - off) // recsz
+            for _ in range(nrec):
+                if off + recsz > jsize:
+                    break
+                rec = j.read(off, recsz)
+                off += recsz
+                pgno = int.from_bytes(rec[0:4], "big")
+                data = rec[4:4 + ps]
+                ck = int.from_bytes(rec[4 + ps:], "big")
+                if ck != _checksum(nonce, data, ps):
+                    off = jsize
+                    break
+                if pgno == 0 or pgno == fmt.lock_byte_page(ps):
+                    continue
+                if pgno <= dbsize:
+                    self.file.write((pgno - 1) * ps, data)
+            if nrec == 0:
+                break
+            off = ((off + sector - 1) // sector) * sector
+        if orig_size is not None:
+            if self.file.size() > orig_size * self.page_size:
+                self.file.truncate(orig_size * self.page_size)
+            self.file.sync()
+        if not own:
+            j.close() if False else None
+
+    def close(self) -> None:
+        if self.in_trans == 2:
+            self.rollback()
+        self.end_read()
+        self.cache.clear()
+        self.file.close()
