@@ -6,14 +6,14 @@ order (a token's value is its source text, except ID: the dequoted name, ``QName
 double-quoted; STRING: the unescaped text; BLOB: bytes), ``start``/``end`` the offsets
 spanned in the statement text. The methods build ``sql.ast`` nodes directly; no parse
 tree exists. Syntax errors that SQLite raises from inside its own reductions ("unknown
-join type", "ORDER BY clause should come after UNION not before", ...) are raised here.
+join type", "ORDER BY clause should come after UNION not before", ...) are recorded
+with ``fail`` and raised by the driver, at the point SQLite would report them.
 
 This module never resolves names and never evaluates anything beyond literal values.
 """
 
 from __future__ import annotations
 
-from ..errors import OperationalError
 from . import ast as A
 
 MAX_INT64 = (1 << 63) - 1
@@ -35,7 +35,7 @@ def integer_value(text: str):
     if text[:2] in ("0x", "0X"):
         v = int(text, 16)
         if v >= 1 << 64:
-            raise OperationalError(f'hex literal too big: {text}')
+            return None
         return v - (1 << 64) if v > MAX_INT64 else v
     v = int(text)
     return v if v <= MAX_INT64 else float(text)
@@ -52,8 +52,9 @@ _JOIN_BITS = {"NATURAL": 1, "LEFT": 2 | 8, "RIGHT": 4 | 8, "FULL": 2 | 4 | 8, "O
               "INNER": 16, "CROSS": 16 | 32}
 
 
-def join_kind(words: list[str]) -> tuple[str, bool]:
-    """The Join.kind and natural flag for the words before JOIN, as sqlite3JoinType."""
+def join_kind(words: list[str]) -> tuple[str, bool] | None:
+    """The Join.kind and natural flag for the words before JOIN, as sqlite3JoinType
+    (None for an unknown join type)."""
     bits = 0
     for w in words:
         b = _JOIN_BITS.get(w.upper())
@@ -62,7 +63,7 @@ def join_kind(words: list[str]) -> tuple[str, bool]:
             break
         bits |= b
     if bits < 0 or (bits & (16 | 8)) == (16 | 8) or (bits & (8 | 2 | 4)) == 8:
-        raise OperationalError("unknown join type: " + " ".join(words))
+        return None
     natural = bool(bits & 1)
     if bits & 2 and bits & 4:
         kind = "FULL"
@@ -95,6 +96,13 @@ class Builder:
     def __init__(self, sql: str = ""):
         self.sql = sql
         self.lookahead = 0
+        self.error = None
+
+    def fail(self, message: str) -> None:
+        """Record an error found inside a reduction. As in SQLite, the parse goes on to
+        the end of the current token (a syntax error there replaces the message); the
+        driver raises it once the token is consumed."""
+        self.error = message
 
     # ---------------------------------------------------------------- generic helpers
     def true(self, k, s, e):
@@ -188,7 +196,7 @@ class Builder:
             elif kind is None and word.lower() == "strict":
                 node.strict = True
             else:
-                raise OperationalError(f"unknown table option: {word}")
+                self.fail(f"unknown table option: {word}")
         return node
 
     def ct_columns(self, k, s, e):
@@ -208,12 +216,12 @@ class Builder:
 
     def columnlist1(self, k, s, e):
         col = k[0]
-        col.constraints = _column_constraints(k[1], col.name)
+        col.constraints = _column_constraints(self, k[1], col.name)
         return [col]
 
     def columnlist_append(self, k, s, e):
         col = k[2]
-        col.constraints = _column_constraints(k[3], col.name)
+        col.constraints = _column_constraints(self, k[3], col.name)
         k[0].append(col)
         return k[0]
 
@@ -371,7 +379,7 @@ class Builder:
         lbody, ltail = left
         if ltail is not None:
             what = "ORDER BY" if ltail.order_by is not None else "LIMIT"
-            raise OperationalError(f"{what} clause should come after {op} not before")
+            self.fail(f"{what} clause should come after {op} not before")
         rbody, rtail = right
         return (A.Compound(lbody, op, rbody), rtail)
 
@@ -391,8 +399,6 @@ class Builder:
 
     def values_append(self, k, s, e):
         v = k[0]
-        if len(k[3]) != len(v.rows[0]):
-            raise OperationalError("all VALUES must have the same number of terms")
         v.rows.append(k[3])
         return v
 
@@ -421,9 +427,9 @@ class Builder:
         on, using = on_using
         if prefix is None:
             if on is not None:
-                raise OperationalError("a JOIN clause is required before ON")
+                self.fail("a JOIN clause is required before ON")
             if using is not None:
-                raise OperationalError("a JOIN clause is required before USING")
+                self.fail("a JOIN clause is required before USING")
             return item
         left, (kind, natural) = prefix
         return A.Join(left, item, kind, natural, on, using, s)
@@ -478,7 +484,12 @@ class Builder:
         return ("INNER", False)
 
     def joinop_kw(self, k, s, e):
-        return join_kind([w for w in k[:-1]])
+        words = list(k[:-1])
+        kind = join_kind(words)
+        if kind is None:
+            self.fail("unknown join type: " + " ".join(words))
+            return ("INNER", False)
+        return kind
 
     def on_expr(self, k, s, e):
         return (k[1], None)
@@ -744,7 +755,10 @@ class Builder:
         return A.Literal(k[0], s)
 
     def integer(self, k, s, e):
-        return A.Literal(integer_value(k[0]), s)
+        v = integer_value(k[0])
+        if v is None:
+            self.fail(f"hex literal too big: {k[0]}")
+        return A.Literal(v, s)
 
     def ctime(self, k, s, e):
         return A.CurrentTime(k[0].upper(), s)
@@ -833,6 +847,8 @@ class Builder:
         return value
 
     def nmnum_name(self, k, s, e):
+        if self.sql[s] == "'":
+            return A.Literal(str(k[0]), s)
         return A.Column(str(k[0]), pos=s)
 
     def plus_num(self, k, s, e):
@@ -872,7 +888,7 @@ class Builder:
     def alter_add(self, k, s, e):
         schema, name = k[2]
         col = k[5]
-        col.constraints = _column_constraints(k[6], col.name)
+        col.constraints = _column_constraints(self, k[6], col.name)
         return A.AlterTable(name, "ADD COLUMN", schema, column_def=col, pos=s)
 
     def alter_drop(self, k, s, e):
@@ -909,16 +925,17 @@ class Builder:
         return ("UPDATE", k[2])
 
     def trnm_qualified(self, k, s, e):
-        raise OperationalError("qualified table names are not allowed on INSERT, UPDATE, "
-                               "and DELETE statements within triggers")
+        self.fail("qualified table names are not allowed on INSERT, UPDATE, "
+                  "and DELETE statements within triggers")
+        return k[2]
 
     def tridxby_indexed(self, k, s, e):
-        raise OperationalError("the INDEXED BY clause is not allowed on UPDATE or DELETE "
-                               "statements within triggers")
+        self.fail("the INDEXED BY clause is not allowed on UPDATE or DELETE "
+                  "statements within triggers")
 
     def tridxby_not(self, k, s, e):
-        raise OperationalError("the NOT INDEXED clause is not allowed on UPDATE or DELETE "
-                               "statements within triggers")
+        self.fail("the NOT INDEXED clause is not allowed on UPDATE or DELETE "
+                  "statements within triggers")
 
     def trigger_update(self, k, s, e):
         _u, orconf, name, _idx, _set, sets, from_, where = k
@@ -1032,7 +1049,7 @@ def _table_constraints(items):
     return out
 
 
-def _column_constraints(items, column_name):
+def _column_constraints(builder, items, column_name):
     """Assemble a column's constraint items: names go to the next constraint, a
     DEFERRABLE clause to the REFERENCES constraint before it."""
     out = []
@@ -1046,7 +1063,7 @@ def _column_constraints(items, column_name):
                     out[-1].foreign_key.deferred = it[1]
             continue
         if it.kind == "GENERATED" and it.name == "\0bad":
-            raise OperationalError(f'error in generated column "{column_name}"')
+            builder.fail(f'error in generated column "{column_name}"')
         it.name = name
         name = None
         out.append(it)

@@ -52,6 +52,8 @@ class _Program:
         self.tables = t
         self.term_no = {n: i for i, n in enumerate(t.terminals)}
         self.action = t.action
+        self.default = t.default
+        self.accept = t.accept
         self.goto = t.goto
         self.end_no = self.term_no[END]
         self.id_no = self.term_no["ID"]
@@ -156,7 +158,7 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:  # noqa: C901 - the LA
     if pos >= n:
         return None
     P = program()
-    action, goto, rules = P.action, P.goto, P.rules
+    action, goto, rules = P.action, P.goto, P.rules  # noqa: F841
     term_no = P.term_no
     builder = Builder(sql)
     states = [0]
@@ -194,11 +196,13 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:  # noqa: C901 - the LA
                     t = P.id_no
                     kind = "ID"
                     a = acts[t]
-                elif P.any_no in acts and t != P.end_no and e > s:
+                elif P.any_no in acts and t != P.end_no:
                     t = P.any_no
                     a = acts[t]
                 else:
-                    raise syntax_error(sql, s, e)
+                    a = P.default[st]
+                    if a is None:
+                        raise syntax_error(sql, s, e)
             if a >= 0:
                 break
             origin, length, fn, is_start = rules[-1 - a]
@@ -216,18 +220,22 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:  # noqa: C901 - the LA
                 builder.lookahead = s
                 v = fn(builder, kids, rs, re_)
             if is_start:
+                if builder.error is not None:
+                    raise OperationalError(builder.error)
                 return Parsed(v, sql[stmt_start:last_end], stmt_start, e if kind == END else s)
             states.append(goto[states[-1]][origin])
             values.append(v)
             starts.append(rs)
             ends.append(re_)
         # --- shift
+        if builder.error is not None:
+            raise OperationalError(builder.error)
         states.append(a)
         values.append(token_value(kind, sql[s:e]))
         starts.append(s)
         ends.append(e)
         if kind == "SEMI":
-            if P.end_no in action[a]:
+            if a in P.accept:
                 # The statement is complete: accept without reading further.
                 end_at = e
                 kind, s, e = END, end_at, end_at

@@ -79,8 +79,13 @@ class Tables:
     """Numbered LALR(1) tables.
 
     ``action[state]`` maps a terminal number to ``s >= 0`` (shift, go to state ``s``)
-    or ``-1 - r`` (reduce by rule ``r``). ``goto[state]`` maps a nonterminal number to a
-    state. ``rules[r]`` is ``(origin nonterminal number, length, alias, rule name)``.
+    or ``-1 - r`` (reduce by rule ``r``). ``default[state]`` is the state's default
+    reduction (``-1 - r``) or None: as in lemon, the reduction that most lookaheads
+    share is taken out of ``action`` and applies to any token not found there (after
+    the fallback to ID and the wildcard have been tried). ``goto[state]`` maps a
+    nonterminal number to a state. ``rules[r]`` is ``(origin nonterminal number, length,
+    alias, rule name)``. ``accept`` holds the states where the statement is complete
+    (a ``;`` has just closed it).
     """
 
     terminals: list[str]
@@ -89,6 +94,8 @@ class Tables:
     action: list[dict[int, int]]
     goto: list[dict[int, int]]
     start_state: int
+    default: list[int | None]
+    accept: frozenset[int]
 
 
 def _precedence_of_terminals() -> dict[str, tuple[int, str]]:
@@ -187,7 +194,33 @@ def _compute() -> Tables:
             # "$root_start" transitions are dropped: the driver accepts on reducing ``start``.
         action.append(acts)
         goto.append(gotos)
-    return Tables(terminals, nonterminals, rule_list, action, goto, 0)
+    start_nt = nt_no["start"]
+    accept = frozenset(
+        i for i, acts in enumerate(action)
+        if acts.get(term_no[END], 0) < 0 and rule_list[-1 - acts[term_no[END]]][0] == start_nt)
+    default = [_default_reduction(acts, rule_list, start_nt, term_no["ANY"]) for acts in action]
+    for acts, d in zip(action, default):
+        if d is not None:
+            for t in [t for t, a in acts.items() if a == d]:
+                del acts[t]
+    return Tables(terminals, nonterminals, rule_list, action, goto, 0, default, accept)
+
+
+def _default_reduction(acts, rules, start_nt, any_no):
+    """Lemon's choice of a state's default action: the reduction shared by the most
+    lookaheads (never one of the start rule, none in a state that shifts the wildcard)."""
+    if any_no in acts and acts[any_no] >= 0:
+        return None
+    counts: dict[int, int] = {}
+    for t in sorted(acts):
+        a = acts[t]
+        if a < 0 and rules[-1 - a][0] != start_nt:
+            counts[a] = counts.get(a, 0) + 1
+    best, nbest = None, 0
+    for a, n in counts.items():
+        if n > nbest:
+            best, nbest = a, n
+    return best
 
 
 def _cache_path() -> str:

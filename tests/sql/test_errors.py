@@ -1,0 +1,80 @@
+"""Malformed SQL: sqlengine must reject it with SQLite's own words.
+
+Every case is first checked to be a parse error for the stdlib sqlite3 (the oracle), then
+sqlengine's message must be identical.
+"""
+
+import pytest
+
+from sqlengine.errors import OperationalError
+from sqlengine.sql import parse_one
+
+MALFORMED = [
+    # end of input
+    "SELECT", "SELECT 1 FROM", "SELECT * FROM t WHERE", "SELECT (1", "SELECT 1 +",
+    "SELECT * FROM t ORDER BY", "SELECT 1 UNION", "CREATE TABLE t(", "WITH x AS",
+    "CREATE TRIGGER r AFTER INSERT ON t BEGIN SELECT 1;", "EXPLAIN", "EXPLAIN QUERY PLAN",
+    "SELECT CASE WHEN 1 THEN 2", "SELECT count(*", "INSERT INTO t VALUES(", "DROP TABLE IF",
+    # near "X"
+    "SELECT 1 +;", "SELECT 1 FROM t WHERE a IN ()x", "SELECT CASE END",
+    "SELECT CAST(1)", "SELECT 1 UNION ALL ALL SELECT 2", "SELECT * FROM a JOIN b USING x",
+    "SELECT * FROM a JOIN b USING ()", "SELECT 1 AS FROM", "SELECT ALL DISTINCT 1",
+    "CREATE TABLE t()", "CREATE TABLE t(a,)", "CREATE TABLE t(a INTEGER PRIMARY)",
+    "CREATE TABLE t(a DEFAULT)", "CREATE TABLE t(a DEFAULT - x)", "CREATE TABLE t(a CHECK)",
+    "CREATE TABLE t(a, PRIMARY KEY)", "CREATE TABLE t(a, UNIQUE (a) ON CONFLICT)",
+    "CREATE TABLE t(a AS)", "CREATE INDEX i ON t()", "CREATE UNIQUE TABLE t(a)",
+    "CREATE VIEW v(a,) AS SELECT 1", "CREATE TRIGGER r AFTER INSERT ON t BEGIN END",
+    "CREATE TRIGGER r INSTEAD INSERT ON t BEGIN SELECT 1; END",
+    "CREATE TRIGGER r AFTER INSERT ON t BEGIN SELECT RAISE(FAIL); END",
+    "DROP COLUMN x", "DROP INDEX a.b.c", "INSERT INTO t VALUES()", "INSERT INTO t(a,) VALUES(1)",
+    "INSERT INTO t SELECT * FROM u ON CONFLICT DO NOTHING", "INSERT OR FOO INTO t VALUES(1)",
+    "INSERT OR IGNORE t VALUES(1)", "REPLACE t VALUES(1)", "UPDATE t SET a", "DELETE t",
+    "BEGIN FOO", "ROLLBACK TRANSACTION TO", "PRAGMA a.b.c", "PRAGMA x = - 'a'",
+    "ATTACH 'x'", "ANALYZE a.b.c", "VACUUM INTO", "REINDEX a.", "EXPLAIN EXPLAIN SELECT 1",
+    "ALTER TABLE t RENAME a b", "WITH x AS NOT (SELECT 1) SELECT 1", "VALUES(1) ORDER BY 1",
+    "SELECT count(*) OVER (PARTITION)", "SELECT count(*) OVER (ROWS UNBOUNDED FOLLOWING)",
+    "SELECT count(*) OVER (ROWS BETWEEN 1 PRECEDING AND UNBOUNDED PRECEDING)",
+    "SELECT count(*) FILTER (a)", "SELECT a FROM t WINDOW w AS", "SELECT 1 NOT",
+    "SELECT 1 IS DISTINCT", "SELECT EXISTS (1)", "SELECT (1,)", "SELECT (SELECT)",
+    "SELECT 1 = = 2", "SELECT 1 < < 2", "SELECT a.b.c.d", "SELECT 1..2", "SELECT 1.2.3",
+    "SELECT 1 2", "SELECT a b c", "SELECT * FROM t1, t t3 t4", "SELECT * FROM ()",
+    "SELECT 1 WINDOW w AS () WHERE 1", "SELECT 1 FROM t GROUP BY 1 WHERE 1",
+    "CREATE TABLE x(a key default 1 generated)",
+    # unrecognized tokens
+    "SELECT 'abc", 'SELECT "abc', "SELECT [abc", "SELECT `abc", "SELECT x'abc'", "SELECT x'ab",
+    "SELECT x'zz'", "SELECT 1 ! 2", "SELECT 0x", "SELECT 1e", "SELECT 1.5e+", "SELECT 123abc",
+    "SELECT 1_000", "SELECT @", "SELECT :", "SELECT $", "SELECT $a(b", "SELECT #", "SELECT \\",
+    "SELECT 1 FROM t WHERE a = 'x''",
+    # errors SQLite raises inside its reductions
+    "SELECT 1 ORDER BY 1 UNION SELECT 2", "SELECT 1 LIMIT 1 EXCEPT SELECT 2",
+    "SELECT 1 ORDER BY 1 LIMIT 1 UNION ALL SELECT 2", "SELECT * FROM a OUTER JOIN b ON 1",
+    "SELECT * FROM a INNER OUTER JOIN b", "SELECT * FROM a NATURAL foo JOIN b",
+    "SELECT * FROM t ON 1", "SELECT * FROM t USING (x)", "CREATE TABLE x(a) WITHOUT oid",
+    "CREATE TABLE x(a) foo", "CREATE TABLE x(a) foo, strict", "CREATE TABLE x(a AS (1) foo)",
+    "CREATE TRIGGER r AFTER INSERT ON t BEGIN UPDATE main.t SET a=1; END",
+    "CREATE TRIGGER r AFTER INSERT ON t BEGIN DELETE FROM t INDEXED BY i; END",
+    "CREATE TRIGGER r AFTER INSERT ON t BEGIN DELETE FROM t NOT INDEXED; END",
+    "CREATE TRIGGER r AFTER INSERT ON t BEGIN INSERT INTO main.t VALUES(1); END",
+    "SELECT * FROM t ON CONFLICT DO NOTHING",
+]
+
+
+@pytest.mark.parametrize("sql", MALFORMED)
+def test_message_matches_sqlite(sql, oracle, ours):
+    expected = oracle(sql)
+    assert expected is not None, "the oracle accepts this text: not a negative case"
+    assert ours(sql) == expected
+
+
+def test_error_class_and_code():
+    with pytest.raises(OperationalError) as info:
+        parse_one("SELECT * FROM")
+    assert info.value.sqlite_errorcode == 1
+    assert info.value.sqlite_errorname == "SQLITE_ERROR"
+
+
+@pytest.mark.parametrize("sql", ["SELECT 1; SELECT (", "SELECT 1; garbage ' here"])
+def test_only_the_first_statement_is_parsed(sql):
+    p = parse_one(sql)
+    assert p.text == "SELECT 1"
+    assert p.end == 9

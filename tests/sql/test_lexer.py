@@ -1,0 +1,65 @@
+"""Tokens and literal values as SQLite reads them."""
+
+import sqlite3
+
+import pytest
+
+from sqlengine.sql import ast as A
+from sqlengine.sql import parse_one
+from sqlengine.sql.lexer import next_token
+
+
+def value(expr_sql):
+    e = parse_one("SELECT " + expr_sql).stmt.body.columns[0].expr
+    assert isinstance(e, A.Literal), e
+    return e.value
+
+
+@pytest.mark.parametrize("text", [
+    "0", "1", "9223372036854775807", "9223372036854775808", "18446744073709551616",
+    "-9223372036854775808", "- 9223372036854775808", "-(9223372036854775808)",
+    "-09223372036854775808", "0x10", "0XfF", "0x7fffffffffffffff", "0x8000000000000000",
+    "0xffffffffffffffff", "1.5", ".5", "5.", "1e3", "1E+3", "2.5e-3", "1e400",
+    "'abc'", "'it''s'", "''", "x'00ff'", "X''", "NULL",
+])
+def test_literal_values_match_sqlite(text):
+    got = value(text)
+    (want,) = sqlite3.connect(":memory:").execute("SELECT " + text).fetchone()
+    assert type(got) is type(want) and got == want
+
+
+def test_negated_big_integer_stays_real_when_not_folded():
+    e = parse_one("SELECT - -9223372036854775808").stmt.body.columns[0].expr
+    assert isinstance(e, A.Unary) and e.operand.value == -(1 << 63)
+
+
+def test_identifier_quotes():
+    cols = parse_one('SELECT "a""b", [c d], `e``f`, g FROM t').stmt.body.columns
+    assert [(c.expr.name, c.expr.quoted) for c in cols] == [
+        ('a"b', True), ("c d", False), ("e`f", False), ("g", False)]
+
+
+def test_parameters_are_kept_as_written():
+    cols = parse_one("SELECT ?, ?12, :name, @x, $y, $a::b(c)").stmt.body.columns
+    assert [c.expr.text for c in cols] == ["?", "?12", ":name", "@x", "$y", "$a::b(c)"]
+
+
+@pytest.mark.parametrize("sql,kinds", [
+    ("a->>b", ["ID", "PTR", "ID"]), ("a->b", ["ID", "PTR", "ID"]), ("1<>2", ["INTEGER", "NE", "INTEGER"]),
+    ("x||y", ["ID", "CONCAT", "ID"]), ("a==b", ["ID", "EQ", "ID"]), ("a<<=b", ["ID", "LSHIFT", "EQ", "ID"]),
+    ("1.e5", ["FLOAT"]), ("x'ab'", ["BLOB"]), ("xab'", ["ID", "ILLEGAL"]), ("[a]b", ["ID", "ID"]),
+    ("-- c\n1", ["SPACE", "INTEGER"]), ("/* */1", ["SPACE", "INTEGER"]), ("é_1", ["ID"]),
+])
+def test_token_boundaries(sql, kinds):
+    got = []
+    i = 0
+    while i < len(sql):
+        kind, i = next_token(sql, i)
+        got.append(kind)
+    assert got == kinds
+
+
+def test_comments_anywhere():
+    p = parse_one("/* a */ SELECT -- b\n 1 /* c */ + /* d */ 2 -- e")
+    assert p.text == "SELECT -- b\n 1 /* c */ + /* d */ 2"
+    assert p.stmt.body.columns[0].text == "1 /* c */ + /* d */ 2 -- e"
