@@ -402,22 +402,25 @@ class Builder:
         v.rows.append(k[3])
         return v
 
-    def rexpr(self, k, s, e):
-        end = self.lookahead
-        text = self.sql[s:end].rstrip(" \t\n\f\r\v")
-        return A.ResultColumn(k[0], None, text)
+    def scanpt(self, k, s, e):
+        return self.lookahead
+
+    def sclp(self, k, s, e):
+        return k[0]
 
     def rcol(self, k, s, e):
-        rc = k[0]
-        if k[1] is not None:
-            rc.alias = k[1]
-        return rc
+        lst, start, expr, end, alias = k
+        text = self.sql[start:end].rstrip(" \t\n\f\r\v")
+        lst.append(A.ResultColumn(expr, alias, text))
+        return lst
 
     def rstar(self, k, s, e):
-        return A.Star(None, s)
+        k[0].append(A.Star(None, k[1]))
+        return k[0]
 
     def rstar_table(self, k, s, e):
-        return A.Star(k[0], s)
+        k[0].append(A.Star(str(k[2]), k[1]))
+        return k[0]
 
     # FROM
     def stl_prefix(self, k, s, e):

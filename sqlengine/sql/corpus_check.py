@@ -122,9 +122,10 @@ def main(argv=None) -> int:
     for path in files:
         for kind, sql in iter_sql(path):
             records += 1
-            if sql in seen:
+            h = hash(sql)
+            if h in seen:
                 continue
-            seen.add(sql)
+            seen.add(h)
             distinct += 1
             t = time.perf_counter()
             got = mine(sql)

@@ -12,6 +12,7 @@ reductions of ``builder.py``; there is no parse tree. It reproduces the parts of
 - a keyword that cannot be shifted where it stands becomes an identifier when SQLite's
   grammar lists it as %fallback ID; the ANY terminal takes any token where nothing else
   fits (%wildcard);
+- the stack is as deep as SQLite's (``STACK_DEPTH``): the same nesting overflows;
 - WINDOW, OVER and FILTER are keywords only in the contexts SQLite's tokenizer checks
   (``analyzeWindowKeyword`` and friends), identifiers elsewhere.
 
@@ -81,6 +82,10 @@ def program() -> _Program:
         _PROGRAM = _Program()
     return _PROGRAM
 
+
+# SQLite's parser stack holds 100 entries (YYSTACKDEPTH), its bottom one included; a
+# statement nested deeper fails with "parser stack overflow".
+STACK_DEPTH = 100
 
 # Tokens that getToken() in SQLite's window-keyword analysis reports as TK_ID.
 _ID_LIKE = FALLBACK_ID | {"ID", "STRING", "JOIN_KW", "WINDOW", "OVER"}
@@ -223,6 +228,8 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:  # noqa: C901 - the LA
                 if builder.error is not None:
                     raise OperationalError(builder.error)
                 return Parsed(v, sql[stmt_start:last_end], stmt_start, e if kind == END else s)
+            if not length and len(states) >= STACK_DEPTH:
+                raise OperationalError("parser stack overflow")
             states.append(goto[states[-1]][origin])
             values.append(v)
             starts.append(rs)
@@ -230,6 +237,8 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:  # noqa: C901 - the LA
         # --- shift
         if builder.error is not None:
             raise OperationalError(builder.error)
+        if len(states) >= STACK_DEPTH:
+            raise OperationalError("parser stack overflow")
         states.append(a)
         values.append(token_value(kind, sql[s:e]))
         starts.append(s)

@@ -78,3 +78,43 @@ def test_only_the_first_statement_is_parsed(sql):
     p = parse_one(sql)
     assert p.text == "SELECT 1"
     assert p.end == 9
+
+
+NESTINGS = {
+    "parens": lambda n: "SELECT " + "(" * n + "1" + ")" * n,
+    "minus": lambda n: "SELECT " + "- " * n + "1",
+    "not": lambda n: "SELECT " + "NOT " * n + "1",
+    "subquery": lambda n: "SELECT " + "(SELECT " * n + "1" + ")" * n,
+    "case": lambda n: "SELECT " + "CASE WHEN 1 THEN " * n + "1" + " END" * n,
+    "where": lambda n: "SELECT a FROM t WHERE " + "(" * n + "1" + ")" * n,
+    "function": lambda n: "SELECT " + "abs(" * n + "1" + ")" * n,
+    "from": lambda n: "SELECT * FROM " + "(SELECT * FROM " * n + "t" + ")" * n,
+    "update": lambda n: "UPDATE t SET a = " + "(" * n + "1" + ")" * n,
+    "window": lambda n: "SELECT count(*) OVER (ORDER BY " + "(" * n + "1" + ")" * n + ")",
+}
+
+
+def _first_overflow(message_of, make):
+    for n in range(1, 120):
+        if message_of(make(n)) == "parser stack overflow":
+            return n
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(NESTINGS))
+def test_parser_stack_overflows_at_sqlites_depth(name, oracle, ours):
+    make = NESTINGS[name]
+
+    def sqlite_message(sql):
+        import sqlite3
+        conn = sqlite3.connect(":memory:")
+        conn.execute("CREATE TABLE t(a)")
+        try:
+            conn.execute(sql)
+        except sqlite3.Error as e:
+            return str(e)
+        return None
+
+    want = _first_overflow(sqlite_message, make)
+    assert want is not None
+    assert _first_overflow(ours, make) == want
