@@ -27,4 +27,518 @@ Interface (the contract with ``dbapi.py``):
     db.create_window_function(name, nargs, factory)
     db.create_collation(name, func | None)
     db.interrupt();  db.close()
+
+Transactions: a statement that reads opens a read transaction and a statement that writes
+a write transaction when none is open; in autocommit mode the transaction ends when the
+last active statement finishes. Inside an explicit transaction every writing statement
+runs in a statement savepoint, so an error undoes that statement only (ABORT), or nothing
+(FAIL), or the whole transaction (ROLLBACK), as the conflict action says.
 """
+
+from __future__ import annotations
+
+from sqlengine import errors as E
+from sqlengine import schema as S
+from sqlengine.errors import OperationalError
+from sqlengine.vdbe import opcodes as O
+
+
+class _SchemaChanged(Exception):
+    pass
+
+
+class Statement:
+    """One prepared statement (sqlite3_stmt)."""
+
+    def __init__(self, db, text, ast, prog):
+        self.db = db
+        self.text = text
+        self.ast = ast
+        self._set_program(prog)
+        self._bindings = [None] * (prog.param_count + 1)
+        self._explain_rows = None
+        self.finalized = False
+
+    def _set_program(self, prog):
+        from sqlengine.vdbe._vm import Vdbe
+        self.prog = prog
+        self.vm = Vdbe(self.db, prog)
+        self.column_names = prog.column_names
+        self.column_decltypes = prog.column_decltypes
+        self.param_count = prog.param_count
+        self.param_names = prog.param_names
+        self.readonly = prog.readonly
+        self.is_explain = prog.is_explain
+        if prog.is_explain == 1:
+            self.column_names = ["addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"]
+            self.column_decltypes = [None] * 8
+        elif prog.is_explain == 2:
+            self.column_names = ["id", "parent", "notused", "detail"]
+            self.column_decltypes = [None] * 4
+
+    # ---- parameters -------------------------------------------------------------------
+    def bind(self, index, value):
+        if index < 1 or index > self.param_count:
+            raise E.InterfaceError("bind index out of range", code=E.SQLITE_RANGE)
+        if value is not None and type(value) not in (int, float, str, bytes):
+            if isinstance(value, bool):
+                value = int(value)
+            elif isinstance(value, (bytearray, memoryview)):
+                value = bytes(value)
+            elif isinstance(value, int):
+                value = int(value)
+            elif isinstance(value, float):
+                value = float(value)
+            elif isinstance(value, str):
+                value = str(value)
+            else:
+                raise E.InterfaceError("Error binding parameter - probably unsupported type.")
+        if type(value) is int and not (-9223372036854775808 <= value <= 9223372036854775807):
+            raise OverflowError("Python int too large to convert to SQLite INTEGER")
+        self._bindings[index] = value
+
+    def clear_bindings(self):
+        self._bindings = [None] * (self.param_count + 1)
+
+    # ---- running ----------------------------------------------------------------------
+    def step(self):
+        if self.finalized:
+            raise E.ProgrammingError("Cannot operate on a finalized statement.")
+        if self.is_explain:
+            if self._explain_rows is None:
+                self._explain_rows = iter(self.db._explain(self))
+            return next(self._explain_rows, None)
+        vm = self.vm
+        if vm.done:
+            return None
+        if not vm.started:
+            if self.prog.schema_version != self.db.schema.version:
+                self._recompile()
+                vm = self.vm
+            vm.bindings = self._bindings
+            self.db._stmt_start(self)
+        try:
+            row = vm.step()
+        except _SchemaChanged:
+            self.db._stmt_error(self, None)
+            vm.reset()
+            self._recompile()
+            return self.step()
+        except (E.Error, OverflowError, MemoryError, RecursionError) as e:
+            self.db._stmt_error(self, e)
+            if isinstance(e, RecursionError):
+                raise OperationalError("parser stack overflow") from None
+            if isinstance(e, OverflowError) and not isinstance(e, E.Error):
+                raise OperationalError("integer overflow") from None
+            raise
+        except Exception as e:  # a bug or a user function's error
+            self.db._stmt_error(self, e)
+            raise
+        return row
+
+    def _recompile(self):
+        from sqlengine.compiler.statement import compile_statement
+        prog = compile_statement(self.db, self.ast, self.text)
+        prog.schema_version = self.db.schema.version
+        b = self._bindings
+        self._set_program(prog)
+        self._bindings = b if len(b) == prog.param_count + 1 else [None] * (prog.param_count + 1)
+
+    def reset(self):
+        self._explain_rows = None
+        vm = self.vm
+        if vm.started and not vm.done:
+            self.db._stmt_abandon(self)
+        vm.reset()
+
+    def finalize(self):
+        if not self.finalized:
+            self.reset()
+            self.finalized = True
+
+
+class Database:
+    def __init__(self, path, timeout=5.0, vfs=None):
+        from sqlengine.storage import Btree
+        self.path = path
+        try:
+            self.bt = Btree.open(path, vfs)
+        except E.Error:
+            raise
+        except OSError as e:
+            raise OperationalError("unable to open database file",
+                                   code=E.SQLITE_CANTOPEN) from e
+        try:
+            self.bt.busy_timeout = timeout
+        except Exception:
+            pass
+        self.autocommit = True
+        self.changes = 0
+        self.total_changes = 0
+        self.last_insert_rowid = 0
+        self.writable_schema = False
+        self.ignore_check_constraints = False
+        self.closed = False
+        self._active: set = set()
+        self._stmt_sp: dict = {}
+        self._savepoints: list[str] = []
+        self._txn_by_savepoint = False
+        self._cache: dict = {}
+        self._schema_version = 0
+        self._interrupted = False
+        from sqlengine.vdbe.functions_bridge import FunctionTable
+        self.functions = FunctionTable(self)
+        from sqlengine.vdbe.collations import CollationRegistry
+        self.collations = CollationRegistry()
+        self._coll_cache: dict = {}
+        self.schema = S.Schema()
+        self._load_schema()
+
+    # ---- schema ---------------------------------------------------------------------------
+    def _read_schema_rows(self):
+        from sqlengine.storage import decode_record
+        cur = self.bt.cursor(1, False)
+        rows = []
+        if self.bt.page_count() == 0:
+            return rows, 0
+        ok = cur.first()
+        while ok:
+            r = decode_record(cur.payload())
+            r = tuple(r) + (None,) * (5 - len(r))
+            rows.append(r[:5])
+            ok = cur.next()
+        cur.close()
+        return rows, self.bt.get_meta(1)
+
+    def _load_schema(self):
+        own = self.bt.in_trans == 0
+        if own:
+            self.bt.begin(False)
+        try:
+            rows, cookie = self._read_schema_rows()
+        finally:
+            if own:
+                self.bt.commit()
+        self._install_schema(rows, cookie)
+
+    def _install_schema(self, rows, cookie):
+        from sqlengine.sql import parse_one
+        def parse(sql):
+            r = parse_one(sql)
+            if r is None:
+                raise E.DatabaseError("malformed database schema", code=E.SQLITE_CORRUPT)
+            return r.stmt
+        try:
+            s = S.build_schema(rows, parse)
+        except E.Error as e:
+            raise E.DatabaseError(f"malformed database schema - {e}",
+                                  code=E.SQLITE_CORRUPT) from None
+        s.cookie = cookie
+        self._schema_version += 1
+        s.version = self._schema_version
+        self.schema = s
+        self._cache.clear()
+
+    # ---- preparing --------------------------------------------------------------------------
+    def prepare(self, sql, start=0):
+        if self.closed:
+            raise E.ProgrammingError("Cannot operate on a closed database.")
+        from sqlengine.sql import parse_one
+        parsed = parse_one(sql, start)
+        if parsed is None:
+            return None, len(sql)
+        key = parsed.text
+        hit = self._cache.get(key)
+        if hit is not None and hit[0].schema_version == self.schema.version:
+            prog, ast = hit
+        else:
+            from sqlengine.compiler.statement import compile_statement
+            ast = parsed.stmt
+            prog = compile_statement(self, ast, parsed.text)
+            prog.schema_version = self.schema.version
+            if len(self._cache) > 500:
+                self._cache.clear()
+            self._cache[key] = (prog, ast)
+        return Statement(self, parsed.text, ast, prog), parsed.end
+
+    def execute(self, sql, params=()):
+        """Run every statement of ``sql``; the rows of the last one (a convenience for tests
+        and tools: ``dbapi.py`` is the real front door)."""
+        pos = 0
+        rows = []
+        while True:
+            stmt, pos2 = self.prepare(sql, pos)
+            if stmt is None:
+                break
+            for i, v in enumerate(params[:stmt.param_count]):
+                stmt.bind(i + 1, v)
+            rows = []
+            try:
+                while True:
+                    r = stmt.step()
+                    if r is None:
+                        break
+                    rows.append(r)
+            finally:
+                stmt.finalize()
+            pos = pos2
+        return rows
+
+    # ---- statement lifecycle (called by Statement) --------------------------------------------
+    def _stmt_start(self, stmt):
+        self._interrupted = False
+        self._active.add(stmt)
+
+    def _finish_txn_if_idle(self):
+        if self.autocommit and not self._active and self.bt.in_trans:
+            self.bt.commit()
+
+    def _vm_halt(self, vm):
+        stmt = self._stmt_of(vm)
+        sp = self._stmt_sp.pop(stmt, None)
+        if sp is not None:
+            self.bt.savepoint_release(sp)
+        prog = vm.prog
+        if prog.is_write and not prog.is_ddl:
+            self.changes = vm.n_change
+        self.total_changes += vm.n_change
+        self._active.discard(stmt)
+        self._finish_txn_if_idle()
+
+    def _stmt_of(self, vm):
+        for s in self._active:
+            if s.vm is vm:
+                return s
+        return None
+
+    def _stmt_error(self, stmt, exc):
+        vm = stmt.vm
+        action = vm.error_action
+        vm.done = True
+        vm.close_cursors()
+        sp = self._stmt_sp.pop(stmt, None)
+        self._active.discard(stmt)
+        if not self.bt.in_trans:
+            return
+        if action == O.OE_ROLLBACK:
+            self._rollback_all()
+            return
+        if action == O.OE_FAIL:
+            if sp is not None:
+                self.bt.savepoint_release(sp)
+            self._finish_txn_if_idle()
+            return
+        if sp is not None:
+            self.bt.savepoint_rollback(sp)
+            self.bt.savepoint_release(sp)
+            if vm.prog.is_ddl:
+                self._reload_schema_in_txn()
+            return
+        if self.autocommit and not self._active:
+            if self.bt.in_trans == 2:
+                self.bt.rollback()
+                if vm.prog.is_ddl:
+                    self._load_schema()
+            else:
+                self.bt.commit()
+
+    def _stmt_abandon(self, stmt):
+        """A statement reset before it finished: end its part in the transaction."""
+        vm = stmt.vm
+        vm.close_cursors()
+        sp = self._stmt_sp.pop(stmt, None)
+        if sp is not None:
+            self.bt.savepoint_release(sp)
+        self._active.discard(stmt)
+        self._finish_txn_if_idle()
+
+    def _rollback_all(self):
+        for s in list(self._active):
+            s.vm.done = True
+        self._active.clear()
+        self._stmt_sp.clear()
+        if self.bt.in_trans:
+            self.bt.rollback()
+        self.autocommit = True
+        self._savepoints.clear()
+        self._load_schema()
+
+    # ---- hooks the VM calls --------------------------------------------------------------------
+    def _vm_begin(self, vm, write):
+        bt = self.bt
+        if bt.in_trans == 0:
+            bt.begin(bool(write))
+            cookie = bt.get_meta(1)
+            if cookie != self.schema.cookie:
+                rows, cookie = self._read_schema_rows()
+                self._install_schema(rows, cookie)
+                raise _SchemaChanged()
+        elif write and bt.in_trans < 2:
+            bt.begin(True)
+        if write:
+            stmt = self._stmt_of(vm)
+            if stmt is not None and stmt not in self._stmt_sp and \
+                    (not self.autocommit or len(self._active) > 1):
+                n = len(self._savepoints) + len(self._stmt_sp)
+                bt.savepoint_open(n)
+                self._stmt_sp[stmt] = n
+
+    def _vm_autocommit(self, on, rollback):
+        if not on:
+            if not self.autocommit:
+                raise OperationalError("cannot start a transaction within a transaction")
+            self.autocommit = False
+            return
+        if self.autocommit:
+            if rollback:
+                raise OperationalError("cannot rollback - no transaction is active")
+            raise OperationalError("cannot commit - no transaction is active")
+        if rollback:
+            for s in list(self._active):
+                s.vm.done = True
+            self._active = {s for s in self._active if not s.vm.done}
+            self._stmt_sp.clear()
+            if self.bt.in_trans:
+                self.bt.rollback()
+            self._savepoints.clear()
+            self.autocommit = True
+            self._load_schema()
+            return
+        others = [s for s in self._active if s.vm.started and not s.vm.done and s.prog.is_write]
+        if others:
+            raise OperationalError("cannot commit transaction - SQL statements in progress")
+        if self.bt.in_trans:
+            self.bt.commit()
+        self._savepoints.clear()
+        self.autocommit = True
+
+    def _vm_savepoint(self, op, name):
+        low = name.lower()
+        if op == 0:
+            if self.autocommit:
+                self.autocommit = False
+                self._txn_by_savepoint = True
+            self.bt.begin(True)
+            self.bt.savepoint_open(len(self._savepoints))
+            self._savepoints.append(low)
+            return
+        try:
+            i = len(self._savepoints) - 1 - self._savepoints[::-1].index(low)
+        except ValueError:
+            raise OperationalError(f"no such savepoint: {name}") from None
+        if op == 1:
+            if i == 0 and self._txn_by_savepoint:
+                self._savepoints.clear()
+                if self.bt.in_trans:
+                    self.bt.commit()
+                self.autocommit = True
+                self._txn_by_savepoint = False
+                return
+            self.bt.savepoint_release(i)
+            del self._savepoints[i:]
+        else:
+            self.bt.savepoint_rollback(i)
+            del self._savepoints[i + 1:]
+            self._reload_schema_in_txn()
+
+    def _reload_schema_in_txn(self):
+        rows, cookie = self._read_schema_rows()
+        self._install_schema(rows, cookie)
+
+    def _vm_cursor(self, root, write, key_info):
+        return self.bt.cursor(root, bool(write), key_info)
+
+    def _vm_get_meta(self, i):
+        return self.bt.get_meta(i)
+
+    def _vm_set_meta(self, i, v):
+        if v < 0:
+            v = self.bt.get_meta(i) + 1
+        self.bt.set_meta(i, v & 0xFFFFFFFF)
+
+    def _vm_create_btree(self, kind):
+        return self.bt.create_table(kind == 1)
+
+    def _vm_destroy(self, root):
+        self.bt.drop_table(root)
+
+    def _vm_clear(self, root):
+        return self.bt.clear_table(root)
+
+    def _vm_parse_schema(self):
+        self._reload_schema_in_txn()
+
+    # ---- EXPLAIN -------------------------------------------------------------------------------
+    def _explain(self, stmt):
+        if stmt.is_explain == 1:
+            return stmt.prog.explain_rows()
+        from sqlengine.compiler.explain import query_plan
+        return query_plan(self, stmt)
+
+    # ---- functions and collations -------------------------------------------------------------
+    def find_function(self, name, nargs):
+        return self.functions.scalar(name, nargs)
+
+    def find_aggregate(self, name, nargs):
+        return self.functions.aggregate(name, nargs)
+
+    def is_aggregate(self, name, nargs):
+        return self.functions.is_aggregate(name, nargs)
+
+    def function_exists(self, name):
+        return self.functions.exists(name)
+
+    def create_function(self, name, nargs, func, deterministic=False):
+        self.functions.create_function(name, nargs, func, deterministic)
+        self._cache.clear()
+
+    def create_aggregate(self, name, nargs, factory):
+        self.functions.create_aggregate(name, nargs, factory)
+        self._cache.clear()
+
+    def create_window_function(self, name, nargs, factory):
+        self.functions.create_aggregate(name, nargs, factory)
+        self._cache.clear()
+
+    def create_collation(self, name, func):
+        self.collations.register(name, func)
+        self._coll_cache.pop(name.upper(), None)
+        self._cache.clear()
+
+    def find_collation(self, name):
+        from sqlengine.vdbe.sorter import Coll, builtin_key
+        key = name.upper()
+        c = self._coll_cache.get(key)
+        if c is not None:
+            return c
+        try:
+            f = self.collations.get(name)
+        except E.Error:
+            return None
+        if f is None and key != "BINARY":
+            return None
+        c = Coll(key, f, builtin_key(key) if key in ("NOCASE", "RTRIM") and
+                 not self.collations_user_override(key) else None)
+        self._coll_cache[key] = c
+        return c
+
+    def collations_user_override(self, key):
+        user = getattr(self.collations, "_user", {})
+        return key in user or key.lower() in user
+
+    # ---- misc ------------------------------------------------------------------------------------
+    def interrupt(self):
+        self._interrupted = True
+
+    def close(self):
+        if self.closed:
+            return
+        for s in list(self._active):
+            s.vm.done = True
+        self._active.clear()
+        try:
+            if self.bt.in_trans:
+                self.bt.rollback()
+        finally:
+            self.bt.close()
+            self.closed = True

@@ -1,0 +1,92 @@
+"""The per-statement compilation state (SQLite's ``Parse``): the program being built, the
+database (schema, functions, collations), the parameters seen, and what the statement does
+(reads, writes, changes the schema).
+
+One ``Parse`` compiles one statement; it is thrown away afterwards. It never runs code.
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler.builder import ProgramBuilder
+from sqlengine.errors import OperationalError
+from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.sorter import Coll
+
+
+class Parse:
+    def __init__(self, db, sql: str = ""):
+        self.db = db
+        self.schema = db.schema
+        self.b = ProgramBuilder()
+        self.sql = sql
+        self.params: dict[str, int] = {}
+        self.param_names: list[str | None] = []
+        self.n_param = 0
+        self.write = False
+        self.ddl = False
+        self.trigger_stack: list[str] = []
+        self.trigger_ctx = None  # (new_base_reg, old_base_reg, table) while coding a trigger body
+        self.tables_read: set[int] = set()
+        self.nested = 0
+        self.halt_label = None
+        self.view_stack: list[str] = []
+        self.trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
+
+    # ---- parameters --------------------------------------------------------------------
+    def param_number(self, text: str) -> int:
+        if text == "?":
+            self.n_param += 1
+            self.param_names.append(None)
+            return self.n_param
+        if text[0] == "?":
+            try:
+                n = int(text[1:])
+            except ValueError:
+                raise OperationalError(f'near "{text}": syntax error') from None
+            if n < 1 or n > 250000:
+                raise OperationalError(
+                    "variable number must be between ?1 and ?250000")
+            while self.n_param < n:
+                self.n_param += 1
+                self.param_names.append(None)
+            return n
+        n = self.params.get(text)
+        if n is None:
+            self.n_param += 1
+            n = self.n_param
+            self.params[text] = n
+            self.param_names.append(text)
+        return n
+
+    # ---- collations and functions -------------------------------------------------------
+    def collation(self, name: str | None) -> Coll | None:
+        if name is None or name.upper() == "BINARY":
+            return None
+        c = self.db.find_collation(name)
+        if c is None:
+            raise OperationalError(f"no such collation sequence: {name}")
+        return c
+
+    def coll_func(self, name: str | None):
+        c = self.collation(name)
+        return None if c is None else c.func
+
+    # ---- small emission helpers ---------------------------------------------------------------
+    def emit_constant(self, value, reg: int) -> None:
+        b = self.b
+        if value is None:
+            b.emit(O.OP_Null, 0, reg)
+        elif type(value) is int:
+            if -2147483648 <= value <= 2147483647:
+                b.emit(O.OP_Integer, value, reg)
+            else:
+                b.emit(O.OP_Int64, 0, reg, 0, value)
+        elif type(value) is float:
+            b.emit(O.OP_Real, 0, reg, 0, value)
+        elif type(value) is str:
+            b.emit(O.OP_String8, 0, reg, 0, value)
+        else:
+            b.emit(O.OP_Blob, 0, reg, 0, bytes(value))
+
+    def halt_error(self, code: int, message: str, action: int = O.OE_ABORT) -> int:
+        return self.b.emit(O.OP_Halt, code, action, 0, message)

@@ -1,0 +1,91 @@
+"""DELETE: find the rows (through the planner), remember their rowids, then delete each
+row with its index entries, firing BEFORE/AFTER DELETE triggers with OLD bound. A DELETE
+without WHERE on a table without triggers clears the b-trees directly (SQLite's truncate
+optimisation; the rows still count as changes). This module emits code; it never runs it.
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler.insert import code_delete_row, open_write_cursors, table_for_write
+from sqlengine.compiler.resolve import Scope, Source
+from sqlengine.compiler.trigger import code_triggers, has_triggers
+from sqlengine.compiler.where import where_begin, where_end
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+
+
+def table_source(p, table, alias, cursor):
+    return Source(alias or table.name, cursor, [c.name for c in table.columns],
+                  [c.affinity for c in table.columns], [c.collation for c in table.columns],
+                  [c.type_name for c in table.columns], table=table)
+
+
+def collect_rowids(p, table, alias, where, tcur):
+    """Loop over the rows matching ``where`` and store their rowids in a new ephemeral
+    table; returns its cursor."""
+    b = p.b
+    eph = b.alloc_cursor()
+    b.emit(O.OP_OpenEphemeral, eph, 1)
+    src = table_source(p, table, alias, tcur)
+    scope = Scope([src])
+    src_cursor_open = False
+    _ = src_cursor_open
+    w = where_begin(p, scope, where, {})
+    r = b.alloc_reg()
+    rec = b.alloc_reg()
+    b.emit(O.OP_Rowid, tcur, r)
+    b.emit(O.OP_MakeRecord, r, 1, rec)
+    b.emit(O.OP_Insert, eph, rec, r)
+    where_end(p, w)
+    return eph, scope
+
+
+def compile_delete(p, st: A.Delete):
+    b = p.b
+    if st.with_ is not None:
+        raise OperationalError("WITH clauses are not supported yet")
+    if st.returning:
+        raise OperationalError("RETURNING is not supported yet")
+    if st.order_by or st.limit is not None:
+        raise OperationalError("DELETE with ORDER BY/LIMIT is not supported")
+    table = table_for_write(p, st.table.name, st.table.schema)
+    p.write = True
+    if getattr(table, "is_view", False):
+        from sqlengine.compiler.trigger import compile_view_update_delete
+        return compile_view_update_delete(p, st, table, "DELETE")
+    if st.where is None and not has_triggers(table, "DELETE") and p.nested == 0:
+        b.emit(O.OP_Clear, table.root, 1)
+        for idx in table.indexes:
+            b.emit(O.OP_Clear, idx.root, 0)
+        return None
+    # pass 1: rowids (reading through a read cursor of its own)
+    rcur = b.alloc_cursor()
+    eph, _scope = collect_rowids(p, table, st.table.alias, st.where, rcur)
+    tcur, icurs = open_write_cursors(p, table)
+    n = len(table.columns)
+    done = b.new_label()
+    b.emit(O.OP_Rewind, eph, done)
+    top = b.addr()
+    nxt = b.new_label()
+    old = b.alloc_reg(n + 1)
+    b.emit(O.OP_Column, eph, 0, old)
+    b.emit(O.OP_NotExists, tcur, nxt, old)
+    trig = has_triggers(table, "DELETE")
+    if trig:
+        for i in range(n):
+            if i == table.ipk:
+                b.emit(O.OP_SCopy, old, old + 1 + i)
+            else:
+                b.emit(O.OP_Column, tcur, i, old + 1 + i)
+                if table.columns[i].affinity == "E":
+                    b.emit(O.OP_RealAffinity, old + 1 + i)
+        code_triggers(p, table, "DELETE", "BEFORE", None, old, nxt)
+        b.emit(O.OP_NotExists, tcur, nxt, old)
+    code_delete_row(p, table, tcur, icurs, old, count=p.nested == 0)
+    if trig:
+        code_triggers(p, table, "DELETE", "AFTER", None, old, nxt)
+    b.resolve(nxt)
+    b.emit(O.OP_Next, eph, top)
+    b.resolve(done)
+    return None

@@ -1,0 +1,340 @@
+"""INSERT and REPLACE, and the row-writing code UPDATE shares: column defaults, affinity,
+NOT NULL / CHECK / PRIMARY KEY / UNIQUE constraints with their conflict actions (ABORT,
+FAIL, ROLLBACK, IGNORE, REPLACE), index maintenance, INTEGER PRIMARY KEY as the rowid,
+and the firing of triggers around each row.
+
+A row being written sits in registers ``base`` (the rowid) and ``base+1 ..`` (the columns,
+the INTEGER PRIMARY KEY column holding the rowid too), SQLite's layout for NEW and OLD.
+This module emits code; it never runs it.
+"""
+
+from __future__ import annotations
+
+from sqlengine import errors as E
+from sqlengine.compiler.expr import code_expr, if_false
+from sqlengine.compiler.resolve import Scope, Source
+from sqlengine.compiler.where import index_key_info
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+
+
+def table_for_write(p, name, schema_name=None):
+    if schema_name is not None and schema_name.lower() not in ("main", "temp"):
+        raise OperationalError(f"no such table: {schema_name}.{name}")
+    t = p.schema.table(name)
+    if t is None:
+        v = p.schema.views.get(name.lower())
+        if v is not None:
+            return v
+        raise OperationalError(f"no such table: {name}")
+    if t.name.lower() == "sqlite_schema" and not p.db.writable_schema:
+        raise OperationalError(f"table {name} may not be modified")
+    return t
+
+
+def open_write_cursors(p, table):
+    """OpenWrite on the table and every index; returns (table cursor, [index cursors])."""
+    b = p.b
+    tcur = b.alloc_cursor()
+    b.emit(O.OP_OpenWrite, tcur, table.root, 0, len(table.columns), comment=table.name)
+    icurs = []
+    for idx in table.indexes:
+        c = b.alloc_cursor()
+        b.emit(O.OP_OpenWrite, c, idx.root, 0, index_key_info(p, idx, table), comment=idx.name)
+        icurs.append(c)
+    return tcur, icurs
+
+
+def table_affinity(table):
+    return "".join(c.affinity for c in table.columns)
+
+
+def conflict_action(stmt_action, constraint_action):
+    """The action for one constraint: the statement's OR clause wins, then the
+    constraint's own ON CONFLICT, then ABORT."""
+    if stmt_action:
+        return O.ON_CONFLICT[stmt_action]
+    if constraint_action:
+        return O.ON_CONFLICT[constraint_action]
+    return O.OE_ABORT
+
+
+def _idx_desc(table, idx):
+    return ", ".join(f"{table.name}.{table.columns[c].name}" for c in idx.columns)
+
+
+def index_key(p, table, idx, base, rowid_reg):
+    """Registers holding the index key (columns then rowid) of the row at ``base``."""
+    b = p.b
+    n = len(idx.columns)
+    key = b.alloc_reg(n + 1)
+    for k, col in enumerate(idx.columns):
+        if col == table.ipk:
+            b.emit(O.OP_SCopy, rowid_reg, key + k)
+        else:
+            b.emit(O.OP_SCopy, base + 1 + col, key + k)
+    b.emit(O.OP_SCopy, rowid_reg, key + n)
+    return key
+
+
+def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
+    """Delete the row ``rowid_reg`` (the table cursor must be on it) and its index entries."""
+    b = p.b
+    if table.indexes:
+        n = len(table.columns)
+        regs = b.alloc_reg(n + 1)
+        b.emit(O.OP_SCopy, rowid_reg, regs)
+        for i in range(n):
+            if i == table.ipk:
+                b.emit(O.OP_SCopy, rowid_reg, regs + 1 + i)
+            else:
+                b.emit(O.OP_Column, tcur, i, regs + 1 + i)
+        for idx, c in zip(table.indexes, icurs):
+            key = index_key(p, table, idx, regs, rowid_reg)
+            b.emit(O.OP_IdxDelete, c, key, len(idx.columns) + 1)
+    b.emit(O.OP_Delete, tcur, 0, 0, table.name, O.OPFLAG_NCHANGE if count else 0)
+
+
+def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid=None,
+                   update_cols=None):
+    """Constraint checks, index maintenance and the table write for the row in ``base``.
+    ``old_rowid`` is set for UPDATE (the row being replaced)."""
+    b = p.b
+    n = len(table.columns)
+    rowid = base
+    # affinity
+    aff = table_affinity(table)
+    if any(a not in "@A" for a in aff):
+        b.emit(O.OP_Affinity, base + 1, n, 0, aff)
+    if table.ipk >= 0:
+        b.emit(O.OP_SCopy, rowid, base + 1 + table.ipk)
+    # NOT NULL
+    for i, c in enumerate(table.columns):
+        if not c.notnull or i == table.ipk:
+            continue
+        act = conflict_action(or_action, c.notnull_conflict)
+        msg = f"NOT NULL constraint failed: {table.name}.{c.name}"
+        if act == O.OE_IGNORE:
+            b.emit(O.OP_IsNull, base + 1 + i, skip_label)
+        elif act == O.OE_REPLACE and c.default is not None:
+            ok = b.new_label()
+            b.emit(O.OP_NotNull, base + 1 + i, ok)
+            code_expr(p, None, c.default, base + 1 + i)
+            b.emit(O.OP_Affinity, base + 1 + i, 1, 0, c.affinity)
+            b.resolve(ok)
+        else:
+            if act == O.OE_REPLACE:
+                act = O.OE_ABORT
+            b.emit(O.OP_HaltIfNull, E.SQLITE_CONSTRAINT_NOTNULL, act, base + 1 + i, msg)
+    # CHECK
+    if table.checks and not p.db.ignore_check_constraints:
+        scope = _row_scope(p, table, base)
+        for name, expr in table.checks:
+            ok = b.new_label()
+            from sqlengine.compiler.expr import if_true
+            if_true(p, scope, expr, ok, True)
+            act = conflict_action(or_action, None)
+            if act == O.OE_IGNORE:
+                b.emit(O.OP_Goto, 0, skip_label)
+            else:
+                label = name if name else _expr_text(p, expr)
+                b.emit(O.OP_Halt, E.SQLITE_CONSTRAINT_CHECK, act if act != O.OE_REPLACE else O.OE_ABORT,
+                       0, f"CHECK constraint failed: {label}")
+            b.resolve(ok)
+    # rowid uniqueness
+    if old_rowid is None or table.ipk >= 0:
+        ok = b.new_label()
+        if old_rowid is not None:
+            b.emit(O.OP_Eq, old_rowid, ok, rowid, None, 0)
+        act = conflict_action(or_action, table.pk_conflict)
+        b.emit(O.OP_NotExists, tcur, ok, rowid)
+        if act == O.OE_IGNORE:
+            b.emit(O.OP_Goto, 0, skip_label)
+        elif act == O.OE_REPLACE:
+            code_delete_row(p, table, tcur, icurs, rowid)
+        else:
+            col = table.columns[table.ipk].name if table.ipk >= 0 else "rowid"
+            b.emit(O.OP_Halt, E.SQLITE_CONSTRAINT_PRIMARYKEY if table.ipk >= 0 else E.SQLITE_CONSTRAINT_ROWID,
+                   act, 0, f"UNIQUE constraint failed: {table.name}.{col}")
+        b.resolve(ok)
+    # unique indexes
+    keys = []
+    for idx, c in zip(table.indexes, icurs):
+        key = index_key(p, table, idx, base, rowid)
+        keys.append(key)
+        if not idx.unique:
+            continue
+        ncol = len(idx.columns)
+        ok = b.new_label()
+        b.emit(O.OP_NoConflict, c, ok, key, ncol)
+        other = b.alloc_reg()
+        b.emit(O.OP_IdxRowid, c, other)
+        if old_rowid is not None:
+            b.emit(O.OP_Eq, old_rowid, ok, other, None, 0)
+        act = conflict_action(or_action, idx.conflict)
+        if act == O.OE_IGNORE:
+            b.emit(O.OP_Goto, 0, skip_label)
+        elif act == O.OE_REPLACE:
+            b.emit(O.OP_NotExists, tcur, ok, other)
+            code_delete_row(p, table, tcur, icurs, other)
+        else:
+            code = E.SQLITE_CONSTRAINT_PRIMARYKEY if idx.is_pk else E.SQLITE_CONSTRAINT_UNIQUE
+            b.emit(O.OP_Halt, code, act, 0, f"UNIQUE constraint failed: {_idx_desc(table, idx)}")
+        b.resolve(ok)
+    return keys
+
+
+def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=True):
+    """Remove the old index entries (UPDATE), write the new ones and the record."""
+    b = p.b
+    n = len(table.columns)
+    for idx, c, key in zip(table.indexes, icurs, keys):
+        rec = b.alloc_reg()
+        b.emit(O.OP_MakeRecord, key, len(idx.columns) + 1, rec)
+        b.emit(O.OP_IdxInsert, c, rec)
+    rec = b.alloc_reg()
+    if table.ipk >= 0:
+        tmp = b.alloc_reg(n)
+        b.emit(O.OP_Copy, base + 1, tmp, n - 1)
+        b.emit(O.OP_Null, 0, tmp + table.ipk)
+        b.emit(O.OP_MakeRecord, tmp, n, rec)
+    else:
+        b.emit(O.OP_MakeRecord, base + 1, n, rec)
+    flags = O.OPFLAG_NCHANGE if count else 0
+    if old_rowid is None and p.nested == 0:
+        flags |= O.OPFLAG_LASTROWID
+    b.emit(O.OP_Insert, tcur, rec, base, table.name, flags)
+
+
+def _row_scope(p, table, base):
+    """A scope whose columns are the registers of the row at ``base`` (for CHECK)."""
+    src = Source(table.name, -1, [c.name for c in table.columns],
+                 [c.affinity for c in table.columns], [c.collation for c in table.columns],
+                 [c.type_name for c in table.columns], table=table)
+    scope = Scope([src])
+    for i in range(len(table.columns)):
+        scope.overrides[(-1, i)] = base + 1 + i
+    scope.overrides[(-1, -1)] = base
+    return scope
+
+
+def _expr_text(p, expr):
+    return getattr(expr, "_text", None) or "?"
+
+
+# ------------------------------------------------------------------------------------------
+
+def compile_insert(p, st: A.Insert):
+    b = p.b
+    if st.with_ is not None:
+        raise OperationalError("WITH clauses are not supported yet")
+    if st.upserts:
+        raise OperationalError("upsert is not supported yet")
+    if st.returning:
+        raise OperationalError("RETURNING is not supported yet")
+    table = table_for_write(p, st.table, st.schema)
+    p.write = True
+    if getattr(table, "is_view", False):
+        from sqlengine.compiler.trigger import compile_view_insert
+        return compile_view_insert(p, st, table)
+    n = len(table.columns)
+    # the column mapping: for each table column, the position in the source row or None
+    if st.source is None:
+        pos = [None] * n
+        rowid_pos = None
+        n_src = 0
+    elif st.columns is not None:
+        pos = [None] * n
+        rowid_pos = None
+        for j, cname in enumerate(st.columns):
+            i = table.find_column(cname)
+            if i < 0:
+                if cname.lower() in ("rowid", "oid", "_rowid_") and table.ipk < 0:
+                    rowid_pos = j
+                    continue
+                raise OperationalError(f"table {table.name} has no column named {cname}")
+            pos[i] = j
+        n_src = len(st.columns)
+    else:
+        pos = list(range(n))
+        rowid_pos = None
+        n_src = n
+    tcur, icurs = open_write_cursors(p, table)
+    base = b.alloc_reg(n + 1)
+    src_regs = b.alloc_reg(max(n_src, 1))
+    row_sub = b.new_label()
+    ret = b.alloc_reg()
+    end = b.new_label()
+
+    src = st.source
+    if src is None:
+        b.emit(O.OP_Gosub, ret, row_sub)
+    elif isinstance(src.body, A.Values) and not src.order_by and src.limit is None:
+        for row in src.body.rows:
+            if len(row) != n_src:
+                if st.columns is not None:
+                    raise OperationalError(f"{len(row)} values for {n_src} columns")
+                raise OperationalError(
+                    f"table {table.name} has {n} columns but {len(row)} values were supplied")
+            for j, e in enumerate(row):
+                code_expr(p, None, e, src_regs + j)
+            b.emit(O.OP_Gosub, ret, row_sub)
+    else:
+        # INSERT ... SELECT: materialise first (the select may read the target table)
+        from sqlengine.compiler.select import TableDest, compile_select
+        eph = b.alloc_cursor()
+        b.emit(O.OP_OpenEphemeral, eph, n_src)
+        info = compile_select(p, src, TableDest(eph))
+        if len(info.names) != n_src:
+            if st.columns is not None:
+                raise OperationalError(f"{len(info.names)} values for {n_src} columns")
+            raise OperationalError(
+                f"table {table.name} has {n} columns but {len(info.names)} values were supplied")
+        done = b.new_label()
+        b.emit(O.OP_Rewind, eph, done)
+        top = b.addr()
+        for j in range(n_src):
+            b.emit(O.OP_Column, eph, j, src_regs + j)
+        b.emit(O.OP_Gosub, ret, row_sub)
+        b.emit(O.OP_Next, eph, top)
+        b.resolve(done)
+    b.emit(O.OP_Goto, 0, end)
+    # the row subroutine
+    b.resolve(row_sub)
+    skip = b.new_label()
+    for i, c in enumerate(table.columns):
+        if pos[i] is not None:
+            b.emit(O.OP_SCopy, src_regs + pos[i], base + 1 + i)
+        elif c.default is not None:
+            code_expr(p, None, c.default, base + 1 + i)
+        else:
+            b.emit(O.OP_Null, 0, base + 1 + i)
+    # the rowid
+    have = b.new_label()
+    if table.ipk >= 0 and pos[table.ipk] is not None:
+        b.emit(O.OP_SCopy, base + 1 + table.ipk, base)
+    elif rowid_pos is not None:
+        b.emit(O.OP_SCopy, src_regs + rowid_pos, base)
+    else:
+        b.emit(O.OP_Null, 0, base)
+    b.emit(O.OP_NotNull, base, have)
+    b.emit(O.OP_NewRowid, tcur, base)
+    got = b.new_label()
+    b.emit(O.OP_Goto, 0, got)
+    b.resolve(have)
+    b.emit(O.OP_MustBeInt, base, 0)
+    b.resolve(got)
+    from sqlengine.compiler.trigger import code_triggers
+    code_triggers(p, table, "INSERT", "BEFORE", base, None, skip)
+    keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip)
+    code_finish_row(p, table, tcur, icurs, base, keys, count=p.nested == 0)
+    code_triggers(p, table, "INSERT", "AFTER", base, None, skip)
+    b.resolve(skip)
+    b.emit(O.OP_Return, ret)
+    b.resolve(end)
+    return None
+
+
+__all__ = ["compile_insert", "code_write_row", "code_finish_row", "code_delete_row",
+           "open_write_cursors", "table_for_write", "if_false"]

@@ -1,0 +1,1097 @@
+"""SELECT: FROM (tables, views, subqueries, joins), result columns, WHERE, GROUP BY /
+HAVING with aggregates, DISTINCT, ORDER BY, LIMIT/OFFSET, compound selects, VALUES, and
+the three kinds of subquery used inside expressions (scalar, IN, EXISTS).
+
+Rows leave a SELECT through a ``Dest`` (the caller's result rows, a register for a scalar
+subquery, an ephemeral table or index, or a callback that emits code for INSERT ... SELECT).
+This module emits code through ``ProgramBuilder``; it never runs it.
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler.expr import (code_expr, code_expr_reg, if_false, is_aggregate_call,
+                                     walk, walk_select)
+from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, expr_affinity,
+                                        expr_collation, comparison_collation)
+from sqlengine.compiler.where import where_begin, where_end
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.sorter import SortSpec
+from sqlengine.vdbe._values import comparison_affinity
+
+
+# ------------------------------------------------------------------------------------------
+# Destinations
+# ------------------------------------------------------------------------------------------
+
+class Dest:
+    """Where result rows go. ``emit(p, base, n)`` emits the code for one row in
+    registers base..base+n-1."""
+
+    stop_label = None
+
+    def emit(self, p, base, n):
+        raise NotImplementedError
+
+
+class OutputDest(Dest):
+    def emit(self, p, base, n):
+        p.b.emit(O.OP_ResultRow, base, n)
+
+
+class ScalarDest(Dest):
+    def __init__(self, target, stop):
+        self.target = target
+        self.stop_label = stop
+
+    def emit(self, p, base, n):
+        p.b.emit(O.OP_SCopy, base, self.target)
+        p.b.emit(O.OP_Goto, 0, self.stop_label)
+
+
+class ExistsDest(Dest):
+    def __init__(self, target, stop):
+        self.target = target
+        self.stop_label = stop
+
+    def emit(self, p, base, n):
+        p.b.emit(O.OP_Integer, 1, self.target)
+        p.b.emit(O.OP_Goto, 0, self.stop_label)
+
+
+class SetDest(Dest):
+    """Rows into an ephemeral index (IN sets, UNION, INTERSECT, EXCEPT)."""
+
+    def __init__(self, cursor, aff=None, delete=False):
+        self.cursor = cursor
+        self.aff = aff
+        self.delete = delete
+        self.addrs = []  # MakeRecord instructions, whose affinity may be set afterwards
+
+    def emit(self, p, base, n):
+        b = p.b
+        if self.delete:
+            b.emit(O.OP_IdxDelete, self.cursor, base, n)
+            return
+        r = b.alloc_reg()
+        self.addrs.append(b.emit(O.OP_MakeRecord, base, n, r, self.aff))
+        b.emit(O.OP_IdxInsert, self.cursor, r)
+
+    def set_affinity(self, p, aff):
+        self.aff = aff
+        for a in self.addrs:
+            p.b.ops[a][4] = aff
+
+
+class TableDest(Dest):
+    """Rows into an ephemeral rowid table (FROM subqueries, UNION ALL parts)."""
+
+    def __init__(self, cursor):
+        self.cursor = cursor
+
+    def emit(self, p, base, n):
+        b = p.b
+        r = b.alloc_reg()
+        rid = b.alloc_reg()
+        b.emit(O.OP_MakeRecord, base, n, r)
+        b.emit(O.OP_NewRowid, self.cursor, rid)
+        b.emit(O.OP_Insert, self.cursor, r, rid)
+
+
+class CallbackDest(Dest):
+    def __init__(self, fn):
+        self.fn = fn
+
+    def emit(self, p, base, n):
+        self.fn(base, n)
+
+
+class ResultInfo:
+    """What a SELECT returns: names, declared types, affinities, collations per column."""
+
+    def __init__(self, names, decltypes, affs, colls):
+        self.names = names
+        self.decltypes = decltypes
+        self.affs = affs
+        self.colls = colls
+
+
+# ------------------------------------------------------------------------------------------
+# Entry points
+# ------------------------------------------------------------------------------------------
+
+def compile_select(p, sel: A.Select, dest: Dest, outer: Scope | None = None, corr=None) -> ResultInfo:
+    """Emit the code of a whole SELECT; rows go to ``dest``."""
+    if sel.with_ is not None:
+        raise OperationalError("WITH clauses are not supported yet")
+    body = sel.body
+    if isinstance(body, A.Compound):
+        return _compile_compound(p, sel, dest, outer, corr)
+    if isinstance(body, A.Values):
+        return _compile_values(p, body, sel, dest, outer, corr)
+    return _compile_core(p, body, sel.order_by, sel.limit, sel.offset, dest, outer, corr)
+
+
+def result_info_only(p, sel: A.Select, outer=None) -> ResultInfo:
+    """The result description of a SELECT without keeping its code (views, CREATE AS)."""
+    saved = p.b
+    from sqlengine.compiler.builder import ProgramBuilder
+    p.b = ProgramBuilder()
+    p.b.n_mem = saved.n_mem
+    p.b.n_cursor = saved.n_cursor
+    try:
+        info = compile_select(p, sel, CallbackDest(lambda base, n: None), outer)
+    finally:
+        p.b = saved
+    return info
+
+
+def subquery_scope_for_affinity(scope, core):
+    return None
+
+
+# ------------------------------------------------------------------------------------------
+# LIMIT / OFFSET
+# ------------------------------------------------------------------------------------------
+
+def _limit_regs(p, scope, limit, offset, end_label):
+    b = p.b
+    lreg = oreg = None
+    if limit is not None:
+        lreg = b.alloc_reg()
+        code_expr(p, None, limit, lreg)
+        b.emit(O.OP_MustBeInt, lreg, 0)
+        b.emit(O.OP_IfNot, lreg, end_label, 0)
+        if offset is not None:
+            oreg = b.alloc_reg()
+            code_expr(p, None, offset, oreg)
+            b.emit(O.OP_MustBeInt, oreg, 0)
+    return lreg, oreg
+
+
+def _emit_limited(p, dest, base, n, lreg, oreg, end_label):
+    b = p.b
+    skip = None
+    if oreg is not None:
+        skip = b.new_label()
+        b.emit(O.OP_IfPos, oreg, skip, 1)
+    dest.emit(p, base, n)
+    if lreg is not None:
+        b.emit(O.OP_DecrJumpZero, lreg, end_label)
+    if skip is not None:
+        b.resolve(skip)
+
+
+# ------------------------------------------------------------------------------------------
+# FROM
+# ------------------------------------------------------------------------------------------
+
+def _flatten(f, out):
+    if isinstance(f, A.Join):
+        _flatten(f.left, out)
+        out.append((f.right, f))
+    else:
+        out.append((f, None))
+    return out
+
+
+def _source_for(p, item, scope):
+    b = p.b
+    if isinstance(item, A.TableRef):
+        name = item.name
+        if item.schema is not None and item.schema.lower() not in ("main", "temp"):
+            raise OperationalError(f"no such table: {item.schema}.{name}")
+        t = p.schema.table(name)
+        if t is None and name.lower() in ("sqlite_master", "sqlite_temp_master",
+                                          "sqlite_temp_schema"):
+            t = p.schema.table("sqlite_schema")
+        if t is not None:
+            cur = b.alloc_cursor()
+            src = Source(item.alias or name, cur, [c.name for c in t.columns],
+                         [c.affinity for c in t.columns], [c.collation for c in t.columns],
+                         [c.type_name for c in t.columns], table=t)
+            return src
+        v = p.schema.views.get(name.lower())
+        if v is not None:
+            if name.lower() in p.view_stack:
+                raise OperationalError(f"view {name} is circularly defined")
+            p.view_stack.append(name.lower())
+            try:
+                src = _materialize(p, v.select, item.alias or name, v.columns)
+            finally:
+                p.view_stack.pop()
+            return src
+        raise OperationalError(f"no such table: {name}")
+    if isinstance(item, A.SubqueryRef):
+        return _materialize(p, item.select, item.alias or "(subquery)", None)
+    if isinstance(item, A.TableFunctionRef):
+        raise OperationalError(f"no such table: {item.name}")
+    raise OperationalError("unsupported FROM item")
+
+
+def _materialize(p, sel, name, col_names):
+    b = p.b
+    cur = b.alloc_cursor()
+    once = b.new_label()
+    b.emit(O.OP_Once, 0, once)
+    b.emit(O.OP_OpenEphemeral, cur, 0)
+    info = compile_select(p, sel, TableDest(cur), None)
+    b.resolve(once)
+    names = list(info.names)
+    if col_names:
+        if len(col_names) != len(names):
+            raise OperationalError(
+                f"expected {len(col_names)} columns for '{name}' but got {len(names)}")
+        names = list(col_names)
+    names = _dedupe(names)
+    return Source(name, cur, names, info.affs, info.colls, info.decltypes)
+
+
+def _dedupe(names):
+    seen = {}
+    out = []
+    for n in names:
+        k = n.lower()
+        if k in seen:
+            seen[k] += 1
+            n2 = f"{n}:{seen[k]}"
+            while n2.lower() in seen:
+                seen[k] += 1
+                n2 = f"{n}:{seen[k]}"
+            seen[n2.lower()] = 0
+            out.append(n2)
+        else:
+            seen[k] = 0
+            out.append(n)
+    return out
+
+
+def build_from(p, from_, scope):
+    """Make the sources of FROM; returns (sources, extra WHERE terms, {level: ON expr})."""
+    sources = []
+    extra = []
+    left_on = {}
+    if from_ is None:
+        return sources, extra, left_on
+    for item, join in _flatten(from_, []):
+        src = _source_for(p, item, scope)
+        for s in sources:
+            if s.name.lower() == src.name.lower() and isinstance(item, A.TableRef) and \
+                    getattr(item, "alias", None) is not None:
+                pass
+        level = len(sources)
+        sources.append(src)
+        scope.sources = sources
+        if join is None:
+            continue
+        kind = join.kind
+        if kind in ("RIGHT", "FULL"):
+            raise OperationalError(f"{kind} JOIN is not supported")
+        is_left = kind == "LEFT"
+        src.left = is_left
+        terms = []
+        using = join.using
+        if join.natural:
+            if join.on is not None or join.using:
+                raise OperationalError("a NATURAL join may not have an ON or USING clause")
+            using = []
+            for c in src.columns:
+                if any(s.find(c) is not None and s.find(c) >= 0 for s in sources[:-1]):
+                    using.append(c)
+        if using:
+            for cname in using:
+                lref = None
+                for s in sources[:-1]:
+                    j = s.find(cname)
+                    if j is not None and j >= 0 and j not in s.hidden:
+                        lref = ColRef(s, j, scope, 0)
+                        break
+                r = src.find(cname)
+                if lref is None or r is None or r < 0:
+                    raise OperationalError(
+                        f"cannot join using column {cname} - column not present in both tables")
+                src.hidden.add(r)
+                terms.append(A.Binary("=", ResolvedColumn(lref), ResolvedColumn(ColRef(src, r, scope, 0))))
+        if join.on is not None:
+            terms.append(join.on)
+        if not terms:
+            continue
+        conj = terms[0]
+        for t in terms[1:]:
+            conj = A.Binary("AND", conj, t)
+        if is_left:
+            left_on[level] = conj
+        else:
+            extra.append(conj)
+    return sources, extra, left_on
+
+
+# ------------------------------------------------------------------------------------------
+# Result columns
+# ------------------------------------------------------------------------------------------
+
+def _expand_columns(p, core, scope):
+    """[(expr, name, decltype)] with * and t.* expanded."""
+    out = []
+    for rc in core.columns:
+        if isinstance(rc, A.Star):
+            if not scope.sources:
+                raise OperationalError("no tables specified")
+            found = False
+            for s in scope.sources:
+                if rc.table is not None and s.name.lower() != rc.table.lower():
+                    continue
+                found = True
+                for j, cname in enumerate(s.columns):
+                    if rc.table is None and j in s.hidden:
+                        continue
+                    if s.is_table and s.table.columns[j].hidden:
+                        continue
+                    out.append((ResolvedColumn(ColRef(s, j, scope, 0)), cname, s.decltypes[j]))
+            if not found:
+                raise OperationalError(f"no such table: {rc.table}")
+            continue
+        e = rc.expr
+        name = rc.alias
+        decl = None
+        if isinstance(e, A.Column):
+            try:
+                ref = scope.lookup(e.name, e.table)
+            except OperationalError:
+                ref = None
+            if ref is not None and ref.depth == 0:
+                if ref.col >= 0:
+                    decl = ref.source.decltypes[ref.col]
+                    if name is None:
+                        name = ref.source.columns[ref.col]
+                elif name is None:
+                    name = e.name if ref.source.ipk < 0 else ref.source.columns[ref.source.ipk]
+            if name is None:
+                name = e.name
+        if name is None:
+            name = rc.text or "?"
+        out.append((e, name, decl))
+    return out
+
+
+def _resolve_order_by(p, order_by, cols, scope, compound=False):
+    """[(expr or None, result_index or None, desc, nulls_first, collation_name)]"""
+    out = []
+    for i, term in enumerate(order_by or ()):
+        e = term.expr
+        coll = None
+        inner = e
+        while isinstance(inner, A.Collate):
+            coll = inner.collation if coll is None else coll
+            inner = inner.expr
+        idx = None
+        if isinstance(inner, A.Literal) and type(inner.value) is int:
+            k = inner.value
+            if k < 1 or k > len(cols):
+                raise OperationalError(
+                    f"{_ordinal(i + 1)} ORDER BY term out of range - should be between 1 and {len(cols)}")
+            idx = k - 1
+        elif isinstance(inner, A.Column) and inner.table is None:
+            for j, (ce, name, _d) in enumerate(cols):
+                if name.lower() == inner.name.lower() and (compound or _is_alias(p, ce, inner, scope)):
+                    idx = j
+                    break
+        if idx is None and compound:
+            for j, (ce, _name, _d) in enumerate(cols):
+                if _same_expr(ce, inner):
+                    idx = j
+                    break
+            if idx is None:
+                raise OperationalError(
+                    f"{_ordinal(i + 1)} ORDER BY term does not match any column in the result set")
+        if coll is None:
+            if idx is not None:
+                coll = expr_collation(cols[idx][0], scope)
+            else:
+                coll = expr_collation(inner, scope)
+        nulls_first = not term.desc
+        if term.nulls is not None:
+            nulls_first = term.nulls == "FIRST"
+        out.append((None if idx is not None else inner, idx, term.desc, nulls_first, coll))
+    return out
+
+
+def _is_alias(p, ce, col, scope):
+    """An ORDER BY identifier matches a result column by alias (or by its name when the
+    identifier is not a column of the FROM clause)."""
+    if scope is None:
+        return True
+    try:
+        ref = scope.lookup(col.name, None)
+    except OperationalError:
+        return True
+    if ref is None:
+        return True
+    # the name is a real column too: it is the result column only if that column is it
+    if isinstance(ce, A.Column):
+        try:
+            r2 = scope.lookup(ce.name, ce.table)
+        except OperationalError:
+            return False
+        return r2 is not None and r2.source is ref.source and r2.col == ref.col
+    if isinstance(ce, ResolvedColumn):
+        return ce.ref.source is ref.source and ce.ref.col == ref.col
+    return True
+
+
+def _same_expr(a, b):
+    if type(a) is not type(b):
+        if isinstance(a, ResolvedColumn) and isinstance(b, A.Column):
+            return a.ref.source.columns[a.ref.col].lower() == b.name.lower() if a.ref.col >= 0 else False
+        return False
+    if isinstance(a, A.Column):
+        return a.name.lower() == b.name.lower() and (a.table or "").lower() == (b.table or "").lower()
+    return a == b
+
+
+def _ordinal(n):
+    if 10 <= n % 100 <= 20:
+        suf = "th"
+    else:
+        suf = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suf}"
+
+
+# ------------------------------------------------------------------------------------------
+# One SELECT core
+# ------------------------------------------------------------------------------------------
+
+def _collect_aggs(p, exprs):
+    aggs = []
+
+    def visit(x):
+        if isinstance(x, A.FunctionCall) and is_aggregate_call(p, x):
+            for a in x.args:
+                def inner(y):
+                    if isinstance(y, A.FunctionCall) and is_aggregate_call(p, y):
+                        raise OperationalError(f"misuse of aggregate function {y.name}()")
+                    if isinstance(y, (A.Subquery, A.Exists, A.InSelect)):
+                        return False
+                walk(a, inner)
+            aggs.append(x)
+            return False
+        if isinstance(x, (A.Subquery, A.Exists)):
+            return False
+        return None
+    for e in exprs:
+        walk(e, visit)
+    return aggs
+
+
+def _collect_columns(scope, exprs):
+    """Columns of this scope read outside aggregates (kept per group)."""
+    keys = {}
+
+    def visit(x):
+        if isinstance(x, A.FunctionCall) and id(x) in scope.overrides:
+            return False
+        if isinstance(x, ResolvedColumn):
+            if x.ref.scope is scope:
+                keys[x.ref.key] = x.ref
+            return False
+        if isinstance(x, A.Column):
+            try:
+                ref = scope.lookup(x.name, x.table)
+            except OperationalError:
+                return False
+            if ref is not None and ref.scope is scope:
+                keys[ref.key] = ref
+            return False
+        return None
+    for e in exprs:
+        walk(e, visit, into_subqueries=True)
+    return list(keys.values())
+
+
+def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_arm=False):
+    b = p.b
+    scope = Scope([], outer, corr)
+    sources, extra, left_on = build_from(p, core.from_, scope)
+    scope.sources = sources
+    cols = _expand_columns(p, core, scope)
+    for rc in core.columns:
+        if isinstance(rc, A.ResultColumn) and rc.alias:
+            scope.aliases.setdefault(rc.alias.lower(), rc.expr)
+    result_exprs = [c[0] for c in cols]
+    n_res = len(result_exprs)
+    obt = _resolve_order_by(p, order_by, cols, scope) if order_by else []
+    order_exprs = [o[0] for o in obt if o[0] is not None]
+    having = core.having
+    group_by = None
+    if core.group_by:
+        group_by = []
+        for g in core.group_by:
+            inner = g
+            while isinstance(inner, A.Collate):
+                inner = inner.expr
+            if isinstance(inner, A.Literal) and type(inner.value) is int:
+                k = inner.value
+                if k < 1 or k > n_res:
+                    raise OperationalError(
+                        f"{_ordinal(len(group_by) + 1)} GROUP BY term out of range - should be between 1 and {n_res}")
+                group_by.append(result_exprs[k - 1])
+            else:
+                group_by.append(g)
+    if core.where is not None:
+        for a in _collect_aggs(p, [core.where]):
+            raise OperationalError(f"misuse of aggregate: {a.name}()")
+    aggs = _collect_aggs(p, result_exprs + ([having] if having is not None else []) + order_exprs)
+    if group_by:
+        for _a in _collect_aggs(p, group_by):
+            raise OperationalError("aggregate functions are not allowed in the GROUP BY clause")
+    is_agg = bool(aggs) or group_by is not None
+    if having is not None and not is_agg:
+        raise OperationalError("a GROUP BY clause is required before HAVING")
+    info = ResultInfo([c[1] for c in cols], [c[2] for c in cols],
+                      [expr_affinity(e, scope) for e in result_exprs],
+                      [expr_collation(e, scope) for e in result_exprs])
+
+    end = b.new_label()
+    lreg, oreg = _limit_regs(p, scope, limit, offset, end)
+
+    # The final stage: DISTINCT, then ORDER BY sorter or straight to dest (LIMIT/OFFSET).
+    distinct_cur = None
+    if core.distinct:
+        distinct_cur = b.alloc_cursor()
+        from sqlengine.vdbe.sorter import SortSpec as _SS
+        b.emit(O.OP_OpenEphemeral, distinct_cur, n_res, 0,
+               _SS(n_res, [p.collation(c) for c in info.colls]))
+    sorter = None
+    if obt:
+        sorter = b.alloc_cursor()
+        spec = SortSpec(len(obt), [p.collation(o[4]) for o in obt], [o[2] for o in obt],
+                        [o[3] for o in obt])
+        b.emit(O.OP_SorterOpen, sorter, len(obt) + n_res, 0, spec)
+
+    def emit_result(res_base):
+        """Code for one result row already in res_base.. (inside loop or output phase)."""
+        skip = None
+        if distinct_cur is not None:
+            skip = b.new_label()
+            rec = b.alloc_reg()
+            b.emit(O.OP_MakeRecord, res_base, n_res, rec)
+            b.emit(O.OP_Found, distinct_cur, skip, rec, 0)
+            b.emit(O.OP_IdxInsert, distinct_cur, rec)
+        if sorter is not None:
+            blk = b.alloc_reg(len(obt) + n_res)
+            for k, (oe, idx, _d, _nf, _c) in enumerate(obt):
+                if idx is not None:
+                    b.emit(O.OP_SCopy, res_base + idx, blk + k)
+                else:
+                    code_expr(p, scope, oe, blk + k)
+            if n_res:
+                b.emit(O.OP_Copy, res_base, blk + len(obt), n_res - 1)
+            rec = b.alloc_reg()
+            b.emit(O.OP_MakeRecord, blk, len(obt) + n_res, rec)
+            b.emit(O.OP_SorterInsert, sorter, rec)
+        else:
+            _emit_limited(p, dest, res_base, n_res, lreg, oreg, end)
+        if skip is not None:
+            b.resolve(skip)
+
+    def code_results():
+        base = b.alloc_reg(max(n_res, 1))
+        for i, e in enumerate(result_exprs):
+            code_expr(p, scope, e, base + i)
+        return base
+
+    if not is_agg:
+        w = where_begin(p, scope, _and_all(core.where, extra), left_on)
+        emit_result(code_results())
+        stop = getattr(dest, "stop_label", None)
+        where_end(p, w)
+        if stop is not None:
+            pass
+    else:
+        _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having,
+                           result_exprs, order_exprs, emit_result, code_results)
+
+    if sorter is not None:
+        done = b.new_label()
+        b.emit(O.OP_SorterSort, sorter, done)
+        top = b.addr()
+        out = b.alloc_reg(max(n_res, 1))
+        for i in range(n_res):
+            b.emit(O.OP_Column, sorter, len(obt) + i, out + i)
+        _emit_limited(p, dest, out, n_res, lreg, oreg, end)
+        b.emit(O.OP_SorterNext, sorter, top)
+        b.resolve(done)
+    b.resolve(end)
+    return info
+
+
+def _and_all(where, extra):
+    e = where
+    for x in extra:
+        e = x if e is None else A.Binary("AND", x, e)
+    return e
+
+
+def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, result_exprs,
+                       order_exprs, emit_result, code_results):
+    b = p.b
+    defs = []
+    for a in aggs:
+        nargs = 0 if a.star else len(a.args)
+        if a.distinct and nargs != 1:
+            raise OperationalError("DISTINCT aggregates must have exactly one argument")
+        f = p.db.find_aggregate(a.name, nargs)
+        if f is None:
+            raise OperationalError(f"wrong number of arguments to function {a.name}()")
+        defs.append((a, f, nargs))
+    acc = b.alloc_reg(len(aggs)) if aggs else 0
+    # columns to keep per group (read outside aggregates); registered after aggregates so
+    # that columns inside aggregate arguments are not collected.
+    for i, a in enumerate(aggs):
+        scope.overrides[id(a)] = acc + i
+    bare_exprs = list(result_exprs) + ([having] if having is not None else []) + list(order_exprs)
+    bare = _collect_columns(scope, bare_exprs)
+    bare_regs = b.alloc_reg(len(bare)) if bare else 0
+    agg_overrides = dict(scope.overrides)
+    for a in aggs:
+        del scope.overrides[id(a)]
+
+    def output_row():
+        """Finalize, test HAVING, compute and emit one result row."""
+        skip = b.new_label()
+        for i, (_a, f, nargs) in enumerate(defs):
+            b.emit(O.OP_AggFinal, acc + i, nargs, 0, f)
+        scope.overrides.update(agg_overrides)
+        for k, ref in enumerate(bare):
+            scope.overrides[ref.key] = bare_regs + k
+        if having is not None:
+            if_false(p, scope, having, skip, True)
+        emit_result(code_results())
+        b.resolve(skip)
+        scope.overrides.clear()
+
+    def step_aggs(arg_regs_of):
+        for i, (a, f, nargs) in enumerate(defs):
+            base = arg_regs_of(i)
+            skip = None
+            if a.filter is not None:
+                skip = b.new_label()
+                if_false(p, scope, a.filter, skip, True)
+            b.emit(O.OP_AggStep, 1 if a.distinct else 0, base, acc + i, f, nargs)
+            if skip is not None:
+                b.resolve(skip)
+
+    if not group_by:
+        if aggs:
+            b.emit(O.OP_Null, 0, acc, acc + len(aggs) - 1)
+        if bare:
+            b.emit(O.OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
+        w = where_begin(p, scope, _and_all(core.where, extra), left_on)
+        arg_bases = []
+        for _i, (a, _f, nargs) in enumerate(defs):
+            base = b.alloc_reg(max(nargs, 1))
+            arg_bases.append(base)
+            for j, x in enumerate(a.args if not a.star else []):
+                code_expr(p, scope, x, base + j)
+        step_aggs(lambda i: arg_bases[i])
+        for k, ref in enumerate(bare):
+            from sqlengine.compiler.expr import code_column
+            code_column(p, ref, bare_regs + k)
+        where_end(p, w)
+        output_row()
+        return
+    # GROUP BY: rows into a sorter keyed by the group terms, then one pass over it.
+    ng = len(group_by)
+    n_args = sum(n for _a, _f, n in defs)
+    width = ng + n_args + len(bare)
+    gcolls = [p.collation(expr_collation(g, scope)) for g in group_by]
+    spec = SortSpec(ng, gcolls)
+    srt = b.alloc_cursor()
+    b.emit(O.OP_SorterOpen, srt, width, 0, spec)
+    w = where_begin(p, scope, _and_all(core.where, extra), left_on)
+    blk = b.alloc_reg(width)
+    for j, g in enumerate(group_by):
+        code_expr(p, scope, g, blk + j)
+    pos = ng
+    for a, _f, _nargs in defs:
+        for x in (a.args if not a.star else []):
+            code_expr(p, scope, x, blk + pos)
+            pos += 1
+    from sqlengine.compiler.expr import code_column
+    for ref in bare:
+        code_column(p, ref, blk + pos)
+        pos += 1
+    rec = b.alloc_reg()
+    b.emit(O.OP_MakeRecord, blk, width, rec)
+    b.emit(O.OP_SorterInsert, srt, rec)
+    where_end(p, w)
+    # the pass over the sorted rows
+    has_group = b.alloc_reg()
+    prev = b.alloc_reg(ng)
+    cur = b.alloc_reg(ng)
+    ret = b.alloc_reg()
+    out_sub = b.new_label()
+    end = b.new_label()
+    b.emit(O.OP_Integer, 0, has_group)
+    b.emit(O.OP_Null, 0, prev, prev + ng - 1)
+    if aggs:
+        b.emit(O.OP_Null, 0, acc, acc + len(aggs) - 1)
+    b.emit(O.OP_SorterSort, srt, end)
+    top = b.addr()
+    for j in range(ng):
+        b.emit(O.OP_Column, srt, j, cur + j)
+    new_group = b.new_label()
+    same = b.new_label()
+    first = b.new_label()
+    b.emit(O.OP_IfNot, has_group, first, 0)
+    b.emit(O.OP_Compare, cur, prev, ng, spec)
+    b.emit(O.OP_Jump, new_group, same, new_group)
+    b.resolve(new_group)
+    b.emit(O.OP_Gosub, ret, out_sub)
+    if aggs:
+        b.emit(O.OP_Null, 0, acc, acc + len(aggs) - 1)
+    b.resolve(first)
+    b.emit(O.OP_Integer, 1, has_group)
+    b.emit(O.OP_Copy, cur, prev, ng - 1)
+    b.resolve(same)
+    args_base = b.alloc_reg(max(n_args, 1))
+    for j in range(n_args):
+        b.emit(O.OP_Column, srt, ng + j, args_base + j)
+    offs = []
+    o = 0
+    for _a, _f, n in defs:
+        offs.append(o)
+        o += n
+    # FILTER clauses were not kept in the sorter: evaluate them from the bare columns
+    step_aggs(lambda i: args_base + offs[i])
+    for k in range(len(bare)):
+        b.emit(O.OP_Column, srt, ng + n_args + k, bare_regs + k)
+    b.emit(O.OP_SorterNext, srt, top)
+    b.emit(O.OP_Gosub, ret, out_sub)
+    b.emit(O.OP_Goto, 0, end)
+    b.resolve(out_sub)
+    output_row()
+    b.emit(O.OP_Return, ret)
+    b.resolve(end)
+
+
+# ------------------------------------------------------------------------------------------
+# VALUES and compound selects
+# ------------------------------------------------------------------------------------------
+
+def _compile_values(p, body, sel, dest, outer, corr):
+    b = p.b
+    n = len(body.rows[0])
+    for row in body.rows:
+        if len(row) != n:
+            raise OperationalError("all VALUES must have the same number of terms")
+    names = [f"column{i + 1}" for i in range(n)]
+    scope = Scope([], outer, corr)
+    if sel.order_by or sel.limit is not None:
+        wrapped = A.Select(A.SelectCore([A.Star()], from_=A.SubqueryRef(A.Select(body))),
+                           order_by=sel.order_by, limit=sel.limit, offset=sel.offset)
+        return compile_select(p, wrapped, dest, outer, corr)
+    for row in body.rows:
+        base = b.alloc_reg(n)
+        for i, e in enumerate(row):
+            code_expr(p, scope, e, base + i)
+        dest.emit(p, base, n)
+    affs = [expr_affinity(e, scope) for e in body.rows[0]]
+    return ResultInfo(names, [None] * n, affs, [None] * n)
+
+
+def _arms(body, out):
+    if isinstance(body, A.Compound):
+        _arms(body.left, out)
+        out.append((body.op, body.right))
+    else:
+        out.append((None, body))
+    return out
+
+
+def _compile_arm(p, arm, dest, outer, corr):
+    if isinstance(arm, A.Values):
+        return _compile_values(p, arm, A.Select(arm), dest, outer, corr)
+    return _compile_core(p, arm, None, None, None, dest, outer, corr, compound_arm=True)
+
+
+def _compile_compound(p, sel, dest, outer, corr):
+    b = p.b
+    arms = _arms(sel.body, [])
+    ops = [op for op, _ in arms[1:]]
+    only_all = all(op == "UNION ALL" for op in ops)
+    if only_all and not sel.order_by and sel.limit is None:
+        info = None
+        for _op, arm in arms:
+            i2 = _compile_arm(p, arm, dest, outer, corr)
+            if info is None:
+                info = i2
+            elif len(i2.names) != len(info.names):
+                raise _arity_error(_op)
+        return info
+    # Accumulate into a transient store, then read it out in order.
+    cur = b.alloc_cursor()
+    first_op = ops[0]
+    info = None
+    store_is_index = False
+
+    def open_store(as_index, n):
+        if as_index:
+            b.emit(O.OP_OpenEphemeral, cur, n, 0, SortSpec(n, [p.collation(c) for c in info.colls]))
+        else:
+            b.emit(O.OP_OpenEphemeral, cur, n)
+    # the first arm
+    for k, (op, arm) in enumerate(arms):
+        if k == 0:
+            # compile into a temporary destination decided by the next op
+            as_index = first_op != "UNION ALL"
+            open_addr = b.emit(O.OP_Noop)
+            d = SetDest(cur) if as_index else TableDest(cur)
+            info = _compile_arm(p, arm, d, outer, corr)
+            n = len(info.names)
+            ins = [O.OP_OpenEphemeral, cur, n, 0,
+                   SortSpec(n, [p.collation(c) for c in info.colls]) if as_index else None, 0, None]
+            b.ops[open_addr] = ins
+            store_is_index = as_index
+            continue
+        if op == "UNION ALL":
+            if store_is_index:
+                cur = _convert_store(p, cur, n, to_index=False, info=info)
+                store_is_index = False
+            i2 = _compile_arm(p, arm, TableDest(cur), outer, corr)
+        elif op == "UNION":
+            if not store_is_index:
+                cur = _convert_store(p, cur, n, to_index=True, info=info)
+                store_is_index = True
+            i2 = _compile_arm(p, arm, SetDest(cur), outer, corr)
+        elif op == "EXCEPT":
+            if not store_is_index:
+                cur = _convert_store(p, cur, n, to_index=True, info=info)
+                store_is_index = True
+            i2 = _compile_arm(p, arm, SetDest(cur, delete=True), outer, corr)
+        else:  # INTERSECT
+            if not store_is_index:
+                cur = _convert_store(p, cur, n, to_index=True, info=info)
+                store_is_index = True
+            other = b.alloc_cursor()
+            b.emit(O.OP_OpenEphemeral, other, n, 0, SortSpec(n, [p.collation(c) for c in info.colls]))
+            i2 = _compile_arm(p, arm, SetDest(other), outer, corr)
+            new = b.alloc_cursor()
+            b.emit(O.OP_OpenEphemeral, new, n, 0, SortSpec(n, [p.collation(c) for c in info.colls]))
+            done = b.new_label()
+            b.emit(O.OP_Rewind, cur, done)
+            top = b.addr()
+            rec = b.alloc_reg()
+            nxt = b.new_label()
+            b.emit(O.OP_RowData, cur, rec)
+            b.emit(O.OP_NotFound, other, nxt, rec, 0)
+            b.emit(O.OP_IdxInsert, new, rec)
+            b.resolve(nxt)
+            b.emit(O.OP_Next, cur, top)
+            b.resolve(done)
+            cur = new
+        if len(i2.names) != n:
+            raise _arity_error(op)
+    # read out
+    scope = None
+    cols = [(A.Column(nm), nm, None) for nm in info.names]
+    obt = _resolve_order_by(p, sel.order_by, cols, scope, compound=True) if sel.order_by else []
+    end = b.new_label()
+    lreg, oreg = _limit_regs(p, scope, sel.limit, sel.offset, end)
+    out = b.alloc_reg(n)
+    if obt:
+        srt = b.alloc_cursor()
+        colls = [p.collation(o[4] if o[4] is not None else info.colls[o[1]]) for o in obt]
+        spec = SortSpec(len(obt), colls, [o[2] for o in obt], [o[3] for o in obt])
+        b.emit(O.OP_SorterOpen, srt, len(obt) + n, 0, spec)
+        done = b.new_label()
+        b.emit(O.OP_Rewind, cur, done)
+        top = b.addr()
+        blk = b.alloc_reg(len(obt) + n)
+        for k, o in enumerate(obt):
+            b.emit(O.OP_Column, cur, o[1], blk + k)
+        for i in range(n):
+            b.emit(O.OP_Column, cur, i, blk + len(obt) + i)
+        rec = b.alloc_reg()
+        b.emit(O.OP_MakeRecord, blk, len(obt) + n, rec)
+        b.emit(O.OP_SorterInsert, srt, rec)
+        b.emit(O.OP_Next, cur, top)
+        b.resolve(done)
+        done2 = b.new_label()
+        b.emit(O.OP_SorterSort, srt, done2)
+        top2 = b.addr()
+        for i in range(n):
+            b.emit(O.OP_Column, srt, len(obt) + i, out + i)
+        _emit_limited(p, dest, out, n, lreg, oreg, end)
+        b.emit(O.OP_SorterNext, srt, top2)
+        b.resolve(done2)
+    else:
+        done = b.new_label()
+        b.emit(O.OP_Rewind, cur, done)
+        top = b.addr()
+        for i in range(n):
+            b.emit(O.OP_Column, cur, i, out + i)
+        _emit_limited(p, dest, out, n, lreg, oreg, end)
+        b.emit(O.OP_Next, cur, top)
+        b.resolve(done)
+    b.resolve(end)
+    return info
+
+
+def _arity_error(op):
+    return OperationalError(
+        f"SELECTs to the left and right of {op} do not have the same number of result columns")
+
+
+def _convert_store(p, cur, n, to_index, info):
+    """Copy the rows of transient store ``cur`` into a new one of the other kind."""
+    b = p.b
+    new = b.alloc_cursor()
+    if to_index:
+        b.emit(O.OP_OpenEphemeral, new, n, 0, SortSpec(n, [p.collation(c) for c in info.colls]))
+    else:
+        b.emit(O.OP_OpenEphemeral, new, n)
+    done = b.new_label()
+    b.emit(O.OP_Rewind, cur, done)
+    top = b.addr()
+    rec = b.alloc_reg()
+    b.emit(O.OP_RowData, cur, rec)
+    if to_index:
+        b.emit(O.OP_IdxInsert, new, rec)
+    else:
+        rid = b.alloc_reg()
+        b.emit(O.OP_NewRowid, new, rid)
+        b.emit(O.OP_Insert, new, rec, rid)
+    b.emit(O.OP_Next, cur, top)
+    b.resolve(done)
+    return new
+
+
+# ------------------------------------------------------------------------------------------
+# Subqueries in expressions
+# ------------------------------------------------------------------------------------------
+
+def _sub_columns(sel):
+    body = sel.body
+    while isinstance(body, A.Compound):
+        body = body.left
+    if isinstance(body, A.Values):
+        return len(body.rows[0])
+    n = 0
+    for c in body.columns:
+        if isinstance(c, A.Star):
+            return -1
+        n += 1
+    return n
+
+
+def code_scalar_subquery(p, scope, e, target):
+    b = p.b
+    reg = b.alloc_reg()
+    after = b.new_label()
+    once_addr = b.emit(O.OP_Once, 0, after)
+    b.emit(O.OP_Null, 0, reg)
+    stop = b.new_label()
+    corr = [False]
+    info = compile_select(p, e.select, ScalarDest(reg, stop), scope, corr)
+    if len(info.names) != 1:
+        raise OperationalError(f"sub-select returns {len(info.names)} columns - expected 1")
+    b.resolve(stop)
+    b.resolve(after)
+    if corr[0]:
+        b.ops[once_addr][0] = O.OP_Noop
+    b.emit(O.OP_SCopy, reg, target)
+
+
+def code_exists(p, scope, e, target):
+    b = p.b
+    reg = b.alloc_reg()
+    after = b.new_label()
+    once_addr = b.emit(O.OP_Once, 0, after)
+    b.emit(O.OP_Integer, 0, reg)
+    stop = b.new_label()
+    corr = [False]
+    compile_select(p, e.select, ExistsDest(reg, stop), scope, corr)
+    b.resolve(stop)
+    b.resolve(after)
+    if corr[0]:
+        b.ops[once_addr][0] = O.OP_Noop
+    b.emit(O.OP_SCopy, reg, target)
+
+
+def code_in_subquery(p, scope, e, target, sel=None):
+    b = p.b
+    sel = sel if sel is not None else e.select
+    lhs = e.expr
+    lhs_items = lhs.items if isinstance(lhs, A.RowValue) else [lhs]
+    n = len(lhs_items)
+    # affinity and collation of each comparison: lhs item vs the subquery's column
+    cur = b.alloc_cursor()
+    after = b.new_label()
+    once_addr = b.emit(O.OP_Once, 0, after)
+    open_addr = b.emit(O.OP_Noop)
+    corr = [False]
+    dest = SetDest(cur, None)
+    info = compile_select(p, sel, dest, scope, corr)
+    if len(info.names) != n:
+        if n == 1:
+            raise OperationalError(f"sub-select returns {len(info.names)} columns - expected 1")
+        raise OperationalError("row value misused")
+    affs = ""
+    colls = []
+    for i, item in enumerate(lhs_items):
+        la = expr_affinity(item, scope)
+        affs += comparison_affinity(info.affs[i], la) if info.affs[i] else la
+        c = comparison_collation(item, item, scope)
+        if c is None:
+            c = info.colls[i]
+        colls.append(p.collation(c))
+    dest.set_affinity(p, affs if any(a not in "@A" for a in affs) else None)
+    b.ops[open_addr] = [O.OP_OpenEphemeral, cur, n, 0, SortSpec(n, colls), 0, None]
+    b.resolve(after)
+    if corr[0]:
+        b.ops[once_addr][0] = O.OP_Noop
+    _probe(p, scope, lhs_items, cur, affs, e.negated, target)
+
+
+def _probe(p, scope, lhs_items, cur, affs, negated, target):
+    b = p.b
+    n = len(lhs_items)
+    key = b.alloc_reg(n)
+    for i, item in enumerate(lhs_items):
+        code_expr(p, scope, item, key + i)
+    if any(a not in "@A" for a in affs):
+        b.emit(O.OP_Affinity, key, n, 0, affs)
+    done = b.new_label()
+    found = b.new_label()
+    has_null = b.new_label()
+    cnt = b.alloc_reg()
+    b.emit(O.OP_Count, cur, cnt)
+    empty = b.new_label()
+    b.emit(O.OP_IfNot, cnt, empty, 0)
+    b.emit(O.OP_IfNullJump, key, has_null, n)
+    b.emit(O.OP_Found, cur, found, key, n)
+    # not found: NULL if the set holds a NULL (single column), else false
+    if n == 1:
+        nul = b.alloc_reg()
+        b.emit(O.OP_Null, 0, nul)
+        b.emit(O.OP_Found, cur, has_null, nul, 1)
+    b.resolve(empty)
+    b.emit(O.OP_Integer, 1 if negated else 0, target)
+    b.emit(O.OP_Goto, 0, done)
+    b.resolve(found)
+    b.emit(O.OP_Integer, 0 if negated else 1, target)
+    b.emit(O.OP_Goto, 0, done)
+    b.resolve(has_null)
+    b.emit(O.OP_Null, 0, target)
+    b.resolve(done)
+
+
+def code_in_table(p, scope, e, target):
+    sel = A.Select(A.SelectCore([A.Star()], from_=A.TableRef(e.name, e.schema)))
+    code_in_subquery(p, scope, A.InSelect(e.expr, sel, e.negated), target, sel)
+
+
+__all__ = ["compile_select", "OutputDest", "ScalarDest", "ExistsDest", "SetDest", "TableDest",
+           "CallbackDest", "ResultInfo", "walk_select", "code_expr_reg"]

@@ -1,0 +1,114 @@
+"""Compile one parsed statement into a ``Program``: dispatch on the statement kind, then
+the program's frame (SQLite's shape: ``Init`` jumps to a tail that opens the transaction
+and jumps back; the body ends with ``Halt``).
+
+Transaction statements (BEGIN/COMMIT/ROLLBACK/SAVEPOINT/RELEASE) become AutoCommit and
+Savepoint instructions; a few PRAGMAs are answered with constant rows. This module never
+runs a program.
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler import ddl
+from sqlengine.compiler.context import Parse
+from sqlengine.compiler.delete import compile_delete
+from sqlengine.compiler.insert import compile_insert
+from sqlengine.compiler.select import OutputDest, compile_select
+from sqlengine.compiler.update import compile_update
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+
+
+def compile_statement(db, stmt, text: str):
+    """The Program of one statement AST (``text`` is its source, for sqlite_schema)."""
+    explain = 0
+    if isinstance(stmt, A.Explain):
+        explain = 2 if stmt.query_plan else 1
+        stmt = stmt.statement
+    p = Parse(db, text)
+    b = p.b
+    init = b.emit(O.OP_Init, 0, 0)
+    names: list[str] = []
+    decls: list = []
+    t = type(stmt)
+    is_txn = False
+    if t is A.Select:
+        info = compile_select(p, stmt, OutputDest())
+        names, decls = info.names, info.decltypes
+    elif t is A.Insert:
+        compile_insert(p, stmt)
+    elif t is A.Update:
+        compile_update(p, stmt)
+    elif t is A.Delete:
+        compile_delete(p, stmt)
+    elif t is A.CreateTable:
+        ddl.compile_create_table(p, stmt, text)
+    elif t is A.CreateIndex:
+        ddl.compile_create_index(p, stmt, text)
+    elif t is A.CreateView:
+        ddl.compile_create_view(p, stmt, text)
+    elif t is A.CreateTrigger:
+        ddl.compile_create_trigger(p, stmt, text)
+    elif t is A.Drop:
+        ddl.compile_drop(p, stmt)
+    elif t is A.Reindex:
+        ddl.compile_reindex(p, stmt)
+    elif t is A.Begin:
+        is_txn = True
+        b.emit(O.OP_AutoCommit, 0, 0, 0, stmt.mode)
+    elif t is A.Commit:
+        is_txn = True
+        b.emit(O.OP_AutoCommit, 1, 0)
+    elif t is A.Rollback:
+        is_txn = True
+        if stmt.savepoint is not None:
+            b.emit(O.OP_Savepoint, 2, 0, 0, stmt.savepoint)
+        else:
+            b.emit(O.OP_AutoCommit, 1, 1)
+    elif t is A.Savepoint:
+        is_txn = True
+        b.emit(O.OP_Savepoint, 0, 0, 0, stmt.name)
+    elif t is A.Release:
+        is_txn = True
+        b.emit(O.OP_Savepoint, 1, 0, 0, stmt.name)
+    elif t is A.Pragma:
+        from sqlengine.compiler.pragma import compile_pragma
+        names = compile_pragma(p, stmt)
+        decls = [None] * len(names)
+    elif t in (A.Analyze, A.Vacuum):
+        pass
+    elif t is A.CreateVirtualTable:
+        raise OperationalError(f"no such module: {stmt.module}")
+    elif t in (A.Attach, A.Detach):
+        raise OperationalError("ATTACH/DETACH are not supported")
+    elif t is A.AlterTable:
+        raise OperationalError("ALTER TABLE is not supported yet")
+    else:
+        raise OperationalError(f"unsupported statement: {t.__name__}")
+    b.emit(O.OP_Halt, 0, 0)
+    # the tail: open the transaction, then go back to the start
+    b.change_p2(init, b.addr())
+    needs_txn = not is_txn and (p.write or _reads_tables(b))
+    if needs_txn:
+        b.emit(O.OP_Transaction, 0, 1 if p.write else 0)
+    b.emit(O.OP_Goto, 0, init + 1)
+    prog = b.finish()
+    prog.column_names = list(names)
+    prog.column_decltypes = list(decls)
+    prog.param_count = p.n_param
+    prog.param_names = list(p.param_names)
+    prog.readonly = not p.write and not is_txn
+    prog.is_write = p.write
+    prog.is_ddl = p.ddl
+    prog.is_txn = is_txn
+    prog.is_explain = explain
+    prog.sql = text
+    return prog
+
+
+def _reads_tables(b):
+    for ins in b.ops:
+        if ins[0] in (O.OP_OpenRead, O.OP_OpenWrite):
+            return True
+    return False

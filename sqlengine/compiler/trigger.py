@@ -1,0 +1,194 @@
+"""Triggers: the bodies of BEFORE / AFTER / INSTEAD OF triggers coded inline around each
+row a statement writes, with NEW and OLD bound to the row's registers, the WHEN clause,
+RAISE(IGNORE) skipping the row, and recursion cut off as SQLite does when
+recursive_triggers is off (a trigger never fires from inside itself).
+
+Also INSERT / UPDATE / DELETE on a view, which only INSTEAD OF triggers make possible.
+This module emits code; it never runs it.
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler.expr import if_false
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+
+
+def _matching(table, event, timing, update_cols):
+    out = []
+    for tr in getattr(table, "triggers", ()):
+        if tr.event != event or tr.timing != timing:
+            continue
+        if event == "UPDATE" and tr.update_columns and update_cols is not None:
+            names = {c.lower() for c in tr.update_columns}
+            if not names & update_cols:
+                continue
+        out.append(tr)
+    return out
+
+
+def has_triggers(table, event):
+    return any(tr.event == event for tr in getattr(table, "triggers", ()))
+
+
+def code_triggers(p, table, event, timing, new_base, old_base, skip_label, update_cols=None):
+    """Code every ``timing`` ``event`` trigger of ``table`` for the current row."""
+    for tr in _matching(table, event, timing, update_cols):
+        if tr.name.lower() in p.trigger_stack:
+            continue
+        _code_one(p, tr, table, new_base, old_base, skip_label)
+
+
+def _code_one(p, tr, table, new_base, old_base, skip_label):
+    from sqlengine.compiler.delete import compile_delete
+    from sqlengine.compiler.insert import compile_insert
+    from sqlengine.compiler.select import CallbackDest, compile_select
+    from sqlengine.compiler.update import compile_update
+    b = p.b
+    saved = (p.trigger_ctx, p.trigger_ignore)
+    p.trigger_stack.append(tr.name.lower())
+    p.trigger_ctx = (new_base, old_base, table)
+    p.trigger_ignore = skip_label
+    p.nested += 1
+    end = b.new_label()
+    try:
+        if tr.when is not None:
+            if_false(p, None, tr.when, end, True)
+        for st in tr.body:
+            if isinstance(st, A.Insert):
+                compile_insert(p, st)
+            elif isinstance(st, A.Update):
+                compile_update(p, st)
+            elif isinstance(st, A.Delete):
+                compile_delete(p, st)
+            elif isinstance(st, A.Select):
+                compile_select(p, st, CallbackDest(lambda base, n: None))
+            else:
+                raise OperationalError("unsupported statement in trigger")
+    finally:
+        b.resolve(end)
+        p.nested -= 1
+        p.trigger_stack.pop()
+        p.trigger_ctx, p.trigger_ignore = saved
+
+
+def _view_columns(p, view):
+    from sqlengine.compiler.select import result_info_only
+    info = result_info_only(p, view.select)
+    names = list(view.columns) if view.columns else info.names
+    return names
+
+
+class _ViewShape:
+    """What NEW./OLD. resolution needs to know about a view's columns."""
+    is_view = True
+
+    def __init__(self, name, cols):
+        self.name = name
+        self.col_names = cols
+
+
+def compile_view_insert(p, st, view):
+    b = p.b
+    if not any(tr.event == "INSERT" and tr.timing == "INSTEAD OF" for tr in view.triggers):
+        raise OperationalError(f"cannot modify {view.name} because it is a view")
+    cols = _view_columns(p, view)
+    n = len(cols)
+    shape = _ViewShape(view.name, cols)
+    shape.triggers = view.triggers
+    if st.columns is not None:
+        pos = []
+        for c in st.columns:
+            for i, vc in enumerate(cols):  # noqa: B007
+                if vc.lower() == c.lower():
+                    break
+            else:
+                raise OperationalError(f"table {view.name} has no column named {c}")
+            pos.append(i)
+    else:
+        pos = list(range(n))
+    base = b.alloc_reg(n + 1)
+    from sqlengine.compiler.expr import code_expr
+    from sqlengine.compiler.select import CallbackDest, compile_select
+    skip = b.new_label()
+
+    def row(src_base, count):
+        if count != len(pos):
+            raise OperationalError(
+                f"table {view.name} has {n} columns but {count} values were supplied")
+        b.emit(O.OP_Null, 0, base, base + n)
+        for j, i in enumerate(pos):
+            b.emit(O.OP_SCopy, src_base + j, base + 1 + i)
+        rowskip = b.new_label()
+        code_triggers(p, shape, "INSERT", "INSTEAD OF", base, None, rowskip)
+        b.resolve(rowskip)
+    if st.source is None:
+        row(base, 0) if not pos else None
+    elif isinstance(st.source.body, A.Values):
+        for r in st.source.body.rows:
+            tmp = b.alloc_reg(max(len(r), 1))
+            for j, e in enumerate(r):
+                code_expr(p, None, e, tmp + j)
+            row(tmp, len(r))
+    else:
+        compile_select(p, st.source, CallbackDest(row))
+    b.resolve(skip)
+
+
+def compile_view_update_delete(p, st, view, event):
+    """UPDATE / DELETE on a view: loop over the view's rows matching WHERE and fire the
+    INSTEAD OF triggers."""
+    b = p.b
+    if not any(tr.event == event and tr.timing == "INSTEAD OF" for tr in view.triggers):
+        raise OperationalError(f"cannot modify {view.name} because it is a view")
+    cols = _view_columns(p, view)
+    n = len(cols)
+    shape = _ViewShape(view.name, cols)
+    shape.triggers = view.triggers
+    from sqlengine.compiler.expr import code_expr
+    from sqlengine.compiler.select import CallbackDest, compile_select
+    old = b.alloc_reg(n + 1)
+    new = b.alloc_reg(n + 1) if event == "UPDATE" else None
+    sel_cols = [A.ResultColumn(A.Column(c)) for c in cols]
+    if event == "UPDATE":
+        for s in st.sets:
+            for c in s.columns:
+                if not any(c.lower() == vc.lower() for vc in cols):
+                    raise OperationalError(f"no such column: {c}")
+        for s in st.sets:
+            if len(s.columns) != 1:
+                raise OperationalError("row value misused")
+            sel_cols.append(A.ResultColumn(s.expr))
+    sel = A.Select(A.SelectCore(sel_cols, from_=A.TableRef(view.name, alias=st.table.alias),
+                                where=st.where))
+
+    def row(base, count):
+        b.emit(O.OP_Null, 0, old)
+        b.emit(O.OP_Copy, base, old + 1, n - 1)
+        if new is not None:
+            b.emit(O.OP_Null, 0, new)
+            b.emit(O.OP_Copy, base, new + 1, n - 1)
+            for k, s in enumerate(st.sets):
+                i = [vc.lower() for vc in cols].index(s.columns[0].lower())
+                b.emit(O.OP_SCopy, base + n + k, new + 1 + i)
+        rowskip = b.new_label()
+        code_triggers(p, shape, event, "INSTEAD OF", new, old, rowskip)
+        b.resolve(rowskip)
+    # materialise first: the triggers may change the tables under the view
+    from sqlengine.compiler.select import TableDest
+    width = len(sel_cols)
+    eph = b.alloc_cursor()
+    b.emit(O.OP_OpenEphemeral, eph, width)
+    compile_select(p, sel, TableDest(eph))
+    done = b.new_label()
+    b.emit(O.OP_Rewind, eph, done)
+    top = b.addr()
+    regs = b.alloc_reg(width)
+    for j in range(width):
+        b.emit(O.OP_Column, eph, j, regs + j)
+    row(regs, width)
+    b.emit(O.OP_Next, eph, top)
+    b.resolve(done)
+    _ = code_expr
+    _ = CallbackDest

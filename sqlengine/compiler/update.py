@@ -1,0 +1,105 @@
+"""UPDATE: find the rows (through the planner), remember their rowids, then for each row
+compute the new values from the old ones, check constraints, replace the index entries
+and the record, firing BEFORE/AFTER UPDATE triggers with OLD and NEW bound.
+This module emits code; it never runs it.
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler.delete import collect_rowids
+from sqlengine.compiler.expr import code_expr
+from sqlengine.compiler.insert import (code_finish_row, code_write_row, index_key,
+                                       open_write_cursors, table_for_write)
+from sqlengine.compiler.trigger import code_triggers
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+
+
+def compile_update(p, st: A.Update):
+    b = p.b
+    if st.with_ is not None:
+        raise OperationalError("WITH clauses are not supported yet")
+    if st.returning:
+        raise OperationalError("RETURNING is not supported yet")
+    if st.from_ is not None:
+        raise OperationalError("UPDATE FROM is not supported yet")
+    if st.order_by or st.limit is not None:
+        raise OperationalError("UPDATE with ORDER BY/LIMIT is not supported")
+    table = table_for_write(p, st.table.name, st.table.schema)
+    p.write = True
+    if getattr(table, "is_view", False):
+        from sqlengine.compiler.trigger import compile_view_update_delete
+        return compile_view_update_delete(p, st, table, "UPDATE")
+    n = len(table.columns)
+    assigns = {}  # column number (-1 rowid) -> expr
+    for s in st.sets:
+        if len(s.columns) != 1:
+            if isinstance(s.expr, A.RowValue) and len(s.expr.items) == len(s.columns):
+                items = s.expr.items
+            else:
+                raise OperationalError("row value misused")
+        else:
+            items = [s.expr]
+        for cname, e in zip(s.columns, items):
+            i = table.find_column(cname)
+            if i < 0:
+                if cname.lower() in ("rowid", "oid", "_rowid_") and table.ipk < 0:
+                    i = -1
+                else:
+                    raise OperationalError(f"no such column: {cname}")
+            assigns[i] = e
+    rcur = b.alloc_cursor()
+    eph, scope = collect_rowids(p, table, st.table.alias, st.where, rcur)
+    tcur, icurs = open_write_cursors(p, table)
+    # the expressions read the row through the write cursor
+    scope.sources[0].cursor = tcur
+    old = b.alloc_reg(n + 1)
+    new = b.alloc_reg(n + 1)
+    done = b.new_label()
+    b.emit(O.OP_Rewind, eph, done)
+    top = b.addr()
+    nxt = b.new_label()
+    b.emit(O.OP_Column, eph, 0, old)
+    b.emit(O.OP_NotExists, tcur, nxt, old)
+    for i in range(n):
+        if i == table.ipk:
+            b.emit(O.OP_SCopy, old, old + 1 + i)
+        else:
+            b.emit(O.OP_Column, tcur, i, old + 1 + i)
+            if table.columns[i].affinity == "E":
+                b.emit(O.OP_RealAffinity, old + 1 + i)
+    # new values (expressions see the old row)
+    for i in range(n):
+        if i in assigns:
+            code_expr(p, scope, assigns[i], new + 1 + i)
+        else:
+            b.emit(O.OP_SCopy, old + 1 + i, new + 1 + i)
+    if table.ipk >= 0 and table.ipk in assigns:
+        b.emit(O.OP_SCopy, new + 1 + table.ipk, new)
+        b.emit(O.OP_MustBeInt, new, 0)
+    elif -1 in assigns:
+        code_expr(p, scope, assigns[-1], new)
+        b.emit(O.OP_MustBeInt, new, 0)
+    else:
+        b.emit(O.OP_SCopy, old, new)
+    cols = {table.columns[i].name.lower() for i in assigns if i >= 0}
+    code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols)
+    if table.triggers:
+        b.emit(O.OP_NotExists, tcur, nxt, old)
+    keys = code_write_row(p, table, tcur, icurs, new, st.or_action, nxt, old_rowid=old)
+    # remove the old index entries, and the old record when the rowid changes
+    for idx, c in zip(table.indexes, icurs):
+        key = index_key(p, table, idx, old, old)
+        b.emit(O.OP_IdxDelete, c, key, len(idx.columns) + 1)
+    same = b.new_label()
+    b.emit(O.OP_Eq, old, same, new, None, 0)
+    b.emit(O.OP_NotExists, tcur, same, old)
+    b.emit(O.OP_Delete, tcur, 0)
+    b.resolve(same)
+    code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old, count=p.nested == 0)
+    code_triggers(p, table, "UPDATE", "AFTER", new, old, nxt, cols)
+    b.resolve(nxt)
+    b.emit(O.OP_Next, eph, top)
+    b.resolve(done)
+    return None

@@ -1,0 +1,308 @@
+"""The in-memory schema: tables, indexes, views and triggers loaded from ``sqlite_schema``.
+
+Each object is built from its CREATE statement's AST (parsed by ``sql``) plus the root page
+stored beside it, exactly as SQLite rebuilds its schema from the file. The declared-type
+affinity rules, INTEGER PRIMARY KEY as rowid alias, and the naming of automatic indexes
+(``sqlite_autoindex_<table>_<n>``) live here. This module never writes to storage and never
+emits code; the compiler reads these objects, ``database.py`` builds them.
+"""
+
+from __future__ import annotations
+
+from sqlengine.errors import DatabaseError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_INTEGER, AFF_NUMERIC, AFF_REAL, AFF_TEXT
+
+SCHEMA_TABLE = "sqlite_schema"
+SCHEMA_ALIASES = ("sqlite_schema", "sqlite_master", "sqlite_temp_schema", "sqlite_temp_master")
+
+
+def affinity_of_type(type_name: str | None) -> int:
+    """Column affinity from a declared type (the five rules of SQLite's datatype doc)."""
+    if not type_name:
+        return AFF_BLOB
+    t = type_name.upper()
+    if "INT" in t:
+        return AFF_INTEGER
+    if "CHAR" in t or "CLOB" in t or "TEXT" in t:
+        return AFF_TEXT
+    if "BLOB" in t:
+        return AFF_BLOB
+    if "REAL" in t or "FLOA" in t or "DOUB" in t:
+        return AFF_REAL
+    return AFF_NUMERIC
+
+
+class ColumnInfo:
+    __slots__ = ("name", "type_name", "affinity", "notnull", "notnull_conflict", "default",
+                 "collation", "pk", "hidden")
+
+    def __init__(self, name, type_name):
+        self.name = name
+        self.type_name = type_name
+        self.affinity = affinity_of_type(type_name)
+        self.notnull = False
+        self.notnull_conflict = None
+        self.default = None  # an AST expression or None
+        self.collation = None
+        self.pk = False
+        self.hidden = False
+
+
+class Index:
+    __slots__ = ("name", "table", "columns", "collations", "desc", "unique", "root", "sql",
+                 "auto", "conflict", "is_pk", "where", "exprs")
+
+    def __init__(self, name, table, columns, collations, desc, unique, root, sql, auto=False,
+                 conflict=None, is_pk=False):
+        self.name = name
+        self.table = table  # table name
+        self.columns = columns  # column numbers in the table
+        self.collations = collations  # collation names (None = column default / BINARY)
+        self.desc = desc
+        self.unique = unique
+        self.root = root
+        self.sql = sql
+        self.auto = auto
+        self.conflict = conflict
+        self.is_pk = is_pk
+        self.where = None
+        self.exprs = None
+
+
+class Table:
+    __slots__ = ("name", "columns", "root", "sql", "ipk", "indexes", "triggers", "checks",
+                 "without_rowid", "autoinc", "col_index", "is_view", "pk_conflict", "unique_specs")
+
+    def __init__(self, name, root, sql):
+        self.name = name
+        self.columns: list[ColumnInfo] = []
+        self.root = root
+        self.sql = sql
+        self.ipk = -1  # column number of the INTEGER PRIMARY KEY (rowid alias), or -1
+        self.indexes: list[Index] = []
+        self.triggers: list = []
+        self.checks: list = []
+        self.without_rowid = False
+        self.autoinc = False
+        self.col_index: dict[str, int] = {}
+        self.is_view = False
+        self.pk_conflict = None
+        # (columns, collations, desc, conflict, is_pk) per UNIQUE/PRIMARY KEY constraint that
+        # needs an automatic index, in the order SQLite numbers them.
+        self.unique_specs: list = []
+
+    def find_column(self, name: str) -> int:
+        return self.col_index.get(name.lower(), -1)
+
+
+class View:
+    __slots__ = ("name", "select", "columns", "sql", "triggers")
+    is_view = True
+
+    def __init__(self, name, select, columns, sql):
+        self.name = name
+        self.select = select
+        self.columns = columns
+        self.sql = sql
+        self.triggers: list = []
+
+
+class Trigger:
+    __slots__ = ("name", "table", "timing", "event", "update_columns", "when", "body", "sql",
+                 "for_each_row")
+
+    def __init__(self, ast: A.CreateTrigger, sql):
+        self.name = ast.name
+        self.table = ast.table
+        self.timing = ast.timing
+        self.event = ast.event
+        self.update_columns = ast.update_columns
+        self.when = ast.when
+        self.body = ast.body
+        self.sql = sql
+        self.for_each_row = ast.for_each_row
+
+
+def _indexed_column_number(table: Table, ic: A.IndexedColumn) -> int:
+    e = ic.expr
+    while isinstance(e, A.Collate):
+        e = e.expr
+    if isinstance(e, A.Column) and e.table is None:
+        n = table.find_column(e.name)
+        if n >= 0:
+            return n
+        raise DatabaseError(f"no such column: {e.name}")
+    if isinstance(e, A.Literal) and isinstance(e.value, str):
+        n = table.find_column(e.value)
+        if n >= 0:
+            return n
+    raise DatabaseError("expressions prohibited in PRIMARY KEY and UNIQUE constraints")
+
+
+def _ic_collation(ic: A.IndexedColumn):
+    if ic.collation:
+        return ic.collation
+    e = ic.expr
+    if isinstance(e, A.Collate):
+        return e.collation
+    return None
+
+
+def table_from_ast(ast: A.CreateTable, root: int, sql: str | None) -> Table:
+    """Build a Table (without its automatic indexes' roots) from CREATE TABLE."""
+    t = Table(ast.name, root, sql)
+    t.without_rowid = ast.without_rowid
+    pk_cols = None
+    for i, cd in enumerate(ast.columns):
+        c = ColumnInfo(cd.name, cd.type_name)
+        if cd.name.lower() in t.col_index:
+            raise DatabaseError(f"duplicate column name: {cd.name}")
+        t.col_index[cd.name.lower()] = i
+        t.columns.append(c)
+        for cc in cd.constraints:
+            k = cc.kind
+            if k == "NOT NULL":
+                c.notnull = True
+                c.notnull_conflict = cc.conflict
+            elif k == "DEFAULT":
+                c.default = cc.expr
+            elif k == "COLLATE":
+                c.collation = cc.collation
+            elif k == "PRIMARY KEY":
+                if pk_cols is not None:
+                    raise DatabaseError(f'table "{ast.name}" has more than one primary key')
+                pk_cols = ([i], [None], [cc.desc], cc.conflict, cc.autoincrement, True)
+                t.unique_specs.append(pk_cols)
+            elif k == "UNIQUE":
+                t.unique_specs.append(([i], [None], [False], cc.conflict, False, False))
+            elif k == "CHECK":
+                t.checks.append((cc.name, cc.expr))
+    for tc in ast.constraints:
+        if tc.kind in ("PRIMARY KEY", "UNIQUE"):
+            cols = [_indexed_column_number(t, ic) for ic in tc.columns]
+            colls = [_ic_collation(ic) for ic in tc.columns]
+            desc = [ic.desc for ic in tc.columns]
+            spec = (cols, colls, desc, tc.conflict, False, tc.kind == "PRIMARY KEY")
+            if tc.kind == "PRIMARY KEY":
+                if pk_cols is not None:
+                    raise DatabaseError(f'table "{ast.name}" has more than one primary key')
+                pk_cols = spec
+            t.unique_specs.append(spec)
+        elif tc.kind == "CHECK":
+            t.checks.append((tc.name, tc.expr))
+    if pk_cols is not None:
+        cols = pk_cols[0]
+        for n in cols:
+            t.columns[n].pk = True
+        if len(cols) == 1 and (t.columns[cols[0]].type_name or "").upper() == "INTEGER" \
+                and not t.without_rowid:
+            # INTEGER PRIMARY KEY: the rowid alias, no index (column-constraint DESC excepted).
+            is_col_desc = pk_cols[2][0] and pk_cols[4] is not None and any(
+                cc.kind == "PRIMARY KEY" and cc.desc for cc in ast.columns[cols[0]].constraints)
+            if not is_col_desc:
+                t.ipk = cols[0]
+                t.pk_conflict = pk_cols[3]
+                t.autoinc = bool(pk_cols[4])
+                t.unique_specs = [s for s in t.unique_specs if s is not pk_cols]
+    # Drop UNIQUE specs that duplicate an earlier one on the same columns (SQLite merges them).
+    seen = []
+    specs = []
+    for s in t.unique_specs:
+        key = tuple(s[0])
+        if key in seen:
+            continue
+        seen.append(key)
+        specs.append(s)
+    t.unique_specs = specs
+    return t
+
+
+def index_from_ast(ast: A.CreateIndex, table: Table, root: int, sql: str | None) -> Index:
+    cols = []
+    colls = []
+    for ic in ast.columns:
+        cols.append(_indexed_column_number(table, ic))
+        colls.append(_ic_collation(ic))
+    idx = Index(ast.name, table.name, cols, colls, [ic.desc for ic in ast.columns], ast.unique,
+                root, sql)
+    idx.where = ast.where
+    return idx
+
+
+class Schema:
+    """Every object of one database, by lower-case name."""
+
+    def __init__(self):
+        self.tables: dict[str, Table] = {}
+        self.indexes: dict[str, Index] = {}
+        self.views: dict[str, View] = {}
+        self.triggers: dict[str, Trigger] = {}
+        self.cookie = 0
+        self.version = 0  # bumped on every reload (invalidates compiled programs)
+        self.tables[SCHEMA_TABLE] = schema_table()
+
+    def table(self, name: str):
+        return self.tables.get(name.lower())
+
+
+def schema_table() -> Table:
+    t = Table(SCHEMA_TABLE, 1, None)
+    for i, n in enumerate(("type", "name", "tbl_name", "rootpage", "sql")):
+        t.columns.append(ColumnInfo(n, "INT" if n == "rootpage" else "TEXT"))
+        t.col_index[n] = i
+    return t
+
+
+def build_schema(rows, parse) -> Schema:
+    """The schema from sqlite_schema rows (type, name, tbl_name, rootpage, sql);
+    ``parse(sql)`` returns the statement's AST."""
+    s = Schema()
+    autos: list = []
+    idx_rows = []
+    trig_rows = []
+    for typ, name, tbl_name, root, sql in rows:
+        if typ == "table":
+            if sql is None:
+                continue
+            ast = parse(sql)
+            t = table_from_ast(ast, root, sql)
+            s.tables[name.lower()] = t
+        elif typ == "view":
+            ast = parse(sql)
+            s.views[name.lower()] = View(ast.name, ast.select, ast.columns, sql)
+        elif typ == "index":
+            if sql is None:
+                autos.append((name, tbl_name, root))
+            else:
+                idx_rows.append((name, tbl_name, root, sql))
+        elif typ == "trigger":
+            trig_rows.append((name, tbl_name, sql))
+    for name, tbl_name, root in autos:
+        t = s.table(tbl_name)
+        if t is None:
+            continue
+        try:
+            n = int(name.rsplit("_", 1)[1])
+        except (ValueError, IndexError):
+            continue
+        if 1 <= n <= len(t.unique_specs):
+            cols, colls, desc, conflict, _ai, is_pk = t.unique_specs[n - 1]
+            idx = Index(name, t.name, cols, colls, desc, True, root, None, auto=True,
+                        conflict=conflict, is_pk=is_pk)
+            t.indexes.append(idx)
+            s.indexes[name.lower()] = idx
+    for name, tbl_name, root, sql in idx_rows:
+        t = s.table(tbl_name)
+        if t is None:
+            continue
+        idx = index_from_ast(parse(sql), t, root, sql)
+        t.indexes.append(idx)
+        s.indexes[name.lower()] = idx
+    for name, tbl_name, sql in trig_rows:
+        tr = Trigger(parse(sql), sql)
+        s.triggers[name.lower()] = tr
+        owner = s.table(tbl_name) or s.views.get(tbl_name.lower())
+        if owner is not None:
+            owner.triggers.append(tr)
+    return s

@@ -1,0 +1,920 @@
+# cython: language_level=3
+"""The bytecode loop: runs one compiled ``Program`` over the registers and cursors of a run.
+
+``Vdbe(db, program)`` holds the run state (registers, cursors, program counter, Once flags,
+aggregate states, bound parameters); the program itself is never modified, so one compiled
+program serves every run. ``step()`` runs until the next result row (returned as a tuple)
+or the end (None). One function switches on the opcode; the opcode numbers come from
+``opcodes.py`` and are repeated in the enum below (a test holds the two lists together).
+
+The VM calls ``_values`` for every SQL value operation, the storage layer's cursors for
+every b-tree move, and a few hooks of the database object (``db._vm_begin``,
+``db._vm_autocommit``, ``db._vm_parse_schema``...) for transactions and schema changes. It
+never parses SQL and never decides a plan; errors it raises are ``sqlengine.errors``
+classes carrying SQLite's messages.
+"""
+
+from sqlengine.vdbe._values cimport (apply_affinity, compare, compare_with_affinity,
+                                     add, sub, mul, div, rem, negate, bit_and, bit_or,
+                                     bit_not, shift_left, shift_right, concat, truth,
+                                     logical_not, cast_affinity, cast, real_affinity)
+
+from sqlengine import errors as E
+from sqlengine.vdbe import sorter as S
+from sqlengine.storage._record import encode_record, decode_record
+
+cdef enum:
+    OP_Noop, OP_Init, OP_Goto, OP_Halt, OP_HaltIfNull, OP_Integer, OP_Int64, OP_Real,
+    OP_String8, OP_Blob, OP_Null, OP_Variable, OP_Move, OP_Copy, OP_SCopy, OP_ResultRow,
+    OP_OpenRead, OP_OpenWrite, OP_OpenEphemeral, OP_OpenPseudo, OP_Close, OP_Rewind,
+    OP_Last, OP_Next, OP_Prev, OP_SeekRowid, OP_NotExists, OP_SeekGE, OP_SeekGT, OP_SeekLE,
+    OP_SeekLT, OP_IdxGE, OP_IdxGT, OP_IdxLE, OP_IdxLT, OP_IdxRowid, OP_Column, OP_Rowid,
+    OP_NullRow, OP_IfNullRow, OP_MakeRecord, OP_NewRowid, OP_Insert, OP_IdxInsert,
+    OP_Delete, OP_IdxDelete, OP_Found, OP_NotFound, OP_NoConflict, OP_Count, OP_Clear,
+    OP_Eq, OP_Ne, OP_Lt, OP_Le, OP_Gt, OP_Ge, OP_Compare, OP_Jump, OP_If, OP_IfNot,
+    OP_IsNull, OP_NotNull, OP_And, OP_Or, OP_Not, OP_IsTrue, OP_Add, OP_Subtract,
+    OP_Multiply, OP_Divide, OP_Remainder, OP_Concat, OP_BitAnd, OP_BitOr, OP_ShiftLeft,
+    OP_ShiftRight, OP_BitNot, OP_Negative, OP_Function, OP_AggStep, OP_AggFinal,
+    OP_AggValue, OP_SorterOpen, OP_SorterInsert, OP_SorterSort, OP_SorterNext,
+    OP_SorterData, OP_ResetSorter, OP_Once, OP_Gosub, OP_Return, OP_InitCoroutine,
+    OP_Yield, OP_EndCoroutine, OP_Affinity, OP_Cast, OP_CastType, OP_RealAffinity,
+    OP_MustBeInt, OP_IfPos, OP_IfNotZero, OP_DecrJumpZero, OP_OffsetLimit, OP_Transaction,
+    OP_AutoCommit, OP_Savepoint, OP_ReadCookie, OP_SetCookie, OP_CreateBtree, OP_Destroy,
+    OP_ParseSchema, OP_SetLastRowid, OP_AddChanges, OP_Sequence, OP_IdxKeyCheck,
+    OP_RowData, OP_MemMax, OP_Raise, OP_IfNullJump, OP_InListCheck
+
+# Cursor kinds
+cdef enum:
+    K_TABLE = 0
+    K_INDEX = 1
+    K_EPH_TABLE = 2
+    K_EPH_INDEX = 3
+    K_SORTER = 4
+    K_PSEUDO = 5
+
+DEF CMP_JUMPIFNULL = 0x10
+DEF CMP_STOREP2 = 0x20
+DEF CMP_NULLEQ = 0x80
+
+cdef str AFF_CHARS = "@ABCDE"
+
+# Names the compiler may use to call back into the VM for functions needing connection state.
+SQLITE_MAX_I64 = 9223372036854775807
+
+
+cdef class VCursor:
+    """One open cursor of a run: a storage cursor or a transient store, with the decoded
+    row it is on (``row``) cached until the next move."""
+    cdef public int kind
+    cdef public object bt
+    cdef public object row
+    cdef public bint nullrow
+    cdef public bint eof
+    cdef public object data
+    cdef public Py_ssize_t pos
+    cdef public object key_info
+    cdef public int n_cols
+    cdef public long long seq
+    cdef public object rowid_cache
+
+    def __init__(self, int kind, bt=None, data=None, key_info=None, int n_cols=0):
+        self.kind = kind
+        self.bt = bt
+        self.data = data
+        self.key_info = key_info
+        self.n_cols = n_cols
+        self.row = None
+        self.nullrow = False
+        self.eof = True
+        self.pos = -1
+        self.seq = 0
+        self.rowid_cache = None
+
+
+cdef class AggState:
+    """The running state of one aggregate: the aggregate object and, for DISTINCT, the
+    set of argument tuples already seen."""
+    cdef public object obj
+    cdef public object seen
+
+    def __init__(self, obj, distinct):
+        self.obj = obj
+        self.seen = set() if distinct else None
+
+
+cdef inline object _row_of(VCursor c):
+    """The decoded row at a cursor (None-filled when on its NULL row)."""
+    cdef int k = c.kind
+    if c.row is not None:
+        return c.row
+    if k == K_TABLE:
+        c.row = decode_record(c.bt.payload())
+    elif k == K_INDEX:
+        c.row = decode_record(c.bt.key())
+    elif k == K_EPH_TABLE:
+        c.row = c.data.rows[c.pos]
+    elif k == K_EPH_INDEX:
+        c.row = c.data.sorted[c.pos]
+    elif k == K_SORTER:
+        c.row = c.data.rows[c.pos]
+    return c.row
+
+
+cdef object _int_key(object v, int op):
+    """The integer rowid to seek for key ``v`` under a seek opcode, or a marker: None when
+    no row can match, True for 'every row' (text key under LE/LT)."""
+    import math
+    if type(v) is int:
+        return v
+    if v is None:
+        return None
+    v2 = apply_affinity(v, "C")
+    if type(v2) is int:
+        return v2
+    if type(v2) is float:
+        if v2 != v2:
+            return None
+        if op == OP_SeekGE or op == OP_SeekLT:
+            f = math.ceil(v2)
+        else:
+            f = math.floor(v2)
+        if f > SQLITE_MAX_I64:
+            return f
+        if f < -SQLITE_MAX_I64 - 1:
+            return f
+        return int(f)
+    # text or blob: greater than every number
+    if op == OP_SeekLE or op == OP_SeekLT:
+        return True
+    return None
+
+
+cdef class Vdbe:
+    """The run state of one program."""
+    cdef public object prog
+    cdef public object db
+    cdef int[:] opc
+    cdef long long[:] a1
+    cdef long long[:] a2
+    cdef long long[:] a3
+    cdef int[:] a5
+    cdef list p4
+    cdef public list mem
+    cdef public list cursors
+    cdef public list bindings
+    cdef public int pc
+    cdef list once
+    cdef int cmp
+    cdef public long long n_change
+    cdef public bint done
+    cdef public bint started
+    cdef public object error_action
+    cdef public object last_rowid
+
+    def __init__(self, db, prog):
+        self.db = db
+        self.prog = prog
+        self.opc = prog.opcodes
+        self.a1 = prog.p1
+        self.a2 = prog.p2
+        self.a3 = prog.p3
+        self.a5 = prog.p5
+        self.p4 = prog.p4
+        self.bindings = [None] * (prog.param_count + 1)
+        self.reset()
+
+    def reset(self):
+        self.mem = [None] * (self.prog.n_mem + 1)
+        self.cursors = [None] * (self.prog.n_cursor + 1)
+        self.once = [False] * (len(self.prog) + 1)
+        self.pc = 0
+        self.cmp = 0
+        self.n_change = 0
+        self.done = False
+        self.started = False
+        self.error_action = None
+
+    def close_cursors(self):
+        self.cursors = [None] * (self.prog.n_cursor + 1)
+
+    cdef VCursor _open_table(self, int i, long long root, bint write, object p4):
+        key_info = None
+        kind = K_TABLE
+        if p4 is not None and not isinstance(p4, int):
+            key_info = p4
+            kind = K_INDEX
+        bt = self.db._vm_cursor(root, write, key_info)
+        c = VCursor(kind, bt, None, key_info)
+        self.cursors[i] = c
+        return c
+
+    def step(self):
+        """Run to the next result row (a tuple) or to the end (None)."""
+        cdef list mem = self.mem
+        cdef int[:] opc = self.opc
+        cdef long long[:] a1 = self.a1
+        cdef long long[:] a2 = self.a2
+        cdef long long[:] a3 = self.a3
+        cdef int[:] a5 = self.a5
+        cdef list p4s = self.p4
+        cdef list cursors = self.cursors
+        cdef int pc = self.pc
+        cdef int op, i, n, p5
+        cdef long long p1, p2, p3
+        cdef VCursor c
+        cdef object v, w, r, k
+        if self.done:
+            return None
+        self.started = True
+        while True:
+            op = opc[pc]
+            p1 = a1[pc]
+            p2 = a2[pc]
+            p3 = a3[pc]
+            if op == OP_Column:
+                c = <VCursor>cursors[p1]
+                if c.nullrow:
+                    mem[p3] = None
+                else:
+                    r = c.row
+                    if r is None:
+                        r = _row_of(c)
+                    if p2 < len(r):
+                        mem[p3] = r[p2]
+                    else:
+                        mem[p3] = p4s[pc]
+            elif op == OP_Next:
+                c = <VCursor>cursors[p1]
+                c.row = None
+                c.nullrow = False
+                if c.kind == K_TABLE or c.kind == K_INDEX:
+                    if c.bt.next():
+                        pc = p2
+                        continue
+                    c.eof = True
+                elif c.kind == K_EPH_TABLE:
+                    c.pos += 1
+                    if c.pos < len(c.data.rows):
+                        pc = p2
+                        continue
+                    c.eof = True
+                elif c.kind == K_EPH_INDEX:
+                    c.pos += 1
+                    if c.pos < len(c.data.sorted):
+                        pc = p2
+                        continue
+                    c.eof = True
+            elif op == OP_Eq or op == OP_Ne or op == OP_Lt or op == OP_Le or op == OP_Gt \
+                    or op == OP_Ge:
+                p5 = a5[pc]
+                v = mem[p3]
+                w = mem[p1]
+                coll = p4s[pc]
+                if v is None or w is None:
+                    if p5 & CMP_NULLEQ:
+                        res = 0 if (v is None and w is None) else 1
+                        if op == OP_Eq:
+                            r = 1 if res == 0 else 0
+                        elif op == OP_Ne:
+                            r = 1 if res != 0 else 0
+                        else:
+                            r = None
+                    else:
+                        r = None
+                    if p5 & CMP_STOREP2:
+                        mem[p2] = r
+                    elif r is None:
+                        if p5 & CMP_JUMPIFNULL:
+                            pc = p2
+                            continue
+                    elif r:
+                        pc = p2
+                        continue
+                    pc += 1
+                    continue
+                res = compare_with_affinity(v, w, AFF_CHARS[p5 & 7], coll)
+                if op == OP_Eq:
+                    r = res == 0
+                elif op == OP_Ne:
+                    r = res != 0
+                elif op == OP_Lt:
+                    r = res < 0
+                elif op == OP_Le:
+                    r = res <= 0
+                elif op == OP_Gt:
+                    r = res > 0
+                else:
+                    r = res >= 0
+                if p5 & CMP_STOREP2:
+                    mem[p2] = 1 if r else 0
+                elif r:
+                    pc = p2
+                    continue
+            elif op == OP_Goto:
+                pc = p2
+                continue
+            elif op == OP_ResultRow:
+                self.pc = pc + 1
+                return tuple(mem[p1:p1 + p2])
+            elif op == OP_Rowid:
+                c = <VCursor>cursors[p1]
+                if c.nullrow:
+                    mem[p2] = None
+                elif c.kind == K_TABLE:
+                    mem[p2] = c.bt.rowid
+                elif c.kind == K_EPH_TABLE:
+                    mem[p2] = c.data.rowids[c.pos]
+                else:
+                    r = _row_of(c)
+                    mem[p2] = r[len(r) - 1]
+            elif op == OP_If:
+                v = truth(mem[p1])
+                if v is None:
+                    if p3:
+                        pc = p2
+                        continue
+                elif v:
+                    pc = p2
+                    continue
+            elif op == OP_IfNot:
+                v = truth(mem[p1])
+                if v is None:
+                    if p3:
+                        pc = p2
+                        continue
+                elif not v:
+                    pc = p2
+                    continue
+            elif op == OP_Integer:
+                mem[p2] = p1
+            elif op == OP_Int64 or op == OP_Real or op == OP_String8 or op == OP_Blob:
+                mem[p2] = p4s[pc]
+            elif op == OP_Null:
+                mem[p2] = None
+                if p3 > p2:
+                    for i in range(p2 + 1, p3 + 1):
+                        mem[i] = None
+            elif op == OP_Variable:
+                mem[p2] = self.bindings[p1]
+            elif op == OP_Move:
+                for i in range(p3):
+                    mem[p2 + i] = mem[p1 + i]
+                    mem[p1 + i] = None
+            elif op == OP_Copy:
+                for i in range(p3 + 1):
+                    mem[p2 + i] = mem[p1 + i]
+            elif op == OP_SCopy:
+                mem[p2] = mem[p1]
+            elif op == OP_IsNull:
+                if mem[p1] is None:
+                    pc = p2
+                    continue
+            elif op == OP_NotNull:
+                if mem[p1] is not None:
+                    pc = p2
+                    continue
+            elif op == OP_IfNullJump:
+                for i in range(p3):
+                    if mem[p1 + i] is None:
+                        pc = p2
+                        break
+                else:
+                    pc += 1
+                continue
+            elif op == OP_And or op == OP_Or:
+                v = truth(mem[p1])
+                w = truth(mem[p2])
+                if op == OP_And:
+                    if v == 0 or w == 0:
+                        r = 0
+                    elif v is None or w is None:
+                        r = None
+                    else:
+                        r = 1
+                else:
+                    if v == 1 or w == 1:
+                        r = 1
+                    elif v is None or w is None:
+                        r = None
+                    else:
+                        r = 0
+                mem[p3] = r
+            elif op == OP_Not:
+                mem[p2] = logical_not(mem[p1])
+            elif op == OP_IsTrue:
+                v = truth(mem[p1])
+                if v is None:
+                    mem[p2] = p3
+                else:
+                    mem[p2] = (1 if v else 0) ^ (<int>p4s[pc])
+            elif op == OP_Add:
+                mem[p3] = add(mem[p2], mem[p1])
+            elif op == OP_Subtract:
+                mem[p3] = sub(mem[p2], mem[p1])
+            elif op == OP_Multiply:
+                mem[p3] = mul(mem[p2], mem[p1])
+            elif op == OP_Divide:
+                mem[p3] = div(mem[p2], mem[p1])
+            elif op == OP_Remainder:
+                mem[p3] = rem(mem[p2], mem[p1])
+            elif op == OP_Concat:
+                mem[p3] = concat(mem[p2], mem[p1])
+            elif op == OP_BitAnd:
+                mem[p3] = bit_and(mem[p1], mem[p2])
+            elif op == OP_BitOr:
+                mem[p3] = bit_or(mem[p1], mem[p2])
+            elif op == OP_ShiftLeft:
+                mem[p3] = shift_left(mem[p2], mem[p1])
+            elif op == OP_ShiftRight:
+                mem[p3] = shift_right(mem[p2], mem[p1])
+            elif op == OP_BitNot:
+                mem[p2] = bit_not(mem[p1])
+            elif op == OP_Negative:
+                mem[p2] = negate(mem[p1])
+            elif op == OP_Function:
+                n = a5[pc]
+                mem[p3] = p4s[pc](self, mem[p2:p2 + n])
+            elif op == OP_AggStep:
+                n = a5[pc]
+                st = mem[p3]
+                if st is None:
+                    st = AggState(p4s[pc].new(), p1 != 0)
+                    mem[p3] = st
+                args = mem[p2:p2 + n]
+                if (<AggState>st).seen is not None:
+                    if args[0] is None:
+                        pc += 1
+                        continue
+                    k = S.row_key(args, n, [None] * n)
+                    if k in (<AggState>st).seen:
+                        pc += 1
+                        continue
+                    (<AggState>st).seen.add(k)
+                p4s[pc].step((<AggState>st).obj, args)
+            elif op == OP_AggFinal or op == OP_AggValue:
+                st = mem[p1]
+                f = p4s[pc]
+                if st is None:
+                    v = f.final(f.new())
+                else:
+                    v = f.final((<AggState>st).obj)
+                if op == OP_AggFinal:
+                    mem[p1] = v
+                else:
+                    mem[p3] = v
+            elif op == OP_Affinity:
+                aff = p4s[pc]
+                for i in range(p2):
+                    mem[p1 + i] = apply_affinity(mem[p1 + i], aff[i])
+            elif op == OP_MakeRecord:
+                aff = p4s[pc]
+                if aff is None:
+                    mem[p3] = tuple(mem[p1:p1 + p2])
+                else:
+                    mem[p3] = tuple([apply_affinity(mem[p1 + i], aff[i]) for i in range(p2)])
+            elif op == OP_RealAffinity:
+                v = mem[p1]
+                if type(v) is int:
+                    mem[p1] = float(v)
+            elif op == OP_Cast:
+                mem[p1] = cast_affinity(mem[p1], AFF_CHARS[p2])
+            elif op == OP_CastType:
+                mem[p1] = cast(mem[p1], p4s[pc])
+            elif op == OP_Gosub:
+                mem[p1] = pc
+                pc = p2
+                continue
+            elif op == OP_Return:
+                pc = mem[p1] + 1
+                continue
+            elif op == OP_InitCoroutine:
+                mem[p1] = p3 - 1
+                if p2:
+                    pc = p2
+                    continue
+            elif op == OP_Yield:
+                i = mem[p1]
+                mem[p1] = pc
+                pc = i + 1
+                continue
+            elif op == OP_EndCoroutine:
+                i = mem[p1]
+                # the caller's Yield: jump to its P2
+                pc = a2[i]
+                mem[p1] = pc - 1
+                continue
+            elif op == OP_Once:
+                if self.once[pc]:
+                    pc = p2
+                    continue
+                self.once[pc] = True
+            elif op == OP_IfPos:
+                v = mem[p1]
+                if v > 0:
+                    mem[p1] = v - p3
+                    pc = p2
+                    continue
+            elif op == OP_IfNotZero:
+                v = mem[p1]
+                if v != 0:
+                    if v > 0:
+                        mem[p1] = v - 1
+                    pc = p2
+                    continue
+            elif op == OP_DecrJumpZero:
+                v = mem[p1] - 1
+                mem[p1] = v
+                if v == 0:
+                    pc = p2
+                    continue
+            elif op == OP_MustBeInt:
+                v = mem[p1]
+                if type(v) is not int:
+                    w = apply_affinity(v, "C")
+                    if type(w) is not int:
+                        if p2 == 0:
+                            raise E.OperationalError("datatype mismatch", code=E.SQLITE_MISMATCH)
+                        pc = p2
+                        continue
+                    mem[p1] = w
+            elif op == OP_OffsetLimit:
+                v = mem[p1]
+                w = mem[p3]
+                if v <= 0:
+                    mem[p2] = -1
+                else:
+                    mem[p2] = v + (w if w > 0 else 0)
+            elif op == OP_MemMax:
+                if mem[p2] > mem[p1]:
+                    mem[p1] = mem[p2]
+            elif op == OP_Compare:
+                ki = p4s[pc]
+                self.cmp = 0
+                for i in range(p3):
+                    v = mem[p1 + i]
+                    w = mem[p2 + i]
+                    coll = ki.colls[i] if ki is not None and i < len(ki.colls) else None
+                    res = compare(v, w, coll.func if coll is not None else None)
+                    if res:
+                        if ki is not None and i < len(ki.desc) and ki.desc[i]:
+                            res = -res
+                        self.cmp = res
+                        break
+            elif op == OP_Jump:
+                if self.cmp < 0:
+                    pc = p1
+                elif self.cmp == 0:
+                    pc = p2
+                else:
+                    pc = p3
+                continue
+            elif op == OP_Init:
+                pc = p2
+                continue
+            elif op == OP_Halt:
+                if p1:
+                    self.error_action = p2
+                    raise E.error_for_code(p1, p4s[pc])
+                self.pc = pc
+                self.done = True
+                self.cursors = [None] * len(cursors)
+                self.db._vm_halt(self)
+                return None
+            elif op == OP_HaltIfNull:
+                if mem[p3] is None:
+                    self.error_action = p2
+                    raise E.error_for_code(p1, p4s[pc])
+            elif op == OP_Raise:
+                self.error_action = p1
+                raise E.error_for_code(E.SQLITE_CONSTRAINT_TRIGGER, p4s[pc])
+            elif op == OP_Transaction:
+                self.db._vm_begin(self, p2)
+            elif op == OP_AutoCommit:
+                self.db._vm_autocommit(p1, p2)
+            elif op == OP_Savepoint:
+                self.db._vm_savepoint(p1, p4s[pc])
+            elif op == OP_ReadCookie:
+                mem[p2] = self.db._vm_get_meta(p3)
+            elif op == OP_SetCookie:
+                self.db._vm_set_meta(p2, p3)
+            elif op == OP_CreateBtree:
+                mem[p2] = self.db._vm_create_btree(p3)
+            elif op == OP_Destroy:
+                self.db._vm_destroy(p1)
+            elif op == OP_Clear:
+                n = self.db._vm_clear(p1)
+                if p2:
+                    self.n_change += n
+            elif op == OP_ParseSchema:
+                self.db._vm_parse_schema()
+            elif op == OP_SetLastRowid:
+                self.db.last_insert_rowid = mem[p1]
+            elif op == OP_AddChanges:
+                self.n_change += p1
+            elif op == OP_OpenRead or op == OP_OpenWrite:
+                if a5[pc] & 0x10:
+                    p2 = mem[p2]
+                self._open_table(p1, p2, op == OP_OpenWrite, p4s[pc])
+            elif op == OP_OpenEphemeral:
+                ki = p4s[pc]
+                if ki is None:
+                    c = VCursor(K_EPH_TABLE, None, S.EphTable(), None, p2)
+                else:
+                    c = VCursor(K_EPH_INDEX, None, S.EphIndex(ki, p2), ki, p2)
+                cursors[p1] = c
+            elif op == OP_SorterOpen:
+                cursors[p1] = VCursor(K_SORTER, None, S.Sorter(p4s[pc]), p4s[pc], p2)
+            elif op == OP_OpenPseudo:
+                c = VCursor(K_PSEUDO, None, None, None, p3)
+                c.row = mem[p2]
+                c.data = p2
+                cursors[p1] = c
+            elif op == OP_ResetSorter:
+                c = <VCursor>cursors[p1]
+                if c is not None:
+                    if c.kind == K_SORTER:
+                        c.data = S.Sorter(c.key_info)
+                    elif c.kind == K_EPH_TABLE:
+                        c.data = S.EphTable()
+                    elif c.kind == K_EPH_INDEX:
+                        c.data = S.EphIndex(c.key_info, c.n_cols)
+                    c.row = None
+            elif op == OP_Close:
+                cursors[p1] = None
+            elif op == OP_Rewind or op == OP_Last:
+                c = <VCursor>cursors[p1]
+                c.row = None
+                c.nullrow = False
+                k = c.kind
+                if k == K_TABLE or k == K_INDEX:
+                    if op == OP_Rewind:
+                        ok = c.bt.first()
+                    else:
+                        ok = c.bt.last()
+                elif k == K_EPH_TABLE:
+                    n = len(c.data.rows)
+                    c.pos = 0 if op == OP_Rewind else n - 1
+                    ok = n > 0
+                elif k == K_EPH_INDEX:
+                    n = len(c.data.rows_sorted())
+                    c.pos = 0 if op == OP_Rewind else n - 1
+                    ok = n > 0
+                else:
+                    raise E.InternalError("Rewind on a sorter")
+                c.eof = not ok
+                if not ok:
+                    pc = p2
+                    continue
+            elif op == OP_Prev:
+                c = <VCursor>cursors[p1]
+                c.row = None
+                c.nullrow = False
+                if c.kind == K_TABLE or c.kind == K_INDEX:
+                    if c.bt.prev():
+                        pc = p2
+                        continue
+                else:
+                    c.pos -= 1
+                    if c.pos >= 0:
+                        pc = p2
+                        continue
+                c.eof = True
+            elif op == OP_SeekRowid or op == OP_NotExists:
+                c = <VCursor>cursors[p1]
+                c.row = None
+                c.nullrow = False
+                v = mem[p3]
+                if type(v) is not int:
+                    v = apply_affinity(v, "C")
+                    if type(v) is not int:
+                        c.eof = True
+                        pc = p2
+                        continue
+                if c.kind == K_EPH_TABLE:
+                    import bisect
+                    i = bisect.bisect_left(c.data.rowids, v)
+                    if i < len(c.data.rowids) and c.data.rowids[i] == v:
+                        c.pos = i
+                        c.eof = False
+                    else:
+                        c.eof = True
+                        pc = p2
+                        continue
+                elif c.bt.seek(v) != 0 or c.bt.eof:
+                    c.eof = True
+                    pc = p2
+                    continue
+                else:
+                    c.eof = False
+            elif op == OP_SeekGE or op == OP_SeekGT or op == OP_SeekLE or op == OP_SeekLT:
+                c = <VCursor>cursors[p1]
+                c.row = None
+                c.nullrow = False
+                if c.kind == K_TABLE:
+                    k = _int_key(mem[p3], op)
+                    if k is None:
+                        c.eof = True
+                        pc = p2
+                        continue
+                    if k is True:
+                        ok = c.bt.last()
+                    elif type(k) is not int:
+                        # beyond the 64-bit range
+                        if (k > 0) == (op == OP_SeekGE or op == OP_SeekGT):
+                            ok = False
+                        elif op == OP_SeekGE or op == OP_SeekGT:
+                            ok = c.bt.first()
+                        else:
+                            ok = c.bt.last()
+                    elif op == OP_SeekGE:
+                        ok = c.bt.seek_ge(k)
+                    elif op == OP_SeekGT:
+                        ok = c.bt.seek_gt(k)
+                    elif op == OP_SeekLE:
+                        ok = c.bt.seek_le(k)
+                    else:
+                        ok = c.bt.seek_lt(k)
+                else:
+                    n = <int>p4s[pc]
+                    key = tuple(mem[p3:p3 + n])
+                    if op == OP_SeekGE:
+                        ok = c.bt.seek_ge(key)
+                    elif op == OP_SeekGT:
+                        ok = c.bt.seek_gt(key)
+                    elif op == OP_SeekLE:
+                        ok = c.bt.seek_le(key)
+                    else:
+                        ok = c.bt.seek_lt(key)
+                c.eof = not ok
+                if not ok:
+                    pc = p2
+                    continue
+            elif op == OP_IdxGE or op == OP_IdxGT or op == OP_IdxLE or op == OP_IdxLT:
+                c = <VCursor>cursors[p1]
+                n = <int>p4s[pc]
+                if c.kind == K_TABLE:
+                    v = c.bt.rowid
+                    w = mem[p3]
+                    res = compare(v, apply_affinity(w, "C"), None) if w is not None else 1
+                else:
+                    res = c.bt.compare_key(tuple(mem[p3:p3 + n]))
+                if op == OP_IdxGE:
+                    ok = res >= 0
+                elif op == OP_IdxGT:
+                    ok = res > 0
+                elif op == OP_IdxLE:
+                    ok = res <= 0
+                else:
+                    ok = res < 0
+                if ok:
+                    pc = p2
+                    continue
+            elif op == OP_IdxRowid:
+                c = <VCursor>cursors[p1]
+                r = _row_of(c)
+                mem[p2] = r[len(r) - 1]
+            elif op == OP_NullRow:
+                c = <VCursor>cursors[p1]
+                if c is None:
+                    c = VCursor(K_PSEUDO, None, None, None, 0)
+                    cursors[p1] = c
+                c.nullrow = True
+                c.row = None
+            elif op == OP_IfNullRow:
+                c = <VCursor>cursors[p1]
+                if c is None or c.nullrow:
+                    mem[p3] = None
+                    pc = p2
+                    continue
+            elif op == OP_NewRowid:
+                c = <VCursor>cursors[p1]
+                if c.kind == K_EPH_TABLE:
+                    mem[p2] = c.data.next_rowid
+                else:
+                    mem[p2] = self._new_rowid(c)
+            elif op == OP_Insert:
+                c = <VCursor>cursors[p1]
+                v = mem[p3]
+                if c.kind == K_EPH_TABLE:
+                    c.data.insert(v, mem[p2])
+                else:
+                    c.bt.insert(v, encode_record(mem[p2]))
+                    c.row = None
+                    p5 = a5[pc]
+                    if p5 & 0x01:
+                        self.n_change += 1
+                    if p5 & 0x20:
+                        self.db.last_insert_rowid = v
+            elif op == OP_IdxInsert:
+                c = <VCursor>cursors[p1]
+                if c.kind == K_EPH_INDEX:
+                    c.data.insert(mem[p2])
+                elif c.kind == K_SORTER:
+                    c.data.rows.append(mem[p2])
+                else:
+                    c.bt.insert(encode_record(mem[p2]))
+            elif op == OP_SorterInsert:
+                (<VCursor>cursors[p1]).data.rows.append(mem[p2])
+            elif op == OP_SorterSort:
+                c = <VCursor>cursors[p1]
+                c.data.sort()
+                c.pos = 0
+                c.row = None
+                if not c.data.rows:
+                    c.eof = True
+                    pc = p2
+                    continue
+                c.eof = False
+            elif op == OP_SorterNext:
+                c = <VCursor>cursors[p1]
+                c.pos += 1
+                c.row = None
+                if c.pos < len(c.data.rows):
+                    pc = p2
+                    continue
+                c.eof = True
+            elif op == OP_SorterData or op == OP_RowData:
+                c = <VCursor>cursors[p1]
+                mem[p2] = _row_of(c)
+            elif op == OP_Delete:
+                c = <VCursor>cursors[p1]
+                if c.kind == K_EPH_INDEX:
+                    c.data.delete(_row_of(c))
+                else:
+                    c.bt.delete()
+                c.row = None
+                if a5[pc] & 0x01:
+                    self.n_change += 1
+            elif op == OP_IdxDelete:
+                c = <VCursor>cursors[p1]
+                key = tuple(mem[p2:p2 + p3])
+                if c.kind == K_EPH_INDEX:
+                    c.data.delete(key)
+                elif c.bt.seek_ge(key) and c.bt.compare_key(key) == 0:
+                    c.bt.delete()
+                c.row = None
+            elif op == OP_Found or op == OP_NotFound or op == OP_NoConflict \
+                    or op == OP_IdxKeyCheck:
+                c = <VCursor>cursors[p1]
+                n = <int>p4s[pc]
+                if n == 0:
+                    key = tuple(mem[p3])
+                else:
+                    key = tuple(mem[p3:p3 + n])
+                if op == OP_NoConflict and None in key:
+                    pc = p2
+                    continue
+                c.row = None
+                if c.kind == K_EPH_INDEX:
+                    found = c.data.found(key)
+                else:
+                    found = c.bt.seek_ge(key) and c.bt.compare_key(key) == 0
+                    c.eof = not found
+                if op == OP_Found:
+                    if found:
+                        pc = p2
+                        continue
+                elif not found:
+                    pc = p2
+                    continue
+            elif op == OP_Count:
+                c = <VCursor>cursors[p1]
+                if c.kind == K_EPH_TABLE:
+                    mem[p2] = len(c.data.rows)
+                elif c.kind == K_EPH_INDEX:
+                    mem[p2] = len(c.data)
+                else:
+                    mem[p2] = c.bt.count()
+            elif op == OP_Sequence:
+                c = <VCursor>cursors[p1]
+                mem[p2] = c.seq
+                c.seq += 1
+            elif op == OP_InListCheck:
+                v = mem[p1]
+                if v is None:
+                    mem[p2] = None
+                else:
+                    k = v if type(v) is not str else ("s", v)
+                    if k in p4s[pc]:
+                        mem[p2] = 1
+                    else:
+                        mem[p2] = None if p3 else 0
+            elif op == OP_Noop:
+                pass
+            else:
+                raise E.InternalError("unknown opcode %d at %d" % (op, pc))
+            pc += 1
+
+    cdef object _new_rowid(self, VCursor c):
+        bt = c.bt
+        if not bt.last():
+            return 1
+        v = bt.rowid
+        if v >= SQLITE_MAX_I64:
+            import random
+            for _ in range(100):
+                cand = random.randint(1, SQLITE_MAX_I64)
+                if bt.seek(cand) != 0 or bt.eof:
+                    return cand
+            raise E.DatabaseError("database or disk is full", code=E.SQLITE_FULL)
+        return v + 1

@@ -1,0 +1,114 @@
+"""The connection's function table as the compiler and the VM use it.
+
+Wraps ``functions.FunctionRegistry`` (built-ins + user functions) into the two callables
+the VM's opcodes take as P4: a ``ScalarCall`` (``call(vm, args)`` for OP_Function) and an
+``AggCall`` (``new()``, ``step(state, args)``, ``final(state)`` for OP_AggStep/AggFinal),
+and supplies the function context (last_insert_rowid, changes, the statement's 'now',
+random bytes, the call's collation). This module never touches storage or SQL text.
+"""
+
+from __future__ import annotations
+
+from sqlengine.vdbe.functions import BUILTINS, FunctionContext, FunctionRegistry
+
+
+class DbContext(FunctionContext):
+    """The function context of one connection."""
+
+    def __init__(self, db):
+        super().__init__()
+        self.db = db
+
+    @property
+    def last_insert_rowid(self):
+        return self.db.last_insert_rowid
+
+    @property
+    def changes(self):
+        return self.db.changes
+
+    @property
+    def total_changes(self):
+        return self.db.total_changes
+
+    @property
+    def case_sensitive_like(self):
+        return getattr(self.db, "case_sensitive_like", False)
+
+
+class ScalarCall:
+    __slots__ = ("fdef", "ctx", "coll", "needs_collation", "explain")
+
+    def __init__(self, fdef, ctx, coll=None):
+        self.fdef = fdef
+        self.ctx = ctx
+        self.coll = coll
+        self.needs_collation = fdef.needs_collation
+        self.explain = f"{fdef.name}({fdef.nargs})"
+
+    def with_collation(self, coll):
+        return ScalarCall(self.fdef, self.ctx, coll)
+
+    def __call__(self, vm, args):
+        ctx = self.ctx
+        ctx.collation = self.coll
+        return self.fdef.func(ctx, *args)
+
+
+class AggCall:
+    __slots__ = ("fdef", "ctx", "coll", "needs_collation", "explain")
+
+    def __init__(self, fdef, ctx, coll=None):
+        self.fdef = fdef
+        self.ctx = ctx
+        self.coll = coll
+        self.needs_collation = fdef.needs_collation or fdef.name in ("min", "max")
+        self.explain = f"{fdef.name}({fdef.nargs})"
+
+    def with_collation(self, coll):
+        return AggCall(self.fdef, self.ctx, coll)
+
+    def new(self):
+        self.ctx.collation = self.coll
+        return self.fdef.func(self.ctx)
+
+    def step(self, state, args):
+        state.step(*args)
+
+    def final(self, state):
+        return state.finalize()
+
+
+class FunctionTable:
+    def __init__(self, db):
+        self.db = db
+        self.reg = FunctionRegistry(BUILTINS)
+        self.ctx = DbContext(db)
+
+    def _find(self, name, nargs):
+        return self.reg.find(name, nargs)
+
+    def scalar(self, name, nargs):
+        f = self._find(name, nargs)
+        if f is None or f.kind != "scalar":
+            return None
+        return ScalarCall(f, self.ctx)
+
+    def aggregate(self, name, nargs):
+        f = self._find(name, nargs)
+        if f is None or f.kind == "scalar":
+            return None
+        return AggCall(f, self.ctx)
+
+    def is_aggregate(self, name, nargs):
+        f = self._find(name, nargs)
+        return f is not None and f.kind == "aggregate"
+
+    def exists(self, name):
+        return self.reg.exists(name)
+
+    def create_function(self, name, nargs, func, deterministic=False):
+        self.reg.register_user_function(name, nargs, func, deterministic)
+
+    def create_aggregate(self, name, nargs, factory):
+        self.reg.register_user_aggregate(name, nargs, factory)

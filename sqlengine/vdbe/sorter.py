@@ -1,0 +1,265 @@
+"""Transient row stores of the VM: the sorter, ephemeral tables and ephemeral indexes.
+
+SQLite keeps these in temporary B-trees; a Python engine does better with Python lists,
+dicts and ``list.sort``. Rows are tuples of SQL values (the VM's records). Order is SQLite's
+(NULL < numbers < TEXT < BLOB, TEXT by collation, DESC columns reversed), equality is
+SQLite's equality (1 = 1.0, NULL = NULL for DISTINCT and UNION). A collation is a ``Coll``:
+its name, its comparison function and, for the built-in ones, a normalising key function
+(``None`` for user collations, which fall back to comparison sorts and linear probes).
+These classes never touch storage and never see SQL.
+"""
+
+from __future__ import annotations
+
+from functools import cmp_to_key
+
+from sqlengine.vdbe._values import compare
+
+
+def _ascii_lower(s: str) -> str:
+    return s.lower() if s.isascii() else "".join(
+        c.lower() if "A" <= c <= "Z" else c for c in s)
+
+
+def _rtrim(s: str) -> str:
+    return s.rstrip(" ")
+
+
+class Coll:
+    """A collation as the VM sees it: ``func(a, b) -> int`` (None for BINARY) and ``key``
+    (a function mapping text to a value whose ==, hash and < agree with ``func``, or None)."""
+
+    __slots__ = ("name", "func", "key")
+
+    def __init__(self, name: str, func=None, key=None):
+        self.name = name
+        self.func = func
+        self.key = key
+
+    def __repr__(self):
+        return self.name
+
+
+BINARY = Coll("BINARY", None, None)
+
+
+def builtin_key(name: str):
+    n = name.upper()
+    if n == "NOCASE":
+        return _ascii_lower
+    if n == "RTRIM":
+        return _rtrim
+    return None
+
+
+class SortSpec:
+    """The ordering of a sorter or ephemeral index: ``n_key`` leading fields compared, each
+    with a Coll (or None), a DESC flag and a NULLS FIRST flag."""
+
+    __slots__ = ("n_key", "colls", "desc", "nulls_first", "explain")
+
+    def __init__(self, n_key, colls=None, desc=None, nulls_first=None):
+        self.n_key = n_key
+        self.colls = list(colls) if colls else [None] * n_key
+        self.desc = list(desc) if desc else [False] * n_key
+        if nulls_first is None:
+            nulls_first = [not d for d in self.desc]
+        self.nulls_first = list(nulls_first)
+        self.explain = "k(%d%s)" % (n_key, "".join(
+            ",-" if d else "," for d in self.desc))
+
+    def all_binary(self):
+        return all(c is None or c.func is None or c.key is not None for c in self.colls)
+
+
+def _value_key(v, norm, null_rank):
+    if v is None:
+        return (null_rank, 0)
+    t = type(v)
+    if t is int or t is float:
+        return (1, v)
+    if t is str:
+        return (2, norm(v) if norm is not None else v)
+    return (3, bytes(v))
+
+
+def _field_cmp(coll):
+    f = coll.func if coll is not None else None
+
+    def cmp(a, b):
+        return compare(a, b, f)
+    return cmp
+
+
+def sort_rows(rows: list, spec: SortSpec) -> None:
+    """Sort ``rows`` (tuples) in place by ``spec``; stable."""
+    n = spec.n_key
+    if n == 0 or len(rows) < 2:
+        return
+    if spec.all_binary():
+        norms = [c.key if c is not None else None for c in spec.colls]
+        ranks = [0 if nf else 4 for nf in spec.nulls_first]
+        # null rank 0 sorts first ascending; DESC columns sort reversed, so NULL-first under
+        # DESC means the highest rank.
+        for i in range(n):
+            if spec.desc[i]:
+                ranks[i] = 4 if spec.nulls_first[i] else 0
+        if not any(spec.desc):
+            if n == 1:
+                norm, rk = norms[0], ranks[0]
+                rows.sort(key=lambda r: _value_key(r[0], norm, rk))
+            else:
+                rows.sort(key=lambda r: tuple(
+                    _value_key(r[i], norms[i], ranks[i]) for i in range(n)))
+            return
+        for i in range(n - 1, -1, -1):
+            norm, rk = norms[i], ranks[i]
+            rows.sort(key=lambda r: _value_key(r[i], norm, rk), reverse=spec.desc[i])
+        return
+    cmps = [_field_cmp(c) for c in spec.colls]
+
+    def rowcmp(a, b):
+        for i in range(n):
+            x, y = a[i], b[i]
+            if x is None or y is None:
+                if x is None and y is None:
+                    continue
+                c = -1 if x is None else 1
+                if not spec.nulls_first[i]:
+                    c = -c
+                return c
+            c = cmps[i](x, y)
+            if c:
+                return -c if spec.desc[i] else c
+        return 0
+    rows.sort(key=cmp_to_key(rowcmp))
+
+
+def row_key(row, n, norms):
+    """A hashable key for the first ``n`` fields of ``row`` under per-field normalisers."""
+    out = []
+    for i in range(n):
+        v = row[i]
+        t = type(v)
+        if t is str:
+            nm = norms[i]
+            out.append(("s", nm(v)) if nm is not None else ("s", v))
+        elif t is bytes or t is bytearray or t is memoryview:
+            out.append(("b", bytes(v)))
+        else:
+            out.append(v)  # None, int, float: Python equality is SQLite's (1 == 1.0)
+    return tuple(out)
+
+
+class Sorter:
+    """Rows added in any order, read back sorted (SorterOpen/Insert/Sort/Next)."""
+
+    __slots__ = ("rows", "spec", "pos")
+
+    def __init__(self, spec):
+        self.rows = []
+        self.spec = spec
+        self.pos = 0
+
+    def sort(self):
+        sort_rows(self.rows, self.spec)
+        self.pos = 0
+
+
+class EphTable:
+    """A transient rowid table: rows kept in rowid order (rowids only ever grow)."""
+
+    __slots__ = ("rows", "rowids", "next_rowid", "pos")
+
+    def __init__(self):
+        self.rows = []
+        self.rowids = []
+        self.next_rowid = 1
+        self.pos = -1
+
+    def insert(self, rowid, row):
+        if self.rowids and rowid <= self.rowids[-1]:
+            # Out of order or replace: keep the lists sorted.
+            import bisect
+            i = bisect.bisect_left(self.rowids, rowid)
+            if i < len(self.rowids) and self.rowids[i] == rowid:
+                self.rows[i] = row
+                return
+            self.rowids.insert(i, rowid)
+            self.rows.insert(i, row)
+        else:
+            self.rowids.append(rowid)
+            self.rows.append(row)
+        if rowid >= self.next_rowid:
+            self.next_rowid = rowid + 1
+
+
+class EphIndex:
+    """A transient index of rows: membership by key prefix, iteration in key order."""
+
+    __slots__ = ("spec", "n_fields", "entries", "norms", "exact", "sorted", "pos",
+                 "prefix_sets")
+
+    def __init__(self, spec: SortSpec, n_fields: int):
+        self.spec = spec
+        self.n_fields = n_fields
+        self.entries: dict = {}
+        self.norms = [c.key if c is not None else None for c in spec.colls]
+        self.norms += [None] * (n_fields - len(self.norms))
+        self.exact = spec.all_binary()
+        self.sorted = None
+        self.pos = -1
+        self.prefix_sets = {}
+
+    def key(self, row, n):
+        return row_key(row, n, self.norms)
+
+    def insert(self, row):
+        self.entries[self.key(row, len(row))] = row
+        self.sorted = None
+        self.prefix_sets = {}
+
+    def delete(self, row):
+        k = self.key(row, len(row))
+        if k in self.entries:
+            del self.entries[k]
+            self.sorted = None
+            self.prefix_sets = {}
+
+    def found(self, key_values) -> bool:
+        n = len(key_values)
+        if not self.exact:
+            return self._found_slow(key_values)
+        k = self.key(key_values, n)
+        if n >= self.n_fields:
+            return k in self.entries
+        s = self.prefix_sets.get(n)
+        if s is None:
+            s = {kk[:n] for kk in self.entries}
+            self.prefix_sets[n] = s
+        return k in s
+
+    def _found_slow(self, key_values):
+        n = len(key_values)
+        cmps = [_field_cmp(c) for c in self.spec.colls] + [_field_cmp(None)] * n
+        for row in self.entries.values():
+            for i in range(n):
+                if cmps[i](row[i], key_values[i]) != 0:
+                    break
+            else:
+                return True
+        return False
+
+    def rows_sorted(self):
+        if self.sorted is None:
+            rows = list(self.entries.values())
+            spec = self.spec
+            if spec.n_key < self.n_fields:
+                spec = SortSpec(self.n_fields, spec.colls + [None] * (self.n_fields - spec.n_key),
+                                spec.desc + [False] * (self.n_fields - spec.n_key))
+            sort_rows(rows, spec)
+            self.sorted = rows
+        return self.sorted
+
+    def __len__(self):
+        return len(self.entries)
