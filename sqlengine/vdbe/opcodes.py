@@ -151,7 +151,7 @@ OPCODES: list[tuple[str, str, str]] = [
     ("CreateBtree", "P2 P3", "r[P2] = root page of a new b-tree (P3 = 1 table, 2 index)."),
     ("Destroy", "P1", "Drop the b-tree rooted at page P1."),
     ("ParseSchema", "P4", "Reload the schema from sqlite_schema (P4 = the reason)."),
-    ("SetLastRowid", "P1", "last_insert_rowid = r[P1]."),
+    ("SetLastRowid", "P1", "Set last_insert_rowid to r[P1]."),
     ("AddChanges", "P1", "Count P1 changes (statements that write rows without Insert/Delete)."),
     ("Sequence", "P1 P2", "r[P2] = the next sequence number of cursor P1."),
     ("IdxKeyCheck", "P1 P2 P3 P4", "Jump to P2 unless index cursor P1 is on an entry with prefix r[P3..P3+P4-1]."),
