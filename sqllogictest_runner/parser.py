@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 
 __all__ = ["Record", "read_script_text", "parse_script", "parse_file", "ENGINE_NAME"]
 
@@ -65,15 +66,46 @@ def read_script_text(path) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def _split_lines(text: str) -> list[str]:
+def _normalise(text: str) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n")
         if text.endswith("\r"):
             text = text[:-1]
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+    return text
+
+
+# One or more blank lines (empty or only white space) between records.
+_SEPARATOR = re.compile(r"(\n(?:[ \t\v\f\r]*\n)+)")
+
+
+def _blocks(text: str):
+    """(line numbers, lines) of each run of non-blank lines, comment lines dropped.
+
+    ``line numbers`` is the first line's number (an int) when no line was dropped, else the
+    list of the kept lines' numbers.
+    """
+    parts = _SEPARATOR.split("\n" + _normalise(text) + "\n")
+    line = 0  # parts[0] starts with the "\n" added above: its first line is line 1
+    for k in range(0, len(parts), 2):
+        block = parts[k]
+        start = line
+        line += block.count("\n")
+        if k + 1 < len(parts):
+            line += parts[k + 1].count("\n")
+        if k == 0:
+            block = block[1:]
+            start += 1
+        if not block or block.isspace():
+            continue
+        lines = block.split("\n")
+        if "#" in block:
+            nums = [start + j for j, ln in enumerate(lines) if ln[:1] != "#"]
+            if not nums:
+                continue
+            if len(nums) < len(lines):
+                yield nums, [ln for ln in lines if ln[:1] != "#"]
+                continue
+        yield start, lines
 
 
 def parse_script(text: str, engine_name: str = ENGINE_NAME):
@@ -82,22 +114,12 @@ def parse_script(text: str, engine_name: str = ENGINE_NAME):
     Stops after an ``error`` record (the reference ends the script there). A ``halt`` record
     is yielded like any other; the runner stops at it unless it is skipped.
     """
-    lines = _split_lines(text)
-    n = len(lines)
-    i = 0
     engine_name = engine_name.lower()
-    while True:
-        # find the first line of the next record: skip blank lines and comments
-        while i < n:
-            s = lines[i]
-            if s and s[0] != "#" and not s.isspace():
-                break
-            i += 1
-        if i >= n:
-            return
-        first = i + 1
+    for nums, lines in _blocks(text):
+        first = nums if nums.__class__ is int else nums[0]
         skip = False
-        tokens = lines[i].split()
+        i = 0
+        tokens = lines[0].split()
         while tokens[0] in ("skipif", "onlyif"):
             cond = tokens[1].lower() if len(tokens) > 1 else ""
             if tokens[0] == "skipif":
@@ -106,25 +128,14 @@ def parse_script(text: str, engine_name: str = ENGINE_NAME):
             elif cond != engine_name:
                 skip = True
             i += 1
-            while i < n and lines[i][:1] == "#":
-                i += 1
-            if i >= n or not lines[i] or lines[i].isspace():
-                yield Record("error", i + 1, skip, message="condition without a record",
+            if i >= len(lines):
+                yield Record("error", first, skip, message="condition without a record",
                              first_line=first)
                 return
             tokens = lines[i].split()
-        line = i + 1
+        line = first + i if nums.__class__ is int else nums[i]
         kind = tokens[0]
-        # the body: every following non-comment line up to a blank line
-        i += 1
-        body = []
-        while i < n:
-            s = lines[i]
-            if not s or s.isspace():
-                break
-            if s[0] != "#":
-                body.append(s)
-            i += 1
+        body = lines[i + 1:] if i else lines[1:]
         if kind == "statement":
             mode = tokens[1] if len(tokens) > 1 else ""
             if mode == "ok" or mode == "error":

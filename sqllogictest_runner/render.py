@@ -23,9 +23,11 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
+from itertools import chain
 
 __all__ = [
     "render_values",
+    "render_column",
     "render_int",
     "render_real",
     "render_text",
@@ -264,7 +266,7 @@ def format_fixed3(x: float) -> str:
     """Format a double as the reference's ``%.3f`` (SQLite printf, 16 significant digits)."""
     if x != x:
         return "NaN"
-    a = -x if x < 0.0 else x
+    a = abs(x)  # -0.0 prints as 0.000: SQLite tests realvalue<0.0
     if a < 1e13:
         s6 = "%.6f" % a
         if 470 <= int(s6[-3:]) <= 530:
@@ -281,7 +283,7 @@ def render_real(v) -> str:
     """Render one value for an ``R`` column."""
     t = v.__class__
     if t is float:
-        if 0.0 <= v < 1e9:
+        if 0.0 < v < 1e9:
             f = v * 1000.0
             frac = f - int(f)
             if not (0.47 < frac < 0.53):
@@ -356,25 +358,48 @@ def render_text(v) -> str:
 
 _RENDERERS = {"I": render_int, "R": render_real, "T": render_text}
 
+# The text of the integers met most often, so that most I values cost one dict lookup.
+# (A float that equals one of these keys renders the same way: 3.0 -> "3".)
+_INT_TEXT = {i: str(i) for i in range(-10000, 100001)}
+_int_text = _INT_TEXT.get
 
-def render_values(rows, types: str) -> list[str]:
-    """Render every value of ``rows`` (sequences of len(types)) row by row into one flat list."""
+
+def render_column(col, t: str) -> list[str]:
+    """Render a sequence of values of one column (type character ``t``)."""
+    if t == "I":
+        out = list(map(_int_text, col))
+        if None in out:
+            out = [s if s is not None else render_int(v) for s, v in zip(out, col)]
+        return out
+    if t == "T":
+        try:
+            joined = "".join(col)
+        except TypeError:
+            pass
+        else:
+            if joined.isascii() and joined.isprintable() and "" not in col:
+                return list(col)
+        return list(map(render_text, col))
+    return list(map(_RENDERERS[t], col))
+
+
+def render_values(rows, types: str, sort: str = "nosort") -> list[str]:
+    """Render ``rows`` (sequences of len(types) values) into the flat list of their texts,
+    row after row, sorted as ``sort`` says (``rowsort``: rows compared column by column as
+    strings; ``valuesort``: every value on its own)."""
     if not rows:
         return []
-    ncol = len(types)
-    if types == "I" * ncol:
-        return [
-            str(v) if v.__class__ is int and -2147483648 <= v <= 2147483647 else render_int(v)
-            for row in rows
-            for v in row
-        ]
-    if ncol == 1:
-        f = _RENDERERS[types]
-        return [f(row[0]) for row in rows]
-    fs = [_RENDERERS[c] for c in types]
-    out = []
-    append = out.append
-    for row in rows:
-        for f, v in zip(fs, row):
-            append(f(v))
-    return out
+    if len(types) == 1:
+        vals = render_column([r[0] for r in rows], types)
+        if sort != "nosort":
+            vals.sort()
+        return vals
+    rcols = [render_column(c, t) for c, t in zip(zip(*rows), types)]
+    if sort == "rowsort":
+        rrows = list(zip(*rcols))
+        rrows.sort()
+        return list(chain.from_iterable(rrows))
+    vals = list(chain.from_iterable(zip(*rcols)))
+    if sort == "valuesort":
+        vals.sort()
+    return vals

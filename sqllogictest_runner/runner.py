@@ -56,6 +56,7 @@ class ScriptResult:
     status: str = "done"          # done | timeout | died | unreadable
     seconds: float = 0.0          # wall time of the whole script
     engine_seconds: float = 0.0   # time spent inside the engine's two operations
+    cpu_seconds: float = 0.0      # CPU time of the process running the script
     last_line: int = 0            # line of the last record reached
     notes: list = field(default_factory=list)  # (line, text): records run differently
 
@@ -69,7 +70,8 @@ class ScriptResult:
             "path": self.path, "engine": self.engine, "records_run": self.records_run,
             "skipped": self.skipped, "failures": [list(f) for f in self.failures],
             "status": self.status, "seconds": self.seconds,
-            "engine_seconds": self.engine_seconds, "last_line": self.last_line,
+            "engine_seconds": self.engine_seconds, "cpu_seconds": self.cpu_seconds,
+            "last_line": self.last_line,
             "notes": [list(n) for n in self.notes],
         }
 
@@ -82,6 +84,7 @@ class ScriptResult:
         r.status = d["status"]
         r.seconds = d["seconds"]
         r.engine_seconds = d["engine_seconds"]
+        r.cpu_seconds = d.get("cpu_seconds", 0.0)
         r.last_line = d["last_line"]
         r.notes = [tuple(n) for n in d["notes"]]
         return r
@@ -100,15 +103,6 @@ def _expected_digest(expected: list[str]) -> str:
         if m:
             return m.group(2)
     return result_digest(expected)
-
-
-def _sort_rows(vals: list[str], ncol: int) -> list[str]:
-    if ncol == 1:
-        vals.sort()
-        return vals
-    rows = [vals[i:i + ncol] for i in range(0, len(vals), ncol)]
-    rows.sort()
-    return [v for row in rows for v in row]
 
 
 def _diff_message(vals, expected, step_error):
@@ -203,12 +197,7 @@ def run_script(text: str, engine: Engine, path: str = "", progress=None,
                 fail((rec.line, COLUMN_COUNT,
                       f"expected {len(types)} columns, got {ncols}", rec.sql))
                 continue
-            vals = render_values(rows, types)
-            if rec.sort != "nosort" and len(vals) > 1:
-                if rec.sort == "rowsort":
-                    vals = _sort_rows(vals, ncols)
-                else:
-                    vals.sort()
+            vals = render_values(rows, types, rec.sort)
             label = rec.label
             nvals = len(vals)
             expected = rec.expected
@@ -258,6 +247,7 @@ def run_file(path, engine_name: str = "sqlite3", rel: str | None = None,
              progress=None) -> ScriptResult:
     """Open a fresh in-memory database on ``engine_name`` and run the script at ``path``."""
     t0 = time.perf_counter()
+    c0 = time.process_time()
     text = read_script_text(path)
     engine = open_engine(engine_name)
     try:
@@ -265,4 +255,5 @@ def run_file(path, engine_name: str = "sqlite3", rel: str | None = None,
     finally:
         engine.close()
     result.seconds = time.perf_counter() - t0
+    result.cpu_seconds = time.process_time() - c0
     return result
