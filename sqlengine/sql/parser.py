@@ -265,6 +265,23 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:  # noqa: C901 - the LA
             kind, e = next_token(sql, s)
 
 
+def _use_compiled() -> str:
+    """Switch ``parse_one`` to the compiled driver when it is built; returns which runs."""
+    global parse_one
+    try:
+        from . import _parser
+    except ImportError:
+        return "python"
+    from .lexer import KEYWORDS
+    _parser.init(load_tables(), KEYWORDS, Builder, Parsed, QName, FALLBACK_ID)
+    parse_one = _parser.parse_one
+    return "cython"
+
+
+python_parse_one = parse_one
+DRIVER = _use_compiled()
+
+
 def parse_all(sql: str) -> list[Parsed]:
     out = []
     pos = 0

@@ -1,0 +1,528 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The compiled SQL front end: SQLite's tokenizer and the LALR(1) driver, in Cython.
+
+This is the hot path of every statement. It behaves exactly like the reference pair
+``lexer.py`` + ``parser.py`` (same tokens, same fallback/wildcard/default-reduction rules,
+same stack depth, same messages) and runs the same tables (``tables.py``, computed by lark
+from ``grammar.lark``) and the same reductions (``builder.py``, which build the AST): only
+the loop, the state stack and the tokenizer are compiled. ``parser.py`` uses it when it is
+built (``python build.py sql._parser``). It never builds a parse tree and never resolves
+names.
+"""
+
+from ..errors import OperationalError
+
+cdef enum:
+    STACK_DEPTH = 100
+    NOACT = -2147483647
+    K_SPACE = -1
+    K_ILLEGAL = -2
+    K_NONE = -3
+
+from libc.stdlib cimport malloc, free
+
+# ------------------------------------------------------------------ tables (set by init)
+cdef int NSTATES = 0, NTERMS = 0, NNTS = 0, NRULES = 0
+cdef int *ACTION = NULL       # NSTATES * NTERMS, NOACT when absent
+cdef int *DEFAULT = NULL      # NSTATES, NOACT when none
+cdef int *GOTO = NULL         # NSTATES * NNTS
+cdef int *RULE_ORIGIN = NULL
+cdef int *RULE_LEN = NULL
+cdef char *RULE_START = NULL
+cdef char *FALLBACK = NULL    # per terminal
+cdef char *ACCEPT = NULL      # per state
+cdef list RULE_FN = []
+cdef dict KEYWORDS = {}
+cdef object BUILDER = None
+cdef object PARSED = None
+cdef object QNAME = None
+
+# Terminal numbers of the tokens the tokenizer makes.
+cdef int T_END, T_ID, T_ANY, T_STRING, T_INTEGER, T_FLOAT, T_BLOB, T_VARIABLE
+cdef int T_LP, T_RP, T_SEMI, T_COMMA, T_DOT, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_REM
+cdef int T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_BITAND, T_BITOR, T_LSHIFT, T_RSHIFT
+cdef int T_CONCAT, T_PTR, T_BITNOT, T_WINDOW, T_OVER, T_FILTER, T_AS, T_JOIN_KW
+
+cdef char ID_LIKE[512]        # per terminal: getToken() of SQLite reports it as TK_ID
+
+
+def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_names):
+    """Load the numbered tables (``tables.Tables``) into C arrays."""
+    global NSTATES, NTERMS, NNTS, NRULES, ACTION, DEFAULT, GOTO, RULE_ORIGIN, RULE_LEN
+    global RULE_START, FALLBACK, ACCEPT, RULE_FN, KEYWORDS, BUILDER, PARSED, QNAME
+    global T_END, T_ID, T_ANY, T_STRING, T_INTEGER, T_FLOAT, T_BLOB, T_VARIABLE
+    global T_LP, T_RP, T_SEMI, T_COMMA, T_DOT, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_REM
+    global T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_BITAND, T_BITOR, T_LSHIFT, T_RSHIFT
+    global T_CONCAT, T_PTR, T_BITNOT, T_WINDOW, T_OVER, T_FILTER, T_AS, T_JOIN_KW
+    cdef int i, s
+    term_no = {n: i for i, n in enumerate(tables.terminals)}
+    NSTATES = len(tables.action)
+    NTERMS = len(tables.terminals)
+    NNTS = len(tables.nonterminals)
+    NRULES = len(tables.rules)
+    if NTERMS > 512:
+        raise RuntimeError("too many terminals")
+    ACTION = <int *> malloc(sizeof(int) * NSTATES * NTERMS)
+    DEFAULT = <int *> malloc(sizeof(int) * NSTATES)
+    GOTO = <int *> malloc(sizeof(int) * NSTATES * NNTS)
+    RULE_ORIGIN = <int *> malloc(sizeof(int) * NRULES)
+    RULE_LEN = <int *> malloc(sizeof(int) * NRULES)
+    RULE_START = <char *> malloc(NRULES)
+    FALLBACK = <char *> malloc(NTERMS)
+    ACCEPT = <char *> malloc(NSTATES)
+    for s in range(NSTATES):
+        for i in range(NTERMS):
+            ACTION[s * NTERMS + i] = NOACT
+        for t, a in tables.action[s].items():
+            ACTION[s * NTERMS + t] = a
+        d = tables.default[s]
+        DEFAULT[s] = NOACT if d is None else d
+        for i in range(NNTS):
+            GOTO[s * NNTS + i] = -1
+        for nt, g in tables.goto[s].items():
+            GOTO[s * NNTS + nt] = g
+        ACCEPT[s] = 1 if s in tables.accept else 0
+    start_nt = tables.nonterminals.index("start")
+    fns = []
+    for i, (origin, length, alias, name) in enumerate(tables.rules):
+        RULE_ORIGIN[i] = origin
+        RULE_LEN[i] = length
+        RULE_START[i] = 1 if origin == start_nt else 0
+        fn = getattr(builder_class, alias, None) if alias else None
+        if fn is None and not alias and length > 1:
+            fn = getattr(builder_class, name, None)
+        if fn is None and (alias or length > 1):
+            raise RuntimeError(f"grammar.lark: no reduction for {alias or name}")
+        fns.append(fn)
+    RULE_FN = fns
+    for i in range(NTERMS):
+        FALLBACK[i] = 0
+        ID_LIKE[i] = 0
+    for n in fallback_names:
+        FALLBACK[term_no[n]] = 1
+        ID_LIKE[term_no[n]] = 1
+    KEYWORDS = {k: term_no[v] for k, v in keywords.items()}
+    BUILDER = builder_class
+    PARSED = parsed_class
+    QNAME = qname_class
+    T_END = term_no["$END"]; T_ID = term_no["ID"]; T_ANY = term_no["ANY"]
+    T_STRING = term_no["STRING"]; T_INTEGER = term_no["INTEGER"]; T_FLOAT = term_no["FLOAT"]
+    T_BLOB = term_no["BLOB"]; T_VARIABLE = term_no["VARIABLE"]; T_LP = term_no["LP"]
+    T_RP = term_no["RP"]; T_SEMI = term_no["SEMI"]; T_COMMA = term_no["COMMA"]
+    T_DOT = term_no["DOT"]; T_PLUS = term_no["PLUS"]; T_MINUS = term_no["MINUS"]
+    T_STAR = term_no["STAR"]; T_SLASH = term_no["SLASH"]; T_REM = term_no["REM"]
+    T_EQ = term_no["EQ"]; T_NE = term_no["NE"]; T_LT = term_no["LT"]; T_LE = term_no["LE"]
+    T_GT = term_no["GT"]; T_GE = term_no["GE"]; T_BITAND = term_no["BITAND"]
+    T_BITOR = term_no["BITOR"]; T_LSHIFT = term_no["LSHIFT"]; T_RSHIFT = term_no["RSHIFT"]
+    T_CONCAT = term_no["CONCAT"]; T_PTR = term_no["PTR"]; T_BITNOT = term_no["BITNOT"]
+    T_WINDOW = term_no["WINDOW"]; T_OVER = term_no["OVER"]; T_FILTER = term_no["FILTER"]
+    T_AS = term_no["AS"]; T_JOIN_KW = term_no["JOIN_KW"]
+    for n in ("ID", "STRING", "JOIN_KW", "WINDOW", "OVER"):
+        ID_LIKE[term_no[n]] = 1
+
+
+# ------------------------------------------------------------------ tokenizer
+
+cdef inline bint is_space(Py_UCS4 c):
+    return c == 32 or (9 <= c <= 13)
+
+
+cdef inline bint is_digit(Py_UCS4 c):
+    return 48 <= c <= 57
+
+
+cdef inline bint is_xdigit(Py_UCS4 c):
+    return (48 <= c <= 57) or (97 <= c <= 102) or (65 <= c <= 70)
+
+
+cdef inline bint is_id_char(Py_UCS4 c):
+    if c >= 128:
+        return True
+    return (48 <= c <= 57) or (97 <= c <= 122) or (65 <= c <= 90) or c == 95 or c == 36
+
+
+cdef inline bint is_id_start(Py_UCS4 c):
+    if c >= 128:
+        return True
+    return (97 <= c <= 122) or (65 <= c <= 90) or c == 95
+
+
+cdef inline Py_UCS4 at(str sql, Py_ssize_t i, Py_ssize_t n):
+    return sql[i] if i < n else 0
+
+
+cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+    """The terminal number of the token at ``i`` (K_SPACE, K_ILLEGAL), its end in *end."""
+    cdef Py_UCS4 c = sql[i], d, q
+    cdef Py_ssize_t j
+    cdef int kind, named
+    if is_space(c):
+        j = i + 1
+        while j < n and is_space(sql[j]):
+            j += 1
+        end[0] = j
+        return K_SPACE
+    if c == 45:  # -
+        d = at(sql, i + 1, n)
+        if d == 45:
+            j = i + 2
+            while j < n and sql[j] != 10:
+                j += 1
+            end[0] = j + 1 if j < n else n
+            return K_SPACE
+        if d == 62:  # >
+            end[0] = i + 3 if at(sql, i + 2, n) == 62 else i + 2
+            return T_PTR
+        end[0] = i + 1
+        return T_MINUS
+    end[0] = i + 1
+    if c == 40:
+        return T_LP
+    if c == 41:
+        return T_RP
+    if c == 59:
+        return T_SEMI
+    if c == 43:
+        return T_PLUS
+    if c == 42:
+        return T_STAR
+    if c == 47:  # /
+        if at(sql, i + 1, n) == 42:
+            j = i + 2
+            while j + 1 < n and not (sql[j] == 42 and sql[j + 1] == 47):
+                j += 1
+            end[0] = j + 2 if j + 1 < n else n
+            return K_SPACE
+        return T_SLASH
+    if c == 37:
+        return T_REM
+    if c == 61:  # =
+        if at(sql, i + 1, n) == 61:
+            end[0] = i + 2
+        return T_EQ
+    if c == 60:  # <
+        d = at(sql, i + 1, n)
+        if d == 61:
+            end[0] = i + 2
+            return T_LE
+        if d == 62:
+            end[0] = i + 2
+            return T_NE
+        if d == 60:
+            end[0] = i + 2
+            return T_LSHIFT
+        return T_LT
+    if c == 62:  # >
+        d = at(sql, i + 1, n)
+        if d == 61:
+            end[0] = i + 2
+            return T_GE
+        if d == 62:
+            end[0] = i + 2
+            return T_RSHIFT
+        return T_GT
+    if c == 33:  # !
+        if at(sql, i + 1, n) == 61:
+            end[0] = i + 2
+            return T_NE
+        return K_ILLEGAL
+    if c == 124:  # |
+        if at(sql, i + 1, n) == 124:
+            end[0] = i + 2
+            return T_CONCAT
+        return T_BITOR
+    if c == 44:
+        return T_COMMA
+    if c == 38:
+        return T_BITAND
+    if c == 126:
+        return T_BITNOT
+    if c == 39 or c == 34 or c == 96:  # ' " `
+        j = i + 1
+        while True:
+            while j < n and sql[j] != c:
+                j += 1
+            if j >= n:
+                end[0] = n
+                return K_ILLEGAL
+            if j + 1 < n and sql[j + 1] == c:
+                j += 2
+                continue
+            end[0] = j + 1
+            return T_STRING if c == 39 else T_ID
+    if c == 46:  # .
+        if is_digit(at(sql, i + 1, n)):
+            return number(sql, i, n, end)
+        return T_DOT
+    if is_digit(c):
+        return number(sql, i, n, end)
+    if c == 91:  # [
+        j = i + 1
+        while j < n and sql[j] != 93:
+            j += 1
+        if j >= n:
+            end[0] = n
+            return K_ILLEGAL
+        end[0] = j + 1
+        return T_ID
+    if c == 63:  # ?
+        j = i + 1
+        while j < n and is_digit(sql[j]):
+            j += 1
+        end[0] = j
+        return T_VARIABLE
+    if c == 36 or c == 64 or c == 58 or c == 35:  # $ @ : #
+        named = 0
+        kind = T_VARIABLE
+        j = i + 1
+        while j < n:
+            d = sql[j]
+            if is_id_char(d):
+                named += 1
+            elif d == 40 and named > 0:
+                j += 1
+                while j < n and not is_space(sql[j]) and sql[j] != 41:
+                    j += 1
+                if j < n and sql[j] == 41:
+                    j += 1
+                else:
+                    kind = K_ILLEGAL
+                break
+            elif d == 58 and at(sql, j + 1, n) == 58:
+                j += 1
+            else:
+                break
+            j += 1
+        end[0] = j
+        return kind if named > 0 else K_ILLEGAL
+    if (c == 120 or c == 88) and at(sql, i + 1, n) == 39:  # x'
+        j = i + 2
+        while j < n and is_xdigit(sql[j]):
+            j += 1
+        if j >= n or sql[j] != 39 or (j - i) % 2:
+            while j < n and sql[j] != 39:
+                j += 1
+            end[0] = j + 1 if j < n else n
+            return K_ILLEGAL
+        end[0] = j + 1
+        return T_BLOB
+    if is_id_start(c):
+        j = i + 1
+        while j < n and is_id_char(sql[j]):
+            j += 1
+        end[0] = j
+        if j - i > 17:  # longer than any keyword
+            return T_ID
+        kw = KEYWORDS.get(sql[i:j].upper())
+        return T_ID if kw is None else <int> kw
+    return K_ILLEGAL
+
+
+cdef int number(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+    cdef Py_ssize_t j
+    cdef int kind = T_INTEGER
+    cdef Py_UCS4 d
+    if sql[i] == 48 and (at(sql, i + 1, n) == 120 or at(sql, i + 1, n) == 88) \
+            and is_xdigit(at(sql, i + 2, n)):
+        j = i + 3
+        while j < n and is_xdigit(sql[j]):
+            j += 1
+        end[0] = j
+        return T_INTEGER
+    j = i
+    while j < n and is_digit(sql[j]):
+        j += 1
+    if j < n and sql[j] == 46:
+        kind = T_FLOAT
+        j += 1
+        while j < n and is_digit(sql[j]):
+            j += 1
+    if j < n and (sql[j] == 101 or sql[j] == 69):
+        d = at(sql, j + 1, n)
+        if is_digit(d) or ((d == 43 or d == 45) and is_digit(at(sql, j + 2, n))):
+            kind = T_FLOAT
+            j += 2
+            while j < n and is_digit(sql[j]):
+                j += 1
+    while j < n and is_id_char(sql[j]):
+        kind = K_ILLEGAL
+        j += 1
+    end[0] = j
+    return kind
+
+
+def tokenize(str sql):
+    """[(terminal number or -1 space / -2 illegal, start, end)] (for tests)."""
+    cdef Py_ssize_t i = 0, n = len(sql), e = 0
+    out = []
+    while i < n:
+        k = next_token(sql, i, n, &e)
+        out.append((k, i, e))
+        i = e
+    return out
+
+
+cdef int peek(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+    cdef int k
+    while i < n:
+        k = next_token(sql, i, n, end)
+        if k != K_SPACE:
+            return k
+        i = end[0]
+    end[0] = n
+    return K_NONE
+
+
+cdef int window_kind(int kind, str sql, Py_ssize_t e, Py_ssize_t n, int last):
+    cdef Py_ssize_t j = 0
+    cdef int k1, k2
+    if kind == T_WINDOW:
+        k1 = peek(sql, e, n, &j)
+        if k1 < 0 or not ID_LIKE[k1]:
+            return T_ID
+        k2 = peek(sql, j, n, &j)
+        return T_WINDOW if k2 == T_AS else T_ID
+    if last != T_RP:
+        return T_ID
+    k1 = peek(sql, e, n, &j)
+    if kind == T_OVER:
+        return T_OVER if (k1 == T_LP or (k1 >= 0 and ID_LIKE[k1])) else T_ID
+    return T_FILTER if k1 == T_LP else T_ID
+
+
+cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e):
+    cdef Py_UCS4 c
+    if kind == T_ID:
+        c = sql[s]
+        if c == 34:
+            return QNAME(sql[s + 1:e - 1].replace('""', '"'))
+        if c == 91:
+            return sql[s + 1:e - 1]
+        if c == 96:
+            return sql[s + 1:e - 1].replace("``", "`")
+        return sql[s:e]
+    if kind == T_STRING:
+        text = sql[s + 1:e - 1]
+        return text.replace("''", "'") if "'" in text else text
+    if kind == T_BLOB:
+        return bytes.fromhex(sql[s + 2:e - 1])
+    return sql[s:e]
+
+
+cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
+    if e <= s:
+        return OperationalError("incomplete input")
+    return OperationalError(f'near "{sql[s:e]}": syntax error')
+
+
+# ------------------------------------------------------------------ the LALR loop
+
+def parse_one(str sql, Py_ssize_t start=0):
+    """The first statement at or after ``start`` (None when only blanks, comments and
+    semicolons remain), as ``parser.parse_one``."""
+    cdef Py_ssize_t n = len(sql), e = 0
+    cdef int k
+    while start < n:
+        k = next_token(sql, start, n, &e)
+        if k != K_SPACE and k != T_SEMI:
+            return parse_at(sql, start)
+        start = e
+    return None
+
+
+def parse_at(str sql, Py_ssize_t pos):
+    """Parse the statement whose first token starts at ``pos`` (caller skipped blanks)."""
+    cdef Py_ssize_t n = len(sql)
+    cdef int states[STACK_DEPTH + 1]
+    cdef Py_ssize_t starts[STACK_DEPTH + 1]
+    cdef Py_ssize_t ends[STACK_DEPTH + 1]
+    cdef int top = 0          # index of the top state; symbols are 1..top
+    cdef int kind, t, a, st, r, length, last = -100
+    cdef Py_ssize_t s = pos, e = 0, rs, re_, last_end = pos, stmt_start = pos
+    cdef list values = [None] * (STACK_DEPTH + 1)
+    cdef object v, fn
+    builder = BUILDER(sql)
+    states[0] = 0
+    kind = next_token(sql, s, n, &e)
+    while True:
+        if kind == K_SPACE:
+            s = e
+            if s >= n:
+                kind = T_END if last == T_SEMI else T_SEMI
+                e = s
+            else:
+                kind = next_token(sql, s, n, &e)
+            continue
+        if kind == K_ILLEGAL:
+            raise OperationalError(f'unrecognized token: "{sql[s:e]}"')
+        if kind == T_WINDOW or kind == T_OVER or kind == T_FILTER:
+            kind = window_kind(kind, sql, e, n, last)
+        t = kind
+        while True:
+            st = states[top]
+            a = ACTION[st * NTERMS + t]
+            if a == NOACT:
+                if FALLBACK[t] and ACTION[st * NTERMS + T_ID] != NOACT:
+                    t = T_ID
+                    kind = T_ID
+                    a = ACTION[st * NTERMS + t]
+                elif ACTION[st * NTERMS + T_ANY] != NOACT and t != T_END:
+                    t = T_ANY
+                    a = ACTION[st * NTERMS + t]
+                else:
+                    a = DEFAULT[st]
+                    if a == NOACT:
+                        raise syntax_error(sql, s, e)
+            if a >= 0:
+                break
+            r = -1 - a
+            length = RULE_LEN[r]
+            if length:
+                rs = starts[top - length + 1]
+                re_ = ends[top]
+            else:
+                rs = re_ = s
+            fn = RULE_FN[r]
+            if fn is None:
+                v = values[top - length + 1] if length else None
+            else:
+                builder.lookahead = s
+                v = fn(builder, values[top - length + 1:top + 1], rs, re_)
+            if RULE_START[r]:
+                if builder.error is not None:
+                    raise OperationalError(builder.error)
+                return PARSED(v, sql[stmt_start:last_end], stmt_start,
+                              e if kind == T_END else s)
+            top -= length
+            if top >= STACK_DEPTH - 1:
+                raise OperationalError("parser stack overflow")
+            top += 1
+            states[top] = GOTO[states[top - 1] * NNTS + RULE_ORIGIN[r]]
+            values[top] = v
+            starts[top] = rs
+            ends[top] = re_
+        # shift
+        if builder.error is not None:
+            raise OperationalError(builder.error)
+        if top >= STACK_DEPTH - 1:
+            raise OperationalError("parser stack overflow")
+        top += 1
+        states[top] = a
+        values[top] = token_value(kind, sql, s, e)
+        starts[top] = s
+        ends[top] = e
+        if kind == T_SEMI:
+            if ACCEPT[a]:
+                s = e
+                kind = T_END
+                last = T_SEMI
+                continue
+        elif kind != T_END:
+            last_end = e
+        last = kind
+        s = e
+        if s >= n:
+            kind = T_END if last == T_SEMI else T_SEMI
+            e = s
+        else:
+            kind = next_token(sql, s, n, &e)
