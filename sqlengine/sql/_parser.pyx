@@ -11,6 +11,31 @@ names.
 """
 
 from ..errors import OperationalError
+from . import ast as _ast
+from .builder import float_value as _float_value
+
+cdef object Literal = _ast.Literal
+cdef object Binary = _ast.Binary
+cdef object Unary = _ast.Unary
+cdef object Column = _ast.Column
+cdef dict BINARY_OPS = {"==": "=", "<>": "!="}
+cdef object SLOW = object()
+
+# Reductions done here rather than in builder.py (the commonest expression nodes); each
+# builds exactly what the Builder method of the same name builds.
+cdef enum:
+    F_CALL = 0
+    F_INTEGER = 1
+    F_BINARY = 2
+    F_UNARY = 3
+    F_PAREN = 4
+    F_STRING = 5
+    F_NULL = 6
+    F_COLUMN = 7
+    F_FLOAT = 8
+FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
+                "paren": F_PAREN, "string": F_STRING, "null": F_NULL, "column": F_COLUMN,
+                "float_": F_FLOAT}
 
 cdef enum:
     STACK_DEPTH = 100
@@ -29,6 +54,7 @@ cdef int *GOTO = NULL         # NSTATES * NNTS
 cdef int *RULE_ORIGIN = NULL
 cdef int *RULE_LEN = NULL
 cdef char *RULE_START = NULL
+cdef char *RULE_FAST = NULL
 cdef char *FALLBACK = NULL    # per terminal
 cdef char *ACCEPT = NULL      # per state
 cdef list RULE_FN = []
@@ -49,7 +75,7 @@ cdef char ID_LIKE[512]        # per terminal: getToken() of SQLite reports it as
 def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_names):
     """Load the numbered tables (``tables.Tables``) into C arrays."""
     global NSTATES, NTERMS, NNTS, NRULES, ACTION, DEFAULT, GOTO, RULE_ORIGIN, RULE_LEN
-    global RULE_START, FALLBACK, ACCEPT, RULE_FN, KEYWORDS, BUILDER, PARSED, QNAME
+    global RULE_START, RULE_FAST, FALLBACK, ACCEPT, RULE_FN, KEYWORDS, BUILDER, PARSED, QNAME
     global T_END, T_ID, T_ANY, T_STRING, T_INTEGER, T_FLOAT, T_BLOB, T_VARIABLE
     global T_LP, T_RP, T_SEMI, T_COMMA, T_DOT, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_REM
     global T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_BITAND, T_BITOR, T_LSHIFT, T_RSHIFT
@@ -68,6 +94,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     RULE_ORIGIN = <int *> malloc(sizeof(int) * NRULES)
     RULE_LEN = <int *> malloc(sizeof(int) * NRULES)
     RULE_START = <char *> malloc(NRULES)
+    RULE_FAST = <char *> malloc(NRULES)
     FALLBACK = <char *> malloc(NTERMS)
     ACCEPT = <char *> malloc(NSTATES)
     for s in range(NSTATES):
@@ -88,6 +115,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
         RULE_ORIGIN[i] = origin
         RULE_LEN[i] = length
         RULE_START[i] = 1 if origin == start_nt else 0
+        RULE_FAST[i] = FAST_ALIASES.get(alias, F_CALL)
         fn = getattr(builder_class, alias, None) if alias else None
         if fn is None and not alias and length > 1:
             fn = getattr(builder_class, name, None)
@@ -417,6 +445,41 @@ cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
 
 # ------------------------------------------------------------------ the LALR loop
 
+cdef object fast_reduce(int code, list values, int base, Py_ssize_t s):
+    cdef str text
+    if code == F_INTEGER:
+        text = values[base]
+        if len(text) < 19 and text[:2] not in ("0x", "0X"):
+            return Literal(int(text), s)
+        return SLOW
+    if code == F_BINARY:
+        text = values[base + 1]
+        op = BINARY_OPS.get(text)
+        if op is None:
+            op = text.upper()
+        return Binary(op, values[base], values[base + 2], s)
+    if code == F_UNARY:
+        return Unary((<str> values[base]).upper(), values[base + 1], s)
+    if code == F_PAREN:
+        return values[base + 1]
+    if code == F_STRING:
+        return Literal(values[base], s)
+    if code == F_NULL:
+        return Literal(None, s)
+    if code == F_FLOAT:
+        return Literal(_float_value(values[base]), s)
+    # F_COLUMN
+    name = values[base]
+    if type(name) is QNAME:
+        return Column(str(name), quoted=True, pos=s)
+    low = (<str> name).lower()
+    if low == "true":
+        return Literal(1, s)
+    if low == "false":
+        return Literal(0, s)
+    return Column(name, pos=s)
+
+
 def parse_one(str sql, Py_ssize_t start=0):
     """The first statement at or after ``start`` (None when only blanks, comments and
     semicolons remain), as ``parser.parse_one``."""
@@ -486,8 +549,12 @@ def parse_at(str sql, Py_ssize_t pos):
             if fn is None:
                 v = values[top - length + 1] if length else None
             else:
-                builder.lookahead = s
-                v = fn(builder, values[top - length + 1:top + 1], rs, re_)
+                v = SLOW
+                if RULE_FAST[r] != F_CALL:
+                    v = fast_reduce(RULE_FAST[r], values, top - length + 1, rs)
+                if v is SLOW:
+                    builder.lookahead = s
+                    v = fn(builder, values[top - length + 1:top + 1], rs, re_)
             if RULE_START[r]:
                 if builder.error is not None:
                     raise OperationalError(builder.error)
