@@ -181,8 +181,9 @@ class Case:
 
 @dataclass(slots=True)
 class Cast:
-    """``CAST(expr AS type_name)``; ``type_name`` as written, words joined by one space,
-    with any ``(n[, m])`` suffix kept (``"VARCHAR(10)"``); may be empty string."""
+    """``CAST(expr AS type_name)``; ``type_name`` is the source text of the type from its
+    first to its last token, as SQLite keeps it (``"VARCHAR(10)"``, ``"unsigned  big
+    int"``, any ``(n[, m])`` suffix included); may be empty string."""
 
     expr: Expr
     type_name: str
@@ -532,8 +533,9 @@ class ColumnConstraint:
 
 @dataclass(slots=True)
 class ColumnDef:
-    """``name [type] [constraints]``; ``type_name`` as written (words joined by one
-    space, with ``(n[, m])`` kept), None when absent."""
+    """``name [type] [constraints]``; ``type_name`` is the type's source text from its
+    first to its last token, as SQLite stores it (what ``PRAGMA table_info`` shows),
+    None when absent."""
 
     name: str
     type_name: str | None = None
