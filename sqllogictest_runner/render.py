@@ -108,14 +108,18 @@ def render_int(v) -> str:
         if -2147483648 <= v <= 2147483647:
             return str(v)
         return _wrap32(max(_I64_MIN, min(_I64_MAX, v)))
+    if t is float:
+        if -2147483649.0 < v < 2147483648.0:  # (a NaN fails this test)
+            return str(int(v))
+        return _wrap32(_double_to_int64(v))
+    if t is str:
+        if not v or v[0].isalpha():  # no leading integer: 0
+            return "0"
+        return _wrap32(text_to_int64(v))
     if v is None:
         return "NULL"
-    if t is float:
-        return _wrap32(_double_to_int64(v))
     if isinstance(v, int):  # bool and other int subclasses
         return _wrap32(int(v))
-    if t is str:
-        return _wrap32(text_to_int64(v))
     if isinstance(v, float):
         return _wrap32(_double_to_int64(float(v)))
     return _wrap32(text_to_int64(_as_bytes(v)))
