@@ -174,9 +174,17 @@ def _compute() -> Tables:
         rule_no[r] = len(rule_list)
         rule_list.append((nt_no[r.origin.name], len(r.expansion), r.alias, r.origin.name))
 
-    states = list(analyzer.sql_table)
-    states.remove(analyzer.sql_start)
-    states.insert(0, analyzer.sql_start)
+    # Number the states in breadth-first order from the start state, following symbols
+    # in name order, so that the numbering does not depend on hash order.
+    states = [analyzer.sql_start]
+    seen = {analyzer.sql_start}
+    for st in states:
+        acts = analyzer.sql_table[st]
+        for sym in sorted(acts):
+            kind, arg = acts[sym]
+            if kind is Shift and arg not in seen:
+                seen.add(arg)
+                states.append(arg)
     state_no = {s: i for i, s in enumerate(states)}
     action, goto = [], []
     for s in states:
