@@ -86,6 +86,7 @@ class Pager:
         self.busy_timeout = 5.0
         self.cache_size = -2000       # PRAGMA cache_size: pages if > 0, KiB if < 0
         self.cache: dict[int, object] = {}
+        self._next_shrink = 0
         self.dirty: dict[int, object] = {}
         self.journaled: set[int] = set()
         self.savepoints: list[Savepoint] = []
@@ -443,13 +444,16 @@ class Pager:
             data = bytearray(ps)
         page = self.factory(pgno, data)
         self.cache[pgno] = page
-        if len(self.cache) > self.cache_capacity():
+        if len(self.cache) > self._next_shrink:
             self._shrink_cache()
         return page
 
     def _shrink_cache(self) -> None:
         cap = self.cache_capacity()
         excess = len(self.cache) - cap
+        # the next scan waits until another eighth of the capacity has been read in, so the
+        # cost stays amortized even when most cached pages are dirty (not evictable)
+        self._next_shrink = max(len(self.cache), cap) + max(cap // 8, 16)
         if excess <= 0:
             return
         excess += cap // 8

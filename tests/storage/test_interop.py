@@ -176,7 +176,7 @@ def test_multi_megabyte_overflow(tmp_path):
     bt.begin(True)
     t = bt.create_table(True)
     add_schema_row(bt, 1, "table", "t", "t", t, "CREATE TABLE t(x)")
-    blob = bytes(random.Random(3).randrange(256) for _ in range(5 * 1024 * 1024))
+    blob = random.Random(3).randbytes(5 * 1024 * 1024)
     c = bt.cursor(t, True)
     c.insert(7, encode_record((blob,)))
     c.insert(8, encode_record(("s" * 3_000_000,)))
