@@ -93,10 +93,8 @@ def complete_statement(statement):
         raise TypeError(
             f"complete_statement() argument 'statement' must be str, not {type(statement).__name__}"
         )
-    try:
-        from sqlengine.sql import complete_statement as complete
-    except ImportError:  # the front end is not there yet: a local scanner
-        from sqlengine.dbapi_sqltext import complete_statement as complete
+    from sqlengine.sql import complete_statement as complete
+
     return complete(statement)
 
 
@@ -820,9 +818,9 @@ class Cursor:
             self._converters = None
             self._rowcount = -1
             statement = conn._prepare(sql)
+            if multiple and statement.stmt is None:
+                raise ProgrammingError("executemany() can only execute DML statements.")
             if statement.stmt is None:
-                for _ in parameter_sets:
-                    pass
                 return self
             if multiple and statement.readonly and statement.ncols:
                 raise ProgrammingError("executemany() can only execute DML statements.")

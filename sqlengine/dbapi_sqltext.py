@@ -1,5 +1,5 @@
 """Light scanning of SQL text for the DB-API layer: blanks and comments, the first keyword,
-parameter positions (to expand a traced statement), and a fallback complete_statement.
+and parameter positions (to expand a traced statement).
 
 The DB-API decides a few things from the raw text exactly as the stdlib module does (the
 implicit BEGIN looks at the first keyword; "one statement at a time" looks at what follows
@@ -125,66 +125,3 @@ def expand_sql(text: str, values, names) -> str:
             last = end
     out.append(text[last:])
     return "".join(out)
-
-
-# sqlite3_complete's token classes and state machine (documented in SQLite's complete.c):
-# a statement is complete once a ';' ends it, except inside CREATE [TEMP] TRIGGER, which
-# ends only at "END ;".
-_SEMI, _WS, _OTHER, _EXPLAIN, _CREATE, _TEMP, _TRIGGER, _END = range(8)
-_TRANSITIONS = (
-    (1, 0, 2, 3, 4, 2, 2, 2),  # 0 invalid
-    (1, 1, 2, 3, 4, 2, 2, 2),  # 1 start
-    (1, 2, 2, 2, 2, 2, 2, 2),  # 2 normal
-    (1, 3, 3, 2, 4, 2, 2, 2),  # 3 explain
-    (1, 4, 2, 2, 2, 4, 5, 2),  # 4 create
-    (6, 5, 5, 5, 5, 5, 5, 5),  # 5 trigger
-    (6, 6, 5, 5, 5, 5, 5, 7),  # 6 semi
-    (1, 7, 5, 5, 5, 5, 5, 5),  # 7 end
-)
-_KEYWORD_TOKENS = {"EXPLAIN": _EXPLAIN, "CREATE": _CREATE, "TEMP": _TEMP, "TEMPORARY": _TEMP,
-                   "TRIGGER": _TRIGGER, "END": _END}
-
-
-def complete_statement(sql: str) -> bool:
-    state = 0
-    pos = 0
-    n = len(sql)
-    while pos < n:
-        ch = sql[pos]
-        if ch == ";":
-            token = _SEMI
-            pos += 1
-        elif ch in _BLANKS:
-            token = _WS
-            pos += 1
-        elif sql.startswith("/*", pos):
-            end = sql.find("*/", pos + 2)
-            if end == -1:
-                return False
-            token = _WS
-            pos = end + 2
-        elif sql.startswith("--", pos):
-            end = sql.find("\n", pos)
-            if end == -1:
-                return state == 1
-            token = _WS
-            pos = end + 1
-        elif ch in "'\"`[":
-            end = _skip_quoted(sql, pos, "]" if ch == "[" else ch)
-            if end >= n and not sql.endswith("]" if ch == "[" else ch):
-                return False
-            if end == n and (end - pos < 2):
-                return False
-            token = _OTHER
-            pos = end
-        elif ch in _IDENT_CHARS or not ch.isascii():
-            end = pos + 1
-            while end < n and (sql[end] in _IDENT_CHARS or not sql[end].isascii()):
-                end += 1
-            token = _KEYWORD_TOKENS.get(sql[pos:end].upper(), _OTHER)
-            pos = end
-        else:
-            token = _OTHER
-            pos += 1
-        state = _TRANSITIONS[state][token]
-    return state == 1

@@ -3,7 +3,8 @@ constructors, SQLite's text rendering of REAL values, and the SQLITE_* constants
 
 This is the part of the stdlib sqlite3 module's surface that needs no database: it is
 imported by ``dbapi.py`` and by the shell. It must never import the engine (``database``,
-``compiler``, ``vdbe``, ``storage``) so that ``import sqlengine`` always works.
+``compiler``, ``storage``) so that ``import sqlengine`` always works; it only borrows the
+VM's rendering of REAL values (``vdbe._values``) when that extension is built.
 """
 
 from __future__ import annotations
@@ -120,8 +121,19 @@ register_converter("timestamp", _convert_timestamp)
 # SQLite's rendering of values as text (sqlite3_column_text, the shell, quote()).
 
 
+try:  # the VM's rendering, SQLite's long-double digit generation, when it is built
+    from sqlengine.vdbe._values import real_to_text as _vm_real_to_text
+    from sqlengine.vdbe._values import render_real as _vm_render_real
+except ImportError:  # pragma: no cover - unbuilt tree: Python's repr-based rendering
+    _vm_real_to_text = _vm_render_real = None
+
+
 def real_to_text(value: float) -> str:
     """A REAL as SQLite renders it as TEXT (printf ``%!.15g``): 1.0, 1.0e+20, 0.1, Inf."""
+    if _vm_real_to_text is not None:
+        return _vm_real_to_text(value)
+    if value == 0:
+        return "0.0"
     if math.isinf(value):
         return "Inf" if value > 0 else "-Inf"
     if math.isnan(value):
@@ -140,6 +152,8 @@ def real_to_sql_literal(value: float) -> str:
     text = real_to_text(value)
     if float(text) == value:
         return text
+    if _vm_render_real is not None:
+        return _vm_render_real(value, 20, "e", False, True)
     mantissa, _, exponent = ("%.20e" % value).partition("e")
     return f"{mantissa}e{exponent}"
 
