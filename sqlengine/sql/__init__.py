@@ -37,13 +37,19 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:
     key = (sql, start)
     hit = _cache.get(key)
     if hit is not None:
-        _cache.move_to_end(key)
+        try:
+            _cache.move_to_end(key)
+        except KeyError:  # evicted meanwhile by another thread
+            pass
         return hit
     parsed = _parse_one_uncached(sql, start)
     if parsed is not None:
         _cache[key] = parsed
-        if len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+        while len(_cache) > CACHE_SIZE:
+            try:
+                _cache.popitem(last=False)
+            except KeyError:
+                break
     return parsed
 
 

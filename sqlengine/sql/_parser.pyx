@@ -33,9 +33,20 @@ cdef enum:
     F_NULL = 6
     F_COLUMN = 7
     F_FLOAT = 8
+    F_UNARY_MINUS = 9
+    F_SCANPT = 10
+    F_LIST1 = 11
+    F_LIST_APPEND = 12
+    F_EMPTY_LIST = 13
+    F_TRUE = 14
+    F_FALSE = 15
+    F_SECOND = 16
+    F_THIRD = 17
 FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "paren": F_PAREN, "string": F_STRING, "null": F_NULL, "column": F_COLUMN,
-                "float_": F_FLOAT}
+                "float_": F_FLOAT, "unary_minus": F_UNARY_MINUS, "scanpt": F_SCANPT,
+                "list1": F_LIST1, "list_append": F_LIST_APPEND, "empty_list": F_EMPTY_LIST,
+                "true": F_TRUE, "false": F_FALSE, "second": F_SECOND, "third": F_THIRD}
 
 cdef enum:
     STACK_DEPTH = 100
@@ -445,8 +456,32 @@ cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
 
 # ------------------------------------------------------------------ the LALR loop
 
-cdef object fast_reduce(int code, list values, int base, Py_ssize_t s):
+cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t s):
     cdef str text
+    cdef list lst
+    if code == F_SCANPT:
+        return s
+    if code == F_LIST1:
+        return [values[base]]
+    if code == F_LIST_APPEND:
+        lst = values[base]
+        lst.append(values[base + length - 1])
+        return lst
+    if code == F_EMPTY_LIST:
+        return []
+    if code == F_TRUE:
+        return True
+    if code == F_FALSE:
+        return False
+    if code == F_SECOND:
+        return values[base + 1]
+    if code == F_THIRD:
+        return values[base + 2]
+    if code == F_UNARY_MINUS:
+        operand = values[base + 1]
+        if type(operand) is Literal and type(operand.value) is float:
+            return SLOW  # builder.py folds -9223372036854775808
+        return Unary("-", operand, s)
     if code == F_INTEGER:
         text = values[base]
         if len(text) < 19 and text[:2] not in ("0x", "0X"):
@@ -551,7 +586,7 @@ def parse_at(str sql, Py_ssize_t pos):
             else:
                 v = SLOW
                 if RULE_FAST[r] != F_CALL:
-                    v = fast_reduce(RULE_FAST[r], values, top - length + 1, rs)
+                    v = fast_reduce(RULE_FAST[r], values, top - length + 1, length, rs)
                 if v is SLOW:
                     builder.lookahead = s
                     v = fn(builder, values[top - length + 1:top + 1], rs, re_)

@@ -39,3 +39,14 @@ def test_complete_statement():
     assert not complete_statement("SELECT 1")
     assert not complete_statement("CREATE TRIGGER r AFTER INSERT ON t BEGIN SELECT 1;")
     assert complete_statement("CREATE TRIGGER r AFTER INSERT ON t BEGIN SELECT 1; END;")
+
+
+def test_statement_cache_returns_the_same_object_and_is_bounded():
+    import sqlengine.sql as S
+    S.clear_cache()
+    a = S.parse_one("SELECT 42")
+    assert S.parse_one("SELECT 42") is a
+    for i in range(S.CACHE_SIZE + 10):
+        S.parse_one(f"SELECT {i}")
+    assert len(S._cache) == S.CACHE_SIZE
+    assert S.parse_one("SELECT 42") is not a
