@@ -370,10 +370,10 @@ class Pager:
             if self.spilled:
                 self._sync_journal_for_rollback()
                 self._playback(self.vfs.open(self.journal_path, "journal"), own=True)
-            elif not self.memory and self.file.size() > self.orig_db_size * self.page_size \
-                    and self.spilled:
-                self.file.truncate(self.orig_db_size * self.page_size)
         finally:
+            if self.spilled:
+                self.cache.clear()
+                self.change_counter = None
             for pgno in self.dirty:
                 self.cache.pop(pgno, None)
             self.dirty.clear()
@@ -483,7 +483,7 @@ class Pager:
             return
         self._sync_journal()
         self._lock(EXCLUSIVE)
-        if self.jfile is not None:
+        if self.jfile is not None and self.synchronous >= 1:
             # later records go to a new journal segment (the header's count is now fixed)
             self.jhdr_off = ((self.joff + SECTOR_SIZE - 1) // SECTOR_SIZE) * SECTOR_SIZE
             self._write_journal_header()
@@ -586,8 +586,6 @@ class Pager:
             if self.file.size() > orig_size * self.page_size:
                 self.file.truncate(orig_size * self.page_size)
             self.file.sync()
-        if not own:
-            j.close() if False else None
 
     def close(self) -> None:
         if self.in_trans == 2:
