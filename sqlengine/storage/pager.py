@@ -557,6 +557,7 @@ class Pager:
                 break
             if first:
                 orig_size = dbsize
+                jps = ps
                 first = False
             off += sector
             recsz = ps + 8
@@ -583,8 +584,8 @@ class Pager:
                 break
             off = ((off + sector - 1) // sector) * sector
         if orig_size is not None:
-            if self.file.size() > orig_size * self.page_size:
-                self.file.truncate(orig_size * self.page_size)
+            if self.file.size() > orig_size * jps:
+                self.file.truncate(orig_size * jps)
             self.file.sync()
 
     def close(self) -> None:
