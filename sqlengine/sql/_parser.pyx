@@ -539,7 +539,7 @@ def parse_at(str sql, Py_ssize_t pos):
     cdef Py_ssize_t s = pos, e = 0, rs, re_, last_end = pos, stmt_start = pos
     cdef list values = [None] * (STACK_DEPTH + 1)
     cdef object v, fn
-    builder = BUILDER(sql)
+    builder = BUILDER(sql, pos)
     states[0] = 0
     kind = next_token(sql, s, n, &e)
     while True:
@@ -586,10 +586,12 @@ def parse_at(str sql, Py_ssize_t pos):
             else:
                 v = SLOW
                 if RULE_FAST[r] != F_CALL:
-                    v = fast_reduce(RULE_FAST[r], values, top - length + 1, length, rs)
+                    v = fast_reduce(RULE_FAST[r], values, top - length + 1, length,
+                                    rs - stmt_start)
                 if v is SLOW:
-                    builder.lookahead = s
-                    v = fn(builder, values[top - length + 1:top + 1], rs, re_)
+                    builder.lookahead = s - stmt_start
+                    v = fn(builder, values[top - length + 1:top + 1], rs - stmt_start,
+                           re_ - stmt_start)
             if RULE_START[r]:
                 if builder.error is not None:
                     raise OperationalError(builder.error)

@@ -25,7 +25,9 @@ from typing import Union
 
 @dataclass(slots=True)
 class Literal:
-    """A constant: None (NULL), int, float, str or bytes (X'..'). TRUE/FALSE are 1/0."""
+    """A constant: None (NULL), int, float, str or bytes (X'..'). TRUE/FALSE are 1/0.
+    A hex integer too large for 64 bits keeps its exact value (>= 2**64): SQLite reports
+    ``hex literal too big: <text as written>`` when it codes it, not while parsing."""
 
     value: object
     pos: int = -1

@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import ast as A
 
 MAX_INT64 = (1 << 63) - 1
+MAX_VARIABLE_NUMBER = 250000  # SQLITE_MAX_VARIABLE_NUMBER of the stdlib's SQLite
 
 
 class QName(str):
@@ -90,11 +91,14 @@ class _Tail:
 
 
 class Builder:
-    """Reduction callbacks. ``sql`` is the text being parsed; ``lookahead`` is the start
-    offset of the lookahead token at the time of the reduction (set by the driver)."""
+    """Reduction callbacks. ``sql`` is the text being parsed and ``base`` the offset of
+    the statement's first token in it: the offsets the driver passes (``start``, ``end``,
+    ``lookahead``, the offset of the lookahead token at the time of the reduction) and the
+    ``pos`` of every node are relative to the statement, as ``Parsed.text`` starts."""
 
-    def __init__(self, sql: str = ""):
+    def __init__(self, sql: str = "", base: int = 0):
         self.sql = sql
+        self.base = base
         self.lookahead = 0
         self.error = None
 
@@ -229,7 +233,7 @@ class Builder:
         return None
 
     def typetoken(self, k, s, e):
-        return self.sql[s:e]
+        return self.sql[self.base + s:self.base + e]
 
     def typename(self, k, s, e):
         return k[0]
@@ -247,7 +251,7 @@ class Builder:
         return A.ColumnConstraint("DEFAULT", expr=A.Unary("+", k[3], s + 7))
 
     def ccons_default_minus(self, k, s, e):
-        return A.ColumnConstraint("DEFAULT", expr=_negate(k[3], s + 7, self.sql))
+        return A.ColumnConstraint("DEFAULT", expr=_negate(k[3], s + 7, self.sql, self.base))
 
     def ccons_default_id(self, k, s, e):
         name = k[2]
@@ -410,7 +414,7 @@ class Builder:
 
     def rcol(self, k, s, e):
         lst, start, expr, end, alias = k
-        text = self.sql[start:end].rstrip(" \t\n\f\r\v")
+        text = self.sql[self.base + start:self.base + end].rstrip(" \t\n\f\r\v")
         lst.append(A.ResultColumn(expr, alias, text))
         return lst
 
@@ -641,7 +645,10 @@ class Builder:
         return A.Column(str(k[4]), str(k[2]), str(k[0]), pos=s)
 
     def variable(self, k, s, e):
-        return A.Param(k[0], s)
+        text = k[0]
+        if text[0] == "?" and len(text) > 1 and not 1 <= int(text[1:]) <= MAX_VARIABLE_NUMBER:
+            self.fail(f"variable number must be between ?1 and ?{MAX_VARIABLE_NUMBER}")
+        return A.Param(text, s)
 
     def collate(self, k, s, e):
         return A.Collate(k[0], str(k[2]), s)
@@ -707,7 +714,7 @@ class Builder:
         return A.Unary(k[0].upper(), k[1], s)
 
     def unary_minus(self, k, s, e):
-        return _negate(k[1], s, self.sql)
+        return _negate(k[1], s, self.sql, self.base)
 
     def between(self, k, s, e):
         return A.Between(k[0], k[2], k[4], k[1], s)
@@ -759,8 +766,8 @@ class Builder:
 
     def integer(self, k, s, e):
         v = integer_value(k[0])
-        if v is None:
-            self.fail(f"hex literal too big: {k[0]}")
+        if v is None:  # SQLite reports this when it codes the literal, not while parsing
+            v = int(k[0], 16)
         return A.Literal(v, s)
 
     def ctime(self, k, s, e):
@@ -850,7 +857,7 @@ class Builder:
         return value
 
     def nmnum_name(self, k, s, e):
-        if self.sql[s] == "'":
+        if self.sql[self.base + s] == "'":
             return A.Literal(str(k[0]), s)
         return A.Column(str(k[0]), pos=s)
 
@@ -970,7 +977,7 @@ class Builder:
         return None
 
     def vtabarg(self, k, s, e):
-        return self.sql[s:e]
+        return self.sql[self.base + s:self.base + e]
 
     def vtabargtokens(self, k, s, e):
         return None
@@ -995,11 +1002,11 @@ def _make_select(body_tail, with_, s):
     return A.Select(body, with_, tail.order_by, tail.limit, tail.offset, s)
 
 
-def _negate(operand, s, sql):
+def _negate(operand, s, sql, base):
     """Unary minus; ``-9223372036854775808`` folds into the smallest 64-bit integer."""
     if (type(operand) is A.Literal and type(operand.value) is float
             and operand.value == 9223372036854775808.0 and operand.pos >= 0):
-        i = operand.pos
+        i = operand.pos + base
         j = i
         while j < len(sql) and sql[j].isdigit():
             j += 1

@@ -165,7 +165,7 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:  # noqa: C901 - the LA
     P = program()
     action, goto, rules = P.action, P.goto, P.rules  # noqa: F841
     term_no = P.term_no
-    builder = Builder(sql)
+    builder = Builder(sql, pos)
     states = [0]
     values: list = []
     starts: list[int] = []
@@ -222,8 +222,8 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:  # noqa: C901 - the LA
             if fn is None:
                 v = kids[0] if length else None
             else:
-                builder.lookahead = s
-                v = fn(builder, kids, rs, re_)
+                builder.lookahead = s - stmt_start
+                v = fn(builder, kids, rs - stmt_start, re_ - stmt_start)
             if is_start:
                 if builder.error is not None:
                     raise OperationalError(builder.error)

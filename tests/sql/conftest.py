@@ -12,6 +12,7 @@ PARSE_WORDS = (
     "syntax error", "incomplete input", "unrecognized token", "should come after",
     "unknown join type", "JOIN clause is required", "unknown table option",
     "qualified table names", "clause is not allowed", "error in generated column",
+    "variable number must be",
 )
 
 SCHEMA = "CREATE TABLE t(a, b, c); CREATE TABLE u(a, b, c); CREATE TABLE t1(a, b, c);"

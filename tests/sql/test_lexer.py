@@ -63,3 +63,24 @@ def test_comments_anywhere():
     p = parse_one("/* a */ SELECT -- b\n 1 /* c */ + /* d */ 2 -- e")
     assert p.text == "SELECT -- b\n 1 /* c */ + /* d */ 2"
     assert p.stmt.body.columns[0].text == "1 /* c */ + /* d */ 2 -- e"
+
+
+def test_positions_are_relative_to_the_statement_text():
+    sql = "SELECT 1;  SELECT abc FROM t"
+    first = parse_one(sql)
+    second = parse_one(sql, first.end)
+    col = second.stmt.body.columns[0].expr
+    assert second.text[col.pos:col.pos + 3] == "abc"
+    assert second.stmt.body.from_.pos == second.text.index("t", 12)
+
+
+def test_hex_too_big_is_left_to_the_compiler():
+    # SQLite reports it when coding the literal, after any syntax error of the statement.
+    assert value("0x1ffffffffffffffff") == 0x1FFFFFFFFFFFFFFFF
+
+
+@pytest.mark.parametrize("sql", ["SELECT ?0", "SELECT ?250001", "SELECT ?99999999999999999999",
+                                 "SELECT ?0 +", "SELECT 0x1ffffffffffffffff +"])
+def test_variable_numbers_and_order_of_errors(sql, oracle, ours):
+    assert oracle(sql) is not None
+    assert ours(sql) == oracle(sql)
