@@ -1,0 +1,142 @@
+"""Damaged files: truncated, overwritten or random bytes give DatabaseError ("file is not a
+database" / "database disk image is malformed") or integrity messages — never another
+exception, a crash or a hang."""
+
+import random
+import sqlite3
+
+import pytest
+
+from sqlengine import errors
+from sqlengine.storage import Btree, KeyInfo, decode_record
+from sqlengine.storage.integrity import schema_roots
+
+
+def _sample_db(path, page_size=1024):
+    con = sqlite3.connect(path)
+    con.execute(f"pragma page_size={page_size}")
+    con.execute("create table t(a integer primary key, b, c)")
+    con.execute("create index tb on t(b, c)")
+    rnd = random.Random(5)
+    con.executemany("insert into t values(?,?,?)",
+                    [(i, rnd.choice(["s" * rnd.randrange(3000), i, 1.5 * i, None, b"b" * 40]),
+                      rnd.randrange(100)) for i in range(400)])
+    con.execute("delete from t where a % 5 = 0")
+    con.commit()
+    con.close()
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _read_everything(path):
+    """Open, walk every tree forwards and backwards, seek, count, check integrity."""
+    bt = Btree.open(path)
+    try:
+        bt.begin(False)
+        roots = schema_roots(bt)
+        for r in roots:
+            ki = None if r in (1, 2) else KeyInfo(3)
+            c = bt.cursor(r, False, ki)
+            ok = c.first()
+            n = 0
+            while ok and n < 100000:
+                decode_record(c.payload())
+                ok = c.next()
+                n += 1
+            ok = c.last()
+            while ok and n < 200000:
+                ok = c.prev()
+                n += 1
+            c.count()
+            if ki is None:
+                c.seek(57)
+            else:
+                c.seek_ge((7,))
+        bt.integrity_check()
+        bt.commit()
+    finally:
+        bt.close()
+
+
+def _expect_clean_failure(path):
+    try:
+        _read_everything(path)
+    except errors.DatabaseError as e:
+        assert str(e) in ("file is not a database", "database disk image is malformed") or \
+            isinstance(e, errors.OperationalError), repr(e)
+
+
+def test_not_a_database(tmp_path):
+    p = tmp_path / "x.db"
+    p.write_bytes(b"hello world, this is not SQLite" * 40)
+    with pytest.raises(errors.DatabaseError, match="file is not a database"):
+        _read_everything(str(p))
+
+
+def test_bad_page_size(tmp_path):
+    data = bytearray(_sample_db(str(tmp_path / "s.db")))
+    data[16:18] = (1000).to_bytes(2, "big")
+    p = tmp_path / "x.db"
+    p.write_bytes(bytes(data))
+    with pytest.raises(errors.DatabaseError, match="file is not a database"):
+        _read_everything(str(p))
+
+
+@pytest.mark.parametrize("cut", [100, 1024, 1500, 5000, -1024, -10])
+def test_truncated(tmp_path, cut):
+    data = _sample_db(str(tmp_path / "s.db"))
+    p = tmp_path / "x.db"
+    p.write_bytes(data[:cut])
+    _expect_clean_failure(str(p))
+
+
+def test_random_damage(tmp_path):
+    data = _sample_db(str(tmp_path / "s.db"))
+    rnd = random.Random(11)
+    p = tmp_path / "x.db"
+    for trial in range(150):
+        d = bytearray(data)
+        kind = trial % 3
+        if kind == 0:       # a few random bytes anywhere
+            for _ in range(rnd.randrange(1, 8)):
+                d[rnd.randrange(len(d))] = rnd.randrange(256)
+        elif kind == 1:     # a page header smashed (past the file header)
+            pg = rnd.randrange(len(d) // 1024)
+            off = pg * 1024 + (100 if pg == 0 else 0)
+            for k in range(12):
+                d[off + k] = rnd.randrange(256)
+        else:               # a child pointer or cell pointer redirected
+            pg = rnd.randrange(1, len(d) // 1024)
+            off = pg * 1024 + rnd.randrange(8, 40)
+            d[off] = rnd.randrange(256)
+            d[off + 1] = rnd.randrange(256)
+        p.write_bytes(bytes(d))
+        _expect_clean_failure(str(p))
+
+
+def test_cycle_in_tree_is_reported(tmp_path):
+    """An interior page pointing back at the root must not loop forever."""
+    path = str(tmp_path / "s.db")
+    data = bytearray(_sample_db(path))
+    bt = Btree.open(path)
+    bt.begin(False)
+    root = 2
+    page = bt.pager.get(root)
+    assert page.data[0] == 5          # interior table page
+    bt.commit()
+    bt.close()
+    off = (root - 1) * 1024
+    data[off + 8:off + 12] = root.to_bytes(4, "big")   # right child = itself
+    p = tmp_path / "x.db"
+    p.write_bytes(bytes(data))
+    with pytest.raises(errors.DatabaseError):
+        bt = Btree.open(str(p))
+        bt.begin(False)
+        c = bt.cursor(2)
+        c.last()
+    bt = Btree.open(str(p))
+    bt.begin(False)
+    msgs = bt.integrity_check()
+    assert msgs != ["ok"]
+    with pytest.raises(errors.DatabaseError):
+        bt.cursor(2).count()
