@@ -81,6 +81,7 @@ cdef int T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_BITAND, T_BITOR, T_LSHIFT, T_RSHI
 cdef int T_CONCAT, T_PTR, T_BITNOT, T_WINDOW, T_OVER, T_FILTER, T_AS, T_JOIN_KW
 
 cdef char ID_LIKE[512]        # per terminal: getToken() of SQLite reports it as TK_ID
+cdef list FIXED_TEXT = []     # per terminal: its text when it is one fixed character
 
 
 def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_names):
@@ -158,6 +159,13 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     T_AS = term_no["AS"]; T_JOIN_KW = term_no["JOIN_KW"]
     for n in ("ID", "STRING", "JOIN_KW", "WINDOW", "OVER"):
         ID_LIKE[term_no[n]] = 1
+    global FIXED_TEXT
+    FIXED_TEXT = [None] * NTERMS
+    for n, text in (("LP", "("), ("RP", ")"), ("SEMI", ";"), ("COMMA", ","), ("DOT", "."),
+                    ("PLUS", "+"), ("MINUS", "-"), ("STAR", "*"), ("SLASH", "/"),
+                    ("REM", "%"), ("EQ", "="), ("LT", "<"), ("GT", ">"), ("BITAND", "&"),
+                    ("BITOR", "|"), ("BITNOT", "~")):
+        FIXED_TEXT[term_no[n]] = text
 
 
 # ------------------------------------------------------------------ tokenizer
@@ -431,6 +439,9 @@ cdef int window_kind(int kind, str sql, Py_ssize_t e, Py_ssize_t n, int last):
 
 cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e):
     cdef Py_UCS4 c
+    cdef object fixed = FIXED_TEXT[kind]
+    if fixed is not None and e - s == 1:
+        return fixed
     if kind == T_ID:
         c = sql[s]
         if c == 34:
