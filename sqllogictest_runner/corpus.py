@@ -87,9 +87,16 @@ def _walk(root: Path):
 
 def collect(paths: list[str] | None = None, cwd: str | None = None) -> tuple[list[Script], Path]:
     """The scripts named by ``paths`` (default: the corpus), sorted, and the report root."""
+    corpus_root = None
     if not paths:
-        root, _ = find_corpus(cwd)
-        paths = [str(root)]
+        corpus_root, _ = find_corpus(cwd)
+        paths = [str(corpus_root)]
+    else:
+        try:
+            cand, shared = find_corpus(cwd)
+            corpus_root = cand if shared else None
+        except FileNotFoundError:
+            pass
     found: dict[str, Script] = {}
     roots = []
     for p in paths:
@@ -105,8 +112,10 @@ def collect(paths: list[str] | None = None, cwd: str | None = None) -> tuple[lis
         else:
             raise FileNotFoundError(f"no such file or directory: {p}")
     root = Path(os.path.commonpath([str(r) for r in roots])) if roots else Path.cwd()
+    if corpus_root is not None and root.is_relative_to(corpus_root):
+        root = corpus_root  # scripts of the corpus keep their corpus-relative names
     # with several roots, paths relative to their common ancestor keep names apart
-    if len(set(roots)) > 1:
+    if len(set(roots)) > 1 or root in (corpus_root,):
         found = {k: Script(s.path, Path(s.path).relative_to(root).as_posix(), s.size)
                  for k, s in found.items()}
     return sorted(found.values(), key=lambda s: s.rel), root

@@ -59,25 +59,23 @@ def default_history_path() -> Path:
 
 
 def _works(module_name: str) -> bool:
-    """Can this module write a small history file that the stdlib sqlite3 reads back?"""
+    """Can this module do the history's whole job (write two runs, compare them) in a file
+    that the stdlib sqlite3 then reads back intact?"""
     import sqlite3
     try:
-        mod = importlib.import_module(module_name)
         with tempfile.TemporaryDirectory() as d:
             p = os.path.join(d, "probe.db")
-            con = _connect(mod, p)
-            cur = con.cursor()
-            cur.execute("CREATE TABLE t(a INTEGER, b TEXT, c BLOB, d REAL)")
-            cur.execute("BEGIN")
-            cur.execute("INSERT INTO t VALUES(?, ?, ?, ?)", (1, "x", b"\x00\x01", 1.5))
-            cur.execute("COMMIT")
-            ok = cur.execute("SELECT a, b, c, d FROM t WHERE a = ?", (1,)).fetchall() == \
-                [(1, "x", b"\x00\x01", 1.5)]
-            con.close()
-            if not ok:
-                return False
+            h = History(p, module_name)
+            results = [ScriptResult("a.test", "e", records_run=2, skipped=1,
+                                    failures=[(3, "wrong result", "x\u00e9", "SELECT 1")])]
+            h.record_run(results, "e", "c", "", 1.5)
+            results[0].failures = []
+            run_id = h.record_run(results, "e", "c", "", 1.5)
+            ok = h.compare(run_id, "e").new_passes == [("a.test", 3)]
+            h.close()
             chk = sqlite3.connect(p)
-            ok = chk.execute("SELECT a, b, c, d FROM t").fetchall() == [(1, "x", b"\x00\x01", 1.5)]
+            ok = ok and chk.execute("SELECT count(*), sum(records_run) FROM file_result"
+                                    ).fetchone() == (2, 4)
             ok = ok and chk.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             chk.close()
             return ok
@@ -143,7 +141,7 @@ class History:
     def __init__(self, path: str | os.PathLike, module: str = "auto"):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.module_name = choose_module(module)
+        self.module_name = choose_module(module) if module == "auto" else module
         mod = importlib.import_module(self.module_name)
         self.con = _connect(mod, str(self.path))
         self.cur = self.con.cursor()
