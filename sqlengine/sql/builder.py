@@ -194,13 +194,11 @@ class Builder:
         columns, constraints, options = args
         node.columns = columns
         node.constraints = _table_constraints(constraints)
-        for kind, word in options:
-            if kind == "WITHOUT" and word.lower() == "rowid":
+        for option in options:
+            if option == "WITHOUT ROWID":
                 node.without_rowid = True
-            elif kind is None and word.lower() == "strict":
+            elif option == "STRICT":
                 node.strict = True
-            else:
-                self.fail(f"unknown table option: {word}")
         return node
 
     def ct_columns(self, k, s, e):
@@ -210,10 +208,16 @@ class Builder:
         return k[1]
 
     def table_option_without(self, k, s, e):
-        return ("WITHOUT", k[1])
+        if k[1].lower() == "rowid":
+            return "WITHOUT ROWID"
+        self.fail(f"unknown table option: {k[1]}")
+        return None
 
     def table_option_name(self, k, s, e):
-        return (None, k[0])
+        if k[0].lower() == "strict":
+            return "STRICT"
+        self.fail(f"unknown table option: {k[0]}")
+        return None
 
     def columnname(self, k, s, e):
         return A.ColumnDef(k[0], k[1])
