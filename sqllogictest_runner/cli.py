@@ -24,7 +24,7 @@ from sqllogictest_runner import baseline as baseline_mod
 from sqllogictest_runner.clusters import Clusters
 from sqllogictest_runner.corpus import ci_subset, collect, shard
 from sqllogictest_runner.engines import open_engine
-from sqllogictest_runner.harness import default_jobs, run_tasks
+from sqllogictest_runner.harness import call_in_child, default_jobs, run_tasks
 from sqllogictest_runner.report import format_table, summarise, to_json
 
 __all__ = ["main", "build_parser"]
@@ -78,13 +78,24 @@ def _slug(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")[:50] or "x"
 
 
-def _check_engine(name: str) -> str | None:
+def _probe_engine(name: str) -> None:
+    eng = open_engine(name)
     try:
-        eng = open_engine(name)
+        eng.statement("CREATE TABLE probe(x)")
+        eng.query("SELECT x FROM probe")
+    finally:
         eng.close()
-    except Exception as e:
-        return f"engine {name!r} cannot be used: {type(e).__name__}: {e}"
-    return None
+
+
+def _check_engine(name: str) -> str | None:
+    status, value = call_in_child(_probe_engine, name, timeout=120)
+    if status == "ok":
+        return None
+    if status == "died":
+        return f"engine {name!r} cannot be used: the probe process died (exit code {value})"
+    if status == "timeout":
+        return f"engine {name!r} cannot be used: it did not answer within 120s"
+    return f"engine {name!r} cannot be used: {value}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -182,12 +193,12 @@ def _write_repros(ranked, scripts, args, out) -> dict:
         if sig[0] in ("timeout", "worker died", "script error") or path not in by_rel:
             continue
         name = d / f"{rank:02d}-{_slug(sig[0])}-{_slug(sig[1] or sig[2])}.test"
-        try:
-            res = make_repro(by_rel[path].path, line, args.engine, out=name,
-                             budget_seconds=args.repro_budget, rel=path)
-        except Exception as e:  # a reproduction is a help, never a reason to fail the run
-            print(f"  {rank:>2}. {path}:{line}: could not reduce ({type(e).__name__}: {e})",
-                  file=out)
+        # in a child process: an engine that crashes must not take the run with it
+        status, res = call_in_child(make_repro, by_rel[path].path, line, args.engine,
+                                    out=name, budget_seconds=args.repro_budget, rel=path,
+                                    timeout=args.repro_budget * 4 + 60)
+        if status != "ok":  # a reproduction is a help, never a reason to fail the run
+            print(f"  {rank:>2}. {path}:{line}: could not reduce ({status}: {res})", file=out)
             continue
         if res is None:
             print(f"  {rank:>2}. {path}:{line}: does not reproduce alone", file=out)

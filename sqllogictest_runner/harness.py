@@ -23,7 +23,45 @@ from multiprocessing.connection import wait
 from sqllogictest_runner.corpus import Script
 from sqllogictest_runner.runner import TIMEOUT, WORKER_DIED, ScriptResult, run_file
 
-__all__ = ["run_tasks", "default_jobs"]
+__all__ = ["run_tasks", "default_jobs", "call_in_child"]
+
+
+def _child_call(conn, fn, args, kwargs):
+    try:
+        conn.send(("ok", fn(*args, **kwargs)))
+    except BaseException as e:
+        conn.send(("error", f"{type(e).__name__}: {e}"))
+    conn.close()
+
+
+def call_in_child(fn, *args, timeout: float | None = None, **kwargs):
+    """Run ``fn(*args, **kwargs)`` in a forked process, so that an engine that crashes the
+    interpreter (or hangs) cannot take the caller with it.
+
+    Returns ("ok", value), ("error", message), ("died", exit code) or ("timeout", None).
+    """
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child_call, args=(child, fn, args, kwargs), daemon=True)
+    proc.start()
+    child.close()
+    try:
+        if parent.poll(timeout):
+            try:
+                return parent.recv()
+            except (EOFError, OSError):
+                pass
+        else:
+            proc.kill()
+            proc.join(5)
+            return ("timeout", None)
+        proc.join(5)
+        return ("died", proc.exitcode)
+    finally:
+        parent.close()
+        proc.join(1)
+        if proc.is_alive():
+            proc.kill()
 
 
 def default_jobs() -> int:
@@ -200,6 +238,7 @@ def run_tasks(scripts: list[Script], engines: list[str], jobs: int | None = None
                     p = w.partial
                     p.status = "died"
                     p.seconds = time.monotonic() - w.started
+                    w.proc.join(2)
                     p.failures.append((p.last_line, WORKER_DIED,
                                        f"the worker process died (exit code "
                                        f"{w.proc.exitcode}) after line {p.last_line}", ""))

@@ -87,7 +87,9 @@ def choose_module(name: str = "auto") -> str:
     """``auto``: sqlengine if it passes the round trip, else sqlite3."""
     if name != "auto":
         return name
-    return "sqlengine" if _works("sqlengine") else "sqlite3"
+    from sqllogictest_runner.harness import call_in_child
+    status, ok = call_in_child(_works, "sqlengine", timeout=120)  # a crash must not hurt us
+    return "sqlengine" if status == "ok" and ok else "sqlite3"
 
 
 def _git_commit() -> str:
