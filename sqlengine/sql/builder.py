@@ -374,22 +374,33 @@ class Builder:
 
     # ---------------------------------------------------------------- SELECT
     def select_plain(self, k, s, e):
-        return _make_select(k[0], None, s)
+        return self._make_select(k[0], None, s)
 
     def select_with(self, k, s, e):
-        return _make_select(k[2], A.With(k[1], False), s)
+        return self._make_select(k[2], A.With(k[1], False), s)
 
     def select_with_recursive(self, k, s, e):
-        return _make_select(k[3], A.With(k[2], True), s)
+        return self._make_select(k[3], A.With(k[2], True), s)
+
+    def _make_select(self, body_tail, with_, s):
+        if len(body_tail) > 2:
+            # As parserDoubleLinkSelect: the core nearest the end that has ORDER BY or
+            # LIMIT before a compound operator is the one reported.
+            for tail, op in reversed(body_tail[2]):
+                if tail is not None:
+                    what = "ORDER BY" if tail.order_by is not None else "LIMIT"
+                    self.fail(f"{what} clause should come after {op} not before")
+                    break
+        return _make_select(body_tail, with_, s)
 
     def compound(self, k, s, e):
+        # (body, tail of the last core, [(tail, following op) of the earlier cores])
         left, op, right = k
-        lbody, ltail = left
-        if ltail is not None:
-            what = "ORDER BY" if ltail.order_by is not None else "LIMIT"
-            self.fail(f"{what} clause should come after {op} not before")
+        lbody, ltail = left[0], left[1]
+        prior = left[2] if len(left) > 2 else []
+        prior.append((ltail, op))
         rbody, rtail = right
-        return (A.Compound(lbody, op, rbody), rtail)
+        return (A.Compound(lbody, op, rbody), rtail, prior)
 
     def oneselect(self, k, s, e):
         core = A.SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], None, s)
@@ -1000,7 +1011,7 @@ def _tail(order_by, lim):
 
 
 def _make_select(body_tail, with_, s):
-    body, tail = body_tail
+    body, tail = body_tail[0], body_tail[1]
     if tail is None:
         return A.Select(body, with_, pos=s)
     return A.Select(body, with_, tail.order_by, tail.limit, tail.offset, s)
