@@ -18,6 +18,83 @@ from . import ast as A
 
 MAX_INT64 = (1 << 63) - 1
 MAX_VARIABLE_NUMBER = 250000  # SQLITE_MAX_VARIABLE_NUMBER of the stdlib's SQLite
+MAX_COLUMN = 2000  # SQLITE_MAX_COLUMN
+
+
+class _NewColumn:
+    __slots__ = ("name", "type_name", "generated", "has_default", "pk")
+
+    def __init__(self, name, type_name):
+        self.name = name
+        self.type_name = type_name
+        self.generated = False
+        self.has_default = False
+        self.pk = False
+
+
+class _NewTable:
+    """The checks SQLite makes while it parses CREATE TABLE (sqlite3AddColumn,
+    sqlite3AddPrimaryKey, sqlite3AddDefaultValue, sqlite3AddGenerated) need the columns
+    seen so far; nothing else of the schema."""
+
+    __slots__ = ("name", "columns", "has_pk")
+
+    def __init__(self, name):
+        self.name = name
+        self.columns = []
+        self.has_pk = False
+
+
+def _strip_generated_always(type_name: str) -> str | None:
+    """sqlite3AddColumn drops a trailing "GENERATED ALWAYS" from the type (those words
+    are read as type words before ``AS (expr)``)."""
+    t = type_name
+    if len(t) >= 16 and t[-6:].lower() == "always":
+        t = t[:-6].rstrip(" \t\n\f\r\v")
+        if len(t) >= 9 and t[-9:].lower() == "generated":
+            t = t[:-9].rstrip(" \t\n\f\r\v")
+    return t or None
+
+
+def _is_integer_type(type_name) -> bool:
+    if type_name is None:
+        return False
+    t = type_name
+    if len(t) >= 2 and t[0] in "\"'`[" and t[-1] in "\"'`]":
+        t = t[1:-1]
+    return t.upper() == "INTEGER"
+
+
+def _is_constant_or_function(e) -> bool:
+    """sqlite3ExprIsConstantOrFunction: no column, parameter, subquery or window call."""
+    t = type(e)
+    if t is A.Literal or t is A.CurrentTime:
+        return True
+    if t is A.Column or t is A.Param or t is A.Subquery or t is A.Exists \
+            or t is A.InSelect or t is A.InTable or t is A.Raise:
+        return False
+    if t is A.FunctionCall:
+        if e.over is not None:
+            return False
+        return all(_is_constant_or_function(a) for a in e.args) and \
+            (e.filter is None or _is_constant_or_function(e.filter))
+    if t is A.Unary:
+        return _is_constant_or_function(e.operand)
+    if t is A.Binary or t is A.Like:
+        return _is_constant_or_function(e.left) and _is_constant_or_function(e.right) and \
+            (t is A.Binary or e.escape is None or _is_constant_or_function(e.escape))
+    if t is A.Between:
+        return all(_is_constant_or_function(x) for x in (e.expr, e.low, e.high))
+    if t is A.InList:
+        return _is_constant_or_function(e.expr) and all(map(_is_constant_or_function, e.items))
+    if t is A.RowValue:
+        return all(map(_is_constant_or_function, e.items))
+    if t is A.IsNull or t is A.Cast or t is A.Collate:
+        return _is_constant_or_function(e.expr)
+    if t is A.Case:
+        parts = [e.operand, e.else_] + [x for w in e.whens for x in w]
+        return all(_is_constant_or_function(x) for x in parts if x is not None)
+    return True
 
 
 class QName(str):
@@ -101,6 +178,7 @@ class Builder:
         self.base = base
         self.lookahead = 0
         self.error = None
+        self.new_table = None  # what SQLite's parser knows of a table being created
 
     def fail(self, message: str) -> None:
         """Record an error found inside a reduction. As in SQLite, the parse goes on to
@@ -183,6 +261,7 @@ class Builder:
     # ---------------------------------------------------------------- CREATE TABLE
     def create_table_head(self, k, s, e):
         name, schema = (k[5], k[4]) if k[5] is not None else (k[4], None)
+        self.new_table = _NewTable(str(name))
         return A.CreateTable(name, schema=schema, temp=bool(k[1]), if_not_exists=bool(k[3]),
                              pos=s)
 
@@ -220,7 +299,82 @@ class Builder:
         return None
 
     def columnname(self, k, s, e):
-        return A.ColumnDef(k[0], k[1])
+        name, type_name = str(k[0]), k[1]
+        if type_name is not None:
+            type_name = _strip_generated_always(type_name)
+        nt = self.new_table
+        if nt is not None:
+            if len(nt.columns) + 1 > MAX_COLUMN:
+                self.fail(f"too many columns on {nt.name}")
+            elif any(c.name.lower() == name.lower() for c in nt.columns if c.name.isascii()) \
+                    or any(c.name == name for c in nt.columns):
+                self.fail(f"duplicate column name: {name}")
+            else:
+                nt.columns.append(_NewColumn(name, type_name))
+        return A.ColumnDef(name, type_name)
+
+    def _default(self, expr):
+        col = self.new_table.columns[-1] if self.new_table and self.new_table.columns else None
+        if col is not None:
+            if not _is_constant_or_function(expr):
+                self.fail(f"default value of column [{col.name}] is not constant")
+            elif col.generated:
+                self.fail("cannot use DEFAULT on a generated column")
+            else:
+                col.has_default = True
+        return A.ColumnConstraint("DEFAULT", expr=expr)
+
+    def _generated(self, cons, kind):
+        col = self.new_table.columns[-1] if self.new_table and self.new_table.columns else None
+        if col is not None:
+            if col.has_default or kind not in (None, "stored", "virtual"):
+                self.fail(f'error in generated column "{col.name}"')
+            else:
+                col.generated = True
+                if col.pk:
+                    self.fail("generated columns cannot be part of the PRIMARY KEY")
+        elif kind not in (None, "stored", "virtual"):
+            self.fail('error in generated column ""')
+        return cons
+
+    def _primary_key(self, columns, autoinc, desc):
+        nt = self.new_table
+        if nt is None:
+            return
+        if nt.has_pk:
+            self.fail(f'table "{nt.name}" has more than one primary key')
+            return
+        nt.has_pk = True
+        col = None
+        if columns is None:
+            if nt.columns:
+                col = nt.columns[-1]
+                self._part_of_pk(col)
+            nterms = 1
+        else:
+            nterms = len(columns)
+            for ic in columns:
+                e = ic.expr
+                if type(e) is A.Literal and type(e.value) is str:
+                    name = e.value
+                elif type(e) is A.Column and e.table is None:
+                    name = e.name
+                else:
+                    continue
+                for c in nt.columns:
+                    if c.name.lower() == name.lower():
+                        col = c
+                        self._part_of_pk(c)
+                        break
+        if nterms == 1 and col is not None and _is_integer_type(col.type_name) and not desc:
+            return
+        if autoinc:
+            self.fail("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY")
+
+    def _part_of_pk(self, col):
+        col.pk = True
+        if col.generated:
+            self.fail("generated columns cannot be part of the PRIMARY KEY")
 
     def columnlist1(self, k, s, e):
         col = k[0]
@@ -246,16 +400,16 @@ class Builder:
         return ("NAME", k[1])
 
     def ccons_default(self, k, s, e):
-        return A.ColumnConstraint("DEFAULT", expr=k[2])
+        return self._default(k[2])
 
     def ccons_default_paren(self, k, s, e):
-        return A.ColumnConstraint("DEFAULT", expr=k[2])
+        return self._default(k[2])
 
     def ccons_default_plus(self, k, s, e):
-        return A.ColumnConstraint("DEFAULT", expr=A.Unary("+", k[3], s + 7))
+        return self._default(A.Unary("+", k[3], k[3].pos))
 
     def ccons_default_minus(self, k, s, e):
-        return A.ColumnConstraint("DEFAULT", expr=_negate(k[3], s + 7, self.sql, self.base))
+        return self._default(_negate(k[3], k[3].pos, self.sql, self.base))
 
     def ccons_default_id(self, k, s, e):
         name = k[2]
@@ -264,7 +418,7 @@ class Builder:
             value = A.Literal(1 if low == "true" else 0, s)
         else:
             value = A.Literal(str(name), s)
-        return A.ColumnConstraint("DEFAULT", expr=value)
+        return self._default(value)
 
     def ccons_null(self, k, s, e):
         return A.ColumnConstraint("NULL", conflict=k[1])
@@ -273,6 +427,7 @@ class Builder:
         return A.ColumnConstraint("NOT NULL", conflict=k[2])
 
     def ccons_pk(self, k, s, e):
+        self._primary_key(None, bool(k[4]), bool(k[2]))
         return A.ColumnConstraint("PRIMARY KEY", desc=bool(k[2]), conflict=k[3],
                                   autoincrement=bool(k[4]))
 
@@ -292,19 +447,17 @@ class Builder:
         return A.ColumnConstraint("COLLATE", collation=k[1])
 
     def ccons_generated(self, k, s, e):
-        return k[3]
+        return self._generated(*k[3])
 
     def ccons_generated_short(self, k, s, e):
-        return k[1]
+        return self._generated(*k[1])
 
     def generated(self, k, s, e):
-        return A.ColumnConstraint("GENERATED", expr=k[1])
+        return (A.ColumnConstraint("GENERATED", expr=k[1]), None)
 
     def generated_kind(self, k, s, e):
         kind = k[3].lower()
-        if kind not in ("stored", "virtual"):
-            return A.ColumnConstraint("GENERATED", expr=k[1], name="\0bad")
-        return A.ColumnConstraint("GENERATED", expr=k[1], stored=kind == "stored")
+        return (A.ColumnConstraint("GENERATED", expr=k[1], stored=kind == "stored"), kind)
 
     def refarg_match(self, k, s, e):
         return ("MATCH", k[1])
@@ -329,7 +482,9 @@ class Builder:
         return k[0]
 
     def tcons_pk(self, k, s, e):
-        return A.TableConstraint("PRIMARY KEY", columns=_indexed_columns(k[3]), conflict=k[6])
+        columns = _indexed_columns(k[3])
+        self._primary_key(columns, bool(k[4]), False)
+        return A.TableConstraint("PRIMARY KEY", columns=columns, conflict=k[6])
 
     def tcons_unique(self, k, s, e):
         return A.TableConstraint("UNIQUE", columns=_indexed_columns(k[2]), conflict=k[4])
@@ -1087,8 +1242,6 @@ def _column_constraints(builder, items, column_name):
                 if out and out[-1].kind == "REFERENCES":
                     out[-1].foreign_key.deferred = it[1]
             continue
-        if it.kind == "GENERATED" and it.name == "\0bad":
-            builder.fail(f'error in generated column "{column_name}"')
         it.name = name
         name = None
         out.append(it)

@@ -12,7 +12,9 @@ PARSE_WORDS = (
     "syntax error", "incomplete input", "unrecognized token", "should come after",
     "unknown join type", "JOIN clause is required", "unknown table option",
     "qualified table names", "clause is not allowed", "error in generated column",
-    "variable number must be",
+    "variable number must be", "AUTOINCREMENT is only allowed", "duplicate column name",
+    "more than one primary key", "is not constant", "cannot use DEFAULT",
+    "generated columns cannot", "too many columns on",
 )
 
 SCHEMA = "CREATE TABLE t(a, b, c); CREATE TABLE u(a, b, c); CREATE TABLE t1(a, b, c);"

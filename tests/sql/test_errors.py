@@ -60,6 +60,15 @@ MALFORMED = [
     "SELECT 1 ORDER BY 1 UNION SELECT 2 UNION", "SELECT 1 LIMIT 1 UNION SELECT 2 ORDER BY 1 UNION SELECT 3",
     "SELECT 1 ORDER BY 1 INTERSECT SELECT 2 LIMIT 3 EXCEPT SELECT 3 LIMIT 1",
     "SELECT (SELECT 1 LIMIT 1 UNION ALL SELECT 2) +",
+    # checks SQLite makes while parsing CREATE TABLE
+    "CREATE TABLE x(a, b, A)", "CREATE TABLE x(a PRIMARY KEY, b PRIMARY KEY)",
+    "CREATE TABLE x(a PRIMARY KEY, b, PRIMARY KEY(b))", "CREATE TABLE x(a INT PRIMARY KEY AUTOINCREMENT)",
+    "CREATE TABLE x(a INTEGER PRIMARY KEY DESC AUTOINCREMENT)", "CREATE TABLE x(a, b, PRIMARY KEY(a, b) AUTOINCREMENT)",
+    "CREATE TABLE x(a DEFAULT (b))", "CREATE TABLE x(a DEFAULT (?))", "CREATE TABLE x(a DEFAULT ((SELECT 1)))",
+    "CREATE TABLE x(a AS (1) DEFAULT 2)", "CREATE TABLE x(a DEFAULT 2 AS (1))", "CREATE TABLE x(a AS (1) PRIMARY KEY)",
+    "CREATE TABLE x(a PRIMARY KEY AS (1))", "CREATE TABLE x(a AS (1), PRIMARY KEY(a))",
+    "CREATE TABLE x(a AS (1) foo, b",
+    "CREATE TABLE x(a AS (1) foo DEFAULT )", "CREATE TABLE x(a, a, PRIMARY KEY(a), b",
 ]
 
 
@@ -122,3 +131,32 @@ def test_parser_stack_overflows_at_sqlites_depth(name, oracle, ours):
     want = _first_overflow(sqlite_message, make)
     assert want is not None
     assert _first_overflow(ours, make) == want
+
+
+CREATE_TABLE_CHECKS = [
+    "CREATE TABLE x(a INTEGER PRIMARY KEY AUTOINCREMENT)", "CREATE TABLE x(a integer primary key autoincrement)",
+    "CREATE TABLE x(a INTEGER, PRIMARY KEY(a DESC) AUTOINCREMENT)", "CREATE TABLE x(a INTEGER, PRIMARY KEY('a') AUTOINCREMENT)",
+    "CREATE TABLE x(a, PRIMARY KEY(a) AUTOINCREMENT)", "CREATE TABLE x(a DEFAULT (abs(-1)))",
+    "CREATE TABLE x(a DEFAULT (CURRENT_TIMESTAMP))", "CREATE TABLE x(a INTEGER GENERATED ALWAYS AS (1))",
+    "CREATE TABLE x(a DEFAULT (true))", 'CREATE TABLE x(a DEFAULT ("abc"))', "CREATE TABLE x(a DEFAULT (1 IN (1, 2)))",
+    "CREATE TABLE x(a DEFAULT (count(*) OVER ()))", "CREATE TABLE x(a DEFAULT (CASE WHEN 1 THEN b END))",
+    "CREATE TABLE x(a DEFAULT -1, b DEFAULT +2.5, c DEFAULT x'00', d DEFAULT NULL, e DEFAULT abc)",
+    "CREATE TABLE x(a AS (1) VIRTUAL, b AS (2) STORED, c GENERATED ALWAYS AS (3))",
+    "CREATE TABLE x(\"a\", [A])", "CREATE TABLE x(a, \"b\", PRIMARY KEY(\"B\"))", "CREATE TABLE x(ä, Ä)",
+    "CREATE TABLE x AS SELECT 1 AS a, 2 AS a",
+]
+
+
+@pytest.mark.parametrize("sql", CREATE_TABLE_CHECKS)
+def test_create_table_checks_like_sqlite(sql, oracle, ours):
+    assert ours(sql) == oracle(sql)
+
+
+def test_generated_always_is_not_part_of_the_type():
+    import sqlite3
+    sql = "CREATE TABLE x(a INTEGER GENERATED ALWAYS AS (1), b generated always AS (2), c TEXT)"
+    conn = sqlite3.connect(":memory:")
+    conn.execute(sql)
+    want = [r[2] or None for r in conn.execute("PRAGMA table_xinfo(x)")]
+    got = [c.type_name for c in parse_one(sql).stmt.columns]
+    assert got == want

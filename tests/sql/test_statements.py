@@ -39,7 +39,7 @@ ACCEPTED = [
     "UPDATE u SET a = new.a; INSERT INTO u VALUES(1, 2, 3); DELETE FROM u WHERE a = old.a; END",
     "SELECT count(*) OVER (PARTITION BY a ORDER BY b ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE TIES) FROM t",
     "SELECT NOT EXISTS (SELECT 1)", "SELECT - - - 1", "SELECT +'a'", "SELECT (1, 2) = (3, 4)",
-    "CREATE TABLE x(a INTEGER PRIMARY KEY DESC ON CONFLICT ABORT AUTOINCREMENT, b TEXT NOT NULL "
+    "CREATE TABLE x(a INTEGER PRIMARY KEY ASC ON CONFLICT ABORT AUTOINCREMENT, b TEXT NOT NULL "
     "UNIQUE COLLATE nocase DEFAULT 'x' CHECK (b <> ''), c REFERENCES t(a) ON DELETE CASCADE "
     "DEFERRABLE INITIALLY DEFERRED, CONSTRAINT pk UNIQUE (a, b), FOREIGN KEY (c) REFERENCES u(a))",
     "ALTER TABLE t RENAME TO u", "ALTER TABLE t RENAME COLUMN a TO z", "ALTER TABLE t ADD COLUMN z",
@@ -197,7 +197,7 @@ def test_update_delete():
 
 
 def test_create_table_constraints():
-    ct = stmt("CREATE TEMP TABLE IF NOT EXISTS s.x(a INTEGER CONSTRAINT pk PRIMARY KEY DESC "
+    ct = stmt("CREATE TEMP TABLE IF NOT EXISTS s.x(a INTEGER CONSTRAINT pk PRIMARY KEY ASC "
               "ON CONFLICT ABORT AUTOINCREMENT, b VARCHAR (10, 2) NOT NULL DEFAULT -5 "
               "COLLATE nocase, c REFERENCES u(a) ON DELETE SET NULL ON UPDATE CASCADE "
               "DEFERRABLE INITIALLY DEFERRED, d AS (a + 1) STORED, e GENERATED ALWAYS AS (1), "
@@ -207,7 +207,7 @@ def test_create_table_constraints():
     assert ct.without_rowid and ct.strict
     a, b, c, d, e = ct.columns
     pk = a.constraints[0]
-    assert (pk.kind, pk.name, pk.desc, pk.conflict, pk.autoincrement) == ("PRIMARY KEY", "pk", True, "ABORT", True)
+    assert (pk.kind, pk.name, pk.desc, pk.conflict, pk.autoincrement) == ("PRIMARY KEY", "pk", False, "ABORT", True)
     assert b.type_name == "VARCHAR (10, 2)"
     assert [x.kind for x in b.constraints] == ["NOT NULL", "DEFAULT", "COLLATE"]
     assert b.constraints[1].expr.op == "-"
