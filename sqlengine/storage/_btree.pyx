@@ -303,6 +303,10 @@ cdef class BtCursor:
     cdef object saved_key
     cdef int skip_next
     cdef int usable
+    cdef list peers          # weak references to every cursor on this root (shared list)
+    cdef object selfref
+    cdef dict dirty
+    cdef list savepoints
     cdef object __weakref__
 
     def __init__(self, bt, uint32_t root, bint writable=False, KeyInfo key_info=None):
@@ -319,11 +323,38 @@ cdef class BtCursor:
         self.saved_key = None
         self.skip_next = 0
         self.usable = bt.pager.usable_size
+        self.dirty = bt.pager.dirty
+        self.savepoints = bt.pager.savepoints
+        self.peers = bt._peers(root)
+        self.selfref = bt._register(self, self.peers)
 
     def close(self):
         self._release()
         self.state = CURSOR_INVALID
-        self.bt._forget_cursor(self)
+        if self.selfref is not None:
+            try:
+                self.peers.remove(self.selfref)
+            except ValueError:
+                pass
+            self.selfref = None
+
+    cdef inline int mark_dirty(self, MemPage p) except -1:
+        """pager.write(p), skipping the call when p is already dirty and no savepoint
+        needs its pre-image."""
+        if not self.savepoints and p.pgno in self.dirty:
+            return 0
+        self.pager.write(p)
+        return 0
+
+    cdef int save_peers(self) except -1:
+        cdef BtCursor c
+        if len(self.peers) <= 1:
+            return 0
+        for r in list(self.peers):
+            c = r()
+            if c is not None and c is not self:
+                c.save_position()
+        return 0
 
     # -- page access ----------------------------------------------------------------------
     cdef MemPage get_page(self, uint32_t pgno):
@@ -895,8 +926,9 @@ cdef class BtCursor:
     cdef int _prepare_write(self) except -1:
         if not self.writable:
             raise DatabaseError("attempt to write a readonly cursor")
-        self.pager.maybe_spill()
-        self.bt._save_cursors(self.root, self)
+        if len(self.dirty) > self.pager.spill_limit:
+            self.pager.maybe_spill()
+        self.save_peers()
         return 0
 
     def insert(self, *args):
@@ -985,7 +1017,7 @@ cdef class BtCursor:
         i = self.idx[d]
         self.free_cell_overflow(p, i)
         if p.leaf:
-            self.pager.write(p)
+            self.mark_dirty(p)
             cells = p.cells()
             del cells[i]
             p.build(cells, p.ptype, 0)
@@ -998,11 +1030,11 @@ cdef class BtCursor:
             self.move_to_rightmost()
             leaf = self.top()
             pred = leaf.cells()[leaf.ncell - 1]
-            self.pager.write(leaf)
+            self.mark_dirty(leaf)
             cells = leaf.cells()
             del cells[leaf.ncell - 1]
             leaf.build(cells, leaf.ptype, 0)
-            self.pager.write(p)
+            self.mark_dirty(p)
             pcells = p.pending[0] if p.pending is not None else p.cells()
             pcells[i] = pack4(left) + pred
             if cells_cost(pcells) <= p.capacity(p.ptype):
@@ -1014,7 +1046,7 @@ cdef class BtCursor:
 
     cdef int replace_cell(self, int i, bytes cell) except -1:
         cdef MemPage p = self.top()
-        self.pager.write(p)
+        self.mark_dirty(p)
         cells = p.cells()
         cells[i] = cell
         if cells_cost(cells) <= p.capacity(p.ptype):
@@ -1031,7 +1063,7 @@ cdef class BtCursor:
         cdef int alloc = sz if sz >= 4 else 4
         cdef int top, gap_start, n
         cdef unsigned char* a
-        self.pager.write(p)
+        self.mark_dirty(p)
         a = p.a
         n = p.ncell
         gap_start = p.cell_ptr + 2 * n
@@ -1093,7 +1125,7 @@ cdef class BtCursor:
             child.ptype = root.ptype
             child.leaf = root.leaf
             child.intkey = root.intkey
-            self.pager.write(root)
+            self.mark_dirty(root)
             root.pending = None
             root.build([], 5 if root.intkey else 2, child.pgno)
             self.balance_nonroot(root, 0, child)
@@ -1101,13 +1133,13 @@ cdef class BtCursor:
             # balance_shallower: pull the only child up into the root if it fits
             child = self.get_page(root.child(0))
             if child.leaf and child.ncell == 0:
-                self.pager.write(root)
+                self.mark_dirty(root)
                 root.build([], child.ptype, 0)
                 self.bt.free_page(child.pgno)
                 return 0
             cells = child.cells()
             if cells_cost(cells) <= root.capacity(child.ptype):
-                self.pager.write(root)
+                self.mark_dirty(root)
                 root.build(cells, child.ptype, child.right_child())
                 self.bt.free_page(child.pgno)
         return 0
@@ -1230,7 +1262,7 @@ cdef class BtCursor:
         for j in range(k):
             if j < n:
                 np_ = <MemPage>sibs[j]
-                self.pager.write(np_)
+                self.mark_dirty(np_)
             else:
                 np_ = self.bt.allocate_page()
             newpages.append(np_)
@@ -1266,7 +1298,7 @@ cdef class BtCursor:
             newp[pos] = pack4(lastpg) + (<bytes>newp[pos])[4:]
         else:
             prc = lastpg
-        self.pager.write(parent)
+        self.mark_dirty(parent)
         if cells_cost(newp) <= parent.capacity(parent.ptype):
             parent.pending = None
             parent.build(newp, parent.ptype, prc)

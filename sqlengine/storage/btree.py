@@ -35,7 +35,7 @@ class Btree:
     def __init__(self, path: str, vfs=None):
         self.pager = Pager(path, vfs, self._make_page)
         self.path = self.pager.path
-        self._cursors: dict[int, weakref.WeakSet] = {}
+        self._cursors: dict[int, list] = {}
         self.closed = False
 
     @classmethod
@@ -63,8 +63,7 @@ class Btree:
 
     @cache_size.setter
     def cache_size(self, n: int) -> None:
-        self.pager.cache_size = n
-        self.pager._shrink_cache()
+        self.pager.set_cache_size(n)
 
     @property
     def journal_mode(self) -> str:
@@ -164,9 +163,8 @@ class Btree:
     def close(self) -> None:
         if self.closed:
             return
-        for cs in self._cursors.values():
-            for c in list(cs):
-                c.invalidate()
+        for c in list(self._live_cursors()):
+            c.invalidate()
         self._cursors.clear()
         self.pager.close()
         self.closed = True
@@ -193,29 +191,37 @@ class Btree:
 
     # -- cursors --------------------------------------------------------------------------
     def cursor(self, root: int, write: bool = False, key_info=None) -> BtCursor:
-        cur = BtCursor(self, root, write, key_info)
-        s = self._cursors.get(root)
-        if s is None:
-            s = self._cursors[root] = weakref.WeakSet()
-        s.add(cur)
-        return cur
+        return BtCursor(self, root, write, key_info)
 
-    def _forget_cursor(self, cur) -> None:
-        s = self._cursors.get(cur.root)
-        if s is not None:
-            s.discard(cur)
+    def _peers(self, root: int) -> list:
+        """The shared list of weak references to the cursors open on a root."""
+        lst = self._cursors.get(root)
+        if lst is None:
+            lst = self._cursors[root] = []
+        return lst
 
-    def _save_cursors(self, root: int, except_cur=None) -> None:
-        s = self._cursors.get(root)
-        if s:
-            for c in list(s):
-                if c is not except_cur:
-                    c.save()
+    @staticmethod
+    def _register(cur, peers: list):
+        def gone(ref, peers=peers):
+            try:
+                peers.remove(ref)
+            except ValueError:
+                pass
+        ref = weakref.ref(cur, gone)
+        peers.append(ref)
+        return ref
+
+    def _live_cursors(self, root=None):
+        lists = [self._cursors.get(root, [])] if root is not None else list(self._cursors.values())
+        for lst in lists:
+            for r in list(lst):
+                c = r()
+                if c is not None:
+                    yield c
 
     def _save_all(self) -> None:
-        for s in self._cursors.values():
-            for c in list(s):
-                c.save()
+        for c in self._live_cursors():
+            c.save()
 
     # -- pages ----------------------------------------------------------------------------
     def allocate_page(self):
@@ -353,13 +359,10 @@ class Btree:
             raise errors.OperationalError("cannot drop the schema table")
         self._invalidate_cursors(root)
         self._walk_free(root, True)
-        self._cursors.pop(root, None)
 
     def _invalidate_cursors(self, root: int) -> None:
-        s = self._cursors.get(root)
-        if s:
-            for c in list(s):
-                c.invalidate()
+        for c in list(self._live_cursors(root)):
+            c.invalidate()
 
     # -- checks ---------------------------------------------------------------------------
     def integrity_check(self, roots=None, max_errors: int = 100) -> list[str]:

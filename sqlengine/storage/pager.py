@@ -85,6 +85,7 @@ class Pager:
         self.synchronous = 2          # 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA
         self.busy_timeout = 5.0
         self.cache_size = -2000       # PRAGMA cache_size: pages if > 0, KiB if < 0
+        self.spill_limit = 500        # dirty pages beyond which maybe_spill() is worth a call
         self.cache: dict[int, object] = {}
         self._next_shrink = 0
         self.dirty: dict[int, object] = {}
@@ -115,6 +116,12 @@ class Pager:
             n = (-n * 1024) // self.page_size
         return max(n, 10)
 
+    def set_cache_size(self, n: int) -> None:
+        self.cache_size = n
+        self.spill_limit = self.cache_capacity()
+        self._next_shrink = 0
+        self._shrink_cache()
+
     def set_page_size(self, n: int) -> bool:
         """Change the page size of a database that has no pages yet. True if done."""
         if n < 512 or n > 65536 or n & (n - 1):
@@ -123,6 +130,7 @@ class Pager:
             return False
         self.page_size = n
         self.cache.clear()
+        self.spill_limit = self.cache_capacity()
         return True
 
     def set_journal_mode(self, mode: str) -> str:
@@ -165,6 +173,7 @@ class Pager:
             self.cache.clear()
         self.page_size = ps
         self.reserved = reserved
+        self.spill_limit = self.cache_capacity()
         nfile = (fsize + ps - 1) // ps
         nhdr = int.from_bytes(hdr[28:32], "big")
         if nhdr > 0 and hdr[24:28] == hdr[92:96]:
