@@ -6,12 +6,16 @@ The ``sqlite`` fixture is the module under test, used exactly as a program uses 
 - ``sqlengine-capi``: sqlengine's DB-API layer over a ctypes stand-in for ``Database``
   built on libsqlite3 (``capi_engine.py``): checks the layer's own logic whatever the state
   of the engine underneath;
-- ``sqlengine``: sqlengine over its own engine. Tests whose SQL the engine runs carry the
-  ``engine`` marker and get this third run as well.
+- ``sqlengine``: sqlengine over its own engine. Tests whose SQL the engine runs (listed
+  in ``engine_ready.txt``, or carrying the ``engine`` marker) get this third run as well.
+  ``SQLENGINE_DBAPI_ALL=1 python -m pytest tests/dbapi -k "sqlengine]" -n 1
+  --max-worker-restart=1000 -rA`` runs every test on the engine, to find the tests it
+  has grown to pass (a crashing engine only loses its worker).
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 import pytest
@@ -44,6 +48,15 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "py312: needs Python 3.12's sqlite3 to run on the oracle")
 
 
+def _engine_ready():
+    path = os.path.join(os.path.dirname(__file__), "engine_ready.txt")
+    with open(path, encoding="utf-8") as handle:
+        return {line.strip() for line in handle if line.strip() and not line.startswith("#")}
+
+
+ENGINE_READY = _engine_ready()
+
+
 def pytest_generate_tests(metafunc):
     if "sqlite" not in metafunc.fixturenames:
         return
@@ -53,7 +66,9 @@ def pytest_generate_tests(metafunc):
         names = []  # this Python's sqlite3 predates the feature; checked on 3.12 instead
     if capi_engine is not None:
         names.append("sqlengine-capi")
-    if metafunc.definition.get_closest_marker("engine") is not None:
+    if metafunc.definition.get_closest_marker("engine") is not None \
+            or metafunc.definition.originalname in ENGINE_READY \
+            or os.environ.get("SQLENGINE_DBAPI_ALL"):
         names.append("sqlengine")
     metafunc.parametrize("sqlite", names, indirect=True)
 

@@ -1,0 +1,149 @@
+"""The interactive front end: prompt_toolkit line editing with the sqlite3 shell's prompts
+("sqlite> ", continuation "   ...> "), a history file kept across sessions, completion of
+keywords, dot-commands, table, column and function names, pygments SQL highlighting,
+Ctrl-C to drop the statement being typed or interrupt a running query, Ctrl-D to leave.
+
+Input goes line by line to the same ``LineReader`` as scripts, so a statement typed here
+behaves exactly as in batch mode. Without a usable terminal (or prompt_toolkit), plain
+``input()`` is used. Nothing here runs SQL itself.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from sqlengine.shell.core import CONTINUATION_PROMPT, PROMPT, ExitShell, LineReader
+
+HISTORY_ENV = "SQLENGINE_HISTORY"
+
+
+def history_path() -> str:
+    return os.environ.get(HISTORY_ENV) or os.path.join(os.path.expanduser("~"),
+                                                       ".sqlengine_history")
+
+
+def banner(shell) -> str:
+    import sqlengine
+    from sqlengine.shell.commands import _package_version
+
+    lines = [f"sqlengine {_package_version()} (SQLite {sqlengine.sqlite_version} compatible)",
+             'Enter ".help" for usage hints.']
+    if shell.filename in ("", ":memory:"):
+        lines.append("Connected to a transient in-memory database.")
+        lines.append('Use ".open FILENAME" to reopen on a persistent database.')
+    return "\n".join(lines) + "\n"
+
+
+class SqlCompleter:
+    """Keywords, dot-commands, and the names in the open database's schema."""
+
+    def __init__(self, shell):
+        self.shell = shell
+
+    def words(self):
+        from sqlengine.shell.commands import COMMANDS
+        from sqlengine.sql.lexer import KEYWORDS
+
+        words = set(KEYWORDS)
+        words.update("." + name for name, _ in COMMANDS)
+        words.update(FUNCTION_NAMES)
+        try:
+            con = self.shell.con
+            for kind, name, _, _ in con.execute("SELECT type, name, tbl_name, sql "
+                                                "FROM sqlite_master"):
+                words.add(name)
+                if kind in ("table", "view"):
+                    quoted = '"' + name.replace('"', '""') + '"'
+                    description = con.execute(f"SELECT * FROM {quoted} WHERE 0").description
+                    words.update(column[0] for column in description or ())
+        except Exception:  # noqa: BLE001 - completion must never break typing
+            pass
+        return words
+
+    def complete(self, prefix: str):
+        lowered = prefix.lower()
+        return sorted(w for w in self.words() if w.lower().startswith(lowered) and w != prefix)
+
+
+FUNCTION_NAMES = (
+    "abs", "avg", "changes", "char", "coalesce", "count", "date", "datetime", "glob",
+    "group_concat", "hex", "ifnull", "iif", "instr", "julianday", "last_insert_rowid",
+    "length", "like", "lower", "ltrim", "max", "min", "nullif", "printf", "quote", "random",
+    "randomblob", "replace", "round", "rtrim", "sqlite_version", "strftime", "substr",
+    "sum", "time", "total", "total_changes", "trim", "typeof", "unicode", "upper",
+    "zeroblob",
+)
+
+
+def _prompt_toolkit_session(shell, stdin):
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import Completer, Completion
+    from prompt_toolkit.history import FileHistory
+    from prompt_toolkit.lexers import PygmentsLexer
+    from pygments.lexers.sql import SqlLexer
+
+    words = SqlCompleter(shell)
+
+    class _Completer(Completer):
+        def get_completions(self, document, complete_event):
+            prefix = document.get_word_before_cursor(WORD=True)
+            if not prefix:
+                return
+            for word in words.complete(prefix):
+                yield Completion(word, start_position=-len(prefix))
+
+    return PromptSession(history=FileHistory(history_path()), lexer=PygmentsLexer(SqlLexer),
+                         completer=_Completer(), complete_while_typing=False,
+                         enable_history_search=True)
+
+
+def run_interactive(shell, stdin) -> int:
+    shell.interactive = True
+    shell.write(banner(shell))
+    shell.flush()
+    reader = LineReader(shell, "interactive")
+    try:
+        session = _prompt_toolkit_session(shell, stdin)
+        read = session.prompt
+    except Exception:  # noqa: BLE001 - no terminal or no prompt_toolkit: plain input()
+        read = input
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        while True:
+            prompt = CONTINUATION_PROMPT if reader.pending else PROMPT
+            try:
+                line = read(prompt)
+            except KeyboardInterrupt:
+                reader.reset()  # Ctrl-C drops the statement being typed
+                continue
+            except EOFError:  # Ctrl-D
+                break
+            signal.signal(signal.SIGINT, _interrupter(shell))
+            try:
+                reader.feed(line)
+            except KeyboardInterrupt:
+                reader.reset()
+            finally:
+                signal.signal(signal.SIGINT, previous)
+    except ExitShell as request:
+        if request.code is None:
+            return 0
+        return request.code
+    return 0
+
+
+def _interrupter(shell):
+    """A SIGINT handler for while SQL runs: interrupt the query (sqlite3_interrupt)."""
+
+    def handler(signum, frame):
+        con = shell.con
+        if con is not None:
+            try:
+                con.interrupt()
+                return
+            except Exception:  # noqa: BLE001 - fall back to stopping the Python side
+                pass
+        raise KeyboardInterrupt
+
+    return handler
