@@ -632,6 +632,8 @@ cpdef object concat(object a, object b):
     """a || b: NULL if either is NULL, else the concatenated text."""
     if a is None or b is None:
         return None
+    if type(a) is bytes and type(b) is bytes:
+        return to_text(a + b)
     if type(a) is not str:
         a = to_text(a)
     if type(b) is not str:
@@ -664,7 +666,12 @@ cpdef object logical_not(object v):
 # Conversions and CAST
 # ---------------------------------------------------------------------------------------------
 
-cdef long double[10] _AR_ROUND
+cdef inline unsigned long long _double_bits(double d):
+    cdef unsigned long long u = (<unsigned long long*>&d)[0]
+    return u
+
+
+cdef double[10] _AR_ROUND
 _AR_ROUND[:] = [5.0e-01, 5.0e-02, 5.0e-03, 5.0e-04, 5.0e-05,
                 5.0e-06, 5.0e-07, 5.0e-08, 5.0e-09, 5.0e-10]
 
@@ -676,8 +683,9 @@ cpdef str render_real(double value, int precision, str xtype, bint alternate=Fal
     ``alternate`` is the '#' flag, ``prefix`` the '+' or ' ' flag. Width and padding are the
     caller's business. NaN renders as 'NaN', infinities as 'Inf'/'-Inf' (with prefix)."""
     cdef long double realvalue = value
-    cdef long double rounder, scale
-    cdef int idx, exp, e2, nsd, digit
+    cdef long double scale
+    cdef double rounder
+    cdef int idx, exp, e2, nsd, digit, ex
     cdef bint flag_rtz, flag_dp
     cdef int xt = 1 if xtype == 'f' else (2 if xtype == 'e' else 3)
     cdef list out = []
@@ -696,6 +704,9 @@ cpdef str render_real(double value, int precision, str xtype, bint alternate=Fal
         rounder *= 1.0e-10
         idx -= 10
     if xt == 1:
+        ex = -1023 + <int>((_double_bits(value) >> 52) & 0x7ff)
+        if precision + (ex // 3 if ex >= 0 else -((-ex) // 3)) < 15:
+            rounder += realvalue * 3e-16
         realvalue += rounder
     exp = 0
     if realvalue > 0.0:
@@ -742,7 +753,9 @@ cpdef str render_real(double value, int precision, str xtype, bint alternate=Fal
     else:
         while e2 >= 0:
             if nsd <= 0:
-                out.append('0')
+                out.append('0' * (e2 + 1))
+                e2 = -1
+                break
             else:
                 nsd -= 1
                 digit = <int>realvalue
@@ -752,27 +765,25 @@ cpdef str render_real(double value, int precision, str xtype, bint alternate=Fal
     if flag_dp:
         out.append('.')
     e2 += 1
-    while e2 < 0:
-        out.append('0')
-        precision -= 1
-        e2 += 1
+    if e2 < 0:
+        out.append('0' * (-e2))
+        precision += e2
+        e2 = 0
     while precision > 0:
-        precision -= 1
         if nsd <= 0:
-            out.append('0')
-        else:
-            nsd -= 1
-            digit = <int>realvalue
-            realvalue = (realvalue - digit) * 10.0
-            out.append(chr(48 + digit))
+            out.append('0' * precision)
+            break
+        precision -= 1
+        nsd -= 1
+        digit = <int>realvalue
+        realvalue = (realvalue - digit) * 10.0
+        out.append(chr(48 + digit))
+    body = ''.join(out)
     if flag_rtz and flag_dp:
-        while out[len(out) - 1] == '0':
-            out.pop()
-        if out[len(out) - 1] == '.':
-            if altform2:
-                out.append('0')
-            else:
-                out.pop()
+        body = body.rstrip('0')
+        if body.endswith('.'):
+            body = body + '0' if altform2 else body[:len(body) - 1]
+    out = [body]
     if xt == 2:
         out.append('e')
         if exp < 0:

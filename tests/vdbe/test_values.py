@@ -14,7 +14,7 @@ from sqlengine.vdbe import _values as V
 
 DB = sqlite3.connect(":memory:")
 DB.text_factory = lambda b: b.decode("utf-8", "replace")
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=int(__import__("os").environ.get("HYP_EXAMPLES", "300")), deadline=None, suppress_health_check=list(HealthCheck))
 
 # -- strategies ------------------------------------------------------------------------------
 
@@ -51,6 +51,16 @@ def oracle(sql: str, *args):
         return DB.execute(sql, args).fetchone()
     except sqlite3.Error as e:  # pragma: no cover - only on unexpected inputs
         return ("error", str(e))
+
+
+def _utf8(v) -> bool:
+    if not isinstance(v, bytes):
+        return True
+    try:
+        v.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 def same(a, b) -> bool:
@@ -262,6 +272,8 @@ OPS = [("+", V.add), ("-", V.sub), ("*", V.mul), ("/", V.div), ("%", V.rem),
 @given(values, values)
 def test_binary_operators(a, b):
     for op, fn in OPS:
+        if op == "||" and not (_utf8(a) and _utf8(b)) and not (type(a) is type(b) is bytes):
+            continue  # text from invalid UTF-8 is undefined in SQLite; ours uses U+FFFD
         check(f"? {op} ?", fn(a, b), a, b)
 
 
