@@ -18,6 +18,119 @@ cdef object Literal = _ast.Literal
 cdef object Binary = _ast.Binary
 cdef object Unary = _ast.Unary
 cdef object Column = _ast.Column
+
+from cpython.object cimport PyTypeObject
+
+cdef extern from "Python.h":
+    object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
+
+# The commonest nodes are made without running their dataclass __init__ (allocate, then
+# set every slot), which halves their cost. Only done when the classes still have exactly
+# the fields below and no __post_init__; otherwise the classes are called as usual.
+cdef bint FAST_NEW = False
+
+
+def _check_fast_new():
+    import dataclasses
+    expected = {_ast.Literal: ["value", "pos"], _ast.Binary: ["op", "left", "right", "pos"],
+                _ast.Unary: ["op", "operand", "pos"],
+                _ast.Column: ["name", "table", "schema", "quoted", "pos"],
+                _ast.ResultColumn: ["expr", "alias", "text"],
+                _ast.SelectCore: ["columns", "distinct", "from_", "where", "group_by",
+                                  "having", "windows", "pos"],
+                _ast.Select: ["body", "with_", "order_by", "limit", "offset", "pos"]}
+    for cls, names in expected.items():
+        if [f.name for f in dataclasses.fields(cls)] != names or hasattr(cls, "__post_init__"):
+            return False
+        if not hasattr(cls, "__slots__"):
+            return False
+    return True
+
+
+cdef inline object new_literal(object value, Py_ssize_t pos):
+    if not FAST_NEW:
+        return Literal(value, pos)
+    o = PyType_GenericAlloc(<PyTypeObject *> Literal, 0)
+    o.value = value
+    o.pos = pos
+    return o
+
+
+cdef inline object new_binary(object op, object left, object right, Py_ssize_t pos):
+    if not FAST_NEW:
+        return Binary(op, left, right, pos)
+    o = PyType_GenericAlloc(<PyTypeObject *> Binary, 0)
+    o.op = op
+    o.left = left
+    o.right = right
+    o.pos = pos
+    return o
+
+
+cdef inline object new_unary(object op, object operand, Py_ssize_t pos):
+    if not FAST_NEW:
+        return Unary(op, operand, pos)
+    o = PyType_GenericAlloc(<PyTypeObject *> Unary, 0)
+    o.op = op
+    o.operand = operand
+    o.pos = pos
+    return o
+
+
+cdef object ResultColumn = _ast.ResultColumn
+cdef object SelectCore = _ast.SelectCore
+cdef object Select = _ast.Select
+
+
+cdef inline object new_result_column(object expr, object alias, str text):
+    if not FAST_NEW:
+        return ResultColumn(expr, alias, text)
+    o = PyType_GenericAlloc(<PyTypeObject *> ResultColumn, 0)
+    o.expr = expr
+    o.alias = alias
+    o.text = text
+    return o
+
+
+cdef inline object new_select_core(list k, Py_ssize_t pos):
+    # k: SELECT distinct selcollist from where_opt groupby_opt having_opt ...
+    if not FAST_NEW:
+        return SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], None, pos)
+    o = PyType_GenericAlloc(<PyTypeObject *> SelectCore, 0)
+    o.columns = k[2]
+    o.distinct = bool(k[1])
+    o.from_ = k[3]
+    o.where = k[4]
+    o.group_by = k[5]
+    o.having = k[6]
+    o.windows = None
+    o.pos = pos
+    return o
+
+
+cdef inline object new_select(object body, Py_ssize_t pos):
+    if not FAST_NEW:
+        return Select(body, None, None, None, None, pos)
+    o = PyType_GenericAlloc(<PyTypeObject *> Select, 0)
+    o.body = body
+    o.with_ = None
+    o.order_by = None
+    o.limit = None
+    o.offset = None
+    o.pos = pos
+    return o
+
+
+cdef inline object new_column(object name, bint quoted, Py_ssize_t pos):
+    if not FAST_NEW:
+        return Column(name, None, None, quoted, pos)
+    o = PyType_GenericAlloc(<PyTypeObject *> Column, 0)
+    o.name = name
+    o.table = None
+    o.schema = None
+    o.quoted = quoted
+    o.pos = pos
+    return o
 cdef dict BINARY_OPS = {"==": "=", "<>": "!="}
 cdef object SLOW = object()
 
@@ -42,11 +155,15 @@ cdef enum:
     F_FALSE = 15
     F_SECOND = 16
     F_THIRD = 17
+    F_RCOL = 18
+    F_ONESELECT = 19
+    F_SELECT_PLAIN = 20
 FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "paren": F_PAREN, "string": F_STRING, "null": F_NULL, "column": F_COLUMN,
                 "float_": F_FLOAT, "unary_minus": F_UNARY_MINUS, "scanpt": F_SCANPT,
                 "list1": F_LIST1, "list_append": F_LIST_APPEND, "empty_list": F_EMPTY_LIST,
-                "true": F_TRUE, "false": F_FALSE, "second": F_SECOND, "third": F_THIRD}
+                "true": F_TRUE, "false": F_FALSE, "second": F_SECOND, "third": F_THIRD,
+                "rcol": F_RCOL, "oneselect": F_ONESELECT, "select_plain": F_SELECT_PLAIN}
 
 cdef enum:
     STACK_DEPTH = 100
@@ -87,6 +204,8 @@ cdef list FIXED_TEXT = []     # per terminal: its text when it is one fixed char
 def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_names):
     """Load the numbered tables (``tables.Tables``) into C arrays."""
     global NSTATES, NTERMS, NNTS, NRULES, ACTION, DEFAULT, GOTO, RULE_ORIGIN, RULE_LEN
+    global FAST_NEW
+    FAST_NEW = _check_fast_new()
     global RULE_START, RULE_FAST, FALLBACK, ACCEPT, RULE_FN, KEYWORDS, BUILDER, PARSED, QNAME
     global T_END, T_ID, T_ANY, T_STRING, T_INTEGER, T_FLOAT, T_BLOB, T_VARIABLE
     global T_LP, T_RP, T_SEMI, T_COMMA, T_DOT, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_REM
@@ -467,9 +586,29 @@ cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
 
 # ------------------------------------------------------------------ the LALR loop
 
-cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t s):
+cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t s,
+                        str sql, Py_ssize_t stmt_start):
     cdef str text
     cdef list lst
+    cdef Py_ssize_t a, b
+    if code == F_RCOL:
+        # sclp scanpt expr scanpt as: the text between the scan points, trailing space cut
+        a = stmt_start + <Py_ssize_t> values[base + 1]
+        b = stmt_start + <Py_ssize_t> values[base + 3]
+        while b > a and is_space(sql[b - 1]):
+            b -= 1
+        lst = values[base]
+        lst.append(new_result_column(values[base + 2], values[base + 4], sql[a:b]))
+        return lst
+    if code == F_ONESELECT:
+        if values[base + 7] is not None or values[base + 8] is not None:
+            return SLOW
+        return (new_select_core(values[base:base + 7], s), None)
+    if code == F_SELECT_PLAIN:
+        body_tail = values[base]
+        if len(<tuple> body_tail) != 2 or (<tuple> body_tail)[1] is not None:
+            return SLOW
+        return new_select((<tuple> body_tail)[0], s)
     if code == F_SCANPT:
         return s
     if code == F_LIST1:
@@ -492,38 +631,38 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         operand = values[base + 1]
         if type(operand) is Literal and type(operand.value) is float:
             return SLOW  # builder.py folds -9223372036854775808
-        return Unary("-", operand, s)
+        return new_unary("-", operand, s)
     if code == F_INTEGER:
         text = values[base]
         if len(text) < 19 and text[:2] not in ("0x", "0X"):
-            return Literal(int(text), s)
+            return new_literal(int(text), s)
         return SLOW
     if code == F_BINARY:
         text = values[base + 1]
         op = BINARY_OPS.get(text)
         if op is None:
             op = text.upper()
-        return Binary(op, values[base], values[base + 2], s)
+        return new_binary(op, values[base], values[base + 2], s)
     if code == F_UNARY:
-        return Unary((<str> values[base]).upper(), values[base + 1], s)
+        return new_unary((<str> values[base]).upper(), values[base + 1], s)
     if code == F_PAREN:
         return values[base + 1]
     if code == F_STRING:
-        return Literal(values[base], s)
+        return new_literal(values[base], s)
     if code == F_NULL:
-        return Literal(None, s)
+        return new_literal(None, s)
     if code == F_FLOAT:
-        return Literal(_float_value(values[base]), s)
+        return new_literal(_float_value(values[base]), s)
     # F_COLUMN
     name = values[base]
     if type(name) is QNAME:
-        return Column(str(name), quoted=True, pos=s)
+        return new_column(str(name), True, s)
     low = (<str> name).lower()
     if low == "true":
-        return Literal(1, s)
+        return new_literal(1, s)
     if low == "false":
-        return Literal(0, s)
-    return Column(name, pos=s)
+        return new_literal(0, s)
+    return new_column(name, False, s)
 
 
 def parse_one(str sql, Py_ssize_t start=0):
@@ -598,7 +737,7 @@ def parse_at(str sql, Py_ssize_t pos):
                 v = SLOW
                 if RULE_FAST[r] != F_CALL:
                     v = fast_reduce(RULE_FAST[r], values, top - length + 1, length,
-                                    rs - stmt_start)
+                                    rs - stmt_start, sql, stmt_start)
                 if v is SLOW:
                     builder.lookahead = s - stmt_start
                     v = fn(builder, values[top - length + 1:top + 1], rs - stmt_start,
