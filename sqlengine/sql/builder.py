@@ -9,6 +9,10 @@ tree exists. Syntax errors that SQLite raises from inside its own reductions ("u
 join type", "ORDER BY clause should come after UNION not before", ...) are recorded
 with ``fail`` and raised by the driver, at the point SQLite would report them.
 
+The compiled driver (_parser.pyx) performs the commonest reductions itself (integer,
+binary, unary, column, rcol, oneselect, ... : see FAST_ALIASES there) and must build
+exactly what the methods here build; tests/sql/test_drivers.py holds them equal.
+
 This module never resolves names and never evaluates anything beyond literal values.
 """
 
