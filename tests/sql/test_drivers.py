@@ -56,3 +56,10 @@ def test_same_result(sql):
 @pytest.mark.parametrize("sql", ["SELECT 1", "  \n ; ;", "", "/* x */", "-- y"])
 def test_same_blank_handling(sql):
     assert outcome(parser.parse_one, sql) == outcome(parser.python_parse_one, sql)
+
+
+@pytest.mark.slow
+def test_corpus_sample_parses_like_sqlite():
+    """Every 40th corpus script: no false reject, false accept or wrong message."""
+    from sqlengine.sql import corpus_check
+    assert corpus_check.main(["--every", "40"]) == 0
