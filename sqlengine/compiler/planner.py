@@ -97,6 +97,17 @@ def term_mask(scope, e, n_sources):
 
 def _column_of(scope, e, src):
     """The column number of ``src`` that ``e`` is (-1 rowid), or None."""
+    if not src.is_table:
+        if isinstance(e, ResolvedColumn):
+            return e.ref.col if e.ref.source is src else None
+        if isinstance(e, A.Column):
+            try:
+                ref = scope.lookup(e.name, e.table)
+            except OperationalError:
+                return None
+            if ref is not None and ref.depth == 0 and ref.source is src:
+                return ref.col
+        return None
     while isinstance(e, A.Collate):
         return None
     if isinstance(e, ResolvedColumn):
@@ -152,10 +163,36 @@ def _coll_name(c):
     return (c or "BINARY").upper()
 
 
+def _auto(scope, level, cands):
+    """An automatic (hash) index on the columns compared for equality with values of outer
+    loops, or None."""
+    if level == 0:
+        return None
+    cols = []
+    exprs = []
+    affs = ""
+    for c, op, rhs, lhs in cands:
+        if op != "=" or c in cols:
+            continue
+        m = term_mask(scope, rhs, len(scope.sources))
+        if not m:
+            continue  # a constant: a scan with the test is as good
+        if comparison_collation(lhs, rhs, scope) is not None:
+            continue
+        cols.append(c)
+        exprs.append(rhs)
+        affs += comparison_affinity(expr_affinity(lhs, scope), expr_affinity(rhs, scope))
+    if not cols:
+        return None
+    a = Access("auto")
+    a.index = cols
+    a.eq = exprs
+    a.key_aff = affs
+    return a
+
+
 def choose(p, scope, level, src, terms) -> Access:
     """The access path of loop ``level`` (reading ``src``) given the terms tested there."""
-    if not src.is_table:
-        return Access("scan")
     cands = []
     for t in terms:
         u = _usable(scope, t, level, src)
@@ -163,6 +200,8 @@ def choose(p, scope, level, src, terms) -> Access:
             cands.extend(u)
     if not cands:
         return Access("scan")
+    if not src.is_table:
+        return _auto(scope, level, cands) or Access("scan")
     table = src.table
     # rowid equality
     for c, op, rhs, _lhs in cands:
@@ -245,4 +284,4 @@ def choose(p, scope, level, src, terms) -> Access:
             return a
     if best is not None:
         return best
-    return Access("scan")
+    return _auto(scope, level, cands) or Access("scan")

@@ -644,6 +644,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         f = p.db.find_aggregate(a.name, nargs)
         if f is None:
             raise OperationalError(f"wrong number of arguments to function {a.name}()")
+        if f.needs_collation and nargs:
+            c = expr_collation(a.args[0], scope)
+            if c is not None:
+                f = f.with_collation(p.coll_func(c))
         defs.append((a, f, nargs))
     acc = b.alloc_reg(len(aggs)) if aggs else 0
     # columns to keep per group (read outside aggregates); registered after aggregates so

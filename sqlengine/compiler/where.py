@@ -129,6 +129,8 @@ def _open_loop(p, scope, lv):
     if acc.kind == "scan":
         b.emit(O.OP_Rewind, cur, lv.brk)
         lv.top = b.addr()
+    elif acc.kind == "auto":
+        _open_auto(p, scope, lv)
     elif acc.kind == "rowid_eq":
         r = code_expr_reg(p, scope, acc.eq[0])
         lv.top = -1
@@ -191,6 +193,48 @@ def _open_loop(p, scope, lv):
         b.emit(O.OP_SeekRowid, cur, lv.cont, rr)
 
 
+def _open_auto(p, scope, lv):
+    """Build (once) a hash index over the source on the compared columns, then look the
+    outer values up in it."""
+    from sqlengine.compiler.expr import code_column
+    from sqlengine.compiler.resolve import ColRef
+    from sqlengine.vdbe.sorter import SortSpec
+    b = p.b
+    acc = lv.access
+    src = lv.src
+    cols = acc.index
+    n = len(cols)
+    lv.icur = b.alloc_cursor()
+    built = b.new_label()
+    b.emit(O.OP_Once, 0, built)
+    b.emit(O.OP_OpenEphemeral, lv.icur, n, 0, SortSpec(n), 1, comment="auto-index")
+    done = b.new_label()
+    b.emit(O.OP_Rewind, src.cursor, done)
+    top = b.addr()
+    key = b.alloc_reg(n + 1)
+    nxt = b.new_label()
+    for j, c in enumerate(cols):
+        code_column(p, ColRef(src, c, scope, 0), key + j)
+    if any(a not in "@A" for a in acc.key_aff):
+        b.emit(O.OP_Affinity, key, n, 0, acc.key_aff)
+    b.emit(O.OP_IfNullJump, key, nxt, n)
+    b.emit(O.OP_Rowid, src.cursor, key + n)
+    rec = b.alloc_reg()
+    b.emit(O.OP_MakeRecord, key, n + 1, rec)
+    b.emit(O.OP_IdxInsert, lv.icur, rec)
+    b.resolve(nxt)
+    b.emit(O.OP_Next, src.cursor, top)
+    b.resolve(done)
+    b.resolve(built)
+    probe = _key_block(p, scope, acc.eq, acc.key_aff)
+    b.emit(O.OP_IfNullJump, probe, lv.brk, n)
+    b.emit(O.OP_SeekGE, lv.icur, lv.brk, probe, n)
+    lv.top = b.addr()
+    rr = b.alloc_reg()
+    b.emit(O.OP_IdxRowid, lv.icur, rr)
+    b.emit(O.OP_SeekRowid, src.cursor, lv.cont, rr)
+
+
 def where_end(p, info: WhereInfo) -> None:
     b = p.b
     for lv in reversed(info.levels):
@@ -202,7 +246,7 @@ def where_end(p, info: WhereInfo) -> None:
         acc = lv.access
         if acc.kind in ("scan", "rowid_range"):
             b.emit(O.OP_Next, src.cursor, lv.top)
-        elif acc.kind == "index":
+        elif acc.kind in ("index", "auto"):
             b.emit(O.OP_Next, lv.icur, lv.top)
         b.resolve(lv.brk)
         if src.left:

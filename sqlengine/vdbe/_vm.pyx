@@ -51,6 +51,7 @@ cdef enum:
     K_EPH_INDEX = 3
     K_SORTER = 4
     K_PSEUDO = 5
+    K_EPH_HASH = 6
 
 DEF CMP_JUMPIFNULL = 0x10
 DEF CMP_STOREP2 = 0x20
@@ -117,6 +118,8 @@ cdef inline object _row_of(VCursor c):
         c.row = c.data.sorted[c.pos]
     elif k == K_SORTER:
         c.row = c.data.rows[c.pos]
+    elif k == K_EPH_HASH:
+        c.row = c.data.cur[c.pos]
     return c.row
 
 
@@ -261,6 +264,12 @@ cdef class Vdbe:
                 elif c.kind == K_EPH_INDEX:
                     c.pos += 1
                     if c.pos < len(c.data.sorted):
+                        pc = p2
+                        continue
+                    c.eof = True
+                elif c.kind == K_EPH_HASH:
+                    c.pos += 1
+                    if c.pos < len(c.data.cur):
                         pc = p2
                         continue
                     c.eof = True
@@ -617,7 +626,9 @@ cdef class Vdbe:
                 self._open_table(p1, p2, op == OP_OpenWrite, p4s[pc])
             elif op == OP_OpenEphemeral:
                 ki = p4s[pc]
-                if ki is None:
+                if a5[pc] & 1:
+                    c = VCursor(K_EPH_HASH, None, S.EphHash(ki), ki, p2)
+                elif ki is None:
                     c = VCursor(K_EPH_TABLE, None, S.EphTable(), None, p2)
                 else:
                     c = VCursor(K_EPH_INDEX, None, S.EphIndex(ki, p2), ki, p2)
@@ -734,6 +745,10 @@ cdef class Vdbe:
                         ok = c.bt.seek_le(k)
                     else:
                         ok = c.bt.seek_lt(k)
+                elif c.kind == K_EPH_HASH:
+                    n = <int>p4s[pc]
+                    ok = c.data.lookup(tuple(mem[p3:p3 + n]))
+                    c.pos = 0
                 else:
                     n = <int>p4s[pc]
                     key = tuple(mem[p3:p3 + n])
@@ -807,7 +822,7 @@ cdef class Vdbe:
                         self.db.last_insert_rowid = v
             elif op == OP_IdxInsert:
                 c = <VCursor>cursors[p1]
-                if c.kind == K_EPH_INDEX:
+                if c.kind == K_EPH_INDEX or c.kind == K_EPH_HASH:
                     c.data.insert(mem[p2])
                 elif c.kind == K_SORTER:
                     c.data.rows.append(mem[p2])

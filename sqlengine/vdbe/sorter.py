@@ -263,3 +263,31 @@ class EphIndex:
 
     def __len__(self):
         return len(self.entries)
+
+
+class EphHash:
+    """A transient hash index (SQLite's automatic index, as a hash): rows grouped by the
+    normalised value of their first ``n_key`` fields; a lookup yields one group."""
+
+    __slots__ = ("n_key", "norms", "groups", "cur")
+
+    def __init__(self, spec: SortSpec):
+        self.n_key = spec.n_key
+        self.norms = [c.key if c is not None else None for c in spec.colls]
+        self.groups: dict = {}
+        self.cur = ()
+
+    def insert(self, row):
+        k = row_key(row, self.n_key, self.norms)
+        g = self.groups.get(k)
+        if g is None:
+            self.groups[k] = [row]
+        else:
+            g.append(row)
+
+    def lookup(self, key) -> bool:
+        self.cur = self.groups.get(row_key(key, self.n_key, self.norms), ())
+        return len(self.cur) > 0
+
+    def __len__(self):
+        return sum(len(g) for g in self.groups.values())
