@@ -53,8 +53,8 @@ def extensions(names: list[str] | None = None):
         exts,
         compiler_directives={
             "language_level": 3,
-            "boundscheck": False,
-            "wraparound": False,
+            "boundscheck": True,
+            "wraparound": True,
             "cdivision": True,
             "initializedcheck": False,
         },
