@@ -228,6 +228,115 @@ cdef class MemPage:
             raise corrupt()
         return top
 
+    cdef int nfree(self) except -1:
+        """Free bytes: the gap, the freeblocks and the fragments."""
+        cdef unsigned char* a = self.a
+        cdef int top = self.content_start()
+        cdef int total = top - (self.cell_ptr + 2 * self.ncell) + a[self.hdr + 7]
+        cdef int fb = get2(a + self.hdr + 1)
+        cdef int guard = 0
+        while fb:
+            guard += 1
+            if fb < top or fb > self.usable - 4 or guard > self.usable // 4:
+                raise corrupt()
+            total += get2(a + fb + 2)
+            fb = get2(a + fb)
+        if total > self.usable:
+            raise corrupt()
+        return total
+
+    cdef int free_space(self, int start, int size) except -1:
+        """Return [start, start+size) to the page as a freeblock, merging neighbours
+        (SQLite's freeSpace). size >= 4."""
+        cdef unsigned char* a = self.a
+        cdef int hdr = self.hdr
+        cdef int iptr = hdr + 1
+        cdef int fb = get2(a + iptr)
+        cdef int end = start + size
+        cdef int nfrag = 0
+        cdef int guard = 0
+        cdef int top, ptr_end
+        while fb != 0 and fb < start:
+            guard += 1
+            if fb <= iptr or guard > self.usable // 4:
+                raise corrupt()
+            iptr = fb
+            fb = get2(a + fb)
+        if fb > self.usable - 4 or (fb != 0 and fb < end):
+            raise corrupt()
+        if fb != 0 and end + 3 >= fb:
+            nfrag = fb - end
+            end = fb + get2(a + fb + 2)
+            if end > self.usable:
+                raise corrupt()
+            fb = get2(a + fb)
+        if iptr > hdr + 1:
+            ptr_end = iptr + get2(a + iptr + 2)
+            if ptr_end + 3 >= start:
+                if ptr_end > start:
+                    raise corrupt()
+                nfrag += start - ptr_end
+                start = iptr
+        if nfrag > a[hdr + 7]:
+            raise corrupt()
+        a[hdr + 7] -= nfrag
+        size = end - start
+        top = self.content_start()
+        if start <= top:
+            if start < top or iptr != hdr + 1:
+                raise corrupt()
+            put2(a + hdr + 1, fb)
+            put2(a + hdr + 5, end if end < 65536 else 0)
+        else:
+            put2(a + iptr, start)
+            put2(a + start, fb)
+            put2(a + start + 2, size)
+        return 0
+
+    cdef int insert_cell_at(self, int i, bytes cell) except -1:
+        """Insert a cell at slot i; the caller has checked that it fits in nfree()."""
+        cdef int sz = PyBytes_GET_SIZE(cell)
+        cdef int alloc = sz if sz >= 4 else 4
+        cdef int n = self.ncell
+        cdef int top = self.content_start()
+        cdef unsigned char* a
+        if top - (self.cell_ptr + 2 * n) < alloc + 2:
+            cells = self.cells()
+            cells.insert(i, cell)
+            if cells_cost(cells) > self.capacity(self.ptype):
+                raise corrupt()
+            self.build(cells, self.ptype, self.right_child())
+            return 0
+        a = self.a
+        top -= alloc
+        memcpy(a + top, PyBytes_AS_STRING(cell), sz)
+        if alloc > sz:
+            memset(a + top + sz, 0, alloc - sz)
+        memmove(a + self.cell_ptr + 2 * i + 2, a + self.cell_ptr + 2 * i, 2 * (n - i))
+        put2(a + self.cell_ptr + 2 * i, top)
+        put2(a + self.hdr + 3, n + 1)
+        put2(a + self.hdr + 5, top)
+        self.ncell = n + 1
+        return 0
+
+    cdef int drop_cell(self, int i) except -1:
+        """Remove cell i in place (its bytes become free space)."""
+        cdef CellInfo info
+        cdef int off = self.cell_offset(i)
+        cdef int n = self.ncell
+        self.parse_cell(off, &info)
+        if off + (info.size if info.size >= 4 else 4) > self.usable:
+            raise corrupt()
+        if n == 1:
+            self.build([], self.ptype, self.right_child())
+            return 0
+        self.free_space(off, info.size if info.size >= 4 else 4)
+        memmove(self.a + self.cell_ptr + 2 * i, self.a + self.cell_ptr + 2 * i + 2,
+                2 * (n - 1 - i))
+        self.ncell = n - 1
+        put2(self.a + self.hdr + 3, n - 1)
+        return 0
+
     cdef int capacity(self, int ptype):
         return self.usable - self.hdr - (8 if (ptype & 8) else 12)
 
@@ -1018,10 +1127,9 @@ cdef class BtCursor:
         self.free_cell_overflow(p, i)
         if p.leaf:
             self.mark_dirty(p)
-            cells = p.cells()
-            del cells[i]
-            p.build(cells, p.ptype, 0)
-            self.balance()
+            p.drop_cell(i)
+            if self.depth > 0 and self.underfull(p):
+                self.balance()
         else:
             # index interior cell: replace it by its predecessor, the last entry of the
             # left subtree, taken out of its leaf
@@ -1079,12 +1187,51 @@ cdef class BtCursor:
             put2(a + p.hdr + 5, top)
             p.ncell = n + 1
             return 0
-        cells = p.cells()
-        cells.insert(i, cell)
-        if cells_cost(cells) <= p.capacity(p.ptype):
+        if p.nfree() >= alloc + 2:
+            cells = p.cells()
+            cells.insert(i, cell)
             p.build(cells, p.ptype, p.right_child())
             return 0
+        if (p.intkey and i == n and self.depth > 0
+                and self.idx[self.depth - 1] == (<MemPage>self.pages[self.depth - 1]).ncell
+                and (<MemPage>self.pages[self.depth - 1]).pending is None):
+            self.balance_quick(p, cell)
+            return 0
+        cells = p.cells()
+        cells.insert(i, cell)
         p.pending = (cells, p.right_child())
+        self.balance()
+        return 0
+
+    cdef int balance_quick(self, MemPage p, bytes cell) except -1:
+        """Appending past the end of the right-most leaf of a table: start a new right-most
+        leaf holding only the new cell (SQLite's balance_quick), leaving p full."""
+        cdef MemPage parent = <MemPage>self.pages[self.depth - 1]
+        cdef MemPage new = self.bt.allocate_page()
+        new.build([cell], p.ptype, 0)
+        div = pack4(p.pgno) + _varint_bytes(<uint64_t>p.cell_rowid(p.ncell - 1))
+        self.mark_dirty(parent)
+        cdef int sz = PyBytes_GET_SIZE(div)
+        cdef int n = parent.ncell
+        cdef int top = parent.content_start()
+        cdef unsigned char* a = parent.a
+        if top - (parent.cell_ptr + 2 * n) >= sz + 2:
+            top -= sz
+            memcpy(a + top, PyBytes_AS_STRING(div), sz)
+            put2(a + parent.cell_ptr + 2 * n, top)
+            put2(a + parent.hdr + 3, n + 1)
+            put2(a + parent.hdr + 5, top)
+            parent.ncell = n + 1
+            put4(a + parent.hdr + 8, new.pgno)
+            return 0
+        cells = parent.cells()
+        cells.append(div)
+        if cells_cost(cells) <= parent.capacity(parent.ptype):
+            parent.build(cells, parent.ptype, new.pgno)
+            return 0
+        parent.pending = (cells, new.pgno)
+        self.pages[self.depth] = None
+        self.depth -= 1
         self.balance()
         return 0
 
@@ -1108,8 +1255,7 @@ cdef class BtCursor:
     cdef bint underfull(self, MemPage p) except -1:
         if p.pending is not None:
             return False
-        cdef int used = p.usable - p.content_start() + 2 * p.ncell + p.cell_ptr
-        return (p.usable - used) > (2 * p.usable) // 3
+        return p.nfree() > (2 * p.usable) // 3
 
     cdef int balance_root(self, MemPage root) except -1:
         cdef MemPage child
@@ -1150,6 +1296,32 @@ cdef class BtCursor:
         if not p.parsed:
             p.parse()
         return [p.cells(), p.right_child()]
+
+    cdef bint edit_parent(self, MemPage parent, int first, int n, list newdivs,
+                          uint32_t lastpg) except -1:
+        """Replace the n-1 dividers at ``first`` by newdivs in place, pointing the slot after
+        them at lastpg. False (parent untouched) when the new dividers do not fit in the
+        page's free space."""
+        cdef int need = 0, have, j
+        cdef int old_cost = 0
+        cdef CellInfo info
+        for d in newdivs:
+            need += cell_cost(<bytes>d)
+        for j in range(first, first + n - 1):
+            parent.parse_cell(parent.cell_offset(j), &info)
+            old_cost += (info.size if info.size >= 4 else 4) + 2
+        have = parent.nfree()
+        if need > have + old_cost:
+            return False
+        for j in range(n - 1):
+            parent.drop_cell(first)
+        if first < parent.ncell:
+            put4(parent.a + parent.cell_offset(first), lastpg)
+        else:
+            put4(parent.a + parent.hdr + 8, lastpg)
+        for j in range(len(newdivs)):
+            parent.insert_cell_at(first + j, <bytes>newdivs[j])
+        return True
 
     cdef int balance_nonroot(self, MemPage parent, int pi, MemPage page) except -1:
         """Redistribute the cells of ``page`` (child pi of parent) and up to two siblings over
@@ -1292,13 +1464,15 @@ cdef class BtCursor:
             s.pending = None
             self.bt.free_page(s.pgno)
         lastpg = (<MemPage>newpages[k - 1]).pgno
+        self.mark_dirty(parent)
+        if parent.pending is None and self.edit_parent(parent, first, n, newdivs, lastpg):
+            return 0
         newp = pcells[:first] + newdivs + pcells[first + n - 1:]
         if first + n - 1 < len(pcells):
             pos = first + k - 1
             newp[pos] = pack4(lastpg) + (<bytes>newp[pos])[4:]
         else:
             prc = lastpg
-        self.mark_dirty(parent)
         if cells_cost(newp) <= parent.capacity(parent.ptype):
             parent.pending = None
             parent.build(newp, parent.ptype, prc)
