@@ -23,6 +23,7 @@ from . import ast as A
 MAX_INT64 = (1 << 63) - 1
 MAX_VARIABLE_NUMBER = 250000  # SQLITE_MAX_VARIABLE_NUMBER of the stdlib's SQLite
 MAX_COLUMN = 2000  # SQLITE_MAX_COLUMN
+MAX_FUNCTION_ARG = 127  # SQLITE_MAX_FUNCTION_ARG
 
 
 class _NewColumn:
@@ -831,14 +832,18 @@ class Builder:
         return A.Cast(k[2], k[4] or "", s)
 
     def function(self, k, s, e):
+        if len(k[3]) > MAX_FUNCTION_ARG:
+            self.fail(f"too many arguments on function {k[0]}")
         return A.FunctionCall(str(k[0]), k[3], bool(k[2]), pos=s)
 
     def function_star(self, k, s, e):
         return A.FunctionCall(str(k[0]), [], star=True, pos=s)
 
     def function_over(self, k, s, e):
-        f = A.FunctionCall(str(k[0]), k[3], bool(k[2]), pos=s)
+        f = self.function(k, s, e)
         f.filter, f.over = k[5]
+        if f.distinct and f.over is not None:
+            self.fail("DISTINCT is not supported for window functions")
         return f
 
     def function_star_over(self, k, s, e):

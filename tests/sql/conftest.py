@@ -14,7 +14,8 @@ PARSE_WORDS = (
     "qualified table names", "clause is not allowed", "error in generated column",
     "variable number must be", "AUTOINCREMENT is only allowed", "duplicate column name",
     "more than one primary key", "is not constant", "cannot use DEFAULT",
-    "generated columns cannot", "too many columns on",
+    "generated columns cannot", "too many columns on", "too many arguments on function",
+    "DISTINCT is not supported for window functions",
 )
 
 SCHEMA = "CREATE TABLE t(a, b, c); CREATE TABLE u(a, b, c); CREATE TABLE t1(a, b, c);"

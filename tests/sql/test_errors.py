@@ -69,6 +69,9 @@ MALFORMED = [
     "CREATE TABLE x(a PRIMARY KEY AS (1))", "CREATE TABLE x(a AS (1), PRIMARY KEY(a))",
     "CREATE TABLE x(a AS (1) foo, b",
     "CREATE TABLE x(a AS (1) foo DEFAULT )", "CREATE TABLE x(a, a, PRIMARY KEY(a), b",
+    # function calls
+    "SELECT max(" + ",".join(["1"] * 128) + ")", "SELECT max(" + ",".join(["1"] * 128) + ") +",
+    "SELECT count(DISTINCT a) OVER () FROM t", "SELECT count(DISTINCT a) FILTER (WHERE 1) OVER w FROM t",
 ]
 
 
