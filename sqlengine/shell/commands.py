@@ -111,6 +111,9 @@ def run_command(shell, line: str) -> int:
             except errors.Error as exc:
                 shell.error(f"Error: {exc}")
                 return 1
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                shell.error(f"Error: internal error: {type(exc).__name__}: {exc}")
+                return 1
             except OSError as exc:
                 shell.error(f"Error: {exc.strerror or exc}")
                 return 1
@@ -494,7 +497,8 @@ def cmd_import(shell, args):
     if table not in existing:
         header = records.pop(0)
         columns = ", ".join(f'"{c.replace(chr(34), chr(34) * 2)}" TEXT' for c in header)
-        shell.con.execute(f"CREATE TABLE {quoted}({columns})")
+        name = '"' + table.replace('"', '""') + '"'
+        shell.con.execute(f"CREATE TABLE {name}(\n{columns})")
     ncols = len(shell.con.execute(f"SELECT * FROM {quoted} WHERE 0").description)
     placeholders = ",".join("?" * ncols)
     shell.con.execute("BEGIN")

@@ -33,6 +33,13 @@ def _primary_code(exc) -> int:
     return getattr(exc, "sqlite_errorcode", errors.SQLITE_ERROR) & 0xFF
 
 
+def _message(exc) -> str:
+    """An exception's text; an engine failure that is not an sqlengine error says so."""
+    if isinstance(exc, errors.Error):
+        return str(exc)
+    return f"internal error: {type(exc).__name__}: {exc}"
+
+
 _NEAR = re.compile(r'^near "(.*)": syntax error$', re.S)
 _UNRECOGNIZED = re.compile(r'^unrecognized token: "(.*)"$', re.S)
 _NO_SUCH = re.compile(r"^no such (?:column|function): (.+)$", re.S)
@@ -172,9 +179,10 @@ class Shell:
             started = time.perf_counter() if self.timer else 0.0
             try:
                 stmt, tail = db.prepare(sql, position)
-            except errors.Error as exc:
+            except Exception as exc:  # noqa: BLE001 - an engine bug is reported, not raised
                 context = error_context(sql[position:], error_offset(exc, sql[position:]))
-                self._report("Parse error", f"in prepare, {exc}{context}", lineno, source)
+                self._report("Parse error", f"in prepare, {_message(exc)}{context}", lineno,
+                             source)
                 return 1
             if stmt is None:
                 return 0
@@ -212,11 +220,11 @@ class Shell:
                     break
                 if output is not None:
                     output.row(row)
-        except errors.Error as exc:
+        except Exception as exc:  # noqa: BLE001 - an engine bug is reported, not raised
             if output is not None:
                 output.end()
             lineno, source = getattr(self, "_current", (None, "input"))
-            self._report("Runtime error", f"stepping, {exc} ({_primary_code(exc)})",
+            self._report("Runtime error", f"stepping, {_message(exc)} ({_primary_code(exc)})",
                          lineno, source)
             return _primary_code(exc) or 1
         if output is not None:
@@ -306,7 +314,7 @@ class LineReader:
 
         shell = self.shell
         self.lineno += 1
-        if not self.buffer and not line.strip():
+        if not self.buffer and _plain_white(line):
             if shell.echo:
                 shell.write(line + "\n")
             return False
@@ -341,6 +349,24 @@ class LineReader:
         self.errors += 1
         self.shell.error_count += 1
         return True
+
+
+def _plain_white(line: str) -> bool:
+    """Only blanks and finished comments (such a line outside a statement is skipped)."""
+    pos, n = 0, len(line)
+    while pos < n:
+        if line[pos].isspace():
+            pos += 1
+        elif line.startswith("--", pos):
+            return True
+        elif line.startswith("/*", pos):
+            end = line.find("*/", pos + 2)
+            if end < 0:
+                return False
+            pos = end + 2
+        else:
+            return False
+    return True
 
 
 def _complete(sql: str) -> bool:

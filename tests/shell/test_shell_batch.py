@@ -1,0 +1,144 @@
+"""Batch mode (a script on stdin, SQL on the command line) gives the sqlite3 shell's
+stdout, stderr and exit status: every output mode, the dot-commands, the error reports."""
+
+from __future__ import annotations
+
+MODES = ("list", "csv", "column", "box", "table", "markdown", "json", "line", "insert",
+         "quote", "tabs", "html", "ascii")
+
+SAMPLE = """create table t(id integer primary key, name text, score real, data blob, note);
+insert into t values(1, 'ann', 1.5, x'41', null);
+insert into t values(2, 'b,o"b', 1e20, null, 'multi
+line');
+insert into t values(3, 'ünï', 0.1, x'00ff', 'x');
+insert into t values(4, '', -3, '', 12);
+"""
+
+SIMPLE = """create table t(id integer primary key, name text, score real);
+insert into t values(1, 'ann', 1.5);
+insert into t values(2, 'bob', -2.25);
+insert into t values(3, 'cy', 10);
+"""
+
+SCHEMA = """create table t(id integer primary key, name text, score real);
+create table "odd name"(x);
+insert into t values(1, 'a''b', 1.5);
+insert into t values(2, null, x'00');
+create index ti on t(name);
+create view v as select 1;
+create trigger tr after insert on t begin select 1; end;
+create table seq(id integer primary key autoincrement, v);
+insert into seq(v) values(1);
+"""
+
+SCENARIOS = {}
+for _mode in MODES:
+    SCENARIOS[f"mode-{_mode}"] = (
+        SAMPLE + f".mode {_mode}\nselect * from t; select 1 as z;\n.headers on\n"
+        "select * from t where id < 3;\n", ())
+    SCENARIOS[f"simple-{_mode}"] = (
+        SIMPLE + f".mode {_mode}\nselect * from t order by id;\n.headers on\n"
+        "select name, score from t where score > 0 order by name;\n", ())
+for _option in ("-column", "-box", "-table", "-markdown", "-html", "-json", "-line", "-quote",
+                "-tabs", "-ascii", "-list", "-csv"):
+    SCENARIOS[f"option{_option}"] = ("select 1 as a, 'x' as b; select null;", (_option,))
+
+SCENARIOS.update({
+    "errors": ("select 1;\nselec 1;\nselect * from nosuch;\ncreate table x(a unique);\n"
+               "insert into x values(1);\ninsert into x values(1);\nselect 2;\n.bogus\n"
+               ".mode foo\nselect 3", ()),
+    "bail": ("select 1;\nselec 1;\nselect 2;", ("-bail",)),
+    "argv-error": ("", (":memory:", "selec 1")),
+    "argv-statements": ("", (":memory:", "select 1", "select 2;", ".mode csv",
+                             "select 'a', 3")),
+    "argv-runtime-error": ("", (":memory:", "create table x(a unique); "
+                                "insert into x values(1),(1)")),
+    "multiline-statements": ("select 1 +\n 2;\nselect\n  nosuch(1)\n  ;\n", ()),
+    "unterminated-comment": ("select 1 /* unterminated", ()),
+    "unterminated-string": ("select 'abc", ()),
+    "parse-errors": ("select nosuchcol;\nselect * from nosuch;\nselect abs(1,2);\n"
+                     "create table t(a);\nselect t.zz from t;\n"
+                     "select 1 from t where zz=1;\nselect count(*) from t group by;\n"
+                     "  select\n\n nosuchfn(1);\nselect 1 + ;\n", ()),
+    "schema-commands": (SCHEMA + ".tables\n.tables t%\n.schema\n.schema t\n.indexes\n"
+                        ".indexes t\n.show\n.dump\n", ()),
+    "simple-schema-commands": (SIMPLE + "create table u(a, b);\n.tables\n.tables u%\n"
+                               ".schema\n.schema u\n.dump\n", ()),
+    "settings": (SIMPLE + ".changes on\ninsert into t values(9, 'z', 0);\n.changes off\n"
+                 ".print hello \"w o\" x\n.echo on\nselect 1;\n.echo off\n.headers on\n"
+                 "select 1 as a;\n.nullvalue NULL\nselect null;\n.separator ; ~\n"
+                 "select 1,2;\n.width 5 -6\n.mode column\nselect 1 as a, 2 as b;\n", ()),
+    "show-and-usage": (".show\n.mode insert foo\n.show\n.databases\n.mode\n.width 1 2\n.show\n"
+                       ".tables\n.headers maybe\n.separator\n.width x\n.print\n.echo\n"
+                       ".nullvalue\n.quit 3\n", ()),
+    "exit-code": (".exit 3\n", ()),
+    "quit-after-error": ("selec 1;\n.quit\nselect 2;\n", ()),
+    "reals-and-text": ("select 0.1, 1e300*1e300, -1e300*1e300, 12345678901234567890.0, 100.0, "
+                       "1.5e-7;\n.mode quote\nselect 0.1, 1e300*1e300, 100.0, 1.5e-7, 1e15, "
+                       "123456789012345680000.0;\n.mode json\n"
+                       "select char(1,9,10,13,34,92,127,233), x'0001ff';\n.mode insert foo\n"
+                       ".headers on\nselect 1 as a, char(13) as b;\n.mode line\n"
+                       "select 1 as \"ü\", 2 as bb;\n.mode list\n.headers on\n"
+                       "select 1 as a where 0;\n.mode column\nselect 1 as a where 0;\n"
+                       "select char(9)||'x'||char(9)||'y' as t, char(1)||'z' as c;\n"
+                       ".headers off\nselect 1 as a;\n.mode table\nselect 1 as a;\n.width 3\n"
+                       "select 'abcdefgh' as a, 2 as b;\n", ()),
+    "line-breaks-and-csv": (".mode box\nselect 'abc'||char(10) as a, "
+                            "'x'||char(13)||char(10)||'y' as b, 'q'||char(13)||'r' as c;\n"
+                            ".mode insert\nselect 1e300*1e300, -1e300*1e300, 2.0, 0.5;\n"
+                            ".mode csv\nselect 'a b', 'a|b', 'x'||char(127), '\"', ' ', '''';\n"
+                            ".separator |\nselect 'a|b', 'a,b';\n.mode list\n"
+                            "select x'41004243', 'a'||char(0)||'b';\n", ()),
+    "csv-headers-html": (".mode csv\n.headers on\nselect 1 as 'a b', null, 'x';\n.mode html\n"
+                         "select '<&>' as '\"q''';\n", ()),
+    "csv-option-header": ("select 1;", ("-csv", "-header")),
+    "nullvalue-separator-options": ("select 1, null;", ("-nullvalue", "N", "-separator", ":")),
+    "box-option-two-statements": ("select 1; select 2", ("-box",)),
+    "mode-switches": (".mode box\nselect 1 as a;\n.mode list\nselect 2 as b;\n.mode column\n"
+                      "select 3 as c;\n.mode list\nselect 4 as d;\n", ()),
+    "simple-where-order": (SIMPLE + ".headers on\nselect id, name from t where score < 5 "
+                           "order by score desc;\nselect * from t where name = 'nobody';\n",
+                           ()),
+    "simple-errors": (SIMPLE + "insert into t values(1, 'dup', 0);\nselect count(*) from t;\n"
+                      "selec;\n", ()),
+    "comments-and-blank-lines": ("-- a comment\n\n# not sql\nselect 1; -- trailing\n"
+                                 "/* block */ select 2;\n", ()),
+})
+
+
+def test_batch_matches_sqlite3(shell, scenario):
+    script, args = SCENARIOS[scenario]
+    assert shell.ours(script, args) == shell.sqlite3(script, args)
+
+
+def test_file_database_and_dump_round_trip(shell):
+    script = SIMPLE + ".output dump.sql\n.dump\n.output\n"
+    assert shell.ours(script, ("data.db",)) == shell.sqlite3(script, ("data.db",))
+    dump = (shell.ours_dir / "dump.sql").read_text()
+    assert dump == (shell.theirs_dir / "dump.sql").read_text()
+    # The dump sqlengine wrote loads into sqlite3 and back, with the same content.
+    shell.files["dump.sql"] = dump
+    check = ".read dump.sql\n.dump\n"
+    assert shell.sqlite3(check, ("copy.db",))[0] == dump
+    assert shell.ours(check, ("copy.db",))[0] == dump
+
+
+def test_once_and_read(shell):
+    shell.files["script.sql"] = "select 40 + 2;\nselec;\nselect 'after';\n"
+    script = ".once once.txt\nselect 'to the file';\nselect 'to stdout';\n.read script.sql\n"
+    assert shell.ours(script) == shell.sqlite3(script)
+    assert (shell.ours_dir / "once.txt").read_text() == \
+        (shell.theirs_dir / "once.txt").read_text() == "to the file\n"
+
+
+def test_import_csv_creates_table(shell):
+    shell.files["data.csv"] = 'name,score\nann,1\n"b,o",2\n'
+    script = (".import --csv data.csv people\n.mode list\n.headers on\n"
+              "select * from people;\n.schema people\n")
+    assert shell.ours(script) == shell.sqlite3(script)
+
+
+def test_open_new_database(shell):
+    script = ".open first.db\ncreate table a(x);\ninsert into a values(1);\n.open second.db\n" \
+             ".tables\n.open first.db\nselect * from a;\n.databases\n"
+    assert shell.ours(script) == shell.sqlite3(script)
