@@ -155,10 +155,10 @@ def code_expr(p, scope, e, target: int) -> None:
         b.emit(O.OP_CastType, target, 0, 0, e.type_name)
     elif t is A.IsNull:
         r = code_expr_reg(p, scope, e.expr)
-        b.emit(O.OP_Integer, 0 if e.negated else 1, target)
+        b.emit(O.OP_Integer, 1, target)
         lbl = b.new_label()
         b.emit(O.OP_IsNull if not e.negated else O.OP_NotNull, r, lbl)
-        b.emit(O.OP_Integer, 1 if e.negated else 0, target)
+        b.emit(O.OP_Integer, 0, target)
         b.resolve(lbl)
     elif t is A.Between:
         rx = code_expr_reg(p, scope, e.expr)

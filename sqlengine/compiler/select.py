@@ -547,7 +547,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             raise OperationalError("aggregate functions are not allowed in the GROUP BY clause")
     is_agg = bool(aggs) or group_by is not None
     if having is not None and not is_agg:
-        raise OperationalError("a GROUP BY clause is required before HAVING")
+        raise OperationalError("HAVING clause on a non-aggregate query")
     info = ResultInfo([c[1] for c in cols], [c[2] for c in cols],
                       [expr_affinity(e, scope) for e in result_exprs],
                       [expr_collation(e, scope) for e in result_exprs])
