@@ -525,12 +525,15 @@ class Builder:
         return A.CreateIndex(name, k[7], _indexed_columns(k[9]), schema, bool(k[1]),
                              bool(k[3]), k[11], s)
 
-    def eidlist1(self, k, s, e):
-        return [A.IndexedColumn(A.Column(k[0]), k[1], bool(k[2]))]
-
-    def eidlist_append(self, k, s, e):
-        k[0].append(A.IndexedColumn(A.Column(k[2]), k[3], bool(k[4])))
-        return k[0]
+    def eiditem(self, k, s, e):
+        # A name list (CTE, view, foreign key) takes no COLLATE, ASC or DESC; SQLite's
+        # parser says so (except when it reads a stored schema).
+        if k[1] is not None or k[2] is not None:
+            from .lexer import next_token
+            at = self.base + s
+            _, end = next_token(self.sql, at)
+            self.fail(f'syntax error after column name "{self.sql[at:end]}"')
+        return A.IndexedColumn(A.Column(str(k[0])), k[1], bool(k[2]))
 
     # ---------------------------------------------------------------- SELECT
     def select_plain(self, k, s, e):

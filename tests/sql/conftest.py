@@ -15,7 +15,7 @@ PARSE_WORDS = (
     "variable number must be", "AUTOINCREMENT is only allowed", "duplicate column name",
     "more than one primary key", "is not constant", "cannot use DEFAULT",
     "generated columns cannot", "too many columns on", "too many arguments on function",
-    "DISTINCT is not supported for window functions",
+    "DISTINCT is not supported for window functions", "syntax error after column name",
 )
 
 SCHEMA = "CREATE TABLE t(a, b, c); CREATE TABLE u(a, b, c); CREATE TABLE t1(a, b, c);"

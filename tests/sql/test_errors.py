@@ -69,6 +69,10 @@ MALFORMED = [
     "CREATE TABLE x(a PRIMARY KEY AS (1))", "CREATE TABLE x(a AS (1), PRIMARY KEY(a))",
     "CREATE TABLE x(a AS (1) foo, b",
     "CREATE TABLE x(a AS (1) foo DEFAULT )", "CREATE TABLE x(a, a, PRIMARY KEY(a), b",
+    # name lists
+    "WITH c(a DESC) AS (SELECT 1) SELECT * FROM c", "CREATE VIEW v([x] COLLATE nocase) AS SELECT 1",
+    "CREATE TABLE x(a, FOREIGN KEY (a ASC) REFERENCES t)", "CREATE TABLE x(a REFERENCES t('b' DESC))",
+    "WITH c(a, \"b\" ASC) AS (SELECT 1, 2) SELECT * FROM c",
     # function calls
     "SELECT max(" + ",".join(["1"] * 128) + ")", "SELECT max(" + ",".join(["1"] * 128) + ") +",
     "SELECT count(DISTINCT a) OVER () FROM t", "SELECT count(DISTINCT a) FILTER (WHERE 1) OVER w FROM t",
