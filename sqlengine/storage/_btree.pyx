@@ -1100,6 +1100,33 @@ cdef class BtCursor:
             self.insert_cell(i, cell)
             self._after_write(rec)
 
+    def append(self, *args):
+        """Insert an entry known to sort after every entry of the tree (no key compare):
+        append(rowid, payload) for tables, append(record) for indexes. Used to copy a tree
+        in order (VACUUM) without its collations."""
+        cdef bytes cell
+        cdef int i
+        self._prepare_write()
+        if self.intkey:
+            rowid = args[0]
+            cell = self.make_cell(True, rowid, bytes(args[1]))
+            key = rowid
+        else:
+            key = bytes(args[0])
+            cell = self.make_cell(False, 0, key)
+        if self.move_to_root():
+            self.move_to_rightmost()
+            i = self.top().ncell
+        else:
+            self._release()
+            self.push(self.root)
+            while not self.top().leaf:
+                self.idx[self.depth] = self.top().ncell
+                self.push(self.top().child(self.top().ncell))
+            i = 0
+        self.insert_cell(i, cell)
+        self._after_write(key)
+
     cdef bytes current_payload_at(self, MemPage p, int i):
         cdef CellInfo info
         cdef int off = p.cell_offset(i)

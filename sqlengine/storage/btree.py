@@ -364,6 +364,11 @@ class Btree:
         for c in list(self._live_cursors(root)):
             c.invalidate()
 
+    def vacuum(self) -> dict[int, int]:
+        """Rebuild the file compactly (see storage.vacuum); returns {old root: new root}."""
+        from sqlengine.storage.vacuum import vacuum
+        return vacuum(self)
+
     # -- checks ---------------------------------------------------------------------------
     def integrity_check(self, roots=None, max_errors: int = 100) -> list[str]:
         """SQLite-style integrity messages for the b-trees at ``roots`` (default: page 1 and

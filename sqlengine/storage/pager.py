@@ -235,12 +235,14 @@ class Pager:
     def begin_write(self) -> None:
         if self.in_trans == 2:
             return
+        was_reading = self.in_trans == 1
         self.begin_read()
         if not self.memory:
             try:
                 self._lock(RESERVED)
             except BaseException:
-                self.end_read()
+                if not was_reading:
+                    self.end_read()
                 raise
         self.in_trans = 2
         self.orig_db_size = self.db_size

@@ -193,3 +193,40 @@ def test_multi_megabyte_overflow(tmp_path):
     bt2.begin(False)
     assert read_table(bt2, t)[9] == (bytes(4000000),)
     assert bt2.integrity_check() == ["ok"]
+
+
+def test_vacuum(tmp_path):
+    path = str(tmp_path / "v.db")
+    con = sqlite3.connect(path)
+    con.execute("create table t(a integer primary key, b)")
+    con.execute("create index tb on t(b collate nocase)")
+    con.execute("create table u(x)")
+    con.executemany("insert into t values(?,?)", [(i, "Name%d" % (i * 7919 % 1000)) for i in range(5000)])
+    con.executemany("insert into u values(?)", [("x" * 3000,) for i in range(200)])
+    con.execute("pragma user_version = 42")
+    con.execute("delete from t where a % 2 = 0")
+    con.execute("delete from u where rowid > 20")
+    con.commit()
+    exp_t = con.execute("select * from t order by a").fetchall()
+    exp_i = con.execute("select b from t indexed by tb order by b collate nocase").fetchall()
+    con.close()
+    bt = Btree.open(path)
+    bt.begin(False)
+    before = bt.page_count()
+    assert bt.freelist_count() > 0
+    bt.commit()
+    bt.vacuum()
+    assert bt.freelist_count() == 0
+    assert bt.page_count() < before
+    assert bt.integrity_check() == ["ok"]
+    bt.begin(False)
+    assert bt.get_meta(6) == 42
+    bt.commit()
+    bt.close()
+    con = sqlite3.connect(path)
+    assert con.execute("pragma integrity_check").fetchall() == [("ok",)]
+    assert con.execute("select * from t order by a").fetchall() == exp_t
+    assert con.execute("select b from t indexed by tb order by b collate nocase").fetchall() == exp_i
+    assert con.execute("select count(*) from u").fetchone()[0] == 20
+    assert con.execute("pragma user_version").fetchone()[0] == 42
+    con.close()

@@ -1,0 +1,102 @@
+"""VACUUM at the storage level: rebuild the database compactly.
+
+Every b-tree named in sqlite_schema is copied, in key order, into a fresh in-memory database
+of the same page size (so the trees come out dense and the freelist empty), the
+sqlite_schema rows are rewritten with the new root page numbers, and the new image is
+written over the old pages inside one write transaction of the original file — journaled like
+any other commit, so a crash leaves the old or the new database. The compiler decides when
+(VACUUM statement); this module only knows pages, trees and the schema table's column 4.
+
+Never runs while a transaction is open on the connection; never changes the page size.
+"""
+
+from __future__ import annotations
+
+from sqlengine import errors
+from sqlengine.storage._record import KeyInfo, decode_record, encode_record
+
+_META_COPIED = (1, 2, 3, 5, 6, 7, 8)
+
+
+def vacuum(bt) -> dict[int, int]:
+    """Rebuild ``bt``'s file. Returns {old root: new root}."""
+    from sqlengine.storage.btree import Btree
+
+    if bt.in_trans:
+        raise errors.OperationalError("cannot VACUUM from within a transaction")
+    bt.begin(True)
+    try:
+        if bt.pager.db_size == 0:
+            bt.commit()
+            return {}
+        tmp = Btree.open(":memory:")
+        tmp.set_page_size(bt.page_size)
+        tmp.pager.reserved = bt.pager.reserved
+        tmp.begin(True)
+        rows = []
+        src = bt.cursor(1)
+        ok = src.first()
+        while ok:
+            rows.append((src.rowid, decode_record(src.payload())))
+            ok = src.next()
+        src.close()
+        mapping: dict[int, int] = {}
+        for _rowid, rec in rows:
+            root = rec[3] if len(rec) > 3 else None
+            if not isinstance(root, int) or root <= 0 or root in mapping:
+                continue
+            page = bt.pager.get(root)
+            if not page.parsed:
+                page.parse_header()
+            intkey = page.intkey
+            new_root = tmp.create_table(intkey)
+            mapping[root] = new_root
+            src = bt.cursor(root, False, None if intkey else KeyInfo(0))
+            dst = tmp.cursor(new_root, True, None if intkey else KeyInfo(0))
+            ok = src.first()
+            while ok:
+                if intkey:
+                    dst.append(src.rowid, src.payload())
+                else:
+                    dst.append(src.key())
+                ok = src.next()
+            src.close()
+            dst.close()
+        sch = tmp.cursor(1, True)
+        for rowid, rec in rows:
+            rec = list(rec)
+            if len(rec) > 3 and isinstance(rec[3], int) and rec[3] in mapping:
+                rec[3] = mapping[rec[3]]
+            sch.append(rowid, encode_record(rec))
+        sch.close()
+        for i in _META_COPIED:
+            tmp.set_meta(i, bt.get_meta(i))
+        tmp.set_meta(1, bt.get_meta(1) + 1)
+        # copy the image over the original, page by page, inside bt's transaction
+        bt._save_all()
+        for c in list(bt._live_cursors()):
+            c.invalidate()
+        pager = bt.pager
+        n = tmp.pager.db_size
+        for pgno in range(1, n + 1):
+            src_page = tmp.pager.get(pgno)
+            page = pager.get(pgno)
+            pager.write(page)
+            if pgno == 1:
+                head = bytes(page.data[:100])
+                page.data[:] = src_page.data
+                page.data[:100] = head
+                page.data[32:40] = bytes(8)                 # empty freelist
+                page.data[40:72] = src_page.data[40:72]     # meta values
+            else:
+                page.data[:] = src_page.data
+            page.invalidate()
+        pager.truncate_to(n)
+        tmp.close()
+        bt.commit()
+        return mapping
+    except BaseException:
+        if bt.in_trans:
+            bt.rollback()
+        raise
+
