@@ -294,14 +294,26 @@ class Builder:
     def table_option_without(self, k, s, e):
         if k[1].lower() == "rowid":
             return "WITHOUT ROWID"
-        self.fail(f"unknown table option: {k[1]}")
+        self.fail(f"unknown table option: {self._last_token_text(s, e)}")
         return None
 
     def table_option_name(self, k, s, e):
         if k[0].lower() == "strict":
             return "STRICT"
-        self.fail(f"unknown table option: {k[0]}")
+        self.fail(f"unknown table option: {self.sql[self.base + s:self.base + e]}")
         return None
+
+    def _last_token_text(self, s, e):
+        """The source text of the last token of the span s..e (for error messages)."""
+        from .lexer import next_token
+        i, end = self.base + s, self.base + e
+        last = (i, i)
+        while i < end:
+            kind, j = next_token(self.sql, i)
+            if kind != "SPACE":
+                last = (i, j)
+            i = j
+        return self.sql[last[0]:last[1]]
 
     def columnname(self, k, s, e):
         name, type_name = str(k[0]), k[1]

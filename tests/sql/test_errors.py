@@ -69,6 +69,7 @@ MALFORMED = [
     "CREATE TABLE x(a PRIMARY KEY AS (1))", "CREATE TABLE x(a AS (1), PRIMARY KEY(a))",
     "CREATE TABLE x(a AS (1) foo, b",
     "CREATE TABLE x(a AS (1) foo DEFAULT )", "CREATE TABLE x(a, a, PRIMARY KEY(a), b",
+    "CREATE TABLE x(a) 's'", "CREATE TABLE x(a) WITHOUT /* c */ [rowid2]", "CREATE TABLE x(a) WITHOUT \"x\"",
     # name lists
     "WITH c(a DESC) AS (SELECT 1) SELECT * FROM c", "CREATE VIEW v([x] COLLATE nocase) AS SELECT 1",
     "CREATE TABLE x(a, FOREIGN KEY (a ASC) REFERENCES t)", "CREATE TABLE x(a REFERENCES t('b' DESC))",
