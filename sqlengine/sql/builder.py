@@ -303,17 +303,21 @@ class Builder:
         self.fail(f"unknown table option: {self.sql[self.base + s:self.base + e]}")
         return None
 
-    def _last_token_text(self, s, e):
-        """The source text of the last token of the span s..e (for error messages)."""
+    def _token_texts(self, s, e):
+        """The source texts of the tokens of the span s..e (for error messages)."""
         from .lexer import next_token
         i, end = self.base + s, self.base + e
-        last = (i, i)
+        out = []
         while i < end:
             kind, j = next_token(self.sql, i)
             if kind != "SPACE":
-                last = (i, j)
+                out.append(self.sql[i:j])
             i = j
-        return self.sql[last[0]:last[1]]
+        return out
+
+    def _last_token_text(self, s, e):
+        texts = self._token_texts(s, e)
+        return texts[-1] if texts else ""
 
     def columnname(self, k, s, e):
         name, type_name = str(k[0]), k[1]
@@ -684,7 +688,7 @@ class Builder:
         words = list(k[:-1])
         kind = join_kind(words)
         if kind is None:
-            self.fail("unknown join type: " + " ".join(words))
+            self.fail("unknown join type: " + " ".join(self._token_texts(s, e)[:-1]))
             return ("INNER", False)
         return kind
 

@@ -70,6 +70,7 @@ MALFORMED = [
     "CREATE TABLE x(a AS (1) foo, b",
     "CREATE TABLE x(a AS (1) foo DEFAULT )", "CREATE TABLE x(a, a, PRIMARY KEY(a), b",
     "CREATE TABLE x(a) 's'", "CREATE TABLE x(a) WITHOUT /* c */ [rowid2]", "CREATE TABLE x(a) WITHOUT \"x\"",
+    "SELECT * FROM a INNER INNER 's' JOIN b", "SELECT * FROM a left /* x */ [foo] JOIN b",
     # name lists
     "WITH c(a DESC) AS (SELECT 1) SELECT * FROM c", "CREATE VIEW v([x] COLLATE nocase) AS SELECT 1",
     "CREATE TABLE x(a, FOREIGN KEY (a ASC) REFERENCES t)", "CREATE TABLE x(a REFERENCES t('b' DESC))",
