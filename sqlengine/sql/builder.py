@@ -76,7 +76,7 @@ def _is_constant_or_function(e) -> bool:
     if t is A.Literal or t is A.CurrentTime:
         return True
     if t is A.Column or t is A.Param or t is A.Subquery or t is A.Exists \
-            or t is A.InSelect or t is A.InTable or t is A.Raise:
+            or t is A.InSelect or t is A.InTable:
         return False
     if t is A.FunctionCall:
         if e.over is not None:
