@@ -32,11 +32,12 @@ _SORTS = ("nosort", "rowsort", "valuesort")
 class Record:
     """One record of a script. ``line`` is the 1-based line of its own first line."""
 
-    __slots__ = ("kind", "line", "skip", "sql", "ok", "types", "sort", "label", "expected",
-                 "threshold", "message", "first_line")
+    __slots__ = ("kind", "line", "skip", "sql", "ok", "types", "sort", "label",
+                 "expected_text", "threshold", "message", "first_line")
 
     def __init__(self, kind, line, skip, sql=None, ok=True, types=None, sort="nosort",
-                 label=None, expected=None, threshold=0, message=None, first_line=None):
+                 label=None, expected=None, threshold=0, message=None, first_line=None,
+                 expected_text=None):
         self.kind = kind
         self.line = line
         self.skip = skip
@@ -45,11 +46,20 @@ class Record:
         self.types = types
         self.sort = sort
         self.label = label
-        self.expected = expected
+        # the expected block as one string, its lines joined with "\n" ("" when empty)
+        self.expected_text = expected_text if expected is None else "\n".join(expected)
         self.threshold = threshold
         self.message = message
         # first line of the record including its skipif/onlyif lines (for reproductions)
         self.first_line = first_line if first_line is not None else line
+
+    @property
+    def expected(self) -> list[str] | None:
+        """The expected block's lines (a query's values, or its one hash line)."""
+        t = self.expected_text
+        if t is None:
+            return None
+        return t.split("\n") if t else []
 
     def __repr__(self):
         fields = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__
@@ -76,6 +86,7 @@ def _normalise(text: str) -> str:
 
 # One or more blank lines (empty or only white space) between records.
 _SEPARATOR = re.compile(r"(\n(?:[ \t\v\f\r]*\n)+)")
+_WS_LINE = re.compile(r"\n[ \t\v\f\r]+\n")  # a line of only white space
 
 
 def _blocks(text: str):
@@ -84,7 +95,41 @@ def _blocks(text: str):
     ``line numbers`` is the first line's number (an int) when no line was dropped, else the
     list of the kept lines' numbers.
     """
-    parts = _SEPARATOR.split("\n" + _normalise(text) + "\n")
+    text = _normalise(text)
+    if _WS_LINE.search("\n" + text + "\n"):
+        chunks = _chunks_with_spaces(text)  # some line may be all white space
+    else:
+        chunks = _chunks(text)
+    for start, block in chunks:
+        if block[:1] == "#" or "\n#" in block:  # a comment line (a "#" inside a line is text)
+            lines = block.split("\n")
+            nums = [start + j for j, ln in enumerate(lines) if ln[:1] != "#"]
+            if not nums:
+                continue
+            if len(nums) < len(lines):
+                yield nums, "\n".join(ln for ln in lines if ln[:1] != "#")
+                continue
+        yield start, block
+
+
+def _chunks(text: str):
+    """(first line, text) of the runs of lines between empty lines (no all-space lines)."""
+    line = 1
+    for part in text.split("\n\n"):
+        if part[:1] == "\n":
+            stripped = part.lstrip("\n")
+            line += len(part) - len(stripped)
+            part = stripped
+        nl = part.count("\n")
+        if part[-1:] == "\n":
+            part = part.rstrip("\n")
+        if part:
+            yield line, part
+        line += nl + 2
+
+
+def _chunks_with_spaces(text: str):
+    parts = _SEPARATOR.split("\n" + text + "\n")
     line = 0  # parts[0] starts with the "\n" added above: its first line is line 1
     for k in range(0, len(parts), 2):
         block = parts[k]
@@ -95,17 +140,22 @@ def _blocks(text: str):
         if k == 0:
             block = block[1:]
             start += 1
-        if not block or block.isspace():
-            continue
-        lines = block.split("\n")
-        if "#" in block:
-            nums = [start + j for j, ln in enumerate(lines) if ln[:1] != "#"]
-            if not nums:
-                continue
-            if len(nums) < len(lines):
-                yield nums, [ln for ln in lines if ln[:1] != "#"]
-                continue
-        yield start, lines
+        if block and not block.isspace():
+            yield start, block
+
+
+def _split_query_body(rest: str):
+    """(sql, expected text) of a query's lines after its first line: split at "----"."""
+    if rest == "----":
+        return "", ""
+    if rest[:5] == "----\n":
+        return "", rest[5:]
+    k = rest.find("\n----\n")
+    if k >= 0:
+        return rest[:k], rest[k + 6:]
+    if rest[-5:] == "\n----":
+        return rest[:-5], ""
+    return rest, ""
 
 
 def parse_script(text: str, engine_name: str = ENGINE_NAME):
@@ -115,11 +165,12 @@ def parse_script(text: str, engine_name: str = ENGINE_NAME):
     is yielded like any other; the runner stops at it unless it is skipped.
     """
     engine_name = engine_name.lower()
-    for nums, lines in _blocks(text):
+    for nums, block in _blocks(text):
         first = nums if nums.__class__ is int else nums[0]
         skip = False
         i = 0
-        tokens = lines[0].split()
+        nl = block.find("\n")
+        tokens = (block if nl < 0 else block[:nl]).split()
         while tokens[0] in ("skipif", "onlyif"):
             cond = tokens[1].lower() if len(tokens) > 1 else ""
             if tokens[0] == "skipif":
@@ -127,44 +178,40 @@ def parse_script(text: str, engine_name: str = ENGINE_NAME):
                     skip = True
             elif cond != engine_name:
                 skip = True
-            i += 1
-            if i >= len(lines):
+            if nl < 0:
                 yield Record("error", first, skip, message="condition without a record",
                              first_line=first)
                 return
-            tokens = lines[i].split()
+            i += 1
+            pos = nl + 1
+            nl = block.find("\n", pos)
+            tokens = (block[pos:] if nl < 0 else block[pos:nl]).split()
         line = first + i if nums.__class__ is int else nums[i]
+        rest = "" if nl < 0 else block[nl + 1:]
         kind = tokens[0]
-        body = lines[i + 1:] if i else lines[1:]
         if kind == "statement":
             mode = tokens[1] if len(tokens) > 1 else ""
             if mode == "ok" or mode == "error":
-                yield Record("statement", line, skip, sql="\n".join(body), ok=mode == "ok",
-                             first_line=first)
+                yield Record("statement", line, skip, rest, mode == "ok", first_line=first)
             else:
                 yield Record("error", line, skip, first_line=first,
                              message=f"statement argument should be 'ok' or 'error': {mode!r}")
                 return
         elif kind == "query":
-            types = tokens[1] if len(tokens) > 1 else ""
+            n = len(tokens)
+            types = tokens[1] if n > 1 else ""
             if not types or types.strip("IRT"):
                 yield Record("error", line, skip, first_line=first,
                              message=f"bad type string {types!r} in query")
                 return
-            sort = tokens[2] if len(tokens) > 2 else "nosort"
+            sort = tokens[2] if n > 2 else "nosort"
             if sort not in _SORTS:
                 yield Record("error", line, skip, first_line=first,
                              message=f"unknown sort method {sort!r}")
                 return
-            label = tokens[3] if len(tokens) > 3 else None
-            try:
-                sep = body.index("----")
-            except ValueError:
-                sql, expected = body, []
-            else:
-                sql, expected = body[:sep], body[sep + 1:]
-            yield Record("query", line, skip, sql="\n".join(sql), types=types, sort=sort,
-                         label=label, expected=expected, first_line=first)
+            sql, expected_text = _split_query_body(rest)
+            yield Record("query", line, skip, sql, True, types, sort,
+                         tokens[3] if n > 3 else None, None, 0, None, first, expected_text)
         elif kind == "hash-threshold":
             try:
                 threshold = int(tokens[1])

@@ -97,12 +97,13 @@ def result_digest(values: list[str]) -> str:
     return hashlib.md5(("\n".join(values) + "\n").encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def _expected_digest(expected: list[str]) -> str:
-    if len(expected) == 1:
-        m = _HASH_LINE.match(expected[0])
-        if m:
-            return m.group(2)
-    return result_digest(expected)
+def _expected_digest(expected_text: str) -> str:
+    m = _HASH_LINE.match(expected_text)
+    if m:
+        return m.group(2)
+    if not expected_text:
+        return _EMPTY_MD5
+    return hashlib.md5((expected_text + "\n").encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _diff_message(vals, expected, step_error):
@@ -156,7 +157,7 @@ def run_script(text: str, engine: Engine, path: str = "", progress=None,
         if rec.skip:
             skipped += 1
             if kind == "query" and rec.label is not None:
-                digest = _expected_digest(rec.expected)
+                digest = _expected_digest(rec.expected_text)
                 known = labels.setdefault(rec.label, digest)
                 if known != digest:
                     fail((rec.line, LABEL_MISMATCH,
@@ -200,21 +201,20 @@ def run_script(text: str, engine: Engine, path: str = "", progress=None,
             vals = render_values(rows, types, rec.sort)
             label = rec.label
             nvals = len(vals)
-            expected = rec.expected
+            joined = "\n".join(vals)
             if 0 < threshold < nvals:
-                digest = md5(("\n".join(vals) + "\n").encode("utf-8", "surrogateescape")
-                             ).hexdigest()
+                digest = md5((joined + "\n").encode("utf-8", "surrogateescape")).hexdigest()
                 got = f"{nvals} values hashing to {digest}"
-                if len(expected) != 1 or expected[0] != got:
+                if rec.expected_text != got:
                     fail((rec.line, WRONG_RESULT,
-                          f"expected {expected[0] if expected else 'no values'!r}, got {got!r}"
+                          f"expected {rec.expected_text[:80]!r}, got {got!r}"
                           + (f" (error while stepping: {step_error})" if step_error else ""),
                           rec.sql))
                     continue
             else:
-                if vals != expected:
-                    fail((rec.line, WRONG_RESULT, _diff_message(vals, expected, step_error),
-                          rec.sql))
+                if joined != rec.expected_text:
+                    fail((rec.line, WRONG_RESULT,
+                          _diff_message(vals, rec.expected, step_error), rec.sql))
                     continue
                 digest = result_digest(vals) if label is not None else None
             if label is not None:
