@@ -34,6 +34,23 @@ def _numeric_type(v):
     return v
 
 
+def _wrap64(i: int) -> int:
+    i &= 0xFFFFFFFFFFFFFFFF
+    return i - 0x10000000000000000 if i >= 0x8000000000000000 else i
+
+
+def _bytes_of(v) -> bytes:
+    """The bytes sqlite3_value_text() sees: a blob's own bytes, else UTF-8 text."""
+    if type(v) is bytes:
+        return v
+    return V.to_blob(V.to_text(v))
+
+
+def _real(r: float):
+    """A REAL result: NaN (inf - inf) becomes NULL, as sqlite3_result_double does."""
+    return None if r != r else r
+
+
 class Count:
     """count(X) counts non-NULL X; count(*) (no argument) counts rows."""
 
@@ -94,7 +111,7 @@ class Sum:
         self.cnt -= 1
         if type(v) is int and not self.approx:
             self.rsum -= float(v)
-            self.isum -= v
+            self.isum = _wrap64(self.isum - v)  # SQLite subtracts without a check
         else:
             self.rsum -= V.to_real(v)
 
@@ -103,7 +120,7 @@ class Sum:
             if self.overflow:
                 raise OperationalError("integer overflow")
             if self.approx:
-                return self.rsum
+                return _real(self.rsum)
             return self.isum
         return None
 
@@ -116,7 +133,7 @@ class Total(Sum):
     __slots__ = ()
 
     def value(self):
-        return self.rsum
+        return _real(self.rsum)
 
     finalize = value
 
@@ -128,7 +145,7 @@ class Avg(Sum):
 
     def value(self):
         if self.cnt > 0:
-            return self.rsum / float(self.cnt)
+            return _real(self.rsum / float(self.cnt))
         return None
 
     finalize = value
@@ -147,8 +164,11 @@ class Min:
         self.items = None
 
     def step(self, x=None, *rest):
-        if self.items is not None and x is not None:
-            self.items.append(x)
+        if self.items is not None:
+            if x is not None:
+                self.items.append(x)
+                self._recompute()
+            return True
         if x is None:
             return not self.has
         if self.has:
@@ -167,6 +187,11 @@ class Min:
             raise OperationalError("min/max inverse without window tracking")
         if x is not None:
             self.items.popleft()
+        self._recompute()
+
+    def _recompute(self):
+        # SQLite keeps a window's min/max in an ephemeral index; among equal values the
+        # later row wins.
         self.has = False
         self.best = None
         for v in self.items:
@@ -175,7 +200,7 @@ class Min:
                 self.has = True
             else:
                 c = V.compare(self.best, v, self.coll)
-                if (self._MAX and c < 0) or (not self._MAX and c > 0):
+                if (self._MAX and c <= 0) or (not self._MAX and c >= 0):
                     self.best = v
 
     def track_window(self):
@@ -198,38 +223,82 @@ class Max(Min):
 
 class GroupConcat:
     """group_concat(X[, SEP]): the non-NULL values as text, separated by ',' or by the SEP
-    of each later row (a NULL SEP adds nothing); NULL when there is no non-NULL value."""
+    of each later row (a NULL SEP adds nothing); NULL when there is no non-NULL value.
 
-    __slots__ = ("parts", "nparts")
+    The window inverse reproduces SQLite 3.40 exactly, quirks included: it cuts the first
+    value plus the separator that followed it off the front of the accumulated UTF-8 text,
+    and when the text becomes empty the next value is again a "first" value (no separator).
+    """
+
+    __slots__ = ("buf", "started", "allocated", "first_sep_len", "sep_lengths", "naccum")
 
     def __init__(self, ctx=None):
-        self.parts: deque = deque()  # (separator before it, text)
-        self.nparts = 0
+        self.buf = b""
+        self.started = False  # SQLite: str.mxAlloc != 0
+        self.allocated = False  # SQLite: str.zText != 0
+        self.first_sep_len = 0
+        self.sep_lengths = None
+        self.naccum = 0
 
     def step(self, x=None, *sep):
         if x is None:
             return
-        if sep:
+        first = not self.started
+        self.started = True
+        self.allocated = True
+        if not sep:
+            if not first:
+                self.buf += b","
+            else:
+                self.first_sep_len = 1
+        elif not first:
             s = sep[0]
-            s = "" if s is None else V.to_text(s)
+            sb = None if s is None else _bytes_of(s)
+            nsep = 0
+            if sb is not None:
+                self.buf += sb
+                nsep = len(sb)
+            if nsep != self.first_sep_len or self.sep_lengths is not None:
+                lst = self.sep_lengths
+                if lst is None:
+                    lst = [self.first_sep_len] * max(self.naccum - 1, 0)
+                while len(lst) < self.naccum:
+                    lst.append(0)
+                del lst[self.naccum:]
+                if self.naccum > 0:
+                    lst[self.naccum - 1] = nsep
+                self.sep_lengths = lst
         else:
-            s = ","
-        self.parts.append((s, V.to_text(x)))
+            s = sep[0]
+            self.first_sep_len = 0 if s is None else len(_bytes_of(s))
+        self.naccum += 1
+        self.buf += _bytes_of(x)
 
     def inverse(self, x=None, *sep):
         if x is None:
             return
-        if self.parts:
-            self.parts.popleft()
+        nvs = len(_bytes_of(x))
+        self.naccum -= 1
+        if self.sep_lengths is not None:
+            if self.naccum > 0 and self.sep_lengths:
+                nvs += self.sep_lengths.pop(0)
+        else:
+            nvs += self.first_sep_len
+        self.buf = b"" if nvs >= len(self.buf) else self.buf[nvs:]
+        if not self.buf:
+            self.started = False
+            self.sep_lengths = None
+
+    def finalize(self):
+        if not self.allocated:
+            return None
+        return self.buf.decode("utf-8", "replace")
 
     def value(self):
-        if not self.parts:
+        # sqlite3_str_value() gives NULL for an empty accumulator (finalize gives '').
+        if not self.buf:
             return None
-        it = iter(self.parts)
-        first = next(it)[1]
-        return first + "".join(s + t for s, t in it)
-
-    finalize = value
+        return self.buf.decode("utf-8", "replace")
 
 
 AGGREGATES = {
