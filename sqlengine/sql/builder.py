@@ -19,6 +19,7 @@ This module never resolves names and never evaluates anything beyond literal val
 from __future__ import annotations
 
 from . import ast as A
+from . import limits
 
 MAX_INT64 = (1 << 63) - 1
 MAX_VARIABLE_NUMBER = 250000  # SQLITE_MAX_VARIABLE_NUMBER of the stdlib's SQLite
@@ -234,6 +235,9 @@ class Builder:
 
     # ---------------------------------------------------------------- statements
     def finish(self, k, s, e):
+        if e - s >= limits.MIN_TEXT_FOR_DEPTH and \
+                limits.max_expr_height(k[0]) > limits.MAX_EXPR_DEPTH:
+            self.fail(f"Expression tree is too large (maximum depth {limits.MAX_EXPR_DEPTH})")
         return k[0]
 
     def explain(self, k, s, e):
@@ -570,6 +574,9 @@ class Builder:
                     what = "ORDER BY" if tail.order_by is not None else "LIMIT"
                     self.fail(f"{what} clause should come after {op} not before")
                     break
+        terms, skip = limits.compound_terms(body_tail[0])
+        if not skip and terms > limits.MAX_COMPOUND_SELECT:
+            self.fail("too many terms in compound SELECT")
         return _make_select(body_tail, with_, s)
 
     def compound(self, k, s, e):

@@ -170,3 +170,27 @@ def test_generated_always_is_not_part_of_the_type():
     want = [r[2] or None for r in conn.execute("PRAGMA table_xinfo(x)")]
     got = [c.type_name for c in parse_one(sql).stmt.columns]
     assert got == want
+
+
+def _chain(n, op="+", item="1"):
+    return f" {op} ".join([item] * n)
+
+
+SIZE_LIMITS = [
+    "SELECT " + _chain(1000), "SELECT " + _chain(1001), "SELECT " + _chain(1001) + " FROM t",
+    "SELECT a FROM t WHERE " + _chain(1001, "OR", "a=1"), "SELECT a FROM t WHERE " + _chain(500, "OR", "a=1"),
+    "SELECT 1 + (SELECT " + _chain(999) + ")",
+    "SELECT * FROM (SELECT " + _chain(1000) + ")", "SELECT abs(" + _chain(1000) + ")",
+    "SELECT count(*) OVER (ORDER BY " + _chain(1000) + ")",
+    " UNION ".join(["SELECT 1"] * 500), " UNION ".join(["SELECT 1"] * 501),
+    " UNION ".join(["SELECT 1"] * 501) + " +", "VALUES " + ",".join(["(1)"] * 600),
+    "VALUES " + ",".join(["(1)"] * 600) + " UNION SELECT 1", "SELECT 1 UNION VALUES " + ",".join(["(1)"] * 600),
+    " UNION ".join(["VALUES(1)"] * 501), "VALUES " + ",".join(["(1)"] * 499) + " UNION SELECT 1 UNION SELECT 2",
+]
+
+
+# (SQLite also adds up the heights of nested subqueries while it resolves names: that is
+# the compiler's check, not the parser's, so no case here nests a deep subquery.)
+@pytest.mark.parametrize("sql", SIZE_LIMITS, ids=range(len(SIZE_LIMITS)))
+def test_size_limits_like_sqlite(sql, oracle, ours):
+    assert ours(sql) == oracle(sql)
