@@ -24,7 +24,7 @@ from libc.stdint cimport int64_t, uint64_t, uint32_t
 
 from sqlengine.storage._varint cimport get_varint, put_varint, varint_len
 from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compare_record_key,
-                                        decode_value)
+                                        decode_value, decode_record_at, decode_column_at)
 from sqlengine.storage._record import decode_record, decode_column
 
 from sqlengine.errors import DatabaseError, SQLITE_CORRUPT
@@ -948,13 +948,29 @@ cdef class BtCursor:
     def column(self, Py_ssize_t i):
         """Field i of the current record, decoded from the page without copying it when the
         record has no overflow."""
+        cdef CellInfo info
+        cdef MemPage p
+        cdef int off
         self._need_valid()
-        return decode_column(self.current_payload(), i)
+        p = self.top()
+        off = p.cell_offset(self.idx[self.depth])
+        p.parse_cell(off, &info)
+        if info.nlocal == info.npayload and i >= 0:
+            return decode_column_at(p.a + off + info.hdrlen, info.nlocal, i)
+        return decode_column(self.read_payload(p, off, &info), i)
 
     def record(self):
         """The current record decoded to a tuple."""
+        cdef CellInfo info
+        cdef MemPage p
+        cdef int off
         self._need_valid()
-        return decode_record(self.current_payload())
+        p = self.top()
+        off = p.cell_offset(self.idx[self.depth])
+        p.parse_cell(off, &info)
+        if info.nlocal == info.npayload:
+            return decode_record_at(p.a + off + info.hdrlen, info.nlocal)
+        return decode_record(self.read_payload(p, off, &info))
 
     def count(self):
         """The number of entries, counted from cell counts (no record is decoded)."""

@@ -76,13 +76,10 @@ cdef object decode_value(uint64_t t, const unsigned char* p, Py_ssize_t n):
     raise _corrupt()
 
 
-def decode_record(data):
-    """The tuple of Python values of a record (bytes-like)."""
-    cdef const unsigned char[:] mv = data
-    cdef Py_ssize_t size = mv.shape[0]
-    if size == 0:
+cdef tuple decode_record_at(const unsigned char* p, Py_ssize_t size):
+    """The tuple of values of the record at p (size bytes)."""
+    if size <= 0:
         raise _corrupt()
-    cdef const unsigned char* p = &mv[0]
     cdef uint64_t hsz, t
     cdef int n = get_varint(p, size, &hsz)
     if n == 0 or hsz > <uint64_t>size or hsz < <uint64_t>n:
@@ -100,6 +97,14 @@ def decode_record(data):
         out.append(decode_value(t, p + body, sz))
         body += sz
     return tuple(out)
+
+
+def decode_record(data):
+    """The tuple of Python values of a record (bytes-like)."""
+    cdef const unsigned char[:] mv = data
+    if mv.shape[0] == 0:
+        raise _corrupt()
+    return decode_record_at(&mv[0], mv.shape[0])
 
 
 def record_field_count(data):
@@ -124,22 +129,14 @@ def record_field_count(data):
     return count
 
 
-def decode_column(data, Py_ssize_t i):
-    """The value of field ``i`` of a record (negative i counts from the end); None when the
-    record has fewer fields (SQLite's rule for columns added by ALTER TABLE ADD COLUMN)."""
-    cdef const unsigned char[:] mv = data
-    cdef Py_ssize_t size = mv.shape[0]
-    if size == 0:
+cdef object decode_column_at(const unsigned char* p, Py_ssize_t size, Py_ssize_t i):
+    """Field i (>= 0) of the record at p; None past the last field."""
+    if size <= 0:
         raise _corrupt()
-    cdef const unsigned char* p = &mv[0]
     cdef uint64_t hsz, t
     cdef int n = get_varint(p, size, &hsz)
     if n == 0 or hsz > <uint64_t>size or hsz < <uint64_t>n:
         raise _corrupt()
-    if i < 0:
-        i += record_field_count(data)
-        if i < 0:
-            return None
     cdef Py_ssize_t pos = n, body = <Py_ssize_t>hsz, sz
     cdef Py_ssize_t k = 0
     while pos < <Py_ssize_t>hsz:
@@ -155,6 +152,19 @@ def decode_column(data, Py_ssize_t i):
         body += sz
         k += 1
     return None
+
+
+def decode_column(data, Py_ssize_t i):
+    """The value of field ``i`` of a record (negative i counts from the end); None when the
+    record has fewer fields (SQLite's rule for columns added by ALTER TABLE ADD COLUMN)."""
+    cdef const unsigned char[:] mv = data
+    if mv.shape[0] == 0:
+        raise _corrupt()
+    if i < 0:
+        i += record_field_count(data)
+        if i < 0:
+            return None
+    return decode_column_at(&mv[0], mv.shape[0], i)
 
 
 # ---------------------------------------------------------------------------------------------

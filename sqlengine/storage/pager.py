@@ -235,6 +235,9 @@ class Pager:
     def begin_write(self) -> None:
         if self.in_trans == 2:
             return
+        if getattr(self.file, "readonly", False):
+            raise errors.OperationalError("attempt to write a readonly database",
+                                          code=errors.SQLITE_READONLY)
         was_reading = self.in_trans == 1
         self.begin_read()
         if not self.memory:

@@ -25,6 +25,7 @@ class File:
     """One open file. Subclasses implement the I/O; locking defaults to always granted."""
 
     lock_level = NO_LOCK
+    readonly = False
 
     def read(self, offset: int, n: int) -> bytes:
         raise NotImplementedError

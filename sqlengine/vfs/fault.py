@@ -35,6 +35,10 @@ class FaultFile(File):
     def lock_level(self):
         return self.inner.lock_level
 
+    @property
+    def readonly(self):
+        return self.inner.readonly
+
     def read(self, offset, n):
         self.vfs._op("read")
         return self.inner.read(offset, n)

@@ -61,8 +61,9 @@ def _setlk(fd: int, ltype: int, start: int, length: int) -> bool:
 
 
 class OsFile(File):
-    def __init__(self, path: str, fd: int, inode: _Inode | None):
+    def __init__(self, path: str, fd: int, inode: _Inode | None, readonly: bool = False):
         self.path = path
+        self.readonly = readonly
         self.fd = fd
         self.inode = inode
         self.lock_level = NO_LOCK
@@ -216,8 +217,17 @@ class OsFile(File):
 
 class OsVfs(Vfs):
     def open(self, path: str, kind: str = "main") -> OsFile:
+        readonly = False
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except PermissionError as e:
+            # an existing file we may only read: open it read-only, as SQLite does
+            try:
+                fd = os.open(path, os.O_RDONLY)
+                readonly = True
+            except OSError:
+                raise errors.OperationalError("unable to open database file",
+                                              code=errors.SQLITE_CANTOPEN) from e
         except OSError as e:
             raise errors.OperationalError("unable to open database file",
                                           code=errors.SQLITE_CANTOPEN) from e
@@ -230,7 +240,7 @@ class OsVfs(Vfs):
                 if inode is None:
                     inode = _inodes[key] = _Inode(key)
                 inode.nref += 1
-        return OsFile(path, fd, inode)
+        return OsFile(path, fd, inode, readonly)
 
     def delete(self, path: str) -> None:
         try:

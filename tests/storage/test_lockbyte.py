@@ -57,7 +57,7 @@ def test_sqlite_writes_past_the_lock_byte_page(tmp_path):
     con.execute("pragma journal_mode=off")
     con.execute("create table t(x)")
     n = (1 << 30) // (4 * 1024 * 1024) + 4
-    for i in range(n):
+    for _i in range(n):
         con.execute("insert into t values(randomblob(4*1024*1024))")
     con.execute("insert into t values('after')")
     con.commit()

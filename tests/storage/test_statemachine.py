@@ -166,6 +166,8 @@ class BtreeMachine(RuleBasedStateMachine):
         while ok:
             v, k = decode_record(c.payload())
             assert k == c.rowid
+            assert c.record() == (v, k)
+            assert c.column(0) == v and c.column(1) == k and c.column(2) is None
             got[k] = v
             ok = c.next()
         assert got == self.model
