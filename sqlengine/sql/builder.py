@@ -366,7 +366,9 @@ class Builder:
         nt = self.new_table
         if nt is None:
             return
-        if nt.has_pk:
+        if nt.has_pk is None:  # ALTER TABLE ADD COLUMN: the table's own key is unknown
+            nt.has_pk = False
+        elif nt.has_pk:
             self.fail(f'table "{nt.name}" has more than one primary key')
             return
         nt.has_pk = True
@@ -1099,6 +1101,13 @@ class Builder:
     def alter_rename(self, k, s, e):
         schema, name = k[2]
         return A.AlterTable(name, "RENAME TABLE", schema, new_name=k[5], pos=s)
+
+    def add_column_fullname(self, k, s, e):
+        # The column checks of CREATE TABLE apply to the added column too (SQLite parses
+        # it into a copy of the table; its other columns are the compiler's business).
+        self.new_table = _NewTable(str(k[0][1]))
+        self.new_table.has_pk = None  # unknown: "more than one primary key" not judged
+        return k[0]
 
     def alter_add(self, k, s, e):
         schema, name = k[2]

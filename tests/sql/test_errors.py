@@ -71,6 +71,8 @@ MALFORMED = [
     "CREATE TABLE x(a AS (1) foo DEFAULT )", "CREATE TABLE x(a, a, PRIMARY KEY(a), b",
     "CREATE TABLE x(a) 's'", "CREATE TABLE x(a) WITHOUT /* c */ [rowid2]", "CREATE TABLE x(a) WITHOUT \"x\"",
     "SELECT * FROM a INNER INNER 's' JOIN b", "SELECT * FROM a left /* x */ [foo] JOIN b",
+    "ALTER TABLE t ADD COLUMN z DEFAULT (a)", "ALTER TABLE t ADD z INT PRIMARY KEY AUTOINCREMENT",
+    "ALTER TABLE t ADD z AS (1) DEFAULT 1",
     # name lists
     "WITH c(a DESC) AS (SELECT 1) SELECT * FROM c", "CREATE VIEW v([x] COLLATE nocase) AS SELECT 1",
     "CREATE TABLE x(a, FOREIGN KEY (a ASC) REFERENCES t)", "CREATE TABLE x(a REFERENCES t('b' DESC))",
