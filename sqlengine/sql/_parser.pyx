@@ -479,7 +479,10 @@ cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
         end[0] = j
         if j - i > 17:  # longer than any keyword
             return T_ID
-        kw = KEYWORDS.get(sql[i:j].upper())
+        word = sql[i:j]
+        if not (<str> word).isascii():  # keywords match ASCII case-insensitively only
+            return T_ID
+        kw = KEYWORDS.get(word.upper())
         return T_ID if kw is None else <int> kw
     return K_ILLEGAL
 

@@ -68,7 +68,7 @@ def _is_integer_type(type_name) -> bool:
     t = type_name
     if len(t) >= 2 and t[0] in "\"'`[" and t[-1] in "\"'`]":
         t = t[1:-1]
-    return t.upper() == "INTEGER"
+    return t.isascii() and t.upper() == "INTEGER"
 
 
 def _is_constant_or_function(e) -> bool:
@@ -141,7 +141,7 @@ def join_kind(words: list[str]) -> tuple[str, bool] | None:
     (None for an unknown join type)."""
     bits = 0
     for w in words:
-        b = _JOIN_BITS.get(w.upper())
+        b = _JOIN_BITS.get(w.upper()) if w.isascii() else None
         if b is None:
             bits = -1
             break

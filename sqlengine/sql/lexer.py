@@ -172,7 +172,9 @@ def next_token(sql: str, i: int) -> tuple[str, int]:  # noqa: C901 - one switch,
         j = i + 1
         while j < n and is_id_char(sql[j]):
             j += 1
-        return KEYWORDS.get(sql[i:j].upper(), "ID"), j
+        word = sql[i:j]
+        # Keywords are ASCII, matched without regard to ASCII case only ("ſelect" is a name).
+        return (KEYWORDS.get(word.upper(), "ID") if word.isascii() else "ID"), j
     return "ILLEGAL", i + 1
 
 
