@@ -241,10 +241,7 @@ class Builder:
         return k[0]
 
     def explain(self, k, s, e):
-        return A.Explain(k[1], False, s)
-
-    def explain_qp(self, k, s, e):
-        return A.Explain(k[3], True, s)
+        return A.Explain(k[1], k[0], s)
 
     def begin(self, k, s, e):
         return A.Begin(k[1].upper() if k[1] else None, s)

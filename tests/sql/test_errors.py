@@ -116,6 +116,10 @@ NESTINGS = {
     "from": lambda n: "SELECT * FROM " + "(SELECT * FROM " * n + "t" + ")" * n,
     "update": lambda n: "UPDATE t SET a = " + "(" * n + "1" + ")" * n,
     "window": lambda n: "SELECT count(*) OVER (ORDER BY " + "(" * n + "1" + ")" * n + ")",
+    "explain": lambda n: "EXPLAIN QUERY PLAN SELECT " + "(" * n + "1" + ")" * n,
+    "insert": lambda n: "INSERT INTO t SELECT " + "(" * n + "1" + ")" * n,
+    "case_operand": lambda n: "SELECT CASE 1 WHEN " + "(" * n + "1" + ")" * n + " THEN 1 END",
+    "join_on": lambda n: "SELECT * FROM t JOIN t AS u ON " + "(" * n + "1" + ")" * n,
 }
 
 
