@@ -132,7 +132,7 @@ class _Statement:
     """A prepared engine statement with what the DB-API needs to know about it."""
 
     __slots__ = ("stmt", "sql", "text", "is_dml", "is_ddl", "readonly", "ncols",
-                 "names", "in_use", "cached", "__weakref__")
+                 "names", "in_use", "cached", "description", "__weakref__")
 
     def __init__(self, stmt, sql, text):
         self.stmt = stmt
@@ -140,6 +140,7 @@ class _Statement:
         self.text = text
         self.in_use = False
         self.cached = False
+        self.description = None
         if stmt is None:
             self.is_dml = self.is_ddl = False
             self.readonly = True
@@ -403,7 +404,8 @@ class Connection:
         """A _Statement for ``sql`` (from the cache when possible), checked as the stdlib."""
         if "\0" in sql:
             raise ProgrammingError("the query contains a null character")
-        if len(sql.encode("utf-8")) > self._limits[1]:
+        limit = self._limits[1]
+        if len(sql) * 4 > limit and len(sql.encode("utf-8")) > limit:
             raise DataError("query string is too large")
         key = (sql, self._schema_generation)
         statement = self._cache.get(key)
@@ -727,7 +729,6 @@ class Cursor:
         self.row_factory = None
         self._initialized = True
         self._closed = False
-        connection._cursors.add(self)
 
     # -- attributes --------------------------------------------------------------------
 
@@ -834,8 +835,11 @@ class Cursor:
             self._statement = statement
             stmt = statement.stmt
             row = None
+            first = True
             for parameters in parameter_sets:
-                stmt.reset()
+                if not first:
+                    stmt.reset()
+                first = False
                 values = self._bind(statement, parameters)
                 if conn._trace_callback is not None:
                     conn._trace(expand_sql(statement.text, values, statement.param_names()))
@@ -862,6 +866,7 @@ class Cursor:
                 statement.reset()
             else:
                 self._next_row = row
+                conn._cursors.add(self)
             return self
         finally:
             self._locked = False
@@ -871,7 +876,30 @@ class Cursor:
         stmt = statement.stmt
         needed = statement.param_count()
         values = []
-        if type(parameters) in (tuple, list) or _is_sequence(parameters):
+        kind = type(parameters)
+        if (kind is tuple or kind is list) and not _base_type_adapted:
+            if len(parameters) != needed:
+                raise ProgrammingError(
+                    "Incorrect number of bindings supplied. The current statement uses "
+                    f"{needed}, and there are {len(parameters)} supplied."
+                )
+            bind = stmt.bind
+            for i, value in enumerate(parameters, 1):
+                cls = type(value)
+                if cls is int:
+                    if not _INT64_MIN <= value <= _INT64_MAX:
+                        raise OverflowError("Python int too large to convert to SQLite INTEGER")
+                elif cls is str:
+                    if not value.isascii():
+                        value.encode("utf-8")
+                elif cls is not float and value is not None and cls is not bytes:
+                    value = _sql_value(value, i)
+                bind(i, value)
+                values.append(value)
+            if self._connection._limits[0] < DEFAULT_LIMITS[0]:
+                self._check_lengths(values)
+            return values
+        if kind in (tuple, list) or _is_sequence(parameters):
             supplied = len(parameters)
             if supplied != needed:
                 raise ProgrammingError(
@@ -902,7 +930,8 @@ class Cursor:
                 values.append(value)
         else:
             raise ProgrammingError("parameters are of unsupported type")
-        self._check_lengths(values)
+        if self._connection._limits[0] < DEFAULT_LIMITS[0]:
+            self._check_lengths(values)
         return values
 
     def _check_lengths(self, values):
@@ -915,6 +944,14 @@ class Cursor:
         conn = self._connection
         names = statement.names
         detect = conn._detect_types
+        if not detect:
+            description = statement.description
+            if description is None:
+                description = statement.description = tuple(
+                    (name, None, None, None, None, None, None) for name in names)
+            self._description = description
+            self._converters = None
+            return
         described = []
         convs = []
         decltypes = None
