@@ -132,3 +132,12 @@ def test_pytest_plugin_collects_scripts_and_lists_failing_records(tmp_path):
     assert "bad.test.gz:9: query error: no such function: between" in p.stdout
     p = _pytest([".", "--slt-engine", "sqlite3"], tmp_path)
     assert "2 passed" in p.stdout, p.stdout + p.stderr
+
+
+def test_overhead_tool_measures_every_script():
+    from sqllogictest_runner.overhead import measure
+    out = measure([str(HERE / "scripts")], "sqlite3")
+    lines = out.splitlines()
+    assert lines[1].startswith("records.test") and lines[2].startswith("rendering.test")
+    assert lines[3].startswith("TOTAL") and " 39 " in lines[3]  # 20 + 4 skipped + 15
+    assert "us per record" in lines[4]
