@@ -3,6 +3,8 @@
 
 cdef tuple atof(str z)
 cdef tuple atoi64(str z)
+cpdef tuple parse_real(object z)
+cpdef tuple parse_int64(object z)
 
 cpdef str affinity_of_decltype(object decltype)
 cpdef object apply_affinity(object v, object aff)

@@ -191,6 +191,19 @@ cdef tuple atof(str z):
     return (0, result)
 
 
+cpdef tuple parse_real(object z):
+    """sqlite3AtoF on a TEXT (or BLOB) value, for Python callers: (rc, double) where rc > 0
+    means the whole text is a number (1 integer, 2/3 with '.' or exponent), -1 a number
+    followed by other text, 0 not a number (the double is the numeric prefix's value)."""
+    return atof(_as_str(z))
+
+
+cpdef tuple parse_int64(object z):
+    """sqlite3Atoi64 on a TEXT (or BLOB) value: (rc, int); rc 0 clean, 1 trailing text,
+    2 overflow (clamped), 3 exactly 2**63, -1 no digits."""
+    return atoi64(_as_str(z))
+
+
 cdef tuple atoi64(str z):
     """Parse text like sqlite3Atoi64: returns (rc, int).
 
