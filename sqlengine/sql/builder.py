@@ -267,7 +267,11 @@ class Builder:
     # ---------------------------------------------------------------- CREATE TABLE
     def create_table_head(self, k, s, e):
         name, schema = (k[5], k[4]) if k[5] is not None else (k[4], None)
-        self.new_table = _NewTable(str(name))
+        if k[1] and schema is not None and schema.lower() == "main":
+            # sqlite3StartTable stops here, so none of the column checks follow.
+            self.fail("temporary table name must be unqualified")
+        else:
+            self.new_table = _NewTable(str(name))
         return A.CreateTable(name, schema=schema, temp=bool(k[1]), if_not_exists=bool(k[3]),
                              pos=s)
 
@@ -359,7 +363,7 @@ class Builder:
             self.fail('error in generated column ""')
         return cons
 
-    def _primary_key(self, columns, autoinc, desc):
+    def _primary_key(self, columns, autoinc, desc, terms=None):
         nt = self.new_table
         if nt is None:
             return
@@ -391,9 +395,21 @@ class Builder:
                         self._part_of_pk(c)
                         break
         if nterms == 1 and col is not None and _is_integer_type(col.type_name) and not desc:
+            if terms:
+                self._explicit_nulls(terms)
             return
         if autoinc:
             self.fail("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY")
+        elif terms:
+            self._explicit_nulls(terms)
+
+    def _explicit_nulls(self, terms):
+        """sqlite3HasExplicitNulls: NULLS FIRST/LAST has no place in an index."""
+        for t in terms:
+            if t.nulls is not None:
+                self.fail(f"unsupported use of NULLS {t.nulls}")
+                return True
+        return False
 
     def _part_of_pk(self, col):
         col.pk = True
@@ -462,6 +478,11 @@ class Builder:
         return A.ColumnConstraint("CHECK", expr=k[2])
 
     def ccons_references(self, k, s, e):
+        nt = self.new_table
+        if nt is not None and nt.columns and k[2] is not None and len(k[2]) != 1:
+            table = self._token_texts(s, e)[1]
+            self.fail(f"foreign key on {nt.columns[-1].name} should reference only one "
+                      f"column of table {table}")
         return A.ColumnConstraint("REFERENCES", foreign_key=_foreign_key(k[1], k[2], k[3]))
 
     def ccons_defer(self, k, s, e):
@@ -507,16 +528,31 @@ class Builder:
 
     def tcons_pk(self, k, s, e):
         columns = _indexed_columns(k[3])
-        self._primary_key(columns, bool(k[4]), False)
+        self._primary_key(columns, bool(k[4]), False, k[3])
         return A.TableConstraint("PRIMARY KEY", columns=columns, conflict=k[6])
 
     def tcons_unique(self, k, s, e):
+        if self.new_table is not None:
+            self._explicit_nulls(k[2])
         return A.TableConstraint("UNIQUE", columns=_indexed_columns(k[2]), conflict=k[4])
 
     def tcons_check(self, k, s, e):
         return A.TableConstraint("CHECK", expr=k[2], conflict=k[4])
 
     def tcons_fk(self, k, s, e):
+        nt = self.new_table
+        if nt is not None:  # sqlite3CreateForeignKey
+            if k[7] is not None and len(k[7]) != len(k[3]):
+                self.fail("number of columns in foreign key does not match the number of "
+                          "columns in the referenced table")
+            else:
+                names = {c.name.lower() for c in nt.columns if c.name.isascii()}
+                exact = {c.name for c in nt.columns}
+                for c in k[3]:
+                    n = c.expr.name
+                    if n not in exact and not (n.isascii() and n.lower() in names):
+                        self.fail(f'unknown column "{n}" in foreign key definition')
+                        break
         fk = _foreign_key(k[6], k[7], k[8])
         if k[9] is not None:
             fk.deferred = k[9]
@@ -540,6 +576,7 @@ class Builder:
         return A.CreateView(name, k[8], cols, schema, bool(k[1]), bool(k[3]), s)
 
     def create_index(self, k, s, e):
+        self._explicit_nulls(k[9])
         name, schema = (k[5], k[4]) if k[5] is not None else (k[4], None)
         return A.CreateIndex(name, k[7], _indexed_columns(k[9]), schema, bool(k[1]),
                              bool(k[3]), k[11], s)
@@ -1129,6 +1166,8 @@ class Builder:
 
     def trigger_decl(self, k, s, e):
         name, schema = (k[4], k[3]) if k[4] is not None else (k[3], None)
+        if k[0] and schema is not None:
+            self.fail("temporary trigger may not have qualified name")
         event, cols = k[6]
         tschema, table = k[8]
         if tschema is not None and schema is None:

@@ -16,7 +16,9 @@ PARSE_WORDS = (
     "more than one primary key", "is not constant", "cannot use DEFAULT",
     "generated columns cannot", "too many columns on", "too many arguments on function",
     "DISTINCT is not supported for window functions", "syntax error after column name",
-    "Expression tree is too large", "too many terms in compound SELECT",
+    "Expression tree is too large", "too many terms in compound SELECT", "foreign key on",
+    "number of columns in foreign key", "in foreign key definition", "unsupported use of NULLS",
+    "temporary table name must be unqualified", "temporary trigger may not have qualified name",
 )
 
 SCHEMA = "CREATE TABLE t(a, b, c); CREATE TABLE u(a, b, c); CREATE TABLE t1(a, b, c);"
