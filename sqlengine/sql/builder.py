@@ -396,15 +396,18 @@ class Builder:
                         break
         if nterms == 1 and col is not None and _is_integer_type(col.type_name) and not desc:
             if terms:
-                self._explicit_nulls(terms)
+                self._explicit_nulls(terms, in_create_index=False)
             return
         if autoinc:
             self.fail("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY")
         elif terms:
             self._explicit_nulls(terms)
 
-    def _explicit_nulls(self, terms):
-        """sqlite3HasExplicitNulls: NULLS FIRST/LAST has no place in an index."""
+    def _explicit_nulls(self, terms, in_create_index=True):
+        """sqlite3HasExplicitNulls: NULLS FIRST/LAST has no place in an index. Inside
+        sqlite3CreateIndex it is not reached when an error is already recorded."""
+        if in_create_index and self.error is not None:
+            return False
         for t in terms:
             if t.nulls is not None:
                 self.fail(f"unsupported use of NULLS {t.nulls}")
