@@ -107,7 +107,8 @@ class Between:
 
 @dataclass(slots=True)
 class InList:
-    """``expr [NOT] IN (items...)``; ``items`` may be empty."""
+    """``expr [NOT] IN (items...)``; ``items`` is never empty: like SQLite, the parser
+    turns ``x IN ()`` into ``Literal(0)`` and ``x NOT IN ()`` into ``Literal(1)``."""
 
     expr: Expr
     items: list[Expr]

@@ -964,6 +964,10 @@ class Builder:
         return A.Between(k[0], k[2], k[4], k[1], s)
 
     def in_list(self, k, s, e):
+        if not k[3]:
+            # As SQLite's parser: "x IN ()" is false and "x NOT IN ()" true, whatever x
+            # is (x is dropped: not evaluated, not even resolved).
+            return A.Literal(1 if k[1] else 0, s)
         return A.InList(k[0], k[3], k[1], s)
 
     def in_select(self, k, s, e):

@@ -79,6 +79,12 @@ def test_select_clauses():
     assert s.limit.value == 5 and s.offset.value == 2
 
 
+def test_empty_in_list_folds_to_a_constant_like_sqlite():
+    cols = stmt("SELECT nosuch IN (), (1, 2) NOT IN () FROM t").body.columns
+    assert [(type(c.expr).__name__, c.expr.value) for c in cols] == [("Literal", 0), ("Literal", 1)]
+    assert [c.text for c in cols] == ["nosuch IN ()", "(1, 2) NOT IN ()"]
+
+
 def test_limit_comma_swaps():
     s = stmt("SELECT 1 LIMIT 3, 7")
     assert s.limit.value == 7 and s.offset.value == 3
