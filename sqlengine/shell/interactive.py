@@ -109,6 +109,7 @@ def run_interactive(shell, stdin) -> int:
     except Exception:  # noqa: BLE001 - no terminal or no prompt_toolkit: plain input()
         read = input
     previous = signal.getsignal(signal.SIGINT)
+    watcher = InterruptWatcher(shell)
     try:
         while True:
             prompt = CONTINUATION_PROMPT if reader.pending else PROMPT
@@ -119,31 +120,76 @@ def run_interactive(shell, stdin) -> int:
                 continue
             except EOFError:  # Ctrl-D
                 break
-            signal.signal(signal.SIGINT, _interrupter(shell))
+            watcher.arm()
             try:
                 reader.feed(line)
             except KeyboardInterrupt:
                 reader.reset()
             finally:
-                signal.signal(signal.SIGINT, previous)
+                watcher.disarm(previous)
     except ExitShell as request:
         if request.code is None:
             return 0
         return request.code
+    finally:
+        watcher.close()
     return 0
 
 
-def _interrupter(shell):
-    """A SIGINT handler for while SQL runs: interrupt the query (sqlite3_interrupt)."""
+class InterruptWatcher:
+    """Ctrl-C while SQL runs interrupts the query (sqlite3_interrupt).
 
-    def handler(signum, frame):
-        con = shell.con
+    A query may run for long inside compiled code, where Python signal handlers cannot
+    run; so the signal's wake-up byte is also read by a helper thread, which interrupts
+    the connection at once (for an engine that releases the GIL). The query then fails
+    with "interrupted" and the prompt returns."""
+
+    def __init__(self, shell):
+        import threading
+
+        self.shell = shell
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.write_fd, False)
+        self.armed = False
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
+
+    def _watch(self):
+        while True:
+            try:
+                data = os.read(self.read_fd, 64)
+            except OSError:
+                return
+            if not data:
+                return
+            if self.armed and signal.SIGINT in data:
+                con = self.shell.con
+                if con is not None:
+                    try:
+                        con.interrupt()
+                    except Exception:  # noqa: BLE001 - nothing to interrupt
+                        pass
+
+    def arm(self):
+        self.armed = True
+        signal.signal(signal.SIGINT, self._handler)
+        signal.set_wakeup_fd(self.write_fd, warn_on_full_buffer=False)
+
+    def _handler(self, signum, frame):
+        # Runs whenever the main thread next executes Python code (e.g. a callback of the
+        # engine, or the engine checking for signals): interrupt from here as well.
+        con = self.shell.con
         if con is not None:
             try:
                 con.interrupt()
-                return
-            except Exception:  # noqa: BLE001 - fall back to stopping the Python side
+            except Exception:  # noqa: BLE001 - nothing to interrupt
                 pass
-        raise KeyboardInterrupt
 
-    return handler
+    def disarm(self, previous):
+        self.armed = False
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGINT, previous)
+
+    def close(self):
+        os.close(self.write_fd)
+        os.close(self.read_fd)

@@ -4,12 +4,14 @@ Ctrl-C drops a half-typed statement; Ctrl-D leaves."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
 import re
 import select
 import subprocess
 import sys
+import termios
 import time
 
 import pytest
@@ -25,6 +27,13 @@ _BOOT_CAPI = (
 )
 
 
+def _controlling_terminal():
+    """In the child: a new session whose controlling terminal is the pty, as a terminal
+    emulator sets it up (so Ctrl-C reaches the shell as SIGINT)."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Terminal:
     """A shell process on a pseudo-terminal, with what it has written so far (plain text)."""
 
@@ -38,7 +47,8 @@ class Terminal:
                    PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
         self.master, slave = pty.openpty()
         self.process = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave,
-                                        env=env, cwd=tmp_path, close_fds=True)
+                                        env=env, cwd=tmp_path, close_fds=True,
+                                        preexec_fn=_controlling_terminal)
         os.close(slave)
         self.raw = ""
 
@@ -172,3 +182,34 @@ def test_file_database_banner_and_tables(terminal, tmp_path):
     term.close()
     assert term.process.returncode == 4
     assert (tmp_path / "data.db").exists()
+
+
+def test_keywords_are_highlighted(terminal):
+    term = terminal()
+    at = term.expect(r"sqlite>")
+    before = len(term.raw)
+    term.type("select 7;\r")
+    at = term.expect(r"\n7\n", at)
+    typed = term.raw[before:]
+    # pygments' SQL lexer colours the keyword: an SGR colour sequence right before it.
+    assert re.search(r"\x1b\[[0-9;]*m(select)", typed)
+    term.expect(r"sqlite>", at)
+    term.type("\x04")
+    term.close()
+
+
+def test_ctrl_c_interrupts_a_running_query(terminal):
+    term = terminal()
+    at = term.expect(r"sqlite>")
+    term.type("with recursive r(x) as (values(1) union all select x + 1 from r) "
+              "select count(*) from r;\r")
+    time.sleep(1.0)  # let the query start (it never ends by itself)
+    term.type("\x03")
+    at = term.expect(r"Runtime error: interrupted \(9\)", at)
+    at = term.expect(r"sqlite>", at)
+    term.type("select 'still here';\r")
+    at = term.expect(r"\nstill here\n", at)
+    term.expect(r"sqlite>", at)
+    term.type(".quit\r")
+    term.close()
+    assert term.process.returncode == 0
