@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import subprocess
 
-from conftest import SQLITE3
+import shutil
+
+SQLITE3 = shutil.which("sqlite3")
 
 BUILD = """
 create table t(a, b);
