@@ -137,7 +137,12 @@ def _usable(scope, term, level, src):
         if isinstance(e, A.Between) and not e.negated:
             c = _column_of(scope, e.expr, src)
             if c is not None:
-                return [(c, ">=", e.low, e.expr), (c, "<=", e.high, e.expr)]
+                out = []
+                for bound, op in ((e.low, ">="), (e.high, "<=")):
+                    m = term_mask(scope, bound, len(scope.sources))
+                    if m is not None and all(j < level for j in m):
+                        out.append((c, op, bound, e.expr))
+                return out or None
         return None
     out = []
     for lhs, rhs, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP[e.op])):

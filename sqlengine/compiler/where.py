@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sqlengine.compiler import planner
 from sqlengine.compiler.expr import aff_code, code_expr, code_expr_reg, if_false  # noqa: F401
+from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
 
@@ -63,10 +64,12 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=()) -> WhereInfo:
     b = p.b
     info = WhereInfo(scope)
     info.brk = b.new_label()
+    exprs = planner.split_and(where, []) + list(extra_terms)
+    _order_sources(scope, exprs)
     srcs = scope.sources
     n = len(srcs)
     terms = []
-    for e in planner.split_and(where, []) + list(extra_terms):
+    for e in exprs:
         m = planner.term_mask(scope, e, n)
         t = planner.Term(e, m)
         t.level = (n - 1) if m is None else (max(m) if m else -1)
@@ -109,6 +112,47 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=()) -> WhereInfo:
         for t in level_terms:
             if_false(p, scope, t.expr, lv.cont, True)
     return info
+
+
+def _order_sources(scope, exprs):
+    """Reorder the loops of an inner join whose FROM order would make a cross product
+    step: greedily put next a source joined by a term to those already placed (those
+    with a constant equality first). FROM order is kept whenever it has no such step."""
+    srcs = scope.sources
+    n = len(srcs)
+    if n < 3 or any(s.left for s in srcs):
+        return
+    masks = []
+    for e in exprs:
+        m = planner.term_mask(scope, e, n)
+        if m is None:
+            return
+        masks.append((e, m))
+    def linked(k, placed):
+        return any(k in m and len(m) > 1 and (m - {k}) <= placed for _e, m in masks)
+    if all(linked(k, set(range(k))) for k in range(1, n)):
+        return
+    const_eq = set()
+    for e, m in masks:
+        if len(m) == 1 and isinstance(e, A.Binary) and e.op == "=":
+            const_eq |= m
+    order = []
+    placed = set()
+    remaining = list(range(n))
+    start = next((i for i in remaining if i in const_eq), remaining[0])
+    order.append(start)
+    placed.add(start)
+    remaining.remove(start)
+    while remaining:
+        cands = [k for k in remaining if linked(k, placed)]
+        if cands:
+            pick = next((k for k in cands if k in const_eq), cands[0])
+        else:
+            pick = next((k for k in remaining if k in const_eq), remaining[0])
+        order.append(pick)
+        placed.add(pick)
+        remaining.remove(pick)
+    scope.sources[:] = [srcs[i] for i in order]
 
 
 def _key_block(p, scope, exprs, aff):
