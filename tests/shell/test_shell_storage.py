@@ -3,9 +3,8 @@ table (pgno, owner, path, page type, cells, payload, unused bytes) on the same f
 
 from __future__ import annotations
 
-import subprocess
-
 import shutil
+import subprocess
 
 SQLITE3 = shutil.which("sqlite3")
 
