@@ -196,7 +196,7 @@ def _write_repros(ranked, scripts, args, out) -> dict:
         # in a child process: an engine that crashes must not take the run with it
         status, res = call_in_child(make_repro, by_rel[path].path, line, args.engine,
                                     out=name, budget_seconds=args.repro_budget, rel=path,
-                                    timeout=args.repro_budget * 4 + 60)
+                                    sig=sig, timeout=args.repro_budget * 4 + 60)
         if status != "ok":  # a reproduction is a help, never a reason to fail the run
             print(f"  {rank:>2}. {path}:{line}: could not reduce ({status}: {res})", file=out)
             continue
@@ -204,7 +204,8 @@ def _write_repros(ranked, scripts, args, out) -> dict:
             print(f"  {rank:>2}. {path}:{line}: does not reproduce alone", file=out)
             continue
         written[sig] = name
-        print(f"  {rank:>2}. {name}  ({res[1]['setup']} setup statements)", file=out)
+        print(f"  {rank:>2}. {name}  ({res[1]['setup']} statements, {res[1]['queries']} earlier"
+              f" queries kept)", file=out)
     return written
 
 

@@ -7,10 +7,13 @@ mentioned by kept statements (an ``INSERT ... SELECT`` needs its source table, a
 tables, a trigger the tables it writes; indexes and DROPs follow their table). Statements
 whose object cannot be told (BEGIN, COMMIT, PRAGMA, ...) are kept.
 
-The reduced script must still pass on the reference engine (sqlite3) and still fail on the
-engine under test with the same signature; otherwise the whole setup is used. Then runs of
-INSERTs are thinned (halves, then quarters, ...) as long as the failure keeps its signature;
-when rows are removed, the query's expected block is recomputed by the reference engine.
+Every candidate script gets its expected blocks from the reference engine (sqlite3), so
+it passes there by construction, and is kept only if the engine under test still fails it
+with the same signature. When the needed statements are not enough (an engine whose state
+leaks from one query to the next), all earlier statements are tried, then the last 1, 2,
+4, ... earlier queries too. The first candidate that fails alike is then reduced while the
+time budget lasts: kept queries dropped one by one, statements cut to what is needed, runs
+of INSERTs thinned (halves, then quarters, ...).
 
 The result is a small .test script the runner can run alone. This module writes files only
 where it is told to (``--repro DIR``).
@@ -110,71 +113,72 @@ def script_text(records: list[Record], header: str = "") -> str:
     return header + "\n".join(_record_text(r) for r in records)
 
 
-def _reference_expected(setup: list[Record], target: Record, threshold: int,
-                        reference: str) -> list[str] | None:
-    """The target query's expected block as the reference engine renders it after setup."""
+def _materialise(records, target, threshold, reference, keep_labels):
+    """The candidate script as records, every query's expected block computed by the
+    reference engine (under one hash threshold); None if the reference disagrees with a
+    statement's ok/error (the candidate lost something a statement needed)."""
     eng = open_engine(reference)
+    out = [Record("hash-threshold", 0, False, threshold=threshold)]
     try:
-        for r in setup:
-            if eng.statement(r.sql) is not None:
+        for r in list(records) + [target]:
+            if r.kind == "statement":
+                try:
+                    err = eng.statement(r.sql)
+                except EngineCrash:
+                    return None
+                if (err is None) != r.ok:
+                    return None
+                out.append(r)
+                continue
+            try:
+                ncols, rows, _ = eng.query(r.sql)
+            except (PrepareError, EngineCrash):
                 return None
-        try:
-            ncols, rows, _ = eng.query(target.sql)
-        except (PrepareError, EngineCrash):
-            return None
-        if ncols != len(target.types):
-            return None
-        vals = render_values(rows, target.types, target.sort)
-        if 0 < threshold < len(vals):
-            return [f"{len(vals)} values hashing to {result_digest(vals)}"]
-        return vals
+            if ncols != len(r.types):
+                return None
+            vals = render_values(rows, r.types, r.sort)
+            if 0 < threshold < len(vals):
+                vals = [f"{len(vals)} values hashing to {result_digest(vals)}"]
+            out.append(Record("query", r.line, False, sql=r.sql, types=r.types, sort=r.sort,
+                              label=r.label if keep_labels else None, expected=vals))
     finally:
         eng.close()
+    return out
 
 
-def _with_target(setup, target, threshold, reference, recompute):
-    t = target
-    if recompute and target.kind == "query":
-        exp = _reference_expected(setup, target, threshold, reference)
-        if exp is None:
-            return None
-        t = Record("query", target.line, False, sql=target.sql, types=target.types,
-                   sort=target.sort, label=target.label, expected=exp)
-    return [Record("hash-threshold", 0, False, threshold=threshold)] + list(setup) + [t]
+def _fails_alike(records, engine, sig) -> bool:
+    eng = open_engine(engine)
+    try:
+        got = run_script(script_text(records), eng)
+    finally:
+        eng.close()
+    return any(signature(f[1], f[2], f[3]) == sig for f in got.failures)
 
 
-def _verdicts(records, engine, reference):
-    text = script_text(records)
-    out = []
-    for name in (reference, engine):
-        eng = open_engine(name)
-        try:
-            out.append(run_script(text, eng))
-        finally:
-            eng.close()
-    return out[0], out[1]
-
-
-def _same_failure(got, sig) -> bool:
-    for f in got.failures:
-        if signature(f[1], f[2], f[3]) == sig:
-            return True
-    return False
+def _is_insert(r: Record) -> bool:
+    return r.kind == "statement" and re.match(r"\s*(INSERT|REPLACE)\b", r.sql, re.I) is not None
 
 
 def make_repro(path, line: int, engine: str, out: Path | None = None,
                reference: str = "sqlite3", budget_seconds: float = 30.0,
-               rel: str | None = None) -> tuple[str, dict] | None:
+               rel: str | None = None, sig: tuple | None = None) -> tuple[str, dict] | None:
     """Build a reproduction of the failure at ``path:line`` on ``engine``.
 
-    Returns (script text, info) or None when the failure does not reproduce; writes the
-    text to ``out`` when given.
+    ``sig`` is the failure's signature (computed by replaying the script when not given).
+    Returns (script text, info), or None when the failure cannot be reproduced within the
+    budget; writes the text to ``out`` when given.
+
+    Candidates, smallest first: the statements the target needs; all earlier statements;
+    all earlier statements plus the last 1, 2, 4, ... queries (an engine whose state leaks
+    from one query to the next). The first that fails alike is then reduced while the
+    budget lasts: kept queries dropped one by one, statements cut to what the target and
+    the kept queries need, runs of INSERTs thinned.
     """
     deadline = time.monotonic() + budget_seconds
     records = list(parse_script(read_script_text(path)))
-    setup: list[Record] = []
     threshold = DEFAULT_HASH_THRESHOLD
     target = None
+    prior: list[Record] = []
     for r in records:
         if r.line == line:
             target = r
@@ -183,55 +187,98 @@ def make_repro(path, line: int, engine: str, out: Path | None = None,
             continue
         if r.kind == "hash-threshold":
             threshold = r.threshold
-        elif r.kind == "statement" and r.ok:
-            setup.append(r)
+        elif (r.kind == "statement" and r.ok) or r.kind == "query":
+            prior.append(r)
         elif r.kind == "halt":
             break
     if target is None or target.kind not in ("statement", "query"):
         return None
-    # what the failure looks like when the whole script runs up to it
-    full = _with_target(setup, target, threshold, reference, recompute=False)
-    ref, got = _verdicts(full, engine, reference)
-    if ref.failures or not got.failures:
+    if sig is None:
+        eng = open_engine(engine)
+        try:
+            got = run_script(script_text([Record("hash-threshold", 0, False,
+                                                 threshold=threshold)] + prior + [target]), eng)
+        finally:
+            eng.close()
+        mine = [f for f in got.failures if f[3] == target.sql]
+        if not mine:
+            return None
+        sig = signature(mine[-1][1], mine[-1][2], mine[-1][3])
+    keep_labels = sig[0] == "label mismatch"
+    statements = [r for r in prior if r.kind == "statement"]
+    queries = [r for r in prior if r.kind == "query"]
+
+    def attempt(recs):
+        cand = _materialise(recs, target, threshold, reference, keep_labels)
+        return cand if cand is not None and _fails_alike(cand, engine, sig) else None
+
+    candidates = [needed_setup(statements, target.sql), statements]
+    k = 1
+    while k < len(queries):
+        candidates.append(("queries", k))
+        k *= 2
+    candidates.append(("queries", len(queries)))
+    best = None
+    kept: list[Record] = []
+    for c in candidates:
+        if time.monotonic() > deadline and c is not candidates[0]:
+            break
+        if isinstance(c, tuple):
+            chosen = set(map(id, queries[-c[1]:])) if c[1] else set()
+            recs = [r for r in prior if r.kind == "statement" or id(r) in chosen]
+        else:
+            recs = c
+        cand = attempt(recs)
+        if cand is not None:
+            best, kept = cand, recs
+            break
+    if best is None:
         return None
-    f = got.failures[-1]
-    sig = signature(f[1], f[2], f[3])
-    best = full
-    small = needed_setup(setup, target.sql)
-    cand = _with_target(small, target, threshold, reference, recompute=False)
-    ref, got = _verdicts(cand, engine, reference)
-    if not ref.failures and _same_failure(got, sig):
-        best = cand
-        setup = small
-    # thin out runs of INSERTs while the failure keeps its signature
-    chunk = max(1, len(setup) // 2)
+    # reduce: drop kept queries one at a time (few by construction)
+    for q in [r for r in kept if r.kind == "query"]:
+        if time.monotonic() > deadline:
+            break
+        trial = [r for r in kept if r is not q]
+        cand = attempt(trial)
+        if cand is not None:
+            best, kept = cand, trial
+    # statements: only what the target and the kept queries need
+    if time.monotonic() < deadline:
+        need_sql = "\n".join([target.sql] + [r.sql for r in kept if r.kind == "query"])
+        wanted = set(map(id, needed_setup([r for r in kept if r.kind == "statement"], need_sql)))
+        trial = [r for r in kept if r.kind == "query" or id(r) in wanted]
+        if len(trial) < len(kept):
+            cand = attempt(trial)
+            if cand is not None:
+                best, kept = cand, trial
+    # thin runs of INSERTs while the failure keeps its signature
+    chunk = max(1, sum(map(_is_insert, kept)) // 2)
     while chunk >= 1 and time.monotonic() < deadline:
         i = 0
         progressed = False
-        while i < len(setup) and time.monotonic() < deadline:
-            part = setup[i:i + chunk]
-            if not all(re.match(r"\s*(INSERT|REPLACE)\b", r.sql, re.I) for r in part):
-                i += chunk
+        while i < len(kept) and time.monotonic() < deadline:
+            part = kept[i:i + chunk]
+            if not all(map(_is_insert, part)):
+                i += 1
                 continue
-            trial_setup = setup[:i] + setup[i + chunk:]
-            cand = _with_target(trial_setup, target, threshold, reference, recompute=True)
+            trial = kept[:i] + kept[i + chunk:]
+            cand = attempt(trial)
             if cand is not None:
-                ref, got = _verdicts(cand, engine, reference)
-                if not ref.failures and _same_failure(got, sig):
-                    setup = trial_setup
-                    best = cand
-                    progressed = True
-                    continue
+                best, kept = cand, trial
+                progressed = True
+                continue
             i += chunk
         if not progressed:
             chunk //= 2
     name = rel or str(path)
+    nq = sum(r.kind == "query" for r in kept)
     header = (f"# reproduction of {name}:{line} on engine {engine}\n"
               f"# signature: {' | '.join(x for x in sig if x)}\n"
-              f"# {str(f[2])[:200]}\n"
-              f"# {len(best) - 2} setup statements kept of the script's earlier records\n\n")
+              f"# kept {len(kept) - nq} of {len(statements)} earlier statements and {nq} of "
+              f"{len(queries)} earlier queries; expected blocks computed by {reference}\n\n")
     text = script_text(best, header)
-    info = {"path": name, "line": line, "signature": sig, "setup": len(best) - 2}
+    info = {"path": name, "line": line, "signature": sig, "setup": len(kept) - nq,
+            "queries": nq}
     if out is not None:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         Path(out).write_text(text)
