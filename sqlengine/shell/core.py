@@ -205,10 +205,10 @@ class Shell:
     def _run_statement(self, stmt) -> int:
         names = list(stmt.column_names)
         explain = getattr(stmt, "is_explain", 0)
-        if explain == 2:
+        if explain == 2 and self.explain == "auto":
             output = QueryPlanOutput(self, names)
-        elif explain == 1 and self.explain in ("auto", "on"):
-            output = render.ExplainOutput(self, names)
+        elif explain == 1 and self.explain == "auto" or self.explain == "on" and names:
+            output = render.ExplainOutput(self, names, program=explain == 1)
         elif not names:
             output = None
         else:

@@ -377,20 +377,63 @@ class ColumnarOutput(Output):
 
 
 class ExplainOutput(Output):
-    """EXPLAIN in the shell's explain mode: fixed column widths, as ``.explain on``."""
+    """Rows in the shell's explain mode: fixed widths (4, 13, 4, 4, 4, 13, 2, 13), and for
+    an EXPLAIN program the body of each loop indented by two spaces per level."""
 
     WIDTHS = (4, 13, 4, 4, 4, 13, 2, 13)
+    NEXT = frozenset(("Next", "Prev", "VPrev", "VNext", "SorterNext"))
+    YIELD = frozenset(("Yield", "SeekLT", "SeekGT", "RowSetRead", "Rewind"))
+
+    def __init__(self, shell, names, program=False):
+        super().__init__(shell, names)
+        self.program = program
+        self.rows = []
 
     def row(self, values):
+        self.rows.append(values)
+
+    def _indents(self):
+        indents = [0] * len(self.rows)
+        if not self.program:
+            return indents
+        yields = []
+        for index, row in enumerate(self.rows):
+            try:
+                address, opcode, p1, p2 = int(row[0]), str(row[1]), row[2], int(row[3])
+            except (TypeError, ValueError, IndexError):
+                return [0] * len(self.rows)
+            yields.append(opcode in self.YIELD)
+            target = p2 + (index - address)
+            if opcode in self.NEXT and target > 0:
+                for i in range(target, index):
+                    indents[i] += 2
+            if opcode == "Goto" and 0 <= target < index + 1 and target < len(yields) \
+                    and (yields[target] or p1):
+                for i in range(target, index):
+                    indents[i] += 2
+        return indents
+
+    def end(self):
+        if not self.rows and not self.names:
+            return
         shell = self.shell
-        widths = [self.WIDTHS[i] if i < len(self.WIDTHS) else 10 for i in range(len(values))]
-        if self.count == 0:
-            self.write("  ".join(n.ljust(w) for n, w in zip(self.names, widths)) + "\n")
-            self.write("  ".join("-" * w for w in widths) + "\n")
-        self.count += 1
-        cells = [value_text(v, shell.nullvalue) for v in values]
-        line = "  ".join(c.ljust(w) for c, w in zip(cells, widths))
-        self.write(line.rstrip() + "\n" if False else line[: len(line)] + "\n")
+        ncol = min(len(self.names), len(self.WIDTHS))
+        widths = self.WIDTHS[:ncol]
+        out = []
+        out.append("  ".join(self.names[i].ljust(widths[i]) for i in range(ncol)) + "\n")
+        out.append("  ".join("-" * w for w in widths) + "\n")
+        for row, indent in zip(self.rows, self._indents()):
+            cells = []
+            for i in range(ncol):
+                text = value_text(row[i], shell.nullvalue)
+                width = 0 if i == ncol - 1 else widths[i]
+                cell = text.ljust(max(width, len(text)))
+                if i == 1:
+                    cell = " " * indent + cell
+                cells.append(cell)
+            out.append("  ".join(cells) + "\n")
+        if self.rows:
+            self.write("".join(out))
 
 
 OUTPUTS = {

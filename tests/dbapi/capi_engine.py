@@ -65,6 +65,7 @@ bind_double = _sig("sqlite3_bind_double", ctypes.c_int, _p, ctypes.c_int, ctypes
 bind_text = _sig("sqlite3_bind_text", ctypes.c_int, _p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, _p)
 bind_blob = _sig("sqlite3_bind_blob", ctypes.c_int, _p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, _p)
 stmt_readonly = _sig("sqlite3_stmt_readonly", ctypes.c_int, _p)
+stmt_isexplain = _sig("sqlite3_stmt_isexplain", ctypes.c_int, _p)
 get_autocommit = _sig("sqlite3_get_autocommit", ctypes.c_int, _p)
 changes = _sig("sqlite3_changes", ctypes.c_int, _p)
 total_changes = _sig("sqlite3_total_changes", ctypes.c_int, _p)
@@ -169,7 +170,7 @@ class Statement:
             for i in range(self.param_count)
         ]
         self.readonly = bool(stmt_readonly(handle))
-        self.is_explain = 0
+        self.is_explain = stmt_isexplain(handle)
         self._ncols = n
 
     def bind(self, index, value):

@@ -101,6 +101,19 @@ SCENARIOS.update({
                            ()),
     "simple-errors": (SIMPLE + "insert into t values(1, 'dup', 0);\nselect count(*) from t;\n"
                       "selec;\n", ()),
+    "eqp": ("create table t(id integer primary key, a, b); create index ia on t(a);\n"
+            "insert into t values(1, 2, 3);\n.eqp on\nselect * from t where a = 2;\n"
+            "select a, count(*) from t group by a order by 2;\n"
+            "select * from t where a in (select b from t);\n.eqp off\n"
+            "explain query plan select * from t where a > 1;\n", ()),
+    "eqp-simple": (SIMPLE + ".eqp on\nselect * from t where id = 1;\nselect * from t;\n"
+                   ".eqp off\nexplain query plan select name from t;\n", ()),
+    "explain-modes": ("create table t(a,b);\ncreate index tb on t(b);\n"
+                      "explain select * from t;\n.explain off\nexplain select 1;\n"
+                      "explain query plan select * from t;\n.explain on\n"
+                      "select 1 as x, 2 as y;\n"
+                      "explain select a from t where b=1 order by a;\n.explain auto\n"
+                      "explain query plan select * from t;\n.show\n", ()),
     "comments-and-blank-lines": ("-- a comment\n\n# not sql\nselect 1; -- trailing\n"
                                  "/* block */ select 2;\n", ()),
 })
