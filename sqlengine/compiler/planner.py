@@ -59,6 +59,17 @@ def split_and(e, out):
 
 def term_mask(scope, e, n_sources):
     """The set of this scope's source indexes that ``e`` reads, or None for all."""
+    cache = scope.__dict__.setdefault("_mask_cache", {})
+    key = (id(e), tuple(id(s) for s in scope.sources))
+    hit = cache.get(key)
+    if hit is not None:
+        return hit[1]
+    m = _term_mask(scope, e)
+    cache[key] = (e, m)  # the node is kept so that its id is not reused
+    return m
+
+
+def _term_mask(scope, e):
     from sqlengine.compiler.expr import walk
     srcs = scope.sources
     index_of = {id(s): i for i, s in enumerate(srcs)}

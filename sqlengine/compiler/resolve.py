@@ -105,8 +105,25 @@ class Scope:
         self.agg_context = None  # set while collecting aggregates
         self.in_where = False
         self.corr = corr if corr is not None else [False]
+        self._cache: dict = {}
 
     def lookup(self, name: str, table: str | None, pos=-1) -> ColRef | None:
+        key = (name.lower(), table.lower() if table is not None else None, len(self.sources))
+        cache = self._cache
+        if key in cache:
+            ref = cache[key]
+            if ref is not None and ref.depth:
+                s = self
+                for _ in range(ref.depth):
+                    s.correlated = True
+                    s.corr[0] = True
+                    s = s.outer
+            return ref
+        ref = self._lookup(name, table)
+        cache[key] = ref
+        return ref
+
+    def _lookup(self, name: str, table: str | None) -> ColRef | None:
         scope = self
         depth = 0
         while scope is not None:

@@ -538,9 +538,6 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                 group_by.append(result_exprs[k - 1])
             else:
                 group_by.append(g)
-    if core.where is not None:
-        for a in _collect_aggs(p, [core.where]):
-            raise OperationalError(f"misuse of aggregate: {a.name}()")
     aggs = _collect_aggs(p, result_exprs + ([having] if having is not None else []) + order_exprs)
     if group_by:
         for _a in _collect_aggs(p, group_by):
