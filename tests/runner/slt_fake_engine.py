@@ -4,7 +4,9 @@
 - a query containing CASE loses its last row (a wrong result);
 - a query containing "crash_me" raises ZeroDivisionError (an engine crash);
 - a query containing "die_now" kills the process (a worker that dies);
-- a query containing "spin_forever" never returns.
+- a query containing "spin_forever" never returns;
+- once a statement containing "poison" has run on a connection, a query containing
+  "victim" returns no rows (state leaking from one query to the next).
 Test helper only.
 """
 
@@ -18,9 +20,11 @@ ProgrammingError = sqlite3.ProgrammingError
 
 
 class Cursor:
-    def __init__(self, cur):
+    def __init__(self, cur, con):
         self._cur = cur
+        self._con = con
         self._drop_last = False
+        self._empty = False
 
     @property
     def description(self):
@@ -38,11 +42,16 @@ class Cursor:
             while True:
                 time.sleep(0.05)
         self._drop_last = "CASE" in up and not up.lstrip().startswith("EXPLAIN")
+        self._empty = "VICTIM" in up and self._con.poisoned
+        if "POISON" in up:
+            self._con.poisoned = True
         self._cur.execute(sql, params)
         return self
 
     def fetchall(self):
         rows = self._cur.fetchall()
+        if self._empty:
+            return []
         return rows[:-1] if self._drop_last and rows else rows
 
     def fetchone(self):
@@ -55,9 +64,10 @@ class Cursor:
 class Connection:
     def __init__(self, con):
         self._con = con
+        self.poisoned = False
 
     def cursor(self):
-        return Cursor(self._con.cursor())
+        return Cursor(self._con.cursor(), self)
 
     def close(self):
         self._con.close()

@@ -148,3 +148,51 @@ def test_repro_is_small_and_still_fails(tmp_path):
     got = run_file(out, "slt_fake_engine")
     assert [f[1] for f in got.failures] == ["wrong result"]
     assert info["setup"] < 5
+
+
+LEAKY = """\
+statement ok
+CREATE TABLE t1(a INTEGER)
+
+statement ok
+CREATE TABLE t2(b INTEGER)
+
+statement ok
+INSERT INTO t1 VALUES(1)
+
+statement ok
+INSERT INTO t2 VALUES(2)
+
+query I nosort
+SELECT b FROM t2
+----
+2
+
+query T nosort
+SELECT 'poison' FROM t2
+----
+poison
+
+query I nosort
+SELECT a + 1 FROM t1
+----
+2
+
+query I nosort
+SELECT a AS victim FROM t1
+----
+1
+"""
+
+
+def test_repro_keeps_the_earlier_query_that_leaks_state(tmp_path):
+    script = tmp_path / "leaky.test"
+    script.write_text(LEAKY)
+    assert [f[0] for f in run_file(script, "slt_fake_engine").failures] == [28]
+    text, info = make_repro(script, 28, "slt_fake_engine", budget_seconds=60)
+    assert info["queries"] == 1 and "'poison'" in text and "a + 1" not in text
+    assert "SELECT b FROM t2" not in text
+    out = tmp_path / "r.test"
+    out.write_text(text)
+    assert run_file(out, "sqlite3").failures == []
+    assert [f[1] for f in run_file(out, "slt_fake_engine").failures] == ["wrong result"]
