@@ -176,7 +176,7 @@ class Shell:
                 position += 1
             if position >= len(sql):
                 return 0
-            started = time.perf_counter() if self.timer else 0.0
+            started = (time.perf_counter(), os.times()) if self.timer else None
             try:
                 stmt, tail = db.prepare(sql, position)
             except Exception as exc:  # noqa: BLE001 - an engine bug is reported, not raised
@@ -197,9 +197,11 @@ class Shell:
                 return code
             if self.show_changes:
                 self.write(f"changes: {db.changes}   total_changes: {db.total_changes}\n")
-            if self.timer:
-                elapsed = time.perf_counter() - started
-                self.write(f"Run Time: real {elapsed:.3f} user {elapsed:.6f} sys 0.000000\n")
+            if started is not None:
+                real = time.perf_counter() - started[0]
+                now = os.times()
+                self.write(f"Run Time: real {real:.3f} user {now.user - started[1].user:.6f} "
+                           f"sys {now.system - started[1].system:.6f}\n")
             position = tail
 
     def _run_statement(self, stmt) -> int:

@@ -301,3 +301,42 @@ def test_autocommit_false_executescript_keeps_transaction(sqlite):
     assert con.in_transaction
     con.rollback()
     assert con.execute("select count(*) from sqlite_master").fetchone() == (0,)
+
+
+# -- several processes on one file -------------------------------------------------------------
+
+_WRITER = """
+import sys
+sys.path[:0] = [{root!r}, {capi!r}]
+backend, path, tag, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+if backend == "sqlite3":
+    import sqlite3 as module
+else:
+    import sqlengine as module
+    if backend == "sqlengine-capi":
+        import capi_engine, sqlengine.dbapi as dbapi
+        dbapi._open_database = lambda p, t: capi_engine.Database(p, t)
+con = module.connect(path, timeout=30)
+for i in range(count):
+    with con:
+        con.execute("insert into t values(?, ?)", (tag, i))
+con.close()
+"""
+
+
+def test_writers_in_several_processes(sqlite, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    script = _WRITER.format(root=os.path.dirname(os.path.dirname(here)), capi=here)
+    path = tmp_path / "shared.db"
+    con = sqlite.connect(path)
+    con.execute("create table t(tag, i)")
+    con.commit()
+    writers = [subprocess.Popen([sys.executable, "-c", script, sqlite.name, str(path), tag,
+                                 "25"]) for tag in ("a", "b", "c")]
+    assert [w.wait(timeout=300) for w in writers] == [0, 0, 0]
+    rows = con.execute("select tag, count(*), sum(i) from t group by tag order by tag")
+    assert rows.fetchall() == [("a", 25, 300), ("b", 25, 300), ("c", 25, 300)]
