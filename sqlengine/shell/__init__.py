@@ -135,7 +135,8 @@ def main(argv=None, stdin=None, stdout=None, stderr=None, connect=None) -> int:
             stderr.write(USAGE)
             return 0
         else:
-            stderr.write(f"Error: unknown option: {arg}\nUse -help for a list of options.\n")
+            stderr.write(f"sqlengine: Error: unknown option: {arg}\n"
+                         "Use -help for a list of options.\n")
             return 1
         i += 1
     try:
