@@ -124,7 +124,7 @@ register_converter("timestamp", _convert_timestamp)
 try:  # the VM's rendering, SQLite's long-double digit generation, when it is built
     from sqlengine.vdbe._values import real_to_text as _vm_real_to_text
     from sqlengine.vdbe._values import render_real as _vm_render_real
-except ImportError:  # pragma: no cover - unbuilt tree: Python's repr-based rendering
+except Exception:  # noqa: BLE001 - unbuilt (or broken) extension: Python's rendering
     _vm_real_to_text = _vm_render_real = None
 
 
