@@ -155,17 +155,18 @@ def copy_database(source, target):
 def _copy_rows(source, target, name):
     table = _quote_ident(name)
     columns = _column_names(source, f"SELECT * FROM {table}")
-    try:
+    plain = ", ".join(_quote_ident(c) for c in columns)
+    try:  # keep rowids: copy _rowid_ as well (not for WITHOUT ROWID tables)
         select = f"SELECT _rowid_, * FROM {table}"
         _column_names(source, select)
-        names = ", ".join(["_rowid_"] + [_quote_ident(c) for c in columns])
-        count = len(columns) + 1
-    except errors.Error:  # WITHOUT ROWID table
+        placeholders = ", ".join("?" * (len(columns) + 1))
+        insert, _ = target._db.prepare(
+            f"INSERT INTO {table}(_rowid_, {plain}) VALUES({placeholders})", 0)
+    except errors.Error:
         select = f"SELECT * FROM {table}"
-        names = ", ".join(_quote_ident(c) for c in columns)
-        count = len(columns)
-    placeholders = ", ".join("?" * count)
-    insert, _ = target._db.prepare(f"INSERT INTO {table}({names}) VALUES({placeholders})", 0)
+        placeholders = ", ".join("?" * len(columns))
+        insert, _ = target._db.prepare(f"INSERT INTO {table}({plain}) VALUES({placeholders})",
+                                       0)
     try:
         for row in _rows(source, select):
             insert.reset()
