@@ -542,7 +542,7 @@ cdef class Vdbe:
                     w = apply_affinity(v, "C")
                     if type(w) is not int:
                         if p2 == 0:
-                            raise E.OperationalError("datatype mismatch", code=E.SQLITE_MISMATCH)
+                            raise E.error_for_code(E.SQLITE_MISMATCH, "datatype mismatch")
                         pc = p2
                         continue
                     mem[p1] = w
