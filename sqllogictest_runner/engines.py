@@ -9,7 +9,8 @@ The runner needs two operations, stated in the reference's terms:
 
 ``query(sql) -> (ncols, rows, step_error)``
     Prepare the first statement of ``sql`` and step it. Raises ``PrepareError`` when it
-    cannot be prepared. ``ncols`` is the statement's column count, ``rows`` the rows stepped
+    cannot be prepared. ``ncols`` is the statement's column count (None when it cannot be
+    told: the first step failed and EXPLAIN does not show it), ``rows`` the rows stepped
     before any error, ``step_error`` the message of an error raised while stepping (the
     reference stops there and compares the rows it has), else None.
 
