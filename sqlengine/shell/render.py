@@ -279,15 +279,63 @@ class JsonOutput(Output):
             self.write("]\n")
 
 
+def c_string(text: str) -> str:
+    """A value as the tcl mode writes it: a double-quoted C string."""
+    out = ['"']
+    for ch in text:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch < " " or ch >= "\x7f":
+            out.extend("\\%03o" % byte for byte in ch.encode("utf-8", "surrogateescape"))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+class TclOutput(Output):
+    def row(self, values):
+        shell = self.shell
+        sep, rowsep = shell.colsep, shell.rowsep
+        if self.count == 0 and shell.headers:
+            self.write(sep.join(c_string(n) for n in self.names) + rowsep)
+        self.count += 1
+        self.write(sep.join(c_string(value_text(v, shell.nullvalue)) for v in values) + rowsep)
+
+
+def quoted_cell(value) -> str:
+    """A value as the qbox mode shows it."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    if isinstance(value, bytes):
+        return "x'" + value.hex() + "'"
+    if isinstance(value, float):
+        return real_to_text(value)
+    return str(value)
+
+
 class ColumnarOutput(Output):
-    """column, table, box, markdown: rows are held until the statement ends."""
+    """column, table, box, markdown, qbox: rows are held until the statement ends."""
 
     def __init__(self, shell, names):
         super().__init__(shell, names)
         self.rows = []
 
     def row(self, values):
-        self.rows.append([value_text(v, self.shell.nullvalue) for v in values])
+        if self.shell.mode == "qbox":
+            self.rows.append([quoted_cell(v) for v in values])
+        else:
+            self.rows.append([value_text(v, self.shell.nullvalue) for v in values])
 
     def end(self):
         if not self.rows:
@@ -441,5 +489,5 @@ OUTPUTS = {
     "line": LineOutput, "html": HtmlOutput, "quote": QuoteOutput, "insert": InsertOutput,
     "json": JsonOutput, "column": ColumnarOutput, "table": ColumnarOutput,
     "box": ColumnarOutput, "markdown": ColumnarOutput, "qbox": ColumnarOutput,
-    "tcl": ListOutput,
+    "tcl": TclOutput,
 }

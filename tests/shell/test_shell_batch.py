@@ -4,7 +4,7 @@ stdout, stderr and exit status: every output mode, the dot-commands, the error r
 from __future__ import annotations
 
 MODES = ("list", "csv", "column", "box", "table", "markdown", "json", "line", "insert",
-         "quote", "tabs", "html", "ascii")
+         "quote", "tabs", "html", "ascii", "qbox", "tcl")
 
 SAMPLE = """create table t(id integer primary key, name text, score real, data blob, note);
 insert into t values(1, 'ann', 1.5, x'41', null);
