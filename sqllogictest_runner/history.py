@@ -125,8 +125,8 @@ class Comparison:
 
     def format(self, n: int = 20) -> str:
         if self.previous_run is None:
-            return "history: first run of this engine (nothing to compare with)"
-        lines = [f"compared with run {self.previous_run} ({self.started}): "
+            return "history: no earlier run of these files with this engine"
+        lines = [f"compared with the latest earlier run of each file ({self.started}): "
                  f"{len(self.new_failures):,} new failures, {len(self.new_passes):,} new passes"]
         for path, line, kind, msg in self.new_failures[:n]:
             lines.append(f"  NEW FAIL {path}:{line}  {kind}: {str(msg)[:80]}")
@@ -206,20 +206,34 @@ class History:
                                              ("timeout", "worker died")}, fl)
         return out
 
+    def _latest_before(self, engine: str, run_id: int, path: str):
+        row = self.cur.execute(
+            "SELECT f.run_id, f.status, f.last_line, f.failures FROM file_result AS f, run AS r"
+            " WHERE r.id = f.run_id AND r.engine = ? AND f.run_id < ? AND f.path = ?"
+            " ORDER BY f.run_id DESC LIMIT 1", (engine, run_id, path)).fetchone()
+        if row is None:
+            return None
+        fl = unpack_failures(row[3])
+        lines = {f[0] for f in fl if f[1] not in ("timeout", "worker died")}
+        return row[0], row[1], row[2], lines
+
     def compare(self, run_id: int, engine: str) -> Comparison:
-        prev = self.previous_run(engine, run_id)
-        if prev is None:
-            return Comparison(None, [], [])
-        old = self.file_failures(prev[0])
+        """Each file of run ``run_id`` against the latest earlier run of the same engine
+        that ran that file: records failing now that passed then, and the reverse."""
         new = self.file_failures(run_id)
         new_failures, new_passes = [], []
-        for path in sorted(set(old) & set(new)):
-            o_status, o_last, o_lines, _ = old[path]
+        runs = set()
+
+        def reached(last, status, line):
+            return status == "done" or last == -1 or line <= last
+
+        for path in sorted(new):
+            old = self._latest_before(engine, run_id, path)
+            if old is None:
+                continue
+            o_run, o_status, o_last, o_lines = old
+            runs.add(o_run)
             n_status, n_last, n_lines, n_fl = new[path]
-
-            def reached(last, status, line):
-                return status == "done" or last == -1 or line <= last
-
             for f in n_fl:
                 if f[1] in ("timeout", "worker died"):
                     continue
@@ -228,7 +242,10 @@ class History:
             for line in sorted(o_lines - n_lines):
                 if reached(n_last, n_status, line):
                     new_passes.append((path, line))
-        return Comparison(prev[0], new_failures, new_passes, prev[1])
+        if not runs:
+            return Comparison(None, [], [])
+        started = ", ".join(f"run {r}" for r in sorted(runs))
+        return Comparison(max(runs), new_failures, new_passes, started)
 
     def runs(self, limit: int = 20):
         return self.cur.execute(

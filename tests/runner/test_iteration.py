@@ -70,10 +70,16 @@ def test_history_compares_with_the_previous_run(tmp_path):
     assert cmp.previous_run == id1
     assert [(p, line) for p, line, _, _ in cmp.new_failures] == [("a.test", 11)]
     assert cmp.new_passes == [("b.test", 7)]
+    # a run of other files in between does not hide a file's latest earlier run
+    h.record_run([_result("c.test", [])], "e", "c", "", 1.0)
+    id4 = h.record_run([_result("b.test", [(7, "query error", "m", "")])], "e", "c", "", 1.0)
+    cmp = h.compare(id4, "e")
+    assert cmp.previous_run == id2
+    assert [(p, line) for p, line, _, _ in cmp.new_failures] == [("b.test", 7)]
     h.close()
     # the file is SQLite's format: the stdlib reads it
     con = sqlite3.connect(tmp_path / "h.db")
-    assert con.execute("SELECT count(*) FROM file_result").fetchone()[0] == 4
+    assert con.execute("SELECT count(*) FROM file_result").fetchone()[0] == 6
     assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
