@@ -69,7 +69,7 @@ def test_parallel_run_with_time_limit_and_dying_worker(tmp_path):
     write(tmp_path / "c_die.test", OK + "\nquery I nosort\nSELECT 'die_now'\n----\n1\n")
     write(tmp_path / "d_ok.test", OK)
     scripts, _ = collect([str(tmp_path)])
-    results = run_tasks(scripts, ["slt_fake_engine"], jobs=2, timeout=3, progress=False)
+    results = run_tasks(scripts, ["slt_fake_engine"], jobs=2, timeout=8, progress=False)
     by = {r.path: r for r in results}
     assert set(by) == {"a_ok.test", "b_spin.test", "c_die.test", "d_ok.test"}
     assert by["a_ok.test"].failures == [] and by["d_ok.test"].records_run == 2
