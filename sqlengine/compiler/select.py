@@ -658,6 +658,24 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     for a in aggs:
         del scope.overrides[id(a)]
 
+    if (not group_by and len(defs) == 1 and defs[0][0].star and defs[0][0].filter is None
+            and core.where is None and not extra and len(scope.sources) == 1
+            and scope.sources[0].is_table and not bare):
+        # count(*) of a whole table: the b-tree counts its cells, no row is read
+        from sqlengine.compiler.where import open_source_cursor
+        src = scope.sources[0]
+        open_source_cursor(p, src)
+        r = b.alloc_reg()
+        b.emit(O.OP_Count, src.cursor, r)
+        scope.overrides[id(defs[0][0])] = r
+        skip = b.new_label()
+        if having is not None:
+            if_false(p, scope, having, skip, True)
+        emit_result(code_results())
+        b.resolve(skip)
+        scope.overrides.clear()
+        return
+
     def output_row():
         """Finalize, test HAVING, compute and emit one result row."""
         skip = b.new_label()

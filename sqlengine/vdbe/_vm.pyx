@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, nonecheck=True
 """The bytecode loop: runs one compiled ``Program`` over the registers and cursors of a run.
 
 ``Vdbe(db, program)`` holds the run state (registers, cursors, program counter, Once flags,
