@@ -402,16 +402,16 @@ class Connection:
 
     def _prepare(self, sql):
         """A _Statement for ``sql`` (from the cache when possible), checked as the stdlib."""
-        if "\0" in sql:
-            raise ProgrammingError("the query contains a null character")
-        limit = self._limits[1]
-        if len(sql) * 4 > limit and len(sql.encode("utf-8")) > limit:
-            raise DataError("query string is too large")
         key = (sql, self._schema_generation)
         statement = self._cache.get(key)
         if statement is not None and not statement.in_use:
             self._cache.move_to_end(key)
             return statement
+        if "\0" in sql:
+            raise ProgrammingError("the query contains a null character")
+        limit = self._limits[1]
+        if len(sql) * 4 > limit and len(sql.encode("utf-8")) > limit:
+            raise DataError("query string is too large")
         stmt, tail = self._db.prepare(sql, 0)
         if stmt is not None and skip_blanks(sql, tail) < len(sql):
             stmt.finalize()
@@ -709,8 +709,18 @@ def _sql_value(value, index):
 class Cursor:
     """A cursor over one connection, as sqlite3.Cursor. Rows are stepped one ahead."""
 
+    # Defaults live on the class: a cursor is made for every Connection.execute().
     _initialized = False
     _closed = False
+    _statement = None
+    _next_row = None
+    _description = None
+    _converters = None
+    _rowcount = -1
+    _lastrowid = None
+    _locked = False
+    _arraysize = 1
+    row_factory = None
 
     def __init__(self, connection, /):
         if not isinstance(connection, Connection):
@@ -718,17 +728,7 @@ class Cursor:
                 f"Cursor() argument 1 must be sqlengine.Connection, not {type(connection).__name__}"
             )
         self._connection = connection
-        self._statement = None
-        self._next_row = None
-        self._description = None
-        self._converters = None
-        self._rowcount = -1
-        self._lastrowid = None
-        self._locked = False
-        self.arraysize = 1
-        self.row_factory = None
         self._initialized = True
-        self._closed = False
 
     # -- attributes --------------------------------------------------------------------
 
@@ -814,7 +814,8 @@ class Cursor:
         conn = self._connection
         self._locked = True
         try:
-            self._release_statement()
+            if self._statement is not None:
+                self._release_statement()
             self._description = None
             self._converters = None
             self._rowcount = -1
@@ -828,8 +829,8 @@ class Cursor:
             if conn._readonly and not statement.readonly:
                 raise OperationalError("attempt to write a readonly database",
                                        code=errors.SQLITE_READONLY)
-            conn._begin_for(statement)
             if statement.is_dml:
+                conn._begin_for(statement)
                 self._rowcount = 0
             statement.in_use = True
             self._statement = statement
@@ -844,7 +845,7 @@ class Cursor:
                 if conn._trace_callback is not None:
                     conn._trace(expand_sql(statement.text, values, statement.param_names()))
                 try:
-                    row = conn._step(stmt)
+                    row = stmt.step() if conn._progress is None else conn._step(stmt)
                 except BaseException:
                     self._rowcount = -1
                     self._statement = None
@@ -866,7 +867,8 @@ class Cursor:
                 statement.reset()
             else:
                 self._next_row = row
-                conn._cursors.add(self)
+                if not statement.cached:  # close() finalizes cached ones itself
+                    conn._cursors.add(self)
             return self
         finally:
             self._locked = False
@@ -1041,8 +1043,9 @@ class Cursor:
         values = self._next_row
         statement = self._statement
         row = self._make_row(values)
+        conn = self._connection
         try:
-            nxt = self._connection._step(statement.stmt)
+            nxt = statement.stmt.step() if conn._progress is None else conn._step(statement.stmt)
         except BaseException:
             self._next_row = None
             self._statement = None

@@ -243,7 +243,8 @@ def deserialize(conn, data, name):
     data = bytes(memoryview(data))
     if name != "main":
         raise OperationalError(f"unknown database {name}")
-    if conn._cursors and any(c._statement is not None for c in conn._cursors):
+    if any(c._statement is not None for c in conn._cursors) or \
+            any(s.in_use for s in conn._cache.values()):
         raise OperationalError("cannot deserialize while statements are active",
                                code=errors.SQLITE_BUSY)
     if not conn._db.autocommit:
