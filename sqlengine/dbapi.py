@@ -189,6 +189,8 @@ class Connection:
     _db = None
     _initialized = False
     _closed = False
+    row_factory = None
+    text_factory = str
 
     Warning = errors.Warning
     Error = errors.Error
