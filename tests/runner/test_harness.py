@@ -141,3 +141,14 @@ def test_overhead_tool_measures_every_script():
     assert lines[1].startswith("records.test") and lines[2].startswith("rendering.test")
     assert lines[3].startswith("TOTAL") and " 39 " in lines[3]  # 20 + 4 skipped + 15
     assert "us per record" in lines[4]
+
+
+def test_default_corpus_falls_back_to_tests_slt(tmp_path, monkeypatch):
+    from sqllogictest_runner import corpus
+    monkeypatch.setattr(corpus, "repo_root", lambda: None)
+    write(tmp_path / "repo" / "tests" / "slt" / "a.test", OK)
+    root, shared = corpus.find_corpus(str(tmp_path / "repo"))
+    assert (root, shared) == ((tmp_path / "repo" / "tests" / "slt").resolve(), False)
+    write(tmp_path / "shared" / "sqllogictest" / "test" / "select1.test", OK)
+    root, shared = corpus.find_corpus(str(tmp_path / "repo"))
+    assert (root, shared) == ((tmp_path / "shared" / "sqllogictest" / "test").resolve(), True)
