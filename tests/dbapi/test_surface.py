@@ -7,7 +7,7 @@ import sqlite3
 
 import sqlengine
 
-_NOT_API = {"collections", "datetime", "time", "dbapi2"}  # modules the stdlib imports
+_NOT_API = {"collections", "datetime", "time", "dbapi2", "dump"}  # the stdlib's submodules
 
 
 def _public(obj):
