@@ -611,6 +611,42 @@ class Connection:
                 setter(category, self._limits[category])
         return old
 
+    # -- configuration (3.12's getconfig/setconfig) ------------------------------------
+
+    _DBCONFIG_DEFAULTS = {1002: False, 1003: True, 1004: True, 1005: True, 1006: False,
+                          1007: False, 1008: False, 1009: False, 1010: False, 1011: False,
+                          1012: False, 1013: True, 1014: True, 1015: True, 1016: False,
+                          1017: True}
+
+    def _config_op(self, op):
+        op = operator.index(op)
+        if op not in self._DBCONFIG_DEFAULTS:
+            raise ValueError(f"unknown config 'op': {op}")
+        return op
+
+    def getconfig(self, op, /):
+        self._check()
+        op = self._config_op(op)
+        if op == 1002:  # SQLITE_DBCONFIG_ENABLE_FKEY is PRAGMA foreign_keys
+            stmt, _ = self._db.prepare("PRAGMA foreign_keys", 0)
+            try:
+                row = stmt.step()
+            finally:
+                stmt.finalize()
+            return bool(row and row[0])
+        return getattr(self, "_config", {}).get(op, self._DBCONFIG_DEFAULTS[op])
+
+    def setconfig(self, op, enable=True, /):
+        self._check()
+        op = self._config_op(op)
+        enable = bool(enable)
+        if op == 1002:
+            self._exec_internal(f"PRAGMA foreign_keys = {int(enable)}")
+            return
+        if not hasattr(self, "_config"):
+            self._config = {}
+        self._config[op] = enable
+
     # -- whole-database operations (dbapi_extras) -------------------------------------
 
     def iterdump(self):

@@ -340,3 +340,23 @@ def test_writers_in_several_processes(sqlite, tmp_path):
     assert [w.wait(timeout=300) for w in writers] == [0, 0, 0]
     rows = con.execute("select tag, count(*), sum(i) from t group by tag order by tag")
     assert rows.fetchall() == [("a", 25, 300), ("b", 25, 300), ("c", 25, 300)]
+
+
+@py312
+def test_getconfig_setconfig(sqlite):
+    con = sqlite.connect(":memory:")
+    assert con.getconfig(sqlite.SQLITE_DBCONFIG_ENABLE_FKEY) is False
+    assert con.getconfig(sqlite.SQLITE_DBCONFIG_ENABLE_TRIGGER) is True
+    assert con.getconfig(sqlite.SQLITE_DBCONFIG_DQS_DML) is True
+    assert con.setconfig(sqlite.SQLITE_DBCONFIG_ENABLE_FKEY) is None
+    assert con.execute("pragma foreign_keys").fetchone() == (1,)
+    con.setconfig(sqlite.SQLITE_DBCONFIG_ENABLE_FKEY, False)
+    assert con.execute("pragma foreign_keys").fetchone() == (0,)
+    con.execute("pragma foreign_keys = 1")
+    assert con.getconfig(sqlite.SQLITE_DBCONFIG_ENABLE_FKEY) is True
+    con.setconfig(sqlite.SQLITE_DBCONFIG_DEFENSIVE, True)
+    assert con.getconfig(sqlite.SQLITE_DBCONFIG_DEFENSIVE) is True
+    with pytest.raises(ValueError, match="^unknown config 'op': 5$"):
+        con.getconfig(5)
+    with pytest.raises(TypeError):
+        con.getconfig("x")
