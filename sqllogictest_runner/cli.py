@@ -146,9 +146,11 @@ def main(argv: list[str] | None = None) -> int:
                     break
                 print(f"  {r.path}:{f[0]}: {f[1]}: {str(f[2])[:120]}", file=out)
                 shown += 1
-    for r in results:
-        for line, note in r.notes:
-            print(f"note: {r.path}:{line} ({r.engine}): {note}", file=out)
+    notes = [(r.path, line, r.engine, note) for r in results for line, note in r.notes]
+    for path, line, engine, note in notes[:30]:
+        print(f"note: {path}:{line} ({engine}): {note}", file=out)
+    if len(notes) > 30:
+        print(f"note: ... {len(notes) - 30} more notes (all in the --json report)", file=out)
 
     clusters = Clusters()
     for r in primary:

@@ -210,8 +210,13 @@ class DBAPIEngine(Engine):
             err = str(e2)
         else:  # the error did not come back: report what this run gave
             return (ncols if ncols is not None else 0), rows, None
+        how = "compared the rows before it"
         if rows and self.loses_row_before_error():
-            rows = self._rows_before(sql, len(rows) + 1) or rows
+            got = self._rows_before(sql, len(rows) + 1)
+            if got is not None:
+                rows = got
+                how = "re-ran it with LIMIT to get the row the module drops"
+        self.notes.append(f"error while stepping after {len(rows)} rows ({err}): {how}")
         return ncols, rows, err
 
     def _explain_ncols(self, sql):
