@@ -1115,10 +1115,11 @@ class Cursor:
             size = self._arraysize
         rows = []
         self._locked = True
-        try:
-            while size > 0 and self._next_row is not None:
+        try:  # as the stdlib: stop when ``size`` rows are in (never, for size <= 0)
+            while self._next_row is not None:
                 rows.append(self._advance())
-                size -= 1
+                if len(rows) == size:
+                    break
         finally:
             self._locked = False
         return rows

@@ -452,6 +452,15 @@ def test_fetch_methods(con):
     assert cur.fetchmany(5) == []
 
 
+def test_fetchmany_zero_or_negative_fetches_all(con):
+    sql = "select 1 union all select 2 union all select 3"
+    assert con.execute(sql).fetchmany(0) == [(1,), (2,), (3,)]
+    assert con.execute(sql).fetchmany(-1) == [(1,), (2,), (3,)]
+    cur = con.execute(sql)
+    cur.arraysize = 0
+    assert cur.fetchmany() == [(1,), (2,), (3,)]
+
+
 def test_iteration(con):
     con.execute("create table t(a)")
     con.executemany("insert into t values(?)", [(3,), (1,), (2,)])
