@@ -71,6 +71,8 @@ cdef str _as_str(object v):
     """The text of a TEXT or BLOB value for numeric parsing (BLOB bytes read as text)."""
     if type(v) is str:
         return <str>v
+    if isinstance(v, str):
+        return str(v)
     return bytes(v).decode('latin-1')
 
 
@@ -305,12 +307,14 @@ cpdef object apply_numeric_affinity(object v, bint try_for_int=False):
     around allowed) becomes INTEGER or REAL; with ``try_for_int`` an integral REAL becomes
     INTEGER. Other values are returned unchanged."""
     if type(v) is not str:
-        return v
-    rc, r = atof(<str>v)
+        if not isinstance(v, str):
+            return v
+    z = str(v)
+    rc, r = atof(z)
     if rc <= 0:
         return v
     if rc == 1:
-        irc, iv = atoi64(<str>v)
+        irc, iv = atoi64(z)
         if irc == 0:
             return iv
         ii = _c_double_to_i64(r)
@@ -333,6 +337,8 @@ cpdef object apply_affinity(object v, object aff):
     cdef type t = type(v)
     if v is None or aff is None:
         return v
+    if t is not str and isinstance(v, str):
+        t = str
     if aff == AFF_NUMERIC or aff == AFF_INTEGER:
         if t is str:
             return apply_numeric_affinity(v, True)
@@ -385,7 +391,7 @@ cdef inline int _class(object v):
         return 0
     if t is int or t is float or t is bool:
         return 1
-    if t is str:
+    if t is str or isinstance(v, str):
         return 2
     return 3
 
@@ -413,6 +419,9 @@ cpdef int compare(object a, object b, object coll=None) except? -2:
     if ca == 3:
         a = bytes(a)
         b = bytes(b)
+    elif ca == 2 and coll is not None:
+        r = coll(a, b)
+        return (r > 0) - (r < 0)
     return (a > b) - (a < b)
 
 
@@ -425,9 +434,9 @@ cpdef object compare_with_affinity(object a, object b, object aff, object coll=N
         return None
     if aff is not None:
         if _is_numeric_aff(aff):
-            if type(a) is str:
+            if isinstance(a, str):
                 a = apply_numeric_affinity(a, False)
-            if type(b) is str:
+            if isinstance(b, str):
                 b = apply_numeric_affinity(b, False)
         elif aff == AFF_TEXT:
             if _class(a) == 1:
@@ -830,6 +839,8 @@ cpdef object to_text(object v):
         return real_to_text(v)
     if t is bool:
         return '1' if v else '0'
+    if isinstance(v, str):
+        return v
     return bytes(v).decode('utf-8', 'replace')
 
 
@@ -843,6 +854,8 @@ cpdef object to_blob(object v):
         return (<str>v).encode('utf-8')
     if t is int or t is float or t is bool:
         return to_text(v).encode('ascii')
+    if isinstance(v, str):
+        return str(v).encode('utf-8')
     return bytes(v)
 
 
@@ -921,6 +934,6 @@ cpdef str typeof(object v):
         return 'integer'
     if t is float:
         return 'real'
-    if t is str:
+    if t is str or isinstance(v, str):
         return 'text'
     return 'blob'

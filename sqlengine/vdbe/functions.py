@@ -366,9 +366,12 @@ def f_char(ctx, *args):
     out = []
     for a in args:
         c = V.to_int(a)
-        if c < 0 or c > 0x10FFFF or 0xD800 <= c <= 0xDFFF:
+        if c < 0 or c > 0x10FFFF:
             c = 0xFFFD
-        out.append(chr(c))
+        if 0xD800 <= c <= 0xDFFF:
+            out.append("\ufffd" * 3)  # SQLite writes 3 bytes of invalid UTF-8; one U+FFFD each
+        else:
+            out.append(chr(c))
     return "".join(out)
 
 
