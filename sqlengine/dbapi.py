@@ -216,11 +216,13 @@ class Connection:
             raise TypeError(
                 f"expected str, bytes or os.PathLike object, not {type(database).__name__}"
             )
+        if isinstance(timeout, (str, bytes, bytearray)) or not (
+                hasattr(timeout, "__float__") or hasattr(timeout, "__index__")):
+            raise TypeError(f"must be real number, not {type(timeout).__name__}")
         timeout = float(timeout)
         detect_types = operator.index(detect_types)
-        cached_statements = operator.index(cached_statements)
-        if cached_statements < 0:
-            raise ValueError("cached_statements must be non-negative")
+        check_same_thread = operator.index(check_same_thread)
+        cached_statements = max(0, operator.index(cached_statements))
         self._check_autocommit_value(autocommit)
         self._readonly = False
         if uri:

@@ -102,6 +102,15 @@ def test_connect_detect_types_must_be_int(sqlite):
         sqlite.connect(":memory:", detect_types="x")
 
 
+def test_connect_argument_types(sqlite):
+    with raises(TypeError, "must be real number, not str"):
+        sqlite.connect(":memory:", timeout="x")
+    with pytest.raises(TypeError):
+        sqlite.connect(":memory:", check_same_thread=None)
+    con = sqlite.connect(":memory:", timeout=1, cached_statements=-1, check_same_thread=0)
+    assert con.execute("select 1").fetchone() == (1,)
+
+
 def test_connect_factory(sqlite):
     class MyConnection(sqlite.Connection):
         def __init__(self, *args, **kwargs):
