@@ -288,6 +288,8 @@ class Connection:
 
     @isolation_level.setter
     def isolation_level(self, value):
+        if self._initialized:
+            self._check()
         if value is None:
             self._isolation_level = None
             if self._initialized and not self._closed and not self._db.autocommit \
@@ -742,8 +744,15 @@ def _sql_value(value, index):
     except TypeError:
         pass
     raise ProgrammingError(
-        f"Error binding parameter {index}: type '{cls.__name__}' is not supported"
+        f"Error binding parameter {index}: type '{_type_name(cls)}' is not supported"
     )
+
+
+def _type_name(cls) -> str:
+    """A type's name as C's tp_name spells it: "datetime.time", "Decimal" for classes."""
+    if cls.__flags__ & (1 << 9) or cls.__module__ == "builtins":  # heap type or builtin
+        return cls.__name__
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 class Cursor:
@@ -965,7 +974,7 @@ class Cursor:
                     raw = parameters[key] if not exact else parameters[key]
                 except KeyError:
                     raise ProgrammingError(
-                        f"You did not supply a value for binding parameter {name}."
+                        f"You did not supply a value for binding parameter :{key}."
                     ) from None
                 value = _sql_value(raw, i + 1)
                 stmt.bind(i + 1, value)

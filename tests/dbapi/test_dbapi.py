@@ -165,6 +165,7 @@ def test_closed_connection(sqlite):
     for action in (lambda: con.execute("select 1"), con.cursor, con.commit, con.rollback,
                    lambda: con.total_changes, lambda: con.in_transaction,
                    lambda: con.isolation_level, lambda: cur.execute("select 1"),
+                   lambda: setattr(con, "isolation_level", None),
                    cur.fetchall, lambda: con.create_function("f", 0, int),
                    lambda: con.set_trace_callback(None), con.interrupt):
         with raises(sqlite.ProgrammingError, "Cannot operate on a closed database."):
@@ -346,6 +347,31 @@ def test_wrong_parameter_count(cu, sqlite):
 def test_missing_named_parameter(cu, sqlite):
     with raises(sqlite.ProgrammingError, "You did not supply a value for binding parameter :a."):
         cu.execute("select :a", {"b": 1})
+
+
+def test_missing_numbered_parameter_in_dictionary(cu, sqlite):
+    with raises(sqlite.ProgrammingError, "You did not supply a value for binding parameter :1."):
+        cu.execute("select ?1, :a", {"a": 1})
+
+
+def test_unsupported_types_named_as_the_stdlib(cu, sqlite):
+    import collections
+    import fractions
+
+    # (pandas registers adapters for datetime and Decimal on the stdlib module: types that
+    # no client adapts keep this test independent of what else the suite imported.)
+    with raises(sqlite.ProgrammingError,
+                "Error binding parameter 1: type 'collections.deque' is not supported"):
+        cu.execute("select ?", (collections.deque(),))
+    with raises(sqlite.ProgrammingError,
+                "Error binding parameter 1: type 'Fraction' is not supported"):
+        cu.execute("select ?", (fractions.Fraction(1, 2),))
+
+    class Mine:
+        pass
+
+    with raises(sqlite.ProgrammingError, "Error binding parameter 1: type 'Mine' is not supported"):
+        cu.execute("select ?", (Mine(),))
 
 
 def test_dictionary_for_unnamed_parameter(cu, sqlite):
