@@ -122,6 +122,7 @@ class Shell:
         self.interactive = False
         self.con = None
         self.filename = ":memory:"
+        self.readonly = False
         self.error_count = 0
 
     # -- output --------------------------------------------------------------------------
@@ -155,6 +156,7 @@ class Shell:
             self.con = self.connect_function(path, isolation_level=None,
                                              check_same_thread=False)
         self.filename = filename
+        self.readonly = readonly
 
     @property
     def db(self):
@@ -216,6 +218,9 @@ class Shell:
         else:
             output = render.OUTPUTS[self.mode](self, names)
         try:
+            if self.readonly and not getattr(stmt, "readonly", True):
+                raise errors.OperationalError("attempt to write a readonly database",
+                                              code=errors.SQLITE_READONLY)
             while True:
                 row = stmt.step()
                 if row is None:

@@ -151,6 +151,14 @@ def test_import_csv_creates_table(shell):
     assert shell.ours(script) == shell.sqlite3(script)
 
 
+def test_readonly_database(shell):
+    shell.files["setup.sql"] = "create table t(a);\ninsert into t values(1);\n"
+    script = (".read setup.sql\n.open --readonly data.db\n.databases\n"
+              "select count(*) from t;\ninsert into t values(2);\nselect count(*) from t;\n")
+    script = ".open data.db\n" + script
+    assert shell.ours(script) == shell.sqlite3(script)
+
+
 def test_open_new_database(shell):
     script = ".open first.db\ncreate table a(x);\ninsert into a values(1);\n.open second.db\n" \
              ".tables\n.open first.db\nselect * from a;\n.databases\n"
