@@ -1052,6 +1052,9 @@ class Cursor:
                 if stmt is None:
                     break
                 try:
+                    if conn._readonly and not getattr(stmt, "readonly", True):
+                        raise OperationalError("attempt to write a readonly database",
+                                               code=errors.SQLITE_READONLY)
                     conn._trace(sql_script[position:tail])
                     while conn._step(stmt) is not None:
                         pass

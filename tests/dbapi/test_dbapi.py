@@ -141,6 +141,8 @@ def test_uri_readonly(sqlite, tmp_path):
     assert con.execute("select count(*) from t").fetchone() == (0,)
     with raises(sqlite.OperationalError, "attempt to write a readonly database"):
         con.execute("insert into t values(1)")
+    with raises(sqlite.OperationalError, "attempt to write a readonly database"):
+        con.executescript("select 1; insert into t values(1);")
     con.close()
 
 
