@@ -140,3 +140,37 @@ def test_cycle_in_tree_is_reported(tmp_path):
     assert msgs != ["ok"]
     with pytest.raises(errors.DatabaseError):
         bt.cursor(2).count()
+
+
+def test_writes_on_damaged_files(tmp_path):
+    """Deletes and inserts (with splits and merges) on damaged files fail cleanly too."""
+    from sqlengine.storage import encode_record
+    data = _sample_db(str(tmp_path / "s.db"))
+    rnd = random.Random(21)
+    failures = 0
+    for trial in range(60):
+        d = bytearray(data)
+        pg = rnd.randrange(1, len(d) // 1024)
+        off = pg * 1024 + rnd.randrange(0, 40)
+        for k in range(rnd.randrange(1, 4)):
+            d[off + k] = rnd.randrange(256)
+        p = tmp_path / f"w{trial}.db"
+        p.write_bytes(bytes(d))
+        bt = Btree.open(str(p))
+        bt.busy_timeout = 0
+        try:
+            bt.begin(True)
+            c = bt.cursor(2, True)
+            ci = bt.cursor(3, True, KeyInfo(3))
+            for i in range(0, 600, 3):
+                if c.seek(i) == 0:
+                    c.delete()
+                c.insert(i + 1000, encode_record((None, "q" * (i % 700), i)))
+                ci.insert(encode_record(("q" * (i % 700), i, i + 1000)))
+            bt.commit()
+        except errors.DatabaseError as e:
+            assert str(e) == "database disk image is malformed"
+            failures += 1
+        finally:
+            bt.close()
+    assert failures > 0
