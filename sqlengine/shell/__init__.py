@@ -68,7 +68,12 @@ def _text_stream(stream):
 def main(argv=None, stdin=None, stdout=None, stderr=None, connect=None) -> int:
     """Run the shell; returns the process exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    stdin = sys.stdin if stdin is None else stdin
+    if stdin is None:
+        stdin = sys.stdin
+        if not stdin.isatty() and getattr(stdin, "buffer", None) is not None:
+            # Lines end at \n only (a \r inside a value stays), bytes pass through.
+            stdin = io.TextIOWrapper(stdin.buffer, encoding="utf-8",
+                                     errors="surrogateescape", newline="\n")
     stdout = _text_stream(sys.stdout) if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
     shell = Shell(stdout=stdout, stderr=stderr, connect=connect)

@@ -460,7 +460,7 @@ def cmd_read(shell, args):
     if len(args) != 2:
         return _usage(shell, ".read FILE")
     try:
-        handle = open(args[1], encoding="utf-8", errors="surrogateescape")
+        handle = open(args[1], encoding="utf-8", errors="surrogateescape", newline="\n")
     except OSError:
         shell.error(f'Error: cannot open "{args[1]}"')
         return 1

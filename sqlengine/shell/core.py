@@ -273,7 +273,9 @@ class Shell:
         """Run a script given as an iterable of lines; returns the number of errors."""
         reader = LineReader(self, source)
         for raw in lines:
-            if reader.feed(raw[:-1] if raw.endswith("\n") else raw) and self.bail:
+            if raw.endswith("\n"):  # a line ends at \n, and a \r before it goes too
+                raw = raw[:-2] if raw.endswith("\r\n") else raw[:-1]
+            if reader.feed(raw) and self.bail:
                 return reader.errors
         reader.finish()
         return reader.errors

@@ -73,10 +73,10 @@ def sql_literal(value, *, for_insert: bool) -> str:
     text = value.replace("'", "''")
     if for_insert and ("\n" in text or "\r" in text):
         quoted = "'" + text.replace("\n", "\\n").replace("\r", "\\r") + "'"
-        if "\n" in text:
-            quoted = f"replace({quoted},'\\n',char(10))"
         if "\r" in text:
             quoted = f"replace({quoted},'\\r',char(13))"
+        if "\n" in text:
+            quoted = f"replace({quoted},'\\n',char(10))"
         return quoted
     return "'" + text + "'"
 
@@ -148,8 +148,11 @@ def quote_identifier(name: str) -> str:
 
 
 def char_width(text: str) -> int:
-    """Display width as the shell counts it: one per character."""
-    return len(text)
+    """Display width as the shell counts it: one per UTF-8 lead byte (so a stray
+    continuation byte of a BLOB shown as text counts for nothing)."""
+    if text.isascii():
+        return len(text)
+    return sum(1 for byte in text.encode("utf-8", "surrogateescape") if byte & 0xC0 != 0x80)
 
 
 def split_for_display(text: str, max_width: int):
