@@ -55,6 +55,11 @@ def error_offset(exc, sql: str) -> int:
     if isinstance(offset, int):
         return offset
     message = str(exc)
+    if message.startswith("variable number must be between ?1 and ?"):
+        limit = int(message.rsplit("?", 1)[1])
+        for match in re.finditer(r"\?(\d+)", sql):
+            if int(match.group(1)) > limit or int(match.group(1)) == 0:
+                return match.start()
     for pattern in (_NEAR, _UNRECOGNIZED, _NO_SUCH, _WRONG_ARGS):
         match = pattern.match(message)
         if match:

@@ -60,6 +60,12 @@ SCENARIOS.update({
                      "create table t(a);\nselect t.zz from t;\n"
                      "select 1 from t where zz=1;\nselect count(*) from t group by;\n"
                      "  select\n\n nosuchfn(1);\nselect 1 + ;\n", ()),
+    "more-parse-errors": ("select from t;\nselect * fro t;\nselect 1 2;\nselect (1;\n"
+                          "select [abc\ncreate table (a);\nselect max( from t;\nselectx 1;\n"
+                          "select x'zz';\nselect ?99999999999;\nselect 1e;\nselect 'a' 'b';\n"
+                          "with x as select 1;\nselect nosuch_fn(1);\n  select\n   foo(1,2);\n"
+                          "select 123456789012345678901234567890 / 'x' from t where zzzzzzzzzz = 1"
+                          " and yyyyyyyyyyyyyyyy = 2 and xxxxxxxxxxx = 3 and q = ;\n", ()),
     "schema-commands": (SCHEMA + ".tables\n.tables t%\n.schema\n.schema t\n.indexes\n"
                         ".indexes t\n.show\n.dump\n", ()),
     "simple-schema-commands": (SIMPLE + "create table u(a, b);\n.tables\n.tables u%\n"
