@@ -236,8 +236,9 @@ class Shell:
             if output is not None:
                 output.end()
             lineno, source = getattr(self, "_current", (None, "input"))
-            self._report("Runtime error", f"stepping, {_message(exc)} ({_primary_code(exc)})",
-                         lineno, source)
+            code = _primary_code(exc)
+            suffix = f" ({code})" if code > 1 else ""  # SQLITE_ERROR goes without its number
+            self._report("Runtime error", f"stepping, {_message(exc)}{suffix}", lineno, source)
             return _primary_code(exc) or 1
         if output is not None:
             output.end()

@@ -66,6 +66,11 @@ SCENARIOS.update({
                           "with x as select 1;\nselect nosuch_fn(1);\n  select\n   foo(1,2);\n"
                           "select 123456789012345678901234567890 / 'x' from t where zzzzzzzzzz = 1"
                           " and yyyyyyyyyyyyyyyy = 2 and xxxxxxxxxxx = 3 and q = ;\n", ()),
+    "runtime-errors": ("create table t(a not null);\ninsert into t values(null);\n"
+                       "create table u(a check(a>0));\ninsert into u values(0);\n"
+                       "select abs(-9223372036854775808);\nbegin;\nbegin;\ncommit;\ncommit;\n"
+                       "rollback;\nselect 'after';\n", ()),
+    "argv-generic-error": ("", (":memory:", "select abs(-9223372036854775808)")),
     "schema-commands": (SCHEMA + ".tables\n.tables t%\n.schema\n.schema t\n.indexes\n"
                         ".indexes t\n.show\n.dump\n", ()),
     "simple-schema-commands": (SIMPLE + "create table u(a, b);\n.tables\n.tables u%\n"
