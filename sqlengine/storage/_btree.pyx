@@ -24,7 +24,8 @@ from libc.stdint cimport int64_t, uint64_t, uint32_t
 
 from sqlengine.storage._varint cimport get_varint, put_varint, varint_len
 from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compare_record_key,
-                                        decode_value, decode_record_at, decode_column_at)
+                                        decode_value, decode_record_at, decode_column_at,
+                                        compare_records)
 from sqlengine.storage._record import decode_record, decode_column
 
 from sqlengine.errors import DatabaseError, SQLITE_CORRUPT
@@ -412,6 +413,7 @@ cdef class BtCursor:
     cdef object saved_key
     cdef int skip_next
     cdef int usable
+    cdef bytes probe         # the record compared by compare_cell when no PreparedKey is given
     cdef list peers          # weak references to every cursor on this root (shared list)
     cdef object selfref
     cdef dict dirty
@@ -564,8 +566,8 @@ cdef class BtCursor:
             else:
                 self.skip_next = 1
         else:
-            pk = prepare_key(decode_record(key))
-            c = self.move_to_key(pk, -1, False)
+            self.probe = <bytes>key
+            c = self.move_to_key(None, -1, False)
             if c == 1:
                 # nothing >= the saved key: sit on the last entry, next() gives eof
                 if self.move_to_root():
@@ -766,6 +768,17 @@ cdef class BtCursor:
         cdef CellInfo info
         cdef int off = p.cell_offset(i)
         p.parse_cell(off, &info)
+        if key is None:
+            # compare with the whole record self.probe (index inserts and restores)
+            if info.nlocal == info.npayload:
+                return compare_records(p.a + off + info.hdrlen, info.nlocal,
+                                       <const unsigned char*>PyBytes_AS_STRING(self.probe),
+                                       PyBytes_GET_SIZE(self.probe), self.key_info)
+            payload = self.read_payload(p, off, &info)
+            return compare_records(<const unsigned char*>PyBytes_AS_STRING(payload),
+                                   PyBytes_GET_SIZE(payload),
+                                   <const unsigned char*>PyBytes_AS_STRING(self.probe),
+                                   PyBytes_GET_SIZE(self.probe), self.key_info)
         if info.nlocal == info.npayload:
             return compare_record_key(p.a + off + info.hdrlen, info.nlocal, key, self.key_info)
         payload = self.read_payload(p, off, &info)
@@ -1095,8 +1108,10 @@ cdef class BtCursor:
             if len(args) != 1:
                 raise TypeError("insert(record) on an index cursor")
             rec = bytes(args[0])
-            pk = prepare_key(decode_record(rec))
-            c = self.move_to_key(pk, -1, True)
+            if len(rec) == 0:
+                raise corrupt()
+            self.probe = rec
+            c = self.move_to_key(None, -1, True)
             cell = self.make_cell(False, 0, rec)
             if c == -1:
                 self._release()

@@ -27,3 +27,5 @@ cdef object decode_column_at(const unsigned char* p, Py_ssize_t size, Py_ssize_t
 cdef object decode_value(uint64_t t, const unsigned char* p, Py_ssize_t n)
 cdef int compare_record_key(const unsigned char* p, Py_ssize_t size, PreparedKey key,
                             KeyInfo ki) except -2
+cdef int compare_records(const unsigned char* a, Py_ssize_t na, const unsigned char* b,
+                         Py_ssize_t nb, KeyInfo ki) except -2

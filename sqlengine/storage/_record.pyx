@@ -441,6 +441,90 @@ cdef int compare_record_key(const unsigned char* p, Py_ssize_t size, PreparedKey
     return 0
 
 
+cdef inline int _class_of(uint64_t t) noexcept:
+    if t == 0:
+        return 0
+    if t <= 9:
+        return 1
+    return 2 if (t & 1) else 3
+
+
+cdef int _cmp_serial(uint64_t t1, const unsigned char* p1, Py_ssize_t n1,
+                     uint64_t t2, const unsigned char* p2, Py_ssize_t n2, object coll) except -2:
+    """Compare two record fields given by serial type and bytes. -1/0/1."""
+    cdef int c1 = _class_of(t1), c2 = _class_of(t2)
+    cdef int64_t i1, i2
+    cdef double d1, d2
+    if c1 != c2:
+        return -1 if c1 < c2 else 1
+    if c1 == 0:
+        return 0
+    if c1 == 1:
+        if t1 == 7 and t2 == 7:
+            d1 = get_double(p1)
+            d2 = get_double(p2)
+            return -1 if d1 < d2 else (1 if d1 > d2 else 0)
+        if t1 != 7:
+            i1 = 0 if t1 == 8 else (1 if t1 == 9 else get_int(p1, <int>n1))
+        if t2 != 7:
+            i2 = 0 if t2 == 8 else (1 if t2 == 9 else get_int(p2, <int>n2))
+        if t1 == 7:
+            return -_cmp_int_double(i2, get_double(p1))
+        if t2 == 7:
+            return _cmp_int_double(i1, get_double(p2))
+        return -1 if i1 < i2 else (1 if i1 > i2 else 0)
+    if c1 == 2 and coll is not None:
+        a = (<bytes>PyBytes_FromStringAndSize(<const char*>p1, n1)).decode(
+            "utf-8", "surrogateescape")
+        b = (<bytes>PyBytes_FromStringAndSize(<const char*>p2, n2)).decode(
+            "utf-8", "surrogateescape")
+        c = coll(a, b)
+        return -1 if c < 0 else (1 if c > 0 else 0)
+    return _cmp_bytes(p1, n1, p2, n2)
+
+
+cdef int compare_records(const unsigned char* a, Py_ssize_t na, const unsigned char* b,
+                         Py_ssize_t nb, KeyInfo ki) except -2:
+    """Compare two records field by field over their common fields (SQLite's record
+    compare without default_rc): -1/0/1."""
+    cdef uint64_t ha, hb, ta, tb
+    cdef int n, i = 0, c
+    cdef Py_ssize_t pa, pb, ba, bb, sa, sb
+    n = get_varint(a, na, &ha)
+    if n == 0 or ha > <uint64_t>na or ha < <uint64_t>n:
+        raise _corrupt()
+    pa = n
+    ba = <Py_ssize_t>ha
+    n = get_varint(b, nb, &hb)
+    if n == 0 or hb > <uint64_t>nb or hb < <uint64_t>n:
+        raise _corrupt()
+    pb = n
+    bb = <Py_ssize_t>hb
+    while pa < <Py_ssize_t>ha and pb < <Py_ssize_t>hb:
+        n = get_varint(a + pa, <Py_ssize_t>ha - pa, &ta)
+        if n == 0 or ta == 10 or ta == 11:
+            raise _corrupt()
+        pa += n
+        n = get_varint(b + pb, <Py_ssize_t>hb - pb, &tb)
+        if n == 0 or tb == 10 or tb == 11:
+            raise _corrupt()
+        pb += n
+        sa = serial_size(ta)
+        sb = serial_size(tb)
+        if ba + sa > na or bb + sb > nb:
+            raise _corrupt()
+        c = _cmp_serial(ta, a + ba, sa, tb, b + bb, sb,
+                        ki.collations[i] if i < ki.ncoll else None)
+        if c != 0:
+            if i < ki.ndesc and ki.desc[i]:
+                return -c
+            return c
+        ba += sa
+        bb += sb
+        i += 1
+    return 0
+
+
 def compare_record(record, key, KeyInfo key_info=None):
     """Compare the prefix of a record (bytes) with a key tuple: -1, 0 or 1."""
     cdef const unsigned char[:] mv = record
@@ -450,6 +534,17 @@ def compare_record(record, key, KeyInfo key_info=None):
         key_info = KeyInfo(len(key))
     pk = key if isinstance(key, PreparedKey) else PreparedKey(tuple(key))
     return compare_record_key(&mv[0], mv.shape[0], pk, key_info)
+
+
+def compare_two_records(a, b, KeyInfo key_info=None):
+    """Compare two records (bytes) over their common fields: -1, 0 or 1."""
+    cdef const unsigned char[:] ma = a
+    cdef const unsigned char[:] mb = b
+    if ma.shape[0] == 0 or mb.shape[0] == 0:
+        raise _corrupt()
+    if key_info is None:
+        key_info = KeyInfo(0)
+    return compare_records(&ma[0], ma.shape[0], &mb[0], mb.shape[0], key_info)
 
 
 def compare_values(a, b, coll=None):

@@ -107,3 +107,13 @@ def test_malformed_records_raise(bad):
     from sqlengine.errors import DatabaseError
     with pytest.raises(DatabaseError):
         decode_record(bad)
+
+
+@given(st.lists(values, min_size=1, max_size=4), st.lists(values, min_size=1, max_size=4),
+       st.lists(st.booleans(), min_size=4, max_size=4))
+def test_record_vs_record_matches_record_vs_tuple(a, b, desc):
+    from sqlengine.storage._record import compare_two_records
+    ki = KeyInfo(4, None, desc)
+    ra, rb = encode_record(a), encode_record(b)
+    n = min(len(a), len(b))
+    assert compare_two_records(ra, rb, ki) == compare_record(ra, tuple(b[:n]), ki)
