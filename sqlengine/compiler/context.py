@@ -83,8 +83,8 @@ class Parse:
                 b.emit(O.OP_Int64, 0, reg, 0, value)
         elif type(value) is float:
             b.emit(O.OP_Real, 0, reg, 0, value)
-        elif type(value) is str:
-            b.emit(O.OP_String8, 0, reg, 0, value)
+        elif isinstance(value, str):
+            b.emit(O.OP_String8, 0, reg, 0, str(value))
         else:
             b.emit(O.OP_Blob, 0, reg, 0, bytes(value))
 

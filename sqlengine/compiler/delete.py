@@ -44,7 +44,8 @@ def collect_rowids(p, table, alias, where, tcur):
 def compile_delete(p, st: A.Delete):
     b = p.b
     if st.with_ is not None:
-        raise OperationalError("WITH clauses are not supported yet")
+        from sqlengine.compiler.cte import push_with
+        push_with(p, st.with_)  # visible for the rest of this statement
     if st.returning:
         raise OperationalError("RETURNING is not supported yet")
     if st.order_by or st.limit is not None:

@@ -118,11 +118,14 @@ def code_expr(p, scope, e, target: int) -> None:
             if type(v) is int and v == INT64_MAX + 1:
                 p.emit_constant(-v, target)
             else:
-                p.emit_constant(-literal_value(v), target)
+                p.emit_constant(literal_value(-literal_value(v)), target)
             return
         r = code_expr_reg(p, scope, e.operand)
         if op == "-":
-            b.emit(O.OP_Negative, r, target)
+            # SQLite computes -x as 0 - x (overflow to REAL included)
+            z = b.alloc_reg()
+            b.emit(O.OP_Integer, 0, z)
+            b.emit(O.OP_Subtract, r, z, target)
         elif op == "+":
             b.emit(O.OP_SCopy, r, target)
         elif op == "~":
@@ -365,6 +368,8 @@ def _code_function(p, scope, e, target):
     if e.distinct or e.star:
         raise OperationalError("DISTINCT aggregates must have exactly one argument"
                                if e.distinct else f"wrong number of arguments to function {e.name}()")
+    if name == "coalesce" and nargs < 2:
+        raise OperationalError(f"wrong number of arguments to function {e.name}()")
     if name in ("coalesce", "ifnull") and nargs >= 2:
         if name == "ifnull" and nargs != 2:
             raise OperationalError(f"wrong number of arguments to function {e.name}()")

@@ -228,7 +228,8 @@ def _expr_text(p, expr):
 def compile_insert(p, st: A.Insert):
     b = p.b
     if st.with_ is not None:
-        raise OperationalError("WITH clauses are not supported yet")
+        from sqlengine.compiler.cte import push_with
+        push_with(p, st.with_)  # visible for the rest of this statement
     if st.upserts:
         raise OperationalError("upsert is not supported yet")
     if st.returning:

@@ -1,12 +1,83 @@
-"""PRAGMA statements: the few the engine answers (schema introspection, cookies, a handful
-of flags), each compiled to constant rows or a cookie write. Unknown pragmas do nothing,
-as in SQLite. This module never runs code.
+"""PRAGMA statements and the ``pragma_*`` table-valued functions.
+
+Introspection pragmas (table_info, table_xinfo, index_list, index_info, index_xinfo,
+foreign_key_list, database_list, table_list, collation_list) are answered from the schema at
+compile time: a schema change recompiles the statement, so the rows cannot go stale.
+Values that change without a schema change (the header cookies, page_count,
+freelist_count, journal_mode, per-connection flags) are read or written when the program
+runs, through ``OP_Function`` calls on the connection. Unknown pragmas do nothing, as in
+SQLite. This module never touches storage at compile time and never runs code.
 """
 
 from __future__ import annotations
 
-from sqlengine.vdbe import opcodes as O
+from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
+from sqlengine.sql.lexer import next_token
+from sqlengine.vdbe import opcodes as O
+
+# Column names of each introspection pragma (also the visible columns of pragma_NAME()).
+COLUMNS = {
+    "table_info": ["cid", "name", "type", "notnull", "dflt_value", "pk"],
+    "table_xinfo": ["cid", "name", "type", "notnull", "dflt_value", "pk", "hidden"],
+    "index_list": ["seq", "name", "unique", "origin", "partial"],
+    "index_info": ["seqno", "cid", "name"],
+    "index_xinfo": ["seqno", "cid", "name", "desc", "coll", "key"],
+    "foreign_key_list": ["id", "seq", "table", "from", "to", "on_update", "on_delete",
+                         "match"],
+    "database_list": ["seq", "name", "file"],
+    "table_list": ["schema", "name", "type", "ncol", "wr", "strict"],
+    "collation_list": ["seq", "name"],
+}
+
+# Flags kept per connection: name -> (attribute on the Database, default).
+FLAGS = {
+    "foreign_keys": ("foreign_keys", 0),
+    "recursive_triggers": ("recursive_triggers", 0),
+    "legacy_alter_table": ("legacy_alter_table", 0),
+    "defer_foreign_keys": ("defer_foreign_keys", 0),
+    "reverse_unordered_selects": ("reverse_unordered_selects", 0),
+    "count_changes": ("count_changes", 0),
+    "full_column_names": ("full_column_names", 0),
+    "short_column_names": ("short_column_names", 1),
+    "empty_result_callbacks": ("empty_result_callbacks", 0),
+    "automatic_index": ("automatic_index", 1),
+    "cell_size_check": ("cell_size_check", 0),
+    "query_only": ("query_only", 0),
+    "read_uncommitted": ("read_uncommitted", 0),
+    "trusted_schema": ("trusted_schema", 1),
+}
+
+# Read-only or connection-level values with SQLite's defaults.
+CONSTANTS = {
+    "encoding": "UTF-8",
+    "auto_vacuum": 0,
+    "temp_store": 0,
+    "locking_mode": "normal",
+    "max_page_count": 4294967294,
+    "secure_delete": 0,
+    "analysis_limit": 0,
+    "mmap_size": 0,
+    "threads": 0,
+    "soft_heap_limit": 0,
+    "hard_heap_limit": 0,
+    "wal_autocheckpoint": 1000,
+    "journal_size_limit": -1,
+}
+
+_META = {"schema_version": 1, "user_version": 6, "application_id": 8}
+
+
+def _truthy(v) -> int:
+    if isinstance(v, (int, float)):
+        return 1 if v else 0
+    s = str(v).lower()
+    if s in ("on", "yes", "true", "full"):
+        return 1
+    try:
+        return 1 if int(s) else 0
+    except ValueError:
+        return 0
 
 
 def _value(v):
@@ -14,93 +85,511 @@ def _value(v):
         return v.value
     if isinstance(v, A.Column):
         return v.name
-    if isinstance(v, A.Unary) and v.op == "-" and isinstance(v.operand, A.Literal):
-        return -v.operand.value
+    if isinstance(v, A.Unary) and isinstance(v.operand, A.Literal):
+        x = v.operand.value
+        if isinstance(x, (int, float)):
+            return -x if v.op == "-" else x
+        return x
     return None
 
 
-def _rows(p, names, rows):
+def _int_value(v) -> int:
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float):
+        return int(v)
+    s = str(v).strip()
+    try:
+        return int(s)
+    except ValueError:
+        pass
+    # leading integer prefix, as sqlite3Atoi
+    sign = 1
+    if s[:1] in "+-":
+        sign = -1 if s[0] == "-" else 1
+        s = s[1:]
+    digits = ""
+    for ch in s:
+        if not ch.isdigit():
+            break
+        digits += ch
+    return sign * int(digits) if digits else 0
+
+
+def _emit_rows(p, ncols, rows, dest=None):
     b = p.b
-    n = len(names)
     for row in rows:
-        base = b.alloc_reg(n)
+        base = b.alloc_reg(ncols)
         for i, v in enumerate(row):
             p.emit_constant(v, base + i)
-        b.emit(O.OP_ResultRow, base, n)
-    return names
+        if dest is None:
+            b.emit(O.OP_ResultRow, base, ncols)
+        else:
+            dest.emit(p, base, ncols)
 
+
+def _emit_call(p, fn, nresult=1):
+    """Emit a call of fn(vm) at run time; its value becomes one result row."""
+    b = p.b
+    r = b.alloc_reg()
+    b.emit(O.OP_Function, 0, r, r, lambda vm, args: fn(vm.db), 0)
+    if nresult:
+        b.emit(O.OP_ResultRow, r, 1)
+    return r
+
+
+def _check_schema(p, st):
+    if st.schema is None:
+        return "main"
+    s = st.schema.lower()
+    if s == "temp":
+        p.db.temp_used = True
+    if s in ("main", "temp"):
+        return s
+    raise OperationalError(f"unknown database {st.schema}")
+
+
+# ------------------------------------------------------------------------------------------
+# Entry points
+# ------------------------------------------------------------------------------------------
 
 def compile_pragma(p, st: A.Pragma):
+    """Emit the code of one PRAGMA; returns its result column names."""
     name = st.name.lower()
+    schema = _check_schema(p, st)
     val = _value(st.value) if st.value is not None else None
-    s = p.schema
     b = p.b
-    if name == "table_info" or name == "table_xinfo":
-        t = s.table(str(val)) if val is not None else None
-        rows = []
-        if t is not None:
-            pk_order = {}
-            for spec in t.unique_specs:
-                if spec[5]:
-                    for k, c in enumerate(spec[0]):
-                        pk_order[c] = k + 1
-            if t.ipk >= 0:
-                pk_order[t.ipk] = 1
-            for i, c in enumerate(t.columns):
-                dflt = None
-                if c.default is not None:
-                    dflt = _default_text(c.default)
-                rows.append((i, c.name, c.type_name or "", 1 if c.notnull else 0, dflt,
-                             pk_order.get(i, 0)))
-        return _rows(p, ["cid", "name", "type", "notnull", "dflt_value", "pk"], rows)
-    if name == "index_list":
-        t = s.table(str(val)) if val is not None else None
-        rows = []
-        if t is not None:
-            for i, idx in enumerate(reversed(t.indexes)):
-                origin = "pk" if idx.is_pk else ("u" if idx.auto else "c")
-                rows.append((i, idx.name, 1 if idx.unique else 0, origin, 0))
-        return _rows(p, ["seq", "name", "unique", "origin", "partial"], rows)
-    if name == "index_info":
-        idx = s.indexes.get(str(val).lower()) if val is not None else None
-        rows = []
-        if idx is not None:
-            t = s.table(idx.table)
-            for k, c in enumerate(idx.columns):
-                rows.append((k, c, t.columns[c].name))
-        return _rows(p, ["seqno", "cid", "name"], rows)
-    if name in ("integrity_check", "quick_check"):
-        return _rows(p, [name], [("ok",)])
-    if name in ("user_version", "schema_version", "application_id"):
-        meta = {"schema_version": 1, "user_version": 6, "application_id": 8}[name]
+    if name in COLUMNS:
+        rows = pragma_rows(p, name, val, schema)
+        if rows is None:
+            return []
+        _emit_rows(p, len(COLUMNS[name]), rows)
+        return list(COLUMNS[name])
+    if name in _META:
+        meta = _META[name]
         if st.value is not None:
             p.write = True
             b.emit(O.OP_Transaction, 0, 1)
-            b.emit(O.OP_SetCookie, 0, meta, int(val or 0))
+            b.emit(O.OP_SetCookie, 0, meta, _int_value(val) & 0xFFFFFFFF)
             return []
         b.emit(O.OP_Transaction, 0, 0)
-        r = b.alloc_reg()
-        b.emit(O.OP_ReadCookie, 0, r, meta)
-        b.emit(O.OP_ResultRow, r, 1)
+        if meta == 1:
+            _emit_call(p, lambda db: db.bt.get_meta(1))
+        else:
+            _emit_call(p, lambda db, m=meta: _signed32(db.bt.get_meta(m)))
         return [name]
-    if name == "case_sensitive_like" and val is not None:
-        p.db.case_sensitive_like = str(val).lower() in ("1", "on", "true", "yes")
+    if name in FLAGS:
+        attr, default = FLAGS[name]
+        if st.value is not None:
+            on = _truthy(val)
+
+            def setflag(db, attr=attr, on=on):
+                setattr(db, attr, on)
+                return None
+            _emit_call(p, setflag, 0)
+            return []
+        _emit_call(p, lambda db, attr=attr, d=default: int(getattr(db, attr, d)))
+        return [name]
+    if name in ("case_sensitive_like", "ignore_check_constraints", "writable_schema"):
+        if st.value is not None:
+            on = bool(_truthy(val))
+
+            def setflag2(db, attr=name, on=on):
+                setattr(db, attr, on)
+                return None
+            _emit_call(p, setflag2, 0)
+            if name != "case_sensitive_like":
+                return []
+            return []
+        if name == "case_sensitive_like":
+            return []
+        _emit_call(p, lambda db, attr=name: int(bool(getattr(db, attr, False))))
+        return [name]
+    if name in ("integrity_check", "quick_check"):
+        b.emit(O.OP_Transaction, 0, 0)
+        _emit_call(p, lambda db: "\n".join(db.bt.integrity_check()))
+        return [name]
+    if name == "page_size":
+        if st.value is not None:
+            n = _int_value(val)
+            _emit_call(p, lambda db, n=n: (db.bt.set_page_size(n), None)[1], 0)
+            return []
+        _emit_call(p, lambda db: db.bt.page_size)
+        return [name]
+    if name in ("page_count", "freelist_count"):
+        b.emit(O.OP_Transaction, 0, 0)
+        if name == "page_count":
+            _emit_call(p, lambda db: db.bt.page_count())
+        else:
+            _emit_call(p, lambda db: db.bt.freelist_count())
+        return [name]
+    if name == "journal_mode":
+        if st.value is not None:
+            mode = str(val).lower()
+            if mode not in ("delete", "truncate", "persist", "memory", "wal", "off"):
+                mode = None
+
+            def setmode(db, mode=mode):
+                if mode is None:
+                    return db.bt.journal_mode
+                return db.bt.set_journal_mode(mode)
+            _emit_call(p, setmode)
+        else:
+            _emit_call(p, lambda db: db.bt.journal_mode)
+        return [name]
+    if name == "synchronous":
+        if st.value is None:
+            _emit_call(p, lambda db: getattr(db.bt, "synchronous", 2))
+            return [name]
         return []
-    if name == "ignore_check_constraints" and val is not None:
-        p.db.ignore_check_constraints = str(val).lower() in ("1", "on", "true", "yes")
-        return []
-    if name == "writable_schema" and val is not None:
-        p.db.writable_schema = str(val).lower() in ("1", "on", "true", "yes")
-        return []
+    if name == "cache_size":
+        if st.value is not None:
+            n = _int_value(val)
+
+            def setcache(db, n=n):
+                db.bt.cache_size = n
+                return None
+            _emit_call(p, setcache, 0)
+            return []
+        _emit_call(p, lambda db: db.bt.cache_size)
+        return [name]
+    if name == "busy_timeout":
+        if st.value is not None:
+            n = _int_value(val)
+
+            def settimeout(db, n=n):
+                db.bt.busy_timeout = max(n, 0) / 1000.0
+                return max(n, 0)
+            _emit_call(p, settimeout)
+        else:
+            _emit_call(p, lambda db: int(round(db.bt.busy_timeout * 1000)))
+        return ["timeout"]
+    if name in CONSTANTS:
+        if st.value is not None:
+            return []
+        _emit_rows(p, 1, [(CONSTANTS[name],)])
+        return [name]
+    if name == "data_version":
+        _emit_call(p, lambda db: 1)
+        return [name]
     return []
 
 
-def _default_text(e):
-    if isinstance(e, A.Literal):
-        v = e.value
-        if v is None:
-            return "NULL"
-        if isinstance(v, str):
-            return "'" + v.replace("'", "''") + "'"
-        return str(v)
-    return None
+def _signed32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+# ------------------------------------------------------------------------------------------
+# Table-valued pragma functions: SELECT ... FROM pragma_table_info('t')
+# ------------------------------------------------------------------------------------------
+
+def pragma_function_source(p, item, Source, TableDest):
+    """A FROM source for ``pragma_NAME(arg)`` (or a bare ``pragma_NAME``); None when NAME is
+    not a table pragma."""
+    name = item.name.lower()
+    if not hasattr(item, "args"):
+        item = A.TableFunctionRef(item.name, [], None, item.alias)
+    if not name.startswith("pragma_"):
+        return None
+    prag = name[7:]
+    if prag not in COLUMNS:
+        return None
+    args = [_value(a) for a in item.args]
+    schema = "main"
+    if len(args) > 1 and args[1] is not None:
+        schema = str(args[1]).lower()
+    val = args[0] if args else None
+    rows = pragma_rows(p, prag, val, schema) or []
+    b = p.b
+    cur = b.alloc_cursor()
+    once = b.new_label()
+    b.emit(O.OP_Once, 0, once)
+    b.emit(O.OP_OpenEphemeral, cur, 0)
+    names = COLUMNS[prag]
+    _emit_rows(p, len(names), rows, TableDest(cur))
+    b.resolve(once)
+    n = len(names)
+    return Source(item.alias or item.name, cur, list(names), [O.AFF_BLOB] * n, [None] * n,
+                  [None] * n)
+
+
+# ------------------------------------------------------------------------------------------
+# Rows of the introspection pragmas
+# ------------------------------------------------------------------------------------------
+
+def pragma_rows(p, name, val, schema="main"):
+    """The rows of an introspection pragma, or None when it gives no result at all."""
+    s = p.schema
+    if name == "database_list":
+        if getattr(p.db, "temp_used", False):
+            return [(0, "main", _db_file(p)), (1, "temp", "")]
+        return [(0, "main", _db_file(p))]
+    if name == "collation_list":
+        names = ["decimal", "uint", "RTRIM", "NOCASE", "BINARY"]
+        return [(i, n) for i, n in enumerate(names)]
+    if name == "table_list":
+        return _table_list(p, val, schema)
+    if name == "database_list" and getattr(p.db, "temp_used", False):
+        return [(0, "main", _db_file(p)), (1, "temp", "")]
+    if val is None:
+        return None
+    if schema == "temp":
+        return []
+    if str(val).lower() in ("sqlite_master", "sqlite_temp_master", "sqlite_temp_schema"):
+        val = "sqlite_schema"
+    if name in ("table_info", "table_xinfo"):
+        t = s.table(str(val))
+        if t is None:
+            v = s.views.get(str(val).lower())
+            if v is None:
+                return []
+            return _view_info(p, v, name == "table_xinfo")
+        return _table_info(t, name == "table_xinfo")
+    if name == "index_list":
+        t = s.table(str(val))
+        if t is None:
+            return []
+        rows = []
+        for i, idx in enumerate(reversed(t.indexes)):
+            origin = "pk" if idx.is_pk else ("u" if idx.auto else "c")
+            rows.append((i, idx.name, 1 if idx.unique else 0, origin,
+                         1 if idx.where is not None else 0))
+        return rows
+    if name in ("index_info", "index_xinfo"):
+        idx = s.indexes.get(str(val).lower())
+        if idx is None:
+            t = s.table(str(val))
+            if t is not None and t.without_rowid:
+                idx = next((i for i in t.indexes if i.is_pk), None)
+            if idx is None:
+                return []
+        return _index_info(s, idx, name == "index_xinfo")
+    if name == "foreign_key_list":
+        t = s.table(str(val))
+        if t is None:
+            return []
+        return _fk_list(t)
+    return []
+
+
+def _db_file(p):
+    path = getattr(p.db, "path", "") or ""
+    if path in (":memory:", "") or path.startswith("file::memory:") or "mode=memory" in path:
+        return ""
+    import os
+    return os.path.abspath(path)
+
+
+def _ast_of(sql):
+    from sqlengine.sql import parse_one
+    parsed = parse_one(sql)
+    return parsed.stmt if parsed is not None else None
+
+
+def default_spans(sql: str) -> list[str]:
+    """The source text of every DEFAULT clause of a CREATE TABLE, in order (SQLite keeps
+    the span as written: without the parentheses of ``DEFAULT (expr)``)."""
+    toks = []
+    i = 0
+    n = len(sql)
+    while i < n:
+        kind, end = next_token(sql, i)
+        if kind != "SPACE":
+            toks.append((kind, i, end))
+        i = end
+    out = []
+    k = 0
+    while k < len(toks):
+        kind, a, e = toks[k]
+        if kind == "DEFAULT" and sql[a:e].upper() == "DEFAULT" and k + 1 < len(toks):
+            nk, na, ne = toks[k + 1]
+            if nk == "LP":
+                depth = 0
+                j = k + 1
+                while j < len(toks):
+                    if toks[j][0] == "LP":
+                        depth += 1
+                    elif toks[j][0] == "RP":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                end = toks[j][1] if j < len(toks) else n
+                out.append(sql[ne:end].strip())
+                k = j
+            elif nk in ("PLUS", "MINUS") and k + 2 < len(toks):
+                out.append(sql[na:toks[k + 2][2]])
+                k += 2
+            else:
+                out.append(sql[na:ne])
+                k += 1
+        k += 1
+    return out
+
+
+def _table_info(t, xinfo):
+    rows = []
+    pk_order = {}
+    for spec in t.unique_specs:
+        if spec[5]:
+            for k, c in enumerate(spec[0]):
+                pk_order[c] = k + 1
+    if t.ipk >= 0:
+        pk_order[t.ipk] = 1
+    ast = _ast_of(t.sql) if t.sql else None
+    spans = default_spans(t.sql) if t.sql else []
+    span_of = {}
+    generated = {}
+    if ast is not None and isinstance(ast, A.CreateTable):
+        k = 0
+        for i, cd in enumerate(ast.columns):
+            for cc in cd.constraints:
+                if cc.kind == "DEFAULT":
+                    if k < len(spans):
+                        span_of[i] = spans[k]
+                    k += 1
+                elif cc.kind in ("GENERATED", "AS"):
+                    generated[i] = 3 if cc.stored else 2
+    for i, c in enumerate(t.columns):
+        hidden = generated.get(i, 0)
+        if hidden and not xinfo:
+            continue
+        dflt = span_of.get(i) if c.default is not None or i in span_of else None
+        notnull = c.notnull or (t.without_rowid and i in pk_order)
+        row = (i if xinfo else len(rows), c.name, _type_text(c.type_name), 1 if notnull else 0,
+               dflt, pk_order.get(i, 0))
+        if xinfo:
+            row = row + (hidden,)
+        rows.append(row)
+    return rows
+
+
+def _type_text(type_name):
+    """The declared type as SQLite reports it: the STRICT type names upper-cased."""
+    if not type_name:
+        return ""
+    if type_name.upper() in ("INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"):
+        return type_name.upper()
+    return type_name
+
+
+def _view_info(p, v, xinfo):
+    from sqlengine.compiler.select import result_info_only
+    try:
+        info = result_info_only(p, v.select)
+    except OperationalError:
+        return []
+    names = list(v.columns) if v.columns else list(info.names)
+    rows = []
+    for i, n in enumerate(names):
+        row = (i, n, info.decltypes[i] or "", 0, None, 0)
+        if xinfo:
+            row = row + (0,)
+        rows.append(row)
+    return rows
+
+
+def _coll_name(t, idx, k, c):
+    coll = idx.collations[k] if k < len(idx.collations) else None
+    if coll is None and c >= 0:
+        coll = t.columns[c].collation
+    return coll or "BINARY"
+
+
+def _index_info(s, idx, xinfo):
+    t = s.table(idx.table)
+    rows = []
+    for k, c in enumerate(idx.columns):
+        cname = t.columns[c].name if c >= 0 else None
+        if xinfo:
+            rows.append((k, c, cname, 1 if idx.desc[k] else 0, _coll_name(t, idx, k, c), 1))
+        else:
+            rows.append((k, c, cname))
+    if xinfo:
+        k = len(idx.columns)
+        if t.without_rowid:
+            pk = next((i for i in t.indexes if i.is_pk), None)
+            if pk is not None and pk is not idx:
+                for j, c in enumerate(pk.columns):
+                    if c in idx.columns:
+                        continue
+                    rows.append((k, c, t.columns[c].name, 0, _coll_name(t, pk, j, c), 0))
+                    k += 1
+            elif pk is idx:
+                for c in range(len(t.columns)):
+                    if c in idx.columns:
+                        continue
+                    rows.append((k, c, t.columns[c].name, 0,
+                                 t.columns[c].collation or "BINARY", 0))
+                    k += 1
+        else:
+            rows.append((k, -1, None, 0, "BINARY", 0))
+    return rows
+
+
+def _fk_list(t):
+    ast = _ast_of(t.sql) if t.sql else None
+    if ast is None or not isinstance(ast, A.CreateTable):
+        return []
+    fks = []
+    for cd in ast.columns:
+        for cc in cd.constraints:
+            if cc.kind in ("REFERENCES", "FOREIGN KEY") and cc.foreign_key is not None:
+                fks.append(([cd.name], cc.foreign_key))
+    for tc in ast.constraints:
+        if tc.foreign_key is not None:
+            fks.append((list(tc.fk_columns or []), tc.foreign_key))
+    rows = []
+    for fid, (cols, fk) in enumerate(reversed(fks)):
+        to = fk.columns or []
+        for seq, c in enumerate(cols):
+            rows.append((fid, seq, fk.table, c, to[seq] if seq < len(to) else None,
+                         fk.on_update or "NO ACTION", fk.on_delete or "NO ACTION", "NONE"))
+    return rows
+
+
+def _table_list(p, val, schema):
+    s = p.schema
+    rows = []
+    if val is not None:
+        t = s.table(str(val))
+        if t is not None and schema != "temp":
+            return [("main", t.name, "table", len(t.columns), 1 if t.without_rowid else 0,
+                     _is_strict(t))]
+        v = s.views.get(str(val).lower())
+        if v is not None and schema != "temp":
+            return [("main", v.name, "view", len(_view_info(p, v, False)), 0, 0)]
+        if str(val).lower() in ("sqlite_temp_schema", "sqlite_temp_master"):
+            return [("temp", "sqlite_temp_schema", "table", 5, 0, 0)]
+        return []
+    if schema != "temp":
+        for key, t in s.tables.items():
+            if key == "sqlite_schema":
+                continue
+            rows.append(("main", t.name, "table", len(t.columns), 1 if t.without_rowid else 0,
+                         _is_strict(t)))
+        for v in s.views.values():
+            rows.append(("main", v.name, "view", len(_view_info(p, v, False)), 0, 0))
+        rows.append(("main", "sqlite_schema", "table", 5, 0, 0))
+    rows.append(("temp", "sqlite_temp_schema", "table", 5, 0, 0))
+    return rows
+
+
+def _is_strict(t):
+    ast = _ast_of(t.sql) if t.sql else None
+    return 1 if ast is not None and getattr(ast, "strict", False) else 0
+
+
+def temp_schema_source(p, item, Source):
+    """``sqlite_temp_master``: the (empty) schema table of the temp database."""
+    p.db.temp_used = True
+    b = p.b
+    cur = b.alloc_cursor()
+    b.emit(O.OP_OpenEphemeral, cur, 0)
+    names = ["type", "name", "tbl_name", "rootpage", "sql"]
+    return Source(item.alias or item.name, cur, names,
+                  [O.AFF_TEXT, O.AFF_TEXT, O.AFF_TEXT, O.AFF_INTEGER, O.AFF_TEXT],
+                  [None] * 5, ["TEXT", "TEXT", "TEXT", "INT", "TEXT"])

@@ -124,7 +124,13 @@ class ResultInfo:
 def compile_select(p, sel: A.Select, dest: Dest, outer: Scope | None = None, corr=None) -> ResultInfo:
     """Emit the code of a whole SELECT; rows go to ``dest``."""
     if sel.with_ is not None:
-        raise OperationalError("WITH clauses are not supported yet")
+        from sqlengine.compiler.cte import pop_with, push_with
+        token = push_with(p, sel.with_)
+        try:
+            return compile_select(p, A.Select(sel.body, None, sel.order_by, sel.limit,
+                                              sel.offset, sel.pos), dest, outer, corr)
+        finally:
+            pop_with(p, token)
     body = sel.body
     if isinstance(body, A.Compound):
         return _compile_compound(p, sel, dest, outer, corr)
@@ -200,6 +206,16 @@ def _source_for(p, item, scope):
     b = p.b
     if isinstance(item, A.TableRef):
         name = item.name
+        if item.schema is None and getattr(p, "ctes", None):
+            from sqlengine.compiler.cte import cte_source, find_cte
+            entry = find_cte(p, name)
+            if entry is not None:
+                return cte_source(p, entry, item.alias, Source, _materialize)
+        if name.lower() in ("sqlite_temp_master", "sqlite_temp_schema") or (
+                item.schema is not None and item.schema.lower() == "temp" and
+                name.lower() in ("sqlite_master", "sqlite_schema")):
+            from sqlengine.compiler.pragma import temp_schema_source
+            return temp_schema_source(p, item, Source)
         if item.schema is not None and item.schema.lower() not in ("main", "temp"):
             raise OperationalError(f"no such table: {item.schema}.{name}")
         t = p.schema.table(name)
@@ -222,10 +238,19 @@ def _source_for(p, item, scope):
             finally:
                 p.view_stack.pop()
             return src
+        if name.lower().startswith("pragma_") and item.schema is None:
+            from sqlengine.compiler.pragma import pragma_function_source
+            src = pragma_function_source(p, item, Source, TableDest)
+            if src is not None:
+                return src
         raise OperationalError(f"no such table: {name}")
     if isinstance(item, A.SubqueryRef):
         return _materialize(p, item.select, item.alias or "(subquery)", None)
     if isinstance(item, A.TableFunctionRef):
+        from sqlengine.compiler.pragma import pragma_function_source
+        src = pragma_function_source(p, item, Source, TableDest)
+        if src is not None:
+            return src
         raise OperationalError(f"no such table: {item.name}")
     raise OperationalError("unsupported FROM item")
 

@@ -19,7 +19,8 @@ from sqlengine.vdbe import opcodes as O
 def compile_update(p, st: A.Update):
     b = p.b
     if st.with_ is not None:
-        raise OperationalError("WITH clauses are not supported yet")
+        from sqlengine.compiler.cte import push_with
+        push_with(p, st.with_)  # visible for the rest of this statement
     if st.returning:
         raise OperationalError("RETURNING is not supported yet")
     if st.from_ is not None:
