@@ -468,16 +468,59 @@ def cmd_read(shell, args):
         return 1 if shell.process_lines(handle) else 0
 
 
+IMPORT_USAGE = """\
+.import FILE TABLE       Import data from FILE into TABLE
+   Options:
+     --ascii               Use \\037 and \\036 as column and row separators
+     --csv                 Use , and \\n as column and row separators
+     --skip N              Skip the first N rows of input
+     --schema S            Target table to be S.TABLE
+     -v                    "Verbose" - increase auxiliary output
+   Notes:
+     *  If TABLE does not exist, it is created.  The first row of input
+        determines the column names.
+     *  If neither --csv or --ascii are used, the input mode is derived
+        from the ".mode" output mode
+     *  If FILE begins with "|" then it is a command that generates the
+        input text.
+"""
+
+
+def _import_usage(shell, problem):
+    shell.write(f"ERROR: {problem} Usage:\n{IMPORT_USAGE}")
+    return 1
+
+
 def cmd_import(shell, args):
-    options = [a for a in args[1:] if a.startswith("-")]
-    positional = [a for a in args[1:] if not a.startswith("-")]
-    if len(positional) != 2:
-        return _usage(shell, ".import FILE TABLE")
-    filename, table = positional
-    use_csv = shell.mode == "csv" or "--csv" in options
+    positional = []
+    use_csv = shell.mode == "csv"
+    use_ascii = shell.mode == "ascii"
     skip = 0
-    if "--skip" in options:
-        skip = int(args[args.index("--skip") + 1])
+    i = 1
+    while i < len(args):
+        arg = args[i]
+        if arg.startswith("-"):
+            option = "-" + arg.lstrip("-")
+            if option == "-csv":
+                use_csv = True
+            elif option == "-ascii":
+                use_ascii = True
+            elif option in ("-skip", "-schema") and i + 1 < len(args):
+                i += 1
+                if option == "-skip":
+                    skip = int(args[i])
+            elif option != "-v":
+                return _import_usage(shell, f'unknown option: "{option}". ')
+        elif len(positional) == 2:
+            return _import_usage(shell, f'extra argument: "{arg}". ')
+        else:
+            positional.append(arg)
+        i += 1
+    if not positional:
+        return _import_usage(shell, "missing FILE argument.")
+    if len(positional) == 1:
+        return _import_usage(shell, "missing TABLE argument.")
+    filename, table = positional
     try:
         with open(filename, encoding="utf-8", newline="") as handle:
             text = handle.read()
@@ -487,8 +530,9 @@ def cmd_import(shell, args):
     if use_csv:
         records = list(csv.reader(io.StringIO(text)))
     else:
-        rowsep = shell.rowsep if shell.rowsep != "\r\n" else "\n"
-        records = [r.split(shell.colsep) for r in text.split(rowsep) if r != ""]
+        colsep, rowsep = ("\x1f", "\x1e") if use_ascii else (shell.colsep, shell.rowsep)
+        rowsep = "\n" if rowsep == "\r\n" else rowsep
+        records = [r.split(colsep) for r in text.split(rowsep) if r != ""]
     records = records[skip:]
     if not records:
         return 0
@@ -503,7 +547,8 @@ def cmd_import(shell, args):
     placeholders = ",".join("?" * ncols)
     shell.con.execute("BEGIN")
     try:
-        for number, record in enumerate(records, 2 if table not in existing else 1):
+        first_line = skip + (2 if table not in existing else 1)
+        for number, record in enumerate(records, first_line):
             if len(record) < ncols:
                 shell.error(f"{filename}:{number}: expected {ncols} columns but found "
                             f"{len(record)} - filling the rest with NULL")
