@@ -20,6 +20,7 @@ reported as DatabaseError("database disk image is malformed"), and every loop is
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 from libc.string cimport memcpy, memmove, memset
+from libc.stdlib cimport malloc, free
 from libc.stdint cimport int64_t, uint64_t, uint32_t
 
 from sqlengine.storage._varint cimport get_varint, put_varint, varint_len
@@ -1437,56 +1438,8 @@ cdef class BtCursor:
                     allc.append(pack4(last_rc) + div[4:])
         N = len(allc)
         cap = self.usable - (8 if leaf else 12)
-        costs = [cell_cost(<bytes>c) for c in allc]
-        # greedy packing: ends[j] = end (exclusive) of page j's cells; for non-leafdata the
-        # cell at ends[j] is the divider between page j and page j+1
-        ends = []
-        i = 0
-        while i < N:
-            used = 0
-            start = i
-            while i < N and used + <int>costs[i] <= cap:
-                used += <int>costs[i]
-                i += 1
-            if i == start:
-                raise corrupt()
-            ends.append(i)
-            if not leafdata and i < N:
-                i += 1
-                if i == N:
-                    # the divider would be the last cell: make it the single cell of a
-                    # last page, with the previous cell as divider
-                    ends[len(ends) - 1] -= 1
-                    ends.append(N)
-        if not ends:
-            ends.append(0)
+        ends = _pack(allc, N, cap, leafdata)
         k = len(ends)
-        # even out: move cells from the left page to the right one while that helps
-        sizes = []
-        for j in range(k):
-            st = 0 if j == 0 else ends[j - 1] + (0 if leafdata else 1)
-            sizes.append(sum(costs[st:ends[j]]))
-        for j in range(k - 1, 0, -1):
-            while True:
-                st_left = 0 if j == 1 else ends[j - 2] + (0 if leafdata else 1)
-                e = ends[j - 1]
-                if e - st_left <= 1:
-                    break
-                if leafdata:
-                    moved = costs[e - 1]
-                    if sizes[j] + moved > cap or sizes[j] + moved > sizes[j - 1] - moved:
-                        break
-                    sizes[j] += moved
-                    sizes[j - 1] -= moved
-                else:
-                    moved_in = costs[e]
-                    moved_out = costs[e - 1]
-                    if (sizes[j] + moved_in > cap
-                            or sizes[j] + moved_in > sizes[j - 1] - moved_out):
-                        break
-                    sizes[j] += moved_in
-                    sizes[j - 1] -= moved_out
-                ends[j - 1] = e - 1
         # pages: reuse the siblings, allocate more if needed
         newpages = []
         for j in range(k):
@@ -1537,6 +1490,80 @@ cdef class BtCursor:
         else:
             parent.pending = (newp, prc)
         return 0
+
+
+cdef list _pack(list allc, int N, int cap, bint leafdata):
+    """Split N cells over pages of ``cap`` bytes: returns ends[j], the exclusive end of page
+    j's cells; for non-leafdata trees the cell at ends[j] is the divider between pages j and
+    j+1. Greedy packing, then cells move right while that evens the pages out."""
+    cdef int* costs = <int*>malloc(sizeof(int) * (N + 1))
+    cdef int* ends = <int*>malloc(sizeof(int) * (N + 2))
+    cdef int* sizes = <int*>malloc(sizeof(int) * (N + 2))
+    cdef int i, j, k = 0, used, start, st, st_left, e, moved, moved_in, moved_out
+    cdef int skip = 0 if leafdata else 1
+    if costs == NULL or ends == NULL or sizes == NULL:
+        free(costs)
+        free(ends)
+        free(sizes)
+        raise MemoryError()
+    try:
+        for i in range(N):
+            costs[i] = cell_cost(<bytes>allc[i])
+        i = 0
+        while i < N:
+            used = 0
+            start = i
+            while i < N and used + costs[i] <= cap:
+                used += costs[i]
+                i += 1
+            if i == start:
+                raise corrupt()
+            ends[k] = i
+            k += 1
+            if skip and i < N:
+                i += 1
+                if i == N:
+                    # the divider would be the last cell: it becomes the single cell of a
+                    # last page and the previous cell the divider
+                    if ends[k - 1] - (0 if k == 1 else ends[k - 2] + 1) <= 1:
+                        raise corrupt()
+                    ends[k - 1] -= 1
+                    ends[k] = N
+                    k += 1
+        if k == 0:
+            ends[0] = 0
+            k = 1
+        for j in range(k):
+            st = 0 if j == 0 else ends[j - 1] + skip
+            sizes[j] = 0
+            for i in range(st, ends[j]):
+                sizes[j] += costs[i]
+        for j in range(k - 1, 0, -1):
+            while True:
+                st_left = 0 if j == 1 else ends[j - 2] + skip
+                e = ends[j - 1]
+                if e - st_left <= 1:
+                    break
+                if leafdata:
+                    moved = costs[e - 1]
+                    if sizes[j] + moved > cap or sizes[j] + moved > sizes[j - 1] - moved:
+                        break
+                    sizes[j] += moved
+                    sizes[j - 1] -= moved
+                else:
+                    moved_in = costs[e]
+                    moved_out = costs[e - 1]
+                    if (sizes[j] + moved_in > cap
+                            or sizes[j] + moved_in > sizes[j - 1] - moved_out):
+                        break
+                    sizes[j] += moved_in
+                    sizes[j - 1] -= moved_out
+                ends[j - 1] = e - 1
+        return [ends[j] for j in range(k)]
+    finally:
+        free(costs)
+        free(ends)
+        free(sizes)
 
 
 cdef bytes _varint_bytes(uint64_t v):
