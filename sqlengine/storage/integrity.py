@@ -56,9 +56,9 @@ class _Check:
         while trunk and not self.full():
             guard += 1
             if guard > self.n:
-                self.err("Freelist: cycle in the trunk chain")
+                self.err(f"Main freelist: 2nd reference to page {trunk}")
                 break
-            if not self.ref(trunk, "Freelist: "):
+            if not self.ref(trunk, "Main freelist: "):
                 break
             count += 1
             data = self.pager.get(trunk).data
@@ -68,12 +68,12 @@ class _Check:
                 nleaf = 0
             for i in range(nleaf):
                 leaf = int.from_bytes(data[8 + 4 * i:12 + 4 * i], "big")
-                if self.ref(leaf, "Freelist: "):
+                if self.ref(leaf, "Main freelist: "):
                     pass
                 count += 1
             trunk = int.from_bytes(data[0:4], "big")
         if count != expected:
-            self.err(f"Freelist: size is {count} but should be {expected}")
+            self.err(f"Main freelist: size is {count} but should be {expected}")
 
     def overflow(self, pgno: int, npages: int, ctx: str) -> None:
         while npages > 0 and pgno:
@@ -93,15 +93,16 @@ class _Check:
             self.err(f"invalid page number {root}")
             return
         self._leaf_depth = None
-        self._page(root, 0, None, None, root, None)
+        self._page(root, 0, None, None, root, None, "")
 
-    def _page(self, pgno, depth, lo, hi, root, intkey) -> None:
-        """Check one page and its subtree (table keys must lie in (lo, hi])."""
-        ctx = f"Tree {root} page {pgno}: "
+    def _page(self, pgno, depth, lo, hi, root, intkey, refctx) -> None:
+        """Check one page and its subtree (table keys must lie in (lo, hi]); refctx names the
+        place that points at it, as SQLite's messages do."""
+        ctx = f"On tree page {pgno}: "
         if depth > 20:
-            self.err(f"{ctx}depth too great")
+            self.err(f"{refctx}depth too great")
             return
-        if not self.ref(pgno, "" if depth == 0 else f"Tree {root}: "):
+        if not self.ref(pgno, refctx):
             return
         page = self.pager.get(pgno)
         try:
@@ -114,6 +115,8 @@ class _Check:
             self.err(f"{ctx}mixed table and index pages")
             return
         self._check_space(page, ctx)
+        # first pass, in order: cells, overflow chains, key order within the page
+        cells = []
         last = lo
         for i in range(page.ncell):
             if self.full():
@@ -121,9 +124,9 @@ class _Check:
             try:
                 key, npay, nlocal, size, ovfl, child, off = _btree.cell_info(page, i)
             except errors.DatabaseError:
-                self.err(f"{ctx}cell {i}: malformed")
+                self.err(f"On tree page {pgno} cell {i}: malformed")
                 continue
-            cctx = f"Tree {root} page {pgno} cell {i}: "
+            cctx = f"On tree page {pgno} cell {i}: "
             if nlocal < npay:
                 self.overflow(ovfl, (npay - nlocal + self.usable - 5) // (self.usable - 4), cctx)
             if page.intkey:
@@ -134,14 +137,18 @@ class _Check:
                     decode_record(_btree.local_payload_bytes(page, i))
                 except errors.DatabaseError:
                     self.err(f"{cctx}malformed record")
-            if not page.leaf:
-                self._page(child, depth + 1, last if page.intkey else None,
-                           key if page.intkey else None, root, page.intkey)
+            cells.append((i, key, child, last))
             if page.intkey:
                 last = key
+        # then the children as SQLite visits them: the right child, then right to left
         if not page.leaf:
             rc = int.from_bytes(page.data[page.hdr + 8:page.hdr + 12], "big")
-            self._page(rc, depth + 1, last if page.intkey else None, hi, root, page.intkey)
+            self._page(rc, depth + 1, last if page.intkey else None, hi, root, page.intkey,
+                       f"On page {pgno} at right child: ")
+            for i, key, child, before in reversed(cells):
+                self._page(child, depth + 1, before if page.intkey else None,
+                           key if page.intkey else None, root, page.intkey,
+                           f"On tree page {pgno} cell {i}: ")
         else:
             if self._leaf_depth is None:
                 self._leaf_depth = depth
@@ -225,6 +232,8 @@ def schema_roots(bt) -> list[int]:
 
 
 def integrity_check(bt, roots=None, max_errors: int = 100) -> list[str]:
+    """The messages, or ["ok"]. SQLite's PRAGMA shows them as one row: "*** in database
+    main ***" and the messages joined by newlines (that framing is the pragma's job)."""
     started = bt.pager.in_trans == 0
     if started:
         bt.begin(False)

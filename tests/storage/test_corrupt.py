@@ -174,3 +174,48 @@ def test_writes_on_damaged_files(tmp_path):
         finally:
             bt.close()
     assert failures > 0
+
+
+def _ic_both(path, data):
+    with open(path, "wb") as f:
+        f.write(bytes(data))
+    con = sqlite3.connect(path)
+    (theirs,) = con.execute("pragma integrity_check").fetchone()
+    con.close()
+    bt = Btree.open(path)
+    ours = bt.integrity_check()
+    bt.close()
+    return theirs, ours
+
+
+def test_integrity_messages_match_sqlite(tmp_path):
+    src = str(tmp_path / "ic.db")
+    con = sqlite3.connect(src)
+    con.execute("pragma page_size=1024")
+    con.execute("create table t(a integer primary key, b)")
+    con.executemany("insert into t values(?,?)", [(i, "x" * 100) for i in range(200)])
+    con.execute("delete from t where a > 150")
+    con.commit()
+    con.close()
+    with open(src, "rb") as f:
+        data = bytearray(f.read())
+    path = str(tmp_path / "x.db")
+    # wrong freelist count
+    d = bytearray(data)
+    d[36:40] = (int.from_bytes(d[36:40], "big") + 3).to_bytes(4, "big")
+    theirs, ours = _ic_both(path, d)
+    assert theirs == "*** in database main ***\n" + "\n".join(ours)
+    # pages beyond every tree
+    d = bytearray(data)
+    d[28:32] = (int.from_bytes(d[28:32], "big") + 2).to_bytes(4, "big")
+    d += bytes(2048)
+    theirs, ours = _ic_both(path, d)
+    assert theirs == "*** in database main ***\n" + "\n".join(ours)
+    # two child pointers to the same page
+    d = bytearray(data)
+    root = 1024
+    assert d[root] == 5
+    c0 = int.from_bytes(d[root + 12:root + 14], "big")
+    d[root + c0:root + c0 + 4] = d[root + 8:root + 12]
+    theirs, ours = _ic_both(path, d)
+    assert theirs == "*** in database main ***\n" + "\n".join(ours)
