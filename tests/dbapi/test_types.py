@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 
 @pytest.fixture
@@ -192,3 +194,23 @@ def test_default_date_converters(sqlite):
 def test_register_converter_name_type(registry):
     with pytest.raises(TypeError):
         registry.register_converter(5, bytes)
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(allow_nan=False),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",))),
+    st.binary(),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.tuples(_VALUES, _VALUES), max_size=8))
+def test_random_values_roundtrip(con, rows):
+    con.execute("create table if not exists r(a, b)")
+    con.execute("delete from r")
+    con.executemany("insert into r values(?, ?)", rows)
+    assert con.execute("select a, b from r order by rowid").fetchall() == rows
+    for a, b in rows:
+        assert con.execute("select ?, ?", (a, b)).fetchone() == (a, b)
