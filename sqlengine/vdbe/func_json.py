@@ -751,6 +751,184 @@ def f_json_patch(ctx, t, p):
     return render(_merge_patch(target, patch))
 
 
+# -- json_each / json_tree (table-valued) -----------------------------------------------------------
+
+JSON_EACH_COLUMNS = ("key", "value", "type", "atom", "id", "parent", "fullkey", "path",
+                     "json", "root")  # the last two are HIDDEN (the arguments)
+
+
+def _flatten(root: JNode):
+    """SQLite's node array: pre-order, an object member as its label node then its value.
+    Returns (nodes, is_label, up, end) where end[i] is one past the subtree of node i."""
+    nodes: list = []
+    is_label: list = []
+    up: list = []
+    end: list = []
+    stack = [(root, 0, False)]
+    order: list = []
+    while stack:
+        node, parent, lab = stack.pop()
+        if node is None:  # end marker of a container
+            end[parent] = len(nodes)
+            continue
+        idx = len(nodes)
+        nodes.append(node)
+        is_label.append(lab)
+        up.append(parent if idx else 0)
+        end.append(idx + 1)
+        order.append(idx)
+        if not lab and node.kind in (ARRAY, OBJECT):
+            stack.append((None, idx, False))
+            if node.kind == ARRAY:
+                for ch in reversed(node.children):
+                    stack.append((ch, idx, False))
+            else:
+                for lab_node, val in reversed(node.children):
+                    stack.append((val, idx, False))
+                    stack.append((lab_node, idx, True))
+    return nodes, is_label, up, end
+
+
+def _path_element(lab: JNode) -> str:
+    raw = lab.raw
+    inner = raw[1:-1]
+    if inner and inner[0].isascii() and inner[0].isalpha() and all(
+            ch.isascii() and ch.isalnum() for ch in inner):
+        return "." + inner
+    return "." + raw
+
+
+def _each(x, path, recursive: bool) -> list:
+    if x is None:
+        return []
+    text = V.to_text(x)
+    k = text.find("\0")
+    if k >= 0:
+        text = text[:k]
+    root = parse(text)
+    if root is None:
+        raise OperationalError("malformed JSON")
+    nodes, is_label, up, end = _flatten(root)
+    zroot = None
+    start = 0
+    if path is not _NO_PATH:
+        if path is None:
+            return []
+        zroot = V.to_text(path)
+        k = zroot.find("\0")
+        if k >= 0:
+            zroot = zroot[:k]
+        if not zroot.startswith("$"):
+            raise _path_error(zroot)
+        try:
+            target = _step(root, zroot, 1, None)
+        except _PathError as e:
+            raise _path_error(e.rest) from None
+        if target is None:
+            return []
+        start = next(i for i, nd in enumerate(nodes) if nd is target and not is_label[i])
+    rootname = zroot if zroot is not None else "$"
+    ikey = [0] * len(nodes)
+    rows = []
+
+    def value_of(i):
+        j = i + 1 if is_label[i] else i
+        return nodes[j], j
+
+    def compute_path(i):
+        parts = []
+        while i != 0:
+            u = up[i]
+            if nodes[u].kind == ARRAY:
+                parts.append("[%d]" % ikey[u])
+            else:
+                lab = nodes[i] if is_label[i] else nodes[i - 1]
+                parts.append(_path_element(lab))
+            i = u
+        return "$" + "".join(reversed(parts))
+
+    def row(i, etype, rowid):
+        node, vid = value_of(i)
+        key = None
+        if i != 0:
+            if etype == OBJECT:
+                key = sql_value(nodes[i])
+            elif etype == ARRAY:
+                if recursive:
+                    key = None if rowid == 0 else ikey[up[i]]
+                else:
+                    key = rowid
+        val = sql_value(node)
+        atom = None if node.kind in (ARRAY, OBJECT) else val
+        if recursive:
+            parent = up[i] if i > start else None
+            fullkey = compute_path(i)
+            pth = compute_path(up[i])
+        else:
+            parent = None
+            if etype == ARRAY:
+                fullkey = rootname + "[%d]" % rowid
+            elif etype == OBJECT:
+                fullkey = rootname + _path_element(nodes[i])
+            else:
+                fullkey = rootname
+            pth = rootname
+        return (key, val, TYPE_NAMES[node.kind], atom, vid, parent, fullkey, pth,
+                text, rootname)
+
+    node = nodes[start]
+    if node.kind in (ARRAY, OBJECT):
+        iend = end[start]
+        if recursive:
+            etype = nodes[up[start]].kind
+            i = start - 1 if start > 0 and is_label[start - 1] else start
+        else:
+            etype = node.kind
+            i = start + 1
+    else:
+        iend = start + 1
+        etype = node.kind
+        i = start
+    rowid = 0
+    while i < iend:
+        rows.append(row(i, etype, rowid))
+        if recursive:
+            if is_label[i]:
+                i += 1
+            i += 1
+            rowid += 1
+            if i < iend:
+                u = up[i]
+                etype = nodes[u].kind
+                if etype == ARRAY:
+                    if u == i - 1:
+                        ikey[u] = 0
+                    else:
+                        ikey[u] += 1
+        else:
+            if etype == ARRAY:
+                i = end[i]
+            elif etype == OBJECT:
+                i = end[i + 1]
+            else:
+                i = iend
+            rowid += 1
+    return rows
+
+
+_NO_PATH = object()
+
+
+def json_each(x, path=_NO_PATH) -> list:
+    """The rows of ``json_each(X[, P])``: tuples in ``JSON_EACH_COLUMNS`` order."""
+    return _each(x, path, False)
+
+
+def json_tree(x, path=_NO_PATH) -> list:
+    """The rows of ``json_tree(X[, P])``: tuples in ``JSON_EACH_COLUMNS`` order."""
+    return _each(x, path, True)
+
+
 # -- aggregates ------------------------------------------------------------------------------------
 
 

@@ -184,3 +184,26 @@ def test_error_messages():
     check("json_array", b"\x01")
     check("json", "[1,")
     check("json_extract", "[1]", "$[")
+
+
+def _rows(fn, *args):
+    ph = ", ".join("?" * len(args))
+    try:
+        return ("ok", [tuple(r) for r in DB.execute(
+            f"select *, json, root from {fn}({ph})", args).fetchall()])
+    except sqlite3.Error as e:
+        return ("error", str(e))
+
+
+@SETTINGS
+@given(texts, st.one_of(st.just(None), paths))
+def test_json_each_and_tree(x, p):
+    from sqlengine.vdbe import func_json as J
+
+    for fn in ("json_each", "json_tree"):
+        args = (x,) if p is None else (x, p)
+        try:
+            mine = ("ok", getattr(J, fn)(*args))
+        except Error as e:
+            mine = ("error", str(e))
+        assert mine == _rows(fn, *args), (fn, args)
