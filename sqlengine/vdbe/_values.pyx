@@ -38,6 +38,12 @@ errors from a user collation callable.
 """
 
 from libc.math cimport isnan, isinf
+from libc.string cimport memcpy
+
+cdef extern from *:
+    bint __builtin_saddll_overflow(long long a, long long b, long long *res) nogil
+    bint __builtin_ssubll_overflow(long long a, long long b, long long *res) nogil
+    bint __builtin_smulll_overflow(long long a, long long b, long long *res) nogil
 
 AFF_NONE = '@'
 AFF_BLOB = 'A'
@@ -401,8 +407,11 @@ cpdef int compare(object a, object b, object coll=None) except? -2:
     TEXT (by ``coll``, None = BINARY) < BLOB (memcmp). Returns -1, 0 or 1; NULL == NULL."""
     cdef type ta = type(a), tb = type(b)
     cdef int ca, cb, r
+    cdef long long x, y
     if ta is int and tb is int:
-        return (a > b) - (a < b)
+        x = a
+        y = b
+        return (x > y) - (x < y)
     if ta is str and tb is str:
         if coll is None:
             return (a > b) - (a < b)
@@ -486,11 +495,13 @@ cdef inline object _real_result(double r):
 
 cpdef object add(object a, object b):
     """a + b."""
+    cdef long long x, y, res
     if type(a) is int and type(b) is int:
-        r = a + b
-        if _fits(r):
-            return r
-        return _real_result(<double>float(a) + <double>float(b))
+        x = a
+        y = b
+        if not __builtin_saddll_overflow(x, y, &res):
+            return res
+        return _real_result(<double>x + <double>y)
     if a is None or b is None:
         return None
     a = numeric_value(a)
@@ -502,11 +513,13 @@ cpdef object add(object a, object b):
 
 cpdef object sub(object a, object b):
     """a - b."""
+    cdef long long x, y, res
     if type(a) is int and type(b) is int:
-        r = a - b
-        if _fits(r):
-            return r
-        return _real_result(<double>float(a) - <double>float(b))
+        x = a
+        y = b
+        if not __builtin_ssubll_overflow(x, y, &res):
+            return res
+        return _real_result(<double>x - <double>y)
     if a is None or b is None:
         return None
     a = numeric_value(a)
@@ -518,11 +531,13 @@ cpdef object sub(object a, object b):
 
 cpdef object mul(object a, object b):
     """a * b."""
+    cdef long long x, y, res
     if type(a) is int and type(b) is int:
-        r = a * b
-        if _fits(r):
-            return r
-        return _real_result(<double>float(a) * <double>float(b))
+        x = a
+        y = b
+        if not __builtin_smulll_overflow(x, y, &res):
+            return res
+        return _real_result(<double>x * <double>y)
     if a is None or b is None:
         return None
     a = numeric_value(a)
@@ -689,7 +704,8 @@ cpdef object logical_not(object v):
 # ---------------------------------------------------------------------------------------------
 
 cdef inline unsigned long long _double_bits(double d):
-    cdef unsigned long long u = (<unsigned long long*>&d)[0]
+    cdef unsigned long long u
+    memcpy(&u, &d, sizeof(u))
     return u
 
 
