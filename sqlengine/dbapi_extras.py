@@ -289,14 +289,16 @@ class Blob:
         if not matches:
             raise OperationalError(f'no such column: "{column}"')
         del schema
-        self._select = f"SELECT {_quote_ident(matches[0])} FROM {_quote_ident(table)} WHERE _rowid_ = ?"
-        self._update = f"UPDATE {_quote_ident(table)} SET {_quote_ident(matches[0])} = ? WHERE _rowid_ = ?"
+        # The rowid is an int, written into the SQL text: one parameter less to bind.
+        where = f"WHERE _rowid_ = {int(row)}"
+        self._select = f"SELECT {_quote_ident(matches[0])} FROM {_quote_ident(table)} {where}"
+        self._update = f"UPDATE {_quote_ident(table)} SET {_quote_ident(matches[0])} = ? {where}"
         self._rowid = row
         value = self._value(opening=True)
         self._length = len(value)
 
     def _value(self, opening=False):
-        rows = list(_rows(self._conn, self._select, (self._rowid,)))
+        rows = list(_rows(self._conn, self._select))
         if not rows:
             if opening:
                 raise OperationalError(f"no such rowid: {self._rowid}")
@@ -364,7 +366,7 @@ class Blob:
                                    code=errors.SQLITE_READONLY)
         value = bytearray(self._value())
         value[offset:offset + len(data)] = data
-        _run(self._conn, self._update, (bytes(value), self._rowid))
+        _run(self._conn, self._update, (bytes(value),))
 
     def write(self, data, /):
         self._check()
