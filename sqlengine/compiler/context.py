@@ -22,6 +22,7 @@ class Parse:
         self.params: dict[str, int] = {}
         self.param_names: list[str | None] = []
         self.n_param = 0
+        self._param_pos: dict[int, int] | None = None
         self.write = False
         self.ddl = False
         self.trigger_stack: list[str] = []
@@ -33,7 +34,47 @@ class Parse:
         self.trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
 
     # ---- parameters --------------------------------------------------------------------
-    def param_number(self, text: str) -> int:
+    def _number_params(self) -> dict[int, int]:
+        """Parameter numbers by source offset, assigned in textual order as SQLite's
+        parser does (``?`` takes the next number, ``?NNN`` raises the count to NNN, a
+        repeated name reuses its number), so that coding order cannot change them."""
+        from sqlengine.sql.lexer import next_token
+
+        sql, i, n, count, names, by_pos = self.sql, 0, len(self.sql), 0, {}, {}
+        while i < n:
+            kind, end = next_token(sql, i)
+            if end <= i:
+                break
+            tok = sql[i:end]
+            if kind == "VARIABLE" or tok == "?":
+                if tok == "?":
+                    count += 1
+                    by_pos[i] = count
+                elif tok[0] == "?" and tok[1:].isdigit():
+                    k = int(tok[1:])
+                    count = max(count, k)
+                    by_pos[i] = k
+                else:
+                    if tok not in names:
+                        count += 1
+                        names[tok] = count
+                    by_pos[i] = names[tok]
+            i = end
+        return by_pos
+
+    def param_number(self, text: str, pos: int = -1) -> int:
+        if pos >= 0:
+            if self._param_pos is None:
+                self._param_pos = self._number_params()
+            n = self._param_pos.get(pos)
+            if n is not None:
+                if n > self.n_param:
+                    self.param_names.extend([None] * (n - self.n_param))
+                    self.n_param = n
+                if text != "?" and self.param_names[n - 1] is None:
+                    self.param_names[n - 1] = text
+                self.params.setdefault(text, n)
+                return n
         if text == "?":
             self.n_param += 1
             self.param_names.append(None)

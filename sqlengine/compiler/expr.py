@@ -110,7 +110,7 @@ def code_expr(p, scope, e, target: int) -> None:
     elif t is ResolvedColumn:
         code_column(p, e.ref, target)
     elif t is A.Param:
-        b.emit(O.OP_Variable, p.param_number(e.text), target)
+        b.emit(O.OP_Variable, p.param_number(e.text, e.pos), target)
     elif t is A.Unary:
         op = e.op
         if op == "-" and isinstance(e.operand, A.Literal) and type(e.operand.value) in (int, float):
