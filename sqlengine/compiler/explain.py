@@ -1,6 +1,7 @@
 """EXPLAIN QUERY PLAN: a description of how a compiled program reads each table
-(``SCAN t`` / ``SEARCH t USING INDEX i (a=?)`` / ``SEARCH t USING INTEGER PRIMARY KEY``),
-read back from the program's open and seek instructions. It never runs the program.
+(``SCAN t`` / ``SEARCH t USING INDEX i`` / ``SEARCH t USING INTEGER PRIMARY KEY``),
+read back from the program's open and seek instructions, in the order the loops open.
+It never runs the program.
 """
 
 from __future__ import annotations
@@ -10,31 +11,47 @@ from sqlengine.vdbe import opcodes as O
 
 def query_plan(db, stmt):
     prog = stmt.prog
-    rows = []
     roots = {}
     for t in db.schema.tables.values():
         roots[t.root] = ("table", t.name)
         for i in t.indexes:
             roots[i.root] = ("index", i.name, t.name)
-    seek_ops = {O.OP_SeekGE, O.OP_SeekGT, O.OP_SeekLE, O.OP_SeekLT, O.OP_SeekRowid}
     cur_kind = {}
+    order = []
+    for i in range(len(prog)):
+        if prog.opcodes[i] == O.OP_OpenRead:
+            k = roots.get(prog.p2[i])
+            if k is not None:
+                cur_kind[prog.p1[i]] = k
+    by_table: dict = {}
     for i in range(len(prog)):
         op = prog.opcodes[i]
-        if op == O.OP_OpenRead:
-            cur_kind[prog.p1[i]] = roots.get(prog.p2[i])
-    seen = set()
-    for i in range(len(prog)):
-        op = prog.opcodes[i]
-        if op in seek_ops or op == O.OP_Rewind:
-            k = cur_kind.get(prog.p1[i])
-            if k is None or prog.p1[i] in seen:
-                continue
-            seen.add(prog.p1[i])
+        c = prog.p1[i]
+        k = cur_kind.get(c)
+        if k is None:
+            continue
+        if op in (O.OP_SeekGE, O.OP_SeekGT, O.OP_SeekLE, O.OP_SeekLT, O.OP_Rewind,
+                  O.OP_SeekRowid):
             if k[0] == "index":
-                rows.append((len(rows) + 2, 0, 0, f"SEARCH {k[2]} USING INDEX {k[1]}"))
-            elif op == O.OP_Rewind:
-                rows.append((len(rows) + 2, 0, 0, f"SCAN {k[1]}"))
-            else:
-                rows.append((len(rows) + 2, 0, 0,
-                             f"SEARCH {k[1]} USING INTEGER PRIMARY KEY (rowid=?)"))
+                key = (k[2], c)
+                if key not in by_table:
+                    order.append(key)
+                by_table[key] = f"SEARCH {k[2]} USING INDEX {k[1]}"
+                continue
+            key = (k[1], c)
+            if op == O.OP_SeekRowid and i > 0 and prog.opcodes[i - 1] == O.OP_IdxRowid:
+                continue  # positioned by an index lookup: reported with the index
+            if key in by_table:
+                continue
+            order.append(key)
+            by_table[key] = (f"SCAN {k[1]}" if op == O.OP_Rewind else
+                             f"SEARCH {k[1]} USING INTEGER PRIMARY KEY (rowid=?)")
+    rows = []
+    seen_tables = set()
+    for key in order:
+        name = key[0]
+        if name in seen_tables and by_table[key].startswith("SCAN"):
+            continue
+        seen_tables.add(name)
+        rows.append((len(rows) + 2, 0, 0, by_table[key]))
     return rows
