@@ -1143,6 +1143,30 @@ class Cursor:
         rows = []
         self._locked = True
         try:
+            conn = self._connection
+            if (self._converters is None and conn.text_factory is str
+                    and self.row_factory is None and conn._progress is None
+                    and self._next_row is not None):
+                # Plain rows: the engine's tuples are the result, step after step.
+                statement = self._statement
+                step = statement.stmt.step
+                append = rows.append
+                row = self._next_row
+                try:
+                    while row is not None:
+                        append(row)
+                        row = step()
+                except BaseException:
+                    self._next_row = None
+                    self._statement = None
+                    statement.reset()
+                    raise
+                if statement.is_dml:
+                    self._rowcount = conn._db.changes
+                self._next_row = None
+                self._statement = None
+                statement.reset()
+                return rows
             while self._next_row is not None:
                 rows.append(self._advance())
         finally:
