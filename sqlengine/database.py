@@ -28,6 +28,17 @@ Interface (the contract with ``dbapi.py``):
     db.create_collation(name, func | None)
     db.interrupt();  db.close()
 
+Optional, used by dbapi.py and the shell when present (they fall back without them):
+    stmt.param_names entries as sqlite3_bind_parameter_name: ':a' '@a' '$a' '?3'; None for ?
+    db.set_authorizer(callback | None)   # callback(action, arg1, arg2, dbname, source) at
+                                         # prepare -> 0 OK, 1 DENY, 2 IGNORE (SQLITE_* codes)
+    db.set_progress_handler(callback | None, n)   # every n VM steps; a true result stops
+                                         # the statement: OperationalError("interrupted")
+    db.set_limit(category, value)        # sqlite3_limit categories 0..11
+    exc.offset on a prepare error        # offset of the offending token in the statement
+                                         # text (sqlite3_error_offset), for the shell
+    An exception raised by a user callback leaves step() unchanged (dbapi.py wraps them).
+
 Transactions: a statement that reads opens a read transaction and a statement that writes
 a write transaction when none is open; in autocommit mode the transaction ends when the
 last active statement finishes. Inside an explicit transaction every writing statement
