@@ -37,7 +37,8 @@ Optional, used by dbapi.py and the shell when present (they fall back without th
     db.set_limit(category, value)        # sqlite3_limit categories 0..11
     exc.offset on a prepare error        # offset of the offending token in the statement
                                          # text (sqlite3_error_offset), for the shell
-    An exception raised by a user callback leaves step() unchanged (dbapi.py wraps them).
+    An exception raised by a user callback propagates out of step() unchanged (dbapi.py
+    wraps the callbacks so that they raise the stdlib's errors).
 
 Transactions: a statement that reads opens a read transaction and a statement that writes
 a write transaction when none is open; in autocommit mode the transaction ends when the
