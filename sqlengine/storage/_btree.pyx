@@ -453,8 +453,13 @@ cdef class BtCursor:
     cdef inline int mark_dirty(self, MemPage p) except -1:
         """pager.write(p), skipping the call when p is already dirty and no savepoint
         needs its pre-image."""
-        if not self.savepoints and p.pgno in self.dirty:
-            return 0
+        cdef object sp
+        if p.pgno in self.dirty:
+            if not self.savepoints:
+                return 0
+            sp = self.savepoints[len(self.savepoints) - 1]
+            if p.pgno in sp.images or p.pgno > sp.db_size:
+                return 0
         self.pager.write(p)
         return 0
 
