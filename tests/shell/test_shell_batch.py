@@ -71,6 +71,14 @@ SCENARIOS.update({
                        "select abs(-9223372036854775808);\nbegin;\nbegin;\ncommit;\ncommit;\n"
                        "rollback;\nselect 'after';\n", ()),
     "argv-generic-error": ("", (":memory:", "select abs(-9223372036854775808)")),
+    "option-cmd": ("select 1 as a, 'x' as b;\n", ("-cmd", ".mode csv", "-cmd", ".headers on")),
+    "option-echo": ("select 1;\n.print hi\nselect 2;\n", ("-echo",)),
+    "option-header-column": ("select 1;\n", ("-header", "-column")),
+    "option-newline-separator": ("select 1, 2;\n", ("-newline", "X", "-separator", ";")),
+    "option-noheader-line-nullvalue": ("select null;\n", ("-noheader", "-line", "-nullvalue",
+                                                          "-")),
+    "option-after-file": ("", (":memory:", "-json", "select 1 as a")),
+    "option-bail-argv": ("", ("-bail", ":memory:", "select 1", "selec", "select 2")),
     "schema-commands": (SCHEMA + ".tables\n.tables t%\n.schema\n.schema t\n.indexes\n"
                         ".indexes t\n.show\n.dump\n", ()),
     "simple-schema-commands": (SIMPLE + "create table u(a, b);\n.tables\n.tables u%\n"
