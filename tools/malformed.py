@@ -74,7 +74,9 @@ def make_base(path: str, seed: int = 0) -> None:
 def _pages(data: bytes):
     ps = int.from_bytes(data[16:18], "big")
     ps = 65536 if ps == 1 else ps
-    return ps, len(data) // ps
+    if ps < 512 or ps > 65536 or ps & (ps - 1):
+        ps = 512                 # an earlier mutation broke the field: the base's size
+    return ps, max(1, len(data) // ps)
 
 
 def _hdr_off(pgno):

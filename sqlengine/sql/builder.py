@@ -121,6 +121,8 @@ def integer_value(text: str):
         if v >= 1 << 64:
             return None
         return v - (1 << 64) if v > MAX_INT64 else v
+    if len(text) > 19 and len(text.lstrip("0")) > 19:
+        return float(text)       # beyond 64 bits (and beyond Python's int-string limit)
     v = int(text)
     return v if v <= MAX_INT64 else float(text)
 
@@ -886,7 +888,9 @@ class Builder:
 
     def variable(self, k, s, e):
         text = k[0]
-        if text[0] == "?" and len(text) > 1 and not 1 <= int(text[1:]) <= MAX_VARIABLE_NUMBER:
+        if text[0] == "?" and len(text) > 1 and (
+                len(text[1:].lstrip("0")) > 12
+                or not 1 <= int(text[1:].lstrip("0") or "0") <= MAX_VARIABLE_NUMBER):
             self.fail(f"variable number must be between ?1 and ?{MAX_VARIABLE_NUMBER}")
         return A.Param(text, s)
 
