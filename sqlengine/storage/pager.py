@@ -324,7 +324,8 @@ class Pager:
             if not self.memory:
                 self._lock(EXCLUSIVE)
             self._update_header()
-            self._write_dirty()
+            self.spilled = True       # from here on the file holds new pages: a rollback
+            self._write_dirty()       # (after an I/O error) must play the journal back
             fsize_pages = self.file.size() // self.page_size
             if fsize_pages > self.db_size:
                 self.file.truncate(self.db_size * self.page_size)
@@ -381,9 +382,13 @@ class Pager:
             self.end_read()
             return
         try:
-            if self.spilled:
+            if self.spilled and self.jfile is not None:
                 self._sync_journal_for_rollback()
-                self._playback(self.vfs.open(self.journal_path, "journal"), own=True)
+                j = self.vfs.open(self.journal_path, "journal")
+                try:
+                    self._playback(j, own=True)
+                finally:
+                    j.close()
         finally:
             if self.spilled:
                 self.cache.clear()

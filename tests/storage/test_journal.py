@@ -286,3 +286,35 @@ def test_io_error_surfaces_as_operational_error():
     bt.commit()
     assert t2 == t
     assert bt.integrity_check([1, t2]) == ["ok"]
+
+
+@pytest.mark.parametrize("nth", [2, 3, 5])
+def test_io_error_while_writing_the_file_rolls_back(tmp_path, nth):
+    """A write error after some pages reached the database file: rollback plays the journal
+    back, so the file is the old database again."""
+    from sqlengine.vfs import OsVfs
+    vfs = FaultVfs(OsVfs())
+    path = str(tmp_path / "f.db")
+    rows = _make_sqlite_db(path, 3000)
+    bt = Btree.open(path, vfs)
+    bt.begin(True)
+    c = bt.cursor(2, True)
+    ok = c.first()
+    while ok:
+        c.delete()
+        ok = c.next()
+    c.close()
+    vfs.fail_at(nth, persistent=True, ops={"write"})
+    with pytest.raises(errors.OperationalError, match="disk I/O error"):
+        bt.commit()
+    vfs.clear()
+    bt.rollback()
+    bt.begin(False)
+    got = read_table(bt, 2)
+    assert [(k, v[1]) for k, v in sorted(got.items())] == rows
+    assert bt.integrity_check() == ["ok"]
+    bt.commit()
+    bt.close()
+    con = sqlite3.connect(path)
+    assert con.execute("pragma integrity_check").fetchall() == [("ok",)]
+    con.close()
