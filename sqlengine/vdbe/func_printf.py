@@ -188,7 +188,7 @@ def _format(f: bytes, ap: _Args) -> bytes | None:
             break
         conv = chr(f[i])
         i += 1
-        if width >= MAX_LENGTH:
+        if width >= MAX_LENGTH and conv != "n":  # %n ignores its width
             raise _TooBig
         if conv in _INT_CONV and precision + 10 + (precision // 3 if thousand else 0) > MAX_LENGTH:
             raise _TooBig  # SQLite cannot allocate the conversion buffer
