@@ -12,6 +12,7 @@ files itself.
 from __future__ import annotations
 
 import io
+import os
 import sys
 
 from sqlengine.shell.core import ExitShell, Shell
@@ -179,6 +180,13 @@ def main(argv=None, stdin=None, stdout=None, stderr=None, connect=None) -> int:
         return exit_request.code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly, as sqlite3
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
     finally:
         shell.flush()
         if shell.con is not None:

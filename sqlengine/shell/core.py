@@ -142,6 +142,8 @@ class Shell:
     def flush(self):
         try:
             self.out.flush()
+        except BrokenPipeError:
+            raise
         except (OSError, ValueError):
             pass
 
@@ -232,6 +234,8 @@ class Shell:
                     break
                 if output is not None:
                     output.row(row)
+        except BrokenPipeError:
+            raise
         except Exception as exc:  # noqa: BLE001 - an engine bug is reported, not raised
             if output is not None:
                 output.end()
