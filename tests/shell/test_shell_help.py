@@ -41,3 +41,17 @@ def test_unknown_option(shell):
     assert (out, code) == ("", 1)
     assert err == ("sqlengine: Error: unknown option: -frobnicate\n"
                    "Use -help for a list of options.\n")
+
+
+def test_closed_output_pipe_ends_quietly(backend, tmp_path):
+    root = str(__import__("pathlib").Path(__file__).resolve().parents[2])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sqlengine", ":memory:", "create table t(a)",
+         "insert into t values(1),(2),(3),(4),(5),(6),(7),(8),(9),(10)",
+         "select a.a from t a, t b, t c, t d"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env={"PYTHONPATH": root})
+    assert process.stdout.readline() == b"1\n"
+    process.stdout.close()  # as `| head -1` does
+    assert process.wait(timeout=300) == 0
+    assert process.stderr.read() == b""
+    process.stderr.close()
