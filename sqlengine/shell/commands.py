@@ -261,6 +261,29 @@ def cmd_show(shell, args):
 # -- output redirection -------------------------------------------------------------------------
 
 
+class _PipeOutput:
+    """Output into a shell command (``.output |less``), closed by waiting for it."""
+
+    def __init__(self, command):
+        import subprocess
+
+        self.process = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE)
+        self.stream = io.TextIOWrapper(self.process.stdin, encoding="utf-8",
+                                       errors="surrogateescape", newline="")
+
+    def write(self, text):
+        self.stream.write(text)
+
+    def flush(self):
+        self.stream.flush()
+
+    def close(self):
+        try:
+            self.stream.close()
+        finally:
+            self.process.wait()
+
+
 def _open_output(shell, target, once):
     if shell.out is not shell.stdout:
         shell.out.close()
@@ -269,7 +292,11 @@ def _open_output(shell, target, once):
         shell.output_name = "stdout"
         shell.once = False
         return 0
-    shell.out = open(target, "w", encoding="utf-8", errors="surrogateescape", newline="")
+    shell.flush()
+    if target.startswith("|"):
+        shell.out = _PipeOutput(target[1:])
+    else:
+        shell.out = open(target, "w", encoding="utf-8", errors="surrogateescape", newline="")
     shell.output_name = target
     shell.once = once
     return 0

@@ -28,6 +28,8 @@ _SCRIPTS = [
  ".changes on\ncreate table t(a);\ninsert into t values(1),(2);\nupdate t set a=3;\nselect * from t;\n",
  ".output out.txt\nselect 1;\n.output\nselect 2;\n",
  ".read nosuch.sql\nselect 1;\n",
+ ".output '|cat > piped.txt'\nselect 1;\n.output\n.read piped.txt\n"
+ ".once '|tr 1 2 > tr.txt'\nselect 1;\nselect 3;\n.read tr.txt\n",
  ".mode list\n.headers on\n.nullvalue NULL\nselect null as n, 'x' as m union all select 1, null;\n",
 ]
 
