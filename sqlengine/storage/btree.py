@@ -220,8 +220,11 @@ class Btree:
                     yield c
 
     def _save_all(self) -> None:
-        for c in self._live_cursors():
-            c.save()
+        for c in list(self._live_cursors()):
+            try:
+                c.save()
+            except errors.Error:
+                c.invalidate()     # its page could not be read: it just loses its place
 
     # -- pages ----------------------------------------------------------------------------
     def allocate_page(self):
@@ -364,10 +367,11 @@ class Btree:
         for c in list(self._live_cursors(root)):
             c.invalidate()
 
-    def vacuum(self) -> dict[int, int]:
-        """Rebuild the file compactly (see storage.vacuum); returns {old root: new root}."""
+    def vacuum(self, page_size: int | None = None) -> dict[int, int]:
+        """Rebuild the file compactly, optionally with a new page size (see storage.vacuum);
+        returns {old root: new root}."""
         from sqlengine.storage.vacuum import vacuum
-        return vacuum(self)
+        return vacuum(self, page_size)
 
     # -- checks ---------------------------------------------------------------------------
     def integrity_check(self, roots=None, max_errors: int = 100) -> list[str]:

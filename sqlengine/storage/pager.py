@@ -516,6 +516,51 @@ class Pager:
             self.dirty[1] = keep
         self.spilled = True
 
+    def replace_image(self, tmp_pager, page_size: int) -> None:
+        """Commit the current write transaction by replacing the whole file with the pages of
+        ``tmp_pager`` (of ``page_size``, which may differ from ours): every original page is
+        journaled first, so a crash leaves the old file. Used by VACUUM."""
+        if self.in_trans != 2:
+            raise errors.OperationalError("replace_image needs a write transaction")
+        ps = self.page_size
+        for pgno in range(1, self.orig_db_size + 1):
+            if pgno not in self.journaled:
+                data = self.file.read((pgno - 1) * ps, ps)
+                if len(data) < ps:
+                    data += bytes(ps - len(data))
+                self._journal_page(pgno, data)
+                self.journaled.add(pgno)
+        self._sync_journal()
+        if not self.memory:
+            self._lock(EXCLUSIVE)
+        n = tmp_pager.db_size
+        old = self.get(1).data if self.orig_db_size else bytes(100)
+        counter = (int.from_bytes(old[24:28], "big") + 1) & 0xFFFFFFFF
+        self.spilled = True
+        for pgno in range(1, n + 1):
+            data = bytearray(tmp_pager.get(pgno).data)
+            if pgno == 1:
+                data[24:28] = counter.to_bytes(4, "big")
+                data[28:32] = n.to_bytes(4, "big")
+                data[92:96] = counter.to_bytes(4, "big")
+                data[96:100] = fmt.SQLITE_VERSION_NUMBER.to_bytes(4, "big")
+            self.file.write((pgno - 1) * page_size, data)
+        self.file.truncate(n * page_size)
+        if self.synchronous >= 1 and not self.memory:
+            self.file.sync()
+        self._finalize_journal()
+        self.cache.clear()
+        self.dirty.clear()
+        self.journaled.clear()
+        self.savepoints.clear()
+        self.page_size = page_size
+        self.reserved = tmp_pager.reserved
+        self.spill_limit = self.cache_capacity()
+        self.db_size = n
+        self.change_counter = counter.to_bytes(4, "big")
+        self.in_trans = 1
+        self.end_read()
+
     def truncate_to(self, n: int) -> None:
         """Set the database size (pages) within a write transaction."""
         for pgno in [p for p in self.cache if p > n]:

@@ -2,12 +2,13 @@
 
 Every b-tree named in sqlite_schema is copied, in key order, into a fresh in-memory database
 of the same page size (so the trees come out dense and the freelist empty), the
-sqlite_schema rows are rewritten with the new root page numbers, and the new image is
-written over the old pages inside one write transaction of the original file — journaled like
-any other commit, so a crash leaves the old or the new database. The compiler decides when
+sqlite_schema rows are rewritten with the new root page numbers, and the new image replaces
+the file inside one write transaction of the original (every old page journaled first), so a
+crash leaves the old or the new database. The page size may change on the way
+(PRAGMA page_size followed by VACUUM). The compiler decides when
 (VACUUM statement); this module only knows pages, trees and the schema table's column 4.
 
-Never runs while a transaction is open on the connection; never changes the page size.
+Never runs while a transaction is open on the connection.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from sqlengine.storage._record import KeyInfo, decode_record, encode_record
 _META_COPIED = (1, 2, 3, 5, 6, 7, 8)
 
 
-def vacuum(bt) -> dict[int, int]:
-    """Rebuild ``bt``'s file. Returns {old root: new root}."""
+def vacuum(bt, page_size: int | None = None) -> dict[int, int]:
+    """Rebuild ``bt``'s file, with a new page size if given (512..65536, a power of two).
+    Returns {old root: new root}."""
     from sqlengine.storage.btree import Btree
 
     if bt.in_trans:
@@ -30,7 +32,10 @@ def vacuum(bt) -> dict[int, int]:
             bt.commit()
             return {}
         tmp = Btree.open(":memory:")
-        tmp.set_page_size(bt.page_size)
+        new_ps = page_size or bt.page_size
+        if new_ps < 512 or new_ps > 65536 or new_ps & (new_ps - 1):
+            new_ps = bt.page_size
+        tmp.set_page_size(new_ps)
         tmp.pager.reserved = bt.pager.reserved
         tmp.begin(True)
         rows = []
@@ -72,31 +77,16 @@ def vacuum(bt) -> dict[int, int]:
         for i in _META_COPIED:
             tmp.set_meta(i, bt.get_meta(i))
         tmp.set_meta(1, bt.get_meta(1) + 1)
-        # copy the image over the original, page by page, inside bt's transaction
-        bt._save_all()
         for c in list(bt._live_cursors()):
             c.invalidate()
-        pager = bt.pager
-        n = tmp.pager.db_size
-        for pgno in range(1, n + 1):
-            src_page = tmp.pager.get(pgno)
-            page = pager.get(pgno)
-            pager.write(page)
-            if pgno == 1:
-                head = bytes(page.data[:100])
-                page.data[:] = src_page.data
-                page.data[:100] = head
-                page.data[32:40] = bytes(8)                 # empty freelist
-                page.data[40:72] = src_page.data[40:72]     # meta values
-            else:
-                page.data[:] = src_page.data
-            page.invalidate()
-        pager.truncate_to(n)
+        bt.pager.replace_image(tmp.pager, tmp.page_size)
         tmp.close()
-        bt.commit()
         return mapping
     except BaseException:
         if bt.in_trans:
-            bt.rollback()
+            try:
+                bt.rollback()
+            except errors.Error:
+                pass     # the original error is the one to report
         raise
 

@@ -230,3 +230,28 @@ def test_vacuum(tmp_path):
     assert con.execute("select count(*) from u").fetchone()[0] == 20
     assert con.execute("pragma user_version").fetchone()[0] == 42
     con.close()
+
+
+@pytest.mark.parametrize("new_size", [512, 8192, 65536])
+def test_vacuum_changes_page_size(tmp_path, new_size):
+    path = str(tmp_path / "vp.db")
+    con = sqlite3.connect(path)
+    con.execute("create table t(a integer primary key, b)")
+    con.execute("create index tb on t(b)")
+    con.executemany("insert into t values(?,?)", [(i, "v" * (i % 900)) for i in range(3000)])
+    con.commit()
+    exp = con.execute("select * from t order by a").fetchall()
+    con.close()
+    bt = Btree.open(path)
+    bt.vacuum(new_size)
+    assert bt.page_size == new_size
+    assert bt.integrity_check() == ["ok"]
+    assert {k: v[1] for k, v in read_table(bt, schema(bt)["t"][2]).items()} == dict(exp)
+    bt.close()
+    con = sqlite3.connect(path)
+    assert con.execute("pragma page_size").fetchone()[0] == new_size
+    assert con.execute("pragma integrity_check").fetchall() == [("ok",)]
+    assert con.execute("select * from t order by a").fetchall() == exp
+    assert con.execute("select count(*) from t indexed by tb where b > ''").fetchone()[0] == \
+        sum(1 for i in range(3000) if i % 900)
+    con.close()

@@ -318,3 +318,48 @@ def test_io_error_while_writing_the_file_rolls_back(tmp_path, nth):
     con = sqlite3.connect(path)
     assert con.execute("pragma integrity_check").fetchall() == [("ok",)]
     con.close()
+
+
+def test_crash_during_vacuum_with_new_page_size():
+    """VACUUM to another page size, cut at every operation: the image is the old or the new
+    database, with the same rows either way."""
+    base = FaultVfs(record=True)
+    bt = Btree.open("db", base)
+    bt.set_page_size(1024)
+    bt.begin(True)
+    t = bt.create_table(True)
+    add_schema_row(bt, 1, "table", "t", "t", t, "CREATE TABLE t(a, b)")
+    _populate(bt, 120, "old")
+    c = bt.cursor(t, True)
+    for i in range(0, 120, 3):
+        assert c.seek(i) == 0
+        c.delete()
+    bt.commit()
+    bt.close()
+    snapshot = {p: bytes(d) for p, d in base.base.files.items()}
+    durable = dict(base.durable)
+    sizes = set()
+    n = 1
+    while True:
+        vfs = FaultVfs(record=True)
+        vfs.base.files = {p: bytearray(d) for p, d in snapshot.items()}
+        vfs.durable = dict(durable)
+        bt = Btree.open("db", vfs)
+        vfs.crash_at(n)
+        try:
+            bt.vacuum(4096)
+            finished = True
+        except errors.OperationalError:
+            finished = False
+        image = vfs.crash_image(lambda p, i, op: i % 3 == 0)
+        b2 = Btree.open("db", image)
+        b2.begin(False)
+        assert b2.integrity_check() == ["ok"]
+        assert len(read_table(b2, schema(b2)["t"][2])) == 80
+        sizes.add(b2.page_size)
+        b2.close()
+        if finished:
+            break
+        n += 1
+        assert n < 2000
+    assert sizes == {1024, 4096}
