@@ -9,7 +9,10 @@ The interface the VM uses (see each module for details):
     bt = Btree.open(path, vfs=None)        # ":memory:" or "" for a private in-memory db
     bt.begin(write=False)  bt.commit()  bt.rollback()  bt.in_trans   # 0 none, 1 read, 2 write
         begin() takes SHARED (read) or RESERVED (write); a busy file raises
-        OperationalError("database is locked") after bt.busy_timeout seconds (default 5.0).
+        OperationalError("database is locked") after bt.busy_timeout seconds (default 5.0);
+        as in SQLite, upgrading an open read transaction to write does not wait (BUSY at
+        once), and commit() waits up to the timeout for readers to leave (EXCLUSIVE); after
+        a BUSY commit the transaction stays open: retry commit() or rollback().
         commit()/rollback() end the transaction (read or write) and release the locks.
     bt.savepoint_open(n) bt.savepoint_release(n) bt.savepoint_rollback(n)
         n = 0 is the outermost; open(n) opens every missing level <= n; release(n) drops
@@ -23,8 +26,11 @@ The interface the VM uses (see each module for details):
     bt.page_count(), bt.freelist_count(), bt.page_size, bt.set_page_size(n) -> bool (only
         before the first page is written), bt.cache_size (PRAGMA value: >0 pages, <0 KiB),
         bt.set_journal_mode(mode) -> mode, bt.journal_mode, bt.synchronous (0..3),
-        bt.integrity_check(roots=None, max_errors=100) -> ["ok"] or messages,
-        bt.vacuum() (rebuild the file compactly; no cursor may be open), bt.close()
+        bt.integrity_check(roots=None, max_errors=100) -> ["ok"] or SQLite's messages
+        (PRAGMA integrity_check shows "*** in database main ***\n" + "\n".join(msgs));
+        roots default to page 1 + every rootpage in sqlite_schema,
+        bt.vacuum(page_size=None) -> {old root: new root} (rebuilds the file compactly,
+        rewriting sqlite_schema's rootpage column; outside any transaction), bt.close()
     cur = bt.cursor(root, write=False, key_info=None)   # key_info given => index b-tree
     all cursors: first() last() next() prev() -> bool (False = eof); eof; count();
         delete() (current entry; then next() gives the entry after it, prev() the one

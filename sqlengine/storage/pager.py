@@ -186,9 +186,11 @@ class Pager:
             self.change_counter = counter
 
     # -- locks ----------------------------------------------------------------------------
-    def _lock(self, level: int) -> None:
+    def _lock(self, level: int, wait: bool = True) -> None:
         if self.file.lock(level):
             return
+        if not wait:
+            raise busy()
         deadline = time.monotonic() + self.busy_timeout
         delay = 0.001
         while True:
@@ -242,7 +244,9 @@ class Pager:
         self.begin_read()
         if not self.memory:
             try:
-                self._lock(RESERVED)
+                # as SQLite: a reader upgrading to writer gets BUSY at once (waiting could
+                # deadlock with another reader doing the same); a fresh writer waits
+                self._lock(RESERVED, wait=not was_reading)
             except BaseException:
                 if not was_reading:
                     self.end_read()
