@@ -525,7 +525,7 @@ def f_unhex(ctx, x, *ignore_arg):
     n = len(s)
     while i < n:
         c = s[i]
-        if c in ig:
+        if c in ig and not _ishex(c):  # hex digits in Y are not ignored (documented)
             i += 1
             continue
         if i + 1 >= n or not _ishex(c) or not _ishex(s[i + 1]):

@@ -319,3 +319,19 @@ def test_concat_family_documented():
                                    (None, 0), ()])
 def test_char_edges(codes):
     check("char", *codes)
+
+
+def test_unhex_and_octet_length_documented():
+    # unhex() (3.41) and octet_length() (3.43) postdate the oracle: their documentation.
+    assert ours("unhex", "414243") == ("ok", b"ABC")
+    assert ours("unhex", "4a4B") == ("ok", b"JK")
+    assert ours("unhex", "41 42-43", " -") == ("ok", b"ABC")
+    assert ours("unhex", "4 142", " ") == ("ok", None)  # digits of a pair must be adjacent
+    assert ours("unhex", "41x") == ("ok", None)
+    assert ours("unhex", "41a", "a") == ("ok", None)  # hex digits in Y are not ignored
+    assert ours("unhex", None) == ("ok", None)
+    assert ours("unhex", "41", None) == ("ok", None)
+    assert ours("octet_length", "héllo") == ("ok", 6)
+    assert ours("octet_length", b"\x00\x01") == ("ok", 2)
+    assert ours("octet_length", 12.5) == ("ok", 4)
+    assert ours("octet_length", None) == ("ok", None)
