@@ -83,6 +83,7 @@ def compile_create_table(p, st: A.CreateTable, text: str):
     p.write = p.ddl = True
     if st.schema is not None and st.schema.lower() not in ("main", "temp"):
         raise OperationalError(f"unknown database {st.schema}")
+    _check_name(st.name, "table")
     taken = _name_taken(p, st.name)
     if taken:
         if st.if_not_exists:
@@ -107,6 +108,13 @@ def compile_create_table(p, st: A.CreateTable, text: str):
         r = b.alloc_reg()
         b.emit(O.OP_CreateBtree, 0, r, 2)
         _insert_schema_row(p, cur, "index", f"sqlite_autoindex_{st.name}_{k + 1}", st.name, r, None)
+    if any(cc.autoincrement for cd in st.columns for cc in cd.constraints):
+        from sqlengine.compiler import autoinc
+        if st.without_rowid:
+            raise OperationalError("AUTOINCREMENT not allowed on WITHOUT ROWID tables")
+        if not t.autoinc:
+            raise OperationalError("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY")
+        autoinc.create_sequence_table(p, cur, _insert_schema_row)
     _finish(p)
 
 
@@ -318,8 +326,13 @@ def compile_drop(p, st: A.Drop):
             raise OperationalError(f"no such table: {st.name}")
         if low == "sqlite_schema":
             raise OperationalError("table sqlite_master may not be dropped")
+        if low == "sqlite_sequence":
+            raise OperationalError("table sqlite_sequence may not be dropped")
         cur = _open_schema(p)
         _delete_schema_rows(p, cur, 2, t.name)
+        if t.autoinc:
+            from sqlengine.compiler import autoinc
+            autoinc.code_drop(p, t.name)
         for idx in t.indexes:
             b.emit(O.OP_Destroy, idx.root)
         b.emit(O.OP_Destroy, t.root)

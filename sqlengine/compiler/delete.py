@@ -46,8 +46,6 @@ def compile_delete(p, st: A.Delete):
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_)  # visible for the rest of this statement
-    if st.returning:
-        raise OperationalError("RETURNING is not supported yet")
     if st.order_by or st.limit is not None:
         raise OperationalError("DELETE with ORDER BY/LIMIT is not supported")
     table = table_for_write(p, st.table.name, st.table.schema)
@@ -55,7 +53,9 @@ def compile_delete(p, st: A.Delete):
     if getattr(table, "is_view", False):
         from sqlengine.compiler.trigger import compile_view_update_delete
         return compile_view_update_delete(p, st, table, "DELETE")
-    if st.where is None and not has_triggers(table, "DELETE") and p.nested == 0:
+    from sqlengine.compiler import returning
+    rt = returning.start(p, table, st.returning)
+    if st.where is None and not has_triggers(table, "DELETE") and p.nested == 0 and rt is None:
         b.emit(O.OP_Clear, table.root, 1)
         for idx in table.indexes:
             b.emit(O.OP_Clear, idx.root, 0)
@@ -73,7 +73,7 @@ def compile_delete(p, st: A.Delete):
     b.emit(O.OP_Column, eph, 0, old)
     b.emit(O.OP_NotExists, tcur, nxt, old)
     trig = has_triggers(table, "DELETE")
-    if trig:
+    if trig or rt is not None:
         for i in range(n):
             if i == table.ipk:
                 b.emit(O.OP_SCopy, old, old + 1 + i)
@@ -81,12 +81,17 @@ def compile_delete(p, st: A.Delete):
                 b.emit(O.OP_Column, tcur, i, old + 1 + i)
                 if table.columns[i].affinity == "E":
                     b.emit(O.OP_RealAffinity, old + 1 + i)
+    if trig:
         code_triggers(p, table, "DELETE", "BEFORE", None, old, nxt)
         b.emit(O.OP_NotExists, tcur, nxt, old)
+    if rt is not None:
+        rt.emit_row(old)
     code_delete_row(p, table, tcur, icurs, old, count=p.nested == 0)
     if trig:
         code_triggers(p, table, "DELETE", "AFTER", None, old, nxt)
     b.resolve(nxt)
     b.emit(O.OP_Next, eph, top)
     b.resolve(done)
+    if rt is not None:
+        rt.finish()
     return None

@@ -138,7 +138,7 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
             if act == O.OE_IGNORE:
                 b.emit(O.OP_Goto, 0, skip_label)
             else:
-                label = name if name else _expr_text(p, expr)
+                label = name if name else _expr_text(p, expr, table)
                 b.emit(O.OP_Halt, E.SQLITE_CONSTRAINT_CHECK, act if act != O.OE_REPLACE else O.OE_ABORT,
                        0, f"CHECK constraint failed: {label}")
             b.resolve(ok)
@@ -219,8 +219,15 @@ def _row_scope(p, table, base):
     return scope
 
 
-def _expr_text(p, expr):
-    return getattr(expr, "_text", None) or "?"
+def _expr_text(p, expr, table=None):
+    text = getattr(expr, "_text", None)
+    if text is None and table is not None and table.sql:
+        from sqlengine.compiler.pragma import clause_spans
+        spans = clause_spans(table.sql, "CHECK")
+        k = next((i for i, c in enumerate(table.checks) if c[1] is expr), -1)
+        if 0 <= k < len(spans):
+            text = spans[k]
+    return text or "?"
 
 
 # ------------------------------------------------------------------------------------------
@@ -232,13 +239,14 @@ def compile_insert(p, st: A.Insert):
         push_with(p, st.with_)  # visible for the rest of this statement
     if st.upserts:
         raise OperationalError("upsert is not supported yet")
-    if st.returning:
-        raise OperationalError("RETURNING is not supported yet")
     table = table_for_write(p, st.table, st.schema)
     p.write = True
     if getattr(table, "is_view", False):
         from sqlengine.compiler.trigger import compile_view_insert
         return compile_view_insert(p, st, table)
+    from sqlengine.compiler import autoinc, returning
+    rt = returning.start(p, table, st.returning)
+    ai = autoinc.begin(p, table)
     n = len(table.columns)
     # the column mapping: for each table column, the position in the source row or None
     if st.source is None:
@@ -321,19 +329,29 @@ def compile_insert(p, st: A.Insert):
         b.emit(O.OP_Null, 0, base)
     b.emit(O.OP_NotNull, base, have)
     b.emit(O.OP_NewRowid, tcur, base)
+    if ai is not None:
+        ai.adjust_new_rowid(base)
     got = b.new_label()
     b.emit(O.OP_Goto, 0, got)
     b.resolve(have)
     b.emit(O.OP_MustBeInt, base, 0)
     b.resolve(got)
+    if ai is not None:
+        ai.note_rowid(base)
     from sqlengine.compiler.trigger import code_triggers
     code_triggers(p, table, "INSERT", "BEFORE", base, None, skip)
     keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip)
     code_finish_row(p, table, tcur, icurs, base, keys, count=p.nested == 0)
+    if rt is not None:
+        rt.emit_row(base)
     code_triggers(p, table, "INSERT", "AFTER", base, None, skip)
     b.resolve(skip)
     b.emit(O.OP_Return, ret)
     b.resolve(end)
+    if ai is not None:
+        ai.finish()
+    if rt is not None:
+        rt.finish()
     return None
 
 

@@ -217,6 +217,8 @@ def choose(p, scope, level, src, terms) -> Access:
     if not cands:
         return Access("scan")
     if not src.is_table:
+        if getattr(src, "changes_per_run", False):  # a recursive CTE's current row
+            return Access("scan")
         return _auto(scope, level, cands) or Access("scan")
     table = src.table
     # rowid equality

@@ -389,6 +389,40 @@ def _ast_of(sql):
     return parsed.stmt if parsed is not None else None
 
 
+def clause_spans(sql: str, keyword: str) -> list[str]:
+    """The source text of every ``keyword (expr)`` clause (CHECK, AS) of a CREATE TABLE,
+    in order: the text between the parentheses, trimmed."""
+    toks = _tokens(sql)
+    out = []
+    for k, (_kind, a, e) in enumerate(toks):
+        if sql[a:e].upper() == keyword and k + 1 < len(toks) and toks[k + 1][0] == "LP":
+            depth = 0
+            j = k + 1
+            while j < len(toks):
+                if toks[j][0] == "LP":
+                    depth += 1
+                elif toks[j][0] == "RP":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            end = toks[j][1] if j < len(toks) else len(sql)
+            out.append(sql[toks[k + 1][2]:end].strip())
+    return out
+
+
+def _tokens(sql):
+    toks = []
+    i = 0
+    n = len(sql)
+    while i < n:
+        kind, end = next_token(sql, i)
+        if kind != "SPACE":
+            toks.append((kind, i, end))
+        i = end
+    return toks
+
+
 def default_spans(sql: str) -> list[str]:
     """The source text of every DEFAULT clause of a CREATE TABLE, in order (SQLite keeps
     the span as written: without the parentheses of ``DEFAULT (expr)``)."""

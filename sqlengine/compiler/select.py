@@ -648,6 +648,20 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     return info
 
 
+def _column_ref(scope, e):
+    """The ColRef of this scope that ``e`` (a plain column) is, or None."""
+    if isinstance(e, ResolvedColumn):
+        return e.ref if e.ref.scope is scope else None
+    if isinstance(e, A.Column):
+        try:
+            ref = scope.lookup(e.name, e.table)
+        except OperationalError:
+            return None
+        if ref is not None and ref.scope is scope:
+            return ref
+    return None
+
+
 def _and_all(where, extra):
     e = where
     for x in extra:
@@ -670,6 +684,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             c = expr_collation(a.args[0], scope)
             if c is not None:
                 f = f.with_collation(p.coll_func(c))
+        if a.distinct:
+            c = p.collation(expr_collation(a.args[0], scope))
+            if c is not None and c.key is not None:
+                f = f.with_distinct_norms([c.key])
         defs.append((a, f, nargs))
     acc = b.alloc_reg(len(aggs)) if aggs else 0
     # columns to keep per group (read outside aggregates); registered after aggregates so
@@ -701,6 +719,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         scope.overrides.clear()
         return
 
+    key_overrides = {}
+
     def output_row():
         """Finalize, test HAVING, compute and emit one result row."""
         skip = b.new_label()
@@ -709,11 +729,20 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         scope.overrides.update(agg_overrides)
         for k, ref in enumerate(bare):
             scope.overrides[ref.key] = bare_regs + k
+        scope.overrides.update(key_overrides)
         if having is not None:
             if_false(p, scope, having, skip, True)
         emit_result(code_results())
         b.resolve(skip)
         scope.overrides.clear()
+
+    # SQLite's rule: with a single min() or max(), the bare columns come from the row that
+    # gave the min/max; otherwise from the last row of the group.
+    hit = 0
+    minmax = [i for i, (a, _f, n) in enumerate(defs)
+              if n == 1 and a.name.lower() in ("min", "max")]
+    if len(minmax) == 1 and bare:
+        hit = b.alloc_reg()
 
     def step_aggs(arg_regs_of):
         for i, (a, f, nargs) in enumerate(defs):
@@ -722,9 +751,22 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             if a.filter is not None:
                 skip = b.new_label()
                 if_false(p, scope, a.filter, skip, True)
-            b.emit(O.OP_AggStep, 1 if a.distinct else 0, base, acc + i, f, nargs)
+            h = hit if (hit and i == minmax[0]) else 0
+            b.emit(O.OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, f, nargs)
             if skip is not None:
                 b.resolve(skip)
+
+    def copy_bare(emit_one):
+        if not bare:
+            return
+        skip = None
+        if hit:
+            skip = b.new_label()
+            b.emit(O.OP_IfNot, hit, skip, 1)
+        for k, ref in enumerate(bare):
+            emit_one(k, ref)
+        if skip is not None:
+            b.resolve(skip)
 
     if not group_by:
         if aggs:
@@ -739,9 +781,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             for j, x in enumerate(a.args if not a.star else []):
                 code_expr(p, scope, x, base + j)
         step_aggs(lambda i: arg_bases[i])
-        for k, ref in enumerate(bare):
-            from sqlengine.compiler.expr import code_column
-            code_column(p, ref, bare_regs + k)
+        from sqlengine.compiler.expr import code_column
+        copy_bare(lambda k, ref: code_column(p, ref, bare_regs + k))
         where_end(p, w)
         output_row()
         return
@@ -773,6 +814,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     # the pass over the sorted rows
     has_group = b.alloc_reg()
     prev = b.alloc_reg(ng)
+    for j, g in enumerate(group_by):
+        ref = _column_ref(scope, g)
+        if ref is not None:
+            key_overrides.setdefault(ref.key, prev + j)
     cur = b.alloc_reg(ng)
     ret = b.alloc_reg()
     out_sub = b.new_label()
@@ -809,8 +854,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         o += n
     # FILTER clauses were not kept in the sorter: evaluate them from the bare columns
     step_aggs(lambda i: args_base + offs[i])
-    for k in range(len(bare)):
-        b.emit(O.OP_Column, srt, ng + n_args + k, bare_regs + k)
+    copy_bare(lambda k, ref: b.emit(O.OP_Column, srt, ng + n_args + k, bare_regs + k))
     b.emit(O.OP_SorterNext, srt, top)
     b.emit(O.OP_Gosub, ret, out_sub)
     b.emit(O.OP_Goto, 0, end)

@@ -86,6 +86,9 @@ def compile_statement(db, stmt, text: str):
         raise OperationalError("ALTER TABLE is not supported yet")
     else:
         raise OperationalError(f"unsupported statement: {t.__name__}")
+    rt = getattr(p, "returning", None)
+    if rt is not None:
+        names, decls = rt.names, rt.decltypes
     b.emit(O.OP_Halt, 0, 0)
     # the tail: open the transaction, then go back to the start
     b.change_p2(init, b.addr())

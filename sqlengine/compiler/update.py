@@ -21,8 +21,6 @@ def compile_update(p, st: A.Update):
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_)  # visible for the rest of this statement
-    if st.returning:
-        raise OperationalError("RETURNING is not supported yet")
     if st.from_ is not None:
         raise OperationalError("UPDATE FROM is not supported yet")
     if st.order_by or st.limit is not None:
@@ -32,6 +30,8 @@ def compile_update(p, st: A.Update):
     if getattr(table, "is_view", False):
         from sqlengine.compiler.trigger import compile_view_update_delete
         return compile_view_update_delete(p, st, table, "UPDATE")
+    from sqlengine.compiler import returning
+    rt = returning.start(p, table, st.returning)
     n = len(table.columns)
     assigns = {}  # column number (-1 rowid) -> expr
     for s in st.sets:
@@ -99,8 +99,12 @@ def compile_update(p, st: A.Update):
     b.emit(O.OP_Delete, tcur, 0)
     b.resolve(same)
     code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old, count=p.nested == 0)
+    if rt is not None:
+        rt.emit_row(new)
     code_triggers(p, table, "UPDATE", "AFTER", new, old, nxt, cols)
     b.resolve(nxt)
     b.emit(O.OP_Next, eph, top)
     b.resolve(done)
+    if rt is not None:
+        rt.finish()
     return None

@@ -447,19 +447,27 @@ cdef class Vdbe:
                 n = a5[pc]
                 st = mem[p3]
                 if st is None:
-                    st = AggState(p4s[pc].new(), p1 != 0)
+                    st = AggState(p4s[pc].new(), (p1 & 1) != 0)
                     mem[p3] = st
                 args = mem[p2:p2 + n]
+                i = p1 >> 1  # register told whether the row was a min/max hit
                 if (<AggState>st).seen is not None:
                     if args[0] is None:
+                        if i:
+                            mem[i] = 0
                         pc += 1
                         continue
-                    k = S.row_key(args, n, [None] * n)
+                    f = p4s[pc]
+                    k = S.row_key(args, n, f.distinct_norms or [None] * n)
                     if k in (<AggState>st).seen:
+                        if i:
+                            mem[i] = 0
                         pc += 1
                         continue
                     (<AggState>st).seen.add(k)
-                p4s[pc].step((<AggState>st).obj, args)
+                r = p4s[pc].step((<AggState>st).obj, args)
+                if i:
+                    mem[i] = 1 if r else 0
             elif op == OP_AggFinal or op == OP_AggValue:
                 st = mem[p1]
                 f = p4s[pc]

@@ -56,24 +56,32 @@ class ScalarCall:
 
 
 class AggCall:
-    __slots__ = ("fdef", "ctx", "coll", "needs_collation", "explain")
+    """P4 of AggStep/AggFinal. ``distinct_norms``: per-argument text normalisers for
+    DISTINCT under a collation (None = BINARY). ``step`` returns what the aggregate's step
+    returns (min/max: True when the row became the best)."""
 
-    def __init__(self, fdef, ctx, coll=None):
+    __slots__ = ("fdef", "ctx", "coll", "needs_collation", "explain", "distinct_norms")
+
+    def __init__(self, fdef, ctx, coll=None, distinct_norms=None):
         self.fdef = fdef
         self.ctx = ctx
         self.coll = coll
         self.needs_collation = fdef.needs_collation or fdef.name in ("min", "max")
         self.explain = f"{fdef.name}({fdef.nargs})"
+        self.distinct_norms = distinct_norms
 
     def with_collation(self, coll):
-        return AggCall(self.fdef, self.ctx, coll)
+        return AggCall(self.fdef, self.ctx, coll, self.distinct_norms)
+
+    def with_distinct_norms(self, norms):
+        return AggCall(self.fdef, self.ctx, self.coll, norms)
 
     def new(self):
         self.ctx.collation = self.coll
         return self.fdef.func(self.ctx)
 
     def step(self, state, args):
-        state.step(*args)
+        return state.step(*args)
 
     def final(self, state):
         return state.finalize()

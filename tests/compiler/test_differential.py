@@ -67,6 +67,14 @@ QUERIES = [
     "SELECT a FROM t1 WHERE rowid > 2 AND rowid <= 5 ORDER BY 1",
     "VALUES (1, 'a'), (2, 'b')",
     "SELECT x FROM t2 WHERE x IN (SELECT a FROM t1 WHERE a > 1) ORDER BY x",
+    "SELECT y, count(*) FROM t2 GROUP BY y ORDER BY 1",
+    "SELECT min(c), b FROM t1",
+    "SELECT max(a), b, d FROM t1",
+    "SELECT p, max(q), r FROM t3 GROUP BY p ORDER BY p",
+    "SELECT count(DISTINCT b COLLATE NOCASE), count(DISTINCT y) FROM t1, t2",
+    "SELECT * FROM t2 NATURAL JOIN (SELECT x, 'b' AS y FROM t2) ORDER BY x",
+    "SELECT * FROM t1 JOIN t2 ON a = x JOIN t3 ON p = a ORDER BY 1, 2, 3",
+    "SELECT a FROM t1 WHERE a IN (SELECT x FROM t2 WHERE z > 5) OR b = 'one' ORDER BY 1",
 ]
 
 ERRORS = [
