@@ -21,7 +21,9 @@ def _num(v):
     if type(v) is str:
         v = V.apply_numeric_affinity(v, False)
     t = type(v)
-    if t is int or t is float:
+    if t is float:
+        return None if v != v else v  # NaN is never an SQL value; treat it as NULL
+    if t is int:
         return v
     if t is bool:
         return int(v)
