@@ -24,13 +24,23 @@ subclass). The functions read these attributes of it, at call time:
 * ``ctx.last_insert_rowid``, ``ctx.changes``, ``ctx.total_changes`` -- ints (properties
   are fine) for last_insert_rowid(), changes(), total_changes().
 * ``ctx.now()`` -- the statement's current time as a Unix timestamp (float seconds, UTC),
-  the same value for every call within one statement (SQLite's rule for 'now').
+  the same value for every call within one statement (SQLite's rule for 'now'); the
+  default implementation caches the first reading until ``ctx.reset_now()``, which the VM
+  calls when a statement starts.
 * ``ctx.random_bytes(n)`` -- ``n`` random bytes (random(), randomblob()).
 * ``ctx.case_sensitive_like`` -- bool, PRAGMA case_sensitive_like.
 
 Aggregates: ``fdef.func`` is a class; the VM creates one instance per group with
 ``cls(ctx)`` and calls ``step(*args)``, then ``finalize()`` (see ``aggregates.py``; window
 use adds ``inverse(*args)`` and ``value()``). DISTINCT is the VM's job.
+
+Operators and table-valued functions: ``a -> b`` and ``a ->> b`` are the 2-argument
+functions named ``'->'`` and ``'->>'``. JSON results are ``func_json.JsonText`` (a str
+subclass standing for SQLite's JSON subtype). ``json_each``/``json_tree`` are not in the
+registry: ``func_json.json_each(x[, path])`` / ``json_tree`` return their rows as tuples in
+``func_json.JSON_EACH_COLUMNS`` order (the last two columns, json and root, are HIDDEN).
+``coalesce``/``ifnull``/``iif`` are here for completeness; the compiler may short-circuit
+them. ``likelihood``'s constant-argument check belongs to the compiler.
 
 Errors are ``sqlengine.errors`` exceptions carrying SQLite's message (``integer overflow``,
 ``string or blob too big``...). This module never touches registers, cursors or storage.
