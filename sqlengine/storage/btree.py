@@ -107,15 +107,33 @@ class Btree:
         if write:
             if p.in_trans == 2:
                 return
-            p.begin_write()
+            was_reading = p.in_trans == 1
+            p.begin_read()
+            try:
+                if p.db_size > 0:
+                    self._check_page1()
+                    if self.get_meta(4):
+                        # auto-vacuum files keep pointer maps this engine does not maintain
+                        raise errors.NotSupportedError(
+                            "cannot write an auto_vacuum database (in sqlite3, PRAGMA "
+                            "auto_vacuum=NONE then VACUUM converts it)")
+                p.begin_write(wait=not was_reading)
+            except BaseException:
+                if not was_reading:
+                    p.end_read()
+                raise
             if p.db_size == 0:
                 self._new_database()
         else:
             if p.in_trans:
                 return
             p.begin_read()
-        if p.db_size > 0:
-            self._check_page1()
+            if p.db_size > 0:
+                try:
+                    self._check_page1()
+                except BaseException:
+                    p.end_read()
+                    raise
 
     def _check_page1(self) -> None:
         p1 = self.pager.get(1)

@@ -211,6 +211,19 @@ class _Check:
             self.err(f"Fragmentation of {gaps} bytes reported as {frag} on page {page.pgno}")
 
 
+def ptrmap_pages(n: int, usable: int, page_size: int) -> list[int]:
+    """The pointer-map pages of an auto-vacuum database of n pages (SQLite's ptrmapPageno:
+    every usable/5+1 pages from page 2, moved past the lock-byte page)."""
+    per = usable // 5 + 1
+    lock_page = fmt.lock_byte_page(page_size)
+    out = []
+    pg = 2
+    while pg <= n:
+        out.append(pg + 1 if pg == lock_page else pg)
+        pg += per
+    return out
+
+
 def schema_roots(bt) -> list[int]:
     """Page 1 plus every non-zero rootpage named in sqlite_schema."""
     roots = [1]
@@ -252,10 +265,12 @@ def integrity_check(bt, roots=None, max_errors: int = 100) -> list[str]:
                 break
             chk.tree(r)
         lock_page = fmt.lock_byte_page(bt.pager.page_size)
+        ptrmap = set(ptrmap_pages(chk.n, chk.usable, bt.pager.page_size)) \
+            if bt.get_meta(4) else set()
         for pg in range(1, chk.n + 1):
             if chk.full():
                 break
-            if not chk.used[pg] and pg != lock_page:
+            if not chk.used[pg] and pg != lock_page and pg not in ptrmap:
                 chk.err(f"Page {pg} is never used")
         return chk.errors or ["ok"]
     finally:

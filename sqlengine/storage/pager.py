@@ -234,7 +234,9 @@ class Pager:
             if not self.memory:
                 self._unlock(NO_LOCK)
 
-    def begin_write(self) -> None:
+    def begin_write(self, wait: bool | None = None) -> None:
+        """Take RESERVED. ``wait`` (default: only when no read transaction was open) says
+        whether to retry until the busy timeout."""
         if self.in_trans == 2:
             return
         if getattr(self.file, "readonly", False):
@@ -246,7 +248,7 @@ class Pager:
             try:
                 # as SQLite: a reader upgrading to writer gets BUSY at once (waiting could
                 # deadlock with another reader doing the same); a fresh writer waits
-                self._lock(RESERVED, wait=not was_reading)
+                self._lock(RESERVED, wait=(not was_reading) if wait is None else wait)
             except BaseException:
                 if not was_reading:
                     self.end_read()

@@ -255,3 +255,26 @@ def test_vacuum_changes_page_size(tmp_path, new_size):
     assert con.execute("select count(*) from t indexed by tb where b > ''").fetchone()[0] == \
         sum(1 for i in range(3000) if i % 900)
     con.close()
+
+
+@pytest.mark.parametrize("mode", ["full", "incremental"])
+def test_auto_vacuum_files_read_but_not_written(tmp_path, mode):
+    from sqlengine import errors
+    path = str(tmp_path / "av.db")
+    con = sqlite3.connect(path)
+    con.execute(f"pragma auto_vacuum={mode}")
+    con.execute("pragma page_size=512")
+    con.execute("create table t(a integer primary key, b)")
+    con.executemany("insert into t values(?,?)", [(i, "z" * 300) for i in range(400)])
+    con.commit()
+    con.close()
+    bt = Btree.open(path)
+    bt.begin(False)
+    assert bt.get_meta(4) > 0
+    assert len(read_table(bt, schema(bt)["t"][2])) == 400
+    bt.commit()
+    assert bt.integrity_check() == ["ok"]
+    with pytest.raises(errors.NotSupportedError):
+        bt.begin(True)
+    assert bt.in_trans == 0
+    bt.close()

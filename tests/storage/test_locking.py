@@ -163,3 +163,29 @@ def test_new_file_in_two_connections(tmp_path):
     b.begin(False)
     assert read_table(b, 1)[1][1] == "t"
     b.commit()
+
+
+def test_fresh_writer_waits_for_the_lock(db):
+    """A writer that held no read transaction retries until the holder lets go."""
+    import threading
+    a, b = _open(db), _open(db, timeout=30)
+    a.begin(True)
+    t = threading.Timer(0.2, a.rollback)
+    t.start()
+    b.begin(True)            # succeeds once a rolls back
+    t.join()
+    assert b.in_trans == 2
+    b.rollback()
+    a.close()
+    b.close()
+
+
+def test_reader_upgrading_gets_busy(db):
+    a, b = _open(db, timeout=30), _open(db)
+    b.begin(True)
+    a.begin(False)
+    with pytest.raises(errors.OperationalError, match="database is locked"):
+        a.begin(True)        # no wait: SQLite's rule against reader/reader deadlock
+    assert a.in_trans == 1   # the read transaction is still open
+    a.commit()
+    b.rollback()
