@@ -226,10 +226,17 @@ cdef class Vdbe:
         cdef long long p1, p2, p3
         cdef VCursor c
         cdef object v, w, r, k
+        cdef int tick = 4096
         if self.done:
             return None
         self.started = True
         while True:
+            tick -= 1
+            if tick == 0:
+                tick = 4096
+                if self.db._interrupted:
+                    self.db._interrupted = False
+                    raise E.OperationalError("interrupted", code=E.SQLITE_INTERRUPT)
             op = opc[pc]
             p1 = a1[pc]
             p2 = a2[pc]
