@@ -476,22 +476,38 @@ class Pager:
     def _shrink_cache(self) -> None:
         cap = self.cache_capacity()
         excess = len(self.cache) - cap
-        # the next scan waits until another eighth of the capacity has been read in, so the
-        # cost stays amortized even when most cached pages are dirty (not evictable)
-        self._next_shrink = max(len(self.cache), cap) + max(cap // 8, 16)
         if excess <= 0:
+            self._next_shrink = cap + max(cap // 8, 16)
             return
         excess += cap // 8
         victims = []
+        seen = set()
         getref = sys.getrefcount
-        for pgno, page in self.cache.items():
-            # referenced only by the cache dict (+ the loop variable and getrefcount's arg)
-            if pgno not in self.dirty and getref(page) <= 3:
-                victims.append(pgno)
-                if len(victims) >= excess:
-                    break
+        cache = self.cache
+        dirty = self.dirty
+        # two passes: first leaves and overflow pages, then interior pages too (interior
+        # pages are few and on every seek path, so they are the last to go)
+        for keep_interior in (True, False):
+            for pgno in cache:
+                if pgno in dirty:
+                    continue
+                page = cache[pgno]
+                if keep_interior and page.parsed and not page.leaf:
+                    continue
+                # referenced only by the cache dict, ``page`` and getrefcount's argument:
+                # no cursor holds it
+                if getref(page) <= 3 and pgno not in seen:
+                    victims.append(pgno)
+                    seen.add(pgno)
+                    if len(victims) >= excess:
+                        break
+            if len(victims) >= excess:
+                break
         for pgno in victims:
             del self.cache[pgno]
+        # the next scan waits until another eighth of the capacity has been read in, so the
+        # cost stays amortized even when most cached pages are dirty (not evictable)
+        self._next_shrink = max(len(self.cache), cap) + max(cap // 8, 16)
 
     def maybe_spill(self) -> None:
         """Called by the b-tree between operations (never in the middle of one, when a page

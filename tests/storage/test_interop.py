@@ -278,3 +278,23 @@ def test_auto_vacuum_files_read_but_not_written(tmp_path, mode):
         bt.begin(True)
     assert bt.in_trans == 0
     bt.close()
+
+
+def test_page_cache_stays_bounded(tmp_path):
+    path = str(tmp_path / "cache.db")
+    con = sqlite3.connect(path)
+    con.execute("create table t(a integer primary key, b)")
+    con.executemany("insert into t values(?,?)", [(i, "c" * 1000) for i in range(20000)])
+    con.commit()
+    con.close()
+    bt = Btree.open(path)
+    bt.cache_size = -400          # 400 KiB = 100 pages of 4096
+    bt.begin(False)
+    assert bt.page_count() > 4000
+    assert len(read_table(bt, 2)) == 20000
+    cur = bt.cursor(2)
+    for k in range(0, 20000, 7):
+        assert cur.seek(k) == 0
+    assert len(bt.pager.cache) <= 100 + 100 // 8 + 16 + 20
+    bt.commit()
+    bt.close()
