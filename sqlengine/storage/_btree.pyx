@@ -27,7 +27,7 @@ from sqlengine.storage._varint cimport get_varint, put_varint, varint_len
 from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compare_record_key,
                                         decode_value, decode_record_at, decode_column_at,
                                         compare_records)
-from sqlengine.storage._record import decode_record, decode_column
+from sqlengine.storage._record import decode_record, decode_column, encode_record
 
 from sqlengine.errors import DatabaseError, SQLITE_CORRUPT
 
@@ -841,6 +841,17 @@ cdef class BtCursor:
             return -1
         return 0 if self.compare_key(key) == 0 else 1
 
+    cdef PreparedKey _probe_key(self, key):
+        """Prepare an index probe: normally the key encoded as a record (compared in C by
+        compare_records); a PreparedKey when it cannot be encoded (integers beyond 64 bits)."""
+        try:
+            self.probe = encode_record(key)
+            if PyBytes_GET_SIZE(self.probe) > 1:
+                return None
+        except (OverflowError, TypeError):
+            pass
+        return prepare_key(tuple(key))
+
     def seek_ge(self, key):
         cdef int c
         if self.intkey:
@@ -848,7 +859,7 @@ cdef class BtCursor:
             if self.state == CURSOR_VALID and c < 0:
                 self.next_()
             return self.state == CURSOR_VALID
-        c = self.move_to_key(prepare_key(tuple(key)), -1, False)
+        c = self.move_to_key(self._probe_key(key), -1, False)
         return c == 0
 
     def seek_gt(self, key):
@@ -858,7 +869,7 @@ cdef class BtCursor:
             if self.state == CURSOR_VALID and c <= 0:
                 self.next_()
             return self.state == CURSOR_VALID
-        c = self.move_to_key(prepare_key(tuple(key)), 1, False)
+        c = self.move_to_key(self._probe_key(key), 1, False)
         return c == 0
 
     def seek_le(self, key):
@@ -868,7 +879,7 @@ cdef class BtCursor:
             if self.state == CURSOR_VALID and c > 0:
                 self.prev_()
             return self.state == CURSOR_VALID
-        c = self.move_to_key(prepare_key(tuple(key)), 1, False)
+        c = self.move_to_key(self._probe_key(key), 1, False)
         return self._back_one(c)
 
     def seek_lt(self, key):
@@ -878,7 +889,7 @@ cdef class BtCursor:
             if self.state == CURSOR_VALID and c >= 0:
                 self.prev_()
             return self.state == CURSOR_VALID
-        c = self.move_to_key(prepare_key(tuple(key)), -1, False)
+        c = self.move_to_key(self._probe_key(key), -1, False)
         return self._back_one(c)
 
     cdef bint _back_one(self, int c) except -1:
@@ -891,7 +902,7 @@ cdef class BtCursor:
     def compare_key(self, key):
         """Compare the current entry's first len(key) fields with key: -1, 0 or 1."""
         self._need_valid()
-        return self.compare_cell(self.top(), self.idx[self.depth], prepare_key(tuple(key)))
+        return self.compare_cell(self.top(), self.idx[self.depth], self._probe_key(key))
 
     # -- reading ----------------------------------------------------------------------------
     cdef int _need_valid(self) except -1:
