@@ -446,6 +446,16 @@ def assume_pager_fixes() -> None:
 
     Pager._read_header_initial = read_header_initial
 
+    # (4) playback stops at a journal segment whose record count is 0, so the pages
+    # journaled in later segments (after a cache spill) are not restored: hand playback a
+    # copy of the journal without such segments
+    orig_playback = Pager._playback
+
+    def playback(self, j, own):
+        return orig_playback(self, _without_empty_segments(j), own)
+
+    Pager._playback = playback
+
     orig_sync = Pager._sync_journal
 
     def commit(self):
@@ -459,6 +469,39 @@ def assume_pager_fixes() -> None:
     _orig_commit = Pager.commit
     Pager.commit = commit
     Pager._sync_journal = orig_sync
+
+
+def _without_empty_segments(j):
+    from sqlengine.storage import format as fmt
+    from sqlengine.vfs.memory import MemoryFile
+
+    data = j.read(0, j.size())
+    out = bytearray()
+    off = 0
+    while off + 28 <= len(data) and data[off:off + 8] == fmt.JOURNAL_MAGIC:
+        nrec = int.from_bytes(data[off + 8:off + 12], "big")
+        sector = int.from_bytes(data[off + 20:off + 24], "big")
+        ps = int.from_bytes(data[off + 24:off + 28], "big")
+        if sector < 32 or sector & (sector - 1) or ps < 512 or ps & (ps - 1):
+            break
+        body = off + sector
+        if nrec == 0xFFFFFFFF:
+            end = len(data)
+        else:
+            end = body + nrec * (ps + 8)
+        nxt = ((end + sector - 1) // sector) * sector
+        if nrec != 0 or not out or nxt >= len(data):
+            # keep the first segment (its header holds the original size) and every
+            # segment with records; segments start on sector boundaries
+            if out and len(out) % sector:
+                out.extend(bytes(sector - len(out) % sector))
+            out.extend(data[off:min(nxt, len(data))])
+        if nrec == 0xFFFFFFFF or nxt <= off:
+            break
+        off = nxt
+    if not out:
+        out = bytearray(data)
+    return MemoryFile(out)
 
 
 def main(argv=None):
