@@ -237,8 +237,6 @@ def compile_insert(p, st: A.Insert):
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_)  # visible for the rest of this statement
-    if st.upserts:
-        raise OperationalError("upsert is not supported yet")
     table = table_for_write(p, st.table, st.schema)
     p.write = True
     if getattr(table, "is_view", False):
@@ -270,6 +268,8 @@ def compile_insert(p, st: A.Insert):
         rowid_pos = None
         n_src = n
     tcur, icurs = open_write_cursors(p, table)
+    from sqlengine.compiler import upsert
+    us = upsert.begin(p, table, st, tcur, icurs)
     base = b.alloc_reg(n + 1)
     src_regs = b.alloc_reg(max(n_src, 1))
     row_sub = b.new_label()
@@ -340,6 +340,8 @@ def compile_insert(p, st: A.Insert):
         ai.note_rowid(base)
     from sqlengine.compiler.trigger import code_triggers
     code_triggers(p, table, "INSERT", "BEFORE", base, None, skip)
+    if us is not None:
+        us.code_checks(base, base, skip)
     keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip)
     code_finish_row(p, table, tcur, icurs, base, keys, count=p.nested == 0)
     if rt is not None:

@@ -1,0 +1,127 @@
+"""AUTOINCREMENT: the ``sqlite_sequence`` table and the rowids it guards.
+
+As in SQLite: the first AUTOINCREMENT table of a database creates
+``sqlite_sequence(name,seq)``; an INSERT into such a table reads the table's sequence
+value once, never hands out a rowid at or below it (nor below the largest rowid in use),
+raises it to the largest rowid inserted, and writes it back at the end of the statement
+(even when no row was inserted); DROP TABLE removes the table's entry.
+
+This module emits code; it never runs it.
+"""
+
+from __future__ import annotations
+
+from sqlengine.vdbe import opcodes as O
+
+SEQUENCE_SQL = "CREATE TABLE sqlite_sequence(name,seq)"
+
+
+def create_sequence_table(p, schema_cursor, insert_schema_row):
+    """Code creating sqlite_sequence, when the database has none yet."""
+    if p.schema.table("sqlite_sequence") is not None:
+        return
+    b = p.b
+    root = b.alloc_reg()
+    b.emit(O.OP_CreateBtree, 0, root, 1)
+    insert_schema_row(p, schema_cursor, "table", "sqlite_sequence", "sqlite_sequence", root,
+                      SEQUENCE_SQL)
+
+
+class Autoinc:
+    """The registers of one INSERT's sequence value: ``reg`` (the value), ``rowid_reg``
+    (the sqlite_sequence row holding it, or NULL)."""
+
+    def __init__(self, p, table):
+        self.p = p
+        self.table = table
+        b = p.b
+        seq = p.schema.table("sqlite_sequence")
+        self.seq_table = seq
+        self.reg = b.alloc_reg()
+        self.rowid_reg = b.alloc_reg()
+        self.cur = b.alloc_cursor()
+        b.emit(O.OP_Integer, 0, self.reg)
+        b.emit(O.OP_Null, 0, self.rowid_reg)
+        if seq is None:
+            return
+        # find the table's row
+        b.emit(O.OP_OpenWrite, self.cur, seq.root, 0, 2, comment="sqlite_sequence")
+        name = b.alloc_reg()
+        col = b.alloc_reg()
+        p.emit_constant(table.name, name)
+        done = b.new_label()
+        nxt = b.new_label()
+        b.emit(O.OP_Rewind, self.cur, done)
+        top = b.addr()
+        b.emit(O.OP_Column, self.cur, 0, col)
+        b.emit(O.OP_Ne, name, nxt, col, None, 0x10)
+        b.emit(O.OP_Rowid, self.cur, self.rowid_reg)
+        b.emit(O.OP_Column, self.cur, 1, self.reg)
+        b.emit(O.OP_Goto, 0, done)
+        b.resolve(nxt)
+        b.emit(O.OP_Next, self.cur, top)
+        b.resolve(done)
+
+    def adjust_new_rowid(self, rowid_reg):
+        """After NewRowid chose r[rowid_reg]: make it at least the sequence value + 1."""
+        b = self.p.b
+        t = b.alloc_reg()
+        ok = b.new_label()
+        one = b.alloc_reg()
+        b.emit(O.OP_Integer, 1, one)
+        b.emit(O.OP_Add, self.reg, one, t)
+        b.emit(O.OP_Ge, t, ok, rowid_reg, None, 0)
+        b.emit(O.OP_SCopy, t, rowid_reg)
+        b.resolve(ok)
+
+    def note_rowid(self, rowid_reg):
+        """After a row is written: the sequence value is at least its rowid."""
+        self.p.b.emit(O.OP_MemMax, self.reg, rowid_reg)
+
+    def finish(self):
+        """At the end of the statement: write the sequence value back."""
+        if self.seq_table is None:
+            return
+        p = self.p
+        b = p.b
+        regs = b.alloc_reg(2)
+        p.emit_constant(self.table.name, regs)
+        b.emit(O.OP_SCopy, self.reg, regs + 1)
+        rec = b.alloc_reg()
+        b.emit(O.OP_MakeRecord, regs, 2, rec)
+        have = b.new_label()
+        b.emit(O.OP_NotNull, self.rowid_reg, have)
+        b.emit(O.OP_NewRowid, self.cur, self.rowid_reg)
+        b.resolve(have)
+        b.emit(O.OP_Insert, self.cur, rec, self.rowid_reg)
+
+
+def begin(p, table):
+    """Start AUTOINCREMENT bookkeeping for an INSERT into ``table`` (None if not needed)."""
+    if not getattr(table, "autoinc", False):
+        return None
+    return Autoinc(p, table)
+
+
+def code_drop(p, table_name):
+    """Code removing a dropped table's sqlite_sequence entry."""
+    seq = p.schema.table("sqlite_sequence")
+    if seq is None:
+        return
+    b = p.b
+    cur = b.alloc_cursor()
+    b.emit(O.OP_OpenWrite, cur, seq.root, 0, 2, comment="sqlite_sequence")
+    name = b.alloc_reg()
+    col = b.alloc_reg()
+    p.emit_constant(table_name, name)
+    done = b.new_label()
+    top = b.new_label()
+    nxt = b.new_label()
+    b.emit(O.OP_Rewind, cur, done)
+    b.resolve(top)
+    b.emit(O.OP_Column, cur, 0, col)
+    b.emit(O.OP_Ne, name, nxt, col, None, 0x10)
+    b.emit(O.OP_Delete, cur, 0)
+    b.resolve(nxt)
+    b.emit(O.OP_Next, cur, top)
+    b.resolve(done)

@@ -1,0 +1,302 @@
+"""Common table expressions: WITH, WITH RECURSIVE, and the MATERIALIZED hints.
+
+A WITH clause pushes a frame of named CTEs on ``Parse.ctes``; a FROM item that names one
+becomes a source read from an ephemeral table filled once per statement, like a view.
+A recursive CTE (a compound whose right-hand arms read the CTE itself; the RECURSIVE
+keyword is optional, as in SQLite) is computed with a queue, as SQLite does: the initial
+arms fill the queue, then each queued row, in turn, becomes the only row of the recursive
+reference while the recursive arms run, and every row they produce is queued and output.
+UNION keeps a set of the rows seen; LIMIT and OFFSET of the CTE apply to its output.
+
+This module emits code; it never runs it and never touches storage.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.sorter import SortSpec
+
+
+class CteEntry:
+    __slots__ = ("name", "cte", "env", "recursive_source", "busy")
+
+    def __init__(self, name, cte):
+        self.name = name
+        self.cte = cte
+        self.env = None  # the frames visible inside its body
+        self.recursive_source = None  # Source of the current row while the recursive arms compile
+        self.busy = False
+
+
+def push_with(p, with_: A.With):
+    """Push the frame of a WITH clause; returns a token for ``pop_with``."""
+    stack = getattr(p, "ctes", None)
+    if stack is None:
+        stack = []
+        p.ctes = stack
+    frame = {}
+    for cte in with_.ctes:
+        key = cte.name.lower()
+        if key in frame:
+            raise OperationalError(f"duplicate WITH table name: {cte.name}")
+        e = CteEntry(cte.name, cte)
+        frame[key] = e
+        # the body sees the outer frames, the earlier CTEs of this WITH, and itself
+        e.env = stack + [dict(frame)]
+    stack.append(frame)
+    return len(stack) - 1
+
+
+def pop_with(p, token):
+    del p.ctes[token:]
+
+
+def find_cte(p, name: str):
+    stack = getattr(p, "ctes", None)
+    if not stack:
+        return None
+    key = name.lower()
+    for frame in reversed(stack):
+        e = frame.get(key)
+        if e is not None:
+            return e
+    return None
+
+
+def _current_row_class(Source):
+    class CurrentRow(Source):
+        """The one-row table of a recursive CTE's current row: its content changes on
+        every pass, so no automatic index may be built over it once."""
+        changes_per_run = True
+    return CurrentRow
+
+
+def _references(node, name: str) -> int:
+    """How many FROM items in ``node`` name ``name`` (not looking into nested WITHs that
+    shadow it)."""
+    n = 0
+    if isinstance(node, A.TableRef):
+        return 1 if node.schema is None and node.name.lower() == name else 0
+    if isinstance(node, A.Select) and node.with_ is not None:
+        if any(c.name.lower() == name for c in node.with_.ctes):
+            return 0
+    if dataclasses.is_dataclass(node):
+        for f in dataclasses.fields(node):
+            n += _references(getattr(node, f.name), name)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            n += _references(x, name)
+    return n
+
+
+def _from_references(core, name: str) -> int:
+    """References to ``name`` directly in the FROM clause of an arm (not in subqueries)."""
+    if not isinstance(core, A.SelectCore) or core.from_ is None:
+        return 0
+    n = 0
+    stack = [core.from_]
+    while stack:
+        f = stack.pop()
+        if isinstance(f, A.Join):
+            stack.append(f.left)
+            stack.append(f.right)
+        elif isinstance(f, A.TableRef) and f.schema is None and f.name.lower() == name:
+            n += 1
+    return n
+
+
+def _arms(body, out):
+    if isinstance(body, A.Compound):
+        _arms(body.left, out)
+        out.append((body.op, body.right))
+    else:
+        out.append((None, body))
+    return out
+
+
+def cte_source(p, entry: CteEntry, alias, Source, materialize):
+    """The FROM source of a reference to CTE ``entry``."""
+    if entry.recursive_source is not None:
+        src = entry.recursive_source
+        _CurrentRow = _current_row_class(Source)
+        if entry.busy:
+            raise OperationalError(f"multiple references to recursive table: {entry.name}")
+        entry.busy = True
+        return _CurrentRow(alias or entry.name, src.cursor, list(src.columns), src.affs,
+                           src.colls, src.decltypes)
+    if entry.busy:
+        raise OperationalError(f"circular reference: {entry.name}")
+    cte = entry.cte
+    name = entry.name.lower()
+    saved = p.ctes
+    p.ctes = entry.env
+    entry.busy = True
+    try:
+        sel = cte.select
+        arms = _arms(sel.body, [])
+        if _references(sel, name) and len(arms) > 1 and any(
+                _from_references(arm, name) for _op, arm in arms):
+            src = _recursive(p, entry, sel, arms, alias, Source)
+        else:
+            src = materialize(p, sel, alias or entry.name, None)
+            if cte.columns:
+                if len(cte.columns) != len(src.columns):
+                    raise OperationalError(f"table {entry.name} has {len(src.columns)} "
+                                           f"values for {len(cte.columns)} columns")
+                from sqlengine.compiler.select import _dedupe
+                src = Source(src.name, src.cursor, _dedupe(list(cte.columns)), src.affs,
+                             src.colls, src.decltypes)
+    finally:
+        entry.busy = False
+        p.ctes = saved
+    return src
+
+
+def _recursive(p, entry, sel, arms, alias, Source):
+    from sqlengine.compiler.expr import code_expr
+    from sqlengine.compiler.select import CallbackDest, _dedupe, compile_select
+    b = p.b
+    name = entry.name.lower()
+    first_rec = next(k for k, (_op, arm) in enumerate(arms) if _from_references(arm, name))
+    if first_rec == 0:
+        raise OperationalError(f"circular reference: {entry.name}")
+    for _op, arm in arms[:first_rec]:
+        if _references(arm, name):
+            raise OperationalError(f"circular reference: {entry.name}")
+    for _op, arm in arms[first_rec:]:
+        if isinstance(arm, A.SelectCore):
+            if _from_references(arm, name) > 1:
+                raise OperationalError(
+                    f"multiple references to recursive table: {entry.name}")
+            if _references(arm, name) != _from_references(arm, name):
+                raise OperationalError(f"recursive reference in a subquery: {entry.name}")
+            if arm.group_by or _has_aggregate(p, arm):
+                raise OperationalError("recursive aggregate queries not supported")
+    rec_op = arms[first_rec][0]
+    if rec_op not in ("UNION", "UNION ALL"):
+        raise OperationalError(f"circular reference: {entry.name}")
+    distinct = rec_op == "UNION"
+    if sel.order_by:
+        raise OperationalError("ORDER BY in a recursive common table expression is not "
+                               "supported")
+    # the initial select: the arms before the first recursive one
+    body = arms[0][1]
+    for op, arm in arms[1:first_rec]:
+        body = A.Compound(body, op, arm)
+    init_sel = A.Select(body=body)
+
+    out_cur = b.alloc_cursor()
+    queue = b.alloc_cursor()
+    current = b.alloc_cursor()
+    seen = b.alloc_cursor() if distinct else None
+    once = b.new_label()
+    done = b.new_label()
+    b.emit(O.OP_Once, 0, once)
+    b.emit(O.OP_OpenEphemeral, out_cur, 0)
+    b.emit(O.OP_OpenEphemeral, queue, 0)
+    b.emit(O.OP_OpenEphemeral, current, 0)
+    seen_open = b.emit(O.OP_Noop) if distinct else None
+    lreg = oreg = None
+    if sel.limit is not None:
+        lreg = b.alloc_reg()
+        code_expr(p, None, sel.limit, lreg)
+        b.emit(O.OP_MustBeInt, lreg, 0)
+        b.emit(O.OP_IfNot, lreg, done, 0)
+        if sel.offset is not None:
+            oreg = b.alloc_reg()
+            code_expr(p, None, sel.offset, oreg)
+            b.emit(O.OP_MustBeInt, oreg, 0)
+    state = {"n": None}
+
+    def add_row(base, n):
+        if state["n"] is None:
+            state["n"] = n
+        elif n != state["n"]:
+            raise OperationalError(
+                f"SELECTs to the left and right of {rec_op} do not have the same number "
+                "of result columns")
+        skip = b.new_label()
+        rec = b.alloc_reg()
+        if distinct:
+            b.emit(O.OP_Found, seen, skip, base, n)
+            b.emit(O.OP_MakeRecord, base, n, rec)
+            b.emit(O.OP_IdxInsert, seen, rec)
+        rid = b.alloc_reg()
+        b.emit(O.OP_MakeRecord, base, n, rec)
+        b.emit(O.OP_NewRowid, queue, rid)
+        b.emit(O.OP_Insert, queue, rec, rid)
+        if oreg is not None:
+            b.emit(O.OP_IfPos, oreg, skip, 1)
+        b.emit(O.OP_NewRowid, out_cur, rid)
+        b.emit(O.OP_Insert, out_cur, rec, rid)
+        if lreg is not None:
+            b.emit(O.OP_DecrJumpZero, lreg, done)
+        b.resolve(skip)
+
+    info = compile_select(p, init_sel, CallbackDest(add_row), None)
+    ncols = len(info.names)
+    names = list(info.names)
+    if entry.cte.columns:
+        if len(entry.cte.columns) != ncols:
+            raise OperationalError(
+                f"table {entry.name} has {ncols} values for {len(entry.cte.columns)} columns")
+        names = list(entry.cte.columns)
+    names = _dedupe(names)
+    if distinct:
+        b.ops[seen_open] = [O.OP_OpenEphemeral, seen, ncols, 0,
+                            SortSpec(ncols, [p.collation(c) for c in info.colls]), 0, None]
+    # the loop over the queue
+    b.emit(O.OP_Rewind, queue, done)
+    top = b.addr()
+    cols = b.alloc_reg(ncols)
+    for i in range(ncols):
+        b.emit(O.OP_Column, queue, i, cols + i)
+    rec = b.alloc_reg()
+    b.emit(O.OP_MakeRecord, cols, ncols, rec)
+    b.emit(O.OP_ResetSorter, current)
+    rid = b.alloc_reg()
+    b.emit(O.OP_NewRowid, current, rid)
+    b.emit(O.OP_Insert, current, rec, rid)
+    entry.recursive_source = Source(entry.name, current, names, info.affs, info.colls,
+                                    info.decltypes)
+    try:
+        for _op, arm in arms[first_rec:]:
+            entry.busy = False
+            compile_select(p, A.Select(body=arm), CallbackDest(add_row), None)
+    finally:
+        entry.recursive_source = None
+        entry.busy = True
+    b.emit(O.OP_Next, queue, top)
+    b.resolve(done)
+    b.resolve(once)
+    return Source(alias or entry.name, out_cur, names, info.affs, info.colls,
+                  info.decltypes)
+
+
+def _has_aggregate(p, core):
+    from sqlengine.compiler.expr import is_aggregate_call
+    found = []
+
+    def visit(x):
+        if isinstance(x, A.FunctionCall) and x.over is None:
+            try:
+                if is_aggregate_call(p, x):
+                    found.append(x)
+            except Exception:  # noqa: BLE001 - unknown functions are reported later
+                pass
+        if isinstance(x, (A.Subquery, A.Exists, A.InSelect)):
+            return
+        if dataclasses.is_dataclass(x):
+            for f in dataclasses.fields(x):
+                visit(getattr(x, f.name))
+        elif isinstance(x, (list, tuple)):
+            for y in x:
+                visit(y)
+    for rc in core.columns:
+        visit(rc)
+    visit(core.having)
+    return bool(found)

@@ -1,0 +1,95 @@
+"""RETURNING on INSERT, UPDATE and DELETE.
+
+As in SQLite, the rows are computed while the statement changes the table (from the row
+as written, or as it was before a DELETE) and collected in an ephemeral table; they are
+handed to the caller only after every change is made, so a caller that stops stepping
+early still sees the whole statement applied. Result column names follow SELECT's rules.
+
+This module emits code; it never runs it.
+"""
+
+from __future__ import annotations
+
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+
+
+class _Core:
+    """The part of a SelectCore that ``_expand_columns`` reads."""
+
+    def __init__(self, columns):
+        self.columns = columns
+
+
+class Returning:
+    """Collects RETURNING rows of one statement on ``table``."""
+
+    def __init__(self, p, table, items):
+        self.p = p
+        self.table = table
+        self.items = items
+        self.cursor = p.b.alloc_cursor()
+        self.n = None
+        p.b.emit(O.OP_OpenEphemeral, self.cursor, 0)
+        # the names, worked out once against a scope of the table's row
+        from sqlengine.compiler.insert import _row_scope
+        from sqlengine.compiler.select import _expand_columns
+        scope = _row_scope(p, table, 0)
+        cols = _expand_columns(p, _Core(items), scope)
+        self.names = [c[1] for c in cols]
+        # SQLite names every rowid alias "rowid" here (when no column takes the name)
+        for it in items:
+            if isinstance(it, A.ResultColumn) and it.alias is None and isinstance(
+                    it.expr, A.Column) and it.expr.name.lower() in ("oid", "_rowid_") \
+                    and table.find_column(it.expr.name) < 0 and table.ipk < 0:
+                for j, c in enumerate(cols):
+                    if c[0] is it.expr:
+                        self.names[j] = "rowid"
+        self.decltypes = [c[2] for c in cols]
+        p.returning = self
+
+    def emit_row(self, base):
+        """Code that adds one RETURNING row for the table row in registers base (rowid),
+        base+1.. (columns)."""
+        from sqlengine.compiler.expr import code_expr
+        from sqlengine.compiler.insert import _row_scope
+        from sqlengine.compiler.select import _expand_columns
+        p = self.p
+        b = p.b
+        scope = _row_scope(p, self.table, base)
+        cols = _expand_columns(p, _Core(self.items), scope)
+        n = len(cols)
+        regs = b.alloc_reg(n)
+        for i, (e, _name, _decl) in enumerate(cols):
+            if isinstance(e, A.FunctionCall) and p.db.is_aggregate(
+                    e.name, 0 if e.star else len(e.args)) and e.over is None:
+                from sqlengine.errors import OperationalError
+                raise OperationalError(f"misuse of aggregate function {e.name}()")
+            code_expr(p, scope, e, regs + i)
+        rec = b.alloc_reg()
+        rid = b.alloc_reg()
+        b.emit(O.OP_MakeRecord, regs, n, rec)
+        b.emit(O.OP_NewRowid, self.cursor, rid)
+        b.emit(O.OP_Insert, self.cursor, rec, rid)
+        self.n = n
+
+    def finish(self):
+        """Code that outputs the collected rows (at the end of the statement)."""
+        b = self.p.b
+        n = len(self.names)
+        done = b.new_label()
+        b.emit(O.OP_Rewind, self.cursor, done)
+        top = b.addr()
+        regs = b.alloc_reg(n)
+        for i in range(n):
+            b.emit(O.OP_Column, self.cursor, i, regs + i)
+        b.emit(O.OP_ResultRow, regs, n)
+        b.emit(O.OP_Next, self.cursor, top)
+        b.resolve(done)
+
+
+def start(p, table, items):
+    """Begin RETURNING for a statement on ``table`` (None when there is no clause)."""
+    if not items:
+        return None
+    return Returning(p, table, items)

@@ -1,0 +1,221 @@
+"""UPSERT: INSERT ... ON CONFLICT (target) [WHERE] DO NOTHING | DO UPDATE SET ... [WHERE].
+
+Before the ordinary constraint checks of each inserted row, the uniqueness constraints
+named by the ON CONFLICT clauses (in order; a clause without a target covers them all) are
+probed with the proposed row. A conflict on one of them takes that clause's action:
+DO NOTHING skips the row; DO UPDATE updates the existing row, with ``excluded.*`` naming
+the proposed row and the table's own columns the existing one, going through the usual
+UPDATE checks, index maintenance, triggers and RETURNING. Any other conflict is handled
+by the statement's normal conflict resolution, as in SQLite.
+
+This module emits code; it never runs it.
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler.resolve import Scope, Source
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+
+EXCLUDED_CURSOR = -2
+
+
+def _target_columns(table, target):
+    cols = []
+    for ic in target:
+        e = ic.expr
+        while isinstance(e, A.Collate):
+            e = e.expr
+        if not isinstance(e, A.Column) or e.table is not None:
+            return None
+        i = table.find_column(e.name)
+        if i < 0:
+            if e.name.lower() in ("rowid", "oid", "_rowid_") and not table.without_rowid:
+                i = table.ipk if table.ipk >= 0 else -1
+            else:
+                raise OperationalError(f"no such column: {e.name}")
+        cols.append(i)
+    return cols
+
+
+def resolve_targets(table, upserts):
+    """For each clause: the list of constraints it covers, each "rowid" or an Index."""
+    out = []
+    for k, u in enumerate(upserts):
+        if u.target is None:
+            if k != len(upserts) - 1:
+                raise OperationalError(
+                    "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")
+            cons = []
+            if table.ipk >= 0 or not table.without_rowid:
+                cons.append("rowid")
+            cons.extend(i for i in table.indexes if i.unique)
+            out.append(cons)
+            continue
+        cols = _target_columns(table, u.target)
+        found = None
+        if cols is not None:
+            want = sorted(cols)
+            if want == [table.ipk] or want == [-1]:
+                found = "rowid"
+            else:
+                for idx in table.indexes:
+                    if idx.unique and sorted(idx.columns) == want and (
+                            idx.where is None or u.target_where is not None):
+                        found = idx
+                        break
+        if found is None:
+            raise OperationalError(
+                "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")
+        out.append([found])
+    return out
+
+
+class Upsert:
+    def __init__(self, p, table, upserts, tcur, icurs):
+        self.p = p
+        self.table = table
+        self.upserts = upserts
+        self.targets = resolve_targets(table, upserts)
+        self.tcur = tcur
+        self.icurs = icurs
+
+    def code_checks(self, base, rowid_given, skip_label):
+        """Probe the targeted constraints with the row at ``base``; on a conflict take the
+        clause's action and continue at ``skip_label``."""
+        from sqlengine.compiler.insert import index_key, table_affinity
+        p = self.p
+        b = p.b
+        table = self.table
+        n = len(table.columns)
+        aff = table_affinity(table)
+        if any(a not in "@A" for a in aff):
+            b.emit(O.OP_Affinity, base + 1, n, 0, aff)
+        done = b.new_label()
+        actions = []
+        seen = set()
+        for u, cons in zip(self.upserts, self.targets):
+            action = b.new_label()
+            other = b.alloc_reg()
+            actions.append((u, action, other))
+            for c in cons:
+                key_id = "rowid" if c == "rowid" else c.name
+                if key_id in seen:
+                    continue
+                seen.add(key_id)
+                ok = b.new_label()
+                if c == "rowid":
+                    b.emit(O.OP_NotExists, self.tcur, ok, base)
+                    b.emit(O.OP_SCopy, base, other)
+                else:
+                    icur = self.icurs[self.table.indexes.index(c)]
+                    key = index_key(p, table, c, base, base)
+                    b.emit(O.OP_NoConflict, icur, ok, key, len(c.columns))
+                    b.emit(O.OP_IdxRowid, icur, other)
+                b.emit(O.OP_Goto, 0, action)
+                b.resolve(ok)
+        b.emit(O.OP_Goto, 0, done)
+        for u, action, other in actions:
+            b.resolve(action)
+            if u.sets is None:
+                b.emit(O.OP_Goto, 0, skip_label)
+            else:
+                self._code_update(u, base, other, skip_label)
+        b.resolve(done)
+
+    def _code_update(self, u, excluded, rowid_reg, skip_label):
+        from sqlengine.compiler.expr import code_expr, if_false
+        from sqlengine.compiler.insert import code_finish_row, code_write_row, index_key
+        from sqlengine.compiler.trigger import code_triggers
+        p = self.p
+        b = p.b
+        table = self.table
+        tcur = self.tcur
+        n = len(table.columns)
+        old = b.alloc_reg(n + 1)
+        new = b.alloc_reg(n + 1)
+        b.emit(O.OP_SCopy, rowid_reg, old)
+        b.emit(O.OP_NotExists, tcur, skip_label, old)
+        for i in range(n):
+            if i == table.ipk:
+                b.emit(O.OP_SCopy, old, old + 1 + i)
+            else:
+                b.emit(O.OP_Column, tcur, i, old + 1 + i)
+                if table.columns[i].affinity == "E":
+                    b.emit(O.OP_RealAffinity, old + 1 + i)
+        cols = [c.name for c in table.columns]
+        tsrc = Source(table.name, tcur, cols, [c.affinity for c in table.columns],
+                      [c.collation for c in table.columns],
+                      [c.type_name for c in table.columns], table=table)
+        xsrc = Source("excluded", EXCLUDED_CURSOR, cols,
+                      [c.affinity for c in table.columns], [c.collation for c in table.columns],
+                      [c.type_name for c in table.columns], table=table)
+        # unqualified names are the table's; excluded.* is found one level out
+        xscope = Scope([xsrc])
+        scope = Scope([tsrc], outer=xscope)
+        for i in range(n):
+            scope.overrides[(tcur, i)] = old + 1 + i
+            xscope.overrides[(EXCLUDED_CURSOR, i)] = excluded + 1 + i
+        scope.overrides[(tcur, -1)] = old
+        xscope.overrides[(EXCLUDED_CURSOR, -1)] = excluded
+        assigns = {}
+        for s in u.sets:
+            if len(s.columns) != 1:
+                if isinstance(s.expr, A.RowValue) and len(s.expr.items) == len(s.columns):
+                    items = s.expr.items
+                else:
+                    raise OperationalError("row value misused")
+            else:
+                items = [s.expr]
+            for cname, e in zip(s.columns, items):
+                i = table.find_column(cname)
+                if i < 0:
+                    if cname.lower() in ("rowid", "oid", "_rowid_") and table.ipk < 0:
+                        i = -1
+                    else:
+                        raise OperationalError(f"no such column: {cname}")
+                assigns[i] = e
+        if u.where is not None:
+            if_false(p, scope, u.where, skip_label, True)
+        for i in range(n):
+            if i in assigns:
+                code_expr(p, scope, assigns[i], new + 1 + i)
+            else:
+                b.emit(O.OP_SCopy, old + 1 + i, new + 1 + i)
+        if table.ipk >= 0 and table.ipk in assigns:
+            b.emit(O.OP_SCopy, new + 1 + table.ipk, new)
+            b.emit(O.OP_MustBeInt, new, 0)
+        elif -1 in assigns:
+            code_expr(p, scope, assigns[-1], new)
+            b.emit(O.OP_MustBeInt, new, 0)
+        else:
+            b.emit(O.OP_SCopy, old, new)
+        names = {table.columns[i].name.lower() for i in assigns if i >= 0}
+        code_triggers(p, table, "UPDATE", "BEFORE", new, old, skip_label, names)
+        if table.triggers:
+            b.emit(O.OP_NotExists, tcur, skip_label, old)
+        keys = code_write_row(p, table, tcur, self.icurs, new, "ABORT", skip_label,
+                              old_rowid=old)
+        for idx, c in zip(table.indexes, self.icurs):
+            key = index_key(p, table, idx, old, old)
+            b.emit(O.OP_IdxDelete, c, key, len(idx.columns) + 1)
+        same = b.new_label()
+        b.emit(O.OP_Eq, old, same, new, None, 0)
+        b.emit(O.OP_NotExists, tcur, same, old)
+        b.emit(O.OP_Delete, tcur, 0)
+        b.resolve(same)
+        code_finish_row(p, table, tcur, self.icurs, new, keys, old_rowid=old,
+                        count=p.nested == 0)
+        rt = getattr(p, "returning", None)
+        if rt is not None:
+            rt.emit_row(new)
+        code_triggers(p, table, "UPDATE", "AFTER", new, old, skip_label, names)
+        b.emit(O.OP_Goto, 0, skip_label)
+
+
+def begin(p, table, st, tcur, icurs):
+    """Upsert handling for an INSERT (None when it has no ON CONFLICT clause)."""
+    if not st.upserts:
+        return None
+    return Upsert(p, table, st.upserts, tcur, icurs)
