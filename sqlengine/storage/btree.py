@@ -139,6 +139,9 @@ class Btree:
         p1 = self.pager.get(1)
         if bytes(p1.data[:16]) != fmt.MAGIC:
             raise errors.DatabaseError("file is not a database", code=errors.SQLITE_NOTADB)
+        if _get4(p1.data, 56) in (2, 3):
+            raise errors.NotSupportedError("UTF-16 databases are not supported by sqlengine "
+                                           "(text is stored as UTF-8)")
         try:
             p1.parse_header()
         except errors.DatabaseError:

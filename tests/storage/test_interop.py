@@ -298,3 +298,19 @@ def test_page_cache_stays_bounded(tmp_path):
     assert len(bt.pager.cache) <= 100 + 100 // 8 + 16 + 20
     bt.commit()
     bt.close()
+
+
+def test_utf16_files_are_refused(tmp_path):
+    from sqlengine import errors
+    path = str(tmp_path / "u16.db")
+    con = sqlite3.connect(path)
+    con.execute("pragma encoding='UTF-16le'")
+    con.execute("create table t(x)")
+    con.execute("insert into t values('héllo')")
+    con.commit()
+    con.close()
+    bt = Btree.open(path)
+    with pytest.raises(errors.NotSupportedError):
+        bt.begin(False)
+    assert bt.in_trans == 0
+    bt.close()
