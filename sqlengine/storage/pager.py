@@ -363,9 +363,9 @@ class Pager:
                 self.file.write((pgno - 1) * ps, self.dirty[pgno].data)
 
     def _finalize_journal(self) -> None:
+        """End the journal's life for this transaction as the journal mode says: DELETE
+        unlinks it, TRUNCATE empties it, PERSIST zeroes its header (no longer hot)."""
         if self.jfile is None:
-            if self.journal_mode == "persist" or self.journal_mode == "truncate":
-                return
             return
         mode = self.journal_mode
         if mode == "truncate":
