@@ -39,6 +39,7 @@ errors from a user collation callable.
 
 from libc.math cimport isnan, isinf
 from libc.string cimport memcpy
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 cdef extern from *:
     bint __builtin_saddll_overflow(long long a, long long b, long long *res) nogil
@@ -723,17 +724,23 @@ cpdef str render_real(double value, int precision, str xtype, bint alternate=Fal
     cdef long double realvalue = value
     cdef long double scale
     cdef double rounder
-    cdef int idx, exp, e2, nsd, digit, ex
+    cdef int idx, exp, e2, nsd, ex
     cdef bint flag_rtz, flag_dp
     cdef int xt = 1 if xtype == 'f' else (2 if xtype == 'e' else 3)
-    cdef list out = []
+    cdef char sbuf[160]
+    cdef char *buf = sbuf
+    cdef Py_ssize_t need
+    cdef char *heap = NULL
+    cdef char pch = 0
     if precision < 0:
         precision = 6
     if isnan(value):
         return 'NaN'
+    if prefix:
+        pch = ord(prefix[0])
     if realvalue < 0.0:
         realvalue = -realvalue
-        prefix = '-'
+        pch = 45  # '-'
     if xt == 3 and precision > 0:
         precision -= 1
     idx = precision & 0xfff
@@ -766,7 +773,7 @@ cpdef str render_real(double value, int precision, str xtype, bint alternate=Fal
             realvalue *= 10.0
             exp -= 1
         if exp > 350:
-            return prefix + 'Inf'
+            return (chr(pch) if pch else '') + 'Inf'
     if xt != 1:
         realvalue += rounder
         if realvalue >= 10.0:
@@ -784,57 +791,86 @@ cpdef str render_real(double value, int precision, str xtype, bint alternate=Fal
     e2 = 0 if xt == 2 else exp
     nsd = 16 + (10 if altform2 else 0)
     flag_dp = precision > 0 or alternate or altform2
-    if prefix:
-        out.append(prefix)
+    need = (e2 if e2 > 0 else 0) + precision + 16
+    if need > 150:
+        heap = <char*>PyMem_Malloc(need)
+        if heap == NULL:
+            raise MemoryError()
+        buf = heap
+    try:
+        return _render_digits(buf, pch, realvalue, precision, exp, e2, nsd, xt, flag_dp,
+                              flag_rtz, altform2)
+    finally:
+        if heap != NULL:
+            PyMem_Free(heap)
+
+
+cdef str _render_digits(char *buf, char pch, long double realvalue, int precision, int exp,
+                        int e2, int nsd, int xt, bint flag_dp, bint flag_rtz, bint altform2):
+    cdef Py_ssize_t n = 0
+    cdef int digit
+    if pch:
+        buf[n] = pch
+        n += 1
     if e2 < 0:
-        out.append('0')
+        buf[n] = 48
+        n += 1
     else:
         while e2 >= 0:
-            if nsd <= 0:
-                out.append('0' * (e2 + 1))
-                e2 = -1
-                break
-            else:
+            if nsd > 0:
                 nsd -= 1
                 digit = <int>realvalue
                 realvalue = (realvalue - digit) * 10.0
-                out.append(chr(48 + digit))
+                buf[n] = 48 + digit
+            else:
+                buf[n] = 48
+            n += 1
             e2 -= 1
     if flag_dp:
-        out.append('.')
+        buf[n] = 46  # '.'
+        n += 1
     e2 += 1
-    if e2 < 0:
-        out.append('0' * (-e2))
-        precision += e2
-        e2 = 0
-    while precision > 0:
-        if nsd <= 0:
-            out.append('0' * precision)
-            break
+    while e2 < 0:
+        buf[n] = 48
+        n += 1
         precision -= 1
-        nsd -= 1
-        digit = <int>realvalue
-        realvalue = (realvalue - digit) * 10.0
-        out.append(chr(48 + digit))
-    body = ''.join(out)
+        e2 += 1
+    while precision > 0:
+        precision -= 1
+        if nsd > 0:
+            nsd -= 1
+            digit = <int>realvalue
+            realvalue = (realvalue - digit) * 10.0
+            buf[n] = 48 + digit
+        else:
+            buf[n] = 48
+        n += 1
     if flag_rtz and flag_dp:
-        body = body.rstrip('0')
-        if body.endswith('.'):
-            body = body + '0' if altform2 else body[:len(body) - 1]
-    out = [body]
+        while n > 0 and buf[n - 1] == 48:
+            n -= 1
+        if n > 0 and buf[n - 1] == 46:
+            if altform2:
+                buf[n] = 48
+                n += 1
+            else:
+                n -= 1
     if xt == 2:
-        out.append('e')
+        buf[n] = 101  # 'e'
+        n += 1
         if exp < 0:
-            out.append('-')
+            buf[n] = 45
             exp = -exp
         else:
-            out.append('+')
+            buf[n] = 43
+        n += 1
         if exp >= 100:
-            out.append(chr(48 + exp // 100))
+            buf[n] = 48 + exp // 100
+            n += 1
             exp %= 100
-        out.append(chr(48 + exp // 10))
-        out.append(chr(48 + exp % 10))
-    return ''.join(out)
+        buf[n] = 48 + exp // 10
+        buf[n + 1] = 48 + exp % 10
+        n += 2
+    return buf[:n].decode('ascii')
 
 
 cpdef str real_to_text(double r):
