@@ -27,7 +27,8 @@ The interface the VM uses (see each module for details):
         before the first page is written), bt.cache_size (PRAGMA value: >0 pages, <0 KiB),
         bt.set_journal_mode(mode) -> mode, bt.journal_mode, bt.synchronous (0..3),
         bt.integrity_check(roots=None, max_errors=100) -> ["ok"] or SQLite's messages
-        (PRAGMA integrity_check shows "*** in database main ***\n" + "\n".join(msgs));
+        (PRAGMA integrity_check shows one row: "*** in database main ***" then the
+        messages, one per line);
         roots default to page 1 + every rootpage in sqlite_schema,
         bt.vacuum(page_size=None) -> {old root: new root} (rebuilds the file compactly,
         rewriting sqlite_schema's rootpage column; outside any transaction), bt.close()
@@ -37,11 +38,12 @@ The interface the VM uses (see each module for details):
         before); close(); payload() -> record bytes; record() -> tuple; column(i) -> value
     table cursors: seek(rowid) -> 0 on it, <0 on a smaller entry, >0 on a larger one (eof
         when the table is empty); seek_ge/seek_gt/seek_le/seek_lt(rowid) -> bool;
-        rowid; insert(rowid, payload) (replaces an existing rowid)
+        rowid; insert(rowid, payload) (replaces an existing rowid); payload_size()
     index cursors: seek_ge/seek_gt/seek_le/seek_lt(key_tuple) -> bool (compares the first
         len(key_tuple) fields); key() -> bytes; rowid (last field of the key);
         insert(record bytes); compare_key(key_tuple) -> -1/0/1 (entry vs key, prefix only)
-    After insert() the cursor is on the new entry. A change through one cursor makes the
+    append(rowid, payload) / append(record): insert past the last entry without comparing
+    (copying a tree in order). After insert() the cursor is on the new entry. A change through one cursor makes the
     other cursors on that tree save their key and re-seek lazily.
     KeyInfo(n_fields, collations=None, desc=None): collations[i] None (BINARY) or a callable
         cmp(a: str, b: str) -> int; desc[i] True for DESC. Order: NULL < numbers (int/real
@@ -51,7 +53,9 @@ The interface the VM uses (see each module for details):
         compare_values(a, b, coll=None) -> -1/0/1.
     Text is UTF-8, decoded with errors="surrogateescape" (invalid bytes survive a round trip).
     Errors: DatabaseError("file is not a database") / ("database disk image is malformed"),
-    OperationalError("database is locked") / ("disk I/O error").
+    OperationalError("database is locked") / ("disk I/O error") / ("attempt to write a
+    readonly database"); NotSupportedError for UTF-16 files and for writes to auto_vacuum
+    files (both are read/written by SQLite, not by this engine).
 """
 
 from sqlengine.storage._btree import BtCursor
