@@ -199,7 +199,7 @@ def sqlite_answers(path: str) -> list:
         for q in QUERIES:
             try:
                 out.append(["rows", _norm(con.execute(q).fetchall())])
-            except sqlite3.Error as e:
+            except (sqlite3.Error, UnicodeDecodeError) as e:   # damaged text: not decodable
                 out.append(["error", str(e)])
     finally:
         con.close()
@@ -335,6 +335,8 @@ def run_trials(trials: int, seed: int = 1, hang: float = 2.0, progress=None) -> 
                     stats["hangs" if status == "hang" else "crashes"] += 1
                     stats["failures"].append({"trial": i, "mutation": what, "error": status,
                                               "detail": (ours or "")[-300:]})
+                    if progress:
+                        progress(stats, stats["failures"][-1])
                     child = Child()
                     continue
                 if any(o[0] == "dberror" for o in ours):
@@ -345,6 +347,8 @@ def run_trials(trials: int, seed: int = 1, hang: float = 2.0, progress=None) -> 
                 if err and err.startswith("divergent"):
                     stats["divergent"].append({"trial": i, "mutation": what, "error": err})
                 elif err:
+                    if progress:
+                        progress(stats, {"trial": i, "mutation": what, "error": err})
                     stats["failures"].append({"trial": i, "mutation": what, "error": err})
                 if progress and stats["trials"] % 500 == 0:
                     progress(stats)
@@ -362,9 +366,13 @@ def main(argv=None):
     ap.add_argument("--hang", type=float, default=2.0, help="seconds before a trial is a hang")
     a = ap.parse_args(argv)
     t0 = time.time()
-    st = run_trials(a.trials, a.seed, a.hang,
-                    progress=lambda s: print(f"  {s['trials']} files, {len(s['failures'])} "
-                                             f"failures", flush=True))
+    def progress(s, failure=None):
+        if failure:
+            print("  FAIL", failure, flush=True)
+        else:
+            print(f"  {s['trials']} files, {len(s['failures'])} failures", flush=True)
+
+    st = run_trials(a.trials, a.seed, a.hang, progress=progress)
     print(f"malformed files: {st['trials']}  with a DatabaseError: {st['dberror']}  "
           f"answered every query: {st['answered']}  hangs: {st['hangs']}  "
           f"crashes: {st['crashes']}  failures: {len(st['failures'])}  "

@@ -103,7 +103,7 @@ def verify(path: str, reported: int) -> str | None:
 
 
 def run_trials(trials: int, seed: int = 1, max_delay: float = 1.5, workdir: str | None = None,
-               progress=None) -> dict:
+               progress=None, keep_failed: str | None = None) -> dict:
     rng = random.Random(seed)
     stats = {"trials": 0, "commits": 0, "failures": [], "killed_before_first_commit": 0}
     own = workdir is None
@@ -152,10 +152,22 @@ def run_trials(trials: int, seed: int = 1, max_delay: float = 1.5, workdir: str 
             err = verify(path, reported)
             stats["trials"] += 1
             if err:
-                stats["failures"].append({"trial": t, "error": err})
-                break        # the file is no longer a sound base for more trials
+                stats["failures"].append({"trial": t, "error": err, "reported": reported})
+                if progress:
+                    progress(stats, stats["failures"][-1])
+                if keep_failed:
+                    import shutil
+                    for f in os.listdir(d):
+                        if f.startswith("crash.db"):
+                            shutil.copy(os.path.join(d, f),
+                                        os.path.join(keep_failed, f"t{t}-{f}"))
+                # the file is no longer a sound base: go on with a new one
+                for f in os.listdir(d):
+                    if f.startswith("crash.db"):
+                        os.remove(os.path.join(d, f))
+                reported = 0
             if progress and stats["trials"] % 20 == 0:
-                progress(stats)
+                progress(stats, None)
     finally:
         if own:
             for f in os.listdir(d):
@@ -174,11 +186,19 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-delay", type=float, default=1.5,
                     help="kill within this many seconds after the child's first commit")
+    ap.add_argument("--keep-failed", default=None,
+                    help="directory to copy the files of failed trials to")
     a = ap.parse_args(argv)
     t0 = time.time()
-    st = run_trials(a.trials, a.seed, a.max_delay,
-                    progress=lambda s: print(f"  {s['trials']} kills, {s['commits']} commits",
-                                             flush=True))
+
+    def progress(s, failure):
+        if failure:
+            print("  FAIL", failure, flush=True)
+        else:
+            print(f"  {s['trials']} kills, {s['commits']} commits", flush=True)
+
+    st = run_trials(a.trials, a.seed, a.max_delay, progress=progress,
+                    keep_failed=a.keep_failed)
     print(f"SIGKILL trials: {st['trials']}  commits reported: {st['commits']}  "
           f"last committed transaction: {st['last_committed']}  "
           f"failures: {len(st['failures'])}  wall: {time.time() - t0:.0f}s")
