@@ -442,6 +442,13 @@ def if_false(p, scope, e, label, jump_if_null: bool) -> None:
         r = code_expr_reg(p, scope, e.expr)
         b.emit(O.OP_NotNull if not e.negated else O.OP_IsNull, r, label)
         return
+    elif t is A.Between and not e.negated:
+        # x >= lo AND x <= hi, short-circuited as SQLite's jump code does
+        rx = code_expr_reg(p, scope, e.expr)
+        f = O.CMP_JUMPIFNULL if jump_if_null else 0
+        _emit_cmp(p, scope, O.OP_Lt, e.expr, e.low, label, f, left_reg=rx)
+        _emit_cmp(p, scope, O.OP_Gt, e.expr, e.high, label, f, left_reg=rx)
+        return
     elif t is A.Literal and e.value is not None and type(e.value) is int:
         if not e.value:
             b.emit(O.OP_Goto, 0, label)
@@ -479,6 +486,15 @@ def if_true(p, scope, e, label, jump_if_null: bool) -> None:
     elif t is A.IsNull:
         r = code_expr_reg(p, scope, e.expr)
         b.emit(O.OP_IsNull if not e.negated else O.OP_NotNull, r, label)
+        return
+    elif t is A.Between and not e.negated:
+        rx = code_expr_reg(p, scope, e.expr)
+        d2 = b.new_label()
+        f = 0 if jump_if_null else O.CMP_JUMPIFNULL
+        _emit_cmp(p, scope, O.OP_Lt, e.expr, e.low, d2, f, left_reg=rx)
+        _emit_cmp(p, scope, O.OP_Le, e.expr, e.high, label,
+                  O.CMP_JUMPIFNULL if jump_if_null else 0, left_reg=rx)
+        b.resolve(d2)
         return
     r = code_expr_reg(p, scope, e)
     b.emit(O.OP_If, r, label, 1 if jump_if_null else 0)
