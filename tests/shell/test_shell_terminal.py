@@ -203,7 +203,7 @@ def test_ctrl_c_interrupts_a_running_query(terminal):
     at = term.expect(r"sqlite>")
     term.type("with recursive r(x) as (values(1) union all select x + 1 from r) "
               "select count(*) from r;\r")
-    time.sleep(1.0)  # let the query start (it never ends by itself)
+    time.sleep(2.0)  # let the query start (it never ends by itself)
     term.type("\x03")
     at = term.expect(r"Runtime error: interrupted \(9\)", at)
     at = term.expect(r"sqlite>", at)
