@@ -572,18 +572,30 @@ class FunctionRegistry:
     def register_user_function(self, name: str, nargs: int, fn: Callable,
                                deterministic: bool = False) -> None:
         """A scalar function from ``Connection.create_function``: ``fn(*args)`` gets no
-        context. ``fn=None`` removes it."""
+        context; exceptions and results are handled as the stdlib sqlite3 module does
+        (``user-defined function raised exception``). ``fn=None`` removes it."""
         if fn is None:
             self.remove(name, nargs)
             return
-        self.add(FuncDef(name.lower(), nargs, lambda ctx, *a: fn(*a), deterministic))
+
+        def call(ctx, *args):
+            try:
+                r = fn(*args)
+            except Exception:
+                raise OperationalError("user-defined function raised exception") from None
+            return user_result(r, "user-defined function raised exception")
+
+        self.add(FuncDef(name.lower(), nargs, call, deterministic))
 
     def register_user_aggregate(self, name: str, nargs: int, cls) -> None:
-        """An aggregate from ``Connection.create_aggregate``: ``cls()`` with step/finalize."""
+        """An aggregate from ``Connection.create_aggregate`` (or a window aggregate from
+        ``create_window_function``): ``cls()`` with step/finalize (and value/inverse),
+        wrapped so that its errors read as the stdlib's. ``cls=None`` removes it."""
         if cls is None:
             self.remove(name, nargs)
             return
-        self.add(FuncDef(name.lower(), nargs, lambda ctx: cls(), False, kind="aggregate"))
+        self.add(FuncDef(name.lower(), nargs, lambda ctx: UserAggregate(cls), False,
+                         kind="aggregate"))
 
     def find(self, name: str, nargs: int) -> FuncDef | None:
         key = name.lower()
@@ -616,6 +628,67 @@ class FunctionRegistry:
             out.update(k for k, v in reg._defs.items() if v)
             reg = reg.parent
         return out
+
+
+def user_result(r, message: str):
+    """Convert a user function's Python result to an SQL value as the stdlib does."""
+    t = type(r)
+    if r is None or t is str or t is bytes:
+        return r
+    if t is int or t is bool or isinstance(r, int):
+        r = int(r)
+        if not -9223372036854775808 <= r <= 9223372036854775807:
+            raise DataError("string or blob too big", code=SQLITE_TOOBIG)
+        return r
+    if isinstance(r, float):
+        r = float(r)
+        return None if r != r else r
+    if isinstance(r, str):
+        return str(r)
+    if isinstance(r, (bytearray, memoryview)):
+        return bytes(r)
+    raise OperationalError(message)
+
+
+class UserAggregate:
+    """A user aggregate instance behind the built-in aggregate protocol."""
+
+    __slots__ = ("cls", "obj")
+
+    def __init__(self, cls):
+        self.cls = cls
+        self.obj = None
+
+    def _get(self):
+        if self.obj is None:
+            try:
+                self.obj = self.cls()
+            except Exception:
+                raise OperationalError(
+                    "user-defined aggregate's '__init__' method raised error") from None
+        return self.obj
+
+    def _call(self, method: str, *args):
+        obj = self._get()
+        try:
+            return getattr(obj, method)(*args)
+        except Exception:
+            raise OperationalError(
+                f"user-defined aggregate's '{method}' method raised error") from None
+
+    def step(self, *args):
+        self._call("step", *args)
+
+    def inverse(self, *args):
+        self._call("inverse", *args)
+
+    def value(self):
+        return user_result(self._call("value"),
+                           "user-defined aggregate's 'value' method raised error")
+
+    def finalize(self):
+        return user_result(self._call("finalize"),
+                           "user-defined aggregate's 'finalize' method raised error")
 
 
 BUILTINS = FunctionRegistry()

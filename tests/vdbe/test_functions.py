@@ -335,3 +335,61 @@ def test_unhex_and_octet_length_documented():
     assert ours("octet_length", b"\x00\x01") == ("ok", 2)
     assert ours("octet_length", 12.5) == ("ok", 4)
     assert ours("octet_length", None) == ("ok", None)
+
+
+def test_user_functions_behave_like_the_stdlib():
+    class A:
+        def __init__(self):
+            self.n = 0
+
+        def step(self, x):
+            self.n += x
+
+        def finalize(self):
+            return self.n
+
+    class B(A):
+        def step(self, x):
+            raise ValueError
+
+    class C(A):
+        def finalize(self):
+            raise ValueError
+
+    class D:
+        def __init__(self):
+            raise ValueError
+
+    scalars = {"boom": lambda: 1 / 0, "obj": lambda: object(), "big": lambda: 2**70,
+               "bo": lambda: True, "ba": lambda: bytearray(b"ab"), "fl": lambda: float("nan")}
+    aggs = {"a": A, "b": B, "c": C, "d": D}
+    con = sqlite3.connect(":memory:")
+    reg = F.FunctionRegistry(parent=F.BUILTINS)
+    for name, fn in scalars.items():
+        con.create_function(name, 0, fn)
+        reg.register_user_function(name, 0, fn)
+    for name, cls in aggs.items():
+        con.create_aggregate(name, 1, cls)
+        reg.register_user_aggregate(name, 1, cls)
+    for name in scalars:
+        try:
+            want = ("ok", con.execute(f"select {name}()").fetchone()[0])
+        except sqlite3.Error as e:
+            want = ("error", type(e).__name__, str(e))
+        try:
+            got = ("ok", reg.find(name, 0).func(CTX))
+        except Error as e:
+            got = ("error", type(e).__name__, str(e))
+        assert got == want, name
+    for name, arg in [("a", 1), ("b", 1), ("c", 1), ("d", 1), ("a", "x")]:
+        try:
+            want = ("ok", con.execute(f"select {name}(?)", (arg,)).fetchone()[0])
+        except sqlite3.Error as e:
+            want = ("error", str(e))
+        agg = reg.find(name, 1).func(CTX)
+        try:
+            agg.step(arg)
+            got = ("ok", agg.finalize())
+        except Error as e:
+            got = ("error", str(e))
+        assert got == want, name
