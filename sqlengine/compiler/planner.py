@@ -179,11 +179,32 @@ def _coll_name(c):
     return (c or "BINARY").upper()
 
 
+def _correlated(scope, e):
+    """True when ``e`` reads a column of an enclosing query."""
+    from sqlengine.compiler.expr import walk
+    found = [False]
+
+    def visit(x):
+        if isinstance(x, A.Column):
+            try:
+                ref = scope.lookup(x.name, x.table)
+            except OperationalError:
+                return False
+            if ref is not None and ref.depth > 0:
+                found[0] = True
+            return False
+        if isinstance(x, ResolvedColumn):
+            if x.ref.scope is not scope:
+                found[0] = True
+            return False
+        return None
+    walk(e, visit)
+    return found[0]
+
+
 def _auto(scope, level, cands):
     """An automatic (hash) index on the columns compared for equality with values of outer
-    loops, or None."""
-    if level == 0:
-        return None
+    loops (or of an enclosing query: a correlated subquery), or None."""
     cols = []
     exprs = []
     affs = ""
@@ -191,7 +212,9 @@ def _auto(scope, level, cands):
         if op != "=" or c in cols:
             continue
         m = term_mask(scope, rhs, len(scope.sources))
-        if not m:
+        if m is None:
+            continue
+        if not m and not _correlated(scope, rhs):
             continue  # a constant: a scan with the test is as good
         if comparison_collation(lhs, rhs, scope) is not None:
             continue
