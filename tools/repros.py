@@ -1,0 +1,324 @@
+"""Minimal reproductions of the engine bugs the reliability runs found (issue 11), each a
+function that returns ``(fixed, detail)``. ``python -m tools.repros`` runs them all and
+prints FIXED / BROKEN per bug, so an owner can check a fix and turn the case into a
+regression test in their own tests (these are not tests: a still-broken bug must not fail
+the suite).
+
+Never edits the engine; files it makes live in a temporary directory.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import sqlengine  # noqa: E402
+from sqlengine.database import Database  # noqa: E402
+from sqlengine.vfs import FaultVfs  # noqa: E402
+from tools.common import run  # noqa: E402
+
+
+def _both(setup, q):
+    out = []
+    for m in (sqlite3, sqlengine):
+        c = m.connect(":memory:")
+        for s in setup:
+            c.execute(s)
+        try:
+            out.append(c.execute(q).fetchall())
+        except Exception as e:  # noqa: BLE001
+            out.append(f"{type(e).__name__}: {e}")
+        c.close()
+    return out[0] == out[1], f"sqlite3 {out[0]!r} / sqlengine {out[1]!r}"
+
+
+# -- storage ----------------------------------------------------------------------------------
+def pager_page1_journaled_after_sync():
+    """[pager] A crash (power cut, or SIGKILL) while a commit writes the database file leaves
+    the new page 1 (header page count) over rolled-back pages: the commit journals page 1
+    (change counter) after the journal was synced, beyond the record count."""
+    bad = []
+    for n in range(1, 20):
+        vfs = FaultVfs(record=True)
+        db = Database("db", vfs=vfs)
+        run(db, "create table t(a integer primary key, b)")
+        run(db, "insert into t values(1, 'x')")
+        vfs.crash_at(n, ops=["write", "sync", "truncate", "delete"])
+        try:
+            run(db, "insert into t select a + 1, zeroblob(5000) from t")
+        except sqlengine.Error:
+            pass
+        image = vfs.crash_image(lambda path, i, op: True)    # the OS kept every write
+        db2 = Database("db", vfs=image)
+        ic = run(db2, "pragma integrity_check")
+        db2.close()
+        if ic != [("ok",)]:
+            bad.append(f"crash at op {n}: {ic[0][0][:40]}")
+    return not bad, "; ".join(bad) or "ok"
+
+
+def pager_first_commit_has_no_journal():
+    """[pager] The first transaction of an empty database opens no journal, so a torn first
+    commit leaves 'file is not a database' (SQLite journals it and rolls back to empty); and
+    the header is parsed at open, before a hot journal would be rolled back."""
+    bad = []
+    for n in range(1, 8):
+        vfs = FaultVfs(record=True)
+        db = Database("db", vfs=vfs)
+        db.bt.set_page_size(512)
+        vfs.crash_at(n, ops=["write", "sync"])
+        try:
+            run(db, "create table t(a, b)")
+        except sqlengine.Error:
+            pass
+        image = vfs.crash_image(lambda path, i, op: i != 0)   # page 1's write was lost
+        try:
+            db2 = Database("db", vfs=image)
+            run(db2, "pragma integrity_check")
+            db2.close()
+        except sqlengine.Error as e:
+            bad.append(f"crash at op {n}: {e}")
+    return not bad, "; ".join(bad) or "ok"
+
+
+def header_page_count_beyond_file():
+    """[pager] A header page count larger than the file is accepted (SQLite: 'database disk
+    image is malformed'); integrity_check then walks the bogus count (seconds for
+    0xFFFFFFFF)."""
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "h.db")
+        c = sqlite3.connect(p)
+        c.execute("create table t(a)")
+        c.execute("insert into t values(1)")
+        c.commit()
+        c.close()
+        with open(p, "r+b") as f:
+            f.seek(28)
+            f.write((200).to_bytes(4, "big"))
+        try:
+            r = sqlengine.connect(p).execute("select count(*) from t").fetchall()
+        except sqlengine.DatabaseError as e:
+            return True, str(e)
+        return False, f"sqlengine answers {r}; sqlite3 says database disk image is malformed"
+
+
+def schema_row_with_null_tbl_name():
+    """[schema.py] A sqlite_schema row with a NULL tbl_name raises AttributeError at open
+    (SQLite: 'malformed database schema (i)')."""
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "s.db")
+        c = sqlite3.connect(p)
+        c.execute("create table t(a)")
+        c.execute("create index i on t(a)")
+        c.execute("pragma writable_schema=on")
+        c.execute("update sqlite_master set tbl_name = NULL where name = 'i'")
+        c.commit()
+        c.close()
+        try:
+            sqlengine.connect(p).execute("select * from t").fetchall()
+        except sqlengine.DatabaseError as e:
+            return True, str(e)
+        except Exception as e:  # noqa: BLE001
+            return False, f"{type(e).__name__}: {e}"
+        return False, "no error"
+
+
+def corrupt_index_record_index_error():
+    """[vdbe] A damaged index record (empty decoded tuple) makes the rowid lookup raise
+    IndexError (_vm.pyx ``r[len(r) - 1]``) instead of 'database disk image is malformed'.
+    The file is mutation 1933 of ``tools.malformed --seed 1``."""
+    from tools.malformed import make_base, mutate
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "b.db")
+        make_base(p, 1)
+        with open(p, "rb") as f:
+            base = f.read()
+        rng = random.Random(1)
+        for _ in range(1934):
+            data, _w = mutate(base, rng)
+            if rng.random() < 0.3:
+                data, _w = mutate(data, rng) if len(data) >= 512 else (data, "")
+        with open(p, "wb") as f:
+            f.write(data)
+        try:
+            sqlengine.connect(p).execute(
+                "select y from t2 where y between 10 and 30").fetchall()
+        except sqlengine.DatabaseError as e:
+            return True, str(e)
+        except Exception as e:  # noqa: BLE001
+            return False, f"{type(e).__name__}: {e}"
+        return True, "answered"
+
+
+# -- locking and schema across connections ------------------------------------------------------
+def _holder(p, before, hold, after="commit"):
+    code = textwrap.dedent(f"""
+        import sqlite3, time
+        c = sqlite3.connect({p!r}, isolation_level=None, timeout=10)
+        for s in {before!r}:
+            c.execute(s)
+        print("ready", flush=True)
+        time.sleep({hold})
+        t = time.time()
+        c.execute({after!r})
+        print(round(time.time() - t, 2), flush=True)
+    """)
+    h = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    h.stdout.readline()
+    return h
+
+
+def fresh_writer_waits_holding_shared():
+    """[pager] A writer waiting for RESERVED keeps its SHARED lock, so the writer holding
+    RESERVED cannot commit (EXCLUSIVE) until the waiter times out: two writers deadlock for
+    the busy timeout. SQLite drops SHARED before each busy retry (btreeBeginTrans)."""
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "w.db")
+        c = sqlite3.connect(p)
+        c.execute("create table t(a)")
+        c.commit()
+        c.close()
+        h = _holder(p, ["begin immediate", "insert into t values(1)"], 1.0)
+        e = sqlengine.connect(p, isolation_level=None, timeout=3)
+        t = time.time()
+        try:
+            e.execute("insert into t values(2)")
+            mine = f"sqlengine insert done after {time.time() - t:.1f}s"
+        except sqlengine.OperationalError as x:
+            mine = f"sqlengine: {x} after {time.time() - t:.1f}s"
+        theirs = float(h.stdout.readline())
+        h.wait()
+        e.close()
+        return theirs < 1.0, f"sqlite3's COMMIT waited {theirs}s; {mine}"
+
+
+def begin_immediate_takes_no_lock():
+    """[database/vdbe] BEGIN IMMEDIATE returns at once while another process holds RESERVED
+    (SQLite: it takes RESERVED or reports 'database is locked')."""
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "b.db")
+        c = sqlite3.connect(p)
+        c.execute("create table t(a)")
+        c.commit()
+        c.close()
+        h = _holder(p, ["begin immediate", "insert into t values(1)"], 1.0)
+        e = sqlengine.connect(p, isolation_level=None, timeout=0.2)
+        try:
+            e.execute("begin immediate")
+            ok, detail = False, "BEGIN IMMEDIATE succeeded while another process writes"
+            e.execute("rollback")
+        except sqlengine.OperationalError as x:
+            ok, detail = True, str(x)
+        h.stdout.readline()
+        h.wait()
+        e.close()
+        return ok, detail
+
+
+def stale_schema_at_prepare():
+    """[database.py] A table created by another connection is 'no such table' when prepared
+    (SQLite re-reads the schema when the cookie changed: schemaIsValid)."""
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "s.db")
+        a = sqlengine.connect(p, isolation_level=None)
+        b = sqlengine.connect(p, isolation_level=None)
+        b.execute("select 1 from sqlite_master").fetchall()
+        a.execute("create table t(x)")
+        try:
+            b.execute("insert into t values(1)")
+            return True, "ok"
+        except sqlengine.Error as e:
+            return False, str(e)
+        finally:
+            a.close()
+            b.close()
+
+
+# -- SQL semantics (from the fuzzer, minimised) --------------------------------------------------
+def collation_of_left_binary_column():
+    """[compiler] ``a <= b`` with a BINARY column on the left and a NOCASE column on the right
+    compares with NOCASE (SQLite: the left column's collation, BINARY)."""
+    return _both(["CREATE TABLE t(a TEXT, b TEXT COLLATE NOCASE)",
+                  "INSERT INTO t VALUES('ccA', 'NULL')"],
+                 "SELECT a <= b, a BETWEEN 1 AND b FROM t")
+
+
+def compound_select_collation():
+    """[compiler] UNION de-duplicates with the right term's column collation when the left
+    term has none (SQLite: NOCASE from t1.c0 here)."""
+    return _both(["CREATE TABLE t1(c0 TEXT COLLATE NOCASE)", "INSERT INTO t1 VALUES('abc')",
+                  "INSERT INTO t1 VALUES('ABC')"],
+                 "SELECT 1 FROM t1 UNION SELECT t1.c0 FROM t1")
+
+
+def scalar_subquery_affinity():
+    """[compiler] A scalar subquery has its result column's affinity in a comparison
+    (SQLite: (SELECT c0 FROM t0) == '0' is true for an INT column holding 0)."""
+    return _both(["CREATE TABLE t0(c0 INT)", "INSERT INTO t0 VALUES(0)"],
+                 "SELECT (SELECT c0 FROM t0) == '0', '0' == (SELECT c0 FROM t0)")
+
+
+def sign_function_missing():
+    """[vdbe] sign() (SQLite's math functions, present in the stdlib sqlite3)."""
+    return _both([], "SELECT sign(-3), sign(0), sign(2.5), sign('x')")
+
+
+def too_many_result_columns():
+    """[compiler] More than 2000 result columns: 'too many columns in result set'."""
+    return _both([], "SELECT " + ",".join(["1"] * 2001))
+
+
+def hex_literal_too_big():
+    """[compiler] A hex literal beyond 64 bits: 'hex literal too big: 0x...'."""
+    return _both([], "SELECT 0x" + "f" * 17)
+
+
+def variable_number_with_many_digits():
+    """[compiler] ?NNN with thousands of leading zeros hits Python's int-string limit
+    (ValueError) in the compiler's parameter numbering (SQLite: ?1)."""
+    q = "SELECT ?" + "0" * 5000 + "1"
+    out = []
+    for m in (sqlite3, sqlengine):
+        try:
+            out.append(m.connect(":memory:").execute(q, (5,)).fetchall())
+        except Exception as e:  # noqa: BLE001
+            out.append(f"{type(e).__name__}: {e}"[:80])
+    return out[0] == out[1], f"sqlite3 {out[0]!r} / sqlengine {out[1]!r}"
+
+
+ALL = [pager_page1_journaled_after_sync, pager_first_commit_has_no_journal,
+       header_page_count_beyond_file, schema_row_with_null_tbl_name,
+       corrupt_index_record_index_error, fresh_writer_waits_holding_shared,
+       begin_immediate_takes_no_lock, stale_schema_at_prepare, collation_of_left_binary_column,
+       compound_select_collation, scalar_subquery_affinity, sign_function_missing,
+       too_many_result_columns, hex_literal_too_big,
+       variable_number_with_many_digits]
+
+
+def main(argv=None):
+    names = (argv if argv is not None else sys.argv[1:])
+    broken = 0
+    for f in ALL:
+        if names and f.__name__ not in names:
+            continue
+        try:
+            ok, detail = f()
+        except Exception as e:  # noqa: BLE001
+            ok, detail = False, f"repro raised {type(e).__name__}: {e}"
+        broken += not ok
+        print(f"{'FIXED ' if ok else 'BROKEN'} {f.__name__}: {detail[:300]}", flush=True)
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
