@@ -28,6 +28,13 @@ Interface (the contract with ``dbapi.py``):
     db.create_collation(name, func | None)
     db.interrupt();  db.close()
 
+Extensions beyond the contract (used by tests, tools and the compiler):
+
+    db.execute(sql, params=()) -> list[tuple]   every statement of ``sql``; the rows of the
+                                                last (no DB-API conventions)
+    db.schema                  the loaded ``schema.Schema`` (tables, indexes, views, triggers)
+    db.find_function / find_aggregate / is_aggregate / find_collation   (compiler look-ups)
+
 Optional, used by dbapi.py and the shell when present (they fall back without them):
     stmt.param_names entries as sqlite3_bind_parameter_name: ':a' '@a' '$a' '?3'; None for ?
     db.set_authorizer(callback | None)   # callback(action, arg1, arg2, dbname, source) at
