@@ -55,7 +55,7 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlengine.errors import SQLITE_TOOBIG, DataError, OperationalError
+from sqlengine.errors import SQLITE_TOOBIG, DataError, Error, OperationalError
 from sqlengine.vdbe import _values as V
 from sqlengine.vdbe.func_pattern import glob as _glob
 from sqlengine.vdbe.func_pattern import like as _like
@@ -581,6 +581,8 @@ class FunctionRegistry:
         def call(ctx, *args):
             try:
                 r = fn(*args)
+            except Error:
+                raise  # already an engine error (e.g. from the DB-API layer's own wrapper)
             except Exception:
                 raise OperationalError("user-defined function raised exception") from None
             return user_result(r, "user-defined function raised exception")
@@ -663,6 +665,8 @@ class UserAggregate:
         if self.obj is None:
             try:
                 self.obj = self.cls()
+            except Error:
+                raise
             except Exception:
                 raise OperationalError(
                     "user-defined aggregate's '__init__' method raised error") from None
@@ -672,6 +676,8 @@ class UserAggregate:
         obj = self._get()
         try:
             return getattr(obj, method)(*args)
+        except Error:
+            raise
         except Exception:
             raise OperationalError(
                 f"user-defined aggregate's '{method}' method raised error") from None
