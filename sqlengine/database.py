@@ -210,6 +210,7 @@ class Database:
         from sqlengine.vdbe.collations import CollationRegistry
         self.collations = CollationRegistry()
         self._coll_cache: dict = {}
+        self._memory = path in (":memory:", "") or bool(getattr(self.bt, "is_memory", False))
         self.schema = S.Schema()
         self._load_schema()
 
@@ -240,6 +241,18 @@ class Database:
                 self.bt.commit()
         self._install_schema(rows, cookie)
 
+    def _check_schema_cookie(self):
+        """Another connection may have changed the schema: reload it when the file's schema
+        cookie moved (SQLite does the same when it prepares a statement)."""
+        bt = self.bt
+        bt.begin(False)
+        try:
+            if bt.get_meta(1) != self.schema.cookie:
+                rows, cookie = self._read_schema_rows()
+                self._install_schema(rows, cookie)
+        finally:
+            bt.commit()
+
     def _install_schema(self, rows, cookie):
         from sqlengine.sql import parse_one
         def parse(sql):
@@ -266,6 +279,8 @@ class Database:
         parsed = parse_one(sql, start)
         if parsed is None:
             return None, len(sql)
+        if self.bt.in_trans == 0 and not self._memory:
+            self._check_schema_cookie()
         key = parsed.text
         hit = self._cache.get(key)
         if hit is not None and hit[0].schema_version == self.schema.version:
