@@ -66,3 +66,16 @@ def test_both_directions_with_indexes(path):
     db = Database(path)
     assert db.execute("SELECT b FROM t3 WHERE c = 5 ORDER BY a DESC LIMIT 2") == [("new",), ("k192",)]
     db.close()
+
+
+def test_schema_change_by_another_connection_is_seen(path):
+    a = Database(path)
+    b = Database(path)
+    a.execute("CREATE TABLE t(x)")
+    a.execute("INSERT INTO t VALUES (1)")
+    assert b.execute("SELECT * FROM t") == [(1,)]
+    b.execute("DROP TABLE t")
+    with pytest.raises(Exception, match="no such table: t"):
+        a.execute("SELECT * FROM t")
+    a.close()
+    b.close()
