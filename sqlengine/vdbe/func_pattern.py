@@ -14,6 +14,7 @@ through the callers' argument checks.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -145,6 +146,53 @@ def _match(toks: tuple, s: str) -> bool:
         ti = star_ti + 1
 
 
+def _class_char(c: str) -> str:
+    return "\\" + c if c in "\\]^-[" else c
+
+
+def _regex(toks: tuple, nocase: bool = False):
+    """A compiled regular expression equivalent to a token list, or None when the pattern
+    has more than two multi-character wildcards (a regex could then backtrack badly;
+    ``_match`` is linear-ish and used instead)."""
+    if sum(1 for t in toks if t[0] == _ANY) > 2:
+        return None
+    parts = []
+    for t in toks:
+        k = t[0]
+        if k == _ANY:
+            parts.append(".*")
+        elif k == _ONE:
+            parts.append(".")
+        elif k == _LIT:
+            parts.append(re.escape(t[1]))
+        elif k == _SET:
+            invert, chars, ranges = t[1], t[2], t[3]
+            body = "".join(_class_char(c) for c in sorted(chars))
+            body += "".join(_class_char(lo) + "-" + _class_char(hi) for lo, hi in ranges
+                            if lo <= hi)
+            if not body:
+                parts.append("." if invert else "(?!)")
+            else:
+                parts.append("[" + ("^" if invert else "") + body + "]")
+        else:  # _FAIL
+            parts.append("(?!)")
+    # ASCII-only case folding is exactly re.IGNORECASE under re.ASCII
+    flags = re.DOTALL | (re.IGNORECASE | re.ASCII if nocase else 0)
+    return re.compile("".join(parts), flags).fullmatch
+
+
+@lru_cache(maxsize=4096)
+def _like_matcher(pattern: str, escape: str | None, nocase: bool):
+    toks = _compile_like(pattern, escape, nocase)
+    return _regex(toks, nocase), toks
+
+
+@lru_cache(maxsize=4096)
+def _glob_matcher(pattern: str):
+    toks = _compile_glob(pattern)
+    return _regex(toks), toks
+
+
 def _cut_nul(s: str) -> str:
     k = s.find("\0")
     return s if k < 0 else s[:k]
@@ -152,10 +200,14 @@ def _cut_nul(s: str) -> str:
 
 def like(pattern: str, s: str, escape: str | None = None, case_sensitive: bool = False) -> bool:
     """``s LIKE pattern [ESCAPE escape]`` for two texts."""
-    pattern = _cut_nul(pattern)
-    s = _cut_nul(s)
+    if "\0" in pattern:
+        pattern = _cut_nul(pattern)
+    if "\0" in s:
+        s = _cut_nul(s)
     nocase = not case_sensitive
-    toks = _compile_like(pattern, escape, nocase)
+    rx, toks = _like_matcher(pattern, escape, nocase)
+    if rx is not None:
+        return rx(s) is not None
     if nocase:
         s = s.translate(_ASCII_LOWER)
     return _match(toks, s)
@@ -163,4 +215,11 @@ def like(pattern: str, s: str, escape: str | None = None, case_sensitive: bool =
 
 def glob(pattern: str, s: str) -> bool:
     """``s GLOB pattern`` for two texts."""
-    return _match(_compile_glob(_cut_nul(pattern)), _cut_nul(s))
+    if "\0" in pattern:
+        pattern = _cut_nul(pattern)
+    if "\0" in s:
+        s = _cut_nul(s)
+    rx, toks = _glob_matcher(pattern)
+    if rx is not None:
+        return rx(s) is not None
+    return _match(toks, s)

@@ -421,7 +421,8 @@ def f_printf(ctx, *args):
 
 
 def _pattern_too_complex(p: str) -> bool:
-    return len(p) > LIKE_PATTERN_LIMIT // 4 and len(p.encode("utf-8", "replace")) > LIKE_PATTERN_LIMIT
+    return len(p) > LIKE_PATTERN_LIMIT // 4 and \
+        len(p.encode("utf-8", "replace")) > LIKE_PATTERN_LIMIT
 
 
 def f_like(ctx, pattern, s, *esc):
@@ -429,6 +430,8 @@ def f_like(ctx, pattern, s, *esc):
     (SQLITE_LIKE_DOESNT_MATCH_BLOBS), a BLOB operand never matches."""
     if type(pattern) is bytes or type(s) is bytes:
         return 0
+    if not esc and type(pattern) is str and type(s) is str and len(pattern) < 12500:
+        return 1 if _like(pattern, s, None, ctx.case_sensitive_like) else 0
     zb = _text(pattern)
     za = _text(s)
     if zb is not None and _pattern_too_complex(zb):
@@ -444,7 +447,7 @@ def f_like(ctx, pattern, s, *esc):
         escape = e
     if za is None or zb is None:
         return None
-    return 1 if _like(zb, za, escape, bool(getattr(ctx, "case_sensitive_like", False))) else 0
+    return 1 if _like(zb, za, escape, bool(ctx.case_sensitive_like)) else 0
 
 
 def f_glob(ctx, pattern, s):

@@ -393,3 +393,14 @@ def test_user_functions_behave_like_the_stdlib():
         except Error as e:
             got = ("error", str(e))
         assert got == want, name
+
+
+@settings(max_examples=N * 2, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pat_like, subject)
+def test_case_sensitive_like(p, s):
+    con = sqlite3.connect(":memory:")
+    con.execute("pragma case_sensitive_like = 1")
+    want = con.execute("select like(?, ?)", (p, s)).fetchone()[0]
+    ctx = Ctx()
+    ctx.case_sensitive_like = True
+    assert F.find_function("like", 2).func(ctx, p, s) == want
