@@ -172,7 +172,7 @@ def mutate(data: bytes, rng: random.Random) -> tuple[bytes, str]:
             d[32:36] = rng.randrange(1, npages + 1).to_bytes(4, "big")
             what = "freelist head"
     elif kind == "truncate":
-        cut = rng.choice([rng.randrange(len(d)), rng.randrange(1, npages) * ps])
+        cut = rng.choice([rng.randrange(len(d)), rng.randrange(1, max(2, npages)) * ps])
         del d[cut:]
         what = f"truncate at {cut}"
     elif kind == "zeropage":
@@ -217,6 +217,8 @@ def child_main() -> None:
     import sqlengine
     from sqlengine import errors
 
+    sys.stdout.write("ready\n")          # startup is not part of any trial's time
+    sys.stdout.flush()
     for line in sys.stdin:
         path = line.strip()
         res = []
@@ -250,6 +252,7 @@ class Child:
         self.p = subprocess.Popen([sys.executable, "-m", "tools.malformed", "--child"],
                                   cwd=ROOT, env=env, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.p.stdout.readline()          # "ready": imports done
 
     def ask(self, path: str, hang: float):
         """("ok", answers) | ("hang", None) | ("crash", stderr)."""
