@@ -326,10 +326,13 @@ class Pager:
             self.end_read()
             return
         if self.dirty or self.db_size != self.orig_db_size:
+            # page 1 (change counter, database size) is journaled before the journal is
+            # synced, as every page the commit writes must be (SQLite: pager_incr_changecounter
+            # in CommitPhaseOne, before syncJournal)
+            self._update_header()
             self._sync_journal()
             if not self.memory:
                 self._lock(EXCLUSIVE)
-            self._update_header()
             self.spilled = True       # from here on the file holds new pages: a rollback
             self._write_dirty()       # (after an I/O error) must play the journal back
             fsize_pages = self.file.size() // self.page_size
