@@ -145,11 +145,16 @@ class Pager:
 
     # -- header ---------------------------------------------------------------------------
     def _read_header_initial(self) -> None:
+        """Take the page size from the header at open, as SQLite does, without judging the
+        file: a hot journal may be about to restore page 1, and a bad header is reported by
+        the first transaction (begin_read), after any hot journal was played back."""
         size = self.file.size()
-        if size == 0:
+        if size == 0 or self.vfs.exists(self.journal_path):
             return
-        hdr = self.file.read(0, 100)
-        self._parse_header(hdr, size)
+        try:
+            self._parse_header(self.file.read(0, 100), size)
+        except errors.DatabaseError:
+            pass
 
     def _parse_header(self, hdr: bytes, fsize: int) -> None:
         if len(hdr) < 100 or hdr[:16] != fmt.MAGIC:
@@ -281,8 +286,11 @@ class Pager:
         self.joff = self.jhdr_off + SECTOR_SIZE
         self.jrecords = 0
 
+    def _uses_journal_file(self) -> bool:
+        return not self.memory and self.journal_mode not in ("memory", "off")
+
     def _journal_page(self, pgno: int, data) -> None:
-        if self.journal_mode in ("memory", "off") or self.memory:
+        if not self._uses_journal_file():
             return
         self._open_journal()
         rec = (pgno.to_bytes(4, "big") + bytes(data)
@@ -318,6 +326,11 @@ class Pager:
         if pgno not in self.journaled:
             if pgno <= self.orig_db_size:
                 self._journal_page(pgno, page.data)
+            elif self.jfile is None and self._uses_journal_file():
+                # a transaction that only adds pages (the first one of a new file above all)
+                # still needs a journal: its header's original size is what a crash rolls
+                # the file back to (SQLite opens the journal at the first write too)
+                self._open_journal()
             self.journaled.add(pgno)
         self.dirty[pgno] = page
 

@@ -77,3 +77,30 @@ def test_page1_is_journaled_before_the_journal_sync(keep):
         assert rows in ({1: "x"}, {1: "x", 2: b"\0" * 5000}), (n, rows)
         seen.add(len(rows))
     assert seen == {1, 2}
+
+
+def _nothing(bt):
+    pass
+
+
+def _first_commit(bt):
+    t = bt.create_table(True)
+    add_schema_row(bt, 1, "table", "t", "t", t, "CREATE TABLE t(a, b)")
+    c = bt.cursor(t, True)
+    for i in range(20):
+        c.insert(i, encode_record(("v" * 200,)))
+    c.close()
+
+
+@pytest.mark.parametrize("keep", ["all", "none", "first_lost"])
+def test_first_commit_of_a_new_file_is_journaled(keep):
+    """A torn first commit rolls back to the empty database (the hot journal is played back
+    before page 1 is parsed)."""
+    chooser = {"all": lambda p, i, op: True, "none": None,
+               "first_lost": lambda p, i, op: i != 0}[keep]
+    seen = set()
+    for n, image in _crash_everywhere(_nothing, _first_commit, chooser, ["write", "sync"]):
+        rows = _rows_after_crash(image)
+        assert rows is None or rows == {i: "v" * 200 for i in range(20)}, (n, rows)
+        seen.add(rows is None)
+    assert seen == {True, False}
