@@ -181,7 +181,12 @@ class Pager:
         self.spill_limit = self.cache_capacity()
         nfile = (fsize + ps - 1) // ps
         nhdr = int.from_bytes(hdr[28:32], "big")
+        # SQLite (lockBtree): the in-header size counts when it is nonzero and the change
+        # counter equals version-valid-for; otherwise the file size gives it. A valid
+        # in-header size beyond the end of the file is corruption.
         if nhdr > 0 and hdr[24:28] == hdr[92:96]:
+            if nhdr > nfile:
+                raise corrupt()
             self.db_size = nhdr
         else:
             self.db_size = nfile
@@ -348,9 +353,7 @@ class Pager:
                 self._lock(EXCLUSIVE)
             self.spilled = True       # from here on the file holds new pages: a rollback
             self._write_dirty()       # (after an I/O error) must play the journal back
-            fsize_pages = self.file.size() // self.page_size
-            if fsize_pages > self.db_size:
-                self.file.truncate(self.db_size * self.page_size)
+            self._fit_file_size()
             if self.synchronous >= 1 and not self.memory:
                 self.file.sync()
         self._finalize_journal()
@@ -360,6 +363,18 @@ class Pager:
         self.in_trans = 1
         self.end_read()
         self._shrink_cache()
+
+    def _fit_file_size(self) -> None:
+        """Make the file exactly db_size pages: cut what lies beyond, and write the last
+        page when it was never written (a page allocated but left clean), so the in-header
+        size is never beyond the end of the file (SQLite: pager_truncate at commit)."""
+        ps = self.page_size
+        want = self.db_size * ps
+        fsize = self.file.size()
+        if fsize > want:
+            self.file.truncate(want)
+        elif fsize < want and self.db_size != fmt.lock_byte_page(ps):
+            self.file.write(want - ps, bytes(ps))
 
     def _update_header(self) -> None:
         p1 = self.get(1)

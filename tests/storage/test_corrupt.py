@@ -219,3 +219,52 @@ def test_integrity_messages_match_sqlite(tmp_path):
     d[root + c0:root + c0 + 4] = d[root + 8:root + 12]
     theirs, ours = _ic_both(path, d)
     assert theirs == "*** in database main ***\n" + "\n".join(ours)
+
+
+def _with_header_size(tmp_path, data, n, valid=True):
+    d = bytearray(data)
+    d[28:32] = n.to_bytes(4, "big")
+    if not valid:                        # version-valid-for no longer equals the counter
+        d[92:96] = ((int.from_bytes(d[24:28], "big") + 1) & 0xFFFFFFFF).to_bytes(4, "big")
+    p = tmp_path / f"h{n}{valid}.db"
+    p.write_bytes(bytes(d))
+    return str(p)
+
+
+def _sqlite_answer(path):
+    con = sqlite3.connect(path)
+    try:
+        return con.execute("select count(*) from t").fetchall()
+    except sqlite3.DatabaseError as e:
+        return str(e)
+    finally:
+        con.close()
+
+
+def test_header_size_beyond_the_file_is_malformed(tmp_path):
+    """SQLite's rule: the in-header size is used when nonzero and the change counter equals
+    version-valid-for; a valid one larger than the file is corruption."""
+    data = _sample_db(str(tmp_path / "s.db"))
+    npages = len(data) // 1024
+    for n in (npages + 1, npages + 200, 0xFFFFFFFF):
+        p = _with_header_size(tmp_path, data, n)
+        assert _sqlite_answer(p) == "database disk image is malformed"
+        bt = Btree.open(p)
+        with pytest.raises(errors.DatabaseError, match="database disk image is malformed"):
+            bt.begin(False)
+        bt.close()
+
+
+@pytest.mark.parametrize("case", ["zero", "stale", "exact"])
+def test_header_size_ignored_when_zero_or_stale(tmp_path, case):
+    data = _sample_db(str(tmp_path / "s.db"))
+    npages = len(data) // 1024
+    n, valid = {"zero": (0, True), "stale": (npages + 50, False), "exact": (npages, True)}[case]
+    p = _with_header_size(tmp_path, data, n, valid)
+    assert _sqlite_answer(p) == [(320,)]
+    bt = Btree.open(p)
+    bt.begin(False)
+    assert bt.pager.db_size == npages
+    assert bt.integrity_check() == ["ok"]
+    assert bt.cursor(2).count() == 320
+    bt.close()
