@@ -160,6 +160,61 @@ def corrupt_index_record_index_error():
         return True, "answered"
 
 
+def journal_playback_stops_at_empty_segment():
+    """[pager] A spill can start a journal segment that gets no records (its count is 0);
+    hot-journal playback stops at it, so pages journaled in later segments (page 1 at the
+    commit) are not restored: a power cut after the database sync and before the journal is
+    deleted leaves a corrupt file. SQLite plays every segment (pager_playback loops until no
+    header is left). Workload seed 2 of tools/crashsim.py, every crash point, unsynced writes
+    lost."""
+    from tools.crashsim import check_image, crash_files, record_workload
+    rec = record_workload(seed=2)
+    bad = [k for k in range(len(rec.log) + 1)
+           if check_image(crash_files(rec.log, k, None), rec, k)]
+    return not bad, f"failing crash points: {bad[:5]}" if bad else "ok"
+
+
+def persist_journal_stale_segment():
+    """[pager] journal_mode=PERSIST: a later journal shorter than an earlier one leaves the
+    earlier transaction's segment headers after it; recovery plays them back (pages of an
+    old transaction over the new ones). SQLite zeroes the magic of the next header slot when
+    it syncs a journal (syncJournal). Workload seed 6 in persist mode, every crash point,
+    all writes kept (a process crash)."""
+    from tools.crashsim import _keep_all, check_image, record_workload
+    rec = record_workload(seed=6, journal_mode="persist")
+    bad = [k for k in range(len(rec.log) + 1) if check_image(_keep_all(rec.log, k), rec, k)]
+    return not bad, f"{len(bad)} failing crash points, first {bad[:3]}" if bad else "ok"
+
+
+def failed_journal_delete_keeps_commit():
+    """[pager] Over OS files, when deleting the journal fails at the end of a commit the
+    statement reports 'disk I/O error' but its row stays (SQLite leaves the journal hot and
+    the next reader rolls the transaction back; over the in-memory VFS sqlengine does too)."""
+    from sqlengine.vfs import OsVfs
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "j.db")
+        base = OsVfs()
+        db = Database(path, vfs=base)
+        run(db, "create table t(a)")
+        run(db, "insert into t values(1)")
+        db.close()
+        f = FaultVfs(base=base)
+        db = Database(path, vfs=f)
+        f.fail_at(1, ops=["delete"])
+        try:
+            run(db, "insert into t values(2)")
+            failed = False
+        except sqlengine.OperationalError:
+            failed = True
+        f.clear()
+        db.close()
+        db = Database(path, vfs=base)
+        rows = run(db, "select a from t")
+        db.close()
+    ok = not failed or rows == [(1,)]
+    return ok, f"insert failed: {failed}; rows after reopen: {rows}"
+
+
 # -- locking and schema across connections ------------------------------------------------------
 def _holder(p, before, hold, after="commit"):
     code = textwrap.dedent(f"""
@@ -297,6 +352,8 @@ def variable_number_with_many_digits():
 
 
 ALL = [pager_page1_journaled_after_sync, pager_first_commit_has_no_journal,
+       journal_playback_stops_at_empty_segment, persist_journal_stale_segment,
+       failed_journal_delete_keeps_commit,
        header_page_count_beyond_file, schema_row_with_null_tbl_name,
        corrupt_index_record_index_error, fresh_writer_waits_holding_shared,
        begin_immediate_takes_no_lock, stale_schema_at_prepare, collation_of_left_binary_column,
