@@ -186,6 +186,41 @@ def persist_journal_stale_segment():
     return not bad, f"{len(bad)} failing crash points, first {bad[:3]}" if bad else "ok"
 
 
+def failed_rollback_deletes_journal():
+    """[pager] When every write fails from some point of a commit on (a full disk, a dead
+    device) the rollback cannot restore the database pages, yet the journal is deleted, so
+    the half-written database is left without it: later statements hit 'database disk image
+    is malformed'. SQLite keeps the journal (the pager's ERROR state) for the next reader to
+    roll back."""
+    from sqlengine.vfs import MemoryVfs
+    bad = []
+    for n in range(1, 12):
+        base = MemoryVfs()
+        db = Database("db", vfs=base)
+        run(db, "create table t(a integer primary key, b)")
+        run(db, "create index tb on t(b)")
+        run(db, "insert into t values(1, 'x')")
+        db.close()
+        f = FaultVfs(base=base)
+        db = Database("db", vfs=f)
+        f.fail_at(n, persistent=True, ops=["write"])
+        try:
+            run(db, "insert into t select a + 1, zeroblob(5000) from t")
+        except sqlengine.Error:
+            pass
+        f.clear()
+        db.close()
+        try:
+            db = Database("db", vfs=base)
+            ic = run(db, "pragma integrity_check")
+            db.close()
+        except sqlengine.Error as e:
+            ic = [(str(e),)]
+        if ic != [("ok",)]:
+            bad.append(f"write {n}: {ic[0][0][:50]}")
+    return not bad, "; ".join(bad) or "ok"
+
+
 def failed_journal_delete_keeps_commit():
     """[pager] Over OS files, when deleting the journal fails at the end of a commit the
     statement reports 'disk I/O error' but its row stays (SQLite leaves the journal hot and
@@ -353,7 +388,7 @@ def variable_number_with_many_digits():
 
 ALL = [pager_page1_journaled_after_sync, pager_first_commit_has_no_journal,
        journal_playback_stops_at_empty_segment, persist_journal_stale_segment,
-       failed_journal_delete_keeps_commit,
+       failed_rollback_deletes_journal, failed_journal_delete_keeps_commit,
        header_page_count_beyond_file, schema_row_with_null_tbl_name,
        corrupt_index_record_index_error, fresh_writer_waits_holding_shared,
        begin_immediate_takes_no_lock, stale_schema_at_prepare, collation_of_left_binary_column,
