@@ -133,6 +133,27 @@ def schema_row_with_null_tbl_name():
         return False, "no error"
 
 
+def schema_row_with_blob_sql():
+    """[database.py/schema.py] A sqlite_schema row whose sql is a blob raises TypeError
+    ("Argument 'sql' has incorrect type") at open (SQLite: 'malformed database schema')."""
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "s.db")
+        c = sqlite3.connect(p)
+        c.execute("create table t(a)")
+        c.execute("create index i on t(a)")
+        c.execute("pragma writable_schema=on")
+        c.execute("update sqlite_master set sql = x'00' where name = 'i'")
+        c.commit()
+        c.close()
+        try:
+            sqlengine.connect(p).execute("select * from t").fetchall()
+        except sqlengine.DatabaseError as e:
+            return True, str(e)
+        except Exception as e:  # noqa: BLE001
+            return False, f"{type(e).__name__}: {e}"
+        return True, "answered"
+
+
 def corrupt_index_record_index_error():
     """[vdbe] A damaged index record (empty decoded tuple) makes the rowid lookup raise
     IndexError (_vm.pyx ``r[len(r) - 1]``) instead of 'database disk image is malformed'.
@@ -389,7 +410,7 @@ def variable_number_with_many_digits():
 ALL = [pager_page1_journaled_after_sync, pager_first_commit_has_no_journal,
        journal_playback_stops_at_empty_segment, persist_journal_stale_segment,
        failed_rollback_deletes_journal, failed_journal_delete_keeps_commit,
-       header_page_count_beyond_file, schema_row_with_null_tbl_name,
+       header_page_count_beyond_file, schema_row_with_null_tbl_name, schema_row_with_blob_sql,
        corrupt_index_record_index_error, fresh_writer_waits_holding_shared,
        begin_immediate_takes_no_lock, stale_schema_at_prepare, collation_of_left_binary_column,
        compound_select_collation, scalar_subquery_affinity, sign_function_missing,
