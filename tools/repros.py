@@ -419,7 +419,11 @@ ALL = [pager_page1_journaled_after_sync, pager_first_commit_has_no_journal,
 
 
 def main(argv=None):
-    names = (argv if argv is not None else sys.argv[1:])
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("names", nargs="*", help="repro functions to run (default: all): "
+                    + ", ".join(f.__name__ for f in ALL))
+    names = ap.parse_args(argv).names
     broken = 0
     for f in ALL:
         if names and f.__name__ not in names:
