@@ -23,6 +23,12 @@ CASES = {
     "huge_negative_integer": "select -" + "9" * 5000,
     "leading_zero_integer": "select 000000000000000000000000000042",
     "huge_variable_number": "select ?" + "9" * 5000,
+    "huge_hex_literal": "select 0x" + "f" * 5000,
+    "hex_literal_too_big": "select 0x" + "f" * 17,
+    "too_many_result_columns": "select " + ",".join(["1"] * 2001),
+    "max_result_columns": "select " + ",".join(["1"] * 2000),
+    "too_many_columns_in_star": "select * from (select " + ",".join(["1"] * 1500)
+    + ") a, (select " + ",".join(["2"] * 600) + ") b",
     "long_statement": "select " + ",".join(["1"] * 1900),
     "too_many_table_columns": "create table t(" + ",".join(f"c{i}" for i in range(2001)) + ")",
     "max_table_columns": "create table t(" + ",".join(f"c{i}" for i in range(2000)) + ")",
