@@ -153,9 +153,12 @@ def table_from_ast(ast: A.CreateTable, root: int, sql: str | None) -> Table:
     """Build a Table (without its automatic indexes' roots) from CREATE TABLE."""
     t = Table(ast.name, root, sql)
     t.without_rowid = ast.without_rowid
+    strict = getattr(ast, "strict", False)
     pk_cols = None
     for i, cd in enumerate(ast.columns):
         c = ColumnInfo(cd.name, cd.type_name)
+        if strict and (cd.type_name or "").upper() == "ANY":
+            c.affinity = AFF_BLOB  # ANY in a STRICT table keeps values as given
         if cd.name.lower() in t.col_index:
             raise DatabaseError(f"duplicate column name: {cd.name}")
         t.col_index[cd.name.lower()] = i
@@ -195,6 +198,8 @@ def table_from_ast(ast: A.CreateTable, root: int, sql: str | None) -> Table:
         cols = pk_cols[0]
         for n in cols:
             t.columns[n].pk = True
+            if t.without_rowid:
+                t.columns[n].notnull = True  # implied for WITHOUT ROWID keys
         if len(cols) == 1 and (t.columns[cols[0]].type_name or "").upper() == "INTEGER" \
                 and not t.without_rowid:
             # INTEGER PRIMARY KEY: the rowid alias, no index (column-constraint DESC excepted).

@@ -95,7 +95,14 @@ def compile_create_table(p, st: A.CreateTable, text: str):
     _check_name(st.name, "table")
     if st.as_select is not None:
         return _create_table_as(p, st, text)
-    t = S.table_from_ast(st, 0, None)  # validates (duplicate columns, two primary keys)
+    from sqlengine.compiler.strict import check_create
+    check_create(st)
+    try:
+        t = S.table_from_ast(st, 0, None)  # validates (duplicate columns, two primary keys)
+    except E.DatabaseError as exc:
+        if type(exc) is E.DatabaseError:  # a schema error while preparing: SQLITE_ERROR
+            raise OperationalError(str(exc)) from None
+        raise
     for c in t.columns:
         if c.collation is not None:
             p.collation(c.collation)
@@ -229,6 +236,15 @@ def _fill_index(p, t, idx, root_reg, unique):
             if t.columns[col].affinity == "E":
                 b.emit(O.OP_RealAffinity, key + k)
     b.emit(O.OP_Rowid, tcur, key + n)
+    nxt_partial = None
+    if idx.where is not None:  # a partial index: only the rows its WHERE accepts
+        from sqlengine.compiler.expr import if_false
+        from sqlengine.compiler.resolve import Scope, Source
+        src = Source(t.name, tcur, [c.name for c in t.columns],
+                     [c.affinity for c in t.columns], [c.collation for c in t.columns],
+                     [c.type_name for c in t.columns], table=t)
+        nxt_partial = b.new_label()
+        if_false(p, Scope([src]), idx.where, nxt_partial, True)
     if unique:
         ok = b.new_label()
         b.emit(O.OP_NoConflict, icur, ok, key, n)
@@ -239,6 +255,8 @@ def _fill_index(p, t, idx, root_reg, unique):
     rec = b.alloc_reg()
     b.emit(O.OP_MakeRecord, key, n + 1, rec)
     b.emit(O.OP_IdxInsert, icur, rec)
+    if nxt_partial is not None:
+        b.resolve(nxt_partial)
     b.emit(O.OP_Next, tcur, top)
     b.resolve(done)
 

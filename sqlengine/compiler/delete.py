@@ -10,7 +10,6 @@ from sqlengine.compiler.insert import code_delete_row, open_write_cursors, table
 from sqlengine.compiler.resolve import Scope, Source
 from sqlengine.compiler.trigger import code_triggers, has_triggers
 from sqlengine.compiler.where import where_begin, where_end
-from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
@@ -47,7 +46,8 @@ def compile_delete(p, st: A.Delete):
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_)  # visible for the rest of this statement
     if st.order_by or st.limit is not None:
-        raise OperationalError("DELETE with ORDER BY/LIMIT is not supported")
+        from sqlengine.compiler.update_from import limited
+        st = limited(st, "DELETE")
     table = table_for_write(p, st.table.name, st.table.schema)
     p.write = True
     if getattr(table, "is_view", False):
@@ -55,7 +55,7 @@ def compile_delete(p, st: A.Delete):
         return compile_view_update_delete(p, st, table, "DELETE")
     from sqlengine.compiler import returning
     rt = returning.start(p, table, st.returning)
-    if st.where is None and not has_triggers(table, "DELETE") and p.nested == 0 and rt is None:
+    if st.where is None and not has_triggers(table, "DELETE", p) and p.nested == 0 and rt is None:
         b.emit(O.OP_Clear, table.root, 1)
         for idx in table.indexes:
             b.emit(O.OP_Clear, idx.root, 0)
@@ -72,7 +72,7 @@ def compile_delete(p, st: A.Delete):
     old = b.alloc_reg(n + 1)
     b.emit(O.OP_Column, eph, 0, old)
     b.emit(O.OP_NotExists, tcur, nxt, old)
-    trig = has_triggers(table, "DELETE")
+    trig = has_triggers(table, "DELETE", p)
     if trig or rt is not None:
         for i in range(n):
             if i == table.ipk:

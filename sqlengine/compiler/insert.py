@@ -127,6 +127,8 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
             if act == O.OE_REPLACE:
                 act = O.OE_ABORT
             b.emit(O.OP_HaltIfNull, E.SQLITE_CONSTRAINT_NOTNULL, act, base + 1 + i, msg)
+    from sqlengine.compiler.strict import code_type_checks
+    code_type_checks(p, table, base)
     # CHECK
     if table.checks and not p.db.ignore_check_constraints:
         scope = _row_scope(p, table, base)
@@ -163,10 +165,16 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
     for idx, c in zip(table.indexes, icurs):
         key = index_key(p, table, idx, base, rowid)
         keys.append(key)
+        pflag = None
+        if idx.where is not None:
+            from sqlengine.compiler.partial import code_partial_flag
+            pflag = code_partial_flag(p, table, idx, base, key)
         if not idx.unique:
             continue
         ncol = len(idx.columns)
         ok = b.new_label()
+        if pflag is not None:
+            b.emit(O.OP_IfNot, pflag, ok, 0)
         b.emit(O.OP_NoConflict, c, ok, key, ncol)
         other = b.alloc_reg()
         b.emit(O.OP_IdxRowid, c, other)
@@ -189,10 +197,18 @@ def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=Tru
     """Remove the old index entries (UPDATE), write the new ones and the record."""
     b = p.b
     n = len(table.columns)
+    from sqlengine.compiler.partial import partial_flag
     for idx, c, key in zip(table.indexes, icurs, keys):
+        pflag = partial_flag(p, key)
+        skip = None
+        if pflag is not None:
+            skip = b.new_label()
+            b.emit(O.OP_IfNot, pflag, skip, 0)
         rec = b.alloc_reg()
         b.emit(O.OP_MakeRecord, key, len(idx.columns) + 1, rec)
         b.emit(O.OP_IdxInsert, c, rec)
+        if skip is not None:
+            b.resolve(skip)
     rec = b.alloc_reg()
     if table.ipk >= 0:
         tmp = b.alloc_reg(n)

@@ -161,6 +161,8 @@ def compile_pragma(p, st: A.Pragma):
     schema = _check_schema(p, st)
     val = _value(st.value) if st.value is not None else None
     b = p.b
+    if name == "foreign_key_check":
+        return _foreign_key_check(p, val, schema)
     if name in COLUMNS:
         rows = pragma_rows(p, name, val, schema)
         if rows is None:
@@ -186,7 +188,11 @@ def compile_pragma(p, st: A.Pragma):
             on = _truthy(val)
 
             def setflag(db, attr=attr, on=on):
-                setattr(db, attr, on)
+                if attr == "foreign_keys" and not db.autocommit:
+                    return None  # a no-op inside a transaction, as in SQLite
+                if int(getattr(db, attr, 0)) != on:
+                    setattr(db, attr, on)
+                    _expire_statements(db)
                 return None
             _emit_call(p, setflag, 0)
             return []
@@ -197,7 +203,9 @@ def compile_pragma(p, st: A.Pragma):
             on = bool(_truthy(val))
 
             def setflag2(db, attr=name, on=on):
-                setattr(db, attr, on)
+                if bool(getattr(db, attr, False)) != on:
+                    setattr(db, attr, on)
+                    _expire_statements(db)
                 return None
             _emit_call(p, setflag2, 0)
             if name != "case_sensitive_like":
@@ -275,6 +283,57 @@ def compile_pragma(p, st: A.Pragma):
         _emit_call(p, lambda db: 1)
         return [name]
     return []
+
+
+def _foreign_key_check(p, val, schema):
+    """PRAGMA foreign_key_check[(table)]: one row per (row, foreign key) without a parent,
+    in rowid then foreign-key order for each table."""
+    from sqlengine.compiler.fkey import _foreign_keys, _parent_columns, _q
+    from sqlengine.compiler.select import OutputDest, compile_select
+    from sqlengine.sql import parse_one
+    names = ["table", "rowid", "parent", "fkid"]
+    s = p.schema
+    if val is not None:
+        t = s.table(str(val))
+        if t is None:
+            raise OperationalError(f"no such table: {val}")
+        tables = [t]
+    else:
+        tables = [t for k, t in s.tables.items() if k != "sqlite_schema"]
+    if schema == "temp":
+        tables = []
+    p.b.emit(O.OP_Transaction, 0, 0)
+    for t in tables:
+        fks = _foreign_keys(t)
+        parts = []
+        for fkid, (ccols, fk) in enumerate(reversed(fks)):
+            parent, pcols = _parent_columns(s, fk)
+            cq = _q(t.name)
+            notnull = " AND ".join(f"{cq}.{_q(c)} IS NOT NULL" for c in ccols)
+            rowid = "NULL" if t.without_rowid else f"{cq}.rowid"
+            head = (f"SELECT {_sql_str(t.name)}, {rowid}, {_sql_str(fk.table)}, {fkid} "
+                    f"FROM {cq} WHERE {notnull}")
+            if parent is not None and pcols is not None and len(pcols) == len(ccols):
+                match = " AND ".join(f"{_q(parent.name)}.{_q(pc)} = {cq}.{_q(c)}"
+                                     for c, pc in zip(ccols, pcols))
+                head += f" AND NOT EXISTS (SELECT 1 FROM {_q(parent.name)} WHERE {match})"
+            parts.append(head)
+        if not parts:
+            continue
+        sql = "SELECT * FROM (" + " UNION ALL ".join(parts) + ") ORDER BY 2, 4"
+        compile_select(p, parse_one(sql).stmt, OutputDest())
+    return names
+
+
+def _sql_str(v):
+    return "'" + str(v).replace("'", "''") + "'"
+
+
+def _expire_statements(db):
+    """Make prepared statements recompile (a flag read at compile time changed)."""
+    if hasattr(db, "_schema_version"):
+        db._schema_version += 1
+        db.schema.version = db._schema_version
 
 
 def _signed32(v: int) -> int:

@@ -247,8 +247,8 @@ def _source_for(p, item, scope):
     if isinstance(item, A.SubqueryRef):
         return _materialize(p, item.select, item.alias or "(subquery)", None)
     if isinstance(item, A.TableFunctionRef):
-        from sqlengine.compiler.pragma import pragma_function_source
-        src = pragma_function_source(p, item, Source, TableDest)
+        from sqlengine.compiler.tablefunc import table_function_source
+        src = table_function_source(p, item, scope, Source, TableDest)
         if src is not None:
             return src
         raise OperationalError(f"no such table: {item.name}")

@@ -83,7 +83,8 @@ def compile_statement(db, stmt, text: str):
     elif t in (A.Attach, A.Detach):
         raise OperationalError("ATTACH/DETACH are not supported")
     elif t is A.AlterTable:
-        raise OperationalError("ALTER TABLE is not supported yet")
+        from sqlengine.compiler.alter import compile_alter
+        compile_alter(p, stmt)
     else:
         raise OperationalError(f"unsupported statement: {t.__name__}")
     rt = getattr(p, "returning", None)

@@ -15,9 +15,10 @@ from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
 
-def _matching(table, event, timing, update_cols):
+def _matching(table, event, timing, update_cols, p=None):
     out = []
-    for tr in getattr(table, "triggers", ()):
+    from sqlengine.compiler.fkey import triggers_for
+    for tr in list(getattr(table, "triggers", ())) + list(triggers_for(p, table)):
         if tr.event != event or tr.timing != timing:
             continue
         if event == "UPDATE" and tr.update_columns and update_cols is not None:
@@ -28,13 +29,15 @@ def _matching(table, event, timing, update_cols):
     return out
 
 
-def has_triggers(table, event):
-    return any(tr.event == event for tr in getattr(table, "triggers", ()))
+def has_triggers(table, event, p=None):
+    from sqlengine.compiler.fkey import triggers_for
+    return any(tr.event == event for tr in getattr(table, "triggers", ())) or any(
+        tr.event == event for tr in triggers_for(p, table))
 
 
 def code_triggers(p, table, event, timing, new_base, old_base, skip_label, update_cols=None):
     """Code every ``timing`` ``event`` trigger of ``table`` for the current row."""
-    for tr in _matching(table, event, timing, update_cols):
+    for tr in _matching(table, event, timing, update_cols, p):
         if tr.name.lower() in p.trigger_stack:
             continue
         _code_one(p, tr, table, new_base, old_base, skip_label)

@@ -21,10 +21,9 @@ def compile_update(p, st: A.Update):
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_)  # visible for the rest of this statement
-    if st.from_ is not None:
-        raise OperationalError("UPDATE FROM is not supported yet")
     if st.order_by or st.limit is not None:
-        raise OperationalError("UPDATE with ORDER BY/LIMIT is not supported")
+        from sqlengine.compiler.update_from import limited
+        st = limited(st, "UPDATE")
     table = table_for_write(p, st.table.name, st.table.schema)
     p.write = True
     if getattr(table, "is_view", False):
@@ -32,6 +31,9 @@ def compile_update(p, st: A.Update):
         return compile_view_update_delete(p, st, table, "UPDATE")
     from sqlengine.compiler import returning
     rt = returning.start(p, table, st.returning)
+    if st.from_ is not None:
+        from sqlengine.compiler.update_from import compile_update_from
+        return compile_update_from(p, st, table)
     n = len(table.columns)
     assigns = {}  # column number (-1 rowid) -> expr
     for s in st.sets:

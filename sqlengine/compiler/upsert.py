@@ -125,93 +125,117 @@ class Upsert:
         b.resolve(done)
 
     def _code_update(self, u, excluded, rowid_reg, skip_label):
-        from sqlengine.compiler.expr import code_expr, if_false
-        from sqlengine.compiler.insert import code_finish_row, code_write_row, index_key
-        from sqlengine.compiler.trigger import code_triggers
-        p = self.p
-        b = p.b
         table = self.table
         tcur = self.tcur
         n = len(table.columns)
-        old = b.alloc_reg(n + 1)
-        new = b.alloc_reg(n + 1)
-        b.emit(O.OP_SCopy, rowid_reg, old)
-        b.emit(O.OP_NotExists, tcur, skip_label, old)
-        for i in range(n):
-            if i == table.ipk:
-                b.emit(O.OP_SCopy, old, old + 1 + i)
-            else:
-                b.emit(O.OP_Column, tcur, i, old + 1 + i)
-                if table.columns[i].affinity == "E":
-                    b.emit(O.OP_RealAffinity, old + 1 + i)
         cols = [c.name for c in table.columns]
-        tsrc = Source(table.name, tcur, cols, [c.affinity for c in table.columns],
-                      [c.collation for c in table.columns],
-                      [c.type_name for c in table.columns], table=table)
-        xsrc = Source("excluded", EXCLUDED_CURSOR, cols,
-                      [c.affinity for c in table.columns], [c.collation for c in table.columns],
-                      [c.type_name for c in table.columns], table=table)
-        # unqualified names are the table's; excluded.* is found one level out
-        xscope = Scope([xsrc])
-        scope = Scope([tsrc], outer=xscope)
-        for i in range(n):
-            scope.overrides[(tcur, i)] = old + 1 + i
-            xscope.overrides[(EXCLUDED_CURSOR, i)] = excluded + 1 + i
-        scope.overrides[(tcur, -1)] = old
-        xscope.overrides[(EXCLUDED_CURSOR, -1)] = excluded
-        assigns = {}
-        for s in u.sets:
-            if len(s.columns) != 1:
-                if isinstance(s.expr, A.RowValue) and len(s.expr.items) == len(s.columns):
-                    items = s.expr.items
-                else:
-                    raise OperationalError("row value misused")
+        affs = [c.affinity for c in table.columns]
+        colls = [c.collation for c in table.columns]
+        decls = [c.type_name for c in table.columns]
+
+        def make_scope(old):
+            # unqualified names are the table's; excluded.* is found one level out
+            tsrc = Source(table.name, tcur, cols, affs, colls, decls, table=table)
+            xsrc = Source("excluded", EXCLUDED_CURSOR, cols, affs, colls, decls, table=table)
+            xscope = Scope([xsrc])
+            scope = Scope([tsrc], outer=xscope)
+            for i in range(n):
+                scope.overrides[(tcur, i)] = old + 1 + i
+                xscope.overrides[(EXCLUDED_CURSOR, i)] = excluded + 1 + i
+            scope.overrides[(tcur, -1)] = old
+            xscope.overrides[(EXCLUDED_CURSOR, -1)] = excluded
+            return scope
+
+        assigns = set_assignments(table, u.sets)
+        code_update_row(self.p, table, tcur, self.icurs, rowid_reg, assigns, make_scope,
+                        u.where, skip_label, "ABORT")
+        self.p.b.emit(O.OP_Goto, 0, skip_label)
+
+
+def set_assignments(table, sets):
+    """{column number (-1 = rowid): expression} of SET clauses."""
+    assigns = {}
+    for s in sets:
+        if len(s.columns) != 1:
+            if isinstance(s.expr, A.RowValue) and len(s.expr.items) == len(s.columns):
+                items = s.expr.items
             else:
-                items = [s.expr]
-            for cname, e in zip(s.columns, items):
-                i = table.find_column(cname)
-                if i < 0:
-                    if cname.lower() in ("rowid", "oid", "_rowid_") and table.ipk < 0:
-                        i = -1
-                    else:
-                        raise OperationalError(f"no such column: {cname}")
-                assigns[i] = e
-        if u.where is not None:
-            if_false(p, scope, u.where, skip_label, True)
-        for i in range(n):
-            if i in assigns:
-                code_expr(p, scope, assigns[i], new + 1 + i)
-            else:
-                b.emit(O.OP_SCopy, old + 1 + i, new + 1 + i)
-        if table.ipk >= 0 and table.ipk in assigns:
-            b.emit(O.OP_SCopy, new + 1 + table.ipk, new)
-            b.emit(O.OP_MustBeInt, new, 0)
-        elif -1 in assigns:
-            code_expr(p, scope, assigns[-1], new)
-            b.emit(O.OP_MustBeInt, new, 0)
+                raise OperationalError("row value misused")
         else:
-            b.emit(O.OP_SCopy, old, new)
-        names = {table.columns[i].name.lower() for i in assigns if i >= 0}
-        code_triggers(p, table, "UPDATE", "BEFORE", new, old, skip_label, names)
-        if table.triggers:
-            b.emit(O.OP_NotExists, tcur, skip_label, old)
-        keys = code_write_row(p, table, tcur, self.icurs, new, "ABORT", skip_label,
-                              old_rowid=old)
-        for idx, c in zip(table.indexes, self.icurs):
-            key = index_key(p, table, idx, old, old)
-            b.emit(O.OP_IdxDelete, c, key, len(idx.columns) + 1)
-        same = b.new_label()
-        b.emit(O.OP_Eq, old, same, new, None, 0)
-        b.emit(O.OP_NotExists, tcur, same, old)
-        b.emit(O.OP_Delete, tcur, 0)
-        b.resolve(same)
-        code_finish_row(p, table, tcur, self.icurs, new, keys, old_rowid=old,
-                        count=p.nested == 0)
-        rt = getattr(p, "returning", None)
-        if rt is not None:
-            rt.emit_row(new)
-        code_triggers(p, table, "UPDATE", "AFTER", new, old, skip_label, names)
-        b.emit(O.OP_Goto, 0, skip_label)
+            items = [s.expr]
+        for cname, e in zip(s.columns, items):
+            i = table.find_column(cname)
+            if i < 0:
+                if cname.lower() in ("rowid", "oid", "_rowid_") and table.ipk < 0:
+                    i = -1
+                else:
+                    raise OperationalError(f"no such column: {cname}")
+            assigns[i] = e
+    return assigns
+
+
+def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where,
+                    skip_label, or_action):
+    """Update the row whose rowid is in ``rowid_reg``: ``assigns`` maps a column number
+    (-1 rowid) to an expression, evaluated in ``make_scope(old)`` (old = registers of the
+    row as it is), or to a register already holding the value. ``where`` false skips the
+    row. Checks, index maintenance, triggers and RETURNING as UPDATE does."""
+    from sqlengine.compiler.expr import code_expr, if_false
+    from sqlengine.compiler.insert import code_finish_row, code_write_row, index_key
+    from sqlengine.compiler.trigger import code_triggers
+    b = p.b
+    n = len(table.columns)
+    old = b.alloc_reg(n + 1)
+    new = b.alloc_reg(n + 1)
+    b.emit(O.OP_SCopy, rowid_reg, old)
+    b.emit(O.OP_NotExists, tcur, skip_label, old)
+    for i in range(n):
+        if i == table.ipk:
+            b.emit(O.OP_SCopy, old, old + 1 + i)
+        else:
+            b.emit(O.OP_Column, tcur, i, old + 1 + i)
+            if table.columns[i].affinity == "E":
+                b.emit(O.OP_RealAffinity, old + 1 + i)
+    scope = make_scope(old) if make_scope is not None else None
+    if where is not None:
+        if_false(p, scope, where, skip_label, True)
+
+    def value(e, target):
+        if isinstance(e, int):
+            b.emit(O.OP_SCopy, e, target)
+        else:
+            code_expr(p, scope, e, target)
+    for i in range(n):
+        if i in assigns:
+            value(assigns[i], new + 1 + i)
+        else:
+            b.emit(O.OP_SCopy, old + 1 + i, new + 1 + i)
+    if table.ipk >= 0 and table.ipk in assigns:
+        b.emit(O.OP_SCopy, new + 1 + table.ipk, new)
+        b.emit(O.OP_MustBeInt, new, 0)
+    elif -1 in assigns:
+        value(assigns[-1], new)
+        b.emit(O.OP_MustBeInt, new, 0)
+    else:
+        b.emit(O.OP_SCopy, old, new)
+    names = {table.columns[i].name.lower() for i in assigns if i >= 0}
+    code_triggers(p, table, "UPDATE", "BEFORE", new, old, skip_label, names)
+    if table.triggers:
+        b.emit(O.OP_NotExists, tcur, skip_label, old)
+    keys = code_write_row(p, table, tcur, icurs, new, or_action, skip_label, old_rowid=old)
+    for idx, c in zip(table.indexes, icurs):
+        key = index_key(p, table, idx, old, old)
+        b.emit(O.OP_IdxDelete, c, key, len(idx.columns) + 1)
+    same = b.new_label()
+    b.emit(O.OP_Eq, old, same, new, None, 0)
+    b.emit(O.OP_NotExists, tcur, same, old)
+    b.emit(O.OP_Delete, tcur, 0)
+    b.resolve(same)
+    code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old, count=p.nested == 0)
+    rt = getattr(p, "returning", None)
+    if rt is not None:
+        rt.emit_row(new)
+    code_triggers(p, table, "UPDATE", "AFTER", new, old, skip_label, names)
 
 
 def begin(p, table, st, tcur, icurs):

@@ -1,0 +1,503 @@
+"""ALTER TABLE: ADD COLUMN, RENAME TO, RENAME COLUMN, DROP COLUMN.
+
+The schema is rewritten as SQLite rewrites it: ADD COLUMN appends the column's text to the
+CREATE TABLE statement; RENAME TO puts the new name, double-quoted, wherever the old one
+named the table (its CREATE TABLE, its indexes, triggers and views, the REFERENCES clauses
+of other tables; automatic index names follow); RENAME COLUMN puts the new name where the
+column was named; DROP COLUMN cuts the column's definition out. Names are found token by
+token (the lexer's identifiers), which is exact for every schema that does not reuse one
+name for a table and a column.
+
+Rows are rewritten when their records change shape: ADD COLUMN with a non-NULL default
+stores the default in every existing row, DROP COLUMN removes the value from every row.
+
+This module emits code; it never runs it.
+"""
+
+from __future__ import annotations
+
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.sql.lexer import dequote, next_token
+from sqlengine.vdbe import opcodes as O
+
+_IDENT = ("ID", "STRING", "INDEXED", "JOIN_KW")
+
+
+def _tokens(sql):
+    out = []
+    i = 0
+    while i < len(sql):
+        kind, end = next_token(sql, i)
+        if kind != "SPACE":
+            out.append((kind, i, end))
+        i = end
+    return out
+
+
+def _ident_value(sql, kind, a, e):
+    text = sql[a:e]
+    if kind == "ID" or text[:1] in "\"[`'":
+        return dequote(text) if text[:1] in "\"[`'" else text
+    return text
+
+
+def _replace_idents(sql, old, new_text, only=None):
+    """``sql`` with every identifier token naming ``old`` replaced by ``new_text``;
+    ``only(tokens, k)`` may veto a token."""
+    toks = _tokens(sql)
+    out = []
+    last = 0
+    low = old.lower()
+    for k, (kind, a, e) in enumerate(toks):
+        if kind not in ("ID", "STRING") and not sql[a:e][:1].isalpha():
+            continue
+        if _ident_value(sql, kind, a, e).lower() != low:
+            continue
+        if kind == "STRING" and not _string_is_name(toks, k):
+            continue
+        if only is not None and not only(sql, toks, k):
+            continue
+        out.append(sql[last:a])
+        if callable(new_text):
+            out.append(new_text(sql[a:e]))
+        else:
+            out.append(new_text)
+        last = e
+    out.append(sql[last:])
+    return "".join(out)
+
+
+def _string_is_name(toks, k):
+    # a 'quoted' name stands where an identifier does: after ON/TABLE/REFERENCES or a dot
+    return False
+
+
+def _quote(name):
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _plain_or_quoted(name):
+    if name and (name[0].isalpha() or name[0] == "_") and all(
+            c.isalnum() or c == "_" for c in name):
+        from sqlengine.sql.lexer import KEYWORDS
+        if name.upper() not in KEYWORDS:
+            return name
+    return _quote(name)
+
+
+# ------------------------------------------------------------------------------------------
+
+def compile_alter(p, st: A.AlterTable):
+    p.write = p.ddl = True
+    if st.schema is not None and st.schema.lower() not in ("main", "temp"):
+        raise OperationalError(f"unknown database {st.schema}")
+    s = p.schema
+    low = st.table.lower()
+    if low in ("sqlite_schema", "sqlite_master") or low.startswith("sqlite_"):
+        raise OperationalError(f"table {st.table} may not be altered")
+    t = s.table(st.table)
+    if t is None:
+        if low in s.views:
+            raise OperationalError(f"view {st.table} may not be altered")
+        raise OperationalError(f"no such table: {st.table}")
+    action = st.action.upper()
+    if action in ("ADD", "ADD COLUMN"):
+        return _add_column(p, t, st)
+    if action in ("RENAME", "RENAME TO", "RENAME TABLE"):
+        return _rename_table(p, t, st.new_name)
+    if action in ("RENAME COLUMN",):
+        return _rename_column(p, t, st.column, st.new_name)
+    if action in ("DROP", "DROP COLUMN"):
+        return _drop_column(p, t, st.column)
+    raise OperationalError(f"unsupported ALTER TABLE action: {st.action}")
+
+
+# ---- the schema rows ---------------------------------------------------------------------
+
+def _rewrite_schema(p, changes, deletes=()):
+    """Rewrite sqlite_schema rows: ``changes`` maps an object name (lower case) to
+    (type, name, tbl_name, sql) for its row; the root page is kept."""
+    b = p.b
+    cur = b.alloc_cursor()
+    b.emit(O.OP_OpenWrite, cur, 1, 0, 5, comment="sqlite_schema")
+    done = b.new_label()
+    top = b.new_label()
+    nxt = b.new_label()
+    b.emit(O.OP_Rewind, cur, done)
+    b.resolve(top)
+    name = b.alloc_reg()
+    b.emit(O.OP_Column, cur, 1, name)
+    lowname = b.alloc_reg()
+    b.emit(O.OP_Function, 0, name, lowname,
+           lambda vm, a: a[0].lower() if isinstance(a[0], str) else a[0], 1)
+    for key, row in changes.items():
+        skip = b.new_label()
+        k = b.alloc_reg()
+        p.emit_constant(key, k)
+        b.emit(O.OP_Ne, k, skip, lowname, None, 0x10)
+        regs = b.alloc_reg(5)
+        p.emit_constant(row[0], regs)
+        p.emit_constant(row[1], regs + 1)
+        p.emit_constant(row[2], regs + 2)
+        b.emit(O.OP_Column, cur, 3, regs + 3)
+        p.emit_constant(row[3], regs + 4)
+        rec = b.alloc_reg()
+        rid = b.alloc_reg()
+        b.emit(O.OP_MakeRecord, regs, 5, rec)
+        b.emit(O.OP_Rowid, cur, rid)
+        b.emit(O.OP_Insert, cur, rec, rid)
+        b.emit(O.OP_Goto, 0, nxt)
+        b.resolve(skip)
+    b.resolve(nxt)
+    b.emit(O.OP_Next, cur, top)
+    b.resolve(done)
+
+
+def _finish(p):
+    p.b.emit(O.OP_SetCookie, 0, 1, -1)
+    p.b.emit(O.OP_ParseSchema, 0, 0, 0, "schema changed")
+
+
+def _rewrite_rows(p, t, n_old, transform):
+    """Rewrite every row of ``t``: ``transform(regs)`` emits code turning the n_old
+    column values in regs.. into the new record's values and returns (first, count)."""
+    b = p.b
+    cur = b.alloc_cursor()
+    b.emit(O.OP_OpenWrite, cur, t.root, 0, n_old)
+    done = b.new_label()
+    b.emit(O.OP_Rewind, cur, done)
+    top = b.addr()
+    regs = b.alloc_reg(n_old + 1)
+    for i in range(n_old):
+        b.emit(O.OP_Column, cur, i, regs + i)
+    first, count = transform(regs)
+    rec = b.alloc_reg()
+    rid = b.alloc_reg()
+    b.emit(O.OP_MakeRecord, first, count, rec)
+    b.emit(O.OP_Rowid, cur, rid)
+    b.emit(O.OP_Insert, cur, rec, rid)
+    b.emit(O.OP_Next, cur, top)
+    b.resolve(done)
+
+
+# ---- ADD COLUMN ----------------------------------------------------------------------------
+
+def _add_column(p, t, st):
+    from sqlengine.compiler.expr import is_constant
+    cd = st.column_def
+    if t.find_column(cd.name) >= 0:
+        raise OperationalError(f"duplicate column name: {cd.name}")
+    default = None
+    notnull = False
+    for cc in cd.constraints:
+        if cc.kind == "PRIMARY KEY":
+            raise OperationalError("Cannot add a PRIMARY KEY column")
+        if cc.kind == "UNIQUE":
+            raise OperationalError("Cannot add a UNIQUE column")
+        if cc.kind == "DEFAULT":
+            default = cc.expr
+        if cc.kind == "NOT NULL":
+            notnull = True
+        if cc.kind == "GENERATED" and cc.stored:
+            raise OperationalError("cannot add a STORED column")
+    if default is not None and not _constant_default(default, is_constant):
+        raise OperationalError("Cannot add a column with non-constant default")
+    dval = _default_value(default)
+    if notnull and dval is None:
+        raise OperationalError("Cannot add a NOT NULL column with default value NULL")
+    text = _column_text(p.sql, cd.name)
+    sql = t.sql
+    close = _end_of_columns(sql, len(t.columns))
+    new_sql = sql[:close].rstrip() + ", " + text + sql[close:]
+    if any(cc.kind == "CHECK" for cc in cd.constraints):
+        # SQLite verifies the rows with a nested query, whose column the caller sees
+        p.returning = _Names(["CASE WHEN quick_check GLOB 'CHECK*' THEN raise(ABORT,'CHECK "
+                              "constraint failed') ELSE raise(ABORT,'NOT NULL constraint "
+                              "failed') END"])
+    _rewrite_schema(p, {t.name.lower(): ("table", t.name, t.name, new_sql)})
+    if dval is not None:
+        n = len(t.columns)
+
+        def add(regs):
+            p.emit_constant(dval, regs + n)
+            return regs, n + 1
+        _rewrite_rows(p, t, n, add)
+    _finish(p)
+
+
+def _constant_default(e, is_constant):
+    while isinstance(e, A.Unary) and e.op in ("-", "+"):
+        e = e.operand
+    return isinstance(e, A.Literal)
+
+
+def _default_value(e):
+    if e is None:
+        return None
+    sign = 1
+    while isinstance(e, A.Unary) and e.op in ("-", "+"):
+        if e.op == "-":
+            sign = -sign
+        e = e.operand
+    if not isinstance(e, A.Literal):
+        return None
+    v = e.value
+    if isinstance(v, bool):
+        v = int(v)
+    if isinstance(v, (int, float)):
+        return sign * v
+    return v
+
+
+def _column_text(stmt_sql, name):
+    """The column definition as written after ADD [COLUMN]."""
+    toks = _tokens(stmt_sql)
+    for k, (_kind, a, e) in enumerate(toks):
+        if stmt_sql[a:e].upper() == "ADD":
+            j = k + 1
+            if j < len(toks) and stmt_sql[toks[j][1]:toks[j][2]].upper() == "COLUMN":
+                j += 1
+            if j < len(toks):
+                end = len(stmt_sql)
+                return stmt_sql[toks[j][1]:end].strip().rstrip(";").strip()
+    return name
+
+
+class _Names:
+    """Result column names for a statement that returns no rows."""
+
+    def __init__(self, names):
+        self.names = names
+        self.decltypes = [None] * len(names)
+
+
+def _end_of_columns(sql, ncols):
+    """Offset just past the last column definition of a CREATE TABLE (before its table
+    constraints), where SQLite appends an added column."""
+    depth = 0
+    seen = 0
+    for kind, a, _e in _tokens(sql):
+        if kind == "LP":
+            depth += 1
+        elif kind == "RP":
+            depth -= 1
+            if depth == 0:
+                return a
+        elif kind == "COMMA" and depth == 1:
+            seen += 1
+            if seen == ncols:
+                return a
+    return len(sql)
+
+
+# ---- RENAME TO -------------------------------------------------------------------------------
+
+def _rename_table(p, t, new):
+    s = p.schema
+    if s.table(new) is not None or new.lower() in s.views or new.lower() in s.indexes:
+        raise OperationalError(
+            f"there is already another table or index with this name: {new}")
+    if new.lower().startswith("sqlite_"):
+        raise OperationalError(f"object name reserved for internal use: {new}")
+    old = t.name
+    qn = _quote(new)
+    changes = {}
+    changes[old.lower()] = ("table", new, new, _replace_idents(t.sql, old, qn))
+    for idx in t.indexes:
+        iname = idx.name
+        if idx.auto and iname.lower().startswith(f"sqlite_autoindex_{old.lower()}_"):
+            iname = f"sqlite_autoindex_{new}_" + iname.rsplit("_", 1)[1]
+        sql = _replace_idents(idx.sql, old, qn) if idx.sql else None
+        changes[idx.name.lower()] = ("index", iname, new, sql)
+    for tr in s.triggers.values():
+        if tr.table.lower() == old.lower():
+            changes[tr.name.lower()] = ("trigger", tr.name, new,
+                                        _replace_idents(tr.sql, old, qn))
+        elif _mentions(tr.sql, old):
+            changes[tr.name.lower()] = ("trigger", tr.name, tr.table,
+                                        _replace_idents(tr.sql, old, qn))
+    for key, other in s.tables.items():
+        if other is t or key == "sqlite_schema" or not other.sql:
+            continue
+        new_sql = _replace_idents(other.sql, old, qn, only=_after_keyword("REFERENCES"))
+        if new_sql != other.sql:
+            changes[key] = ("table", other.name, other.name, new_sql)
+    for key, v in s.views.items():
+        if _mentions(v.sql, old):
+            changes[key] = ("view", v.name, v.name, _replace_idents(v.sql, old, qn))
+    _rewrite_schema(p, changes)
+    if t.autoinc and s.table("sqlite_sequence") is not None:
+        _rename_sequence(p, old, new)
+    _finish(p)
+
+
+def _mentions(sql, name):
+    return bool(sql) and _replace_idents(sql, name, "\x00") != sql
+
+
+def _rename_sequence(p, old, new):
+    b = p.b
+    seq = p.schema.table("sqlite_sequence")
+    cur = b.alloc_cursor()
+    b.emit(O.OP_OpenWrite, cur, seq.root, 0, 2)
+    done = b.new_label()
+    nxt = b.new_label()
+    b.emit(O.OP_Rewind, cur, done)
+    top = b.addr()
+    regs = b.alloc_reg(2)
+    k = b.alloc_reg()
+    b.emit(O.OP_Column, cur, 0, regs)
+    p.emit_constant(old, k)
+    b.emit(O.OP_Ne, k, nxt, regs, None, 0x10)
+    b.emit(O.OP_Column, cur, 1, regs + 1)
+    p.emit_constant(new, regs)
+    rec = b.alloc_reg()
+    rid = b.alloc_reg()
+    b.emit(O.OP_MakeRecord, regs, 2, rec)
+    b.emit(O.OP_Rowid, cur, rid)
+    b.emit(O.OP_Insert, cur, rec, rid)
+    b.resolve(nxt)
+    b.emit(O.OP_Next, cur, top)
+    b.resolve(done)
+
+
+# ---- RENAME COLUMN ---------------------------------------------------------------------------
+
+def _rename_column(p, t, old, new):
+    s = p.schema
+    i = t.find_column(old)
+    if i < 0:
+        raise OperationalError(f'no such column: "{old}"')
+    if t.find_column(new) >= 0 and new.lower() != old.lower():
+        raise OperationalError(
+            f"error in table {t.name} after rename: duplicate column name: {new}")
+    def nt(original, new=new):
+        # the new name keeps the old token's quoting
+        return _quote(new) if original[:1] in "\"[`" else _plain_or_quoted(new)
+    changes = {t.name.lower(): ("table", t.name, t.name, _replace_idents(t.sql, old, nt))}
+    for idx in t.indexes:
+        if idx.sql:
+            changes[idx.name.lower()] = ("index", idx.name, t.name,
+                                         _replace_idents(idx.sql, old, nt))
+    for tr in s.triggers.values():
+        if tr.table.lower() == t.name.lower() and _mentions(tr.sql, old):
+            changes[tr.name.lower()] = ("trigger", tr.name, tr.table,
+                                        _replace_idents(tr.sql, old, nt))
+    for key, v in s.views.items():
+        if _mentions(v.sql, t.name) and _mentions(v.sql, old):
+            changes[key] = ("view", v.name, v.name, _replace_idents(v.sql, old, nt))
+    for key, other in s.tables.items():
+        if other is t or key == "sqlite_schema" or not other.sql:
+            continue
+        if _mentions(other.sql, t.name) and _mentions(other.sql, old):
+            changes[key] = ("table", other.name, other.name,
+                            _replace_idents(other.sql, old, nt,
+                                            only=_after_references(t.name)))
+    _rewrite_schema(p, changes)
+    _finish(p)
+
+
+def _after_keyword(word):
+    def only(sql, toks, k):
+        return k > 0 and sql[toks[k - 1][1]:toks[k - 1][2]].upper() == word
+    return only
+
+
+def _after_references(table_name):
+    """Veto a column token unless it sits in ``REFERENCES table(...)``."""
+    def only(sql, toks, k):
+        depth = 0
+        j = k - 1
+        while j >= 0:
+            kind = toks[j][0]
+            if kind == "RP":
+                depth += 1
+            elif kind == "LP":
+                if depth == 0:
+                    if j >= 1 and _ident_value(sql, *toks[j - 1]).lower() == table_name.lower():
+                        return j >= 2 and sql[toks[j - 2][1]:toks[j - 2][2]].upper() == \
+                            "REFERENCES"
+                    return False
+                depth -= 1
+            j -= 1
+        return False
+    return only
+
+
+# ---- DROP COLUMN -----------------------------------------------------------------------------
+
+def _drop_column(p, t, name):
+    s = p.schema
+    i = t.find_column(name)
+    if i < 0:
+        raise OperationalError(f'no such column: "{name}"')
+    c = t.columns[i]
+    if c.pk or i == t.ipk:
+        raise OperationalError(f'cannot drop PRIMARY KEY column: "{c.name}"')
+    for spec in t.unique_specs:
+        if i in spec[0]:
+            raise OperationalError(f'cannot drop UNIQUE column: "{c.name}"')
+    if len(t.columns) == 1:
+        raise OperationalError(f'cannot drop column "{c.name}": no other columns exist')
+    for idx in t.indexes:
+        if i in idx.columns:
+            raise OperationalError(
+                f"error in index {idx.name} after drop column: no such column: {c.name}")
+    for _key, v in s.views.items():
+        if _mentions(v.sql, t.name) and _mentions(v.sql, name):
+            raise OperationalError(
+                f"error in view {v.name} after drop column: no such column: {c.name}")
+    for tr in s.triggers.values():
+        if tr.table.lower() == t.name.lower() and _mentions(tr.sql, name):
+            raise OperationalError(
+                f"error in trigger {tr.name} after drop column: no such column: {c.name}")
+    new_sql = _cut_column(t.sql, i)
+    if new_sql is None:
+        raise OperationalError(f"cannot drop column: {c.name}")
+    _rewrite_schema(p, {t.name.lower(): ("table", t.name, t.name, new_sql)})
+    n = len(t.columns)
+
+    def drop(regs):
+        b = p.b
+        out = b.alloc_reg(n - 1)
+        k = 0
+        for j in range(n):
+            if j != i:
+                b.emit(O.OP_SCopy, regs + j, out + k)
+                k += 1
+        return out, n - 1
+    _rewrite_rows(p, t, n, drop)
+    _finish(p)
+
+
+def _cut_column(sql, col):
+    """The CREATE TABLE text without the definition of column number ``col``."""
+    toks = _tokens(sql)
+    depth = 0
+    starts = []  # (token index of each top-level item's first token)
+    seps = []
+    for k, (kind, _a, _e) in enumerate(toks):
+        if kind == "LP":
+            depth += 1
+            if depth == 1:
+                starts.append(k + 1)
+            continue
+        if kind == "RP":
+            depth -= 1
+            if depth == 0:
+                seps.append(k)
+                break
+            continue
+        if kind == "COMMA" and depth == 1:
+            seps.append(k)
+            starts.append(k + 1)
+    if col >= len(starts) - 0 or col + 1 > len(seps):
+        return None
+    first = toks[starts[col]][1]
+    if col == 0:
+        end = toks[starts[col + 1]][1] if col + 1 < len(starts) else toks[seps[col]][1]
+        return sql[:first] + sql[end:]
+    prev_comma = toks[seps[col - 1]][1]
+    end = toks[seps[col]][1]
+    return sql[:prev_comma] + sql[end:]
