@@ -384,6 +384,13 @@ def sign_function_missing():
     return _both([], "SELECT sign(-3), sign(0), sign(2.5), sign('x')")
 
 
+def aggregate_filter_with_group_by():
+    """[compiler/vdbe] An aggregate with a FILTER clause in a GROUP BY query fails with
+    'cursor is not on an entry' (without GROUP BY it works)."""
+    return _both(["CREATE TABLE t0(a, b)", "INSERT INTO t0 VALUES(1, 'x')"],
+                 "SELECT b, count(1) FILTER (WHERE a) FROM t0 GROUP BY b")
+
+
 def too_many_result_columns():
     """[compiler] More than 2000 result columns: 'too many columns in result set'."""
     return _both([], "SELECT " + ",".join(["1"] * 2001))
@@ -414,6 +421,7 @@ ALL = [pager_page1_journaled_after_sync, pager_first_commit_has_no_journal,
        corrupt_index_record_index_error, fresh_writer_waits_holding_shared,
        begin_immediate_takes_no_lock, stale_schema_at_prepare, collation_of_left_binary_column,
        compound_select_collation, scalar_subquery_affinity, sign_function_missing,
+       aggregate_filter_with_group_by,
        too_many_result_columns, hex_literal_too_big,
        variable_number_with_many_digits]
 

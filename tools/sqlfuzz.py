@@ -86,8 +86,9 @@ def lit(v) -> str:
 
 
 class Gen:
-    """``avoid``: constructs not to generate (names below), for runs that must not trip
-    over a known, reported bug: "nocase_column" (a column declared COLLATE NOCASE)."""
+    """``avoid``: constructs not to generate, for runs that must not trip over a known,
+    reported bug or a missing feature: "nocase_column" (a column declared COLLATE NOCASE),
+    "filter" (aggregate FILTER clauses), "window" (window functions)."""
 
     def __init__(self, rng: random.Random, avoid=()):
         self.r = rng
@@ -166,7 +167,8 @@ class Gen:
             return Node(fn, [self.expr(tables, depth + 1, False)])
         if k < 0.35:
             op = r.choice(["+", "-", "*", "/", "%", "||", "=", "<>", "<", "<=", ">", ">=",
-                           "IS", "IS NOT", "AND", "OR", "&", "|", "<<", ">>", "==", "!="])
+                           "IS", "IS NOT", "AND", "OR", "&", "|", "<<", ">>", "==", "!=",
+                           "IS DISTINCT FROM", "IS NOT DISTINCT FROM"])
             return Node("({} " + op + " {})", [e(), e()])
         if k < 0.45:
             op = r.choice(["-", "+", "NOT ", "~"])
@@ -214,9 +216,11 @@ class Gen:
     def aggregate(self, tables) -> Node:
         """An aggregate call (kept whole when shrinking: a bare column in a grouped query
         would take any row's value)."""
-        fn = self.r.choice(["count({})", "sum({})", "min({})", "max({})", "total({})",
-                            "count(DISTINCT {})"])
-        return Node(fn, [self.expr(tables, 1)], expr=False)
+        fns = ["count({})", "sum({})", "min({})", "max({})", "total({})", "count(DISTINCT {})"]
+        if "filter" not in self.avoid:
+            fns += ["count({}) FILTER (WHERE {})", "max({}) FILTER (WHERE {})"]
+        fn = self.r.choice(fns)
+        return Node(fn, [self.expr(tables, 1) for _ in range(fn.count("{}"))], expr=False)
 
     # -- statements -----------------------------------------------------------------------
     def select(self) -> tuple[Node, bool]:
@@ -233,6 +237,12 @@ class Gen:
                                                       for _ in range(ncol - 1)]
         else:
             cols = [self.expr(from_t, 0) for _ in range(ncol)]
+            if r.random() < 0.1 and "window" not in self.avoid:
+                # a window over a whole partition: the same value for every row of it
+                fn = r.choice(["count(*) OVER (PARTITION BY {})", "sum({}) OVER ()",
+                               "max({}) OVER (PARTITION BY {})", "total({}) OVER ()"])
+                cols[-1] = Node(fn, [self.expr(from_t, 1) for _ in range(fn.count("{}"))],
+                                expr=False)
         kids = list(cols)
         sql = "SELECT " + ("DISTINCT " if r.random() < 0.15 else "") + \
             ", ".join(["{}"] * ncol)
@@ -242,6 +252,15 @@ class Gen:
             if j != "CROSS JOIN":
                 sql += " ON {}"
                 kids.append(self.expr(from_t, 1))
+        elif len(from_t) == 1 and r.random() < 0.15:
+            # the same table through a subquery in FROM (or a CTE): the same column names
+            t = from_t[0]
+            if r.random() < 0.5:
+                sql = f"WITH {t} AS (SELECT * FROM {t} WHERE {{}}) " + sql + f" FROM {t}"
+            else:
+                sql += f" FROM (SELECT * FROM {t} WHERE {{}}) AS {t}"
+            kids = ([self.expr(from_t, 1)] + kids) if sql.startswith("WITH") else \
+                kids + [self.expr(from_t, 1)]
         else:
             sql += " FROM " + ", ".join(from_t)
         if r.random() < 0.7:
@@ -526,7 +545,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-shrink", action="store_true")
     ap.add_argument("--avoid", default="", help="comma-separated constructs not to generate "
-                    "(nocase_column)")
+                    "(nocase_column, filter, window)")
     ap.add_argument("--show", type=int, default=15, help="minimised failures to print")
     a = ap.parse_args(argv)
     t0 = time.process_time()
