@@ -154,6 +154,31 @@ def schema_row_with_blob_sql():
         return True, "answered"
 
 
+def schema_row_field_types():
+    """[database.py/schema.py] Every sqlite_schema field of the wrong type (NULL, integer,
+    blob, text) gives DatabaseError, not AttributeError/TypeError (SQLite: 'malformed
+    database schema (i)')."""
+    bad = []
+    with tempfile.TemporaryDirectory() as d:
+        for col in ("type", "name", "tbl_name", "rootpage", "sql"):
+            for v in ("NULL", "5", "x'00'", "'zz'"):
+                p = os.path.join(d, f"{col}{len(bad)}{v[:1]}.db")
+                c = sqlite3.connect(p)
+                c.execute("create table t(a)")
+                c.execute("create index i on t(a)")
+                c.execute("pragma writable_schema=on")
+                c.execute(f"update sqlite_master set {col} = {v} where name = 'i'")
+                c.commit()
+                c.close()
+                try:
+                    sqlengine.connect(p).execute("select * from t where a = 1").fetchall()
+                except sqlengine.DatabaseError:
+                    pass
+                except Exception as e:  # noqa: BLE001
+                    bad.append(f"{col}={v}: {type(e).__name__}")
+    return not bad, "; ".join(bad) or "ok"
+
+
 def corrupt_index_record_index_error():
     """[vdbe] A damaged index record (empty decoded tuple) makes the rowid lookup raise
     IndexError (_vm.pyx ``r[len(r) - 1]``) instead of 'database disk image is malformed'.
@@ -418,6 +443,7 @@ ALL = [pager_page1_journaled_after_sync, pager_first_commit_has_no_journal,
        journal_playback_stops_at_empty_segment, persist_journal_stale_segment,
        failed_rollback_deletes_journal, failed_journal_delete_keeps_commit,
        header_page_count_beyond_file, schema_row_with_null_tbl_name, schema_row_with_blob_sql,
+       schema_row_field_types,
        corrupt_index_record_index_error, fresh_writer_waits_holding_shared,
        begin_immediate_takes_no_lock, stale_schema_at_prepare, collation_of_left_binary_column,
        compound_select_collation, scalar_subquery_affinity, sign_function_missing,
