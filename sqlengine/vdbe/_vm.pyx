@@ -123,6 +123,15 @@ cdef inline object _row_of(VCursor c):
     return c.row
 
 
+cdef inline object _idx_rowid(VCursor c):
+    """The rowid ending the record of an index cursor; an index record without an integer
+    there is corrupt (SQLite: sqlite3VdbeIdxRowid)."""
+    r = _row_of(c)
+    if len(r) == 0 or (c.kind == K_INDEX and type(r[len(r) - 1]) is not int):
+        raise E.DatabaseError("database disk image is malformed", code=E.SQLITE_CORRUPT)
+    return r[len(r) - 1]
+
+
 cdef object _int_key(object v, int op):
     """The integer rowid to seek for key ``v`` under a seek opcode, or a marker: None when
     no row can match, True for 'every row' (text key under LE/LT)."""
@@ -341,8 +350,7 @@ cdef class Vdbe:
                 elif c.kind == K_EPH_TABLE:
                     mem[p2] = c.data.rowids[c.pos]
                 else:
-                    r = _row_of(c)
-                    mem[p2] = r[len(r) - 1]
+                    mem[p2] = _idx_rowid(c)
             elif op == OP_If:
                 v = truth(mem[p1])
                 if v is None:
@@ -801,8 +809,7 @@ cdef class Vdbe:
                     continue
             elif op == OP_IdxRowid:
                 c = <VCursor>cursors[p1]
-                r = _row_of(c)
-                mem[p2] = r[len(r) - 1]
+                mem[p2] = _idx_rowid(c)
             elif op == OP_NullRow:
                 c = <VCursor>cursors[p1]
                 if c is None:
