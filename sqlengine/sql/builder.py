@@ -961,6 +961,10 @@ class Builder:
     def unary(self, k, s, e):
         return A.Unary(k[0].upper(), k[1], s)
 
+    def unary_plus(self, k, s, e):
+        # its own rule only to carry SQLite's [BITNOT] precedence: "+ 99 / 13" is (+99)/13
+        return A.Unary("+", k[1], s)
+
     def unary_minus(self, k, s, e):
         return _negate(k[1], s, self.sql, self.base)
 

@@ -53,6 +53,7 @@ RULE_PRECEDENCE = {
     "in_select": "IN",
     "in_table": "IN",
     "unary_minus": "BITNOT",
+    "unary_plus": "BITNOT",
     "on_none": "OR",
 }
 
