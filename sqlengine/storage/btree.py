@@ -107,21 +107,7 @@ class Btree:
         if write:
             if p.in_trans == 2:
                 return
-            was_reading = p.in_trans == 1
-            p.begin_read()
-            try:
-                if p.db_size > 0:
-                    self._check_page1()
-                    if self.get_meta(4):
-                        # auto-vacuum files keep pointer maps this engine does not maintain
-                        raise errors.NotSupportedError(
-                            "cannot write an auto_vacuum database (in sqlite3, PRAGMA "
-                            "auto_vacuum=NONE then VACUUM converts it)")
-                p.begin_write(wait=not was_reading)
-            except BaseException:
-                if not was_reading:
-                    p.end_read()
-                raise
+            p.begin_write(check=self._check_writable)
             if p.db_size == 0:
                 self._new_database()
         else:
@@ -134,6 +120,15 @@ class Btree:
                 except BaseException:
                     p.end_read()
                     raise
+
+    def _check_writable(self) -> None:
+        if self.pager.db_size > 0:
+            self._check_page1()
+            if self.get_meta(4):
+                # auto-vacuum files keep pointer maps this engine does not maintain
+                raise errors.NotSupportedError(
+                    "cannot write an auto_vacuum database (in sqlite3, PRAGMA "
+                    "auto_vacuum=NONE then VACUUM converts it)")
 
     def _check_page1(self) -> None:
         p1 = self.pager.get(1)

@@ -196,12 +196,15 @@ class Pager:
             self.change_counter = counter
 
     # -- locks ----------------------------------------------------------------------------
-    def _lock(self, level: int, wait: bool = True) -> None:
+    def _lock(self, level: int, wait: bool = True, deadline: float | None = None) -> None:
+        """Take ``level``, retrying (when ``wait``) until ``deadline`` (default: the busy
+        timeout from now); 'database is locked' after that."""
         if self.file.lock(level):
             return
         if not wait:
             raise busy()
-        deadline = time.monotonic() + self.busy_timeout
+        if deadline is None:
+            deadline = time.monotonic() + self.busy_timeout
         delay = 0.001
         while True:
             if time.monotonic() >= deadline:
@@ -215,11 +218,13 @@ class Pager:
         self.file.unlock(level)
 
     # -- transactions ---------------------------------------------------------------------
-    def begin_read(self) -> None:
+    def begin_read(self, deadline: float | None = None) -> None:
+        """Take SHARED (waiting until ``deadline``, default the busy timeout from now), play
+        back a hot journal, read the header."""
         if self.in_trans:
             return
         if not self.memory:
-            self._lock(SHARED)
+            self._lock(SHARED, deadline=deadline)
             try:
                 if self._has_hot_journal():
                     self._lock(EXCLUSIVE)
@@ -244,25 +249,44 @@ class Pager:
             if not self.memory:
                 self._unlock(NO_LOCK)
 
-    def begin_write(self, wait: bool | None = None) -> None:
+    def begin_write(self, wait: bool | None = None, check=None) -> None:
         """Take RESERVED. ``wait`` (default: only when no read transaction was open) says
-        whether to retry until the busy timeout."""
+        whether to retry until the busy timeout. ``check()``, when given, runs under SHARED
+        before RESERVED is asked for (the b-tree's page-1 checks).
+
+        As SQLite (btreeBeginTrans): a reader upgrading to writer gets BUSY at once (waiting
+        could deadlock with another reader doing the same); a fresh writer waits, but lets
+        its SHARED lock go between tries, so the writer it waits for can commit."""
         if self.in_trans == 2:
             return
         if getattr(self.file, "readonly", False):
             raise errors.OperationalError("attempt to write a readonly database",
                                           code=errors.SQLITE_READONLY)
         was_reading = self.in_trans == 1
-        self.begin_read()
-        if not self.memory:
+        if wait is None:
+            wait = not was_reading
+        deadline = time.monotonic() + self.busy_timeout
+        delay = 0.001
+        while True:
+            self.begin_read(deadline)
             try:
-                # as SQLite: a reader upgrading to writer gets BUSY at once (waiting could
-                # deadlock with another reader doing the same); a fresh writer waits
-                self._lock(RESERVED, wait=(not was_reading) if wait is None else wait)
+                if check is not None:
+                    check()
+                if not self.memory:
+                    self._lock(RESERVED, wait=wait and was_reading, deadline=deadline)
+                break
+            except errors.OperationalError as e:
+                if not was_reading:
+                    self.end_read()
+                if (not wait or was_reading or e.sqlite_errorcode != errors.SQLITE_BUSY
+                        or time.monotonic() >= deadline):
+                    raise
             except BaseException:
                 if not was_reading:
                     self.end_read()
                 raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
         self.in_trans = 2
         self.orig_db_size = self.db_size
         self.journaled.clear()

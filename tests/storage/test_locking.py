@@ -69,10 +69,10 @@ def test_reader_sees_commit_of_other_connection(db):
     b.commit()
 
 
-def _child(path, body):
+def _child(path, body, timeout=0):
     code = textwrap.dedent(f"""
         import sqlite3, sys
-        con = sqlite3.connect({path!r}, isolation_level=None, timeout=0)
+        con = sqlite3.connect({path!r}, isolation_level=None, timeout={timeout})
         """) + textwrap.dedent(body) + textwrap.dedent("""
         print("ready", flush=True)
         sys.stdin.readline()
@@ -189,3 +189,66 @@ def test_reader_upgrading_gets_busy(db):
     assert a.in_trans == 1   # the read transaction is still open
     a.commit()
     b.rollback()
+
+
+def _watch_reserved_refusals(bt):
+    """An Event set once ``bt`` has been refused RESERVED (it is then waiting)."""
+    import threading
+
+    from sqlengine.vfs import RESERVED
+    refused = threading.Event()
+    f = bt.pager.file
+    lock = f.lock
+
+    def watched(level):
+        ok = lock(level)
+        if level == RESERVED and not ok:
+            refused.set()
+        return ok
+    f.lock = watched
+    return refused
+
+
+def test_waiting_writer_lets_the_holder_commit(db):
+    """A fresh writer waiting for RESERVED drops SHARED between tries (SQLite's
+    btreeBeginTrans), so the writer it waits for can take EXCLUSIVE and commit, instead of
+    both waiting out their busy timeouts."""
+    import threading
+    a, b = _open(db, timeout=2), _open(db, timeout=30)
+    a.begin(True)
+    a.cursor(2, True).insert(2, encode_record((None, "two")))
+    refused = _watch_reserved_refusals(b)
+    got = []
+    t = threading.Thread(target=lambda: (b.begin(True), got.append(read_table(b, 2))))
+    t.start()
+    try:
+        refused.wait()
+        a.commit()                   # needs EXCLUSIVE while b waits
+    finally:
+        if a.in_trans:
+            a.rollback()
+        t.join()
+    assert got == [{1: (None, "one"), 2: (None, "two")}]
+    b.rollback()
+    a.close()
+    b.close()
+
+
+def test_waiting_writer_lets_sqlite3_commit(db):
+    """The same against a sqlite3 process holding RESERVED: its COMMIT goes through."""
+    import threading
+    p = _child(db, 'con.execute("begin immediate")\ncon.execute("insert into t values(9, \'x\')")\n',
+               timeout=2)
+    bt = _open(db, timeout=30)
+    refused = _watch_reserved_refusals(bt)
+    t = threading.Thread(target=bt.begin, args=(True,))
+    t.start()
+    try:
+        refused.wait()
+    finally:
+        out = _finish(p)
+        t.join()
+    assert out == "done"
+    assert 9 in read_table(bt, 2)
+    bt.rollback()
+    bt.close()
