@@ -13,6 +13,16 @@ from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.sorter import Coll
 
 
+def _variable_number(text: str) -> int:
+    """The number of a ``?NNN`` token. Leading zeros do not count (``?0001`` is ?1), and
+    a number of more than 12 digits is out of range anyway: it reads as 0, so Python's
+    int-string limit is never reached."""
+    digits = text[1:].lstrip("0")
+    if len(digits) > 12:
+        return 0
+    return int(digits or "0")
+
+
 class Parse:
     def __init__(self, db, sql: str = ""):
         self.db = db
@@ -51,7 +61,7 @@ class Parse:
                     count += 1
                     by_pos[i] = count
                 elif tok[0] == "?" and tok[1:].isdigit():
-                    k = int(tok[1:])
+                    k = _variable_number(tok)
                     count = max(count, k)
                     by_pos[i] = k
                 else:
@@ -81,7 +91,7 @@ class Parse:
             return self.n_param
         if text[0] == "?":
             try:
-                n = int(text[1:])
+                n = _variable_number(text)
             except ValueError:
                 raise OperationalError(f'near "{text}": syntax error') from None
             if n < 1 or n > 250000:

@@ -10,7 +10,7 @@ module reads the AST and the resolved scope; it never runs code or touches stora
 from __future__ import annotations
 
 from sqlengine.compiler.resolve import (ResolvedColumn, comparison_collation, expr_affinity,
-                                        no_such_column)
+                                        expr_coll_seq, expr_collation, no_such_column)
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -37,6 +37,26 @@ def literal_value(v):
     if type(v) is int and (v > INT64_MAX or v < -INT64_MAX - 1):
         return float(v)
     return v
+
+
+def hex_literal_too_big(p, e, sign=""):
+    """SQLite's error for a hex literal of 2**64 or more (the parser keeps its exact value),
+    or for -0x8000000000000000 (a negative literal can only be hex), naming the literal as
+    written when the statement text at its offset holds it."""
+    v = e.value if e.value >= 0 else e.value + (1 << 64)
+    return OperationalError(f"hex literal too big: {sign}{_hex_text(p, e) or f'0x{v:x}'}")
+
+
+def _hex_text(p, e):
+    """The hex literal ``e`` as written in the statement text, None when it is not there."""
+    sql, i = p.sql or "", e.pos
+    j = i + 2
+    if i < 0 or sql[i:j].lower() != "0x":
+        return None
+    while j < len(sql) and sql[j] in "0123456789abcdefABCDEF":
+        j += 1
+    v = e.value if e.value >= 0 else e.value + (1 << 64)
+    return sql[i:j] if j > i + 2 and int(sql[i + 2:j], 16) == v else None
 
 
 def is_constant(e) -> bool:
@@ -89,6 +109,8 @@ def code_expr(p, scope, e, target: int) -> None:
     b = p.b
     t = type(e)
     if t is A.Literal:
+        if type(e.value) is int and e.value > INT64_MAX + 1:
+            raise hex_literal_too_big(p, e)
         p.emit_constant(literal_value(e.value), target)
     elif t is A.Column:
         ref = scope.lookup(e.name, e.table) if scope is not None else None
@@ -115,6 +137,9 @@ def code_expr(p, scope, e, target: int) -> None:
         op = e.op
         if op == "-" and isinstance(e.operand, A.Literal) and type(e.operand.value) in (int, float):
             v = e.operand.value
+            if type(v) is int and (v > INT64_MAX + 1 or (v == -INT64_MAX - 1
+                                                        and _hex_text(p, e.operand))):
+                raise hex_literal_too_big(p, e.operand, "-")
             if type(v) is int and v == INT64_MAX + 1:
                 p.emit_constant(-v, target)
             else:
@@ -290,7 +315,9 @@ def _code_in_list(p, scope, e, target):
         raise OperationalError("row value misused")
     rx = code_expr_reg(p, scope, e.expr)
     aff = expr_affinity(e.expr, scope)
-    coll_name = comparison_collation(e.expr, e.items[0], scope) if e.items else None
+    # x IN (list) compares with x's collation; x IN (constant) is x = +constant (parse.y)
+    coll_name = comparison_collation(e.expr, e.items[0], scope) \
+        if len(e.items) == 1 and is_constant(e.items[0]) else expr_collation(e.expr, scope)
     done = b.new_label()
     found = b.new_label()
     b.emit(O.OP_Null, 0, target)
@@ -299,7 +326,7 @@ def _code_in_list(p, scope, e, target):
     b.emit(O.OP_Integer, 0, has_null)
     for item in e.items:
         ri = code_expr_reg(p, scope, item)
-        coll = p.coll_func(coll_name if coll_name else comparison_collation(e.expr, item, scope))
+        coll = p.coll_func(coll_name)
         nn = b.new_label()
         b.emit(O.OP_NotNull, ri, nn)
         b.emit(O.OP_Integer, 1, has_null)
@@ -396,9 +423,9 @@ def _code_function(p, scope, e, target):
         raise OperationalError(f"no such function: {e.name}")
     if getattr(f, "needs_collation", False) and nargs:
         coll = None
-        for a in e.args:
-            c = comparison_collation(a, a, scope)
-            if c is not None:
+        for a in e.args:  # the first argument that carries a collation (BINARY counts)
+            has, c = expr_coll_seq(a, scope)
+            if has:
                 coll = c
                 break
         f = f.with_collation(p.coll_func(coll))
@@ -449,7 +476,8 @@ def if_false(p, scope, e, label, jump_if_null: bool) -> None:
         _emit_cmp(p, scope, O.OP_Lt, e.expr, e.low, label, f, left_reg=rx)
         _emit_cmp(p, scope, O.OP_Gt, e.expr, e.high, label, f, left_reg=rx)
         return
-    elif t is A.Literal and e.value is not None and type(e.value) is int:
+    elif t is A.Literal and e.value is not None and type(e.value) is int and \
+            e.value <= INT64_MAX:
         if not e.value:
             b.emit(O.OP_Goto, 0, label)
         return

@@ -156,6 +156,9 @@ def _usable(scope, term, level, src):
                 return out or None
         return None
     out = []
+    # the term's collation comes from its operands in written order, so the column side is
+    # handed on under an explicit COLLATE of it (None = BINARY; never coded)
+    coll = comparison_collation(e.left, e.right, scope)
     for lhs, rhs, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP[e.op])):
         c = _column_of(scope, lhs, src)
         if c is None:
@@ -163,7 +166,7 @@ def _usable(scope, term, level, src):
         m = term_mask(scope, rhs, len(scope.sources))
         if m is None or any(j >= level for j in m):
             continue
-        out.append((c, op, rhs, lhs))
+        out.append((c, op, rhs, A.Collate(lhs, coll)))
     return out or None
 
 

@@ -106,6 +106,7 @@ class Scope:
         self.in_where = False
         self.corr = corr if corr is not None else [False]
         self._cache: dict = {}
+        self.sub_affs: dict = {}  # id(scalar subquery) -> its column's affinity, once coded
 
     def lookup(self, name: str, table: str | None, pos=-1) -> ColRef | None:
         key = (name.lower(), table.lower() if table is not None else None, len(self.sources))
@@ -183,6 +184,9 @@ def expr_affinity(e, scope: Scope | None) -> str:
         from sqlengine.schema import affinity_of_type
         return affinity_of_type(e.type_name)
     if isinstance(e, A.Subquery):
+        aff = scope.sub_affs.get(id(e)) if scope is not None else None
+        if aff is not None:
+            return aff
         body = e.select.body
         while isinstance(body, A.Compound):
             body = body.left
@@ -196,57 +200,102 @@ def expr_affinity(e, scope: Scope | None) -> str:
 
 def expr_collation(e, scope: Scope | None):
     """sqlite3ExprCollSeq: the collation name an expression carries (None = BINARY)."""
-    if isinstance(e, A.Collate):
-        return e.collation
-    if isinstance(e, ResolvedColumn):
-        return e.ref.collation()
-    if isinstance(e, A.Column) and scope is not None:
-        try:
-            ref = scope.lookup(e.name, e.table)
-        except OperationalError:
-            return None
-        if ref is not None:
-            return ref.collation()
+    return expr_coll_seq(e, scope)[1]
+
+
+def expr_coll_seq(e, scope: Scope | None):
+    """sqlite3ExprCollSeq, telling "no collation" from BINARY: ``(True, name)`` when ``e``
+    carries a collation (name None for BINARY), ``(False, None)`` when it has none.
+
+    A column (of a table, view or subquery; not the rowid) always has one, its declared
+    collation or BINARY; CAST and unary + pass it through; a COLLATE clause names one; any
+    other expression has one only when an operand holds an explicit COLLATE (SQLite's
+    EP_Collate), taken from the left operand first, then the right or the arguments."""
+    while True:
+        if isinstance(e, A.Collate):
+            return True, e.collation
+        if isinstance(e, (ResolvedColumn, A.Column)):
+            ref = e.ref if isinstance(e, ResolvedColumn) else _try_lookup(e, scope)
+            if ref is None or ref.col < 0:
+                return False, None
+            return True, ref.collation()
+        if isinstance(e, A.Cast) or isinstance(e, A.Unary) and e.op == "+":
+            e = e.expr if isinstance(e, A.Cast) else e.operand
+            continue
+        if isinstance(e, A.RowValue) and e.items:
+            e = e.items[0]
+            continue
+        if not has_explicit_collate(e):
+            return False, None
+        left, rest = _collate_operands(e)
+        if left is not None and has_explicit_collate(left):
+            e = left
+            continue
+        e = next((x for x in rest if x is not None and has_explicit_collate(x)), None)
+        if e is None:
+            return False, None
+
+
+def _try_lookup(e, scope):
+    if scope is None:
         return None
-    if isinstance(e, (A.Binary,)) and e.op in ("||",):
+    try:
+        return scope.lookup(e.name, e.table)
+    except OperationalError:
         return None
-    if isinstance(e, A.Unary) and e.op == "+":
-        return expr_collation(e.operand, scope)
-    if isinstance(e, A.Binary) and e.op not in ("AND", "OR", "=", "!=", "<", "<=", ">", ">=",
-                                                "IS", "IS NOT"):
-        c = expr_collation(e.left, scope)
-        if c is None:
-            c = expr_collation(e.right, scope)
-        return c
-    if isinstance(e, A.Subquery):
-        return None
-    return None
+
+
+def _collate_operands(e):
+    """SQLite's pLeft and (pRight or x.pList) of an expression node, for the COLLATE walk."""
+    t = type(e)
+    if t is A.Binary:
+        return e.left, [e.right]
+    if t is A.Unary:
+        return e.operand, []
+    if t is A.Like:  # a function call like(pattern, x [, escape])
+        return None, [e.right, e.left, e.escape]
+    if t is A.Between:
+        return e.expr, [e.low, e.high]
+    if t is A.InList:
+        return e.expr, list(e.items)
+    if t in (A.InSelect, A.InTable, A.IsNull):
+        return e.expr, []
+    if t is A.Case:
+        return e.operand, [x for w in e.whens for x in w] + [e.else_]
+    if t is A.FunctionCall:
+        return None, list(e.args or ())
+    if t is A.RowValue:
+        return None, list(e.items)
+    if t is A.Cast or t is A.Collate:
+        return e.expr, []
+    return None, []
 
 
 def comparison_collation(left, right, scope):
-    """The collation of a binary comparison: left's explicit, right's explicit, left's
-    column collation, right's column collation."""
-    if _has_explicit_collate(left):
+    """sqlite3BinaryCompareCollSeq: the collation of a binary comparison (None = BINARY):
+    an explicit COLLATE on the left, else one on the right, else the left operand's
+    collation (a column's, BINARY included), else the right operand's."""
+    if has_explicit_collate(left):
         return expr_collation(left, scope)
-    if _has_explicit_collate(right):
+    if right is not None and has_explicit_collate(right):
         return expr_collation(right, scope)
-    c = expr_collation(left, scope)
-    if c is None:
+    has, c = expr_coll_seq(left, scope)
+    if not has and right is not None:
         c = expr_collation(right, scope)
     return c
 
 
-def _has_explicit_collate(e):
-    while True:
-        if isinstance(e, A.Collate):
-            return True
-        if isinstance(e, A.Unary) and e.op == "+":
-            e = e.operand
-            continue
-        if isinstance(e, A.Binary) and e.op not in ("AND", "OR", "=", "!=", "<", "<=", ">",
-                                                    ">=", "IS", "IS NOT"):
-            return _has_explicit_collate(e.left) or _has_explicit_collate(e.right)
+def has_explicit_collate(e):
+    """SQLite's EP_Collate: ``e`` or an operand of it (not inside a subquery) is a
+    COLLATE clause."""
+    if e is None:
         return False
+    if isinstance(e, A.Collate):
+        return True
+    left, rest = _collate_operands(e)
+    if left is not None and has_explicit_collate(left):
+        return True
+    return any(has_explicit_collate(x) for x in rest)
 
 
 def real_affinity(aff):

@@ -163,6 +163,14 @@ def f_pi(ctx):
     return math.pi
 
 
+def f_sign(ctx, x):
+    """sign(X): -1, 0 or +1 (INTEGER) for a number or numeric text, else NULL."""
+    v = _num(x)
+    if v is None:
+        return None
+    return -1 if v < 0 else 1 if v > 0 else 0
+
+
 FUNCS1 = {
     "acos": math.acos, "asin": math.asin, "atan": math.atan, "acosh": math.acosh,
     "asinh": math.asinh, "atanh": math.atanh, "cos": math.cos, "sin": math.sin,
@@ -186,6 +194,7 @@ def register(registry) -> None:
     registry.add(FuncDef("ln", 1, f_ln))
     registry.add(FuncDef("log2", 1, f_log2))
     registry.add(FuncDef("pi", 0, f_pi))
+    registry.add(FuncDef("sign", 1, f_sign))
     registry.add(FuncDef("pow", 2, _math2(_c_pow)))
     registry.add(FuncDef("power", 2, _math2(_c_pow)))
     registry.add(FuncDef("atan2", 2, _math2(math.atan2)))
