@@ -1,0 +1,543 @@
+"""Window functions: f(...) OVER (PARTITION BY ... ORDER BY ... frame), named windows and
+FILTER, for row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag, lead,
+first_value, last_value, nth_value and every aggregate.
+
+A SELECT with window calls runs in two steps. The inner query (the original FROM, WHERE,
+GROUP BY and HAVING) stores, for each row, the values the outer part needs: the plain
+columns and aggregates used outside the window calls, and each call's arguments,
+PARTITION BY, ORDER BY and FILTER values. When it is done, the window values are computed
+over those rows (partitions sorted by their ORDER BY, frames ROWS/RANGE/GROUPS with
+EXCLUDE), appended to each row, and the rows are put in the order of the last window, as
+SQLite returns them. The outer query then reads that table: result columns, DISTINCT,
+ORDER BY, LIMIT.
+
+This module emits code and holds the run-time window computation (called through
+``OP_Function``); it never touches storage.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+
+SRC = "__window"
+_RANKING = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
+            "lag", "lead", "first_value", "last_value", "nth_value"}
+
+
+def has_window(core) -> bool:
+    if not isinstance(core, A.SelectCore):
+        return False
+    found = []
+    for rc in core.columns:
+        if isinstance(rc, A.ResultColumn):
+            _visit(rc.expr, lambda e: found.append(e) if isinstance(e, A.FunctionCall) and
+                   e.over is not None else None)
+    return bool(found)
+
+
+def _visit(e, fn):
+    """Call fn on every node of an expression, not entering subqueries or window calls'
+    insides after reporting them."""
+    if e is None:
+        return
+    if isinstance(e, (A.Subquery, A.Exists, A.InSelect, A.Select)):
+        return
+    fn(e)
+    if isinstance(e, A.FunctionCall) and e.over is not None:
+        return
+    if dataclasses.is_dataclass(e):
+        for f in dataclasses.fields(e):
+            v = getattr(e, f.name)
+            if isinstance(v, list):
+                for x in v:
+                    if isinstance(x, tuple):
+                        for y in x:
+                            _visit(y, fn)
+                    else:
+                        _visit(x, fn)
+            elif dataclasses.is_dataclass(v):
+                _visit(v, fn)
+
+
+def _window_def(core, over):
+    named = dict((n.lower(), w) for n, w in (core.windows or []))
+    if isinstance(over, str):
+        w = named.get(over.lower())
+        if w is None:
+            raise OperationalError(f"no such window: {over}")
+        return w
+    if over.base is not None:
+        base = named.get(over.base.lower())
+        if base is None:
+            raise OperationalError(f"no such window: {over.base}")
+        return A.WindowDef(None, base.partition_by, over.order_by or base.order_by,
+                           over.frame or base.frame)
+    return over
+
+
+class _Rewriter:
+    """Replaces slots (plain columns, aggregate calls) and window calls by columns of the
+    intermediate table, collecting the inner query's result expressions."""
+
+    def __init__(self, p, core):
+        self.p = p
+        self.core = core
+        self.inner = []  # expressions of the inner query
+        self.keys = {}
+        self.windows = []  # (call, WindowDef, arg columns, partition cols, order, filter col)
+
+    def slot(self, e):
+        k = repr(e)
+        if k not in self.keys:
+            self.keys[k] = len(self.inner)
+            self.inner.append(e)
+        return A.Column(f"__c{self.keys[k]}", SRC)
+
+    def column(self, e):
+        i = len(self.inner)
+        self.inner.append(e)
+        return i
+
+    def rewrite(self, e):
+        if e is None:
+            return None
+        if isinstance(e, A.FunctionCall) and e.over is not None:
+            return self._window(e)
+        if isinstance(e, A.Column):
+            return self.slot(e)
+        if isinstance(e, A.FunctionCall) and e.over is None and self.p.db.is_aggregate(
+                e.name, 0 if e.star else len(e.args)):
+            return self.slot(e)
+        if isinstance(e, (A.Subquery, A.Exists, A.InSelect, A.Literal, A.Param)):
+            return e
+        if dataclasses.is_dataclass(e):
+            changes = {}
+            for f in dataclasses.fields(e):
+                v = getattr(e, f.name)
+                if isinstance(v, list):
+                    changes[f.name] = [tuple(self.rewrite(y) for y in x) if isinstance(x, tuple)
+                                       else self.rewrite(x) if _is_expr(x) else x for x in v]
+                elif _is_expr(v):
+                    changes[f.name] = self.rewrite(v)
+            return dataclasses.replace(e, **changes)
+        return e
+
+    def _window(self, e):
+        w = _window_def(self.core, e.over)
+        name = e.name.lower()
+        nargs = 0 if e.star else len(e.args)
+        agg = None
+        if name not in _RANKING:
+            agg = self.p.db.find_aggregate(e.name, nargs)
+            if agg is None:
+                if self.p.db.function_exists(e.name):
+                    raise OperationalError(f"{e.name}() may not be used as a window function")
+                raise OperationalError(f"no such function: {e.name}")
+        elif e.filter is not None:
+            raise OperationalError("FILTER clause may only be used with aggregate window "
+                                   "functions")
+        args = [self.column(a) for a in e.args]
+        parts = [self.column(x) for x in w.partition_by]
+        order = [(self.column(t.expr), t.desc, t.nulls) for t in w.order_by]
+        filt = self.column(e.filter) if e.filter is not None else None
+        _check_frame(w, name)
+        self.windows.append((e, name, agg, w, args, parts, order, filt))
+        return A.Column(f"__w{len(self.windows) - 1}", SRC)
+
+
+def _is_expr(v):
+    return dataclasses.is_dataclass(v) and not isinstance(v, (A.WindowDef, A.OrderingTerm,
+                                                               A.Frame, A.FrameBound))
+
+
+def _check_frame(w, name):
+    fr = w.frame
+    if fr is None:
+        return
+    if fr.units.upper() == "RANGE":
+        for bd in (fr.start, fr.end):
+            if bd is not None and bd.offset is not None and len(w.order_by) != 1:
+                raise OperationalError(
+                    "RANGE with offset PRECEDING/FOLLOWING requires one ORDER BY expression")
+
+
+def compile_window_select(p, sel, dest, outer, corr):
+    """Emit a SELECT whose core has window calls; returns its ResultInfo."""
+    from sqlengine.compiler.cte import pop_with, push_with
+    from sqlengine.compiler.resolve import Source
+    from sqlengine.compiler.select import TableDest, compile_select
+    core = sel.body
+    rw = _Rewriter(p, core)
+    n_star_items = 0
+    out_cols = []
+    star_items = []
+    for rc in core.columns:
+        if isinstance(rc, A.Star):
+            star_items.append(rc)
+            n_star_items += 1
+            out_cols.append(rc)
+            continue
+        name = rc.alias
+        if name is None:
+            name = rc.expr.name if isinstance(rc.expr, A.Column) else (rc.text or "?")
+        out_cols.append(A.ResultColumn(rw.rewrite(rc.expr), name, rc.text))
+    aliases = {rc.alias.lower() for rc in core.columns
+               if isinstance(rc, A.ResultColumn) and rc.alias}
+    order_by = None
+    if sel.order_by:
+        order_by = []
+        for t in sel.order_by:
+            e = t.expr
+            if isinstance(e, A.Column) and e.table is None and e.name.lower() in aliases:
+                order_by.append(t)
+            elif isinstance(e, A.Literal) and isinstance(e.value, int):
+                order_by.append(t)
+            else:
+                order_by.append(dataclasses.replace(t, expr=rw.rewrite(e)))
+    # the inner query: star items first, then every needed expression
+    inner_cols = list(star_items) + [A.ResultColumn(e, f"__c{i}") for i, e in
+                                     enumerate(rw.inner)]
+    inner = A.Select(body=dataclasses.replace(core, columns=inner_cols, windows=None,
+                                              distinct=False))
+    b = p.b
+    cur = b.alloc_cursor()
+    b.emit(O.OP_OpenEphemeral, cur, 0)
+    info = compile_select(p, inner, TableDest(cur), outer, corr)
+    n_total = len(info.names)
+    n_star = n_total - len(rw.inner)
+    specs = _runtime_specs(p, rw, n_star)
+    out = b.alloc_reg()
+    b.emit(O.OP_Function, 0, out, out,
+           lambda vm, a, cur=cur, specs=specs: _compute(vm, cur, specs), 0)
+    names = []
+    affs = []
+    colls = []
+    decls = []
+    for k in range(n_star):
+        names.append(f"__s{k}")
+        affs.append(info.affs[k])
+        colls.append(info.colls[k])
+        decls.append(info.decltypes[k])
+    for i in range(len(rw.inner)):
+        names.append(f"__c{i}")
+        affs.append(info.affs[n_star + i])
+        colls.append(info.colls[n_star + i])
+        decls.append(info.decltypes[n_star + i])
+    for j in range(len(rw.windows)):
+        names.append(f"__w{j}")
+        affs.append(O.AFF_BLOB)
+        colls.append(None)
+        decls.append(None)
+    src = Source(SRC, cur, names, affs, colls, decls)
+    # the outer query: the star items become the stored star columns
+    final_cols = []
+    k = 0
+    star_names = info.names[:n_star]
+    for rc in out_cols:
+        if isinstance(rc, A.Star):
+            # each star item's share of the stored columns, in order
+            count = _star_width(p, core, rc, n_star, len(star_items))
+            for _ in range(count):
+                final_cols.append(A.ResultColumn(A.Column(f"__s{k}", SRC), star_names[k]))
+                k += 1
+        else:
+            final_cols.append(rc)
+    outer_core = A.SelectCore(columns=final_cols, distinct=core.distinct,
+                              from_=A.TableRef(SRC))
+    outer_sel = A.Select(body=outer_core, order_by=order_by, limit=sel.limit,
+                         offset=sel.offset)
+    from sqlengine.compiler.cte import CteEntry
+    entry = CteEntry(SRC, None)
+    entry.recursive_source = src
+    token = push_with(p, A.With([]))
+    p.ctes[-1][SRC.lower()] = entry
+    try:
+        res = compile_select(p, outer_sel, dest, outer, corr)
+    finally:
+        pop_with(p, token)
+    # names and declared types as the plain query would give them
+    for i, rc in enumerate(final_cols):
+        if isinstance(rc.expr, A.Column) and rc.expr.name.startswith("__s"):
+            res.decltypes[i] = info.decltypes[int(rc.expr.name[3:])]
+    return res
+
+
+def _star_width(p, core, star, n_star, n_items):
+    if n_items == 1:
+        return n_star
+    from sqlengine.compiler.select import result_info_only
+    probe = A.Select(body=dataclasses.replace(core, columns=[star], windows=None,
+                                              distinct=False, group_by=None, having=None))
+    return len(result_info_only(p, probe).names)
+
+
+def _runtime_specs(p, rw, n_star):
+    specs = []
+    for (e, name, agg, w, args, parts, order, filt) in rw.windows:
+        fr = w.frame
+        frame = None
+        if fr is not None:
+            frame = (fr.units.upper(), _bound(fr.start), _bound(fr.end) if fr.end else
+                     ("CURRENT ROW", None), (fr.exclude or "NO OTHERS").upper())
+        const_args = []
+        specs.append(dict(
+            name=name, agg=agg, args=[n_star + a for a in args],
+            parts=[n_star + x for x in parts],
+            order=[(n_star + c, d, nl) for c, d, nl in order],
+            filt=None if filt is None else n_star + filt, frame=frame,
+            star=e.star, const_args=const_args))
+    return specs
+
+
+def _bound(bd):
+    kind = bd.kind.upper()
+    off = None
+    if bd.offset is not None:
+        off = _const(bd.offset)
+    return (kind, off)
+
+
+def _const(e):
+    if isinstance(e, A.Literal):
+        return e.value
+    if isinstance(e, A.Unary) and isinstance(e.operand, A.Literal) and e.op == "-":
+        return -e.operand.value
+    raise OperationalError("frame starting offset must be a non-negative integer")
+
+
+# ------------------------------------------------------------------------------------------
+# Run time
+# ------------------------------------------------------------------------------------------
+
+def _cmp_values(a, b):
+    from sqlengine.storage import compare_values
+    return compare_values(a, b)
+
+
+def _sort_key(order):
+    def cmp(r1, r2):
+        for col, desc, nulls in order:
+            a, b = r1[col], r2[col]
+            if a is None or b is None:
+                if a is None and b is None:
+                    continue
+                first = (nulls or ("LAST" if desc else "FIRST")).upper() == "FIRST"
+                c = -1 if a is None else 1
+                return c if first else -c
+            c = _cmp_values(a, b)
+            if c:
+                return -c if desc else c
+        return 0
+    return functools.cmp_to_key(cmp)
+
+
+def _compute(vm, cur, specs):
+    data = vm.cursors[cur].data
+    rows = [list(r) for r in data.rows]
+    n = len(rows)
+    idx = list(range(n))
+    final_order = idx
+    for spec in specs:
+        parts = spec["parts"]
+        order = spec["order"]
+        keyspec = [(c, False, None) for c in parts] + order
+        kf = _sort_key(keyspec)
+        srt = sorted(idx, key=lambda i, kf=kf: kf(rows[i]))
+        values = [None] * n
+        start = 0
+        while start < n:
+            end = start + 1
+            while end < n and all(_cmp_values(rows[srt[end]][c], rows[srt[start]][c]) == 0
+                                  and (rows[srt[end]][c] is None) ==
+                                  (rows[srt[start]][c] is None) for c in parts):
+                end += 1
+            part = srt[start:end]
+            _partition(rows, part, spec, values)
+            start = end
+        for i in range(n):
+            rows[i].append(values[i])
+        final_order = srt
+    data.rows[:] = [tuple(rows[i]) for i in final_order]
+    return None
+
+
+def _peer_groups(rows, part, order):
+    """Group numbers (0-based) of the rows of a sorted partition by ORDER BY peers."""
+    groups = []
+    g = 0
+    key = _sort_key(order)
+    for k, i in enumerate(part):
+        if k and (not order or key(rows[i]) != key(rows[part[k - 1]])):
+            g += 1
+        groups.append(g)
+    if not order:
+        groups = [0] * len(part)
+    return groups
+
+
+def _partition(rows, part, spec, values):
+    name = spec["name"]
+    order = spec["order"]
+    m = len(part)
+    groups = _peer_groups(rows, part, order)
+    if name == "row_number":
+        for k, i in enumerate(part):
+            values[i] = k + 1
+        return
+    if name in ("rank", "dense_rank", "percent_rank", "cume_dist"):
+        first_of = {}
+        last_of = {}
+        for k, g in enumerate(groups):
+            first_of.setdefault(g, k)
+            last_of[g] = k
+        for k, i in enumerate(part):
+            g = groups[k]
+            if name == "rank":
+                values[i] = first_of[g] + 1
+            elif name == "dense_rank":
+                values[i] = g + 1
+            elif name == "percent_rank":
+                values[i] = (first_of[g] / (m - 1)) if m > 1 else 0.0
+            else:
+                values[i] = (last_of[g] + 1) / m
+        return
+    args = spec["args"]
+    if name == "ntile":
+        nt = rows[part[0]][args[0]] if m else None
+        if not isinstance(nt, int) or nt <= 0:
+            raise OperationalError("argument of ntile must be a positive integer")
+        size, extra = divmod(m, nt)
+        k = 0
+        bucket = 1
+        while k < m:
+            width = size + (1 if bucket <= extra else 0)
+            for _ in range(width):
+                if k < m:
+                    values[part[k]] = bucket
+                    k += 1
+            bucket += 1
+        return
+    if name in ("lag", "lead"):
+        for k, i in enumerate(part):
+            off = rows[i][args[1]] if len(args) > 1 else 1
+            default = rows[i][args[2]] if len(args) > 2 else None
+            if off is None:
+                values[i] = None
+                continue
+            if not isinstance(off, int):
+                raise OperationalError(
+                    f"second argument to {name}() must be a non-negative integer")
+            j = k - off if name == "lag" else k + off
+            values[i] = rows[part[j]][args[0]] if 0 <= j < m else default
+        return
+    # frame-based: first_value, last_value, nth_value, aggregates
+    for k, i in enumerate(part):
+        frame = _frame_rows(rows, part, k, groups, spec)
+        if name == "first_value":
+            values[i] = rows[frame[0]][args[0]] if frame else None
+        elif name == "last_value":
+            values[i] = rows[frame[-1]][args[0]] if frame else None
+        elif name == "nth_value":
+            nth = rows[i][args[1]]
+            if not isinstance(nth, int) or nth <= 0:
+                raise OperationalError(
+                    "second argument to nth_value must be a positive integer")
+            values[i] = rows[frame[nth - 1]][args[0]] if nth <= len(frame) else None
+        else:
+            agg = spec["agg"]
+            obj = agg.new()
+            filt = spec["filt"]
+            for j in frame:
+                if filt is not None and not _truthy(rows[j][filt]):
+                    continue
+                agg.step(obj, [rows[j][a] for a in args])
+            values[i] = agg.final(obj)
+
+
+def _truthy(v):
+    if v is None:
+        return False
+    if isinstance(v, (int, float)):
+        return v != 0
+    try:
+        return float(str(v).strip() or 0) != 0
+    except ValueError:
+        return False
+
+
+def _frame_rows(rows, part, k, groups, spec):
+    """Row indexes (in partition order) of the frame of the k-th row of ``part``."""
+    m = len(part)
+    frame = spec["frame"]
+    order = spec["order"]
+    if frame is None:
+        if not order:
+            return list(part)
+        g = groups[k]
+        end = k
+        while end + 1 < m and groups[end + 1] == g:
+            end += 1
+        return part[:end + 1]
+    units, start, end, exclude = frame
+
+    def position(bound, is_start):
+        kind, off = bound
+        if kind == "UNBOUNDED PRECEDING":
+            return 0
+        if kind == "UNBOUNDED FOLLOWING":
+            return m - 1
+        if units == "ROWS":
+            if kind == "CURRENT ROW":
+                return k
+            return k - off if kind == "PRECEDING" else k + off
+        if units == "GROUPS":
+            g = groups[k]
+            if kind == "PRECEDING":
+                g -= off
+            elif kind == "FOLLOWING":
+                g += off
+            members = [x for x in range(m) if groups[x] == g]
+            if not members:
+                if is_start:
+                    return next((x for x in range(m) if groups[x] > g), m)
+                return max((x for x in range(m) if groups[x] < g), default=-1)
+            return members[0] if is_start else members[-1]
+        # RANGE
+        if kind == "CURRENT ROW" or not order:
+            g = groups[k]
+            members = [x for x in range(m) if groups[x] == g]
+            return members[0] if is_start else members[-1]
+        col, desc, _nulls = order[0]
+        v = rows[part[k]][col]
+        if v is None:
+            members = [x for x in range(m) if rows[part[x]][col] is None]
+            return members[0] if is_start else members[-1]
+        target = v - off if (kind == "PRECEDING") != desc else v + off
+        if is_start:
+            for x in range(m):
+                w = rows[part[x]][col]
+                if w is not None and ((w >= target) if not desc else (w <= target)):
+                    return x
+            return m
+        last = -1
+        for x in range(m):
+            w = rows[part[x]][col]
+            if w is not None and ((w <= target) if not desc else (w >= target)):
+                last = x
+        return last
+    lo = max(position(start, True), 0)
+    hi = min(position(end, False), m - 1)
+    sel = list(range(lo, hi + 1))
+    if exclude == "CURRENT ROW":
+        sel = [x for x in sel if x != k]
+    elif exclude == "GROUP":
+        sel = [x for x in sel if groups[x] != groups[k]]
+    elif exclude == "TIES":
+        sel = [x for x in sel if x == k or groups[x] != groups[k]]
+    return [part[x] for x in sel]
+
