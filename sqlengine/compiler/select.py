@@ -747,13 +747,18 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     if len(minmax) == 1 and bare:
         hit = b.alloc_reg()
 
-    def step_aggs(arg_regs_of):
+    def step_aggs(arg_regs_of, filter_regs=None):
         for i, (a, f, nargs) in enumerate(defs):
             base = arg_regs_of(i)
             skip = None
             if a.filter is not None:
                 skip = b.new_label()
-                if_false(p, scope, a.filter, skip, True)
+                if hit and i == minmax[0]:  # a row the FILTER drops is not the min/max row
+                    b.emit(O.OP_Integer, 0, hit)
+                if filter_regs is not None:  # its value, computed while scanning the rows
+                    b.emit(O.OP_IfNot, filter_regs[i], skip, 1)
+                else:
+                    if_false(p, scope, a.filter, skip, True)
             h = hit if (hit and i == minmax[0]) else 0
             b.emit(O.OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, f, nargs)
             if skip is not None:
@@ -792,7 +797,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     # GROUP BY: rows into a sorter keyed by the group terms, then one pass over it.
     ng = len(group_by)
     n_args = sum(n for _a, _f, n in defs)
-    width = ng + n_args + len(bare)
+    filters = [i for i, (a, _f, _n) in enumerate(defs) if a.filter is not None]
+    width = ng + n_args + len(bare) + len(filters)
     gcolls = [p.collation(expr_collation(g, scope)) for g in group_by]
     spec = SortSpec(ng, gcolls)
     srt = b.alloc_cursor()
@@ -809,6 +815,9 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     from sqlengine.compiler.expr import code_column
     for ref in bare:
         code_column(p, ref, blk + pos)
+        pos += 1
+    for i in filters:  # FILTER (WHERE ...) values go into the sorter with the arguments
+        code_expr(p, scope, defs[i][0].filter, blk + pos)
         pos += 1
     rec = b.alloc_reg()
     b.emit(O.OP_MakeRecord, blk, width, rec)
@@ -855,8 +864,11 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     for _a, _f, n in defs:
         offs.append(o)
         o += n
-    # FILTER clauses were not kept in the sorter: evaluate them from the bare columns
-    step_aggs(lambda i: args_base + offs[i])
+    filter_regs = {}
+    for k, i in enumerate(filters):
+        filter_regs[i] = b.alloc_reg()
+        b.emit(O.OP_Column, srt, ng + n_args + len(bare) + k, filter_regs[i])
+    step_aggs(lambda i: args_base + offs[i], filter_regs)
     copy_bare(lambda k, ref: b.emit(O.OP_Column, srt, ng + n_args + k, bare_regs + k))
     b.emit(O.OP_SorterNext, srt, top)
     b.emit(O.OP_Gosub, ret, out_sub)

@@ -140,3 +140,22 @@ def test_hex_literal_too_big(sql):
 ])
 def test_variable_number(sql, params):
     _same([], sql, params)
+
+
+FILTER_SETUP = ["CREATE TABLE t0(a, b, c)",
+                "INSERT INTO t0 VALUES(1,'x',5),(0,'x',6),(NULL,'y',7),(2,'y',8),('z','x',1)"]
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT b, count(1) FILTER (WHERE a) FROM t0 GROUP BY b",
+    "SELECT b, count(1) FILTER (WHERE a), sum(c) FILTER (WHERE a > 0), count(*), "
+    "max(c) FILTER (WHERE c < 8), c FROM t0 GROUP BY b ORDER BY b",
+    "SELECT b, count(DISTINCT c) FILTER (WHERE a IS NOT NULL), "
+    "group_concat(c) FILTER (WHERE c > 5) FROM t0 GROUP BY b ORDER BY 1",
+    "SELECT count(*) FILTER (WHERE a) FROM t0 GROUP BY b "
+    "HAVING count(*) FILTER (WHERE c > 6) > 0",
+    "SELECT max(c) FILTER (WHERE c < 8), c FROM t0",
+    "SELECT min(c) FILTER (WHERE c > 1), c, b FROM t0",
+])
+def test_aggregate_filter(sql):
+    _same(FILTER_SETUP, sql)
