@@ -56,6 +56,9 @@ def compile_statement(db, stmt, text: str):
         ddl.compile_reindex(p, stmt)
     elif t is A.Begin:
         is_txn = True
+        if stmt.mode and stmt.mode.upper() in ("IMMEDIATE", "EXCLUSIVE"):
+            # SQLite: the write transaction (RESERVED lock) starts now, not at the first write
+            b.emit(O.OP_Transaction, 0, 1)
         b.emit(O.OP_AutoCommit, 0, 0, 0, stmt.mode)
     elif t is A.Commit:
         is_txn = True
