@@ -12,7 +12,7 @@ from __future__ import annotations
 from sqlengine.compiler.expr import (code_expr, code_expr_reg, if_false, is_aggregate_call,
                                      walk, walk_select)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, expr_affinity,
-                                        expr_collation, comparison_collation)
+                                        expr_collation, expr_coll_seq, has_explicit_collate)
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -20,6 +20,7 @@ from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.sorter import SortSpec
 from sqlengine.vdbe._values import comparison_affinity
 
+MAX_COLUMN = 2000  # SQLITE_MAX_COLUMN: "too many columns in result set" beyond it
 
 # ------------------------------------------------------------------------------------------
 # Destinations
@@ -108,13 +109,16 @@ class CallbackDest(Dest):
 
 
 class ResultInfo:
-    """What a SELECT returns: names, declared types, affinities, collations per column."""
+    """What a SELECT returns: names, declared types, affinities, collations per column.
+    ``has_coll[i]`` tells whether column i carries a collation at all (a column reference or
+    an explicit COLLATE; BINARY counts), which a compound SELECT needs (None: all do)."""
 
-    def __init__(self, names, decltypes, affs, colls):
+    def __init__(self, names, decltypes, affs, colls, has_coll=None):
         self.names = names
         self.decltypes = decltypes
         self.affs = affs
         self.colls = colls
+        self.has_coll = has_coll
 
 
 # ------------------------------------------------------------------------------------------
@@ -543,6 +547,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     sources, extra, left_on = build_from(p, core.from_, scope)
     scope.sources = sources
     cols = _expand_columns(p, core, scope)
+    if len(cols) > MAX_COLUMN:
+        raise OperationalError("too many columns in result set")
     for rc in core.columns:
         if isinstance(rc, A.ResultColumn) and rc.alias:
             scope.aliases.setdefault(rc.alias.lower(), rc.expr)
@@ -575,7 +581,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         raise OperationalError("HAVING clause on a non-aggregate query")
     info = ResultInfo([c[1] for c in cols], [c[2] for c in cols],
                       [expr_affinity(e, scope) for e in result_exprs],
-                      [expr_collation(e, scope) for e in result_exprs])
+                      [expr_collation(e, scope) for e in result_exprs],
+                      [expr_coll_seq(e, scope)[0] for e in result_exprs])
 
     end = b.new_label()
     lreg, oreg = _limit_regs(p, scope, limit, offset, end)
@@ -886,6 +893,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
 def _compile_values(p, body, sel, dest, outer, corr):
     b = p.b
     n = len(body.rows[0])
+    if n > MAX_COLUMN:
+        raise OperationalError("too many columns in result set")
     for row in body.rows:
         if len(row) != n:
             raise OperationalError("all VALUES must have the same number of terms")
@@ -901,7 +910,8 @@ def _compile_values(p, body, sel, dest, outer, corr):
             code_expr(p, scope, e, base + i)
         dest.emit(p, base, n)
     affs = [expr_affinity(e, scope) for e in body.rows[0]]
-    return ResultInfo(names, [None] * n, affs, [None] * n)
+    seqs = [expr_coll_seq(e, scope) for e in body.rows[0]]
+    return ResultInfo(names, [None] * n, affs, [cs[1] for cs in seqs], [cs[0] for cs in seqs])
 
 
 def _arms(body, out):
@@ -953,35 +963,38 @@ def _compile_compound(p, sel, dest, outer, corr):
             d = SetDest(cur) if as_index else TableDest(cur)
             info = _compile_arm(p, arm, d, outer, corr)
             n = len(info.names)
-            ins = [O.OP_OpenEphemeral, cur, n, 0,
-                   SortSpec(n, [p.collation(c) for c in info.colls]) if as_index else None, 0, None]
+            # one key description for every store; its collations are settled once all the
+            # arms are known (multiSelectCollSeq: the first arm whose column has one)
+            spec = SortSpec(n, [p.collation(c) for c in info.colls])
+            infos = [info]
+            ins = [O.OP_OpenEphemeral, cur, n, 0, spec if as_index else None, 0, None]
             b.ops[open_addr] = ins
             store_is_index = as_index
             continue
         if op == "UNION ALL":
             if store_is_index:
-                cur = _convert_store(p, cur, n, to_index=False, info=info)
+                cur = _convert_store(p, cur, n, to_index=False, info=info, spec=spec)
                 store_is_index = False
             i2 = _compile_arm(p, arm, TableDest(cur), outer, corr)
         elif op == "UNION":
             if not store_is_index:
-                cur = _convert_store(p, cur, n, to_index=True, info=info)
+                cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec)
                 store_is_index = True
             i2 = _compile_arm(p, arm, SetDest(cur), outer, corr)
         elif op == "EXCEPT":
             if not store_is_index:
-                cur = _convert_store(p, cur, n, to_index=True, info=info)
+                cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec)
                 store_is_index = True
             i2 = _compile_arm(p, arm, SetDest(cur, delete=True), outer, corr)
         else:  # INTERSECT
             if not store_is_index:
-                cur = _convert_store(p, cur, n, to_index=True, info=info)
+                cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec)
                 store_is_index = True
             other = b.alloc_cursor()
-            b.emit(O.OP_OpenEphemeral, other, n, 0, SortSpec(n, [p.collation(c) for c in info.colls]))
+            b.emit(O.OP_OpenEphemeral, other, n, 0, spec)
             i2 = _compile_arm(p, arm, SetDest(other), outer, corr)
             new = b.alloc_cursor()
-            b.emit(O.OP_OpenEphemeral, new, n, 0, SortSpec(n, [p.collation(c) for c in info.colls]))
+            b.emit(O.OP_OpenEphemeral, new, n, 0, spec)
             done = b.new_label()
             b.emit(O.OP_Rewind, cur, done)
             top = b.addr()
@@ -996,6 +1009,10 @@ def _compile_compound(p, sel, dest, outer, corr):
             cur = new
         if len(i2.names) != n:
             raise _arity_error(op)
+        infos.append(i2)
+    colls = [next((i.colls[k] for i in infos if i.has_coll is None or i.has_coll[k]), None)
+             for k in range(n)]
+    spec.colls[:] = [p.collation(c) for c in colls]
     # read out
     scope = None
     cols = [(A.Column(nm), nm, None) for nm in info.names]
@@ -1005,9 +1022,9 @@ def _compile_compound(p, sel, dest, outer, corr):
     out = b.alloc_reg(n)
     if obt:
         srt = b.alloc_cursor()
-        colls = [p.collation(o[4] if o[4] is not None else info.colls[o[1]]) for o in obt]
-        spec = SortSpec(len(obt), colls, [o[2] for o in obt], [o[3] for o in obt])
-        b.emit(O.OP_SorterOpen, srt, len(obt) + n, 0, spec)
+        ocolls = [p.collation(o[4] if o[4] is not None else colls[o[1]]) for o in obt]
+        ospec = SortSpec(len(obt), ocolls, [o[2] for o in obt], [o[3] for o in obt])
+        b.emit(O.OP_SorterOpen, srt, len(obt) + n, 0, ospec)
         done = b.new_label()
         b.emit(O.OP_Rewind, cur, done)
         top = b.addr()
@@ -1047,12 +1064,14 @@ def _arity_error(op):
         f"SELECTs to the left and right of {op} do not have the same number of result columns")
 
 
-def _convert_store(p, cur, n, to_index, info):
+def _convert_store(p, cur, n, to_index, info, spec=None):
     """Copy the rows of transient store ``cur`` into a new one of the other kind."""
     b = p.b
     new = b.alloc_cursor()
     if to_index:
-        b.emit(O.OP_OpenEphemeral, new, n, 0, SortSpec(n, [p.collation(c) for c in info.colls]))
+        if spec is None:
+            spec = SortSpec(n, [p.collation(c) for c in info.colls])
+        b.emit(O.OP_OpenEphemeral, new, n, 0, spec)
     else:
         b.emit(O.OP_OpenEphemeral, new, n)
     done = b.new_label()
@@ -1100,6 +1119,8 @@ def code_scalar_subquery(p, scope, e, target):
     info = compile_select(p, e.select, ScalarDest(reg, stop), scope, corr)
     if len(info.names) != 1:
         raise OperationalError(f"sub-select returns {len(info.names)} columns - expected 1")
+    if scope is not None and info.affs[0]:  # its column's affinity, for comparisons
+        scope.sub_affs[id(e)] = info.affs[0]
     b.resolve(stop)
     b.resolve(after)
     if corr[0]:
@@ -1146,8 +1167,15 @@ def code_in_subquery(p, scope, e, target, sel=None):
     for i, item in enumerate(lhs_items):
         la = expr_affinity(item, scope)
         affs += comparison_affinity(info.affs[i], la) if info.affs[i] else la
-        c = comparison_collation(item, item, scope)
-        if c is None:
+        # sqlite3BinaryCompareCollSeq(lhs item, the subquery's column)
+        body = sel.body
+        rhs = body.columns[i] if isinstance(body, A.SelectCore) and i < len(body.columns) \
+            else None
+        rhs = rhs.expr if isinstance(rhs, A.ResultColumn) else None
+        has, c = expr_coll_seq(item, scope)
+        if rhs is not None and not has_explicit_collate(item) and has_explicit_collate(rhs):
+            c = info.colls[i]
+        elif not has:
             c = info.colls[i]
         colls.append(p.collation(c))
     dest.set_affinity(p, affs if any(a not in "@A" for a in affs) else None)
