@@ -206,6 +206,8 @@ def compile_create_index(p, st: A.CreateIndex, text: str):
     if t.name.lower() == "sqlite_schema":
         raise OperationalError("table sqlite_master may not be indexed")
     _check_name(st.name, "index")
+    if len(st.columns) > 2000:  # SQLITE_MAX_COLUMN (sqlite3ExprListCheckLength)
+        raise OperationalError("too many columns in index")
     idx = S.index_from_ast(st, t, 0, None)
     sql = schema_sql(text)
     cur = _open_schema(p)

@@ -409,6 +409,8 @@ def _expand_columns(p, core, scope):
 
 def _resolve_order_by(p, order_by, cols, scope, compound=False):
     """[(expr or None, result_index or None, desc, nulls_first, collation_name)]"""
+    if order_by and len(order_by) > MAX_COLUMN:
+        raise OperationalError("too many terms in ORDER BY clause")
     out = []
     for i, term in enumerate(order_by or ()):
         e = term.expr
@@ -559,6 +561,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     having = core.having
     group_by = None
     if core.group_by:
+        if len(core.group_by) > MAX_COLUMN:
+            raise OperationalError("too many terms in GROUP BY clause")
         group_by = []
         for g in core.group_by:
             inner = g

@@ -18,6 +18,8 @@ from sqlengine.vdbe import opcodes as O
 
 def compile_update(p, st: A.Update):
     b = p.b
+    if sum(len(s.columns) for s in st.sets) > 2000:  # SQLITE_MAX_COLUMN, a parse-time check
+        raise OperationalError("too many columns in set list")
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_)  # visible for the rest of this statement

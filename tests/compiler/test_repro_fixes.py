@@ -159,3 +159,23 @@ FILTER_SETUP = ["CREATE TABLE t0(a, b, c)",
 ])
 def test_aggregate_filter(sql):
     _same(FILTER_SETUP, sql)
+
+
+_T = ["CREATE TABLE t(a, b)"]
+
+
+@pytest.mark.parametrize("setup,sql", [
+    (_T, "SELECT 1 FROM t ORDER BY " + ",".join(["5"] * 2001)),
+    (_T, "SELECT 1 FROM t ORDER BY " + ",".join(["a"] * 2000)),
+    (_T, "SELECT 1 FROM t GROUP BY " + ",".join(["5"] * 2001)),
+    (_T, "SELECT 1 UNION SELECT 2 ORDER BY " + ",".join(["1"] * 2001)),
+    (_T, "SELECT * FROM (SELECT 1 FROM t ORDER BY " + ",".join(["a"] * 2001) + ")"),
+    (_T, "CREATE INDEX i ON t(" + ",".join(["a"] * 2001) + ")"),
+    (_T, "CREATE INDEX i ON nosuch(" + ",".join(["a"] * 2001) + ")"),
+    (_T, "UPDATE t SET " + ",".join(["a=1"] * 2001)),
+    (_T, "UPDATE nosuch SET " + ",".join(["a=1"] * 2001)),
+    (_T, "UPDATE t SET (a,b)=(1,2)," + ",".join(["a=1"] * 1999)),
+    (_T, "UPDATE t SET " + ",".join(["a=1"] * 2000)),
+])
+def test_term_limits(setup, sql):
+    _same(setup, sql)
