@@ -64,10 +64,11 @@ class ExistsDest(Dest):
 class SetDest(Dest):
     """Rows into an ephemeral index (IN sets, UNION, INTERSECT, EXCEPT)."""
 
-    def __init__(self, cursor, aff=None, delete=False):
+    def __init__(self, cursor, aff=None, delete=False, keep_first=False):
         self.cursor = cursor
         self.aff = aff
         self.delete = delete
+        self.keep_first = keep_first  # of equal rows the first stays (else the last)
         self.addrs = []  # MakeRecord instructions, whose affinity may be set afterwards
 
     def emit(self, p, base, n):
@@ -77,7 +78,13 @@ class SetDest(Dest):
             return
         r = b.alloc_reg()
         self.addrs.append(b.emit(O.OP_MakeRecord, base, n, r, self.aff))
+        skip = None
+        if self.keep_first:
+            skip = b.new_label()
+            b.emit(O.OP_Found, self.cursor, skip, r, 0)
         b.emit(O.OP_IdxInsert, self.cursor, r)
+        if skip is not None:
+            b.resolve(skip)
 
     def set_affinity(self, p, aff):
         self.aff = aff
@@ -964,7 +971,9 @@ def _compile_compound(p, sel, dest, outer, corr):
             # compile into a temporary destination decided by the next op
             as_index = first_op != "UNION ALL"
             open_addr = b.emit(O.OP_Noop)
-            d = SetDest(cur) if as_index else TableDest(cur)
+            # with ORDER BY, SQLite merges sorted arms and keeps the first of equal rows
+            first = bool(sel.order_by)
+            d = SetDest(cur, keep_first=first) if as_index else TableDest(cur)
             info = _compile_arm(p, arm, d, outer, corr)
             n = len(info.names)
             # one key description for every store; its collations are settled once all the
@@ -982,17 +991,35 @@ def _compile_compound(p, sel, dest, outer, corr):
             i2 = _compile_arm(p, arm, TableDest(cur), outer, corr)
         elif op == "UNION":
             if not store_is_index:
-                cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec)
+                cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec,
+                                     keep_first=first)
                 store_is_index = True
-            i2 = _compile_arm(p, arm, SetDest(cur), outer, corr)
+            if first:
+                # SQLite's merge keeps, of equal rows, the first of the later arm: collect
+                # this arm on its own, then let its rows replace the store's
+                tmp = b.alloc_cursor()
+                b.emit(O.OP_OpenEphemeral, tmp, n, 0, spec)
+                i2 = _compile_arm(p, arm, SetDest(tmp, keep_first=True), outer, corr)
+                done = b.new_label()
+                b.emit(O.OP_Rewind, tmp, done)
+                top = b.addr()
+                rec = b.alloc_reg()
+                b.emit(O.OP_RowData, tmp, rec)
+                b.emit(O.OP_IdxInsert, cur, rec)
+                b.emit(O.OP_Next, tmp, top)
+                b.resolve(done)
+            else:
+                i2 = _compile_arm(p, arm, SetDest(cur), outer, corr)
         elif op == "EXCEPT":
             if not store_is_index:
-                cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec)
+                cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec,
+                                     keep_first=first)
                 store_is_index = True
             i2 = _compile_arm(p, arm, SetDest(cur, delete=True), outer, corr)
         else:  # INTERSECT
             if not store_is_index:
-                cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec)
+                cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec,
+                                     keep_first=first)
                 store_is_index = True
             other = b.alloc_cursor()
             b.emit(O.OP_OpenEphemeral, other, n, 0, spec)
@@ -1068,7 +1095,7 @@ def _arity_error(op):
         f"SELECTs to the left and right of {op} do not have the same number of result columns")
 
 
-def _convert_store(p, cur, n, to_index, info, spec=None):
+def _convert_store(p, cur, n, to_index, info, spec=None, keep_first=False):
     """Copy the rows of transient store ``cur`` into a new one of the other kind."""
     b = p.b
     new = b.alloc_cursor()
@@ -1084,7 +1111,11 @@ def _convert_store(p, cur, n, to_index, info, spec=None):
     rec = b.alloc_reg()
     b.emit(O.OP_RowData, cur, rec)
     if to_index:
+        skip = b.new_label()
+        if keep_first:
+            b.emit(O.OP_Found, new, skip, rec, 0)
         b.emit(O.OP_IdxInsert, new, rec)
+        b.resolve(skip)
     else:
         rid = b.alloc_reg()
         b.emit(O.OP_NewRowid, new, rid)

@@ -179,3 +179,28 @@ _T = ["CREATE TABLE t(a, b)"]
 ])
 def test_term_limits(setup, sql):
     _same(setup, sql)
+
+
+COMPOUND_SETUP = [
+    "CREATE TABLE t(a TEXT, b TEXT COLLATE NOCASE, i INTEGER PRIMARY KEY)",
+    "INSERT INTO t VALUES('abc', 'ABC', 1)", "INSERT INTO t VALUES('ABC', 'abc', 2)",
+    "INSERT INTO t VALUES('Abc', 'aBC', 3)", "INSERT INTO t VALUES('x', 'X', 4)",
+]
+
+
+@pytest.mark.parametrize("sql", [
+    # with ORDER BY SQLite merges sorted arms: which of equal rows survives follows it
+    "SELECT 'ABC' AS z UNION SELECT b FROM t ORDER BY 1",
+    "SELECT b FROM t UNION SELECT 'ABC' ORDER BY 1",
+    "SELECT b FROM t UNION ALL SELECT 'Abc' UNION SELECT 'x' ORDER BY 1",
+    "SELECT b FROM t UNION ALL SELECT 'aBc' EXCEPT SELECT 'x' ORDER BY 1",
+    "SELECT b FROM t UNION ALL SELECT 'aBc' INTERSECT SELECT 'abc' ORDER BY 1",
+    "SELECT b FROM t INTERSECT SELECT a FROM t ORDER BY 1",
+    "SELECT b, i FROM t UNION SELECT 'abc', 1 ORDER BY 2, 1",
+    "SELECT b FROM t UNION SELECT b FROM t ORDER BY 1 LIMIT 1",
+    "SELECT b FROM t UNION SELECT 'ABC' ORDER BY 1 COLLATE BINARY",
+    # without ORDER BY the last of equal rows stays, as SQLite's ephemeral index does
+    "SELECT 1 FROM t UNION SELECT b FROM t",
+])
+def test_compound_duplicates(sql):
+    _same(COMPOUND_SETUP, sql)
