@@ -427,48 +427,21 @@ def _keep_all(log, k):
 
 
 def assume_pager_fixes() -> None:
-    """Diagnosis only (``--assume-fixes``): patch, in this process, the two pager bugs the
-    simulation found, so that the trials can look for further bugs behind them:
-    (1) the change-counter update journals page 1 after the journal was synced, so a crash
-    while the database file is being written leaves the new page 1 (header page count) over
-    rolled-back pages; (2) a transaction on an empty database opens no journal, so a torn
-    first commit leaves a file that is not a database; (3) the header is parsed when the
-    file is opened, before a hot journal is rolled back, so a torn page 1 makes the open
-    fail with "file is not a database". Never used by the tests."""
+    """Diagnosis only (``--assume-fixes``): patch, in this process, the open pager bug the
+    simulation found, so that the trials can look for further bugs behind it: hot-journal
+    playback stops at a journal segment whose record count is 0 (a cache spill can write
+    one), so pages journaled in later segments are not restored; playback is handed a copy
+    of the journal without such segments. (The first three bugs this option patched — page 1
+    journaled after the journal sync, no journal for a new file's first commit, the header
+    judged before hot-journal playback — are fixed in the pager.) Never used by the tests."""
     from sqlengine.storage.pager import Pager
 
-    orig_header = Pager._read_header_initial
-
-    def read_header_initial(self):
-        if self.vfs.exists(self.journal_path):
-            return      # begin_read rolls a hot journal back, then parses the header
-        orig_header(self)
-
-    Pager._read_header_initial = read_header_initial
-
-    # (4) playback stops at a journal segment whose record count is 0, so the pages
-    # journaled in later segments (after a cache spill) are not restored: hand playback a
-    # copy of the journal without such segments
     orig_playback = Pager._playback
 
     def playback(self, j, own):
         return orig_playback(self, _without_empty_segments(j), own)
 
     Pager._playback = playback
-
-    orig_sync = Pager._sync_journal
-
-    def commit(self):
-        if self.in_trans == 2 and (self.dirty or self.db_size != self.orig_db_size) \
-                and not self.memory:
-            self._update_header()
-            if self.jfile is None and self.journal_mode not in ("memory", "off"):
-                self._open_journal()
-        return _orig_commit(self)
-
-    _orig_commit = Pager.commit
-    Pager.commit = commit
-    Pager._sync_journal = orig_sync
 
 
 def _without_empty_segments(j):
