@@ -304,9 +304,13 @@ class Pager:
 
     def _write_journal_header(self) -> None:
         hdr = bytearray(SECTOR_SIZE)
-        hdr[0:8] = fmt.JOURNAL_MAGIC
-        nrec = 0xFFFFFFFF if self.synchronous == 0 else 0
-        hdr[8:12] = nrec.to_bytes(4, "big")
+        if self.synchronous == 0:
+            # no syncs: the records run to the end of the file
+            hdr[0:8] = fmt.JOURNAL_MAGIC
+            hdr[8:12] = (0xFFFFFFFF).to_bytes(4, "big")
+        # else the magic and the count are written by _sync_journal once the records are
+        # durable (SQLite's writeJournalHdr/syncJournal): until then the segment is not part
+        # of the journal, and stale data of an earlier journal after it is never reached
         hdr[12:16] = self.nonce.to_bytes(4, "big")
         hdr[16:20] = self.orig_db_size.to_bytes(4, "big")
         hdr[20:24] = SECTOR_SIZE.to_bytes(4, "big")
@@ -332,10 +336,16 @@ class Pager:
         """Make the journal durable and record its page count in the header."""
         if self.jfile is None:
             return
+        # a longer journal of an earlier transaction (PERSIST, TRUNCATE failing) may have a
+        # segment header where ours would start next: playback would take its stale pages.
+        # Spoil its magic, as SQLite's syncJournal does.
+        nxt = ((self.joff + SECTOR_SIZE - 1) // SECTOR_SIZE) * SECTOR_SIZE
+        if self.jfile.size() >= nxt + 8 and self.jfile.read(nxt, 8) == fmt.JOURNAL_MAGIC:
+            self.jfile.write(nxt, b"\0")
         if self.synchronous >= 2:
             self.jfile.sync()
         if self.synchronous >= 1:
-            self.jfile.write(self.jhdr_off + 8, self.jrecords.to_bytes(4, "big"))
+            self.jfile.write(self.jhdr_off, fmt.JOURNAL_MAGIC + self.jrecords.to_bytes(4, "big"))
             self.jfile.sync()
 
     def write(self, page) -> None:
@@ -434,7 +444,8 @@ class Pager:
                 self.jfile.sync()
             self.jfile.close()
         else:
-            self.jfile.close()
+            jf, self.jfile = self.jfile, None
+            jf.close()
             self.vfs.delete(self.journal_path)
         self.jfile = None
 
@@ -442,14 +453,20 @@ class Pager:
         if self.in_trans != 2:
             self.end_read()
             return
+        restored = True
         try:
-            if self.spilled and self.jfile is not None:
+            if (self.spilled and self._uses_journal_file()
+                    and self.vfs.exists(self.journal_path)):
+                # the file holds new pages (a spill, or a commit that failed part way, even
+                # in finalizing the journal): play the journal back
+                restored = False
                 self._sync_journal_for_rollback()
                 j = self.vfs.open(self.journal_path, "journal")
                 try:
                     self._playback(j, own=True)
                 finally:
                     j.close()
+                restored = True
         finally:
             if self.spilled:
                 self.cache.clear()
@@ -461,13 +478,19 @@ class Pager:
             self.savepoints.clear()
             self.db_size = self.orig_db_size
             try:
-                self._finalize_journal()
+                if restored:
+                    self._finalize_journal()
+                elif self.jfile is not None:
+                    # the database could not be restored (writes failing): the journal
+                    # stays, hot, for the next reader to roll back (SQLite's ERROR state)
+                    jf, self.jfile = self.jfile, None
+                    jf.close()
             finally:
                 self.in_trans = 1
                 self.end_read()
 
     def _sync_journal_for_rollback(self) -> None:
-        if self.jfile is not None:
+        if self.jfile is not None and self.jrecords:
             self.jfile.write(self.jhdr_off + 8, self.jrecords.to_bytes(4, "big"))
 
     # -- savepoints -----------------------------------------------------------------------
@@ -685,6 +708,7 @@ class Pager:
         orig_size = None
         first = True
         while off + 28 <= jsize:
+            hdr_off = off
             hdr = j.read(off, 28)
             if hdr[:8] != fmt.JOURNAL_MAGIC:
                 break
@@ -704,7 +728,8 @@ class Pager:
             recsz = ps + 8
             if nrec == 0xFFFFFFFF:
                 nrec = (jsize - off) // recsz
-            elif nrec == 0 and own:
+            elif nrec == 0 and own and hdr_off == self.jhdr_off:
+                # our own current segment, whose count is not written yet
                 nrec = (jsize - off) // recsz
             for _ in range(nrec):
                 if off + recsz > jsize:
@@ -721,8 +746,8 @@ class Pager:
                     continue
                 if pgno <= dbsize:
                     self.file.write((pgno - 1) * ps, data)
-            if nrec == 0:
-                break
+            # a segment without records (a spill that journaled nothing new) does not end
+            # the journal: SQLite's pager_playback reads headers until none is left
             off = ((off + sector - 1) // sector) * sector
         if orig_size is not None:
             if self.file.size() > orig_size * jps:
