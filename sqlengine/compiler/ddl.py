@@ -274,9 +274,10 @@ def compile_create_view(p, st: A.CreateView, text: str):
         kind = "table" if st.name.lower() in p.schema.tables else "view"
         raise OperationalError(f"{kind} {st.name} already exists")
     _check_name(st.name, "view")
-    # validate the select (names must resolve)
-    from sqlengine.compiler.select import result_info_only
-    result_info_only(p, st.select)
+    # SQLite does not resolve the SELECT here (names, functions, collations, limits are
+    # checked when the view is used); it only refuses parameters
+    if p._number_params():
+        raise OperationalError("parameters are not allowed in views")
     cur = _open_schema(p)
     _insert_schema_row(p, cur, "view", st.name, st.name, None, schema_sql(text))
     _finish(p)

@@ -204,3 +204,28 @@ COMPOUND_SETUP = [
 ])
 def test_compound_duplicates(sql):
     _same(COMPOUND_SETUP, sql)
+
+
+_V = ["CREATE TABLE t(a)"]
+
+
+@pytest.mark.parametrize("setup,sql", [
+    # CREATE VIEW does not resolve its SELECT; errors show when the view is used
+    (_V, "CREATE VIEW v AS SELECT nosuch FROM t"),
+    (_V, "CREATE VIEW v AS SELECT a FROM nosuch"),
+    (_V, "CREATE VIEW v AS SELECT nosuchfunc(1)"),
+    (_V, "CREATE VIEW v AS SELECT 1 ORDER BY 5"),
+    (_V, "CREATE VIEW v AS SELECT (SELECT 1, 2)"),
+    (_V, "CREATE VIEW v AS SELECT 0x" + "f" * 17),
+    (_V, "CREATE VIEW v AS SELECT " + ",".join(["1"] * 2001)),
+    (_V + ["CREATE VIEW v AS SELECT " + ",".join(["1"] * 2001)], "SELECT 1 FROM v"),
+    (_V + ["CREATE VIEW v AS SELECT nosuchfunc(1)"], "SELECT * FROM v"),
+    (_V + ["CREATE VIEW v AS SELECT * FROM v"], "SELECT * FROM v"),
+    (_V + ["CREATE VIEW v(x, y) AS SELECT 1"], "SELECT * FROM v"),
+    # but refuses parameters
+    (_V, "CREATE VIEW v AS SELECT ?"),
+    (_V, "CREATE VIEW v AS SELECT :x FROM t"),
+    (_V + ["CREATE VIEW v AS SELECT '?', \"?\" FROM t"], "SELECT * FROM v"),
+])
+def test_create_view(setup, sql):
+    _same(setup, sql)
