@@ -4,10 +4,11 @@ schema changes, DROP TABLE filling the freelist, page splits on 512-byte pages, 
 each rebuilt with the unsynced writes lost, kept, or mixed and torn per 512-byte sector, then
 recovered by sqlengine and checked by sqlengine's and sqlite3's integrity_check and against
 the committed transactions; every 50th trial sqlite3 itself rolls back sqlengine's journal.
+Then smaller runs of other workloads: one whose spills leave an empty journal segment (seed
+2, with garbage in some torn sectors), and the truncate and persist journal modes.
+``python -m tools.crashsim --trials N --seed S`` runs more."""
 
-Workload seeds 2 and 3 (``python -m tools.crashsim --seed 2``) are not here yet: they make a
-spill write an empty journal segment, and playback stops there (tools/repros.py,
-journal_playback_stops_at_empty_segment)."""
+import pytest
 
 from tools.crashsim import run_trials
 
@@ -16,4 +17,12 @@ def test_ten_thousand_power_cuts_keep_exactly_the_committed_transactions():
     st = run_trials(10000, seed=1, sqlite_every=50)
     assert st["trials"] == 10000
     assert st["distinct_images"] > 3000       # the trials are not all the same file
+    assert st["failures"] == []
+
+
+@pytest.mark.parametrize("seed, mode, garbage", [(2, "delete", 0.1), (4, "truncate", 0.0),
+                                                 (6, "persist", 0.0)])
+def test_more_workloads_and_journal_modes(seed, mode, garbage):
+    st = run_trials(2500, seed=seed, garbage=garbage, journal_mode=mode, sqlite_every=50)
+    assert st["trials"] == 2500
     assert st["failures"] == []

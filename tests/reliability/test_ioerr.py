@@ -2,11 +2,7 @@
 (inserts with overflow, updates, deletes, CREATE/DROP TABLE and INDEX, an explicit
 transaction, INSERT ... SELECT): the failing statement raises OperationalError('disk I/O
 error'), the connection stays usable with exactly the statements that succeeded, the file
-stays valid for sqlengine and sqlite3, and no file handle or descriptor is left open.
-
-Not here until fixed (tools/repros.py): over OS files a failed journal delete keeps the
-commit it reported failed (failed_journal_delete_keeps_commit), and persistent write-only
-errors leave a half-written file without its journal (failed_rollback_deletes_journal)."""
+stays valid for sqlengine and sqlite3, and no file handle or descriptor is left open."""
 
 import pytest
 
@@ -22,11 +18,21 @@ def test_error_at_every_operation(persistent):
     assert failures == []
 
 
-def test_errors_over_os_files_leak_no_descriptor(tmp_path):
-    ops = ["read", "write", "sync", "truncate"]
-    total = count_ops(ops)
+@pytest.mark.parametrize("persistent", [False, True], ids=["once", "persistent"])
+def test_errors_over_os_files_leak_no_descriptor(tmp_path, persistent):
+    total = count_ops()
     failures = [e for n in range(1, total + 2, 2)
-                if (e := one_trial(n, False, True, str(tmp_path), ops=ops)) is not None]
+                if (e := one_trial(n, persistent, True, str(tmp_path))) is not None]
+    assert failures == []
+
+
+@pytest.mark.parametrize("kind", ["write", "sync", "delete"])
+def test_one_kind_failing_from_n_on(kind):
+    """Only writes (a full disk), only syncs, or only deletes fail from the Nth on: the
+    rollback cannot restore the file and must keep the journal for the next reader."""
+    total = count_ops([kind])
+    failures = [e for n in range(1, total + 2)
+                if (e := one_trial(n, True, False, ops=[kind])) is not None]
     assert failures == []
 
 
