@@ -149,7 +149,7 @@ class Pager:
         file: a hot journal may be about to restore page 1, and a bad header is reported by
         the first transaction (begin_read), after any hot journal was played back."""
         size = self.file.size()
-        if size == 0 or self.vfs.exists(self.journal_path):
+        if size == 0 or self._journal_may_be_hot():
             return
         try:
             self._parse_header(self.file.read(0, 100), size)
@@ -673,6 +673,12 @@ class Pager:
         if not self.vfs.exists(self.journal_path):
             return False
         if self.file.check_reserved_lock():
+            return False
+        return self._journal_may_be_hot()
+
+    def _journal_may_be_hot(self) -> bool:
+        """The journal file exists and starts with a synced segment header."""
+        if not self.vfs.exists(self.journal_path):
             return False
         j = self.vfs.open(self.journal_path, "journal")
         try:
