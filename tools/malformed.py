@@ -199,8 +199,9 @@ def sqlite_answers(path: str) -> list:
         for q in QUERIES:
             try:
                 out.append(["rows", _norm(con.execute(q).fetchall())])
-            except (sqlite3.Error, UnicodeDecodeError) as e:   # damaged text: not decodable
-                out.append(["error", str(e)])
+            except (sqlite3.Error, UnicodeDecodeError, MemoryError) as e:
+                # damaged text that does not decode, or a damaged length too big to fetch
+                out.append(["error", f"{type(e).__name__}: {e}"])
     finally:
         con.close()
     return out
