@@ -409,6 +409,28 @@ def sign_function_missing():
     return _both([], "SELECT sign(-3), sign(0), sign(2.5), sign('x')")
 
 
+def subquery_affinity_in_insert_values():
+    """[compiler] In INSERT ... VALUES a scalar subquery loses its column's affinity in a
+    comparison (the same expression in a SELECT is right): sqlite3 stores 1, sqlengine 0."""
+    out = []
+    for m in (sqlite3, sqlengine):
+        c = m.connect(":memory:", isolation_level=None)
+        for s in ("CREATE TABLE t1(x)", "CREATE TABLE t0(c0 TEXT)",
+                  "INSERT INTO t0 VALUES('x')",
+                  "INSERT INTO t1 VALUES((SELECT c0 FROM t0) <= 9223372036854775807)"):
+            c.execute(s)
+        out.append(c.execute("SELECT x FROM t1").fetchall())
+        c.close()
+    return out[0] == out[1], f"sqlite3 {out[0]} / sqlengine {out[1]}"
+
+
+def in_list_evaluated_for_null_left():
+    """[compiler] ``NULL NOT IN (abs(c1))`` with c1 the smallest integer: SQLite evaluates the
+    list (integer overflow); sqlengine short-circuits to NULL. Order of evaluation only."""
+    return _both(["CREATE TABLE t0(c1 INTEGER)", "INSERT INTO t0 VALUES(-9223372036854775808)"],
+                 "SELECT NULL NOT IN (abs(c1)) FROM t0")
+
+
 def aggregate_filter_with_group_by():
     """[compiler/vdbe] An aggregate with a FILTER clause in a GROUP BY query fails with
     'cursor is not on an entry' (without GROUP BY it works)."""
@@ -447,7 +469,8 @@ ALL = [pager_page1_journaled_after_sync, pager_first_commit_has_no_journal,
        corrupt_index_record_index_error, fresh_writer_waits_holding_shared,
        begin_immediate_takes_no_lock, stale_schema_at_prepare, collation_of_left_binary_column,
        compound_select_collation, scalar_subquery_affinity, sign_function_missing,
-       aggregate_filter_with_group_by,
+       aggregate_filter_with_group_by, subquery_affinity_in_insert_values,
+       in_list_evaluated_for_null_left,
        too_many_result_columns, hex_literal_too_big,
        variable_number_with_many_digits]
 
