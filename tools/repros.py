@@ -416,7 +416,7 @@ def subquery_affinity_in_insert_values():
     for m in (sqlite3, sqlengine):
         c = m.connect(":memory:", isolation_level=None)
         for s in ("CREATE TABLE t1(x)", "CREATE TABLE t0(c0 TEXT)",
-                  "INSERT INTO t0 VALUES('x')",
+                  "INSERT INTO t0 VALUES('!')",
                   "INSERT INTO t1 VALUES((SELECT c0 FROM t0) <= 9223372036854775807)"):
             c.execute(s)
         out.append(c.execute("SELECT x FROM t1").fetchall())
