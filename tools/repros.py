@@ -179,6 +179,36 @@ def schema_row_field_types():
     return not bad, "; ".join(bad) or "ok"
 
 
+def slow_detection_of_damaged_payload_size():
+    """[storage] A damaged record-header varint (mutation 144 of ``tools.malformed --seed 6``)
+    makes ``select * from t1 order by rowid`` work for seconds in the b-tree/VM before it
+    reports 'database disk image is malformed' (sqlite3 reports it at once): a hang by the
+    2 s watchdog on a loaded machine. Fixed when it answers within 0.3 s."""
+    from tools.malformed import make_base, mutate
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "b.db")
+        make_base(p, 6)
+        with open(p, "rb") as f:
+            base = f.read()
+        rng = random.Random(6)
+        for _ in range(145):
+            data, _w = mutate(base, rng)
+            if rng.random() < 0.3:
+                data, _w = mutate(data, rng) if len(data) >= 512 else (data, "")
+        with open(p, "wb") as f:
+            f.write(data)
+        c = sqlengine.connect(p)
+        t = time.process_time()
+        try:
+            c.execute("select * from t1 order by rowid").fetchall()
+            what = "rows"
+        except sqlengine.DatabaseError as e:
+            what = str(e)
+        spent = time.process_time() - t
+        c.close()
+    return spent < 0.3, f"{what} after {spent:.2f}s of CPU"
+
+
 def corrupt_index_record_index_error():
     """[vdbe] A damaged index record (empty decoded tuple) makes the rowid lookup raise
     IndexError (_vm.pyx ``r[len(r) - 1]``) instead of 'database disk image is malformed'.
@@ -466,7 +496,8 @@ ALL = [pager_page1_journaled_after_sync, pager_first_commit_has_no_journal,
        failed_rollback_deletes_journal, failed_journal_delete_keeps_commit,
        header_page_count_beyond_file, schema_row_with_null_tbl_name, schema_row_with_blob_sql,
        schema_row_field_types,
-       corrupt_index_record_index_error, fresh_writer_waits_holding_shared,
+       corrupt_index_record_index_error, slow_detection_of_damaged_payload_size,
+       fresh_writer_waits_holding_shared,
        begin_immediate_takes_no_lock, stale_schema_at_prepare, collation_of_left_binary_column,
        compound_select_collation, scalar_subquery_affinity, sign_function_missing,
        aggregate_filter_with_group_by, subquery_affinity_in_insert_values,
