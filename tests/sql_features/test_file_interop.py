@@ -1,0 +1,57 @@
+"""A database file changed by the features' statements (AUTOINCREMENT, ALTER TABLE, partial
+indexes, UPSERT, foreign keys) on sqlengine opens in sqlite3, passes its integrity check and
+holds the same schema and rows as the same statements run by sqlite3."""
+
+import sqlite3
+
+import sqlengine
+
+STATEMENTS = [
+    "PRAGMA foreign_keys = ON",
+    "CREATE TABLE p(id INTEGER PRIMARY KEY AUTOINCREMENT, code TEXT UNIQUE, n INT)",
+    "CREATE TABLE c(id INTEGER PRIMARY KEY, pid INT REFERENCES p(id) ON DELETE CASCADE, v)",
+    "CREATE UNIQUE INDEX c_v ON c(v) WHERE v IS NOT NULL",
+    "INSERT INTO p(code, n) VALUES('a', 1), ('b', 2), ('c', 3)",
+    "INSERT INTO p(code, n) VALUES('a', 10) ON CONFLICT(code) DO UPDATE SET n = n + excluded.n",
+    "INSERT INTO c(pid, v) VALUES(1, 'x'), (1, NULL), (2, NULL), (3, 'y')",
+    "DELETE FROM p WHERE code = 'c'",
+    "ALTER TABLE p ADD COLUMN note TEXT DEFAULT 'none'",
+    "ALTER TABLE c RENAME COLUMN v TO val",
+    "ALTER TABLE p RENAME TO parent",
+    "INSERT INTO parent(code) VALUES('d')",
+    "ALTER TABLE parent DROP COLUMN n",
+    "UPDATE c SET val = 'z' FROM parent WHERE parent.id = c.pid AND parent.code = 'b'",
+    "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 50) "
+    "INSERT INTO c(pid, val) SELECT (SELECT id FROM parent WHERE code = 'd'), 'r' || i FROM s",
+]
+
+
+def _build(module, path):
+    conn = module.connect(str(path), isolation_level=None)
+    for s in STATEMENTS:
+        conn.execute(s)
+    conn.close()
+
+
+def _dump(path):
+    conn = sqlite3.connect(str(path))
+    try:
+        check = conn.execute("PRAGMA integrity_check").fetchall()
+        schema = conn.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").fetchall()
+        data = {}
+        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+            data[name] = conn.execute(f'SELECT * FROM "{name}" ORDER BY 1, 2').fetchall()
+        return check, schema, data
+    finally:
+        conn.close()
+
+
+def test_file_written_by_sqlengine_matches_sqlite3(tmp_path):
+    _build(sqlite3, tmp_path / "ref.db")
+    _build(sqlengine, tmp_path / "eng.db")
+    ref = _dump(tmp_path / "ref.db")
+    got = _dump(tmp_path / "eng.db")
+    assert got[0] == [("ok",)]
+    assert got[1] == ref[1]
+    assert got[2] == ref[2]
