@@ -262,6 +262,11 @@ class Database:
             return r.stmt
         try:
             s = S.build_schema(rows, parse)
+        except E.DatabaseError as e:
+            if str(e).startswith("malformed database schema"):
+                raise
+            raise E.DatabaseError(f"malformed database schema - {e}",
+                                  code=E.SQLITE_CORRUPT) from None
         except E.Error as e:
             raise E.DatabaseError(f"malformed database schema - {e}",
                                   code=E.SQLITE_CORRUPT) from None

@@ -9,7 +9,7 @@ emits code; the compiler reads these objects, ``database.py`` builds them.
 
 from __future__ import annotations
 
-from sqlengine.errors import DatabaseError
+from sqlengine.errors import SQLITE_CORRUPT, DatabaseError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_INTEGER, AFF_NUMERIC, AFF_REAL, AFF_TEXT
 
@@ -259,6 +259,21 @@ def schema_table() -> Table:
     return t
 
 
+def _check_schema_row(typ, name, tbl_name, root, sql) -> None:
+    """A sqlite_schema row whose fields have the wrong types is corruption, worded as
+    SQLite's schema loader words it (the row's name, or ``?`` when the name is NULL)."""
+    if not isinstance(name, str):
+        raise DatabaseError("malformed database schema (?)", code=SQLITE_CORRUPT)
+    if not isinstance(tbl_name, str) or (sql is not None and not isinstance(sql, str)):
+        raise DatabaseError(f"malformed database schema ({name})", code=SQLITE_CORRUPT)
+    if typ in ("table", "index") and sql is not None:
+        if root is None:
+            raise DatabaseError(f"malformed database schema ({name})", code=SQLITE_CORRUPT)
+        if not isinstance(root, int):
+            raise DatabaseError(f"malformed database schema ({name}) - invalid rootpage",
+                                code=SQLITE_CORRUPT)
+
+
 def build_schema(rows, parse) -> Schema:
     """The schema from sqlite_schema rows (type, name, tbl_name, rootpage, sql);
     ``parse(sql)`` returns the statement's AST."""
@@ -267,6 +282,7 @@ def build_schema(rows, parse) -> Schema:
     idx_rows = []
     trig_rows = []
     for typ, name, tbl_name, root, sql in rows:
+        _check_schema_row(typ, name, tbl_name, root, sql)
         if typ == "table":
             if sql is None:
                 continue
