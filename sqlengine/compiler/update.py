@@ -37,23 +37,8 @@ def compile_update(p, st: A.Update):
         from sqlengine.compiler.update_from import compile_update_from
         return compile_update_from(p, st, table)
     n = len(table.columns)
-    assigns = {}  # column number (-1 rowid) -> expr
-    for s in st.sets:
-        if len(s.columns) != 1:
-            if isinstance(s.expr, A.RowValue) and len(s.expr.items) == len(s.columns):
-                items = s.expr.items
-            else:
-                raise OperationalError("row value misused")
-        else:
-            items = [s.expr]
-        for cname, e in zip(s.columns, items):
-            i = table.find_column(cname)
-            if i < 0:
-                if cname.lower() in ("rowid", "oid", "_rowid_") and table.ipk < 0:
-                    i = -1
-                else:
-                    raise OperationalError(f"no such column: {cname}")
-            assigns[i] = e
+    from sqlengine.compiler.upsert import set_assignments
+    assigns = set_assignments(table, st.sets)  # column number (-1 rowid) -> expr
     rcur = b.alloc_cursor()
     eph, scope = collect_rowids(p, table, st.table.alias, st.where, rcur)
     tcur, icurs = open_write_cursors(p, table)
