@@ -321,7 +321,7 @@ def _code_in_list(p, scope, e, target):
     done = b.new_label()
     found = b.new_label()
     b.emit(O.OP_Null, 0, target)
-    b.emit(O.OP_IsNull, rx, done)
+    # A NULL left operand still evaluates every item (their errors are raised), as SQLite does
     has_null = b.alloc_reg()
     b.emit(O.OP_Integer, 0, has_null)
     for item in e.items:
@@ -332,6 +332,7 @@ def _code_in_list(p, scope, e, target):
         b.emit(O.OP_Integer, 1, has_null)
         b.resolve(nn)
         b.emit(O.OP_Eq, ri, found, rx, coll, aff_code(aff))
+    b.emit(O.OP_IsNull, rx, done)
     b.emit(O.OP_IfPos, has_null, done, 0)
     b.emit(O.OP_Integer, 1 if e.negated else 0, target)
     b.emit(O.OP_Goto, 0, done)

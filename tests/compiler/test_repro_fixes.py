@@ -229,3 +229,21 @@ _V = ["CREATE TABLE t(a)"]
 ])
 def test_create_view(setup, sql):
     _same(setup, sql)
+
+
+IN_NULL_SETUP = ["CREATE TABLE t0(c1 INTEGER)", "INSERT INTO t0 VALUES(-9223372036854775808)"]
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT NULL NOT IN (abs(c1)) FROM t0",
+    "SELECT NULL IN (1, abs(c1)) FROM t0",
+    "SELECT NULL IN (abs(-9223372036854775808))",
+    "SELECT 1 IN (1, abs(c1)) FROM t0",
+    "SELECT 2 IN (1, abs(c1)) FROM t0",
+    "SELECT NULL IN (1, 2) FROM t0",
+    "SELECT NULL NOT IN (1, NULL) FROM t0",
+    "SELECT c1 IN (c1, abs(c1)) FROM t0",
+])
+def test_in_list_with_null_left_evaluates_items(sql):
+    """A NULL left operand of IN (list) still evaluates the list, so its errors surface."""
+    _same(IN_NULL_SETUP, sql)
