@@ -205,6 +205,7 @@ class Database:
         self._cache: dict = {}
         self._schema_version = 0
         self._interrupted = False
+        self._authorizer = None
         from sqlengine.vdbe.functions_bridge import FunctionTable
         self.functions = FunctionTable(self)
         from sqlengine.vdbe.collations import CollationRegistry
@@ -287,6 +288,8 @@ class Database:
         if self.bt.in_trans == 0 and not self._memory:
             self._check_schema_cookie()
         key = parsed.text
+        if self._authorizer is not None:
+            return self._prepare_authorized(parsed), parsed.end
         hit = self._cache.get(key)
         if hit is not None and hit[0].schema_version == self.schema.version:
             prog, ast = hit
@@ -299,6 +302,25 @@ class Database:
                 self._cache.clear()
             self._cache[key] = (prog, ast)
         return Statement(self, parsed.text, ast, prog), parsed.end
+
+    def _prepare_authorized(self, parsed):
+        """Prepare under an authorizer: ask it about the statement (compiler/auth.py), never
+        from or into the cache (its answers may change between two prepares)."""
+        from sqlengine.compiler.auth import authorize
+        from sqlengine.compiler.statement import compile_statement
+        from sqlengine.sql import ast as A
+        ast = authorize(self, parsed.stmt, self._authorizer)
+        if ast is None:  # IGNORE: the statement does nothing
+            ast = A.Pragma("sqlengine_authorizer_ignored")
+        prog = compile_statement(self, ast, parsed.text)
+        prog.schema_version = self.schema.version
+        return Statement(self, parsed.text, ast, prog)
+
+    def set_authorizer(self, callback):
+        """sqlite3_set_authorizer: ``callback(action, arg1, arg2, dbname, source)`` is asked
+        about every statement prepared from now on (None removes it)."""
+        self._authorizer = callback
+        self._cache.clear()
 
     def execute(self, sql, params=()):
         """Run every statement of ``sql``; the rows of the last one (a convenience for tests

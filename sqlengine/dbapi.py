@@ -567,7 +567,10 @@ class Connection:
         if setter is None:
             raise errors.NotSupportedError("the engine has no authorizer hook yet")
         setter(None if authorizer_callback is None else wrap_authorizer(authorizer_callback))
-        self._schema_changed()
+        if authorizer_callback is not None:
+            # SQLite expires the prepared statements when an authorizer is set, not when it
+            # is removed: statements prepared under it keep its answers
+            self._schema_changed()
 
     def set_progress_handler(self, progress_handler, n):
         self._check()

@@ -1,0 +1,100 @@
+"""The authorizer (Connection.set_authorizer) against the stdlib's: the calls it receives
+(action codes, arguments, source) for each statement, and the effects of SQLITE_DENY and
+SQLITE_IGNORE answers (errors, NULL columns, statements that do nothing)."""
+
+from __future__ import annotations
+
+import sqlite3 as oracle
+
+import pytest
+
+SETUP = """
+create table t(a, b); create table u(x integer primary key, y);
+insert into t values(1, 2); insert into u values(5, 'five');
+create view v as select a, b from t; create index ti on t(a);
+create trigger tr after insert on u begin insert into t values(new.x, new.y); end;
+"""
+
+# Statements whose authorizer calls must equal the stdlib's, call for call and in order.
+STATEMENTS = ['select a from t', 'select * from t', 'select count(*) from t', 'select 1', 'select abs(a), b from t where a>0 order by b', 'select * from v', 'select t.a, u.y from t join u on t.a=u.x', 'select (select max(y) from u) from t', 'insert into t values(1,2)', 'insert into u(y) values(3)', 'update t set a=1 where b=2', 'delete from t where a=1', 'select rowid from t', 'with c(n) as (select 1) select n from c', 'select * from (select a from t)', 'select 1 union select 2', 'select a from t union all select x from u order by 1', 'select rowid, x from u', 'select _rowid_ from u', 'select (select count(*) from u) from t', 'select a from t where exists (select 1 from u where u.x = t.a)', 'select a, count(*) from t group by a having count(*) > 0', 'select t.* from t, u', 'select a as z from t order by z', 'select * from t natural join u', 'select b from (select a, b from t) as s where s.a = 1', "select upper(a) from t where a like 'x%'", 'update u set y = y + 1 where x = 2', 'update t set a = 1, b = a', 'delete from t where b in (select y from u)', 'insert into t(b, a) select x, y from u', 'insert into t default values', 'select * from t left join (select x from u) s on s.x = t.a', 'select total(a) over (order by b) from t', 'select a from t where a between 1 and 2 and b is not null', 'select 1 from t, (select y from u)', 'select 1 from (select y from u), t', 'select * from v where a = 1', 'select x from u where x in (select a from t) and y = (select max(b) from t)', 'update u set y = 5', 'delete from u', 'select count(*) from v', 'create table z(a)', 'create index zi on t(b)', 'create view zv as select a from t', 'create trigger ztr after delete on t begin select 1; end', 'drop trigger tr', 'drop view v', 'drop index ti', 'drop table t', 'begin', 'savepoint s', 'pragma user_version', 'pragma user_version=3', 'pragma table_info(t)', 'reindex', 'with recursive r(n) as (select 1 union all select n+1 from r where n<3) select n from r', 'create temp table tt(a)', 'insert into u values(1,2) on conflict(x) do update set y=excluded.y', 'delete from u returning x', 'select a from t where a in (select x from u)', 'update t set a=a+1']
+
+
+def _calls(module, statement):
+    con = module.connect(":memory:", isolation_level=None)
+    con.executescript(SETUP)
+    log = []
+
+    def authorizer(action, arg1, arg2, dbname, source):
+        log.append((action, arg1, arg2, dbname, source))
+        return module.SQLITE_OK
+
+    con.set_authorizer(authorizer)
+    try:
+        con.execute(statement).fetchall()
+    except module.Error as e:
+        log.append(("error", str(e)))
+    con.close()
+    return log
+
+
+@pytest.mark.parametrize("statement", STATEMENTS)
+def test_authorizer_calls(sqlite, statement):
+    assert _calls(sqlite, statement) == _calls(oracle, statement)
+
+
+S = oracle
+ANSWERS = [
+    (S.SQLITE_SELECT, "select a from t"),
+    (S.SQLITE_FUNCTION, "select abs(a), b from t"),
+    (S.SQLITE_INSERT, "insert into t values(5, 6)"),
+    (S.SQLITE_UPDATE, "update t set a = 9, b = 8"),
+    (S.SQLITE_DELETE, "delete from t"),
+    (S.SQLITE_TRANSACTION, "begin"),
+    (S.SQLITE_PRAGMA, "pragma user_version"),
+    (S.SQLITE_CREATE_TABLE, "create table z(a)"),
+    (S.SQLITE_DROP_TABLE, "drop table t"),
+    (S.SQLITE_READ, "select a, b from t where a = 1"),
+    (S.SQLITE_READ, "select * from v"),
+    (S.SQLITE_READ, "update t set b = a + 1"),
+    (S.SQLITE_READ, "select rowid from t"),
+    (S.SQLITE_READ, "select count(*) from t"),
+    (S.SQLITE_READ, "select * from t"),
+    (S.SQLITE_READ, "select y from u where x = 5"),
+    (S.SQLITE_CREATE_INDEX, "create index zz on t(b)"),
+    (S.SQLITE_DROP_INDEX, "drop index ti"),
+    (S.SQLITE_CREATE_VIEW, "create view w as select 1"),
+    (S.SQLITE_DROP_VIEW, "drop view v"),
+    (S.SQLITE_SAVEPOINT, "savepoint s"),
+    (S.SQLITE_REINDEX, "reindex"),
+    (S.SQLITE_FUNCTION, "select a from t where a like 1"),
+    (S.SQLITE_SELECT, "select count(*) from t"),
+    (S.SQLITE_SELECT, "select (select max(y) from u), a from t"),
+]
+
+
+def _answer(module, action, answer, statement, column):
+    con = module.connect(":memory:", isolation_level=None)
+    con.executescript(SETUP)
+    con.set_authorizer(lambda a, arg1, arg2, db, src: answer
+                       if a == action and (column is None or arg2 == column) else 0)
+    try:
+        result = ("ok", con.execute(statement).fetchall())
+    except module.Error as e:
+        result = ("error", type(e).__name__, str(e))
+    con.set_authorizer(None)
+    # statements prepared under the authorizer keep its answers, as in the stdlib
+    table = con.execute("select * from t").fetchall()
+    names = [r[0] for r in con.execute("select name from sqlite_master order by 1")]
+    con.close()
+    return result, table, names
+
+
+CASES = [(action, statement, None) for action, statement in ANSWERS] + \
+    [(action, statement, "b") for action, statement in ANSWERS if action == S.SQLITE_READ]
+
+
+@pytest.mark.parametrize("answer", [1, 2], ids=["deny", "ignore"])
+@pytest.mark.parametrize("action,statement,column", CASES)
+def test_authorizer_answers(sqlite, action, statement, answer, column):
+    assert _answer(sqlite, action, answer, statement, column) == \
+        _answer(oracle, action, answer, statement, column)
