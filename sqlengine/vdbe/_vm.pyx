@@ -20,6 +20,7 @@ from sqlengine.vdbe._values cimport (apply_affinity, compare, compare_with_affin
                                      logical_not, cast_affinity, cast, real_affinity)
 
 from sqlengine import errors as E
+from sqlengine.vdbe._aggregates cimport AggBase
 from sqlengine.vdbe import sorter as S
 from sqlengine.storage._record import encode_record, decode_record
 
@@ -464,8 +465,15 @@ cdef class Vdbe:
                 if st is None:
                     st = AggState(p4s[pc].new(), (p1 & 1) != 0)
                     mem[p3] = st
-                args = mem[p2:p2 + n]
                 i = p1 >> 1  # register told whether the row was a min/max hit
+                if (<AggState>st).seen is None and isinstance((<AggState>st).obj, AggBase):
+                    # compiled built-in aggregate: arguments read from the registers
+                    r = (<AggBase>(<AggState>st).obj).step_mem(mem, p2, n)
+                    if i:
+                        mem[i] = 1 if r else 0
+                    pc += 1
+                    continue
+                args = mem[p2:p2 + n]
                 if (<AggState>st).seen is not None:
                     if args[0] is None:
                         if i:
