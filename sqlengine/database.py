@@ -59,7 +59,11 @@ from __future__ import annotations
 from sqlengine import errors as E
 from sqlengine import schema as S
 from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
+
+
+_ATTACH_STATEMENTS = (A.Attach, A.Detach)
 
 
 class _SchemaChanged(Exception):
@@ -137,6 +141,9 @@ class Statement:
             vm.bindings = self._bindings
             self.db._stmt_start(self)
         try:
+            if self.db._interrupted:  # interrupt() between two rows (the VM looks every 4096 ops)
+                self.db._interrupted = False
+                raise OperationalError("interrupted", code=E.SQLITE_INTERRUPT)
             row = vm.step()
         except _SchemaChanged:
             self.db._stmt_error(self, None)
@@ -206,6 +213,8 @@ class Database:
         self._schema_version = 0
         self._interrupted = False
         self._authorizer = None
+        self.attached: list = []  # compiler/attach.py: the ATTACHed databases, in order
+        self._attach_code = 1
         from sqlengine.vdbe.functions_bridge import FunctionTable
         self.functions = FunctionTable(self)
         from sqlengine.vdbe.collations import CollationRegistry
@@ -276,6 +285,9 @@ class Database:
         s.version = self._schema_version
         self.schema = s
         self._cache.clear()
+        if self.attached:
+            from sqlengine.compiler.attach import merged_schema
+            self.schema = merged_schema(self, s)
 
     # ---- preparing --------------------------------------------------------------------------
     def prepare(self, sql, start=0):
@@ -296,6 +308,9 @@ class Database:
         else:
             from sqlengine.compiler.statement import compile_statement
             ast = parsed.stmt
+            if self.attached or type(ast) in _ATTACH_STATEMENTS:
+                from sqlengine.compiler.attach import prepare_attached
+                return prepare_attached(self, parsed), parsed.end
             prog = compile_statement(self, ast, parsed.text)
             prog.schema_version = self.schema.version
             if len(self._cache) > 500:

@@ -1,0 +1,540 @@
+"""ATTACH / DETACH: further database files (``aux.t``) beside ``main`` in one connection.
+
+Each attached file is a ``Database`` of its own (its b-tree, its schema). The main
+connection sees it through three devices, set up only while something is attached, so a
+connection without attachments runs exactly as before:
+
+- the *merged schema*: a copy of main's schema dictionaries plus every attached object under
+  ``"aux.name"`` (and under its bare name when main has no object of that name, SQLite's
+  search order), with root pages tagged by the database (``code << ROOT_SHIFT | root``);
+- a *multi b-tree* in place of ``db.bt``: it forwards to main's b-tree, sends a cursor on a
+  tagged root to the attached file's b-tree (beginning its transaction on first use) and
+  commits / rolls back / savepoints every file together;
+- a prepare step (``prepare_attached``) that rewrites ``aux.t`` into the merged names, runs
+  ATTACH and DETACH, answers ``PRAGMA database_list``, and sends DDL and PRAGMAs aimed at an
+  attached schema (``CREATE TABLE aux.t``, ``PRAGMA aux.user_version``) to that file's own
+  ``Database`` with the qualifier removed (SQLite stores ``CREATE TABLE t(...)`` there too).
+
+This module never emits VM code of its own and never reads pages itself.
+Known limits: a commit is not atomic across files (no super-journal); triggers stored in
+an attached file do not fire; ``temp`` is main (as elsewhere in the engine).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+
+from sqlengine import errors as E
+from sqlengine import schema as S
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+
+ROOT_SHIFT = 40
+ROOT_MASK = (1 << ROOT_SHIFT) - 1
+MAX_ATTACHED = 10
+
+_DDL = (A.CreateTable, A.CreateIndex, A.CreateView, A.CreateTrigger, A.Drop, A.AlterTable,
+        A.Pragma, A.Reindex, A.Analyze)
+
+
+class Attached:
+    """One attached database: its schema name, file name, engine and root tag."""
+
+    def __init__(self, name, path, db, code):
+        self.name = name
+        self.path = path
+        self.db = db
+        self.code = code
+
+
+# -------------------------------------------------------------------------------------------
+# the multi b-tree
+
+
+class MultiBtree:
+    """Main's b-tree plus the attached ones, as one ``bt`` for ``Database``."""
+
+    def __init__(self, main, db):
+        object.__setattr__(self, "main", main)
+        object.__setattr__(self, "db", db)
+        object.__setattr__(self, "sp_depth", 0)
+
+    def __getattr__(self, name):
+        return getattr(self.main, name)
+
+    def __setattr__(self, name, value):
+        if name in ("sp_depth",):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self.main, name, value)
+
+    @property
+    def in_trans(self):
+        level = self.main.in_trans
+        for att in self.db.attached:
+            if att.db.bt.in_trans > level:
+                level = att.db.bt.in_trans
+        return level
+
+    def begin(self, write=False):
+        # main is read until the statement writes to it (SQLite writes only the files a
+        # statement changes): see _main_write
+        if self.main.in_trans == 0:
+            self.main.begin(False)
+
+    def _main_write(self):
+        main = self.main
+        if main.in_trans < 2:
+            main.begin(True)
+            if self.sp_depth:
+                main.savepoint_open(self.sp_depth - 1)
+
+    def _route(self, root):
+        code = root >> ROOT_SHIFT
+        if not code:
+            return self.main, root
+        for att in self.db.attached:
+            if att.code == code:
+                return att.db.bt, root & ROOT_MASK
+        raise OperationalError("no such database")
+
+    def _enter(self, bt, write):
+        if bt is self.main:
+            if write:
+                self._main_write()
+            return
+        if bt.in_trans == 0:
+            bt.begin(bool(write))
+            if write and self.sp_depth:
+                bt.savepoint_open(self.sp_depth - 1)
+        elif write and bt.in_trans < 2:
+            bt.begin(True)
+            if self.sp_depth:
+                bt.savepoint_open(self.sp_depth - 1)
+
+    def cursor(self, root, write=False, key_info=None):
+        bt, root = self._route(root)
+        self._enter(bt, write)
+        return bt.cursor(root, write, key_info)
+
+    def create_table(self, intkey=True):
+        self._main_write()
+        return self.main.create_table(intkey)
+
+    def set_meta(self, i, v):
+        self._main_write()
+        return self.main.set_meta(i, v)
+
+    def drop_table(self, root):
+        bt, root = self._route(root)
+        self._enter(bt, True)
+        return bt.drop_table(root)
+
+    def clear_table(self, root):
+        bt, root = self._route(root)
+        self._enter(bt, True)
+        return bt.clear_table(root)
+
+    def _writers(self):
+        bts = [self.main] if self.main.in_trans == 2 else []
+        return bts + [att.db.bt for att in self.db.attached if att.db.bt.in_trans == 2]
+
+    def commit(self):
+        self.main.commit()
+        for att in self.db.attached:
+            if att.db.bt.in_trans:
+                att.db.bt.commit()
+                _reset_txn_state(att.db)
+        self.sp_depth = 0
+
+    def rollback(self):
+        if self.main.in_trans:
+            self.main.rollback()
+        for att in self.db.attached:
+            if att.db.bt.in_trans:
+                att.db.bt.rollback()
+                _reset_txn_state(att.db)
+                att.db._load_schema()
+        self.sp_depth = 0
+
+    def savepoint_open(self, n):
+        for bt in self._writers():
+            bt.savepoint_open(n)
+        self.sp_depth = max(self.sp_depth, n + 1)
+
+    def savepoint_release(self, n):
+        for bt in self._writers():
+            _try(bt.savepoint_release, n)
+        self.sp_depth = min(self.sp_depth, n)
+
+    def savepoint_rollback(self, n):
+        for bt in self._writers():
+            _try(bt.savepoint_rollback, n)
+        self.sp_depth = n + 1
+
+    def close(self):
+        for att in self.db.attached:
+            att.db.close()
+        self.main.close()
+
+
+def _try(fn, n):
+    try:
+        fn(n)
+    except E.Error:
+        pass
+
+
+def _reset_txn_state(adb):
+    adb.autocommit = True
+    adb._savepoints.clear()
+    adb._stmt_sp.clear()
+
+
+# -------------------------------------------------------------------------------------------
+# the merged schema
+
+
+def merged_schema(db, main):
+    """Main's schema plus the attached ones (see the module docstring)."""
+    m = S.Schema()
+    m.tables = dict(main.tables)
+    m.indexes = dict(main.indexes)
+    m.views = dict(main.views)
+    m.triggers = dict(main.triggers)
+    m.cookie = main.cookie
+    m.version = main.version
+    m.main = main
+    for att in db.attached:
+        prefix = att.name.lower() + "."
+        aschema = att.db.schema
+        for key, t in aschema.tables.items():
+            et = _tagged_table(t, att.code)
+            m.tables[prefix + key] = et
+            if key == "sqlite_schema":
+                m.tables[prefix + "sqlite_master"] = et
+            elif key not in m.tables and key not in m.views:
+                m.tables[key] = et
+        for key, v in aschema.views.items():
+            m.views[prefix + key] = v
+            if key not in m.tables and key not in m.views:
+                m.views[key] = v
+        for key, ix in aschema.indexes.items():
+            if key not in m.indexes:
+                m.indexes[key] = _tagged_index(ix, att.code)
+    return m
+
+
+def _tagged_table(t, code):
+    nt = copy.copy(t)
+    nt.root = (code << ROOT_SHIFT) | t.root
+    nt.indexes = [_tagged_index(ix, code) for ix in t.indexes]
+    return nt
+
+
+def _tagged_index(ix, code):
+    nix = copy.copy(ix)
+    if nix.root:
+        nix.root = (code << ROOT_SHIFT) | ix.root
+    return nix
+
+
+def remerge(db):
+    """Rebuild the merged schema after an attach, a detach or DDL in an attached file."""
+    main = getattr(db.schema, "main", db.schema)
+    db._schema_version += 1
+    main.version = db._schema_version
+    db._cache.clear()
+    if db.attached:
+        db.schema = merged_schema(db, main)
+    else:
+        db.schema = main
+
+
+# -------------------------------------------------------------------------------------------
+# prepare
+
+
+def find(db, name):
+    low = (name or "").lower()
+    for att in db.attached:
+        if att.name.lower() == low:
+            return att
+    return None
+
+
+def prepare_attached(db, parsed):
+    """A Statement for ``parsed`` on a connection that has attached files (or for an
+    ATTACH/DETACH statement)."""
+    from sqlengine.compiler.statement import compile_statement
+    from sqlengine.database import Statement
+
+    stmt = parsed.stmt
+    t = type(stmt)
+    if t is A.Attach or t is A.Detach:
+        return _ActionStatement(db, parsed)
+    if t is A.Pragma and stmt.name.lower() == "database_list" and stmt.schema is None:
+        return _database_list(db)
+    if t in _DDL:
+        att = find(db, stmt.schema)
+        if att is None and t is A.Drop and stmt.schema is None:
+            att = _owner_of_dropped(db, stmt)
+        if att is not None:
+            return _ForeignStatement(db, att, _strip_qualifier(parsed.text, att.name))
+    ast = rewrite(db, stmt)
+    prog = compile_statement(db, ast, parsed.text)
+    prog.schema_version = db.schema.version
+    return Statement(db, parsed.text, ast, prog)
+
+
+def _owner_of_dropped(db, stmt):
+    low = stmt.name.lower()
+    main = getattr(db.schema, "main", db.schema)
+    kind = stmt.kind.upper()
+    store = {"TABLE": "tables", "VIEW": "views", "INDEX": "indexes", "TRIGGER": "triggers"}
+    attr = store.get(kind)
+    if attr is None or low in getattr(main, attr):
+        return None
+    for att in db.attached:
+        if low in getattr(att.db.schema, attr):
+            return att
+    return None
+
+
+_QUALIFIED = re.compile(r"(\"(?:[^\"]|\"\")*\"|\[[^\]]*\]|`[^`]*`|'(?:[^']|'')*'|[^\s.\"'`\[(;]+)"
+                        r"\s*\.\s*")
+
+
+def _strip_qualifier(text, name):
+    """The statement text without its first ``name.`` qualifier (as SQLite stores it)."""
+    for m in _QUALIFIED.finditer(text):
+        word = m.group(1)
+        if word[0] in "\"[`'":
+            word = word[1:-1]
+        if word.lower() == name.lower():
+            return text[:m.start()] + text[m.end():]
+    return text
+
+
+def rewrite(db, stmt):
+    """A copy of ``stmt`` whose ``aux.t`` references name the merged schema's ``aux.t``."""
+    names = {att.name.lower() for att in db.attached}
+    stmt = copy.deepcopy(stmt)
+    _rewrite_node(stmt, names)
+    return stmt
+
+
+def _rewrite_node(node, names):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, list):
+            stack.extend(n)
+            continue
+        if isinstance(n, tuple):
+            stack.extend(n)
+            continue
+        slots = getattr(type(n), "__slots__", None)
+        if slots is None or type(n).__module__ != A.__name__:
+            continue
+        t = type(n)
+        schema = getattr(n, "schema", None)
+        if schema is not None and schema.lower() in names:
+            if t is A.TableRef or t is A.InTable:
+                if t is A.TableRef and n.alias is None:
+                    n.alias = n.name
+                n.name = f"{schema.lower()}.{n.name}"
+                n.schema = None
+            elif t is A.Insert:
+                if n.alias is None:
+                    n.alias = n.table
+                n.table = f"{schema.lower()}.{n.table}"
+                n.schema = None
+            elif t is A.Column:
+                n.schema = None
+        for s in slots:
+            v = getattr(n, s, None)
+            if v is not None and not isinstance(v, (str, int, float, bytes, bool)):
+                stack.append(v)
+
+
+def _database_list(db):
+    main = "" if db._memory else os.path.abspath(db.path)
+    rows = [(0, "main", main)] + [(i + 2, att.name, att.path)
+                                  for i, att in enumerate(db.attached)]
+    sql = " UNION ALL ".join(
+        f"SELECT {seq} AS seq, '{_q(name)}' AS name, '{_q(path)}' AS file"
+        for seq, name, path in rows)
+    from sqlengine.compiler.statement import compile_statement
+    from sqlengine.database import Statement
+    from sqlengine.sql import parse_one
+    ast = parse_one(sql).stmt
+    prog = compile_statement(db, ast, sql)
+    prog.schema_version = db.schema.version
+    return Statement(db, sql, ast, prog)
+
+
+def _q(s):
+    return str(s).replace("'", "''")
+
+
+# -------------------------------------------------------------------------------------------
+# statements that are not one program of the main connection
+
+
+class _Delegate:
+    """Statement surface over something else (sqlite3_stmt for ATTACH or foreign DDL)."""
+
+    column_names: list = []
+    column_decltypes: list = []
+    is_explain = 0
+
+    def __init__(self, db, inner):
+        self.db = db
+        self.inner = inner
+        self.param_count = inner.param_count
+        self.param_names = inner.param_names
+        self.readonly = False
+        self.finalized = False
+        self.done = False
+
+    def bind(self, index, value):
+        self.inner.bind(index, value)
+
+    def clear_bindings(self):
+        self.inner.clear_bindings()
+
+    def reset(self):
+        self.inner.reset()
+        self.done = False
+
+    def finalize(self):
+        if not self.finalized:
+            self.inner.finalize()
+            self.finalized = True
+
+
+class _ActionStatement(_Delegate):
+    """ATTACH expr AS name / DETACH name: the operands are evaluated by a SELECT."""
+
+    def __init__(self, db, parsed):
+        from sqlengine.compiler.statement import compile_statement
+        from sqlengine.database import Statement
+
+        st = parsed.stmt
+        self.attach = type(st) is A.Attach
+        if self.attach:
+            exprs = [st.expr, _name_expr(st.schema_expr)]
+        else:
+            exprs = [_name_expr(st.expr) if st.expr is not None else A.Literal(st.schema)]
+        ast = A.Select(A.SelectCore([A.ResultColumn(e) for e in exprs]))
+        prog = compile_statement(db, ast, parsed.text)
+        prog.schema_version = db.schema.version
+        super().__init__(db, Statement(db, parsed.text, ast, prog))
+
+    def step(self):
+        if self.finalized:
+            raise E.ProgrammingError("Cannot operate on a finalized statement.")
+        if self.done:
+            return None
+        row = self.inner.step()
+        self.inner.reset()
+        self.done = True
+        if self.attach:
+            attach(self.db, row[0], row[1])
+        else:
+            detach(self.db, row[0])
+        return None
+
+
+def _name_expr(e):
+    if isinstance(e, A.Column) and e.table is None:
+        return A.Literal(e.name)
+    return e
+
+
+class _ForeignStatement(_Delegate):
+    """A statement run by an attached file's own Database (DDL, PRAGMA aux.x)."""
+
+    def __init__(self, db, att, text):
+        self.att = att
+        try:
+            inner, _ = att.db.prepare(text)
+        except OperationalError as e:
+            msg = str(e)
+            for kind in ("table", "index", "view", "trigger"):
+                prefix = f"no such {kind}: "
+                if msg.startswith(prefix) and "." not in msg[len(prefix):]:
+                    raise OperationalError(f"{prefix}{att.name}.{msg[len(prefix):]}") from None
+            raise
+        if inner is None:
+            inner, _ = att.db.prepare("PRAGMA sqlengine_nothing")
+        super().__init__(db, inner)
+        self.column_names = inner.column_names
+        self.column_decltypes = inner.column_decltypes
+        self.is_explain = inner.is_explain
+        self.readonly = inner.readonly
+
+    def step(self):
+        adb = self.att.db
+        if not self.db.autocommit and adb.autocommit:
+            adb.execute("BEGIN")
+        row = self.inner.step()
+        if row is None:
+            remerge(self.db)
+        return row
+
+
+# -------------------------------------------------------------------------------------------
+# the actions
+
+
+def attach(db, filename, name):
+    from sqlengine.database import Database
+
+    if name is None:
+        name = ""
+    name = str(name)
+    if filename is None:
+        filename = ""
+    if not isinstance(filename, str):
+        filename = str(filename)
+    if name.lower() in ("main", "temp") or find(db, name) is not None:
+        raise OperationalError(f"database {name} is already in use")
+    if len(db.attached) >= MAX_ATTACHED:
+        raise OperationalError(f"too many attached databases - max {MAX_ATTACHED}")
+    memory = filename in ("", ":memory:")
+    try:
+        adb = Database(":memory:" if memory else filename,
+                       getattr(db.bt, "busy_timeout", 5.0))
+    except E.Error as e:
+        if "unable to open" in str(e):
+            raise OperationalError(f"unable to open database: {filename}",
+                                   code=E.SQLITE_CANTOPEN) from None
+        raise
+    adb.functions = db.functions
+    adb.collations = db.collations
+    db._attach_code += 1
+    path = "" if memory else os.path.abspath(filename)
+    db.attached.append(Attached(name, path, adb, db._attach_code))
+    if not isinstance(db.bt, MultiBtree):
+        db.bt = MultiBtree(db.bt, db)
+    remerge(db)
+
+
+def detach(db, name):
+    name = "" if name is None else str(name)
+    att = find(db, name)
+    if att is None:
+        if name.lower() in ("main", "temp"):
+            raise OperationalError(f"cannot detach database {name}")
+        raise OperationalError(f"no such database: {name}")
+    if att.db.bt.in_trans or att.db._active:
+        raise OperationalError(f"database {name} is locked")
+    db.attached.remove(att)
+    att.db.close()
+    if not db.attached and isinstance(db.bt, MultiBtree):
+        db.bt = db.bt.main
+    remerge(db)
