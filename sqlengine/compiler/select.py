@@ -583,17 +583,25 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                 group_by.append(result_exprs[k - 1])
             else:
                 group_by.append(g)
-    aggs = _collect_aggs(p, result_exprs + ([having] if having is not None else []) + order_exprs)
-    if group_by:
-        for _a in _collect_aggs(p, group_by):
-            raise OperationalError("aggregate functions are not allowed in the GROUP BY clause")
+    # The parser tells when the core holds no function call at all (then no aggregate);
+    # ORDER BY lies outside the core and is always looked at.
+    feats = core.features
+    if feats & A.FEAT_FUNCTION:
+        aggs = _collect_aggs(p, result_exprs + ([having] if having is not None else [])
+                             + order_exprs)
+        if group_by:
+            for _a in _collect_aggs(p, group_by):
+                raise OperationalError(
+                    "aggregate functions are not allowed in the GROUP BY clause")
+    else:
+        aggs = _collect_aggs(p, order_exprs) if order_exprs else []
     is_agg = bool(aggs) or group_by is not None
     if having is not None and not is_agg:
         raise OperationalError("HAVING clause on a non-aggregate query")
+    seqs = [_result_coll_seq(e, scope, feats) for e in result_exprs]
     info = ResultInfo([c[1] for c in cols], [c[2] for c in cols],
                       [expr_affinity(e, scope) for e in result_exprs],
-                      [expr_collation(e, scope) for e in result_exprs],
-                      [expr_coll_seq(e, scope)[0] for e in result_exprs])
+                      [cs[1] for cs in seqs], [cs[0] for cs in seqs])
 
     end = b.new_label()
     lreg, oreg = _limit_regs(p, scope, limit, offset, end)
@@ -645,7 +653,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         return base
 
     if not is_agg:
-        w = where_begin(p, scope, _and_all(core.where, extra), left_on)
+        w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core)
         emit_result(code_results())
         stop = getattr(dest, "stop_label", None)
         where_end(p, w)
@@ -667,6 +675,31 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         b.resolve(done)
     b.resolve(end)
     return info
+
+
+def _result_coll_seq(e, scope, feats):
+    """``expr_coll_seq`` of a result column. When the parser saw no COLLATE in the core,
+    only a column (under CAST, unary + or a row value's first item) can carry one, so
+    other expressions are not searched for an explicit COLLATE."""
+    if feats & A.FEAT_COLLATE:
+        return expr_coll_seq(e, scope)
+    x = e
+    while True:
+        t = type(x)
+        if t is A.Cast:
+            x = x.expr
+        elif t is A.Unary and x.op == "+":
+            x = x.operand
+        elif t is A.RowValue and x.items:
+            x = x.items[0]
+        else:
+            break
+    if t is A.Column or t is ResolvedColumn:
+        return expr_coll_seq(x, scope)
+    return _NO_COLL
+
+
+_NO_COLL = (False, None)
 
 
 def _column_ref(scope, e):
@@ -799,7 +832,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             b.emit(O.OP_Null, 0, acc, acc + len(aggs) - 1)
         if bare:
             b.emit(O.OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
-        w = where_begin(p, scope, _and_all(core.where, extra), left_on)
+        w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core)
         arg_bases = []
         for _i, (a, _f, nargs) in enumerate(defs):
             base = b.alloc_reg(max(nargs, 1))
@@ -821,7 +854,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     spec = SortSpec(ng, gcolls)
     srt = b.alloc_cursor()
     b.emit(O.OP_SorterOpen, srt, width, 0, spec)
-    w = where_begin(p, scope, _and_all(core.where, extra), left_on)
+    w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core)
     blk = b.alloc_reg(width)
     for j, g in enumerate(group_by):
         code_expr(p, scope, g, blk + j)

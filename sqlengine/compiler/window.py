@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 
+from sqlengine.compiler.walk import find_node
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -30,38 +31,18 @@ _RANKING = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "nt
 
 
 def has_window(core) -> bool:
-    if not isinstance(core, A.SelectCore):
+    """Whether a result column of the SELECT core calls a window function (subqueries
+    aside). The parser's ``features`` tells at once when the statement has none."""
+    if not isinstance(core, A.SelectCore) or not core.features & A.FEAT_WINDOW:
         return False
-    found = []
     for rc in core.columns:
-        if isinstance(rc, A.ResultColumn):
-            _visit(rc.expr, lambda e: found.append(e) if isinstance(e, A.FunctionCall) and
-                   e.over is not None else None)
-    return bool(found)
+        if isinstance(rc, A.ResultColumn) and find_node(rc.expr, _is_window_call) is not None:
+            return True
+    return False
 
 
-def _visit(e, fn):
-    """Call fn on every node of an expression, not entering subqueries or window calls'
-    insides after reporting them."""
-    if e is None:
-        return
-    if isinstance(e, (A.Subquery, A.Exists, A.InSelect, A.Select)):
-        return
-    fn(e)
-    if isinstance(e, A.FunctionCall) and e.over is not None:
-        return
-    if dataclasses.is_dataclass(e):
-        for f in dataclasses.fields(e):
-            v = getattr(e, f.name)
-            if isinstance(v, list):
-                for x in v:
-                    if isinstance(x, tuple):
-                        for y in x:
-                            _visit(y, fn)
-                    else:
-                        _visit(x, fn)
-            elif dataclasses.is_dataclass(v):
-                _visit(v, fn)
+def _is_window_call(e) -> bool:
+    return type(e) is A.FunctionCall and e.over is not None
 
 
 def _window_def(core, over):
@@ -202,8 +183,9 @@ def compile_window_select(p, sel, dest, outer, corr):
     # the inner query: star items first, then every needed expression
     inner_cols = list(star_items) + [A.ResultColumn(e, f"__c{i}") for i, e in
                                      enumerate(rw.inner)]
+    # (its columns come from ORDER BY too: what the parser saw of the core does not hold)
     inner = A.Select(body=dataclasses.replace(core, columns=inner_cols, windows=None,
-                                              distinct=False))
+                                              distinct=False, features=A.FEATURES_UNKNOWN))
     b = p.b
     cur = b.alloc_cursor()
     b.emit(O.OP_OpenEphemeral, cur, 0)

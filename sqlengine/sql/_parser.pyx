@@ -37,7 +37,7 @@ def _check_fast_new():
                 _ast.Column: ["name", "table", "schema", "quoted", "pos"],
                 _ast.ResultColumn: ["expr", "alias", "text"],
                 _ast.SelectCore: ["columns", "distinct", "from_", "where", "group_by",
-                                  "having", "windows", "pos"],
+                                  "having", "windows", "pos", "features"],
                 _ast.Select: ["body", "with_", "order_by", "limit", "offset", "pos"]}
     for cls, names in expected.items():
         if [f.name for f in dataclasses.fields(cls)] != names or hasattr(cls, "__post_init__"):
@@ -92,10 +92,10 @@ cdef inline object new_result_column(object expr, object alias, str text):
     return o
 
 
-cdef inline object new_select_core(list k, Py_ssize_t pos):
+cdef inline object new_select_core(list k, Py_ssize_t pos, object features):
     # k: SELECT distinct selcollist from where_opt groupby_opt having_opt ...
     if not FAST_NEW:
-        return SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], None, pos)
+        return SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], None, pos, features)
     o = PyType_GenericAlloc(<PyTypeObject *> SelectCore, 0)
     o.columns = k[2]
     o.distinct = bool(k[1])
@@ -105,6 +105,7 @@ cdef inline object new_select_core(list k, Py_ssize_t pos):
     o.having = k[6]
     o.windows = None
     o.pos = pos
+    o.features = features
     return o
 
 
@@ -590,7 +591,7 @@ cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
 # ------------------------------------------------------------------ the LALR loop
 
 cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t s,
-                        str sql, Py_ssize_t stmt_start):
+                        str sql, Py_ssize_t stmt_start, object builder):
     cdef str text
     cdef list lst
     cdef Py_ssize_t a, b
@@ -606,7 +607,7 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     if code == F_ONESELECT:
         if values[base + 7] is not None or values[base + 8] is not None:
             return SLOW
-        return (new_select_core(values[base:base + 7], s), None)
+        return (new_select_core(values[base:base + 7], s, builder.features), None)
     if code == F_SELECT_PLAIN:
         body_tail = values[base]
         if len(<tuple> body_tail) != 2 or (<tuple> body_tail)[1] is not None:
@@ -740,7 +741,7 @@ def parse_at(str sql, Py_ssize_t pos):
                 v = SLOW
                 if RULE_FAST[r] != F_CALL:
                     v = fast_reduce(RULE_FAST[r], values, top - length + 1, length,
-                                    rs - stmt_start, sql, stmt_start)
+                                    rs - stmt_start, sql, stmt_start, builder)
                 if v is SLOW:
                     builder.lookahead = s - stmt_start
                     v = fn(builder, values[top - length + 1:top + 1], rs - stmt_start,

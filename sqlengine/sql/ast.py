@@ -342,10 +342,23 @@ class Join:
 FromItem = Union[TableRef, TableFunctionRef, SubqueryRef, Join]
 
 
+# Bits of ``SelectCore.features``: the kinds of node the parser had built in the statement
+# when it finished reading a SELECT core. Read as "may be present": a bit that is clear
+# means no such node is anywhere in that core (nor in its subqueries), so the compiler can
+# skip looking for one; a bit that is set means nothing (the node may be elsewhere in the
+# statement). FEATURES_UNKNOWN, the default of a core built by hand, has every bit set.
+FEAT_WINDOW = 1      # a function call with an OVER clause (a window function call)
+FEAT_FUNCTION = 2    # any function call, window or aggregate or scalar (count(*) too)
+FEAT_COLLATE = 4     # a COLLATE clause in an expression (``x COLLATE nocase``)
+FEATURES_UNKNOWN = -1
+
+
 @dataclass(slots=True)
 class SelectCore:
     """One ``SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ... WINDOW ...``.
-    ``windows`` maps window names to definitions, in order."""
+    ``windows`` maps window names to definitions, in order. ``features`` is a bit set of
+    ``FEAT_*`` (see above) the parser fills in; it is not part of the node's value (it
+    takes no part in ``==`` or ``repr``)."""
 
     columns: list[ResultColumn | Star]
     distinct: bool = False
@@ -355,6 +368,7 @@ class SelectCore:
     having: Expr | None = None
     windows: list[tuple[str, WindowDef]] | None = None
     pos: int = -1
+    features: int = field(default=FEATURES_UNKNOWN, compare=False, repr=False)
 
 
 @dataclass(slots=True)

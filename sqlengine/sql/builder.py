@@ -187,6 +187,7 @@ class Builder:
         self.lookahead = 0
         self.error = None
         self.new_table = None  # what SQLite's parser knows of a table being created
+        self.features = 0  # ast.FEAT_* bits of the nodes built so far (SelectCore.features)
 
     def fail(self, message: str) -> None:
         """Record an error found inside a reduction. As in SQLite, the parse goes on to
@@ -630,11 +631,11 @@ class Builder:
         return (A.Compound(lbody, op, rbody), rtail, prior)
 
     def oneselect(self, k, s, e):
-        core = A.SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], None, s)
+        core = A.SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], None, s, self.features)
         return (core, _tail(k[7], k[8]))
 
     def oneselect_window(self, k, s, e):
-        core = A.SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], k[7], s)
+        core = A.SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], k[7], s, self.features)
         return (core, _tail(k[8], k[9]))
 
     def oneselect_values(self, k, s, e):
@@ -713,7 +714,8 @@ class Builder:
         prefix, _lp, inner, _rp, alias, on_using = k
         if alias is not None:
             # SQLite turns an aliased parenthesised join into a subquery.
-            sel = A.Select(A.SelectCore([A.Star(None, s)], from_=inner, pos=s), pos=s)
+            sel = A.Select(A.SelectCore([A.Star(None, s)], from_=inner, pos=s,
+                                        features=self.features), pos=s)
             inner = A.SubqueryRef(sel, alias, s)
         return self._join(prefix, inner, on_using, s)
 
@@ -895,6 +897,7 @@ class Builder:
         return A.Param(text, s)
 
     def collate(self, k, s, e):
+        self.features |= A.FEAT_COLLATE
         return A.Collate(k[0], str(k[2]), s)
 
     def cast(self, k, s, e):
@@ -903,14 +906,18 @@ class Builder:
     def function(self, k, s, e):
         if len(k[3]) > MAX_FUNCTION_ARG:
             self.fail(f"too many arguments on function {k[0]}")
+        self.features |= A.FEAT_FUNCTION
         return A.FunctionCall(str(k[0]), k[3], bool(k[2]), pos=s)
 
     def function_star(self, k, s, e):
+        self.features |= A.FEAT_FUNCTION
         return A.FunctionCall(str(k[0]), [], star=True, pos=s)
 
     def function_over(self, k, s, e):
         f = self.function(k, s, e)
         f.filter, f.over = k[5]
+        if f.over is not None:
+            self.features |= A.FEAT_WINDOW
         if f.distinct and f.over is not None:
             self.fail("DISTINCT is not supported for window functions")
         return f
@@ -918,6 +925,7 @@ class Builder:
     def function_star_over(self, k, s, e):
         f = A.FunctionCall(str(k[0]), [], star=True, pos=s)
         f.filter, f.over = k[4]
+        self.features |= A.FEAT_FUNCTION if f.over is None else A.FEAT_FUNCTION | A.FEAT_WINDOW
         return f
 
     def row_value(self, k, s, e):

@@ -1,0 +1,93 @@
+"""Generic traversal of the AST (``sql.ast``): which fields of a node hold other nodes, and
+small fast walks built on that.
+
+``child_fields(cls)`` gives, once per class, the names of the fields that may hold nodes
+(a node, a list of nodes, a list of tuples of nodes: ``Case.whens``, ``SelectCore.windows``),
+read from the dataclass annotations; scalar fields (names, flags, positions, a Literal's
+value) are left out. Walking with these tables costs one attribute read per child field,
+instead of ``dataclasses.fields`` and ``is_dataclass`` on every node. Objects that are not
+AST dataclasses (the compiler's ``ResolvedColumn``, strings, numbers) are leaves.
+
+The typed walks the compiler uses per statement (expression coding, aggregate collection)
+stay beside their users; this module holds the generic ones and must never emit code or
+change a node.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sqlengine.sql import ast as A
+
+# Annotations of fields that never hold a node.
+_SCALAR = frozenset({
+    "str", "str | None", "bool", "bool | None", "int", "object", "list[str]",
+    "list[str] | None",
+})
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+# Nodes a walk that stays within one SELECT does not enter.
+SUBQUERY_NODES = (A.Subquery, A.Exists, A.InSelect, A.Select)
+
+
+def child_fields(cls) -> tuple[str, ...]:
+    """The names of the fields of ``cls`` that may hold AST nodes (empty for a class that
+    is not a dataclass)."""
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        if dataclasses.is_dataclass(cls):
+            names = tuple(f.name for f in dataclasses.fields(cls)
+                          if not (isinstance(f.type, str) and f.type in _SCALAR))
+        else:
+            names = ()
+        _CHILD_FIELDS[cls] = names
+    return names
+
+
+def iter_children(node):
+    """The AST nodes directly under ``node``, in field order (lists and the tuples in them
+    flattened)."""
+    fields = _CHILD_FIELDS.get(type(node))
+    if fields is None:
+        fields = child_fields(type(node))
+    for name in fields:
+        v = getattr(node, name)
+        if v is None:
+            continue
+        if type(v) is list:
+            for x in v:
+                if type(x) is tuple:
+                    for y in x:
+                        if _is_node(y):
+                            yield y
+                elif _is_node(x):
+                    yield x
+        elif _is_node(v):
+            yield v
+
+
+def _is_node(v) -> bool:
+    return hasattr(type(v), "__dataclass_fields__")
+
+
+def find_node(e, pred, stop=SUBQUERY_NODES):
+    """The first node under ``e`` (pre-order, ``e`` included) for which ``pred`` is true,
+    not entering nodes of the types ``stop`` (by default subqueries) nor the inside of a
+    node ``pred`` accepts; None when there is none."""
+    if e is None or isinstance(e, stop):
+        return None
+    if pred(e):
+        return e
+    for c in iter_children(e):
+        r = find_node(c, pred, stop)
+        if r is not None:
+            return r
+    return None
+
+
+# Precompute the tables of every AST class at import (they are read on every walk).
+for _cls in vars(A).values():
+    if isinstance(_cls, type) and dataclasses.is_dataclass(_cls):
+        child_fields(_cls)
+del _cls
