@@ -6,14 +6,17 @@ dicts and ``list.sort``. Rows are tuples of SQL values (the VM's records). Order
 SQLite's equality (1 = 1.0, NULL = NULL for DISTINCT and UNION). A collation is a ``Coll``:
 its name, its comparison function and, for the built-in ones, a normalising key function
 (``None`` for user collations, which fall back to comparison sorts and linear probes).
-These classes never touch storage and never see SQL.
+Sorting and row keys are compiled (``_sorter.pyx``). These classes never touch storage and
+never see SQL.
 """
 
 from __future__ import annotations
 
-from functools import cmp_to_key
-
+from sqlengine.vdbe._sorter import row_key, sort_rows
 from sqlengine.vdbe._values import compare
+
+__all__ = ["BINARY", "Coll", "EphHash", "EphIndex", "EphTable", "SortSpec", "Sorter",
+           "builtin_key", "row_key", "sort_rows"]
 
 
 def _ascii_lower(s: str) -> str:
@@ -72,83 +75,12 @@ class SortSpec:
         return all(c is None or c.func is None or c.key is not None for c in self.colls)
 
 
-def _value_key(v, norm, null_rank):
-    if v is None:
-        return (null_rank, 0)
-    t = type(v)
-    if t is int or t is float:
-        return (1, v)
-    if t is str:
-        return (2, norm(v) if norm is not None else v)
-    return (3, bytes(v))
-
-
 def _field_cmp(coll):
     f = coll.func if coll is not None else None
 
     def cmp(a, b):
         return compare(a, b, f)
     return cmp
-
-
-def sort_rows(rows: list, spec: SortSpec) -> None:
-    """Sort ``rows`` (tuples) in place by ``spec``; stable."""
-    n = spec.n_key
-    if n == 0 or len(rows) < 2:
-        return
-    if spec.all_binary():
-        norms = [c.key if c is not None else None for c in spec.colls]
-        ranks = [0 if nf else 4 for nf in spec.nulls_first]
-        # null rank 0 sorts first ascending; DESC columns sort reversed, so NULL-first under
-        # DESC means the highest rank.
-        for i in range(n):
-            if spec.desc[i]:
-                ranks[i] = 4 if spec.nulls_first[i] else 0
-        if not any(spec.desc):
-            if n == 1:
-                norm, rk = norms[0], ranks[0]
-                rows.sort(key=lambda r: _value_key(r[0], norm, rk))
-            else:
-                rows.sort(key=lambda r: tuple(
-                    _value_key(r[i], norms[i], ranks[i]) for i in range(n)))
-            return
-        for i in range(n - 1, -1, -1):
-            norm, rk = norms[i], ranks[i]
-            rows.sort(key=lambda r: _value_key(r[i], norm, rk), reverse=spec.desc[i])
-        return
-    cmps = [_field_cmp(c) for c in spec.colls]
-
-    def rowcmp(a, b):
-        for i in range(n):
-            x, y = a[i], b[i]
-            if x is None or y is None:
-                if x is None and y is None:
-                    continue
-                c = -1 if x is None else 1
-                if not spec.nulls_first[i]:
-                    c = -c
-                return c
-            c = cmps[i](x, y)
-            if c:
-                return -c if spec.desc[i] else c
-        return 0
-    rows.sort(key=cmp_to_key(rowcmp))
-
-
-def row_key(row, n, norms):
-    """A hashable key for the first ``n`` fields of ``row`` under per-field normalisers."""
-    out = []
-    for i in range(n):
-        v = row[i]
-        t = type(v)
-        if t is str:
-            nm = norms[i]
-            out.append(("s", nm(v)) if nm is not None else ("s", v))
-        elif t is bytes or t is bytearray or t is memoryview:
-            out.append(("b", bytes(v)))
-        else:
-            out.append(v)  # None, int, float: Python equality is SQLite's (1 == 1.0)
-    return tuple(out)
 
 
 class Sorter:
