@@ -928,6 +928,10 @@ cdef class BtCursor:
         cdef int nlocal = info.nlocal
         if nlocal == npay:
             return PyBytes_FromStringAndSize(<char*>p.a + off + info.hdrlen, nlocal)
+        # An overflow chain cannot have more pages than the file (SQLite's
+        # sqlite3BtreeMaxRecordSize): a damaged size is corrupt at once, before allocating.
+        if (npay - nlocal + self.usable - 5) // (self.usable - 4) > <int64_t>self.pager.db_size:
+            raise corrupt()
         cdef bytearray out = bytearray(npay)
         cdef unsigned char* o = <unsigned char*>PyByteArray_AS_STRING(out)
         memcpy(o, p.a + off + info.hdrlen, nlocal)

@@ -268,3 +268,39 @@ def test_header_size_ignored_when_zero_or_stale(tmp_path, case):
     assert bt.integrity_check() == ["ok"]
     assert bt.cursor(2).count() == 320
     bt.close()
+
+
+def test_impossible_payload_size_is_corrupt_before_allocating(tmp_path):
+    """A payload size larger than the whole file could hold in overflow pages is corrupt at
+    once (SQLite's sqlite3BtreeMaxRecordSize), without first allocating that many bytes."""
+    import tracemalloc
+
+    path = str(tmp_path / "big.db")
+    con = sqlite3.connect(path)
+    con.execute("pragma page_size=1024")
+    con.execute("create table t(a integer primary key, b)")
+    con.execute("insert into t values(1, ?)", ("x" * 3000,))
+    con.commit()
+    con.close()
+    data = bytearray(open(path, "rb").read())
+    leaf = 1024  # page 2: the table's root leaf
+    assert data[leaf] == 13
+    cell = int.from_bytes(data[leaf + 8:leaf + 10], "big")
+    # the payload-size varint is 2 bytes (3000 < 16384): patch it to the largest 2-byte
+    # value, which needs ~15 overflow pages in a 3-page file (the old code allocated the
+    # 16 KB first and found the damage only while following the chain).
+    data[leaf + cell:leaf + cell + 2] = bytes([0xFF, 0x7F])  # 16383
+    data[28:32] = (2).to_bytes(4, "big")  # header page count: 2 pages, no room for a chain
+    open(path, "wb").write(bytes(data))
+    bt = Btree.open(path)
+    try:
+        cur = bt.cursor(2, False, None)
+        assert cur.first()
+        tracemalloc.start()
+        with pytest.raises(errors.DatabaseError, match="malformed"):
+            cur.payload()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak < 8192
+    finally:
+        bt.close()
