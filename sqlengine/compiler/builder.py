@@ -23,8 +23,9 @@ class ProgramBuilder:
 
     # ---- emission -------------------------------------------------------------------
     def emit(self, op: int, p1=0, p2=0, p3=0, p4=None, p5=0, comment=None) -> int:
-        self.ops.append([op, p1, p2, p3, p4, p5, comment])
-        return len(self.ops) - 1
+        ops = self.ops
+        ops.append([op, p1, p2, p3, p4, p5, comment])
+        return len(ops) - 1
 
     def addr(self) -> int:
         """Address of the next instruction."""
@@ -70,10 +71,21 @@ class ProgramBuilder:
         return v
 
     def finish(self) -> Program:
-        for ins in self.ops:
-            if ins[2] < 0:
-                ins[2] = self._target(ins[2])
-            if ins[0] == O.OP_Jump:
-                ins[1] = self._target(ins[1])
-                ins[3] = self._target(ins[3])
-        return Program(self.ops, self.n_mem + 1, self.n_cursor, self.n_once)
+        """The Program, every label replaced by its address (the instructions are read
+        column by column; ``ops`` itself is left as emitted)."""
+        ops = self.ops
+        if not ops:
+            return Program([], self.n_mem + 1, self.n_cursor, self.n_once)
+        opcodes, p1, p2, p3, p4, p5, comments = zip(*ops)
+        if self._labels:
+            target = self._target
+            if min(p2) < 0:
+                p2 = [v if v >= 0 else target(v) for v in p2]
+            if O.OP_Jump in opcodes:
+                p1, p3 = list(p1), list(p3)
+                for i, op in enumerate(opcodes):
+                    if op == O.OP_Jump:
+                        p1[i] = target(p1[i])
+                        p3[i] = target(p3[i])
+        return Program.from_columns(opcodes, p1, p2, p3, p4, p5, comments,
+                                    self.n_mem + 1, self.n_cursor, self.n_once)

@@ -8,6 +8,7 @@ One ``Parse`` compiles one statement; it is thrown away afterwards. It never run
 from __future__ import annotations
 
 from sqlengine.compiler.builder import ProgramBuilder
+from sqlengine.compiler.resolve import clear_caches
 from sqlengine.errors import OperationalError
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.sorter import Coll
@@ -25,6 +26,7 @@ def _variable_number(text: str) -> int:
 
 class Parse:
     def __init__(self, db, sql: str = ""):
+        clear_caches()
         self.db = db
         self.schema = db.schema
         self.b = ProgramBuilder()

@@ -14,6 +14,7 @@ from sqlengine.compiler.resolve import (ResolvedColumn, comparison_collation, ex
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.opcodes import AFF_NONE
 from sqlengine.vdbe._values import comparison_affinity
 
 _ARITH = {"+": O.OP_Add, "-": O.OP_Subtract, "*": O.OP_Multiply, "/": O.OP_Divide,
@@ -29,8 +30,13 @@ _AGG_NAMES = frozenset(("count", "sum", "total", "avg", "min", "max", "group_con
 INT64_MAX = 9223372036854775807
 
 
+_AFF_CODE: dict = {}
+for _i, _c in enumerate(O.AFF_CHARS):
+    _AFF_CODE.setdefault(_c, _i)
+
+
 def aff_code(aff: str) -> int:
-    return O.AFF_CHARS.index(aff) if aff in O.AFF_CHARS else 0
+    return _AFF_CODE.get(aff, 0)
 
 
 def literal_value(v):
@@ -89,19 +95,22 @@ def code_expr_reg(p, scope, e) -> int:
 def code_column(p, ref, target):
     """Read a resolved column into ``target``."""
     b = p.b
-    ov = ref.scope.overrides.get(ref.key)
-    if ov is not None:
-        b.emit(O.OP_SCopy, ov, target)
-        return
     src = ref.source
-    if ref.col < 0 or (src.is_table and ref.col == src.ipk):
+    col = ref.col
+    ov = ref.scope.overrides
+    if ov:
+        r = ov.get((src.cursor, col))
+        if r is not None:
+            b.emit(O.OP_SCopy, r, target)
+            return
+    if col < 0 or (src.is_table and col == src.ipk):
         b.emit(O.OP_Rowid, src.cursor, target)
         return
-    default = None
-    if src.defaults is not None:
-        default = src.defaults[ref.col]
-    b.emit(O.OP_Column, src.cursor, ref.col, target, default, comment=f"{src.name}.{src.columns[ref.col]}")
-    if src.is_table and src.affs[ref.col] == O.AFF_REAL:
+    defaults = src.defaults
+    # the comment (table, column) is joined with a dot only when a listing shows it
+    b.emit(O.OP_Column, src.cursor, col, target,
+           defaults[col] if defaults is not None else None, 0, (src.name, src.columns[col]))
+    if src.is_table and src.affs[col] == O.AFF_REAL:
         b.emit(O.OP_RealAffinity, target)
 
 
@@ -284,9 +293,30 @@ def _emit_cmp(p, scope, opcode, left, right, dest, flags, left_reg=None, right_r
     """Emit one comparison: jump to ``dest`` (a label) or, with CMP_STOREP2, store into it."""
     rl = left_reg if left_reg is not None else code_expr_reg(p, scope, left)
     rr = right_reg if right_reg is not None else code_expr_reg(p, scope, right)
-    aff = comparison_affinity(expr_affinity(left, scope), expr_affinity(right, scope))
-    coll = p.coll_func(comparison_collation(left, right, scope))
-    p.b.emit(opcode, rr, dest, rl, coll, aff_code(aff) | flags)
+    coll = _NOT_FOUND
+    tr = type(right)
+    if type(left) is A.Column and (tr is A.Literal or tr is A.Param) and scope is not None:
+        # the common "column op constant": the column gives both affinity and collation
+        # (a constant has neither), exactly as the general rules below would find
+        try:
+            ref = scope.lookup(left.name, left.table)
+        except OperationalError:
+            ref = None
+        if ref is not None:
+            col = ref.col
+            if col < 0:
+                aff, coll = comparison_affinity("D", AFF_NONE), None
+            else:
+                src = ref.source
+                aff, coll = comparison_affinity(src.affs[col], AFF_NONE), src.colls[col]
+    if coll is _NOT_FOUND:
+        aff = comparison_affinity(expr_affinity(left, scope), expr_affinity(right, scope))
+        coll = comparison_collation(left, right, scope)
+    p.b.emit(opcode, rr, dest, rl, None if coll is None else p.coll_func(coll),
+             _AFF_CODE.get(aff, 0) | flags)
+
+
+_NOT_FOUND = object()
 
 
 def _code_vector_cmp(p, scope, e, target):
@@ -533,57 +563,92 @@ def if_true(p, scope, e, label, jump_if_null: bool) -> None:
 # Walking
 # ------------------------------------------------------------------------------------------
 
+class _SelectMark:
+    """A subquery to walk once the operands pushed before it are done."""
+
+    __slots__ = ("select",)
+
+    def __init__(self, select):
+        self.select = select
+
+
+_WALK_LEAVES = frozenset((A.Column, A.Literal, A.Param, ResolvedColumn, A.CurrentTime,
+                          A.Star))
+
+
 def walk(e, fn, into_subqueries=False):
     """Call ``fn(node)`` on ``e`` and its sub-expressions (pre-order); ``fn`` returning
     False stops the descent below that node."""
     if e is None:
         return
-    if fn(e) is False:
-        return
-    t = type(e)
-    if t is A.Unary:
-        walk(e.operand, fn, into_subqueries)
-    elif t is A.Binary:
-        walk(e.left, fn, into_subqueries)
-        walk(e.right, fn, into_subqueries)
-    elif t is A.Like:
-        walk(e.left, fn, into_subqueries)
-        walk(e.right, fn, into_subqueries)
-        walk(e.escape, fn, into_subqueries)
-    elif t is A.Between:
-        walk(e.expr, fn, into_subqueries)
-        walk(e.low, fn, into_subqueries)
-        walk(e.high, fn, into_subqueries)
-    elif t is A.InList:
-        walk(e.expr, fn, into_subqueries)
-        for i in e.items:
-            walk(i, fn, into_subqueries)
-    elif t is A.InSelect:
-        walk(e.expr, fn, into_subqueries)
-        if into_subqueries:
+    stack = [e]
+    pop = stack.pop
+    push = stack.append
+    leaves = _WALK_LEAVES
+    while stack:
+        e = pop()
+        if e is None:  # a missing operand (an absent ELSE, ESCAPE, ...)
+            continue
+        t = type(e)
+        if t is _SelectMark:
             walk_select(e.select, fn)
-    elif t is A.InTable:
-        walk(e.expr, fn, into_subqueries)
-    elif t in (A.Exists, A.Subquery):
-        if into_subqueries:
-            walk_select(e.select, fn)
-    elif t is A.RowValue:
-        for i in e.items:
-            walk(i, fn, into_subqueries)
-    elif t is A.IsNull or t is A.Collate or t is A.Cast:
-        walk(e.expr, fn, into_subqueries)
-    elif t is A.Case:
-        walk(e.operand, fn, into_subqueries)
-        for w, th in e.whens:
-            walk(w, fn, into_subqueries)
-            walk(th, fn, into_subqueries)
-        walk(e.else_, fn, into_subqueries)
-    elif t is A.FunctionCall:
-        for a in e.args:
-            walk(a, fn, into_subqueries)
-        walk(e.filter, fn, into_subqueries)
-    elif t is A.Raise:
-        walk(e.message, fn, into_subqueries)
+            continue
+        if fn(e) is False or t in leaves:
+            continue
+        # operands are pushed last-first, so that they are visited first-first
+        if t is A.Binary:
+            push(e.right)
+            push(e.left)
+        elif t is A.Unary:
+            push(e.operand)
+        elif t is A.IsNull or t is A.Collate or t is A.Cast:
+            push(e.expr)
+        elif t is A.Between:
+            push(e.high)
+            push(e.low)
+            push(e.expr)
+        elif t is A.InList:
+            for i in reversed(e.items):
+                if i is not None:
+                    push(i)
+            push(e.expr)
+        elif t is A.FunctionCall:
+            if e.filter is not None:
+                push(e.filter)
+            for a in reversed(e.args):
+                if a is not None:
+                    push(a)
+        elif t is A.Case:
+            if e.else_ is not None:
+                push(e.else_)
+            for w, th in reversed(e.whens):
+                if th is not None:
+                    push(th)
+                if w is not None:
+                    push(w)
+            if e.operand is not None:
+                push(e.operand)
+        elif t is A.Like:
+            if e.escape is not None:
+                push(e.escape)
+            push(e.right)
+            push(e.left)
+        elif t is A.InSelect:
+            if into_subqueries:
+                push(_SelectMark(e.select))
+            push(e.expr)
+        elif t is A.InTable:
+            push(e.expr)
+        elif t is A.Exists or t is A.Subquery:
+            if into_subqueries:
+                push(_SelectMark(e.select))
+        elif t is A.RowValue:
+            for i in reversed(e.items):
+                if i is not None:
+                    push(i)
+        elif t is A.Raise:
+            if e.message is not None:
+                push(e.message)
 
 
 def walk_select(sel, fn):

@@ -109,19 +109,20 @@ class Scope:
         self.sub_affs: dict = {}  # id(scalar subquery) -> its column's affinity, once coded
 
     def lookup(self, name: str, table: str | None, pos=-1) -> ColRef | None:
-        key = (name.lower(), table.lower() if table is not None else None, len(self.sources))
-        cache = self._cache
-        if key in cache:
-            ref = cache[key]
-            if ref is not None and ref.depth:
-                s = self
-                for _ in range(ref.depth):
-                    s.correlated = True
-                    s.corr[0] = True
-                    s = s.outer
+        # Keyed by the names as written (a differently spelled name gets its own entry,
+        # resolved to the same ColRef), so that a hit costs no lower-casing.
+        key = (name, table, len(self.sources))
+        try:
+            ref = self._cache[key]
+        except KeyError:
+            ref = self._cache[key] = self._lookup(name, table)
             return ref
-        ref = self._lookup(name, table)
-        cache[key] = ref
+        if ref is not None and ref.depth:
+            s = self
+            for _ in range(ref.depth):
+                s.correlated = True
+                s.corr[0] = True
+                s = s.outer
         return ref
 
     def _lookup(self, name: str, table: str | None) -> ColRef | None:
@@ -166,11 +167,11 @@ def no_such_column(name, table=None):
 
 def expr_affinity(e, scope: Scope | None) -> str:
     """sqlite3ExprAffinity: the affinity of an expression (``@`` when it has none)."""
-    while isinstance(e, A.Collate):
+    t = type(e)
+    while t is A.Collate:
         e = e.expr
-    if isinstance(e, ResolvedColumn):
-        return e.ref.affinity()
-    if isinstance(e, A.Column):
+        t = type(e)
+    if t is A.Column:
         if scope is None:
             return AFF_NONE
         try:
@@ -179,11 +180,13 @@ def expr_affinity(e, scope: Scope | None) -> str:
             return AFF_NONE
         if ref is None:
             return AFF_NONE
-        return ref.affinity()
-    if isinstance(e, A.Cast):
+        return "D" if ref.col < 0 else ref.source.affs[ref.col]
+    if t is ResolvedColumn:
+        return e.ref.affinity()
+    if t is A.Cast:
         from sqlengine.schema import affinity_of_type
         return affinity_of_type(e.type_name)
-    if isinstance(e, A.Subquery):
+    if t is A.Subquery:
         aff = scope.sub_affs.get(id(e)) if scope is not None else None
         if aff is not None:
             return aff
@@ -203,6 +206,9 @@ def expr_collation(e, scope: Scope | None):
     return expr_coll_seq(e, scope)[1]
 
 
+_NO_COLL = (False, None)
+
+
 def expr_coll_seq(e, scope: Scope | None):
     """sqlite3ExprCollSeq, telling "no collation" from BINARY: ``(True, name)`` when ``e``
     carries a collation (name None for BINARY), ``(False, None)`` when it has none.
@@ -212,28 +218,37 @@ def expr_coll_seq(e, scope: Scope | None):
     other expression has one only when an operand holds an explicit COLLATE (SQLite's
     EP_Collate), taken from the left operand first, then the right or the arguments."""
     while True:
-        if isinstance(e, A.Collate):
-            return True, e.collation
-        if isinstance(e, (ResolvedColumn, A.Column)):
-            ref = e.ref if isinstance(e, ResolvedColumn) else _try_lookup(e, scope)
+        t = type(e)
+        if t is A.Column:
+            ref = _try_lookup(e, scope)
             if ref is None or ref.col < 0:
-                return False, None
+                return _NO_COLL
+            return True, ref.source.colls[ref.col]
+        if t is A.Collate:
+            return True, e.collation
+        if t is ResolvedColumn:
+            ref = e.ref
+            if ref.col < 0:
+                return _NO_COLL
             return True, ref.collation()
-        if isinstance(e, A.Cast) or isinstance(e, A.Unary) and e.op == "+":
-            e = e.expr if isinstance(e, A.Cast) else e.operand
+        if t is A.Cast:
+            e = e.expr
             continue
-        if isinstance(e, A.RowValue) and e.items:
+        if t is A.Unary and e.op == "+":
+            e = e.operand
+            continue
+        if t is A.RowValue and e.items:
             e = e.items[0]
             continue
-        if not has_explicit_collate(e):
-            return False, None
+        if t in _NO_OPERANDS or not has_explicit_collate(e):
+            return _NO_COLL
         left, rest = _collate_operands(e)
         if left is not None and has_explicit_collate(left):
             e = left
             continue
         e = next((x for x in rest if x is not None and has_explicit_collate(x)), None)
         if e is None:
-            return False, None
+            return _NO_COLL
 
 
 def _try_lookup(e, scope):
@@ -281,21 +296,44 @@ def comparison_collation(left, right, scope):
         return expr_collation(right, scope)
     has, c = expr_coll_seq(left, scope)
     if not has and right is not None:
-        c = expr_collation(right, scope)
+        c = expr_coll_seq(right, scope)[1]
     return c
+
+
+# Node types that have no operands, so never hold a COLLATE clause (a subquery's own
+# clauses do not count: SQLite's EP_Collate does not cross a subquery).
+_NO_OPERANDS = frozenset((A.Column, A.Literal, A.Param, ResolvedColumn, A.CurrentTime,
+                          A.Subquery, A.Exists, A.Raise, type(None)))
+
+# has_explicit_collate's answers for compound nodes: id(node) -> (node, answer). The node
+# is kept so that its id cannot be reused while the entry lives; the AST is never changed
+# after parsing, so an answer stays true. Cleared when it grows (and by each new Parse).
+_explicit_memo: dict = {}
 
 
 def has_explicit_collate(e):
     """SQLite's EP_Collate: ``e`` or an operand of it (not inside a subquery) is a
     COLLATE clause."""
-    if e is None:
+    t = type(e)
+    if t in _NO_OPERANDS:
         return False
-    if isinstance(e, A.Collate):
+    if t is A.Collate:
         return True
+    hit = _explicit_memo.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
     left, rest = _collate_operands(e)
-    if left is not None and has_explicit_collate(left):
-        return True
-    return any(has_explicit_collate(x) for x in rest)
+    found = (left is not None and has_explicit_collate(left)) or \
+        any(has_explicit_collate(x) for x in rest)
+    if len(_explicit_memo) > 20000:
+        _explicit_memo.clear()
+    _explicit_memo[id(e)] = (e, found)
+    return found
+
+
+def clear_caches():
+    """Forget the per-node answers kept for the statement being compiled."""
+    _explicit_memo.clear()
 
 
 def real_affinity(aff):

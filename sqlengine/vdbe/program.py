@@ -1,7 +1,8 @@
 """A compiled program: the immutable output of the compiler, the input of the VM.
 
 A program is five parallel integer arrays (opcode, p1, p2, p3, p5), a list of P4 operands
-(Python objects: strings, KeyInfo, functions, affinity strings) and a list of comments,
+(Python objects: strings, KeyInfo, functions, affinity strings) and a list of comments
+(a string, or a (table, column) pair that a listing joins with a dot),
 plus what a prepared statement reports about itself (column names, declared types,
 parameters, read-only). It is never modified after ``ProgramBuilder.finish``; the VM keeps
 its run state (registers, cursors, pc) elsewhere, so one program can be run many times.
@@ -23,13 +24,26 @@ class Program:
     )
 
     def __init__(self, ops, n_mem, n_cursor, n_once=0):
-        self.opcodes = array("i", [o[0] for o in ops])
-        self.p1 = array("q", [o[1] for o in ops])
-        self.p2 = array("q", [o[2] for o in ops])
-        self.p3 = array("q", [o[3] for o in ops])
-        self.p5 = array("i", [o[5] for o in ops])
-        self.p4 = [o[4] for o in ops]
-        self.comments = [o[6] for o in ops]
+        """``ops``: the instructions as [opcode, p1, p2, p3, p4, p5, comment] lists."""
+        cols = tuple(zip(*ops)) if ops else ((),) * 7
+        self._init(*cols, n_mem, n_cursor, n_once)
+
+    @classmethod
+    def from_columns(cls, opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once=0):
+        """A program from its columns (sequences of equal length, one item per
+        instruction), as ``ProgramBuilder.finish`` has them."""
+        prog = cls.__new__(cls)
+        prog._init(opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once)
+        return prog
+
+    def _init(self, opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once):
+        self.opcodes = array("i", opcodes)
+        self.p1 = array("q", p1)
+        self.p2 = array("q", p2)
+        self.p3 = array("q", p3)
+        self.p5 = array("i", p5)
+        self.p4 = list(p4)
+        self.comments = list(comments)
         self.n_mem = n_mem
         self.n_cursor = n_cursor
         self.n_once = n_once
@@ -57,8 +71,11 @@ class Program:
                 p4 = getattr(p4, "explain", None) or type(p4).__name__
                 if callable(p4):
                     p4 = p4()
+            comment = self.comments[i]
+            if type(comment) is tuple:  # (table, column) of a Column read
+                comment = ".".join(comment)
             rows.append((i, NAMES[self.opcodes[i]], self.p1[i], self.p2[i], self.p3[i],
-                         p4, self.p5[i], self.comments[i]))
+                         p4, self.p5[i], comment))
         return rows
 
     def listing(self) -> str:
