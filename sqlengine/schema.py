@@ -35,7 +35,7 @@ def affinity_of_type(type_name: str | None) -> int:
 
 class ColumnInfo:
     __slots__ = ("name", "type_name", "affinity", "notnull", "notnull_conflict", "default",
-                 "collation", "pk", "hidden")
+                 "collation", "pk", "hidden", "generated", "stored")
 
     def __init__(self, name, type_name):
         self.name = name
@@ -47,6 +47,8 @@ class ColumnInfo:
         self.collation = None
         self.pk = False
         self.hidden = False
+        self.generated = None  # the expression of a generated column (AS (...)), or None
+        self.stored = False  # a STORED generated column (VIRTUAL ones are not in the record)
 
 
 class Index:
@@ -72,7 +74,8 @@ class Index:
 
 class Table:
     __slots__ = ("name", "columns", "root", "sql", "ipk", "indexes", "triggers", "checks",
-                 "without_rowid", "autoinc", "col_index", "is_view", "pk_conflict", "unique_specs")
+                 "without_rowid", "autoinc", "col_index", "is_view", "pk_conflict", "unique_specs",
+                 "storage", "n_stored")
 
     def __init__(self, name, root, sql):
         self.name = name
@@ -91,6 +94,10 @@ class Table:
         # (columns, collations, desc, conflict, is_pk) per UNIQUE/PRIMARY KEY constraint that
         # needs an automatic index, in the order SQLite numbers them.
         self.unique_specs: list = []
+        # With VIRTUAL generated columns, which are not stored: the record field of each
+        # column (-1 for a virtual one) and the record's field count; None otherwise.
+        self.storage: list[int] | None = None
+        self.n_stored = 0
 
     def find_column(self, name: str) -> int:
         return self.col_index.get(name.lower(), -1)
@@ -181,6 +188,9 @@ def table_from_ast(ast: A.CreateTable, root: int, sql: str | None) -> Table:
                 t.unique_specs.append(([i], [None], [False], cc.conflict, False, False))
             elif k == "CHECK":
                 t.checks.append((cc.name, cc.expr))
+            elif k == "GENERATED":
+                c.generated = cc.expr
+                c.stored = cc.stored
     for tc in ast.constraints:
         if tc.kind in ("PRIMARY KEY", "UNIQUE"):
             cols = [_indexed_column_number(t, ic) for ic in tc.columns]
@@ -220,6 +230,14 @@ def table_from_ast(ast: A.CreateTable, root: int, sql: str | None) -> Table:
         seen.append(key)
         specs.append(s)
     t.unique_specs = specs
+    if any(c.generated is not None and not c.stored for c in t.columns):
+        t.storage = []
+        for c in t.columns:
+            virtual = c.generated is not None and not c.stored
+            t.storage.append(-1 if virtual else t.n_stored)
+            t.n_stored += 0 if virtual else 1
+    else:
+        t.n_stored = len(t.columns)
     return t
 
 

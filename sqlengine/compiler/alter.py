@@ -199,31 +199,94 @@ def _add_column(p, t, st):
             default = cc.expr
         if cc.kind == "NOT NULL":
             notnull = True
-        if cc.kind == "GENERATED" and cc.stored:
-            raise OperationalError("cannot add a STORED column")
+    generated = next((cc for cc in cd.constraints if cc.kind == "GENERATED"), None)
     if default is not None and not _constant_default(default, is_constant):
         raise OperationalError("Cannot add a column with non-constant default")
     dval = _default_value(default)
-    if notnull and dval is None:
-        raise OperationalError("Cannot add a NOT NULL column with default value NULL")
+    if generated is not None and generated.stored:
+        _error_if_not_empty(p, t, "cannot add a STORED column")
+    elif generated is None and notnull and dval is None:
+        _error_if_not_empty(p, t, "Cannot add a NOT NULL column with default value NULL")
     text = _column_text(p.sql, cd.name)
     sql = t.sql
     close = _end_of_columns(sql, len(t.columns))
     new_sql = sql[:close].rstrip() + ", " + text + sql[close:]
-    if any(cc.kind == "CHECK" for cc in cd.constraints):
+    new_t = _table_after(p, t, new_sql, "add")
+    verify = any(cc.kind == "CHECK" for cc in cd.constraints) or (
+        notnull and generated is not None)
+    if verify:
         # SQLite verifies the rows with a nested query, whose column the caller sees
         p.returning = _Names(["CASE WHEN quick_check GLOB 'CHECK*' THEN raise(ABORT,'CHECK "
                               "constraint failed') ELSE raise(ABORT,'NOT NULL constraint "
                               "failed') END"])
     _rewrite_schema(p, {t.name.lower(): ("table", t.name, t.name, new_sql)})
-    if dval is not None:
-        n = len(t.columns)
+    if dval is not None and generated is None:
+        n = t.n_stored
 
         def add(regs):
             p.emit_constant(dval, regs + n)
             return regs, n + 1
         _rewrite_rows(p, t, n, add)
+    if verify:
+        _verify_rows(p, new_t)
     _finish(p)
+
+
+def _error_if_not_empty(p, t, message):
+    """SQLite's sqlite3ErrorIfNotEmpty: the ALTER fails only when the table has rows (the
+    statement's column is the nested query's)."""
+    from sqlengine.errors import SQLITE_ERROR
+    b = p.b
+    p.returning = _Names([f"raise(ABORT,'{message}')"])
+    cur = b.alloc_cursor()
+    b.emit(O.OP_OpenRead, cur, t.root, 0, 1)
+    empty = b.new_label()
+    b.emit(O.OP_Rewind, cur, empty)
+    b.emit(O.OP_Halt, SQLITE_ERROR, O.OE_ABORT, 0, message)
+    b.resolve(empty)
+
+
+def _table_after(p, t, new_sql, what):
+    """The table as ``new_sql`` defines it, its generated columns checked as SQLite's
+    renameTestSchema does ('error in table t after add column: ...')."""
+    from sqlengine import schema as S
+    from sqlengine.compiler.generated import check_create
+    from sqlengine.sql import parse_one
+    new_t = S.table_from_ast(parse_one(new_sql).stmt, t.root, new_sql)
+    try:
+        check_create(p, new_t)
+    except OperationalError as exc:
+        raise OperationalError(f"error in table {t.name} after {what} column: {exc}") from None
+    return new_t
+
+
+def _verify_rows(p, t):
+    """PRAGMA quick_check's NOT NULL and CHECK tests over every row of ``t`` (the table as
+    altered), failing as SQLite's nested verification query does."""
+    from sqlengine.compiler.expr import code_column, if_true
+    from sqlengine.compiler.resolve import ColRef, Scope, Source
+    from sqlengine.errors import SQLITE_ERROR
+    b = p.b
+    cur = b.alloc_cursor()
+    b.emit(O.OP_OpenRead, cur, t.root, 0, len(t.columns))
+    src = Source(t.name, cur, [c.name for c in t.columns], [c.affinity for c in t.columns],
+                 [c.collation for c in t.columns], [c.type_name for c in t.columns], table=t)
+    scope = Scope([src])
+    done = b.new_label()
+    b.emit(O.OP_Rewind, cur, done)
+    top = b.addr()
+    r = b.alloc_reg()
+    for i, c in enumerate(t.columns):
+        if c.notnull and i != t.ipk:
+            code_column(p, ColRef(src, i, scope, 0), r)
+            b.emit(O.OP_HaltIfNull, SQLITE_ERROR, O.OE_ABORT, r, "NOT NULL constraint failed")
+    for _name, expr in t.checks:
+        ok = b.new_label()
+        if_true(p, scope, expr, ok, True)
+        b.emit(O.OP_Halt, SQLITE_ERROR, O.OE_ABORT, 0, "CHECK constraint failed")
+        b.resolve(ok)
+    b.emit(O.OP_Next, cur, top)
+    b.resolve(done)
 
 
 def _constant_default(e, is_constant):
@@ -440,6 +503,9 @@ def _drop_column(p, t, name):
             raise OperationalError(f'cannot drop UNIQUE column: "{c.name}"')
     if len(t.columns) == 1:
         raise OperationalError(f'cannot drop column "{c.name}": no other columns exist')
+    cut = _cut_column(t.sql, i)
+    if cut is not None:
+        _table_after(p, t, cut, "drop")
     for idx in t.indexes:
         if i in idx.columns:
             raise OperationalError(
@@ -456,18 +522,20 @@ def _drop_column(p, t, name):
     if new_sql is None:
         raise OperationalError(f"cannot drop column: {c.name}")
     _rewrite_schema(p, {t.name.lower(): ("table", t.name, t.name, new_sql)})
-    n = len(t.columns)
+    n = t.n_stored
+    field = i if t.storage is None else t.storage[i]
+    if field >= 0:  # a virtual column has no value in the records
 
-    def drop(regs):
-        b = p.b
-        out = b.alloc_reg(n - 1)
-        k = 0
-        for j in range(n):
-            if j != i:
-                b.emit(O.OP_SCopy, regs + j, out + k)
-                k += 1
-        return out, n - 1
-    _rewrite_rows(p, t, n, drop)
+        def drop(regs):
+            b = p.b
+            out = b.alloc_reg(n - 1)
+            k = 0
+            for j in range(n):
+                if j != field:
+                    b.emit(O.OP_SCopy, regs + j, out + k)
+                    k += 1
+            return out, n - 1
+        _rewrite_rows(p, t, n, drop)
     _finish(p)
 
 

@@ -106,6 +106,8 @@ def compile_create_table(p, st: A.CreateTable, text: str):
     for c in t.columns:
         if c.collation is not None:
             p.collation(c.collation)
+    from sqlengine.compiler.generated import check_create as check_generated
+    check_generated(p, t)
     sql = schema_sql(text)
     cur = _open_schema(p)
     root = b.alloc_reg()
@@ -230,23 +232,20 @@ def _fill_index(p, t, idx, root_reg, unique):
     top = b.addr()
     n = len(idx.columns)
     key = b.alloc_reg(n + 1)
+    from sqlengine.compiler.expr import code_column
+    from sqlengine.compiler.resolve import ColRef, Scope, Source
+    src = Source(t.name, tcur, [c.name for c in t.columns],
+                 [c.affinity for c in t.columns], [c.collation for c in t.columns],
+                 [c.type_name for c in t.columns], table=t)
+    scope = Scope([src])
     for k, col in enumerate(idx.columns):
-        if col == t.ipk:
-            b.emit(O.OP_Rowid, tcur, key + k)
-        else:
-            b.emit(O.OP_Column, tcur, col, key + k)
-            if t.columns[col].affinity == "E":
-                b.emit(O.OP_RealAffinity, key + k)
+        code_column(p, ColRef(src, col, scope, 0), key + k)
     b.emit(O.OP_Rowid, tcur, key + n)
     nxt_partial = None
     if idx.where is not None:  # a partial index: only the rows its WHERE accepts
         from sqlengine.compiler.expr import if_false
-        from sqlengine.compiler.resolve import Scope, Source
-        src = Source(t.name, tcur, [c.name for c in t.columns],
-                     [c.affinity for c in t.columns], [c.collation for c in t.columns],
-                     [c.type_name for c in t.columns], table=t)
         nxt_partial = b.new_label()
-        if_false(p, Scope([src]), idx.where, nxt_partial, True)
+        if_false(p, scope, idx.where, nxt_partial, True)
     if unique:
         ok = b.new_label()
         b.emit(O.OP_NoConflict, icur, ok, key, n)

@@ -74,13 +74,8 @@ def compile_delete(p, st: A.Delete):
     b.emit(O.OP_NotExists, tcur, nxt, old)
     trig = has_triggers(table, "DELETE", p)
     if trig or rt is not None:
-        for i in range(n):
-            if i == table.ipk:
-                b.emit(O.OP_SCopy, old, old + 1 + i)
-            else:
-                b.emit(O.OP_Column, tcur, i, old + 1 + i)
-                if table.columns[i].affinity == "E":
-                    b.emit(O.OP_RealAffinity, old + 1 + i)
+        from sqlengine.compiler.generated import code_read_row
+        code_read_row(p, table, tcur, old)
     if trig:
         code_triggers(p, table, "DELETE", "BEFORE", None, old, nxt)
         b.emit(O.OP_NotExists, tcur, nxt, old)

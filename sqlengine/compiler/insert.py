@@ -82,14 +82,11 @@ def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
     """Delete the row ``rowid_reg`` (the table cursor must be on it) and its index entries."""
     b = p.b
     if table.indexes:
+        from sqlengine.compiler.generated import code_read_row
         n = len(table.columns)
         regs = b.alloc_reg(n + 1)
         b.emit(O.OP_SCopy, rowid_reg, regs)
-        for i in range(n):
-            if i == table.ipk:
-                b.emit(O.OP_SCopy, rowid_reg, regs + 1 + i)
-            else:
-                b.emit(O.OP_Column, tcur, i, regs + 1 + i)
+        code_read_row(p, table, tcur, regs)
         for idx, c in zip(table.indexes, icurs):
             key = index_key(p, table, idx, regs, rowid_reg)
             b.emit(O.OP_IdxDelete, c, key, len(idx.columns) + 1)
@@ -109,6 +106,8 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
         b.emit(O.OP_Affinity, base + 1, n, 0, aff)
     if table.ipk >= 0:
         b.emit(O.OP_SCopy, rowid, base + 1 + table.ipk)
+    from sqlengine.compiler.generated import code_generated
+    code_generated(p, table, base)
     # NOT NULL
     for i, c in enumerate(table.columns):
         if not c.notnull or i == table.ipk:
@@ -196,7 +195,6 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
 def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=True):
     """Remove the old index entries (UPDATE), write the new ones and the record."""
     b = p.b
-    n = len(table.columns)
     from sqlengine.compiler.partial import partial_flag
     for idx, c, key in zip(table.indexes, icurs, keys):
         pflag = partial_flag(p, key)
@@ -209,18 +207,26 @@ def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=Tru
         b.emit(O.OP_IdxInsert, c, rec)
         if skip is not None:
             b.resolve(skip)
+    from sqlengine.compiler.generated import record_registers
+    first, count = record_registers(p, table, base)
     rec = b.alloc_reg()
-    if table.ipk >= 0:
-        tmp = b.alloc_reg(n)
-        b.emit(O.OP_Copy, base + 1, tmp, n - 1)
-        b.emit(O.OP_Null, 0, tmp + table.ipk)
-        b.emit(O.OP_MakeRecord, tmp, n, rec)
-    else:
-        b.emit(O.OP_MakeRecord, base + 1, n, rec)
+    b.emit(O.OP_MakeRecord, first, count, rec)
     flags = O.OPFLAG_NCHANGE if count else 0
     if old_rowid is None and p.nested == 0:
         flags |= O.OPFLAG_LASTROWID
     b.emit(O.OP_Insert, tcur, rec, base, table.name, flags)
+
+
+def _code_generated_early(p, table, base):
+    """The generated columns for BEFORE triggers and the upsert: computed from the
+    regular columns with their affinity (the write recomputes them)."""
+    from sqlengine.compiler.generated import code_generated
+    b = p.b
+    aff = "".join(O.AFF_BLOB if c.generated is not None else c.affinity
+                  for c in table.columns)
+    if any(a not in "@A" for a in aff):
+        b.emit(O.OP_Affinity, base + 1, len(table.columns), 0, aff)
+    code_generated(p, table, base)
 
 
 def _row_scope(p, table, base):
@@ -262,6 +268,8 @@ def compile_insert(p, st: A.Insert):
     rt = returning.start(p, table, st.returning)
     ai = autoinc.begin(p, table)
     n = len(table.columns)
+    from sqlengine.compiler.generated import has_generated
+    gen = has_generated(table)
     # the column mapping: for each table column, the position in the source row or None
     if st.source is None:
         pos = [None] * n
@@ -273,12 +281,26 @@ def compile_insert(p, st: A.Insert):
         for j, cname in enumerate(st.columns):
             i = table.find_column(cname)
             if i < 0:
-                if cname.lower() in ("rowid", "oid", "_rowid_") and table.ipk < 0:
-                    rowid_pos = j
+                if cname.lower() in ("rowid", "oid", "_rowid_") and not table.without_rowid:
+                    if table.ipk >= 0:
+                        pos[table.ipk] = j
+                    else:
+                        rowid_pos = j
                     continue
                 raise OperationalError(f"table {table.name} has no column named {cname}")
+            if table.columns[i].generated is not None:
+                raise OperationalError(
+                    f'cannot INSERT into generated column "{table.columns[i].name}"')
             pos[i] = j
         n_src = len(st.columns)
+    elif gen:
+        pos = [None] * n
+        rowid_pos = None
+        n_src = 0
+        for i, c in enumerate(table.columns):
+            if c.generated is None:
+                pos[i] = n_src
+                n_src += 1
     else:
         pos = list(range(n))
         rowid_pos = None
@@ -300,8 +322,8 @@ def compile_insert(p, st: A.Insert):
             if len(row) != n_src:
                 if st.columns is not None:
                     raise OperationalError(f"{len(row)} values for {n_src} columns")
-                raise OperationalError(
-                    f"table {table.name} has {n} columns but {len(row)} values were supplied")
+                raise OperationalError(f"table {table.name} has {n_src} columns but "
+                                       f"{len(row)} values were supplied")
             for j, e in enumerate(row):
                 code_expr(p, None, e, src_regs + j)
             b.emit(O.OP_Gosub, ret, row_sub)
@@ -314,8 +336,8 @@ def compile_insert(p, st: A.Insert):
         if len(info.names) != n_src:
             if st.columns is not None:
                 raise OperationalError(f"{len(info.names)} values for {n_src} columns")
-            raise OperationalError(
-                f"table {table.name} has {n} columns but {len(info.names)} values were supplied")
+            raise OperationalError(f"table {table.name} has {n_src} columns but "
+                                   f"{len(info.names)} values were supplied")
         done = b.new_label()
         b.emit(O.OP_Rewind, eph, done)
         top = b.addr()
@@ -331,6 +353,8 @@ def compile_insert(p, st: A.Insert):
     for i, c in enumerate(table.columns):
         if pos[i] is not None:
             b.emit(O.OP_SCopy, src_regs + pos[i], base + 1 + i)
+        elif c.generated is not None:
+            continue
         elif c.default is not None:
             code_expr(p, None, c.default, base + 1 + i)
         else:
@@ -355,6 +379,8 @@ def compile_insert(p, st: A.Insert):
     if ai is not None:
         ai.note_rowid(base)
     from sqlengine.compiler.trigger import code_triggers
+    if gen and (us is not None or table.triggers):
+        _code_generated_early(p, table, base)
     code_triggers(p, table, "INSERT", "BEFORE", base, None, skip)
     if us is not None:
         us.code_checks(base, base, skip)

@@ -52,13 +52,8 @@ def compile_update(p, st: A.Update):
     nxt = b.new_label()
     b.emit(O.OP_Column, eph, 0, old)
     b.emit(O.OP_NotExists, tcur, nxt, old)
-    for i in range(n):
-        if i == table.ipk:
-            b.emit(O.OP_SCopy, old, old + 1 + i)
-        else:
-            b.emit(O.OP_Column, tcur, i, old + 1 + i)
-            if table.columns[i].affinity == "E":
-                b.emit(O.OP_RealAffinity, old + 1 + i)
+    from sqlengine.compiler.generated import code_read_row
+    code_read_row(p, table, tcur, old)
     # new values (expressions see the old row)
     for i in range(n):
         if i in assigns:
@@ -74,6 +69,9 @@ def compile_update(p, st: A.Update):
     else:
         b.emit(O.OP_SCopy, old, new)
     cols = {table.columns[i].name.lower() for i in assigns if i >= 0}
+    if table.triggers:
+        from sqlengine.compiler.insert import _code_generated_early
+        _code_generated_early(p, table, new)
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols)
     if table.triggers:
         b.emit(O.OP_NotExists, tcur, nxt, old)

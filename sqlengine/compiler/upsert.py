@@ -170,6 +170,9 @@ def set_assignments(table, sets):
                     i = -1
                 else:
                     raise OperationalError(f"no such column: {cname}")
+            elif table.columns[i].generated is not None:
+                raise OperationalError(
+                    f'cannot UPDATE generated column "{table.columns[i].name}"')
             assigns[i] = e
     return assigns
 
@@ -189,13 +192,8 @@ def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where
     new = b.alloc_reg(n + 1)
     b.emit(O.OP_SCopy, rowid_reg, old)
     b.emit(O.OP_NotExists, tcur, skip_label, old)
-    for i in range(n):
-        if i == table.ipk:
-            b.emit(O.OP_SCopy, old, old + 1 + i)
-        else:
-            b.emit(O.OP_Column, tcur, i, old + 1 + i)
-            if table.columns[i].affinity == "E":
-                b.emit(O.OP_RealAffinity, old + 1 + i)
+    from sqlengine.compiler.generated import code_read_row
+    code_read_row(p, table, tcur, old)
     scope = make_scope(old) if make_scope is not None else None
     if where is not None:
         if_false(p, scope, where, skip_label, True)
@@ -219,6 +217,9 @@ def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where
     else:
         b.emit(O.OP_SCopy, old, new)
     names = {table.columns[i].name.lower() for i in assigns if i >= 0}
+    if table.triggers:
+        from sqlengine.compiler.insert import _code_generated_early
+        _code_generated_early(p, table, new)
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, skip_label, names)
     if table.triggers:
         b.emit(O.OP_NotExists, tcur, skip_label, old)

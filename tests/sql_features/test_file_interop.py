@@ -23,7 +23,20 @@ STATEMENTS = [
     "UPDATE c SET val = 'z' FROM parent WHERE parent.id = c.pid AND parent.code = 'b'",
     "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 50) "
     "INSERT INTO c(pid, val) SELECT (SELECT id FROM parent WHERE code = 'd'), 'r' || i FROM s",
+    # generated columns: VIRTUAL ones are not in the records, STORED ones are
+    "CREATE TABLE g(a INT, v AS (a * 2), s TEXT AS (a || '!') STORED, z, w AS (v + 1))",
+    "CREATE INDEX g_w ON g(w)",
+    "INSERT INTO g(a, z) SELECT id, val FROM c",
+    "UPDATE g SET a = a + 100 WHERE a % 3 = 0",
+    "DELETE FROM g WHERE w = 7",
+    "ALTER TABLE g ADD COLUMN x AS (z || w)",
+    "ALTER TABLE g DROP COLUMN s",
+    "INSERT INTO g(a, z) VALUES (1000, 'last')",
 ]
+
+
+def _rows_of_g(conn):
+    return conn.execute("SELECT * FROM g ORDER BY a, z").fetchall()
 
 
 def _build(module, path):
@@ -55,3 +68,18 @@ def test_file_written_by_sqlengine_matches_sqlite3(tmp_path):
     assert got[0] == [("ok",)]
     assert got[1] == ref[1]
     assert got[2] == ref[2]
+
+
+def test_generated_columns_of_a_sqlite3_file_read_by_sqlengine(tmp_path):
+    path = tmp_path / "ref.db"
+    _build(sqlite3, path)
+    ref = sqlite3.connect(str(path))
+    want = _rows_of_g(ref)
+    ref.close()
+    conn = sqlengine.connect(str(path))
+    try:
+        assert _rows_of_g(conn) == want
+        assert conn.execute("SELECT a, z FROM g WHERE w = 23").fetchall() == \
+            [r[:1] + r[2:3] for r in want if r[3] == 23]
+    finally:
+        conn.close()

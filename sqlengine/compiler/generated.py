@@ -1,0 +1,246 @@
+"""Generated columns (``AS (expr) VIRTUAL | STORED``).
+
+A STORED column is computed when its row is written and kept in the record like any
+other column. A VIRTUAL column is never stored: the record holds only the other columns
+(``Table.storage`` maps a column to its record field) and a read computes the expression
+from the row. While a row is being written, its registers (``base+1 ..``, one per column
+in declared order) hold every column, the generated ones computed here after the regular
+ones got their affinity, as SQLite's sqlite3ComputeGeneratedColumns does.
+
+CREATE TABLE checks each expression as SQLite's resolver does in NC_GenCol context (names
+of the table only, no ``.``, subqueries, parameters, windows, aggregates or
+non-deterministic functions). This module emits code; it never runs it.
+"""
+
+from __future__ import annotations
+
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+
+_NONDET_RUNTIME = ("date", "time", "datetime", "julianday", "unixepoch", "strftime",
+                   "timediff")
+
+
+def has_generated(table) -> bool:
+    return any(c.generated is not None for c in getattr(table, "columns", ()))
+
+
+def is_virtual(table, i) -> bool:
+    st = getattr(table, "storage", None)
+    return st is not None and i >= 0 and st[i] < 0
+
+
+def storage_index(table, i) -> int:
+    """The record field of column ``i`` (its number when the table has no virtual column)."""
+    st = table.storage
+    return i if st is None else st[i]
+
+
+def _column_refs(e, out):
+    """Names (lower case) of the unqualified columns ``e`` reads."""
+    if isinstance(e, A.Column):
+        out.add(e.name.lower())
+        return out
+    for v in _children(e):
+        _column_refs(v, out)
+    return out
+
+
+def _children(e):
+    slots = getattr(type(e), "__slots__", None) or getattr(e, "__dataclass_fields__", {})
+    for name in slots:
+        v = getattr(e, name, None)
+        if isinstance(v, list):
+            for x in v:
+                if hasattr(x, "__dataclass_fields__"):
+                    yield x
+        elif hasattr(v, "__dataclass_fields__"):
+            yield v
+
+
+# ---- reading -------------------------------------------------------------------------------
+
+def code_virtual_column(p, ref, target):
+    """Compute virtual column ``ref.col`` of the row under ``ref.source``'s cursor."""
+    from sqlengine.compiler.expr import code_expr
+    from sqlengine.compiler.resolve import Scope
+    src = ref.source
+    table = src.table
+    col = table.columns[ref.col]
+    busy = _busy(p)
+    key = (id(table), ref.col)
+    if key in busy:
+        raise OperationalError(f'generated column loop on "{col.name}"')
+    busy.add(key)
+    try:
+        scope = Scope([_row_source(src)])
+        scope.overrides = ref.scope.overrides
+        code_expr(p, scope, col.generated, target)
+    finally:
+        busy.discard(key)
+    _col_affinity(p, col, target)
+
+
+def _row_source(src):
+    """A copy of a table source under the table's own name (the expression's names are
+    unqualified), reading the same cursor."""
+    from sqlengine.compiler.resolve import Source
+    t = src.table
+    s = Source(t.name, src.cursor, src.columns, src.affs, src.colls, src.decltypes, table=t)
+    s.index_cursor = src.index_cursor
+    return s
+
+
+def _busy(p):
+    busy = getattr(p, "gen_busy", None)
+    if busy is None:
+        busy = p.gen_busy = set()
+    return busy
+
+
+def _col_affinity(p, col, reg):
+    if col.affinity not in (O.AFF_BLOB, O.AFF_NONE):
+        p.b.emit(O.OP_Affinity, reg, 1, 0, col.affinity)
+
+
+def code_read_row(p, table, cur, base):
+    """Read the row under table cursor ``cur`` into ``base+1 ..`` (``base`` holds its
+    rowid): stored columns from the record, the rowid alias from ``base``, the virtual
+    columns computed from those registers."""
+    b = p.b
+    st = table.storage
+    for i, c in enumerate(table.columns):
+        if i == table.ipk:
+            b.emit(O.OP_SCopy, base, base + 1 + i)
+        elif st is not None and st[i] < 0:
+            continue
+        else:
+            b.emit(O.OP_Column, cur, i if st is None else st[i], base + 1 + i)
+            if c.affinity == O.AFF_REAL:
+                b.emit(O.OP_RealAffinity, base + 1 + i)
+    if st is not None:
+        code_generated(p, table, base, virtual_only=True)
+
+
+def record_registers(p, table, base):
+    """(first, count) of registers holding the record of the row at ``base``: the stored
+    columns in order, the rowid alias as NULL."""
+    b = p.b
+    n = len(table.columns)
+    st = table.storage
+    if table.ipk < 0 and st is None:
+        return base + 1, n
+    m = table.n_stored
+    tmp = b.alloc_reg(m)
+    if st is None:
+        b.emit(O.OP_Copy, base + 1, tmp, n - 1)
+    else:
+        for i in range(n):
+            if st[i] >= 0:
+                b.emit(O.OP_SCopy, base + 1 + i, tmp + st[i])
+    if table.ipk >= 0:
+        b.emit(O.OP_Null, 0, tmp + storage_index(table, table.ipk))
+    return tmp, m
+
+
+# ---- writing -------------------------------------------------------------------------------
+
+def code_generated(p, table, base, virtual_only=False):
+    """Compute the generated columns of the row at ``base`` into their registers, each
+    once the columns it reads are available (SQLite's order, and its loop error)."""
+    if not has_generated(table):
+        return
+    from sqlengine.compiler.expr import code_expr
+    from sqlengine.compiler.insert import _row_scope
+    cols = table.columns
+    pending = [i for i, c in enumerate(cols) if c.generated is not None
+               and not (virtual_only and c.stored)]
+    if not pending:
+        return
+    notavail = set(pending)
+    refs = {i: _column_refs(cols[i].generated, set()) for i in pending}
+    scope = _row_scope(p, table, base)
+    while True:
+        progress = False
+        redo = None
+        for i in pending:
+            if i not in notavail:
+                continue
+            if any(cols[j].name.lower() in refs[i] for j in notavail):
+                redo = i
+                continue
+            code_expr(p, scope, cols[i].generated, base + 1 + i)
+            _col_affinity(p, cols[i], base + 1 + i)
+            notavail.discard(i)
+            progress = True
+        if redo is None or not progress:
+            break
+    if redo is not None:
+        raise OperationalError(f'generated column loop on "{cols[redo].name}"')
+
+
+# ---- CREATE TABLE checks ---------------------------------------------------------------------
+
+def check_create(p, table):
+    """SQLite's errors for the generated columns of a new table (the last error of all
+    columns wins, as in sqlite3EndTable)."""
+    if not has_generated(table):
+        return
+    err = None
+    for c in table.columns:
+        if c.generated is not None:
+            e = _check_expr(p, table, c.generated, "generated columns")
+            if e is not None:
+                err = e
+    if all(c.generated is not None for c in table.columns):
+        err = "must have at least one non-generated column"
+    if err is not None:
+        raise OperationalError(err)
+
+
+def _check_expr(p, table, e, what):
+    """The first error in ``e`` (pre-order), or None."""
+    if isinstance(e, A.Column):
+        if e.table is not None:
+            if table.find_column(e.name) < 0 or e.table.lower() != table.name.lower():
+                return f"no such column: {e.table}.{e.name}"
+            return 'the "." operator prohibited in ' + what
+        if table.find_column(e.name) < 0:
+            return f"no such column: {e.name}"
+        return None
+    if isinstance(e, A.Param):
+        return "parameters prohibited in " + what
+    if isinstance(e, (A.Subquery, A.Exists, A.InSelect)):
+        return "subqueries prohibited in " + what
+    if isinstance(e, A.InTable):
+        return "subqueries prohibited in " + what
+    if isinstance(e, A.FunctionCall):
+        msg = _check_function(p, e, what)
+        if msg is not None:
+            return msg
+    for v in _children(e):
+        msg = _check_expr(p, table, v, what)
+        if msg is not None:
+            return msg
+    return None
+
+
+def _check_function(p, e, what):
+    db = p.db
+    name = e.name.lower()
+    nargs = 0 if e.star else len(e.args)
+    if e.over is not None:
+        return f"misuse of window function {e.name}()"
+    if db.is_aggregate(name, nargs):
+        return f"misuse of aggregate function {e.name}()"
+    if not db.function_exists(name):
+        return f"no such function: {e.name}"
+    if name in ("coalesce", "ifnull", "iif", "if", "likely", "unlikely", "likelihood"):
+        return None
+    fd = db.find_function(name, nargs)
+    if fd is None:
+        return f"wrong number of arguments to function {e.name}()"
+    if not getattr(getattr(fd, "fdef", fd), "deterministic", True) and name not in _NONDET_RUNTIME:
+        return "non-deterministic functions prohibited in " + what
+    return None
