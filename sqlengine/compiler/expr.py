@@ -107,8 +107,15 @@ def code_column(p, ref, target):
         b.emit(O.OP_Rowid, src.cursor, target)
         return
     defaults = src.defaults
+    field = col
+    if src.is_table and src.table.storage is not None:
+        field = src.table.storage[col]
+        if field < 0:  # a VIRTUAL generated column: computed from the row
+            from sqlengine.compiler.generated import code_virtual_column
+            code_virtual_column(p, ref, target)
+            return
     # the comment (table, column) is joined with a dot only when a listing shows it
-    b.emit(O.OP_Column, src.cursor, col, target,
+    b.emit(O.OP_Column, src.cursor, field, target,
            defaults[col] if defaults is not None else None, 0, (src.name, src.columns[col]))
     if src.is_table and src.affs[col] == O.AFF_REAL:
         b.emit(O.OP_RealAffinity, target)
