@@ -31,6 +31,7 @@ def test_workload(benchmark, tmp_path, name, engine):
         path = tmp_path / f"b{next(counter)}.db"
         con = module.connect(str(path))
         w = cls()
+        w.module_name = engine
         w.setup(con, n)
         if getattr(cls, "reopen", False):
             con.close()

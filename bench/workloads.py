@@ -3,12 +3,16 @@ sqlite3-compatible module can run them.
 
 Each workload is a class with ``setup(con, n)`` (untimed: builds the data from a fixed
 seed) and ``run(con, n)`` (timed). ``n`` is the workload's base size times ``--scale``.
-Workloads never print and never depend on which engine runs them.
+The runner sets ``module_name`` on the instance before ``setup`` (the DB-API module under
+test), for the workloads that open their own connections. Workloads never print and never
+depend on which engine runs them.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import re
 import string
 
 WORKLOADS: dict[str, type] = {}
@@ -207,3 +211,48 @@ class ColdOpen:
 
     def run(self, con, n):
         con.execute(f"SELECT * FROM t{n - 1} WHERE a = 1").fetchall()
+
+
+# The corpus workload's scripts (relative to the sqllogictest corpus root).
+CORPUS_SCRIPTS = ("select5.test.gz", "random/expr/slt_good_0.test.gz")
+
+
+def _records_prefix(text: str, fraction: float) -> str:
+    """The first ``fraction`` of a script's records (records are separated by blank
+    lines; the scripts create and fill their tables first, so a prefix is a valid script)."""
+    if fraction >= 1:
+        return text
+    blocks = re.split(r"\n[ \t]*\n", text)
+    return "\n\n".join(blocks[:max(1, math.ceil(len(blocks) * fraction))])
+
+
+@workload
+class Corpus:
+    name = "corpus"
+    doc = "select5.test and random/expr/slt_good_0.test through the sqllogictest harness"
+    base = 1_000  # n / 1000 = the fraction of each script's records run (at most all)
+    module_name = "sqlite3"
+
+    def setup(self, con, n):
+        from sqllogictest_runner.corpus import find_corpus
+        from sqllogictest_runner.parser import read_script_text
+
+        root, shared = find_corpus()
+        if not shared:
+            raise FileNotFoundError("the sqllogictest corpus (../shared/sqllogictest/test) "
+                                    "is not there")
+        self.scripts = [(rel, _records_prefix(read_script_text(root / rel), n / self.base))
+                        for rel in CORPUS_SCRIPTS]
+
+    def run(self, con, n):
+        from sqllogictest_runner.engines import open_engine
+        from sqllogictest_runner.runner import run_script
+
+        for rel, text in self.scripts:
+            engine = open_engine(self.module_name)
+            try:
+                result = run_script(text, engine, rel)
+            finally:
+                engine.close()
+            if result.failed or result.status != "done":
+                raise RuntimeError(f"{rel}: {result.failed} failed records ({result.status})")
