@@ -1,7 +1,8 @@
 """Whole-database operations of the DB-API built on plain SQL: iterdump, backup, Blob,
 serialize and deserialize.
 
-SQLite implements these below the SQL level (page copies, incremental blob I/O). Here they
+SQLite implements these below the SQL level (page copies, incremental blob I/O). On
+sqlengine's own engine, backup/serialize/deserialize move pages (``dbapi_pages``); here they
 are built from statements the engine already runs (reading sqlite_schema, SELECT, INSERT,
 UPDATE), so they work on any engine that speaks the ``database`` contract. They keep the
 stdlib's interface and messages; differences are written next to the code. This module
@@ -202,10 +203,15 @@ def backup(source, target, *, pages=-1, progress=None, name="main", sleep=0.250)
         raise TypeError("progress argument must be a callable")
     if not isinstance(name, str):
         raise TypeError(f"backup() argument 'name' must be str, not {type(name).__name__}")
-    if name != "main":
-        raise OperationalError(f"unknown database {name}")
     if not target._db.autocommit:
         raise OperationalError("target is in transaction")
+    from sqlengine import dbapi_pages
+
+    if dbapi_pages.supported(source) and dbapi_pages.supported(target):
+        dbapi_pages.backup(source, target, pages, progress, name)
+        return
+    if name != "main":
+        raise OperationalError(f"unknown database {name}")
     copy_database(source, target)
     if progress is not None:
         progress(errors.SQLITE_DONE, 0, _page_count(source))
@@ -216,8 +222,11 @@ def backup(source, target, *, pages=-1, progress=None, name="main", sleep=0.250)
 
 
 def serialize(conn, name):
+    from sqlengine import dbapi_pages
     from sqlengine.dbapi import Connection
 
+    if dbapi_pages.supported(conn):
+        return dbapi_pages.serialize(conn, name)
     if name != "main":
         raise OperationalError(f"unknown database {name}")
     fd, path = tempfile.mkstemp(suffix=".db", prefix="sqlengine-")
@@ -240,8 +249,10 @@ def serialize(conn, name):
 def deserialize(conn, data, name):
     from sqlengine.dbapi import Connection
 
+    from sqlengine import dbapi_pages
+
     data = bytes(memoryview(data))
-    if name != "main":
+    if name != "main" and not dbapi_pages.supported(conn):
         raise OperationalError(f"unknown database {name}")
     if any(c._statement is not None for c in conn._cursors) or \
             any(s.in_use for s in conn._cache.values()):
@@ -250,6 +261,9 @@ def deserialize(conn, data, name):
     if not conn._db.autocommit:
         raise OperationalError("cannot deserialize while a transaction is open",
                                code=errors.SQLITE_BUSY)
+    if dbapi_pages.supported(conn):
+        dbapi_pages.deserialize(conn, data, name)
+        return
     fd, path = tempfile.mkstemp(suffix=".db", prefix="sqlengine-")
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -95,6 +95,18 @@ result_error = _sig("sqlite3_result_error", None, _p, ctypes.c_char_p, ctypes.c_
 result_error_code = _sig("sqlite3_result_error_code", None, _p, ctypes.c_int)
 aggregate_context = _sig("sqlite3_aggregate_context", _p, _p, ctypes.c_int)
 
+backup_init = _sig("sqlite3_backup_init", _p, _p, ctypes.c_char_p, _p, ctypes.c_char_p)
+backup_step = _sig("sqlite3_backup_step", ctypes.c_int, _p, ctypes.c_int)
+backup_remaining = _sig("sqlite3_backup_remaining", ctypes.c_int, _p)
+backup_pagecount = _sig("sqlite3_backup_pagecount", ctypes.c_int, _p)
+backup_finish = _sig("sqlite3_backup_finish", ctypes.c_int, _p)
+serialize = _sig("sqlite3_serialize", _p, _p, ctypes.c_char_p, ctypes.POINTER(_i64),
+                 ctypes.c_uint)
+deserialize = _sig("sqlite3_deserialize", ctypes.c_int, _p, ctypes.c_char_p, _p, _i64, _i64,
+                   ctypes.c_uint)
+malloc64 = _sig("sqlite3_malloc64", _p, ctypes.c_uint64)
+free = _sig("sqlite3_free", None, _p)
+
 SQLITE_UTF8 = 1
 SQLITE_DETERMINISTIC = 0x800
 
@@ -236,6 +248,43 @@ class Database:
     def _raise(self, rc):
         code = extended_errcode(self._h)
         raise errors.error_for_code(code, errmsg(self._h).decode("utf-8"))
+
+    # -- page-level operations (optional part of the contract, see dbapi_pages.py) ------------
+    def backup_pages(self, target, name, pages, progress):
+        pages = pages if pages > 0 else -1  # as the stdlib: 0 copies everything at once
+        handle = backup_init(target._h, b"main", self._h, name.encode("utf-8"))
+        if not handle:
+            target._raise(1)
+        try:
+            while True:
+                rc = backup_step(handle, pages)
+                if progress is not None and rc in (0, 101):
+                    progress(rc, backup_remaining(handle), backup_pagecount(handle))
+                if rc == 101:
+                    break
+                if rc in (5, 6):
+                    continue
+                if rc:
+                    target._raise(rc)
+        finally:
+            backup_finish(handle)
+
+    def serialize_pages(self, name):
+        size = _i64()
+        ptr = serialize(self._h, name.encode("utf-8"), ctypes.byref(size), 0)
+        if not ptr:
+            raise errors.OperationalError(f"unable to serialize '{name}'")
+        try:
+            return ctypes.string_at(ptr, size.value)
+        finally:
+            free(ptr)
+
+    def deserialize_pages(self, data, name):
+        buf = malloc64(max(len(data), 1))
+        ctypes.memmove(buf, data, len(data))
+        rc = deserialize(self._h, name.encode("utf-8"), buf, len(data), len(data), 1 | 2)
+        if rc:
+            self._raise(rc)
 
     def prepare(self, sql, start=0):
         data = sql[start:].encode("utf-8")
