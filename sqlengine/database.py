@@ -212,6 +212,8 @@ class Database:
         self._cache: dict = {}
         self._schema_version = 0
         self._interrupted = False
+        self._progress_handler = None  # set_progress_handler: called by the VM every
+        self._progress_ops = 0         # _progress_ops instructions
         self._authorizer = None
         self.attached: list = []  # compiler/attach.py: the ATTACHed databases, in order
         self._attach_code = 1
@@ -605,6 +607,17 @@ class Database:
     # ---- misc ------------------------------------------------------------------------------------
     def interrupt(self):
         self._interrupted = True
+
+    def set_progress_handler(self, callback, n):
+        """sqlite3_progress_handler: ``callback()`` runs every ``n`` VM instructions of a
+        statement; a true result stops it with OperationalError("interrupted"). None or
+        n <= 0 removes the handler."""
+        if callback is None or n <= 0:
+            self._progress_handler = None
+            self._progress_ops = 0
+        else:
+            self._progress_ops = int(n)
+            self._progress_handler = callback
 
     def close(self):
         if self.closed:

@@ -22,10 +22,12 @@ from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes
 from libc.string cimport memcpy, memmove, memset
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport int64_t, uint64_t, uint32_t
+cimport cython
 
 from sqlengine.storage._varint cimport get_varint, put_varint, varint_len
 from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compare_record_key,
                                         decode_value, decode_record_at, decode_column_at,
+                                        decode_column_or,
                                         compare_records)
 from sqlengine.storage._record import decode_record, decode_column, encode_record
 
@@ -69,34 +71,12 @@ cdef bytes pack4(uint32_t v):
     return PyBytes_FromStringAndSize(<char*>b, 4)
 
 
-cdef struct CellInfo:
-    int64_t key          # rowid (table) or payload size (index)
-    int64_t npayload
-    int hdrlen           # offset of the payload from the cell start
-    int nlocal
-    int size             # bytes of the cell (without the 4-byte minimum padding)
-    uint32_t ovfl        # first overflow page, 0 if none
-
-
 # ---------------------------------------------------------------------------------------------
 # pages
 
+@cython.final
 cdef class MemPage:
     """One page as the b-tree sees it: the pager's bytearray plus its parsed header."""
-    cdef public int pgno
-    cdef public bytearray data
-    cdef unsigned char* a
-    cdef public bint parsed
-    cdef public int hdr
-    cdef public int ptype
-    cdef public bint leaf
-    cdef public bint intkey
-    cdef public int ncell
-    cdef int cell_ptr
-    cdef public int usable
-    cdef int max_local
-    cdef int min_local
-    cdef public object pending      # (cells, right child) when the content overflows the page
 
     def __init__(self, int pgno, bytearray data, int usable):
         self.pgno = pgno
@@ -135,7 +115,7 @@ cdef class MemPage:
     def parse_header(self):
         self.parse()
 
-    cdef inline int cell_offset(self, int i) except -1:
+    cdef int cell_offset(self, int i) except -1:
         cdef int off = get2(self.a + self.cell_ptr + 2 * i)
         if off < self.cell_ptr + 2 * self.ncell or off > self.usable - 4:
             raise corrupt()
@@ -192,7 +172,7 @@ cdef class MemPage:
             info.ovfl = get4(p + pos + info.nlocal)
         return 0
 
-    cdef inline uint32_t child(self, int i) except 0:
+    cdef uint32_t child(self, int i) except 0:
         """Child page i of an interior page (i == ncell: the right-most child)."""
         cdef uint32_t pg
         if i >= self.ncell:
@@ -203,7 +183,7 @@ cdef class MemPage:
             raise corrupt()
         return pg
 
-    cdef inline int64_t cell_rowid(self, int i) except? -1:
+    cdef int64_t cell_rowid(self, int i) except? -1:
         cdef CellInfo info
         self.parse_cell(self.cell_offset(i), &info)
         return info.key
@@ -398,28 +378,9 @@ def init_empty_page(MemPage page, bint intkey):
 # ---------------------------------------------------------------------------------------------
 # cursors
 
+@cython.final
 cdef class BtCursor:
     """A position in one b-tree. See the module docstring for the states."""
-    cdef public object bt
-    cdef object pager
-    cdef dict cache
-    cdef public uint32_t root
-    cdef public bint writable
-    cdef public KeyInfo key_info
-    cdef public bint intkey
-    cdef int state
-    cdef list pages
-    cdef int idx[MAX_DEPTH]
-    cdef int depth
-    cdef object saved_key
-    cdef int skip_next
-    cdef int usable
-    cdef bytes probe         # the record compared by compare_cell when no PreparedKey is given
-    cdef list peers          # weak references to every cursor on this root (shared list)
-    cdef object selfref
-    cdef dict dirty
-    cdef list savepoints
-    cdef object __weakref__
 
     def __init__(self, bt, uint32_t root, bint writable=False, KeyInfo key_info=None):
         self.bt = bt
@@ -450,7 +411,7 @@ cdef class BtCursor:
                 pass
             self.selfref = None
 
-    cdef inline int mark_dirty(self, MemPage p) except -1:
+    cdef int mark_dirty(self, MemPage p) except -1:
         """pager.write(p), skipping the call when p is already dirty and no savepoint
         needs its pre-image."""
         cdef object sp
@@ -496,7 +457,7 @@ cdef class BtCursor:
         self.idx[self.depth] = 0
         return 0
 
-    cdef inline MemPage top(self):
+    cdef MemPage top(self):
         return <MemPage>self.pages[self.depth]
 
     cdef void _release(self):
@@ -614,14 +575,14 @@ cdef class BtCursor:
         self.saved_key = None
 
     # -- positioning: public ----------------------------------------------------------------
-    def first(self):
+    cpdef bint first(self) except -1:
         """Move to the first entry; False if the tree is empty."""
         if not self.move_to_root():
             return False
         self.move_to_leftmost()
         return True
 
-    def last(self):
+    cpdef bint last(self) except -1:
         if not self.move_to_root():
             return False
         self.move_to_rightmost()
@@ -852,7 +813,7 @@ cdef class BtCursor:
             pass
         return prepare_key(tuple(key))
 
-    def seek_ge(self, key):
+    cpdef bint seek_ge(self, key) except -1:
         cdef int c
         if self.intkey:
             c = self.seek_rowid(key)
@@ -862,7 +823,7 @@ cdef class BtCursor:
         c = self.move_to_key(self._probe_key(key), -1, False)
         return c == 0
 
-    def seek_gt(self, key):
+    cpdef bint seek_gt(self, key) except -1:
         cdef int c
         if self.intkey:
             c = self.seek_rowid(key)
@@ -872,7 +833,7 @@ cdef class BtCursor:
         c = self.move_to_key(self._probe_key(key), 1, False)
         return c == 0
 
-    def seek_le(self, key):
+    cpdef bint seek_le(self, key) except -1:
         cdef int c
         if self.intkey:
             c = self.seek_rowid(key)
@@ -882,7 +843,7 @@ cdef class BtCursor:
         c = self.move_to_key(self._probe_key(key), 1, False)
         return self._back_one(c)
 
-    def seek_lt(self, key):
+    cpdef bint seek_lt(self, key) except -1:
         cdef int c
         if self.intkey:
             c = self.seek_rowid(key)
@@ -899,7 +860,7 @@ cdef class BtCursor:
             return self.last()
         return self.prev_() == 1
 
-    def compare_key(self, key):
+    cpdef int compare_key(self, key) except -2:
         """Compare the current entry's first len(key) fields with key: -1, 0 or 1."""
         self._need_valid()
         return self.compare_cell(self.top(), self.idx[self.depth], self._probe_key(key))
@@ -992,6 +953,34 @@ cdef class BtCursor:
         if info.nlocal == info.npayload and i >= 0:
             return decode_column_at(p.a + off + info.hdrlen, info.nlocal, i)
         return decode_column(self.read_payload(p, off, &info), i)
+
+    cdef object column_or(self, Py_ssize_t i, object dflt, bint* done):
+        """Field i of the current record (``dflt`` past its last field) decoded in place, for
+        the VM's Column; ``*done`` is False (and None returned) when the record overflows its
+        page (the caller then reads the whole payload once)."""
+        cdef CellInfo info
+        cdef MemPage p
+        cdef int off
+        self._need_valid()
+        p = <MemPage>self.pages[self.depth]
+        off = p.cell_offset(self.idx[self.depth])
+        p.parse_cell(off, &info)
+        if info.nlocal != info.npayload:
+            done[0] = False
+            return None
+        done[0] = True
+        return decode_column_or(p.a + off + info.hdrlen, info.nlocal, i, dflt)
+
+    cdef bint seek_rowid_eq(self, int64_t rowid) except -1:
+        """Move to the entry with this rowid: True when it exists (the VM's SeekRowid)."""
+        return self.seek_rowid(rowid) == 0 and self.state == CURSOR_VALID
+
+    cdef object rowid_c(self):
+        """The rowid of the current entry (for an index, the record's last field)."""
+        self._need_valid()
+        if self.intkey:
+            return self.current_rowid()
+        return decode_column(self.current_payload(), -1)
 
     def record(self):
         """The current record decoded to a tuple."""

@@ -154,6 +154,33 @@ cdef object decode_column_at(const unsigned char* p, Py_ssize_t size, Py_ssize_t
     return None
 
 
+cdef object decode_column_or(const unsigned char* p, Py_ssize_t size, Py_ssize_t i,
+                             object dflt):
+    """Field i (>= 0) of the record at p; ``dflt`` past the last field (the default of a
+    column added by ALTER TABLE ADD COLUMN)."""
+    if size <= 0:
+        raise _corrupt()
+    cdef uint64_t hsz, t
+    cdef int n = get_varint(p, size, &hsz)
+    if n == 0 or hsz > <uint64_t>size or hsz < <uint64_t>n:
+        raise _corrupt()
+    cdef Py_ssize_t pos = n, body = <Py_ssize_t>hsz, sz
+    cdef Py_ssize_t k = 0
+    while pos < <Py_ssize_t>hsz:
+        n = get_varint(p + pos, <Py_ssize_t>hsz - pos, &t)
+        if n == 0 or t == 10 or t == 11:
+            raise _corrupt()
+        pos += n
+        sz = serial_size(t)
+        if body + sz > size:
+            raise _corrupt()
+        if k == i:
+            return decode_value(t, p + body, sz)
+        body += sz
+        k += 1
+    return dflt
+
+
 def decode_column(data, Py_ssize_t i):
     """The value of field ``i`` of a record (negative i counts from the end); None when the
     record has fewer fields (SQLite's rule for columns added by ALTER TABLE ADD COLUMN)."""
@@ -230,7 +257,8 @@ def encode_record(values):
             t = 7
             parts.append(PyBytes_FromStringAndSize(<char*>buf, 8))
         elif isinstance(v, str):
-            b = _text_bytes(v)
+            # a str subclass (JSON text) is stored as its plain text
+            b = _text_bytes(v if type(v) is str else str(v))
             t = 13 + 2 * <uint64_t>len(b)
             parts.append(b)
         elif isinstance(v, (bytes, bytearray, memoryview)):
@@ -343,7 +371,7 @@ cdef class PreparedKey:
             c = _type_class(v)
             self.cls.append(c)
             if c == 2:
-                self.raw.append(_text_bytes(v))
+                self.raw.append(_text_bytes(v if type(v) is str else str(v)))
             elif c == 3:
                 self.raw.append(bytes(v))
             else:

@@ -21,6 +21,7 @@ from sqlengine.vdbe._values cimport (apply_affinity, compare, compare_with_affin
 
 from sqlengine import errors as E
 from sqlengine.vdbe._aggregates cimport AggBase
+from sqlengine.storage._btree cimport BtCursor
 from sqlengine.vdbe import sorter as S
 from sqlengine.storage._record import encode_record, decode_record
 
@@ -183,6 +184,7 @@ cdef class Vdbe:
     cdef public bint started
     cdef public object error_action
     cdef public object last_rowid
+    cdef public long long n_ops     # instructions run by this run (the progress handler's clock)
 
     def __init__(self, db, prog):
         self.db = db
@@ -206,6 +208,7 @@ cdef class Vdbe:
         self.done = False
         self.started = False
         self.error_action = None
+        self.n_ops = 0
 
     def close_cursors(self):
         self.cursors = [None] * (self.prog.n_cursor + 1)
@@ -235,18 +238,20 @@ cdef class Vdbe:
         cdef int op, i, n, p5
         cdef long long p1, p2, p3
         cdef VCursor c
+        cdef BtCursor bc
+        cdef bint done
         cdef object v, w, r, k
-        cdef int tick = 4096
+        cdef long long nops, check_at
         if self.done:
             return None
         self.started = True
+        nops = self.n_ops
+        check_at = self._next_check(nops)
         while True:
-            tick -= 1
-            if tick == 0:
-                tick = 4096
-                if self.db._interrupted:
-                    self.db._interrupted = False
-                    raise E.OperationalError("interrupted", code=E.SQLITE_INTERRUPT)
+            nops += 1
+            if nops >= check_at:
+                self.n_ops = nops
+                check_at = self._tick(nops)
             op = opc[pc]
             p1 = a1[pc]
             p2 = a2[pc]
@@ -258,6 +263,13 @@ cdef class Vdbe:
                 else:
                     r = c.row
                     if r is None:
+                        if c.kind == K_TABLE or c.kind == K_INDEX:
+                            # one field decoded in place, no row tuple
+                            v = (<BtCursor?>c.bt).column_or(p2, p4s[pc], &done)
+                            if done:
+                                mem[p3] = v
+                                pc += 1
+                                continue
                         r = _row_of(c)
                     if p2 < len(r):
                         mem[p3] = r[p2]
@@ -268,7 +280,7 @@ cdef class Vdbe:
                 c.row = None
                 c.nullrow = False
                 if c.kind == K_TABLE or c.kind == K_INDEX:
-                    if c.bt.next():
+                    if (<BtCursor?>c.bt).next_():
                         pc = p2
                         continue
                     c.eof = True
@@ -341,13 +353,17 @@ cdef class Vdbe:
                 continue
             elif op == OP_ResultRow:
                 self.pc = pc + 1
+                self.n_ops = nops
+                if a5[pc]:  # values with a subtype (JSON text) leave the VM as plain str
+                    return tuple([str(v) if isinstance(v, str) else v
+                                  for v in mem[p1:p1 + p2]])
                 return tuple(mem[p1:p1 + p2])
             elif op == OP_Rowid:
                 c = <VCursor>cursors[p1]
                 if c.nullrow:
                     mem[p2] = None
                 elif c.kind == K_TABLE:
-                    mem[p2] = c.bt.rowid
+                    mem[p2] = (<BtCursor?>c.bt).rowid_c()
                 elif c.kind == K_EPH_TABLE:
                     mem[p2] = c.data.rowids[c.pos]
                 else:
@@ -690,9 +706,9 @@ cdef class Vdbe:
                 k = c.kind
                 if k == K_TABLE or k == K_INDEX:
                     if op == OP_Rewind:
-                        ok = c.bt.first()
+                        ok = (<BtCursor?>c.bt).first()
                     else:
-                        ok = c.bt.last()
+                        ok = (<BtCursor?>c.bt).last()
                 elif k == K_EPH_TABLE:
                     n = len(c.data.rows)
                     c.pos = 0 if op == OP_Rewind else n - 1
@@ -712,7 +728,7 @@ cdef class Vdbe:
                 c.row = None
                 c.nullrow = False
                 if c.kind == K_TABLE or c.kind == K_INDEX:
-                    if c.bt.prev():
+                    if (<BtCursor?>c.bt).prev_():
                         pc = p2
                         continue
                 else:
@@ -742,7 +758,7 @@ cdef class Vdbe:
                         c.eof = True
                         pc = p2
                         continue
-                elif c.bt.seek(v) != 0 or c.bt.eof:
+                elif not (<BtCursor?>c.bt).seek_rowid_eq(v):
                     c.eof = True
                     pc = p2
                     continue
@@ -753,29 +769,30 @@ cdef class Vdbe:
                 c.row = None
                 c.nullrow = False
                 if c.kind == K_TABLE:
+                    bc = <BtCursor?>c.bt
                     k = _int_key(mem[p3], op)
                     if k is None:
                         c.eof = True
                         pc = p2
                         continue
                     if k is True:
-                        ok = c.bt.last()
+                        ok = bc.last()
                     elif type(k) is not int:
                         # beyond the 64-bit range
                         if (k > 0) == (op == OP_SeekGE or op == OP_SeekGT):
                             ok = False
                         elif op == OP_SeekGE or op == OP_SeekGT:
-                            ok = c.bt.first()
+                            ok = bc.first()
                         else:
-                            ok = c.bt.last()
+                            ok = bc.last()
                     elif op == OP_SeekGE:
-                        ok = c.bt.seek_ge(k)
+                        ok = bc.seek_ge(k)
                     elif op == OP_SeekGT:
-                        ok = c.bt.seek_gt(k)
+                        ok = bc.seek_gt(k)
                     elif op == OP_SeekLE:
-                        ok = c.bt.seek_le(k)
+                        ok = bc.seek_le(k)
                     else:
-                        ok = c.bt.seek_lt(k)
+                        ok = bc.seek_lt(k)
                 elif c.kind == K_EPH_HASH:
                     n = <int>p4s[pc]
                     ok = c.data.lookup(tuple(mem[p3:p3 + n]))
@@ -783,14 +800,15 @@ cdef class Vdbe:
                 else:
                     n = <int>p4s[pc]
                     key = tuple(mem[p3:p3 + n])
+                    bc = <BtCursor?>c.bt
                     if op == OP_SeekGE:
-                        ok = c.bt.seek_ge(key)
+                        ok = bc.seek_ge(key)
                     elif op == OP_SeekGT:
-                        ok = c.bt.seek_gt(key)
+                        ok = bc.seek_gt(key)
                     elif op == OP_SeekLE:
-                        ok = c.bt.seek_le(key)
+                        ok = bc.seek_le(key)
                     else:
-                        ok = c.bt.seek_lt(key)
+                        ok = bc.seek_lt(key)
                 c.eof = not ok
                 if not ok:
                     pc = p2
@@ -799,11 +817,11 @@ cdef class Vdbe:
                 c = <VCursor>cursors[p1]
                 n = <int>p4s[pc]
                 if c.kind == K_TABLE:
-                    v = c.bt.rowid
+                    v = (<BtCursor?>c.bt).rowid_c()
                     w = mem[p3]
                     res = compare(v, apply_affinity(w, "C"), None) if w is not None else 1
                 else:
-                    res = c.bt.compare_key(tuple(mem[p3:p3 + n]))
+                    res = (<BtCursor?>c.bt).compare_key(tuple(mem[p3:p3 + n]))
                 if op == OP_IdxGE:
                     ok = res >= 0
                 elif op == OP_IdxGT:
@@ -913,7 +931,8 @@ cdef class Vdbe:
                 if c.kind == K_EPH_INDEX:
                     found = c.data.found(key)
                 else:
-                    found = c.bt.seek_ge(key) and c.bt.compare_key(key) == 0
+                    bc = <BtCursor?>c.bt
+                    found = bc.seek_ge(key) and bc.compare_key(key) == 0
                     c.eof = not found
                 if op == OP_Found:
                     if found:
@@ -949,6 +968,30 @@ cdef class Vdbe:
             else:
                 raise E.InternalError("unknown opcode %d at %d" % (op, pc))
             pc += 1
+
+    cdef long long _next_check(self, long long nops) except -1:
+        """The instruction count at which the loop next looks at interrupt() and calls the
+        progress handler: every 4096 instructions, and every N with a handler set."""
+        cdef long long nxt = nops + 4096, n, m
+        if getattr(self.db, "_progress_handler", None) is not None:
+            n = self.db._progress_ops
+            m = (nops // n + 1) * n
+            if m < nxt:
+                nxt = m
+        return nxt
+
+    cdef long long _tick(self, long long nops) except -1:
+        """interrupt() and the progress handler (sqlite3_progress_handler: called every N
+        instructions of a statement; a true result interrupts it)."""
+        db = self.db
+        if db._interrupted:
+            db._interrupted = False
+            raise E.OperationalError("interrupted", code=E.SQLITE_INTERRUPT)
+        handler = getattr(db, "_progress_handler", None)
+        if handler is not None and nops % <long long>db._progress_ops == 0:
+            if handler():
+                raise E.OperationalError("interrupted", code=E.SQLITE_INTERRUPT)
+        return self._next_check(nops)
 
     cdef object _new_rowid(self, VCursor c):
         bt = c.bt

@@ -1,0 +1,120 @@
+# cython: language_level=3
+# C-level declarations of the b-tree pages and cursors of _btree.pyx, so that the VM loop
+# can move cursors and read columns without Python calls. See _btree.pyx for the docs.
+
+from libc.stdint cimport int64_t, uint64_t, uint32_t
+cimport cython
+
+from sqlengine.storage._record cimport KeyInfo, PreparedKey
+
+
+cdef struct CellInfo:
+    int64_t key          # rowid (table) or payload size (index)
+    int64_t npayload
+    int hdrlen           # offset of the payload from the cell start
+    int nlocal
+    int size             # bytes of the cell (without the 4-byte minimum padding)
+    uint32_t ovfl        # first overflow page, 0 if none
+
+
+@cython.final
+cdef class MemPage:
+    cdef public int pgno
+    cdef public bytearray data
+    cdef unsigned char* a
+    cdef public bint parsed
+    cdef public int hdr
+    cdef public int ptype
+    cdef public bint leaf
+    cdef public bint intkey
+    cdef public int ncell
+    cdef int cell_ptr
+    cdef public int usable
+    cdef int max_local
+    cdef int min_local
+    cdef public object pending      # (cells, right child) when the content overflows the page
+    cdef int parse(self) except -1
+    cdef int cell_offset(self, int i) except -1
+    cdef int parse_cell(self, int off, CellInfo* info) except -1
+    cdef uint32_t child(self, int i) except 0
+    cdef int64_t cell_rowid(self, int i) except? -1
+    cdef list cells(self)
+    cdef uint32_t right_child(self)
+    cdef int content_start(self) except -1
+    cdef int nfree(self) except -1
+    cdef int free_space(self, int start, int size) except -1
+    cdef int insert_cell_at(self, int i, bytes cell) except -1
+    cdef int drop_cell(self, int i) except -1
+    cdef int capacity(self, int ptype)
+    cdef void build(self, list cells, int ptype, uint32_t rc)
+
+@cython.final
+cdef class BtCursor:
+    cdef public object bt
+    cdef object pager
+    cdef dict cache
+    cdef public uint32_t root
+    cdef public bint writable
+    cdef public KeyInfo key_info
+    cdef public bint intkey
+    cdef int state
+    cdef list pages
+    cdef int idx[20]
+    cdef int depth
+    cdef object saved_key
+    cdef int skip_next
+    cdef int usable
+    cdef bytes probe         # the record compared by compare_cell when no PreparedKey is given
+    cdef list peers          # weak references to every cursor on this root (shared list)
+    cdef object selfref
+    cdef dict dirty
+    cdef list savepoints
+    cdef object __weakref__
+    cdef int mark_dirty(self, MemPage p) except -1
+    cdef int save_peers(self) except -1
+    cdef MemPage get_page(self, uint32_t pgno)
+    cdef int push(self, uint32_t pgno) except -1
+    cdef MemPage top(self)
+    cdef void _release(self)
+    cdef int move_to_root(self) except -1
+    cdef int move_to_leftmost(self) except -1
+    cdef int move_to_rightmost(self) except -1
+    cdef int restore(self) except -1
+    cdef int save_position(self) except -1
+    cdef int next_(self) except -1
+    cdef int prev_(self) except -1
+    cdef int seek_rowid(self, int64_t rowid) except -2
+    cdef int _check_table(self) except -1
+    cdef int _check_index(self) except -1
+    cdef int compare_cell(self, MemPage p, int i, PreparedKey key) except -2
+    cdef int move_to_key(self, PreparedKey key, int bias, bint leaf_only) except -2
+    cdef PreparedKey _probe_key(self, key)
+    cdef bint _back_one(self, int c) except -1
+    cdef int _need_valid(self) except -1
+    cdef int64_t current_rowid(self) except? -1
+    cdef bytes current_payload(self)
+    cdef bytes read_payload(self, MemPage p, int off, CellInfo* info)
+    cdef bytes make_cell(self, bint table, int64_t rowid, bytes payload)
+    cdef int free_cell_overflow(self, MemPage p, int i) except -1
+    cdef int _prepare_write(self) except -1
+    cdef bytes current_payload_at(self, MemPage p, int i)
+    cdef void _after_write(self, key)
+    cdef int replace_cell(self, int i, bytes cell) except -1
+    cdef int insert_cell(self, int i, bytes cell) except -1
+    cdef int balance_quick(self, MemPage p, bytes cell) except -1
+    cdef int balance(self) except -1
+    cdef bint underfull(self, MemPage p) except -1
+    cdef int balance_root(self, MemPage root) except -1
+    cdef list content(self, MemPage p)
+    cdef bint edit_parent(self, MemPage parent, int first, int n, list newdivs, uint32_t lastpg) except -1
+    cdef int balance_nonroot(self, MemPage parent, int pi, MemPage page) except -1
+    cdef object column_or(self, Py_ssize_t i, object dflt, bint* done)
+    cdef object rowid_c(self)
+    cdef bint seek_rowid_eq(self, int64_t rowid) except -1
+    cpdef bint first(self) except -1
+    cpdef bint last(self) except -1
+    cpdef bint seek_ge(self, key) except -1
+    cpdef bint seek_gt(self, key) except -1
+    cpdef bint seek_le(self, key) except -1
+    cpdef bint seek_lt(self, key) except -1
+    cpdef int compare_key(self, key) except -2
