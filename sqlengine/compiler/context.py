@@ -7,6 +7,7 @@ One ``Parse`` compiles one statement; it is thrown away afterwards. It never run
 
 from __future__ import annotations
 
+from sqlengine.compiler._codegen import emit_constant
 from sqlengine.compiler.builder import ProgramBuilder
 from sqlengine.compiler.resolve import clear_caches
 from sqlengine.errors import OperationalError
@@ -126,20 +127,8 @@ class Parse:
 
     # ---- small emission helpers ---------------------------------------------------------------
     def emit_constant(self, value, reg: int) -> None:
-        b = self.b
-        if value is None:
-            b.emit(O.OP_Null, 0, reg)
-        elif type(value) is int:
-            if -2147483648 <= value <= 2147483647:
-                b.emit(O.OP_Integer, value, reg)
-            else:
-                b.emit(O.OP_Int64, 0, reg, 0, value)
-        elif type(value) is float:
-            b.emit(O.OP_Real, 0, reg, 0, value)
-        elif isinstance(value, str):
-            b.emit(O.OP_String8, 0, reg, 0, str(value))
-        else:
-            b.emit(O.OP_Blob, 0, reg, 0, bytes(value))
+        """Load a constant (None, int, float, str or bytes) into ``reg``."""
+        emit_constant(self.b, value, reg)
 
     def halt_error(self, code: int, message: str, action: int = O.OE_ABORT) -> int:
         return self.b.emit(O.OP_Halt, code, action, 0, message)

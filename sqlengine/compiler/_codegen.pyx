@@ -1,0 +1,693 @@
+# cython: language_level=3
+"""The compiled core of code generation: ``ProgramBuilder`` and the expression coder's hot
+paths (values into registers, conditions into jumps, column reads, constants, comparisons
+with their affinity and collation, the expression walk).
+
+Every statement of the corpus is new, so each one is compiled, and the compiler's time goes
+to these few functions, called once per expression node: here they are C functions calling
+each other and the builder directly, with the node classes and opcodes held in C variables.
+``compiler/builder.py`` and ``compiler/expr.py`` are the public modules (and hold the
+documentation of what is done); expression kinds that are rare per statement (functions,
+LIKE, subqueries, row values, RAISE, trigger NEW/OLD) stay in plain Python in ``expr.py``,
+which this module calls back through ``_bind``. This module reads the AST and the resolved
+scope and appends instructions; it never runs code, touches storage, or changes a node.
+"""
+
+cimport cython
+
+from sqlengine.compiler.resolve import (ResolvedColumn, Scope, comparison_collation,
+                                        expr_affinity, expr_collation, no_such_column)
+from sqlengine.errors import InternalError, OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe._values import comparison_affinity
+from sqlengine.vdbe.program import Program
+
+# ---- node classes, opcodes and flags as C variables -----------------------------------------
+cdef object T_Literal = A.Literal
+cdef object T_Column = A.Column
+cdef object T_Param = A.Param
+cdef object T_Unary = A.Unary
+cdef object T_Binary = A.Binary
+cdef object T_Collate = A.Collate
+cdef object T_Cast = A.Cast
+cdef object T_IsNull = A.IsNull
+cdef object T_Between = A.Between
+cdef object T_InList = A.InList
+cdef object T_InSelect = A.InSelect
+cdef object T_InTable = A.InTable
+cdef object T_Case = A.Case
+cdef object T_Like = A.Like
+cdef object T_FunctionCall = A.FunctionCall
+cdef object T_Subquery = A.Subquery
+cdef object T_Exists = A.Exists
+cdef object T_RowValue = A.RowValue
+cdef object T_Raise = A.Raise
+cdef object T_CurrentTime = A.CurrentTime
+cdef object T_Star = A.Star
+cdef object T_ResolvedColumn = ResolvedColumn
+cdef object T_Scope = Scope
+
+cdef int OP_Null = O.OP_Null
+cdef int OP_Integer = O.OP_Integer
+cdef int OP_Int64 = O.OP_Int64
+cdef int OP_Real = O.OP_Real
+cdef int OP_String8 = O.OP_String8
+cdef int OP_Blob = O.OP_Blob
+cdef int OP_SCopy = O.OP_SCopy
+cdef int OP_Rowid = O.OP_Rowid
+cdef int OP_Column = O.OP_Column
+cdef int OP_RealAffinity = O.OP_RealAffinity
+cdef int OP_Variable = O.OP_Variable
+cdef int OP_Subtract = O.OP_Subtract
+cdef int OP_BitNot = O.OP_BitNot
+cdef int OP_Not = O.OP_Not
+cdef int OP_And = O.OP_And
+cdef int OP_Or = O.OP_Or
+cdef int OP_CastType = O.OP_CastType
+cdef int OP_IsNull = O.OP_IsNull
+cdef int OP_NotNull = O.OP_NotNull
+cdef int OP_Goto = O.OP_Goto
+cdef int OP_If = O.OP_If
+cdef int OP_IfNot = O.OP_IfNot
+cdef int OP_IfPos = O.OP_IfPos
+cdef int OP_Jump = O.OP_Jump
+cdef int OP_Eq = O.OP_Eq
+cdef int OP_Ne = O.OP_Ne
+cdef int OP_Lt = O.OP_Lt
+cdef int OP_Le = O.OP_Le
+cdef int OP_Gt = O.OP_Gt
+cdef int OP_Ge = O.OP_Ge
+cdef int CMP_STOREP2 = O.CMP_STOREP2
+cdef int CMP_NULLEQ = O.CMP_NULLEQ
+cdef int CMP_JUMPIFNULL = O.CMP_JUMPIFNULL
+cdef object AFF_NONE = O.AFF_NONE
+cdef object AFF_REAL = O.AFF_REAL
+
+cdef dict _ARITH = {"+": O.OP_Add, "-": O.OP_Subtract, "*": O.OP_Multiply,
+                    "/": O.OP_Divide, "%": O.OP_Remainder, "||": O.OP_Concat,
+                    "&": O.OP_BitAnd, "|": O.OP_BitOr, "<<": O.OP_ShiftLeft,
+                    ">>": O.OP_ShiftRight}
+cdef dict _CMP = {"=": O.OP_Eq, "!=": O.OP_Ne, "<": O.OP_Lt, "<=": O.OP_Le, ">": O.OP_Gt,
+                  ">=": O.OP_Ge, "IS": O.OP_Eq, "IS NOT": O.OP_Ne}
+cdef dict _NEGATE = {O.OP_Eq: O.OP_Ne, O.OP_Ne: O.OP_Eq, O.OP_Lt: O.OP_Ge,
+                     O.OP_Ge: O.OP_Lt, O.OP_Gt: O.OP_Le, O.OP_Le: O.OP_Gt}
+cdef dict _AFF_CODE = {}
+for _i, _c in enumerate(O.AFF_CHARS):
+    _AFF_CODE.setdefault(_c, _i)
+
+cdef object INT64_MAX = 9223372036854775807
+cdef object INT64_MIN = -9223372036854775808
+cdef object INT64_OVER = 9223372036854775808     # 2**63: -2**63 written as a literal
+cdef object _MISSING = object()
+
+# sqlengine.compiler.expr, for the expression kinds coded in Python (set by _bind)
+cdef object _expr = None
+
+
+def _bind(module):
+    """Called once by ``compiler/expr.py``: where the Python-coded expression kinds live."""
+    global _expr
+    _expr = module
+
+
+# ------------------------------------------------------------------------------------------
+# ProgramBuilder
+# ------------------------------------------------------------------------------------------
+
+@cython.final
+cdef class ProgramBuilder:
+    """Emits VM instructions, allocates registers and cursors, resolves labels.
+
+    ``ops`` holds the instructions as ``[opcode, p1, p2, p3, p4, p5, comment]`` lists
+    (callers may patch one in place before ``finish``). A label is a negative integer
+    handed out by ``new_label``; it may be used as a jump target (P2, and P1/P3 of Jump)
+    before its address is known, and ``resolve`` pins it to the next instruction.
+    ``finish`` replaces every label by its address and returns an immutable
+    ``vdbe.program.Program``."""
+
+    cdef public list ops
+    cdef public int n_mem
+    cdef public int n_cursor
+    cdef public int n_once
+    cdef public list _labels
+
+    def __init__(self):
+        self.ops = []
+        self.n_mem = 0
+        self.n_cursor = 0
+        self.n_once = 0
+        self._labels = []
+
+    # ---- emission -------------------------------------------------------------------
+    cpdef Py_ssize_t emit(self, object op, object p1=0, object p2=0, object p3=0,
+                          object p4=None, object p5=0, object comment=None) except -1:
+        self.ops.append([op, p1, p2, p3, p4, p5, comment])
+        return len(self.ops) - 1
+
+    cpdef Py_ssize_t addr(self):
+        """Address of the next instruction."""
+        return len(self.ops)
+
+    def change_p2(self, addr, p2):
+        self.ops[addr][2] = p2
+
+    def change_p1(self, addr, p1):
+        self.ops[addr][1] = p1
+
+    # ---- labels ---------------------------------------------------------------------
+    cpdef int new_label(self) except? 0:
+        self._labels.append(-1)
+        return -len(self._labels)
+
+    cpdef resolve(self, int label):
+        self._labels[-label - 1] = len(self.ops)
+
+    # ---- registers and cursors --------------------------------------------------------
+    cpdef int alloc_reg(self, int n=1) except? -1:
+        cdef int first = self.n_mem + 1
+        self.n_mem += n
+        return first
+
+    cpdef int alloc_cursor(self) except? -1:
+        cdef int c = self.n_cursor
+        self.n_cursor += 1
+        return c
+
+    cpdef int alloc_once(self) except? -1:
+        cdef int c = self.n_once
+        self.n_once += 1
+        return c
+
+    # ---- finishing --------------------------------------------------------------------
+    def _target(self, v):
+        if v < 0:
+            a = self._labels[-v - 1]
+            if a < 0:
+                raise InternalError("unresolved label in program")
+            return a
+        return v
+
+    def finish(self):
+        """The Program, every label replaced by its address (the instructions are read
+        column by column; ``ops`` itself is left as emitted)."""
+        ops = self.ops
+        if not ops:
+            return Program([], self.n_mem + 1, self.n_cursor, self.n_once)
+        opcodes, p1, p2, p3, p4, p5, comments = zip(*ops)
+        if self._labels:
+            target = self._target
+            if min(p2) < 0:
+                p2 = [v if v >= 0 else target(v) for v in p2]
+            if OP_Jump in opcodes:
+                p1, p3 = list(p1), list(p3)
+                for i, op in enumerate(opcodes):
+                    if op == OP_Jump:
+                        p1[i] = target(p1[i])
+                        p3[i] = target(p3[i])
+        return Program.from_columns(opcodes, p1, p2, p3, p4, p5, comments,
+                                    self.n_mem + 1, self.n_cursor, self.n_once)
+
+
+# ------------------------------------------------------------------------------------------
+# Constants, columns, lookups
+# ------------------------------------------------------------------------------------------
+
+cpdef emit_constant(ProgramBuilder b, value, int reg):
+    """Load a constant (None, int, float, str or bytes) into ``reg``."""
+    t = type(value)
+    if value is None:
+        b.emit(OP_Null, 0, reg)
+    elif t is int:
+        if -2147483648 <= value <= 2147483647:
+            b.emit(OP_Integer, value, reg)
+        else:
+            b.emit(OP_Int64, 0, reg, 0, value)
+    elif t is float:
+        b.emit(OP_Real, 0, reg, 0, value)
+    elif isinstance(value, str):
+        b.emit(OP_String8, 0, reg, 0, str(value))
+    else:
+        b.emit(OP_Blob, 0, reg, 0, bytes(value))
+
+
+cpdef literal_value(v):
+    """A literal's value as coded: an integer beyond 64 bits reads as a REAL."""
+    if type(v) is int and (v > INT64_MAX or v < INT64_MIN):
+        return float(v)
+    return v
+
+
+cdef object _lookup(scope, name, table):
+    """``scope.lookup(name, table)``, answered from the Scope's cache when it holds the
+    name and no correlation has to be recorded (else by the Scope itself)."""
+    if type(scope) is T_Scope:
+        ref = (<dict>scope._cache).get((name, table, len(scope.sources)), _MISSING)
+        if ref is None or (ref is not _MISSING and not ref.depth):
+            return ref
+    return scope.lookup(name, table)
+
+
+cpdef code_column(p, ref, int target):
+    """Read a resolved column into ``target``."""
+    cdef ProgramBuilder b = p.b
+    src = ref.source
+    col = ref.col
+    ov = ref.scope.overrides
+    if ov:
+        r = ov.get((src.cursor, col))
+        if r is not None:
+            b.emit(OP_SCopy, r, target)
+            return
+    if col < 0 or (src.is_table and col == src.ipk):
+        b.emit(OP_Rowid, src.cursor, target)
+        return
+    defaults = src.defaults
+    field = col
+    if src.is_table:
+        storage = src.table.storage
+        if storage is not None:
+            field = storage[col]
+            if field < 0:  # a VIRTUAL generated column: computed from the row
+                _expr.code_virtual_column(p, ref, target)
+                return
+    # the comment (table, column) is joined with a dot only when a listing shows it
+    b.emit(OP_Column, src.cursor, field, target,
+           defaults[col] if defaults is not None else None, 0, (src.name, src.columns[col]))
+    if src.is_table and src.affs[col] == AFF_REAL:
+        b.emit(OP_RealAffinity, target)
+
+
+def aff_code(aff):
+    """The P5 code of an affinity character."""
+    return _AFF_CODE.get(aff, 0)
+
+
+# ------------------------------------------------------------------------------------------
+# Values into registers
+# ------------------------------------------------------------------------------------------
+
+cpdef int code_expr_reg(p, scope, e) except? -1:
+    """Code ``e`` into a new register; its number."""
+    cdef ProgramBuilder b = p.b
+    cdef int r = b.alloc_reg(1)
+    code_expr(p, scope, e, r)
+    return r
+
+
+cpdef code_expr(p, scope, e, int target):
+    """Compute ``e`` into register ``target``."""
+    cdef ProgramBuilder b = p.b
+    cdef int r, r1, r2, rx, z
+    t = type(e)
+    if t is T_Literal:
+        v = e.value
+        if type(v) is int and v > INT64_OVER:
+            raise _expr.hex_literal_too_big(p, e)
+        emit_constant(b, literal_value(v), target)
+    elif t is T_Column:
+        ref = _lookup(scope, e.name, e.table) if scope is not None else None
+        if ref is None:
+            table = e.table
+            if p.trigger_ctx is not None and table is not None and \
+                    table.lower() in ("new", "old"):
+                _expr.code_trigger_ref(p, e, target)
+                return
+            if table is None and scope is not None:
+                alias = _expr._find_alias(scope, e.name)
+                if alias is not None:
+                    code_expr(p, scope, alias, target)
+                    return
+            if e.quoted and table is None:
+                emit_constant(b, e.name, target)
+                return
+            raise no_such_column(e.name, table)
+        code_column(p, ref, target)
+    elif t is T_Binary:
+        op = e.op
+        opc = _ARITH.get(op)
+        if opc is not None:
+            r1 = code_expr_reg(p, scope, e.left)
+            r2 = code_expr_reg(p, scope, e.right)
+            b.emit(opc, r2, r1, target)
+            return
+        opc = _CMP.get(op)
+        if opc is not None:
+            left = e.left
+            right = e.right
+            if type(left) is T_RowValue or type(right) is T_RowValue:
+                _expr._code_vector_cmp(p, scope, e, target)
+                return
+            _emit_cmp(p, scope, opc, left, right, target,
+                      CMP_STOREP2 | (CMP_NULLEQ if op == "IS" or op == "IS NOT" else 0),
+                      None, None)
+        elif op == "AND" or op == "OR":
+            r1 = code_expr_reg(p, scope, e.left)
+            r2 = code_expr_reg(p, scope, e.right)
+            b.emit(OP_And if op == "AND" else OP_Or, r1, r2, target)
+        else:
+            _expr._code_binary_other(p, scope, e, target)
+    elif t is T_ResolvedColumn:
+        code_column(p, e.ref, target)
+    elif t is T_Param:
+        b.emit(OP_Variable, p.param_number(e.text, e.pos), target)
+    elif t is T_Unary:
+        _code_unary(p, scope, e, target)
+    elif t is T_Collate:
+        p.collation(e.collation)
+        code_expr(p, scope, e.expr, target)
+    elif t is T_Cast:
+        code_expr(p, scope, e.expr, target)
+        b.emit(OP_CastType, target, 0, 0, e.type_name)
+    elif t is T_IsNull:
+        r = code_expr_reg(p, scope, e.expr)
+        b.emit(OP_Integer, 1, target)
+        lbl = b.new_label()
+        b.emit(OP_IsNull if not e.negated else OP_NotNull, r, lbl)
+        b.emit(OP_Integer, 0, target)
+        b.resolve(lbl)
+    elif t is T_Between:
+        rx = code_expr_reg(p, scope, e.expr)
+        r1 = b.alloc_reg(1)
+        r2 = b.alloc_reg(1)
+        _emit_cmp(p, scope, OP_Ge, e.expr, e.low, r1, CMP_STOREP2, rx, None)
+        _emit_cmp(p, scope, OP_Le, e.expr, e.high, r2, CMP_STOREP2, rx, None)
+        b.emit(OP_And, r1, r2, target)
+        if e.negated:
+            b.emit(OP_Not, target, target)
+    elif t is T_InList:
+        _code_in_list(p, scope, e, target)
+    elif t is T_Case:
+        _code_case(p, scope, e, target)
+    else:
+        _expr._code_expr_other(p, scope, e, target)
+
+
+cdef _code_unary(p, scope, e, int target):
+    cdef ProgramBuilder b = p.b
+    cdef int r, z
+    op = e.op
+    operand = e.operand
+    if op == "-" and type(operand) is T_Literal and type(operand.value) in (int, float):
+        v = operand.value
+        if type(v) is int and (v > INT64_OVER or (v == INT64_MIN
+                                                  and _expr._hex_text(p, operand))):
+            raise _expr.hex_literal_too_big(p, operand, "-")
+        if type(v) is int and v == INT64_OVER:
+            emit_constant(b, -v, target)
+        else:
+            emit_constant(b, literal_value(-literal_value(v)), target)
+        return
+    r = code_expr_reg(p, scope, operand)
+    if op == "-":
+        # SQLite computes -x as 0 - x (overflow to REAL included)
+        z = b.alloc_reg(1)
+        b.emit(OP_Integer, 0, z)
+        b.emit(OP_Subtract, r, z, target)
+    elif op == "+":
+        b.emit(OP_SCopy, r, target)
+    elif op == "~":
+        b.emit(OP_BitNot, r, target)
+    else:
+        b.emit(OP_Not, r, target)
+
+
+def _emit_cmp_py(p, scope, opcode, left, right, dest, flags, left_reg=None, right_reg=None):
+    """Emit one comparison: jump to ``dest`` (a label) or, with CMP_STOREP2, store into it."""
+    _emit_cmp(p, scope, opcode, left, right, dest, flags, left_reg, right_reg)
+
+
+cdef _emit_cmp(p, scope, int opcode, left, right, int dest, int flags, left_reg, right_reg):
+    cdef ProgramBuilder b = p.b
+    cdef int rl, rr
+    rl = left_reg if left_reg is not None else code_expr_reg(p, scope, left)
+    rr = right_reg if right_reg is not None else code_expr_reg(p, scope, right)
+    coll = _MISSING
+    tr = type(right)
+    if type(left) is T_Column and (tr is T_Literal or tr is T_Param) and scope is not None:
+        # the common "column op constant": the column gives both affinity and collation
+        # (a constant has neither), exactly as the general rules would find
+        try:
+            ref = _lookup(scope, left.name, left.table)
+        except OperationalError:
+            ref = None
+        if ref is not None:
+            col = ref.col
+            if col < 0:
+                aff = comparison_affinity("D", AFF_NONE)
+                coll = None
+            else:
+                src = ref.source
+                aff = comparison_affinity(src.affs[col], AFF_NONE)
+                coll = src.colls[col]
+    if coll is _MISSING:
+        aff = comparison_affinity(expr_affinity(left, scope), expr_affinity(right, scope))
+        coll = comparison_collation(left, right, scope)
+    b.emit(opcode, rr, dest, rl, None if coll is None else p.coll_func(coll),
+           _AFF_CODE.get(aff, 0) | flags)
+
+
+cdef _code_in_list(p, scope, e, int target):
+    cdef ProgramBuilder b = p.b
+    cdef int rx, ri, has_null, done, found, nn
+    items = e.items
+    if not items:
+        b.emit(OP_Integer, 1 if e.negated else 0, target)
+        return
+    x = e.expr
+    if type(x) is T_RowValue:
+        raise OperationalError("row value misused")
+    rx = code_expr_reg(p, scope, x)
+    aff_p5 = _AFF_CODE.get(expr_affinity(x, scope), 0)
+    # x IN (list) compares with x's collation; x IN (constant) is x = +constant (parse.y)
+    if len(items) == 1 and _expr.is_constant(items[0]):
+        coll_name = comparison_collation(x, items[0], scope)
+    else:
+        coll_name = expr_collation(x, scope)
+    done = b.new_label()
+    found = b.new_label()
+    b.emit(OP_Null, 0, target)
+    # A NULL left operand still evaluates every item (their errors are raised), as SQLite does
+    has_null = b.alloc_reg(1)
+    b.emit(OP_Integer, 0, has_null)
+    for item in items:
+        ri = code_expr_reg(p, scope, item)
+        coll = p.coll_func(coll_name)
+        nn = b.new_label()
+        b.emit(OP_NotNull, ri, nn)
+        b.emit(OP_Integer, 1, has_null)
+        b.resolve(nn)
+        b.emit(OP_Eq, ri, found, rx, coll, aff_p5)
+    b.emit(OP_IsNull, rx, done)
+    b.emit(OP_IfPos, has_null, done, 0)
+    b.emit(OP_Integer, 1 if e.negated else 0, target)
+    b.emit(OP_Goto, 0, done)
+    b.resolve(found)
+    b.emit(OP_Integer, 0 if e.negated else 1, target)
+    b.resolve(done)
+
+
+cpdef _code_case(p, scope, e, int target):
+    """CASE [operand] WHEN ... THEN ... [ELSE ...] END."""
+    cdef ProgramBuilder b = p.b
+    cdef int end, nxt, r0 = 0
+    end = b.new_label()
+    operand = e.operand
+    if operand is not None:
+        r0 = code_expr_reg(p, scope, operand)
+    for w, then in e.whens:
+        nxt = b.new_label()
+        if operand is not None:
+            _emit_cmp(p, scope, OP_Ne, operand, w, nxt, CMP_JUMPIFNULL, r0, None)
+        else:
+            if_false(p, scope, w, nxt, True)
+        code_expr(p, scope, then, target)
+        b.emit(OP_Goto, 0, end)
+        b.resolve(nxt)
+    if e.else_ is not None:
+        code_expr(p, scope, e.else_, target)
+    else:
+        b.emit(OP_Null, 0, target)
+    b.resolve(end)
+
+
+# ------------------------------------------------------------------------------------------
+# Conditions as jumps
+# ------------------------------------------------------------------------------------------
+
+cpdef if_false(p, scope, e, int label, bint jump_if_null):
+    """Jump to ``label`` when ``e`` is false (and when NULL if ``jump_if_null``)."""
+    cdef ProgramBuilder b = p.b
+    cdef int r, rx, d2, f
+    t = type(e)
+    if t is T_Binary:
+        op = e.op
+        if op == "AND":
+            if_false(p, scope, e.left, label, jump_if_null)
+            if_false(p, scope, e.right, label, jump_if_null)
+            return
+        if op == "OR":
+            d2 = b.new_label()
+            if_true(p, scope, e.left, d2, not jump_if_null)
+            if_false(p, scope, e.right, label, jump_if_null)
+            b.resolve(d2)
+            return
+        opc = _CMP.get(op)
+        if opc is not None:
+            left = e.left
+            right = e.right
+            if type(left) is not T_RowValue and type(right) is not T_RowValue:
+                if op == "IS" or op == "IS NOT":
+                    _emit_cmp(p, scope, _NEGATE[opc], left, right, label, CMP_NULLEQ,
+                              None, None)
+                else:
+                    _emit_cmp(p, scope, _NEGATE[opc], left, right, label,
+                              CMP_JUMPIFNULL if jump_if_null else 0, None, None)
+                return
+    elif t is T_Unary and e.op == "NOT":
+        if_true(p, scope, e.operand, label, jump_if_null)
+        return
+    elif t is T_IsNull:
+        r = code_expr_reg(p, scope, e.expr)
+        b.emit(OP_NotNull if not e.negated else OP_IsNull, r, label)
+        return
+    elif t is T_Between and not e.negated:
+        # x >= lo AND x <= hi, short-circuited as SQLite's jump code does
+        rx = code_expr_reg(p, scope, e.expr)
+        f = CMP_JUMPIFNULL if jump_if_null else 0
+        _emit_cmp(p, scope, OP_Lt, e.expr, e.low, label, f, rx, None)
+        _emit_cmp(p, scope, OP_Gt, e.expr, e.high, label, f, rx, None)
+        return
+    elif t is T_Literal:
+        v = e.value
+        if v is not None and type(v) is int and v <= INT64_MAX:
+            if not v:
+                b.emit(OP_Goto, 0, label)
+            return
+    r = code_expr_reg(p, scope, e)
+    b.emit(OP_IfNot, r, label, 1 if jump_if_null else 0)
+
+
+cpdef if_true(p, scope, e, int label, bint jump_if_null):
+    """Jump to ``label`` when ``e`` is true (and when NULL if ``jump_if_null``)."""
+    cdef ProgramBuilder b = p.b
+    cdef int r, rx, d2
+    t = type(e)
+    if t is T_Binary:
+        op = e.op
+        if op == "AND":
+            d2 = b.new_label()
+            if_false(p, scope, e.left, d2, not jump_if_null)
+            if_true(p, scope, e.right, label, jump_if_null)
+            b.resolve(d2)
+            return
+        if op == "OR":
+            if_true(p, scope, e.left, label, jump_if_null)
+            if_true(p, scope, e.right, label, jump_if_null)
+            return
+        opc = _CMP.get(op)
+        if opc is not None:
+            left = e.left
+            right = e.right
+            if type(left) is not T_RowValue and type(right) is not T_RowValue:
+                if op == "IS" or op == "IS NOT":
+                    _emit_cmp(p, scope, opc, left, right, label, CMP_NULLEQ, None, None)
+                else:
+                    _emit_cmp(p, scope, opc, left, right, label,
+                              CMP_JUMPIFNULL if jump_if_null else 0, None, None)
+                return
+    elif t is T_Unary and e.op == "NOT":
+        if_false(p, scope, e.operand, label, jump_if_null)
+        return
+    elif t is T_IsNull:
+        r = code_expr_reg(p, scope, e.expr)
+        b.emit(OP_IsNull if not e.negated else OP_NotNull, r, label)
+        return
+    elif t is T_Between and not e.negated:
+        rx = code_expr_reg(p, scope, e.expr)
+        d2 = b.new_label()
+        _emit_cmp(p, scope, OP_Lt, e.expr, e.low, d2,
+                  0 if jump_if_null else CMP_JUMPIFNULL, rx, None)
+        _emit_cmp(p, scope, OP_Le, e.expr, e.high, label,
+                  CMP_JUMPIFNULL if jump_if_null else 0, rx, None)
+        b.resolve(d2)
+        return
+    r = code_expr_reg(p, scope, e)
+    b.emit(OP_If, r, label, 1 if jump_if_null else 0)
+
+
+# ------------------------------------------------------------------------------------------
+# Walking
+# ------------------------------------------------------------------------------------------
+
+@cython.final
+cdef class _SelectMark:
+    """A subquery to walk once the operands pushed before it are done."""
+
+    cdef object select
+
+    def __init__(self, select):
+        self.select = select
+
+
+cdef frozenset _WALK_LEAVES = frozenset((A.Column, A.Literal, A.Param, ResolvedColumn,
+                                         A.CurrentTime, A.Star))
+
+
+cpdef walk(e, fn, bint into_subqueries=False):
+    """Call ``fn(node)`` on ``e`` and its sub-expressions (pre-order); ``fn`` returning
+    False stops the descent below that node."""
+    if e is None:
+        return
+    cdef list stack = [e]
+    while stack:
+        e = stack.pop()
+        if e is None:  # a missing operand (an absent ELSE, ESCAPE, ...)
+            continue
+        t = type(e)
+        if t is _SelectMark:
+            _expr.walk_select((<_SelectMark>e).select, fn)
+            continue
+        if fn(e) is False or t in _WALK_LEAVES:
+            continue
+        # operands are pushed last-first, so that they are visited first-first
+        if t is T_Binary:
+            stack.append(e.right)
+            stack.append(e.left)
+        elif t is T_Unary:
+            stack.append(e.operand)
+        elif t is T_IsNull or t is T_Collate or t is T_Cast:
+            stack.append(e.expr)
+        elif t is T_Between:
+            stack.append(e.high)
+            stack.append(e.low)
+            stack.append(e.expr)
+        elif t is T_InList:
+            stack.extend(reversed(e.items))
+            stack.append(e.expr)
+        elif t is T_FunctionCall:
+            stack.append(e.filter)
+            stack.extend(reversed(e.args))
+        elif t is T_Case:
+            stack.append(e.else_)
+            for w, th in reversed(e.whens):
+                stack.append(th)
+                stack.append(w)
+            stack.append(e.operand)
+        elif t is T_Like:
+            stack.append(e.escape)
+            stack.append(e.right)
+            stack.append(e.left)
+        elif t is T_InSelect:
+            if into_subqueries:
+                stack.append(_SelectMark(e.select))
+            stack.append(e.expr)
+        elif t is T_InTable:
+            stack.append(e.expr)
+        elif t is T_Exists or t is T_Subquery:
+            if into_subqueries:
+                stack.append(_SelectMark(e.select))
+        elif t is T_RowValue:
+            stack.extend(reversed(e.items))
+        elif t is T_Raise:
+            stack.append(e.message)
