@@ -425,6 +425,43 @@ def _pattern_too_complex(p: str) -> bool:
         len(p.encode("utf-8", "replace")) > LIKE_PATTERN_LIMIT
 
 
+# sqlite3Utf8Trans1: the value bits of a UTF-8 lead byte 0xc0..0xff
+_UTF8_LEAD = bytes(list(range(32)) + list(range(16)) + list(range(8)) + [0, 1, 2, 3, 0, 1, 0, 0])
+
+
+def _escape_char(v):
+    """The ESCAPE operand as likeFunc() reads it: None for NULL, else its one character
+    (a str, or for a blob whose UTF-8 is invalid the code point SQLite's lenient decoder
+    reads, as an int); 'ESCAPE expression must be a single character' otherwise."""
+    if type(v) is bytes:
+        z = v.split(b"\0", 1)[0]
+        n = 0
+        i = 0
+        while i < len(z):  # sqlite3Utf8CharLen(): SQLITE_SKIP_UTF8 steps
+            i += 1
+            if z[i - 1] >= 0xC0:
+                while i < len(z) and z[i] & 0xC0 == 0x80:
+                    i += 1
+            n += 1
+        if n != 1:
+            raise OperationalError("ESCAPE expression must be a single character")
+        c = z[0]
+        if c >= 0xC0:  # sqlite3Utf8Read()
+            c = _UTF8_LEAD[c - 0xC0]
+            for b in z[1:]:
+                c = ((c << 6) + (b & 0x3F)) & 0xFFFFFFFF
+            if c < 0x80 or c & 0xFFFFF800 == 0xD800 or c & 0xFFFFFFFE == 0xFFFE:
+                c = 0xFFFD
+        return chr(c) if c <= 0x10FFFF else c
+    e = _text(v)
+    if e is None:
+        return None
+    e = _cstr(e)
+    if len(e) != 1:
+        raise OperationalError("ESCAPE expression must be a single character")
+    return e
+
+
 def f_like(ctx, pattern, s, *esc):
     """like(PATTERN, STRING[, ESCAPE]) = STRING LIKE PATTERN. Like the oracle's build
     (SQLITE_LIKE_DOESNT_MATCH_BLOBS), a BLOB operand never matches."""
@@ -438,13 +475,9 @@ def f_like(ctx, pattern, s, *esc):
         raise OperationalError("LIKE or GLOB pattern too complex")
     escape = None
     if esc:
-        e = _text(esc[0])
-        if e is None:
+        escape = _escape_char(esc[0])
+        if escape is None:
             return None
-        e = _cstr(e)
-        if len(e) != 1:
-            raise OperationalError("ESCAPE expression must be a single character")
-        escape = e
     if za is None or zb is None:
         return None
     return 1 if _like(zb, za, escape, bool(ctx.case_sensitive_like)) else 0

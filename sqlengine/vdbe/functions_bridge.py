@@ -3,13 +3,15 @@
 Wraps ``functions.FunctionRegistry`` (built-ins + user functions) into the two callables
 the VM's opcodes take as P4: a ``ScalarCall`` (``call(vm, args)`` for OP_Function) and an
 ``AggCall`` (``new()``, ``step(state, args)``, ``final(state)`` for OP_AggStep/AggFinal),
-and supplies the function context (last_insert_rowid, changes, the statement's 'now',
+with the built-in like() and glob() as a compiled ``PatternCall`` (same interface; it keeps
+its compiled pattern between rows), and supplies the function context (last_insert_rowid, changes, the statement's 'now',
 random bytes, the call's collation). This module never touches storage or SQL text.
 """
 
 from __future__ import annotations
 
-from sqlengine.vdbe.functions import BUILTINS, FunctionContext, FunctionRegistry
+from sqlengine.vdbe.func_pattern import PatternCall
+from sqlengine.vdbe.functions import BUILTINS, FunctionContext, FunctionRegistry, f_glob, f_like
 
 
 class DbContext(FunctionContext):
@@ -33,6 +35,9 @@ class DbContext(FunctionContext):
 
     @property
     def case_sensitive_like(self):
+        flags = getattr(self.db, "__dict__", None)
+        if flags is not None:
+            return flags.get("case_sensitive_like", False)
         return getattr(self.db, "case_sensitive_like", False)
 
 
@@ -100,6 +105,8 @@ class FunctionTable:
         f = self._find(name, nargs)
         if f is None or f.kind != "scalar":
             return None
+        if f.func is f_like or f.func is f_glob:  # the built-ins, not a user override
+            return PatternCall(f, self.ctx, f.func is f_glob, getattr(self.db, "__dict__", None))
         return ScalarCall(f, self.ctx)
 
     def aggregate(self, name, nargs):
