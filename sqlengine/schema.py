@@ -241,15 +241,35 @@ def table_from_ast(ast: A.CreateTable, root: int, sql: str | None) -> Table:
     return t
 
 
+XN_EXPR = -2  # the column number of an expression in an index (SQLite's XN_EXPR)
+
+
 def index_from_ast(ast: A.CreateIndex, table: Table, root: int, sql: str | None) -> Index:
+    """An index of CREATE INDEX. A term that is not a column of the table is an expression
+    (column number XN_EXPR, the expression in ``exprs``, BINARY unless a top-level COLLATE
+    names another collation, as sqlite3CreateIndex does)."""
     cols = []
     colls = []
+    exprs = []
     for ic in ast.columns:
-        cols.append(_indexed_column_number(table, ic))
-        colls.append(_ic_collation(ic))
+        try:
+            n = _indexed_column_number(table, ic)
+        except DatabaseError:
+            e = ic.expr
+            while isinstance(e, A.Collate):
+                e = e.expr
+            if isinstance(e, A.Column) and e.table is None:
+                raise
+            n = XN_EXPR
+        cols.append(n)
+        coll = _ic_collation(ic)
+        colls.append(coll if coll or n >= 0 else "BINARY")
+        exprs.append(ic.expr if n == XN_EXPR else None)
     idx = Index(ast.name, table.name, cols, colls, [ic.desc for ic in ast.columns], ast.unique,
                 root, sql)
     idx.where = ast.where
+    if XN_EXPR in cols:
+        idx.exprs = exprs
     return idx
 
 

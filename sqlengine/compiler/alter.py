@@ -506,8 +506,13 @@ def _drop_column(p, t, name):
     cut = _cut_column(t.sql, i)
     if cut is not None:
         _table_after(p, t, cut, "drop")
+    from sqlengine.compiler.generated import _column_refs
     for idx in t.indexes:
-        if i in idx.columns:
+        refs = set()
+        for e in (idx.exprs or []) + [idx.where]:
+            if e is not None:
+                _column_refs(e, refs)
+        if i in idx.columns or c.name.lower() in refs:
             raise OperationalError(
                 f"error in index {idx.name} after drop column: no such column: {c.name}")
     for _key, v in s.views.items():

@@ -211,6 +211,11 @@ def compile_create_index(p, st: A.CreateIndex, text: str):
     if len(st.columns) > 2000:  # SQLITE_MAX_COLUMN (sqlite3ExprListCheckLength)
         raise OperationalError("too many columns in index")
     idx = S.index_from_ast(st, t, 0, None)
+    from sqlengine.compiler.generated import check_index
+    check_index(p, t, idx)
+    for name in idx.collations:
+        if name is not None:
+            p.collation(name)
     sql = schema_sql(text)
     cur = _open_schema(p)
     root = b.alloc_reg()
@@ -239,7 +244,11 @@ def _fill_index(p, t, idx, root_reg, unique):
                  [c.type_name for c in t.columns], table=t)
     scope = Scope([src])
     for k, col in enumerate(idx.columns):
-        code_column(p, ColRef(src, col, scope, 0), key + k)
+        if col < -1:  # an expression of the row
+            from sqlengine.compiler.expr import code_expr
+            code_expr(p, scope, idx.exprs[k], key + k)
+        else:
+            code_column(p, ColRef(src, col, scope, 0), key + k)
     b.emit(O.OP_Rowid, tcur, key + n)
     nxt_partial = None
     if idx.where is not None:  # a partial index: only the rows its WHERE accepts
@@ -249,7 +258,8 @@ def _fill_index(p, t, idx, root_reg, unique):
     if unique:
         ok = b.new_label()
         b.emit(O.OP_NoConflict, icur, ok, key, n)
-        desc = ", ".join(f"{t.name}.{t.columns[c].name}" for c in idx.columns)
+        from sqlengine.compiler.insert import _idx_desc
+        desc = _idx_desc(t, idx)
         b.emit(O.OP_Halt, E.SQLITE_CONSTRAINT_UNIQUE, O.OE_ABORT, 0,
                f"UNIQUE constraint failed: {desc}")
         b.resolve(ok)

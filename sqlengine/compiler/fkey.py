@@ -10,17 +10,27 @@ other trigger:
   rewrite their keys, RESTRICT fails before the change, NO ACTION fails after it when
   children are left without a parent).
 
-Differences from SQLite kept on purpose small: checks run per row rather than at the end
-of the statement, DEFERRABLE INITIALLY DEFERRED keys are not checked at all (their
-actions still run), and a cascade does not re-enter the same foreign key's trigger.
+Deferred keys (DEFERRABLE INITIALLY DEFERRED, or any key while ``PRAGMA
+defer_foreign_keys`` is on) do not fail where a violation appears: the check marks the
+connection (``db.fk_dirty``) instead. COMMIT (and a RELEASE that ends the transaction, and
+the end of a statement in autocommit mode) then verifies every foreign key of the schema
+when the mark is set, failing with ``FOREIGN KEY constraint failed`` and leaving the
+transaction open, as SQLite's deferred-constraint counter does. The verification is a
+full check, so a violation that was undone before COMMIT does not fail it.
 
-This module builds trigger objects from SQL text; it never emits code itself and never
+Differences from SQLite kept on purpose small: immediate checks run per row rather than
+at the end of the statement, and a cascade does not re-enter the same foreign key's
+trigger.
+
+This module builds trigger objects from SQL text and codes the few checks above; it never
 runs anything.
 """
 
 from __future__ import annotations
 
+from sqlengine import errors as E
 from sqlengine.sql import ast as A
+from sqlengine.vdbe import opcodes as O
 
 _MSG = "'FOREIGN KEY constraint failed'"
 _cache: dict = {}
@@ -75,12 +85,14 @@ def _build(schema):
     from sqlengine.sql import parse_one
     out: dict = {}
 
-    def add(owner, name, timing, event, body, when=None, of=None):
+    def add(owner, name, timing, event, body, when=None, of=None, check=None):
         of_text = (" OF " + ", ".join(_q(c) for c in of)) if of else ""
         when_text = f" WHEN {when}" if when else ""
         sql = (f"CREATE TRIGGER {_q(name)} {timing} {event}{of_text} ON {_q(owner)}"
                f"{when_text} BEGIN {body}; END")
         ast = parse_one(sql).stmt
+        if check is not None:  # the RAISE of a check that a deferred key only records
+            ast = _with_check_kind(ast, check)
         out.setdefault(owner.lower(), []).append(Trigger(ast, sql))
 
     for key, child in schema.tables.items():
@@ -93,15 +105,15 @@ def _build(schema):
             tag = f"sqlite_fk_{child.name}_{n}"
             cq = _q(child.name)
             pq = _q(parent.name)
+            kind = "FK_DEFERRED" if fk.deferred else "FK_IMMEDIATE"
             # the child side
-            if not fk.deferred:
-                notnull = " AND ".join(f"new.{_q(c)} IS NOT NULL" for c in ccols)
-                exists = (f"EXISTS (SELECT 1 FROM {pq} WHERE " +
-                          " AND ".join(f"{pq}.{_q(p)} = new.{_q(c)}"
-                                       for c, p in zip(ccols, pcols)) + ")")
-                check = f"SELECT RAISE(ABORT, {_MSG}) WHERE {notnull} AND NOT {exists}"
-                add(child.name, tag + "_ins", "AFTER", "INSERT", check)
-                add(child.name, tag + "_upd", "AFTER", "UPDATE", check, of=ccols)
+            notnull = " AND ".join(f"new.{_q(c)} IS NOT NULL" for c in ccols)
+            exists = (f"EXISTS (SELECT 1 FROM {pq} WHERE " +
+                      " AND ".join(f"{pq}.{_q(p)} = new.{_q(c)}"
+                                   for c, p in zip(ccols, pcols)) + ")")
+            check = f"SELECT RAISE(ABORT, {_MSG}) WHERE {notnull} AND NOT {exists}"
+            add(child.name, tag + "_ins", "AFTER", "INSERT", check, check=kind)
+            add(child.name, tag + "_upd", "AFTER", "UPDATE", check, of=ccols, check=kind)
             # the parent side
             old_match = _match(ccols, pcols, cq, parent, "old")
             children = f"EXISTS (SELECT 1 FROM {cq} WHERE {old_match})"
@@ -133,9 +145,9 @@ def _build(schema):
                 elif action == "RESTRICT":
                     body = f"SELECT RAISE(ABORT, {_MSG}) WHERE {children}"
                     add(parent.name, name, "BEFORE", event, body, when, of)
-                elif not fk.deferred:
+                else:
                     body = f"SELECT RAISE(ABORT, {_MSG}) WHERE {children}"
-                    add(parent.name, name, "AFTER", event, body, when, of)
+                    add(parent.name, name, "AFTER", event, body, when, of, check=kind)
     return out
 
 
@@ -165,3 +177,152 @@ def triggers_for(p, table):
         hit = (schema, _build(schema))
         _cache[id(schema)] = hit
     return hit[1].get(table.name.lower(), ())
+
+
+# ---- deferred checks -------------------------------------------------------------------------
+
+def _with_check_kind(ast, kind):
+    """The trigger ``ast`` with the RAISE of its one SELECT marked FK_DEFERRED or
+    FK_IMMEDIATE (a kind no SQL text can spell), which ``code_fk_raise`` codes."""
+    import copy
+    ast = copy.deepcopy(ast)
+    sel = ast.body[0]
+    rc = sel.body.columns[0]
+    rc.expr = A.Raise(kind, rc.expr.message)
+    return ast
+
+
+def _mark_dirty(vm, args):
+    vm.db.fk_dirty = True
+    return None
+
+
+def _deferring(vm, args):
+    return 1 if getattr(vm.db, "defer_foreign_keys", 0) else 0
+
+
+def code_fk_raise(p, e):
+    """A foreign-key violation found for the current row: a deferred key (or any key
+    while defer_foreign_keys is on) marks the connection, an immediate one fails."""
+    b = p.b
+    r = b.alloc_reg()
+    if e.action == "FK_IMMEDIATE":
+        fail = b.new_label()
+        end = b.new_label()
+        b.emit(O.OP_Function, 0, r, r, _deferring, 0)
+        b.emit(O.OP_IfNot, r, fail, 0)
+        b.emit(O.OP_Function, 0, r, r, _mark_dirty, 0)
+        b.emit(O.OP_Goto, 0, end)
+        b.resolve(fail)
+        msg = e.message.value if isinstance(e.message, A.Literal) else ""
+        b.emit(O.OP_Raise, O.OE_ABORT, 0, 0, str(msg))
+        b.resolve(end)
+    else:
+        b.emit(O.OP_Function, 0, r, r, _mark_dirty, 0)
+
+
+def _dirty(vm, args):
+    return 1 if getattr(vm.db, "fk_dirty", False) else 0
+
+
+def _dirty_in_autocommit(vm, args):
+    db = vm.db
+    return 1 if getattr(db, "fk_dirty", False) and db.autocommit else 0
+
+
+def _clean(vm, args):
+    vm.db.fk_dirty = False
+    return None
+
+
+def _end_of_transaction(vm, args):
+    db = vm.db
+    db.fk_dirty = False
+    db.defer_foreign_keys = 0
+    # the transaction is over: a later SAVEPOINT inside BEGIN does not own the next one
+    if hasattr(db, "_txn_by_savepoint"):
+        db._txn_by_savepoint = False
+    return None
+
+
+def _release_commits(name):
+    low = name.lower()
+
+    def test(vm, args):
+        db = vm.db
+        sps = getattr(db, "_savepoints", None) or []
+        return 1 if (getattr(db, "fk_dirty", False) and getattr(db, "_txn_by_savepoint", False)
+                     and low in sps and sps.index(low) == 0) else 0
+    return test
+
+
+def _violations(schema):
+    """SQL expressions, one per foreign key of the schema, true when some child row has
+    a complete key and no parent row."""
+    out = []
+    for key, child in schema.tables.items():
+        if key == "sqlite_schema":
+            continue
+        for ccols, fk in _foreign_keys(child):
+            parent, pcols = _parent_columns(schema, fk)
+            if parent is None or pcols is None or len(pcols) != len(ccols):
+                continue
+            cq, pq = _q(child.name), _q(parent.name)
+            notnull = " AND ".join(f"{cq}.{_q(c)} IS NOT NULL" for c in ccols)
+            match = " AND ".join(f"{pq}.{_q(p)} = {cq}.{_q(c)}" for c, p in zip(ccols, pcols))
+            out.append(f"EXISTS (SELECT 1 FROM {cq} WHERE {notnull} AND NOT EXISTS "
+                       f"(SELECT 1 FROM {pq} WHERE {match}))")
+    return out
+
+
+def _code_verify(p, gate):
+    """When ``gate`` (a VM callback) says so, check every foreign key: fail with
+    'FOREIGN KEY constraint failed' on a violation, else clear the mark."""
+    from sqlengine.compiler.expr import code_expr
+    from sqlengine.sql import parse_one
+    b = p.b
+    checks = _violations(p.schema)
+    if not checks:
+        return
+    r = b.alloc_reg()
+    skip = b.new_label()
+    b.emit(O.OP_Function, 0, r, r, gate, 0)
+    b.emit(O.OP_IfNot, r, skip, 0)
+    saved = p.trigger_ctx
+    p.trigger_ctx = None
+    try:
+        for text in checks:
+            ok = b.new_label()
+            code_expr(p, None, parse_one("SELECT " + text).stmt.body.columns[0].expr, r)
+            b.emit(O.OP_IfNot, r, ok, 0)
+            b.emit(O.OP_Halt, E.SQLITE_CONSTRAINT_FOREIGNKEY, O.OE_ABORT, 0,
+                   "FOREIGN KEY constraint failed")
+            b.resolve(ok)
+    finally:
+        p.trigger_ctx = saved
+    b.emit(O.OP_Function, 0, r, r, _clean, 0)
+    b.resolve(skip)
+
+
+def code_commit_check(p):
+    """Before COMMIT: the deferred foreign keys must hold."""
+    _code_verify(p, _dirty)
+
+
+def code_release_check(p, name):
+    """Before RELEASE of the savepoint that opened the transaction (it commits)."""
+    _code_verify(p, _release_commits(name))
+
+
+def code_statement_end_check(p):
+    """At the end of a top-level write statement: in autocommit mode the statement is its
+    own transaction, so its deferred foreign keys must hold now."""
+    if p.nested == 0 and getattr(p.db, "foreign_keys", 0):
+        _code_verify(p, _dirty_in_autocommit)
+
+
+def code_transaction_end(p):
+    """After COMMIT or ROLLBACK: no deferred violation is pending and defer_foreign_keys
+    turns itself off, as in SQLite."""
+    r = p.b.alloc_reg()
+    p.b.emit(O.OP_Function, 0, r, r, _end_of_transaction, 0)

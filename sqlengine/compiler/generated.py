@@ -1,4 +1,6 @@
-"""Generated columns (``AS (expr) VIRTUAL | STORED``).
+"""Generated columns (``AS (expr) VIRTUAL | STORED``), and the checks SQLite makes of
+every expression stored in the schema that is computed per row (index expressions and
+partial-index WHERE clauses too).
 
 A STORED column is computed when its row is written and kept in the record like any
 other column. A VIRTUAL column is never stored: the record holds only the other columns
@@ -199,14 +201,32 @@ def check_create(p, table):
         raise OperationalError(err)
 
 
-def _check_expr(p, table, e, what):
+def check_index(p, table, idx):
+    """SQLite's errors for the expressions of a new index and its WHERE clause."""
+    for e in idx.exprs or ():
+        if e is not None:
+            msg = _check_expr(p, table, e, "index expressions")
+            if msg is not None:
+                raise OperationalError(msg)
+    if idx.where is not None:
+        msg = _check_expr(p, table, idx.where, "partial index WHERE clauses", dot_ok=True)
+        if msg is not None:
+            raise OperationalError(msg)
+
+
+def _check_expr(p, table, e, what, dot_ok=False):
     """The first error in ``e`` (pre-order), or None."""
     if isinstance(e, A.Column):
+        if e.table is not None and dot_ok:
+            if e.table.lower() != table.name.lower() or table.find_column(e.name) < 0:
+                return f"no such column: {e.table}.{e.name}"
+            return None
         if e.table is not None:
             if table.find_column(e.name) < 0 or e.table.lower() != table.name.lower():
                 return f"no such column: {e.table}.{e.name}"
             return 'the "." operator prohibited in ' + what
-        if table.find_column(e.name) < 0:
+        if table.find_column(e.name) < 0 and not (
+                dot_ok and e.name.lower() in ("rowid", "oid", "_rowid_")):
             return f"no such column: {e.name}"
         return None
     if isinstance(e, A.Param):
@@ -220,7 +240,7 @@ def _check_expr(p, table, e, what):
         if msg is not None:
             return msg
     for v in _children(e):
-        msg = _check_expr(p, table, v, what)
+        msg = _check_expr(p, table, v, what, dot_ok)
         if msg is not None:
             return msg
     return None

@@ -61,6 +61,8 @@ def conflict_action(stmt_action, constraint_action):
 
 
 def _idx_desc(table, idx):
+    if idx.exprs is not None:
+        return f"index '{idx.name}'"
     return ", ".join(f"{table.name}.{table.columns[c].name}" for c in idx.columns)
 
 
@@ -72,6 +74,8 @@ def index_key(p, table, idx, base, rowid_reg):
     for k, col in enumerate(idx.columns):
         if col == table.ipk:
             b.emit(O.OP_SCopy, rowid_reg, key + k)
+        elif col < -1:  # an expression of the row
+            code_expr(p, _row_scope(p, table, base), idx.exprs[k], key + k)
         else:
             b.emit(O.OP_SCopy, base + 1 + col, key + k)
     b.emit(O.OP_SCopy, rowid_reg, key + n)

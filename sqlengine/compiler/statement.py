@@ -62,18 +62,25 @@ def compile_statement(db, stmt, text: str):
         b.emit(O.OP_AutoCommit, 0, 0, 0, stmt.mode)
     elif t is A.Commit:
         is_txn = True
+        from sqlengine.compiler import fkey
+        fkey.code_commit_check(p)
         b.emit(O.OP_AutoCommit, 1, 0)
+        fkey.code_transaction_end(p)
     elif t is A.Rollback:
         is_txn = True
         if stmt.savepoint is not None:
             b.emit(O.OP_Savepoint, 2, 0, 0, stmt.savepoint)
         else:
             b.emit(O.OP_AutoCommit, 1, 1)
+            from sqlengine.compiler import fkey
+            fkey.code_transaction_end(p)
     elif t is A.Savepoint:
         is_txn = True
         b.emit(O.OP_Savepoint, 0, 0, 0, stmt.name)
     elif t is A.Release:
         is_txn = True
+        from sqlengine.compiler import fkey
+        fkey.code_release_check(p, stmt.name)
         b.emit(O.OP_Savepoint, 1, 0, 0, stmt.name)
     elif t is A.Pragma:
         from sqlengine.compiler.pragma import compile_pragma
@@ -90,6 +97,9 @@ def compile_statement(db, stmt, text: str):
         compile_alter(p, stmt)
     else:
         raise OperationalError(f"unsupported statement: {t.__name__}")
+    if t in (A.Insert, A.Update, A.Delete):
+        from sqlengine.compiler.fkey import code_statement_end_check
+        code_statement_end_check(p)  # deferred foreign keys of an autocommit statement
     rt = getattr(p, "returning", None)
     if rt is not None:
         names, decls = rt.names, rt.decltypes
@@ -100,6 +110,8 @@ def compile_statement(db, stmt, text: str):
     if needs_txn:
         b.emit(O.OP_Transaction, 0, 1 if p.write else 0)
     b.emit(O.OP_Goto, 0, init + 1)
+    from sqlengine.compiler.subtype import mark_result_rows
+    mark_result_rows(b.ops, text or "")
     prog = b.finish()
     prog.column_names = list(names)
     prog.column_decltypes = list(decls)

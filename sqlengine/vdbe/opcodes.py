@@ -54,7 +54,8 @@ OPCODES: list[tuple[str, str, str]] = [
     ("Move", "P1 P2 P3", "Move P3 registers r[P1..] to r[P2..]; the sources become NULL."),
     ("Copy", "P1 P2 P3", "Copy P3+1 registers r[P1..] to r[P2..]."),
     ("SCopy", "P1 P2", "r[P2] = r[P1] (shallow)."),
-    ("ResultRow", "P1 P2", "Output the row r[P1..P1+P2-1] to the caller."),
+    ("ResultRow", "P1 P2 P5", "Output the row r[P1..P1+P2-1] to the caller (P5=1: text "
+     "with a subtype, i.e. JSON, leaves as plain str)."),
     ("OpenRead", "P1 P2 P4", "Open cursor P1 for reading on b-tree root P2; P4 = KeyInfo (index) or column count (table)."),
     ("OpenWrite", "P1 P2 P4", "Open cursor P1 for writing on b-tree root P2; P4 as OpenRead."),
     ("OpenEphemeral", "P1 P2 P4", "Open cursor P1 on a new transient table of P2 columns; P4 = KeyInfo makes it an index."),

@@ -26,6 +26,8 @@ STATEMENTS = [
     # generated columns: VIRTUAL ones are not in the records, STORED ones are
     "CREATE TABLE g(a INT, v AS (a * 2), s TEXT AS (a || '!') STORED, z, w AS (v + 1))",
     "CREATE INDEX g_w ON g(w)",
+    "CREATE INDEX g_expr ON g(length(z) * 2 DESC, a % 7)",
+    "CREATE UNIQUE INDEX g_lower ON g(lower(z) COLLATE NOCASE)",
     "INSERT INTO g(a, z) SELECT id, val FROM c",
     "UPDATE g SET a = a + 100 WHERE a % 3 = 0",
     "DELETE FROM g WHERE w = 7",
