@@ -294,6 +294,13 @@ class Blob:
         self._readonly = bool(readonly)
         self._closed = False
         self._offset = 0
+        from sqlengine import dbapi_pages
+
+        self._io = dbapi_pages.blob_open(conn, table, column, row, not readonly, name)
+        if self._io is not None:  # the engine reads and writes the value in place
+            self._rowid = row
+            self._length = self._io.length
+            return
         schema = _quote_ident(name)
         if not any(kind == "table" and tname.lower() == table.lower()
                    for kind, tname, _, _ in _schema(conn)):
@@ -312,6 +319,8 @@ class Blob:
         self._length = len(value)
 
     def _value(self, opening=False):
+        if self._io is not None:
+            return self._io.read()
         rows = list(_rows(self._conn, self._select))
         if not rows:
             if opening:
@@ -332,7 +341,18 @@ class Blob:
 
     def close(self):
         self._conn._check()
+        if self._io is not None and not self._closed:
+            self._io.close()
         self._closed = True
+
+    def __del__(self):  # an unreferenced blob lets go of its handle, as in the stdlib
+        io = getattr(self, "_io", None)
+        if io is not None and not self._closed:
+            self._closed = True
+            try:
+                io.close()
+            except Exception:  # noqa: S110 - nothing to report to at collection time
+                pass
 
     def __enter__(self):
         self._check()
@@ -380,6 +400,9 @@ class Blob:
                                    code=errors.SQLITE_READONLY)
         value = bytearray(self._value())
         value[offset:offset + len(data)] = data
+        if self._io is not None:
+            self._io.write(bytes(value))
+            return
         _run(self._conn, self._update, (bytes(value),))
 
     def write(self, data, /):

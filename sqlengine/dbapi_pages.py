@@ -171,3 +171,124 @@ def deserialize(conn, data, name):
 
         remerge(conn._db)
     conn._schema_changed()
+
+
+# -------------------------------------------------------------------------------------------
+# incremental blob I/O (sqlite3_blob_open / read / write): the value is read and rewritten
+# in its row's record through a b-tree cursor, in place (same length, same type), so no
+# trigger fires and no change is counted, as in SQLite.
+
+
+def blob_open(conn, table, column, rowid, writable, name):
+    """A handle on one value, or None when the engine offers no page access (the caller
+    then falls back to SQL)."""
+    db = conn._db
+    if hasattr(db, "bt"):
+        return _EngineBlob(conn, table, column, rowid, writable, name)
+    if hasattr(db, "blob_open"):
+        return db.blob_open(name, table, column, rowid, writable)
+    return None
+
+
+class _EngineBlob:
+    def __init__(self, conn, table, column, rowid, writable, name):
+        from sqlengine.compiler.attach import ROOT_MASK
+
+        db, _ = _database(conn, name)
+        self.db = db
+        self.conn = conn
+        low = table.lower()
+        t = db.schema.tables.get(low) if "." not in low else None
+        if t is None:
+            if low in db.schema.views:
+                raise OperationalError(f"cannot open view: {table}")
+            raise OperationalError(f"no such table: {name}.{table}")
+        if t.without_rowid:
+            raise OperationalError(f"cannot open table without rowid: {table}")
+        col = t.find_column(column)
+        if col < 0:
+            raise OperationalError(f'no such column: "{column}"')
+        if writable and any(col in (ix.columns or ()) for ix in t.indexes):
+            raise OperationalError("cannot open indexed column for writing")
+        self.field = t.storage[col] if t.storage is not None else col
+        if self.field < 0:
+            raise OperationalError("cannot open value of type null")
+        self.root = t.root & ROOT_MASK
+        self.rowid = rowid
+        self.writable = writable
+        self.wrote = False
+        payload = self._payload(opening=True)
+        self.payload = payload
+        value = self._field(payload)
+        if isinstance(value, str):
+            self.text = True
+            value = value.encode("utf-8", "surrogateescape")
+        elif isinstance(value, bytes):
+            self.text = False
+        else:
+            kind = {type(None): "null", int: "integer", float: "real"}[type(value)]
+            raise OperationalError(f"cannot open value of type {kind}")
+        self.length = len(value)
+
+    @property
+    def bt(self):
+        return _plain(self.db.bt)
+
+    def _payload(self, opening=False, write=False):
+        bt = self.bt
+        own = bt.in_trans == 0
+        if own:
+            bt.begin(False)
+        try:
+            cur = bt.cursor(self.root, False)
+            try:
+                found = cur.seek(self.rowid) == 0 and not cur.eof
+                payload = bytes(cur.payload()) if found else None
+            finally:
+                cur.close()
+        finally:
+            if own and bt.in_trans and not self.wrote:
+                bt.commit()
+        if payload is None:
+            if opening:
+                raise OperationalError(f"no such rowid: {self.rowid}")
+            raise OperationalError("query aborted", code=errors.SQLITE_ABORT)
+        if not opening and payload != self.payload:  # the row changed under the handle
+            raise OperationalError("query aborted", code=errors.SQLITE_ABORT)
+        return payload
+
+    def _field(self, payload):
+        from sqlengine.storage import decode_column
+
+        return decode_column(payload, self.field)
+
+    def read(self):
+        value = self._field(self._payload())
+        if isinstance(value, str):
+            value = value.encode("utf-8", "surrogateescape")
+        return value
+
+    def write(self, value: bytes):
+        from sqlengine.storage import decode_record, encode_record
+
+        payload = self._payload()
+        record = list(decode_record(payload))
+        record[self.field] = value.decode("utf-8", "surrogateescape") if self.text else value
+        new = encode_record(record)
+        bt = self.bt
+        bt.begin(True)
+        self.wrote = True
+        cur = bt.cursor(self.root, True)
+        try:
+            if cur.seek(self.rowid) != 0:
+                raise OperationalError("query aborted", code=errors.SQLITE_ABORT)
+            cur.insert(self.rowid, new)
+        finally:
+            cur.close()
+        self.payload = new
+
+    def close(self):
+        db = self.db
+        if self.wrote and db.autocommit and not db._active and db.bt.in_trans:
+            db.bt.commit()  # the blob's own write transaction ends with it
+        self.wrote = False

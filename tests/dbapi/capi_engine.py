@@ -104,6 +104,14 @@ serialize = _sig("sqlite3_serialize", _p, _p, ctypes.c_char_p, ctypes.POINTER(_i
                  ctypes.c_uint)
 deserialize = _sig("sqlite3_deserialize", ctypes.c_int, _p, ctypes.c_char_p, _p, _i64, _i64,
                    ctypes.c_uint)
+blob_open_ = _sig("sqlite3_blob_open", ctypes.c_int, _p, ctypes.c_char_p, ctypes.c_char_p,
+                   ctypes.c_char_p, _i64, ctypes.c_int, ctypes.POINTER(_p))
+blob_bytes = _sig("sqlite3_blob_bytes", ctypes.c_int, _p)
+blob_read = _sig("sqlite3_blob_read", ctypes.c_int, _p, ctypes.c_char_p, ctypes.c_int,
+                 ctypes.c_int)
+blob_write = _sig("sqlite3_blob_write", ctypes.c_int, _p, ctypes.c_char_p, ctypes.c_int,
+                  ctypes.c_int)
+blob_close = _sig("sqlite3_blob_close", ctypes.c_int, _p)
 malloc64 = _sig("sqlite3_malloc64", _p, ctypes.c_uint64)
 free = _sig("sqlite3_free", None, _p)
 
@@ -232,6 +240,32 @@ class Statement:
             self._h = None
 
 
+class _Blob:
+    """sqlite3_blob over ctypes: the handle dbapi_pages.blob_open returns."""
+
+    def __init__(self, db, handle):
+        self.db = db
+        self.handle = handle
+        self.length = blob_bytes(handle)
+
+    def read(self):
+        buf = ctypes.create_string_buffer(self.length)
+        rc = blob_read(self.handle, buf, self.length, 0)
+        if rc:
+            self.db._raise(rc)
+        return buf.raw[:self.length]
+
+    def write(self, value):
+        rc = blob_write(self.handle, value, len(value), 0)
+        if rc:
+            self.db._raise(rc)
+
+    def close(self):
+        if self.handle:
+            blob_close(self.handle)
+            self.handle = None
+
+
 class Database:
     def __init__(self, path, timeout=5.0, vfs=None):
         handle = _p()
@@ -268,6 +302,14 @@ class Database:
                     target._raise(rc)
         finally:
             backup_finish(handle)
+
+    def blob_open(self, name, table, column, rowid, writable):
+        handle = _p()
+        rc = blob_open_(self._h, name.encode("utf-8"), table.encode("utf-8"),
+                        column.encode("utf-8"), rowid, int(writable), ctypes.byref(handle))
+        if rc:
+            self._raise(rc)
+        return _Blob(self, handle)
 
     def serialize_pages(self, name):
         size = _i64()
