@@ -322,6 +322,7 @@ def compile_insert(p, st: A.Insert):
     if src is None:
         b.emit(O.OP_Gosub, ret, row_sub)
     elif isinstance(src.body, A.Values) and not src.order_by and src.limit is None:
+        values_scope = Scope([])
         for row in src.body.rows:
             if len(row) != n_src:
                 if st.columns is not None:
@@ -329,7 +330,9 @@ def compile_insert(p, st: A.Insert):
                 raise OperationalError(f"table {table.name} has {n_src} columns but "
                                        f"{len(row)} values were supplied")
             for j, e in enumerate(row):
-                code_expr(p, None, e, src_regs + j)
+                # an empty scope, not None: a scalar subquery's column affinity is looked
+                # up through it (repro subquery_affinity_in_insert_values)
+                code_expr(p, values_scope, e, src_regs + j)
             b.emit(O.OP_Gosub, ret, row_sub)
     else:
         # INSERT ... SELECT: materialise first (the select may read the target table)

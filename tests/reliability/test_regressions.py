@@ -26,6 +26,7 @@ FIXED = [
     repros.too_many_result_columns,
     repros.hex_literal_too_big,
     repros.variable_number_with_many_digits,
+    repros.subquery_affinity_in_insert_values,
 ]
 
 
