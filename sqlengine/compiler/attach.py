@@ -373,7 +373,16 @@ def _database_list(db):
     ast = parse_one(sql).stmt
     prog = compile_statement(db, ast, sql)
     prog.schema_version = db.schema.version
-    return Statement(db, sql, ast, prog)
+
+    class DatabaseList(Statement):
+        """Rebuilt, not recompiled, when an attach or detach changed the list."""
+
+        def _recompile(self):
+            fresh = _database_list(self.db)
+            self.text, self.ast = fresh.text, fresh.ast
+            self._set_program(fresh.prog)
+
+    return DatabaseList(db, sql, ast, prog)
 
 
 def _q(s):

@@ -363,7 +363,50 @@ def cmd_databases(shell, args):
     shown = '""' if path in ("", ":memory:") else os.path.abspath(path)
     mode = "r/o" if getattr(shell, "readonly", False) else "r/w"
     shell.write(f"main: {shown} {mode}\n")
+    for name, file in _attached(shell):
+        shell.write(f"{name}: {file or chr(34) * 2} {mode}\n")
     return 0
+
+
+def _attached(shell):
+    """(name, file) of every database beside main (PRAGMA database_list)."""
+    shell.db  # noqa: B018 - opens the database on first use
+    try:
+        rows = _query(shell, "PRAGMA database_list")
+    except errors.Error:
+        return []
+    return [(name, file) for _, name, file in rows if name not in ("main", "temp")]
+
+
+def _all_schema_rows(shell):
+    """(schema, type, name, tbl_name, sql) of main, then of each attached database."""
+    out = [("main",) + tuple(r) for r in _schema_rows(shell)]
+    for name, _ in _attached(shell):
+        quoted = render.quote_identifier(name)
+        out.extend((name,) + tuple(r) for r in _query(
+            shell, f"SELECT type, name, tbl_name, sql FROM {quoted}.sqlite_master"))
+    return out
+
+
+def _qualified(schema, name):
+    return name if schema == "main" else f"{schema}.{name}"
+
+
+def _add_schema(sql, schema):
+    """A CREATE statement of an attached database with its name qualified, as the sqlite3
+    shell prints it (``CREATE TABLE aux.t(...)``)."""
+    if schema == "main":
+        return sql
+    words = sql.split(None, 4)
+    at = 2
+    if len(words) > 2 and words[1].upper() in ("UNIQUE", "TEMP", "TEMPORARY", "VIRTUAL"):
+        at = 3
+    if len(words) <= at:
+        return sql
+    head = sql[:sql.index(words[at - 1]) + len(words[at - 1])]
+    rest = sql[len(head):].lstrip()
+    gap = sql[len(head):len(sql) - len(rest)]
+    return f"{head}{gap}{render.quote_identifier(schema)}.{rest}"
 
 
 def _query(shell, sql, params=()):
@@ -398,7 +441,7 @@ def _columns_listing(shell, names):
 
 def cmd_tables(shell, args):
     pattern = args[1] if len(args) > 1 else "%"
-    names = sorted(name for kind, name, _, _ in _schema_rows(shell)
+    names = sorted(_qualified(schema, name) for schema, kind, name, _, _ in _all_schema_rows(shell)
                    if kind in ("table", "view") and not name.startswith("sqlite_")
                    and _like(pattern, name))
     _columns_listing(shell, names)
@@ -409,7 +452,8 @@ def cmd_indexes(shell, args):
     if len(args) > 2:
         return _usage(shell, ".indexes ?LIKE-PATTERN?")
     pattern = args[1] if len(args) > 1 else "%"
-    names = sorted(name for kind, name, table, _ in _schema_rows(shell)
+    names = sorted(_qualified(schema, name)
+                   for schema, kind, name, table, _ in _all_schema_rows(shell)
                    if kind == "index" and _like(pattern, table))
     _columns_listing(shell, names)
     return 0
@@ -428,18 +472,21 @@ def cmd_schema(shell, args):
         if arg.startswith("-"):
             continue
         pattern = arg
-    for kind, name, table, sql in _schema_rows(shell):
+    for schema, kind, name, table, sql in _all_schema_rows(shell):
         if sql is None:
             continue
         if pattern is not None and not (_like(pattern, table) or _like(pattern, name)):
             continue
-        text = schema_sql(sql)
+        text = _add_schema(schema_sql(sql), schema)
         if kind == "view":
+            view = render.quote_identifier(name)
+            if schema != "main":
+                view = f"{render.quote_identifier(schema)}.{view}"
             try:
-                columns = shell.con.execute(f"SELECT * FROM {render.quote_identifier(name)} "
+                columns = shell.con.execute(f"SELECT * FROM {view} "
                                             "WHERE 0").description or ()
                 listing = ",".join(render.quote_identifier(c[0]) for c in columns)
-                text += f"\n/* {render.quote_identifier(name)}({listing}) */"
+                text += f"\n/* {view}({listing}) */"
             except errors.Error:
                 pass
         shell.write(text + ";\n")

@@ -137,6 +137,14 @@ SCENARIOS.update({
                                  "/* block */ select 2;\n", ()),
 })
 
+SCENARIOS["attach"] = (
+    "create table m(x);\nattach ':memory:' as aux;\ncreate table aux.t(a);\n"
+    "create index aux.ti on t(a);\ncreate view aux.v as select 1;\ncreate index mi on m(x);\n"
+    "insert into aux.t values(1), (2);\ninsert into m values(3);\nattach '' as mem;\n"
+    "create table mem.zz(q);\n.databases\n.tables\n.tables z%\n.schema\n.schema t\n"
+    ".indexes\n.indexes t\nselect * from aux.t join m order by 1;\nselect count(*) from t;\n"
+    "attach ':memory:' as aux;\ndetach aux;\ndetach aux;\n.databases\n.tables\n", ())
+
 
 def test_batch_matches_sqlite3(shell, scenario):
     script, args = SCENARIOS[scenario]
