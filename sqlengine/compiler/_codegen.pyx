@@ -14,6 +14,9 @@ scope and appends instructions; it never runs code, touches storage, or changes 
 """
 
 cimport cython
+from cpython cimport array
+
+import array as _pyarray
 
 from sqlengine.compiler.resolve import (ResolvedColumn, Scope, comparison_collation,
                                         expr_affinity, expr_collation, no_such_column)
@@ -100,6 +103,8 @@ cdef object INT64_MAX = 9223372036854775807
 cdef object INT64_MIN = -9223372036854775808
 cdef object INT64_OVER = 9223372036854775808     # 2**63: -2**63 written as a literal
 cdef object _MISSING = object()
+cdef array.array _INTS = _pyarray.array("i")
+cdef array.array _INT64S = _pyarray.array("q")
 
 # sqlengine.compiler.expr, for the expression kinds coded in Python (set by _bind)
 cdef object _expr = None
@@ -180,7 +185,8 @@ cdef class ProgramBuilder:
         return c
 
     # ---- finishing --------------------------------------------------------------------
-    def _target(self, v):
+    cdef long long _target(self, long long v) except? -1:
+        cdef Py_ssize_t a
         if v < 0:
             a = self._labels[-v - 1]
             if a < 0:
@@ -189,24 +195,40 @@ cdef class ProgramBuilder:
         return v
 
     def finish(self):
-        """The Program, every label replaced by its address (the instructions are read
-        column by column; ``ops`` itself is left as emitted)."""
-        ops = self.ops
-        if not ops:
-            return Program([], self.n_mem + 1, self.n_cursor, self.n_once)
-        opcodes, p1, p2, p3, p4, p5, comments = zip(*ops)
-        if self._labels:
-            target = self._target
-            if min(p2) < 0:
-                p2 = [v if v >= 0 else target(v) for v in p2]
-            if OP_Jump in opcodes:
-                p1, p3 = list(p1), list(p3)
-                for i, op in enumerate(opcodes):
-                    if op == OP_Jump:
-                        p1[i] = target(p1[i])
-                        p3[i] = target(p3[i])
-        return Program.from_columns(opcodes, p1, p2, p3, p4, p5, comments,
-                                    self.n_mem + 1, self.n_cursor, self.n_once)
+        """The Program, every label replaced by its address (P2, and P1/P3 of Jump); the
+        instructions are copied column by column into the Program's arrays in one pass
+        (``ops`` itself is left as emitted)."""
+        cdef list ops = self.ops
+        cdef Py_ssize_t n = len(ops), i
+        cdef bint has_labels = len(self._labels) > 0
+        cdef int op
+        cdef long long v
+        cdef array.array opcodes = array.clone(_INTS, n, False)
+        cdef array.array p1 = array.clone(_INT64S, n, False)
+        cdef array.array p2 = array.clone(_INT64S, n, False)
+        cdef array.array p3 = array.clone(_INT64S, n, False)
+        cdef array.array p5 = array.clone(_INTS, n, False)
+        cdef list p4 = [None] * n
+        cdef list comments = [None] * n
+        for i in range(n):
+            ins = ops[i]
+            op = ins[0]
+            opcodes.data.as_ints[i] = op
+            v = ins[2]
+            if v < 0 and has_labels:
+                v = self._target(v)
+            p2.data.as_longlongs[i] = v
+            if op == OP_Jump and has_labels:
+                p1.data.as_longlongs[i] = self._target(ins[1])
+                p3.data.as_longlongs[i] = self._target(ins[3])
+            else:
+                p1.data.as_longlongs[i] = ins[1]
+                p3.data.as_longlongs[i] = ins[3]
+            p4[i] = ins[4]
+            p5.data.as_ints[i] = ins[5]
+            comments[i] = ins[6]
+        return Program.from_arrays(opcodes, p1, p2, p3, p4, p5, comments,
+                                   self.n_mem + 1, self.n_cursor, self.n_once)
 
 
 # ------------------------------------------------------------------------------------------

@@ -29,21 +29,26 @@ class Program:
         self._init(*cols, n_mem, n_cursor, n_once)
 
     @classmethod
-    def from_columns(cls, opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once=0):
-        """A program from its columns (sequences of equal length, one item per
-        instruction), as ``ProgramBuilder.finish`` has them."""
+    def from_arrays(cls, opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once=0):
+        """A program that takes the given columns as they are (not copied): ``opcodes``
+        and ``p5`` ``array('i')``, ``p1``..``p3`` ``array('q')``, ``p4`` and ``comments``
+        lists, all of one length and not changed afterwards (``ProgramBuilder.finish``)."""
         prog = cls.__new__(cls)
-        prog._init(opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once)
+        prog._set(opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once)
         return prog
 
     def _init(self, opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once):
-        self.opcodes = array("i", opcodes)
-        self.p1 = array("q", p1)
-        self.p2 = array("q", p2)
-        self.p3 = array("q", p3)
-        self.p5 = array("i", p5)
-        self.p4 = list(p4)
-        self.comments = list(comments)
+        self._set(array("i", opcodes), array("q", p1), array("q", p2), array("q", p3),
+                  list(p4), array("i", p5), list(comments), n_mem, n_cursor, n_once)
+
+    def _set(self, opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once):
+        self.opcodes = opcodes
+        self.p1 = p1
+        self.p2 = p2
+        self.p3 = p3
+        self.p5 = p5
+        self.p4 = p4
+        self.comments = comments
         self.n_mem = n_mem
         self.n_cursor = n_cursor
         self.n_once = n_once
