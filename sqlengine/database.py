@@ -58,9 +58,12 @@ from __future__ import annotations
 
 from sqlengine import errors as E
 from sqlengine import schema as S
+from sqlengine.compiler.statement import compile_statement
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
+from sqlengine.sql import parse_one
 from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe._vm import Vdbe
 
 
 _ATTACH_STATEMENTS = (A.Attach, A.Detach)
@@ -83,7 +86,6 @@ class Statement:
         self.finalized = False
 
     def _set_program(self, prog):
-        from sqlengine.vdbe._vm import Vdbe
         self.prog = prog
         self.vm = Vdbe(self.db, prog)
         self.column_names = prog.column_names
@@ -163,7 +165,6 @@ class Statement:
         return row
 
     def _recompile(self):
-        from sqlengine.compiler.statement import compile_statement
         prog = compile_statement(self.db, self.ast, self.text)
         prog.schema_version = self.db.schema.version
         b = self._bindings
@@ -295,7 +296,6 @@ class Database:
     def prepare(self, sql, start=0):
         if self.closed:
             raise E.ProgrammingError("Cannot operate on a closed database.")
-        from sqlengine.sql import parse_one
         parsed = parse_one(sql, start)
         if parsed is None:
             return None, len(sql)
@@ -308,7 +308,6 @@ class Database:
         if hit is not None and hit[0].schema_version == self.schema.version:
             prog, ast = hit
         else:
-            from sqlengine.compiler.statement import compile_statement
             ast = parsed.stmt
             if self.attached or type(ast) in _ATTACH_STATEMENTS:
                 from sqlengine.compiler.attach import prepare_attached

@@ -8,6 +8,8 @@ the statement). This module never parses SQL: the grammar lives in ``sqlengine.s
 
 from __future__ import annotations
 
+import re
+
 from sqlengine.dbapi_types import real_to_text
 
 _BLANKS = " \t\n\f\r"
@@ -32,12 +34,16 @@ def skip_blanks(sql: str, pos: int = 0) -> int:
     return pos
 
 
+_ASCII_WORD = re.compile(r"[A-Za-z_]*")
+
+
 def first_keyword(sql: str) -> str:
     """The first word of the statement, upper-cased ('' when it does not start with one)."""
-    pos = skip_blanks(sql)
-    end = pos
-    while end < len(sql) and (sql[end].isalpha() or sql[end] == "_"):
-        end += 1
+    pos = skip_blanks(sql) if sql[:1] in _BLANKS or sql[:1] in "-/" else 0
+    end = _ASCII_WORD.match(sql, pos).end()
+    if end < len(sql) and sql[end].isalpha():  # a word going on with non-ASCII letters
+        while end < len(sql) and (sql[end].isalpha() or sql[end] == "_"):
+            end += 1
     return sql[pos:end].upper()
 
 

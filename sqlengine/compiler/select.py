@@ -9,10 +9,11 @@ This module emits code through ``ProgramBuilder``; it never runs it.
 
 from __future__ import annotations
 
-from sqlengine.compiler.expr import (code_expr, code_expr_reg, if_false, is_aggregate_call,
-                                     walk, walk_select)
+from sqlengine.compiler.expr import (code_column, code_expr, code_expr_reg, if_false, walk,
+                                     walk_select)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, expr_affinity,
                                         expr_collation, expr_coll_seq, has_explicit_collate)
+from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -504,31 +505,127 @@ def _ordinal(n):
 # ------------------------------------------------------------------------------------------
 
 def _collect_aggs(p, exprs):
+    """The aggregate calls of ``exprs`` (pre-order, subqueries aside); an aggregate inside
+    another's arguments is ``misuse of aggregate function``."""
+    is_aggregate = p.db.is_aggregate
     aggs = []
-
-    def visit(x):
-        if isinstance(x, A.FunctionCall) and is_aggregate_call(p, x):
-            for a in x.args:
-                def inner(y):
-                    if isinstance(y, A.FunctionCall) and is_aggregate_call(p, y):
-                        raise OperationalError(f"misuse of aggregate function {y.name}()")
-                    if isinstance(y, (A.Subquery, A.Exists, A.InSelect)):
-                        return False
-                walk(a, inner)
-            aggs.append(x)
-            return False
-        if isinstance(x, (A.Subquery, A.Exists)):
-            return False
-        return None
-    for e in exprs:
-        walk(e, visit)
+    try:
+        for e in exprs:
+            if e is not None:
+                _aggs_in(e, is_aggregate, aggs)
+    except RecursionError:  # a tree deeper than the stack: the same walk, iterative
+        aggs = []
+        _aggs_in_deep(exprs, is_aggregate, aggs)
     return aggs
 
 
-def _collect_columns(scope, exprs):
-    """Columns of this scope read outside aggregates (kept per group)."""
-    keys = {}
+_AGG_LEAVES = frozenset((A.Literal, A.Column, A.Param, A.CurrentTime, ResolvedColumn))
 
+
+def _aggs_in(e, is_aggregate, out):
+    t = type(e)
+    if t in _AGG_LEAVES:
+        return
+    if t is A.Binary:
+        _aggs_in(e.left, is_aggregate, out)
+        _aggs_in(e.right, is_aggregate, out)
+        return
+    if t is A.Unary:
+        _aggs_in(e.operand, is_aggregate, out)
+        return
+    if t is A.FunctionCall:
+        if e.over is None and is_aggregate(e.name, 0 if e.star else len(e.args)):
+            for a in e.args:
+                _no_aggregate_in(is_aggregate, a)
+            out.append(e)
+            return
+    elif t is A.Subquery or t is A.Exists:
+        return
+    f = _OPERANDS.get(t)
+    if f is not None:
+        for x in f(e):
+            if x is not None:
+                _aggs_in(x, is_aggregate, out)
+
+
+def _aggs_in_deep(exprs, is_aggregate, aggs):
+    stack = [e for e in reversed(exprs) if e is not None]
+    pop = stack.pop
+    push = stack.extend
+    while stack:
+        e = pop()
+        t = type(e)
+        if t is A.FunctionCall:
+            if e.over is None and is_aggregate(e.name, 0 if e.star else len(e.args)):
+                for a in e.args:
+                    _no_aggregate_in(is_aggregate, a)
+                aggs.append(e)
+                continue
+        elif t is A.Subquery or t is A.Exists:
+            continue
+        f = _OPERANDS.get(t)
+        if f is not None:
+            push([x for x in reversed(f(e)) if x is not None])
+
+
+def _no_aggregate_in(is_aggregate, e):
+    """Raise ``misuse of aggregate function`` for an aggregate call in ``e`` (not looking
+    into subqueries, nor at the left side of IN (subquery))."""
+    stack = [e]
+    while stack:
+        e = stack.pop()
+        t = type(e)
+        if t is A.FunctionCall and e.over is None and \
+                is_aggregate(e.name, 0 if e.star else len(e.args)):
+            raise OperationalError(f"misuse of aggregate function {e.name}()")
+        if t is A.Subquery or t is A.Exists or t is A.InSelect:
+            continue
+        f = _OPERANDS.get(t)
+        if f is not None:
+            stack.extend(x for x in f(e) if x is not None)
+
+
+def _collect_columns(scope, exprs):
+    """Columns of this scope read outside aggregates (kept per group), in the order a
+    pre-order walk meets them (subqueries included)."""
+    keys = {}
+    try:
+        for e in exprs:
+            if e is not None:
+                _columns_in(e, scope, keys)
+    except RecursionError:  # a tree deeper than the stack: the generic walk
+        keys = {}
+        visit = _column_visitor(scope, keys)
+        for e in exprs:
+            walk(e, visit, into_subqueries=True)
+    return list(keys.values())
+
+
+def _columns_in(e, scope, keys):
+    t = type(e)
+    if t is A.Literal:
+        return
+    if t is A.Binary:
+        _columns_in(e.left, scope, keys)
+        _columns_in(e.right, scope, keys)
+        return
+    if t is A.Column or t is ResolvedColumn or t is A.FunctionCall and \
+            id(e) in scope.overrides:
+        _column_visitor(scope, keys)(e)
+        return
+    if t is A.Subquery or t is A.Exists or t is A.InSelect:
+        if t is A.InSelect:
+            _columns_in(e.expr, scope, keys)
+        walk_select(e.select, _column_visitor(scope, keys))
+        return
+    f = _OPERANDS.get(t)
+    if f is not None:
+        for x in f(e):
+            if x is not None:
+                _columns_in(x, scope, keys)
+
+
+def _column_visitor(scope, keys):
     def visit(x):
         if isinstance(x, A.FunctionCall) and id(x) in scope.overrides:
             return False
@@ -545,9 +642,7 @@ def _collect_columns(scope, exprs):
                 keys[ref.key] = ref
             return False
         return None
-    for e in exprs:
-        walk(e, visit, into_subqueries=True)
-    return list(keys.values())
+    return visit
 
 
 def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_arm=False):
@@ -840,7 +935,6 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             for j, x in enumerate(a.args if not a.star else []):
                 code_expr(p, scope, x, base + j)
         step_aggs(lambda i: arg_bases[i])
-        from sqlengine.compiler.expr import code_column
         copy_bare(lambda k, ref: code_column(p, ref, bare_regs + k))
         where_end(p, w)
         output_row()
@@ -863,7 +957,6 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         for x in (a.args if not a.star else []):
             code_expr(p, scope, x, blk + pos)
             pos += 1
-    from sqlengine.compiler.expr import code_column
     for ref in bare:
         code_column(p, ref, blk + pos)
         pos += 1

@@ -9,6 +9,8 @@ runs a program.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from sqlengine.compiler import ddl
 from sqlengine.compiler.context import Parse
 from sqlengine.compiler.delete import compile_delete
@@ -126,8 +128,9 @@ def compile_statement(db, stmt, text: str):
     return prog
 
 
+_OPENS_TABLE = frozenset((O.OP_OpenRead, O.OP_OpenWrite))
+_opcode_of = itemgetter(0)
+
+
 def _reads_tables(b):
-    for ins in b.ops:
-        if ins[0] in (O.OP_OpenRead, O.OP_OpenWrite):
-            return True
-    return False
+    return not _OPENS_TABLE.isdisjoint(map(_opcode_of, b.ops))

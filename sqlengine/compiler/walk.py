@@ -86,6 +86,55 @@ def find_node(e, pred, stop=SUBQUERY_NODES):
     return None
 
 
+def _no_operands(e):
+    return ()
+
+
+def _case_operands(e):
+    out = [e.operand] if e.operand is not None else []
+    for w, th in e.whens:
+        out.append(w)
+        out.append(th)
+    if e.else_ is not None:
+        out.append(e.else_)
+    return out
+
+
+# The operands of each kind of expression node, in source order, as ``expr.walk`` visits
+# them: subqueries' SELECTs, window definitions and an aggregate's ORDER BY are not
+# operands; None stands for nothing (an absent ESCAPE or FILTER).
+OPERANDS = {
+    A.Literal: _no_operands,
+    A.Column: _no_operands,
+    A.Param: _no_operands,
+    A.CurrentTime: _no_operands,
+    A.Star: _no_operands,
+    A.Unary: lambda e: (e.operand,),
+    A.Binary: lambda e: (e.left, e.right),
+    A.Like: lambda e: (e.left, e.right, e.escape),
+    A.Between: lambda e: (e.expr, e.low, e.high),
+    A.InList: lambda e: [e.expr, *e.items],
+    A.InSelect: lambda e: (e.expr,),
+    A.InTable: lambda e: (e.expr,),
+    A.Exists: _no_operands,
+    A.Subquery: _no_operands,
+    A.RowValue: lambda e: e.items,
+    A.IsNull: lambda e: (e.expr,),
+    A.Collate: lambda e: (e.expr,),
+    A.Cast: lambda e: (e.expr,),
+    A.Case: _case_operands,
+    A.FunctionCall: lambda e: [*e.args, e.filter] if e.filter is not None else e.args,
+    A.Raise: lambda e: (e.message,),
+}
+
+
+def operands(e):
+    """The operand expressions of ``e`` (see OPERANDS); none for a node of another kind
+    (the compiler's ResolvedColumn)."""
+    f = OPERANDS.get(type(e))
+    return f(e) if f is not None else ()
+
+
 # Precompute the tables of every AST class at import (they are read on every walk).
 for _cls in vars(A).values():
     if isinstance(_cls, type) and dataclasses.is_dataclass(_cls):
