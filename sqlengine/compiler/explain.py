@@ -1,7 +1,8 @@
 """EXPLAIN QUERY PLAN: a description of how a compiled program reads each table
-(``SCAN t`` / ``SEARCH t USING INDEX i`` / ``SEARCH t USING INTEGER PRIMARY KEY``),
-read back from the program's open and seek instructions, in the order the loops open.
-It never runs the program.
+(``SCAN t`` / ``SEARCH t USING INDEX i (a=?)`` / ``SEARCH t USING INTEGER PRIMARY KEY
+(rowid=?)``), in sqlite3's words. The WHERE loop code leaves one marker (a Noop whose P4 is
+the line) per loop it opens; a program without markers is described from its open and
+seek instructions. It never runs the program.
 """
 
 from __future__ import annotations
@@ -11,6 +12,20 @@ from sqlengine.vdbe import opcodes as O
 
 def query_plan(db, stmt):
     prog = stmt.prog
+    from sqlengine.compiler.where import EQP_PREFIX
+    rows = []
+    n = len(EQP_PREFIX)
+    for i in range(len(prog)):
+        if prog.opcodes[i] == O.OP_Noop:
+            p4 = prog.p4[i]
+            if type(p4) is str and p4.startswith(EQP_PREFIX):
+                rows.append((len(rows) + 2, 0, 0, p4[n:]))
+    if rows:
+        return rows
+    return _from_seeks(db, prog)
+
+
+def _from_seeks(db, prog):
     roots = {}
     for t in db.schema.tables.values():
         roots[t.root] = ("table", t.name)

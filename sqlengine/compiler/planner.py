@@ -1,39 +1,78 @@
-"""The query planner: splits WHERE into terms, finds which FROM items each term needs, and
-chooses for every loop level how to reach its rows (rowid lookup, rowid range, index
-equality on a prefix plus an optional range, or a full scan).
+"""The query planner: for every FROM item the ways its rows can be reached (SQLite's
+``WhereLoop``s: full scan, rowid lookup or range, index equality on a prefix plus an
+optional range, a full scan of a covering index, an automatic index), each with SQLite's
+cost estimates in LogEst units (10*log2), and the join order chosen by SQLite's
+``wherePathSolver``: the N best partial paths are kept at each step.
 
-The choice obeys SQLite's rules for when an index may answer a comparison (the affinity
-and collation of the comparison must match the index column's). Terms used by an index
-are still tested in the loop, so a plan can only make a query faster, never change its
-answer. This module emits no code; ``where.py`` turns an ``Access`` into loops. Join
-reordering, OR/IN lookups, covering indexes and cost estimates are the next steps (issue 7).
+Estimates follow SQLite's defaults for tables without ``sqlite_stat1`` (a table is assumed
+to hold about a million rows, an index equality to select ten, a unique one one row, a
+range a quarter per bound), so the chosen plans are the ones sqlite3 shows for the same
+schema. An index is used only when SQLite's rules allow it to answer a comparison (the
+affinity and collation of the comparison must match the index column's). Terms used by an
+index are still tested in the loop, so a plan can only make a query faster, never change
+its answer. This module emits no code; ``where.py`` turns the chosen loops into code.
 """
 
 from __future__ import annotations
 
-from sqlengine.compiler.resolve import (ResolvedColumn, comparison_collation, expr_affinity)
-from sqlengine.errors import OperationalError
+from sqlengine.compiler.plan_terms import split_and  # noqa: F401  (re-exported)
+from sqlengine.compiler.resolve import comparison_collation, expr_affinity
 from sqlengine.sql import ast as A
-from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_NONE, AFF_TEXT
 from sqlengine.vdbe._values import comparison_affinity
+from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_NONE, AFF_NUMERIC, AFF_TEXT
 
-ALL = -2  # mask marker: the term needs every source (subqueries, aliases)
+# ---- LogEst arithmetic (SQLite's util.c) -------------------------------------------------
+
+_ADD = (10, 10, 9, 9, 8, 8, 7, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3,
+        2, 2, 2, 2, 2, 2, 2)
+_LOW = (0, 2, 3, 5, 6, 7, 8, 9)
 
 
-class Term:
-    __slots__ = ("expr", "mask", "level", "left_on")
+def log_est(x: int) -> int:
+    """sqlite3LogEst: 10*log2(x), rounded the way SQLite does."""
+    y = 40
+    if x < 8:
+        if x < 2:
+            return 0
+        while x < 8:
+            y -= 10
+            x <<= 1
+    else:
+        i = x.bit_length() - 4
+        y += i * 10
+        x >>= i
+    return _LOW[x & 7] + y - 10
 
-    def __init__(self, expr, mask, left_on=False):
-        self.expr = expr
-        self.mask = mask  # set of source indexes, or None for "all"
-        self.level = -1
-        self.left_on = left_on
+
+def log_add(a: int, b: int) -> int:
+    """sqlite3LogEstAdd: the LogEst of the sum of two LogEst values."""
+    if a >= b:
+        if a > b + 49:
+            return a
+        if a > b + 31:
+            return a + 1
+        return a + _ADD[a - b]
+    if b > a + 49:
+        return b
+    if b > a + 31:
+        return b + 1
+    return b + _ADD[b - a]
+
+
+def est_log(n: int) -> int:
+    return 0 if n <= 10 else log_est(n) - 33
+
+
+TABLE_ROWS = 200  # LogEst of 1,048,576: SQLite's row count for a table without statistics
+_IDX_EST = (33, 32, 30, 28, 26)  # rows per key prefix: 10, 9, 8, 7, 6, then 5 (23)
 
 
 class Access:
-    """How one loop level reads its source. ``kind``: scan, rowid_eq, rowid_range, index."""
+    """How one loop level reads its source. ``kind``: scan, rowid_eq, rowid_range, index
+    (``eq`` on a prefix, optional range, or nothing at all: a full index scan), auto."""
 
-    __slots__ = ("kind", "index", "eq", "lo", "lo_op", "hi", "hi_op", "key_aff")
+    __slots__ = ("kind", "index", "eq", "lo", "lo_op", "hi", "hi_op", "key_aff", "covering",
+                 "eqp")
 
     def __init__(self, kind):
         self.kind = kind
@@ -44,147 +83,491 @@ class Access:
         self.hi = None
         self.hi_op = None
         self.key_aff = ""
+        self.covering = False
+        self.eqp = ""
 
 
-def split_and(e, out):
-    if e is None:
-        return out
-    if isinstance(e, A.Binary) and e.op == "AND":
-        split_and(e.left, out)
-        split_and(e.right, out)
-    else:
-        out.append(e)
-    return out
+class WhereLoop:
+    """One way to read one source: what it needs first (``prereq``), rows out, run cost."""
+
+    __slots__ = ("src_i", "bit", "prereq", "kind", "index", "eq", "lo", "hi", "n_out",
+                 "r_run", "r_setup", "covering", "used")
+
+    def __init__(self, src_i, kind):
+        self.src_i = src_i
+        self.bit = 1 << src_i
+        self.prereq = 0
+        self.kind = kind
+        self.index = None
+        self.eq = ()  # Operands, one per leading index column
+        self.lo = None
+        self.hi = None
+        self.n_out = 0
+        self.r_run = 0
+        self.r_setup = 0
+        self.covering = False
+        self.used = ()  # the terms the loop's keys come from
 
 
-def term_mask(scope, e, n_sources):
-    """The set of this scope's source indexes that ``e`` reads, or None for all."""
-    cache = scope.__dict__.setdefault("_mask_cache", {})
-    key = (id(e), tuple(id(s) for s in scope.sources))
-    hit = cache.get(key)
-    if hit is not None:
-        return hit[1]
-    m = _term_mask(scope, e)
-    cache[key] = (e, m)  # the node is kept so that its id is not reused
-    return m
+# ---- sizes (SQLite's szEst / szTabRow / szIdxRow) -----------------------------------------
+
+def _col_size(c) -> int:
+    t = c.type_name
+    if not t:
+        return 1
+    v = 0
+    if c.affinity in (AFF_BLOB, AFF_TEXT):
+        u = t.upper()
+        k = u.rfind("CHAR")
+        if k >= 0:
+            rest = u[k + 4:]
+        elif "BLOB" in u and u[u.rfind("BLOB") + 4:].startswith("("):
+            rest = u[u.rfind("BLOB") + 4:]
+        else:
+            rest = None
+        if rest is None:
+            v = 16
+        else:
+            digits = ""
+            for ch in rest:
+                if ch.isdigit():
+                    digits += ch
+                elif digits:
+                    break
+            v = int(digits[:9]) if digits else 0
+    v = v // 4 + 1
+    return min(v, 255)
 
 
-def _term_mask(scope, e):
-    from sqlengine.compiler.expr import walk
-    srcs = scope.sources
-    index_of = {id(s): i for i, s in enumerate(srcs)}
-    mask = set()
-    all_flag = [False]
-
-    def visit(x):
-        t = type(x)
-        if t is A.Column:
-            try:
-                ref = scope.lookup(x.name, x.table)
-            except OperationalError:
-                all_flag[0] = True
-                return False
-            if ref is None:
-                all_flag[0] = True
-            elif ref.depth == 0:
-                mask.add(index_of[id(ref.source)])
-            return False
-        if t is ResolvedColumn:
-            if x.ref.scope is scope:
-                mask.add(index_of[id(x.ref.source)])
-            return False
-        if t in (A.Subquery, A.Exists, A.InSelect, A.InTable, A.Raise):
-            all_flag[0] = True
-            return t is A.InSelect or t is A.InTable
-        if t is A.FunctionCall and x.name.lower() in ("random", "randomblob", "changes",
-                                                      "last_insert_rowid", "total_changes"):
-            all_flag[0] = True
-        return None
-    walk(e, visit)
-    if all_flag[0]:
-        return None
-    return mask
+def _sizes(table):
+    """(szTabRow, {index name: szIdxRow}) of a table, cached on nothing: cheap enough."""
+    sz = [_col_size(c) for c in table.columns]
+    w = sum(sz) + (1 if table.ipk < 0 else 0)
+    tab = log_est(w * 4)
+    idx = {}
+    for ix in table.indexes:
+        wi = 1 + sum(sz[c] if 0 <= c < len(sz) else 1 for c in ix.columns)
+        idx[ix.name] = log_est(wi * 4)
+    return tab, idx
 
 
-def _column_of(scope, e, src):
-    """The column number of ``src`` that ``e`` is (-1 rowid), or None."""
-    if not src.is_table:
-        if isinstance(e, ResolvedColumn):
-            return e.ref.col if e.ref.source is src else None
-        if isinstance(e, A.Column):
-            try:
-                ref = scope.lookup(e.name, e.table)
-            except OperationalError:
-                return None
-            if ref is not None and ref.depth == 0 and ref.source is src:
-                return ref.col
-        return None
-    while isinstance(e, A.Collate):
-        return None
-    if isinstance(e, ResolvedColumn):
-        if e.ref.source is src:
-            return e.ref.col
-        return None
-    if isinstance(e, A.Column):
-        try:
-            ref = scope.lookup(e.name, e.table)
-        except OperationalError:
-            return None
-        if ref is not None and ref.depth == 0 and ref.source is src:
-            if src.is_table and ref.col == src.ipk and ref.col >= 0:
-                return -1
-            return ref.col
-    return None
+def _row_est(ix):
+    n = len(ix.columns)
+    a = [TABLE_ROWS] + [(_IDX_EST[i] if i < len(_IDX_EST) else 23) for i in range(n)]
+    if ix.unique:
+        a[n] = 0
+    return a
 
 
-_FLIP = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-
-
-def _usable(scope, term, level, src):
-    """(column, op, other_expr) when ``term`` compares a column of ``src`` with an
-    expression of outer levels only."""
-    e = term.expr
-    if not isinstance(e, A.Binary) or e.op not in _FLIP:
-        if isinstance(e, A.Between) and not e.negated:
-            c = _column_of(scope, e.expr, src)
-            if c is not None:
-                out = []
-                for bound, op in ((e.low, ">="), (e.high, "<=")):
-                    m = term_mask(scope, bound, len(scope.sources))
-                    if m is not None and all(j < level for j in m):
-                        out.append((c, op, bound, e.expr))
-                return out or None
-        return None
-    out = []
-    # the term's collation comes from its operands in written order, so the column side is
-    # handed on under an explicit COLLATE of it (None = BINARY; never coded)
-    coll = comparison_collation(e.left, e.right, scope)
-    for lhs, rhs, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP[e.op])):
-        c = _column_of(scope, lhs, src)
-        if c is None:
-            continue
-        m = term_mask(scope, rhs, len(scope.sources))
-        if m is None or any(j >= level for j in m):
-            continue
-        out.append((c, op, rhs, A.Collate(lhs, coll)))
-    return out or None
-
+# ---- validity of an operand for an index column --------------------------------------------
 
 def _affinity_ok(idx_aff, aff):
     if aff in (AFF_BLOB, AFF_NONE, None):
         return True
     if aff == AFF_TEXT:
         return idx_aff == AFF_TEXT
-    return idx_aff in ("C", "D", "E")
+    return idx_aff in (AFF_NUMERIC, "D", "E")
 
 
 def _coll_name(c):
     return (c or "BINARY").upper()
 
 
+def _op_fits(scope, o, col_aff, coll):
+    aff = comparison_affinity(expr_affinity(o.lhs, scope), expr_affinity(o.rhs, scope))
+    if not _affinity_ok(col_aff, aff):
+        return False
+    return _coll_name(comparison_collation(o.lhs, o.rhs, scope)) == _coll_name(coll)
+
+
+def _is_small_int(e):
+    if isinstance(e, A.Unary) and e.op == "-" and isinstance(e.operand, A.Literal):
+        v = e.operand.value
+        return type(v) is int and v <= 1
+    return isinstance(e, A.Literal) and type(e.value) is int and -1 <= e.value <= 1
+
+
+# ---- loop generation ---------------------------------------------------------------------
+
+class LoopBuilder:
+    """Makes the WhereLoops of every source of one WHERE clause."""
+
+    def __init__(self, scope, wc, col_used, allowed=None):
+        self.scope = scope
+        self.wc = wc
+        self.col_used = col_used  # {source index: set of columns} or None (unknown: all)
+        self.loops: list[WhereLoop] = []
+        self.allowed = allowed  # {source index: [terms]} restricting the terms (LEFT JOIN)
+
+    def add(self, new):
+        """whereLoopInsert: keep ``new`` unless a loop as good with no more prerequisites
+        exists; drop the loops it beats."""
+        loops = self.loops
+        for k, p in enumerate(loops):
+            if p.src_i != new.src_i:
+                continue
+            if (p.kind == "auto" and new.kind == "index" and new.eq
+                    and (p.prereq & new.prereq) == new.prereq):
+                loops[k] = new
+                self._drop_worse(k, new)
+                return
+            if ((p.prereq & new.prereq) == p.prereq and p.r_setup <= new.r_setup
+                    and p.r_run <= new.r_run and p.n_out <= new.n_out):
+                return
+            if ((p.prereq & new.prereq) == new.prereq and p.r_run >= new.r_run
+                    and p.n_out >= new.n_out):
+                loops[k] = new
+                self._drop_worse(k, new)
+                return
+        loops.append(new)
+
+    def _drop_worse(self, k, new):
+        loops = self.loops
+        j = k + 1
+        while j < len(loops):
+            p = loops[j]
+            if (p.src_i == new.src_i and (p.prereq & new.prereq) == new.prereq
+                    and p.r_setup >= new.r_setup and p.r_run >= new.r_run
+                    and p.n_out >= new.n_out):
+                del loops[j]
+            else:
+                j += 1
+
+    def terms_of(self, i):
+        if self.allowed is not None and i in self.allowed:
+            return self.allowed[i]
+        return self.wc.terms
+
+    def output_adjust(self, lp, n_row, terms):
+        """whereLoopOutputAdjust: fewer rows out for each term on this source the loop
+        does not use."""
+        not_allowed = ~(lp.prereq | lp.bit)
+        reduce = 0
+        n_out = lp.n_out
+        for t in terms:
+            m = t.mask
+            if m & not_allowed or not m & lp.bit:
+                continue
+            if t in lp.used:
+                continue
+            n_out -= 1
+            e = t.expr
+            if type(e) is A.Binary and e.op == "=" and t.operands:
+                o = t.operands[0]
+                k = 10 if _is_small_int(o.rhs) else 20
+                if reduce < k:
+                    reduce = k
+        if n_out > n_row - reduce:
+            n_out = n_row - reduce
+        lp.n_out = n_out
+
+    def build(self):
+        for i, src in enumerate(self.scope.sources):
+            self.add_source(i, src)
+        return self.loops
+
+    def add_source(self, i, src):
+        terms = self.terms_of(i)
+        bit = 1 << i
+        ops = [o for t in terms for o in t.operands if o.src is src]
+        r_size = TABLE_ROWS
+        r_log = est_log(r_size)
+        table = src.table if src.is_table else None
+        # automatic indexes first (SQLite's order: they lose ties)
+        if not getattr(src, "changes_per_run", False) and (table is None or not table.without_rowid):
+            for o in ops:
+                if o.op != "=" or o.col < 0 and table is not None:
+                    continue
+                if table is not None and not _affinity_ok(table.columns[o.col].affinity,
+                                                        _term_aff(self.scope, o)):
+                    continue
+                lp = WhereLoop(i, "auto")
+                lp.prereq = o.prereq
+                lp.r_setup = r_log + r_size + (28 if table is not None else -10)
+                if lp.r_setup < 0:
+                    lp.r_setup = 0
+                lp.n_out = 43
+                lp.r_run = log_add(r_log, 43)
+                lp.used = (o.term,)
+                self.add(lp)
+        # full scan
+        lp = WhereLoop(i, "scan")
+        lp.n_out = r_size
+        lp.r_run = r_size + 16
+        self.output_adjust(lp, r_size, terms)
+        self.add(lp)
+        if table is None:
+            return
+        sz_tab, sz_idx = _sizes(table)
+        # rowid (INTEGER PRIMARY KEY) lookups and ranges
+        if not table.without_rowid:
+            self._add_rowid(i, bit, [o for o in ops if o.col == -1], r_size, r_log, terms)
+        used = self.col_used.get(i) if self.col_used is not None else None
+        for ix in (table.indexes[::-1] if True else ()):
+            if ix.where is not None or ix.exprs is not None:
+                continue
+            if any(c < 0 for c in ix.columns):
+                continue
+            covering = used is not None and used <= set(ix.columns)
+            szi = sz_idx[ix.name]
+            if covering and szi < sz_tab:
+                lp = WhereLoop(i, "index")
+                lp.index = ix
+                lp.covering = True
+                lp.n_out = r_size
+                lp.r_run = r_size + 1 + (15 * szi) // sz_tab
+                self.output_adjust(lp, r_size, terms)
+                self.add(lp)
+            self._add_index(i, ix, ops, covering, szi, sz_tab, r_log, terms)
+
+    def _add_rowid(self, i, bit, ops, r_size, r_log, terms):
+        for o in ops:
+            if o.op == "=":
+                lp = WhereLoop(i, "rowid_eq")
+                lp.eq = (o,)
+                lp.prereq = o.prereq
+                lp.n_out = 0
+                lp.r_run = log_add(r_log, 16)
+                lp.used = (o.term,)
+                self.output_adjust(lp, r_size, terms)
+                self.add(lp)
+        self._add_ranges(i, None, (), 0, r_size, [o for o in ops if o.op in (">", ">=", "<", "<=")],
+                         lambda n_out: log_add(r_log, n_out + 16), r_size, terms, "rowid_range")
+
+    def _add_ranges(self, i, ix, eq, prereq, n_out, rops, cost, r_size, terms, kind,
+                    covering=False):
+        his = [o for o in rops if o.op in ("<", "<=")]
+        combos = []
+        for o in rops:  # in WHERE order, as SQLite adds them
+            if o.op in (">", ">="):
+                combos.append((o, None))
+                combos.extend((o, hi) for hi in his)
+            else:
+                combos.append((None, o))
+        seen = set()
+        for lo, hi in combos:
+            key = (id(lo), id(hi))
+            if key in seen:
+                continue
+            seen.add(key)
+            lp = WhereLoop(i, kind)
+            lp.index = ix
+            lp.eq = eq
+            lp.lo = lo
+            lp.hi = hi
+            lp.covering = covering
+            lp.prereq = prereq | (lo.prereq if lo else 0) | (hi.prereq if hi else 0)
+            n_new = n_out - (20 if lo else 0) - (20 if hi else 0) - (20 if lo and hi else 0)
+            out = n_out - (1 if lo else 0) - (1 if hi else 0)
+            if n_new < 10:
+                n_new = 10
+            if n_new < out:
+                out = n_new
+            lp.n_out = out
+            lp.r_run = cost(out)
+            lp.used = tuple(o.term for o in eq) + tuple(x.term for x in (lo, hi) if x)
+            self.output_adjust(lp, r_size, terms)
+            self.add(lp)
+
+    def _add_index(self, i, ix, ops, covering, szi, sz_tab, r_log, terms):
+        scope = self.scope
+        table = scope.sources[i].table
+        a = _row_est(ix)
+        r_size = TABLE_ROWS
+
+        def cost(n_out):
+            r = log_add(r_log, n_out + 1 + (15 * szi) // sz_tab)
+            if not covering:
+                r = log_add(r, n_out + 16)
+            return r
+
+        def fits(o, k):
+            col = ix.columns[k]
+            coll = ix.collations[k] or table.columns[col].collation
+            return _op_fits(scope, o, table.columns[col].affinity, coll)
+
+        def recurse(k, eq, prereq, n_out):
+            if k >= len(ix.columns):
+                return
+            col = ix.columns[k]
+            mine = [o for o in ops if o.col == col]
+            if not mine:
+                return
+            # a range on this column after the equalities (ascending columns only)
+            if not ix.desc[k]:
+                rops = [o for o in mine if o.op in (">", ">=", "<", "<=") and fits(o, k)]
+                if rops:
+                    self._add_ranges(i, ix, eq, prereq, n_out, rops, cost, r_size, terms,
+                                     "index", covering)
+            for o in mine:
+                if o.op != "=" or not fits(o, k):
+                    continue
+                lp = WhereLoop(i, "index")
+                lp.index = ix
+                lp.eq = eq + (o,)
+                lp.covering = covering
+                lp.prereq = prereq | o.prereq
+                lp.n_out = n_out + a[k + 1] - a[k]
+                lp.r_run = cost(lp.n_out)
+                lp.used = tuple(x.term for x in lp.eq)
+                nxt = lp.n_out
+                self.output_adjust(lp, r_size, terms)
+                self.add(lp)
+                recurse(k + 1, lp.eq, lp.prereq, nxt)
+        recurse(0, (), 0, r_size)
+
+
+def _term_aff(scope, o):
+    return comparison_affinity(expr_affinity(o.lhs, scope), expr_affinity(o.rhs, scope))
+
+
+# ---- the path solver -----------------------------------------------------------------------
+
+def _cost_of(path):
+    return path[2]
+
+
+def _run_order(lp):
+    return (lp.r_run, lp.n_out)
+
+
+def solve(loops, n, n_row0=0, fixed_order=False):
+    """wherePathSolver: the cheapest sequence of loops, one per source, each placed after
+    its prerequisites; the ``mx_choice`` cheapest partial paths survive each step. With
+    ``fixed_order`` the sources stay in FROM order.
+
+    A path carries its *frontier*: the loops with prerequisites that its sources satisfy,
+    grown by the loops the newest source enables, so a step looks at those and at the
+    loops without prerequisites (cheapest first, stopping once none can make the cut)."""
+    if n <= 1 or fixed_order:
+        mx_choice = 1
+    elif n == 2:
+        mx_choice = 5
+    else:
+        # SQLite keeps 10 paths; in Python a many-way join cannot afford that, and there
+        # the plans are chains of lookups that a narrower search finds as well
+        mx_choice = 10 if n <= 8 else (5 if n <= 16 else 2)
+    free_loops = sorted((lp for lp in loops if not lp.prereq), key=_run_order)
+    deps: dict = {}
+    for lp in loops:
+        m = lp.prereq
+        i = 0
+        while m:
+            if m & 1:
+                deps.setdefault(i, []).append(lp)
+            m >>= 1
+            i += 1
+    add = log_add
+    # a path: [mask, rows out, cost, unsorted cost, loops, frontier]
+    paths = [[0, n_row0, 0, 0, (), ()]]
+    for step in range(n):
+        nxt: dict = {}
+        mx_cost = 1 << 30  # the worst surviving cost once nxt is full
+        paths.sort(key=_cost_of)  # good paths first: the bar rises early
+        for path in paths:
+            pmask, prow, _pcost, punsorted, ploops, frontier = path
+            if ploops:
+                last = ploops[-1]
+                frontier = [lp for lp in frontier if not lp.bit & pmask]
+                for lp in deps.get(last.src_i, ()):
+                    if not lp.prereq & ~pmask and not lp.bit & pmask:
+                        frontier.append(lp)
+                path[5] = frontier
+            if punsorted > mx_cost:
+                continue
+            for group in (frontier, free_loops):
+                for lp in group:
+                    if lp.bit & pmask:
+                        continue
+                    if fixed_order and lp.src_i != step:
+                        continue
+                    base = lp.r_run + prow
+                    if base > mx_cost:
+                        if group is free_loops:
+                            break  # sorted: the rest cost more
+                        continue
+                    if lp.r_setup:
+                        if prow < 10 or lp.r_setup > mx_cost:
+                            continue
+                    cost = add(add(lp.r_setup, base), punsorted)
+                    n_out = prow + lp.n_out
+                    mask = pmask | lp.bit
+                    pt = nxt.get(mask)
+                    if pt is None:
+                        if len(nxt) >= mx_choice:
+                            if cost >= mx_cost:
+                                continue
+                            worst = max(nxt.values(), key=_cost_of)
+                            del nxt[worst[0]]
+                        nxt[mask] = [mask, n_out, cost, cost - 2, ploops + (lp,), frontier]
+                    elif pt[2] > cost or (pt[2] == cost and pt[1] > n_out):
+                        pt[1] = n_out
+                        pt[2] = cost
+                        pt[3] = cost - 2
+                        pt[4] = ploops + (lp,)
+                        pt[5] = frontier
+                    else:
+                        continue
+                    if len(nxt) >= mx_choice:
+                        mx_cost = max(q[2] for q in nxt.values())
+        if not nxt:
+            return None
+        paths = list(nxt.values())
+    best = paths[0]
+    for pt in paths[1:]:
+        if pt[2] < best[2]:
+            best = pt
+    return best[4]
+
+
+# ---- from a loop to an access path ----------------------------------------------------------
+
+def access_of(scope, lp, src, placed_mask, wc, terms) -> Access:
+    """The Access that codes loop ``lp`` given the sources already open (``placed_mask``);
+    ``terms`` are the terms tested at this level (for an automatic index)."""
+    kind = lp.kind
+    if kind == "scan":
+        return Access("scan")
+    if kind == "rowid_eq":
+        a = Access("rowid_eq")
+        a.eq = [lp.eq[0].rhs]
+        return a
+    if kind == "rowid_range":
+        a = Access("rowid_range")
+        if lp.lo is not None:
+            a.lo, a.lo_op = lp.lo.rhs, lp.lo.op
+        if lp.hi is not None:
+            a.hi, a.hi_op = lp.hi.rhs, lp.hi.op
+        return a
+    if kind == "auto":
+        return _auto(scope, src, placed_mask, terms) or Access("scan")
+    table = src.table
+    ix = lp.index
+    a = Access("index")
+    a.index = ix
+    a.covering = lp.covering
+    affs = ""
+    for k, o in enumerate(lp.eq):
+        a.eq.append(o.rhs)
+        ka = table.columns[ix.columns[k]].affinity
+        if comparison_affinity(expr_affinity(o.rhs, scope), ka) == AFF_BLOB:
+            ka = AFF_BLOB
+        affs += ka
+    a.key_aff = affs
+    if lp.lo is not None:
+        a.lo, a.lo_op = lp.lo.rhs, lp.lo.op
+    if lp.hi is not None:
+        a.hi, a.hi_op = lp.hi.rhs, lp.hi.op
+    if a.lo is not None or a.hi is not None:
+        a.key_aff = affs + table.columns[ix.columns[len(lp.eq)]].affinity
+    return a
+
+
 def _correlated(scope, e):
     """True when ``e`` reads a column of an enclosing query."""
     from sqlengine.compiler.expr import walk
+    from sqlengine.compiler.resolve import ResolvedColumn
+    from sqlengine.errors import OperationalError
     found = [False]
 
     def visit(x):
@@ -205,25 +588,25 @@ def _correlated(scope, e):
     return found[0]
 
 
-def _auto(scope, level, cands):
-    """An automatic (hash) index on the columns compared for equality with values of outer
-    loops (or of an enclosing query: a correlated subquery), or None."""
+def _auto(scope, src, placed_mask, terms, require_outer=False):
+    """An automatic (hash) index on the columns of ``src`` compared for equality with
+    values of outer loops, constants or an enclosing query, or None."""
     cols = []
     exprs = []
     affs = ""
-    for c, op, rhs, lhs in cands:
-        if op != "=" or c in cols:
-            continue
-        m = term_mask(scope, rhs, len(scope.sources))
-        if m is None:
-            continue
-        if not m and not _correlated(scope, rhs):
-            continue  # a constant: a scan with the test is as good
-        if comparison_collation(lhs, rhs, scope) is not None:
-            continue
-        cols.append(c)
-        exprs.append(rhs)
-        affs += comparison_affinity(expr_affinity(lhs, scope), expr_affinity(rhs, scope))
+    for t in terms:
+        for o in t.operands:
+            if o.src is not src or o.op != "=" or o.col in cols:
+                continue
+            if o.prereq & ~placed_mask:
+                continue
+            if require_outer and not o.prereq and not _correlated(scope, o.rhs):
+                continue
+            if comparison_collation(o.lhs, o.rhs, scope) is not None:
+                continue
+            cols.append(o.col)
+            exprs.append(o.rhs)
+            affs += _term_aff(scope, o)
     if not cols:
         return None
     a = Access("auto")
@@ -233,99 +616,7 @@ def _auto(scope, level, cands):
     return a
 
 
-def choose(p, scope, level, src, terms) -> Access:
-    """The access path of loop ``level`` (reading ``src``) given the terms tested there."""
-    cands = []
-    for t in terms:
-        u = _usable(scope, t, level, src)
-        if u:
-            cands.extend(u)
-    if not cands:
-        return Access("scan")
-    if not src.is_table:
-        if getattr(src, "changes_per_run", False):  # a recursive CTE's current row
-            return Access("scan")
-        return _auto(scope, level, cands) or Access("scan")
-    table = src.table
-    # rowid equality
-    for c, op, rhs, _lhs in cands:
-        if c == -1 and op == "=":
-            a = Access("rowid_eq")
-            a.eq = [rhs]
-            return a
-    best = None
-    best_score = 0
-    for idx in table.indexes:
-        if idx.where is not None:
-            continue
-        eq = []
-        affs = ""
-        for k, col in enumerate(idx.columns):
-            col_aff = table.columns[col].affinity
-            coll = idx.collations[k] or table.columns[col].collation
-            found = None
-            for c, op, rhs, lhs in cands:
-                if c == col and op == "=":
-                    aff = comparison_affinity(expr_affinity(lhs, scope), expr_affinity(rhs, scope))
-                    if not _affinity_ok(col_aff, aff):
-                        continue
-                    if _coll_name(comparison_collation(lhs, rhs, scope)) != _coll_name(coll):
-                        continue
-                    found = rhs
-                    break
-            if found is None:
-                break
-            eq.append(found)
-            ka = col_aff
-            if comparison_affinity(expr_affinity(found, scope), col_aff) == AFF_BLOB:
-                ka = AFF_BLOB
-            affs += ka
-        lo = hi = None
-        lo_op = hi_op = None
-        if len(eq) < len(idx.columns) and not idx.desc[len(eq)]:
-            col = idx.columns[len(eq)]
-            col_aff = table.columns[col].affinity
-            coll = idx.collations[len(eq)] or table.columns[col].collation
-            for c, op, rhs, lhs in cands:
-                if c != col or op == "=":
-                    continue
-                aff = comparison_affinity(expr_affinity(lhs, scope), expr_affinity(rhs, scope))
-                if not _affinity_ok(col_aff, aff):
-                    continue
-                if _coll_name(comparison_collation(lhs, rhs, scope)) != _coll_name(coll):
-                    continue
-                if op in (">", ">=") and lo is None:
-                    lo, lo_op = rhs, op
-                elif op in ("<", "<=") and hi is None:
-                    hi, hi_op = rhs, op
-        score = len(eq) * 4 + (1 if lo is not None else 0) + (1 if hi is not None else 0)
-        if eq and len(eq) == len(idx.columns) and idx.unique:
-            score += 2
-        if score > best_score:
-            best_score = score
-            a = Access("index")
-            a.index = idx
-            a.eq = eq
-            a.key_aff = affs
-            a.lo, a.lo_op, a.hi, a.hi_op = lo, lo_op, hi, hi_op
-            if lo is not None or hi is not None:
-                col = idx.columns[len(eq)]
-                a.key_aff = affs + table.columns[col].affinity
-            best = a
-    # rowid range
-    lo = hi = None
-    lo_op = hi_op = None
-    for c, op, rhs, _lhs in cands:
-        if c == -1:
-            if op in (">", ">=") and lo is None:
-                lo, lo_op = rhs, op
-            elif op in ("<", "<=") and hi is None:
-                hi, hi_op = rhs, op
-    if lo is not None or hi is not None:
-        if best is None or (not best.eq):
-            a = Access("rowid_range")
-            a.lo, a.lo_op, a.hi, a.hi_op = lo, lo_op, hi, hi_op
-            return a
-    if best is not None:
-        return best
-    return _auto(scope, level, cands) or Access("scan")
+def auto_for_subquery(scope, src, placed_mask, terms):
+    """The old rule kept for a source with no better loop in a correlated subquery: an
+    automatic index when some equality reads an outer loop or the enclosing query."""
+    return _auto(scope, src, placed_mask, terms, require_outer=True)

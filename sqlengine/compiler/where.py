@@ -8,15 +8,15 @@ the body; ``where_end`` closes the loops. This module never decides what the bod
 
 from __future__ import annotations
 
-from sqlengine.compiler import planner
+from sqlengine.compiler import plan_cols, planner
+from sqlengine.compiler.plan_terms import WhereClause, split_and
 from sqlengine.compiler.expr import aff_code, code_expr, code_expr_reg, if_false  # noqa: F401
-from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
 
 class Level:
     __slots__ = ("src", "access", "top", "cont", "brk", "done", "match_reg", "after_match",
-                 "icur", "scratch")
+                 "icur", "scratch", "seek", "start", "eqp_addr")
 
     def __init__(self, src):
         self.src = src
@@ -29,6 +29,9 @@ class Level:
         self.after_match = None
         self.icur = -1
         self.scratch = 0
+        self.seek = -1  # address of the IdxRowid of an index loop (a table lookup follows)
+        self.start = -1  # address of the loop's first instruction
+        self.eqp_addr = -1  # the Noop that carries the loop's EXPLAIN QUERY PLAN line
 
 
 class WhereInfo:
@@ -58,49 +61,68 @@ def index_key_info(p, idx, table):
     return ki
 
 
-def where_begin(p, scope, where, left_on: dict, extra_terms=()) -> WhereInfo:
+def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None) -> WhereInfo:
     """Open the loops over ``scope.sources``. ``where`` is the WHERE expression (or None),
-    ``left_on`` maps a level to the ON expression of its LEFT JOIN."""
+    ``left_on`` maps a level to the ON expression of its LEFT JOIN; ``core`` (the SELECT
+    being coded, when there is one) tells which columns the statement reads, so that a
+    covering index can be preferred."""
     b = p.b
     info = WhereInfo(scope)
     info.brk = b.new_label()
-    exprs = planner.split_and(where, []) + list(extra_terms)
-    _order_sources(scope, exprs)
+    exprs = split_and(where, []) + list(extra_terms)
     srcs = scope.sources
     n = len(srcs)
-    terms = []
-    for e in exprs:
-        m = planner.term_mask(scope, e, n)
-        t = planner.Term(e, m)
-        t.level = (n - 1) if m is None else (max(m) if m else -1)
-        if m is None and n == 0:
+    wc = WhereClause(scope, exprs, left_on)
+    chosen = _plan(scope, wc, core) if n else []
+    order = [lp.src_i for lp in chosen]
+    if order != list(range(n)):
+        scope.sources[:] = [srcs[i] for i in order]
+    pos = [0] * n
+    for lvl, i in enumerate(order):
+        pos[i] = lvl
+    terms = wc.terms
+    for t in terms:
+        if n == 0:
             t.level = -1
-        terms.append(t)
-    on_terms = {}
-    for lvl, on in left_on.items():
-        lst = []
-        for e in planner.split_and(on, []):
-            lst.append(planner.Term(e, planner.term_mask(scope, e, n), left_on=True))
-        on_terms[lvl] = lst
+        elif t.pinned:
+            t.level = n - 1
+        else:
+            m = t.mask
+            lvl = -1
+            i = 0
+            while m:
+                if m & 1 and pos[i] > lvl:
+                    lvl = pos[i]
+                m >>= 1
+                i += 1
+            t.level = lvl
+    on_terms = wc.on_terms
     # constant terms first
     for t in terms:
         if t.level < 0:
             if_false(p, scope, t.expr, info.brk, True)
-    for src in srcs:
+    for src in scope.sources:
         open_source_cursor(p, src)
-    for i, src in enumerate(srcs):
+    placed = 0
+    by_level = [[] for _ in range(n)]
+    for t in terms:
+        if t.level >= 0:
+            by_level[t.level].append(t)
+    for i, src in enumerate(scope.sources):
         lv = Level(src)
         info.levels.append(lv)
         lv.cont = b.new_label()
         lv.brk = b.new_label()
         lv.done = b.new_label()
-        level_terms = [t for t in terms if t.level == i]
+        level_terms = by_level[i]
+        lp = chosen[i]
         if src.left:
             lv.match_reg = b.alloc_reg()
             b.emit(O.OP_Integer, 0, lv.match_reg)
-            acc = planner.choose(p, scope, i, src, on_terms.get(i, []))
+            acc = planner.access_of(scope, lp, src, placed, wc, on_terms.get(i, []))
         else:
-            acc = planner.choose(p, scope, i, src, level_terms)
+            acc = planner.access_of(scope, lp, src, placed, wc, terms)
+        placed |= lp.bit
         lv.access = acc
         _open_loop(p, scope, lv)
         if src.left:
@@ -114,45 +136,28 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=()) -> WhereInfo:
     return info
 
 
-def _order_sources(scope, exprs):
-    """Reorder the loops of an inner join whose FROM order would make a cross product
-    step: greedily put next a source joined by a term to those already placed (those
-    with a constant equality first). FROM order is kept whenever it has no such step."""
+def _plan(scope, wc, core):
+    """The chosen WhereLoop of every level, outermost first."""
     srcs = scope.sources
     n = len(srcs)
-    if n < 3 or any(s.left for s in srcs):
-        return
-    masks = []
-    for e in exprs:
-        m = planner.term_mask(scope, e, n)
-        if m is None:
-            return
-        masks.append((e, m))
-    def linked(k, placed):
-        return any(k in m and len(m) > 1 and (m - {k}) <= placed for _e, m in masks)
-    if all(linked(k, set(range(k))) for k in range(1, n)):
-        return
-    const_eq = set()
-    for e, m in masks:
-        if len(m) == 1 and isinstance(e, A.Binary) and e.op == "=":
-            const_eq |= m
-    order = []
-    placed = set()
-    remaining = list(range(n))
-    start = next((i for i in remaining if i in const_eq), remaining[0])
-    order.append(start)
-    placed.add(start)
-    remaining.remove(start)
-    while remaining:
-        cands = [k for k in remaining if linked(k, placed)]
-        if cands:
-            pick = next((k for k in cands if k in const_eq), cands[0])
-        else:
-            pick = next((k for k in remaining if k in const_eq), remaining[0])
-        order.append(pick)
-        placed.add(pick)
-        remaining.remove(pick)
-    scope.sources[:] = [srcs[i] for i in order]
+    if n == 1 and not srcs[0].left:
+        src = srcs[0]
+        if not any(t.operands for t in wc.terms) and (not src.is_table or not src.table.indexes):
+            lp = planner.WhereLoop(0, "scan")
+            return [lp]
+    fixed = any(s.left for s in srcs)
+    allowed = None
+    if fixed:
+        allowed = {i: wc.on_terms.get(i, []) for i, s in enumerate(srcs) if s.left}
+    col_used = None
+    if core is not None and any(s.is_table and s.table.indexes for s in srcs):
+        col_used = plan_cols.columns_used(scope, core)
+    loops = planner.LoopBuilder(scope, wc, col_used, allowed).build()
+    n_row0 = 48 if scope.outer is not None else 0
+    best = planner.solve(loops, n, n_row0, fixed)
+    if best is None:  # cannot happen: a full scan has no prerequisites
+        best = [planner.WhereLoop(i, "scan") for i in range(n)]
+    return list(best)
 
 
 def _key_block(p, scope, exprs, aff):
@@ -165,11 +170,49 @@ def _key_block(p, scope, exprs, aff):
     return base
 
 
+def _eqp_text(scope, lv, covering=False):
+    """The EXPLAIN QUERY PLAN line of a loop, in sqlite3's words."""
+    acc = lv.access
+    src = lv.src
+    name = src.name
+    k = acc.kind
+    if k == "scan":
+        return f"SCAN {name}"
+    if k == "rowid_eq":
+        return f"SEARCH {name} USING INTEGER PRIMARY KEY (rowid=?)"
+    if k == "rowid_range":
+        parts = []
+        if acc.lo is not None:
+            parts.append("rowid>?")
+        if acc.hi is not None:
+            parts.append("rowid<?")
+        return f"SEARCH {name} USING INTEGER PRIMARY KEY ({' AND '.join(parts)})"
+    if k == "auto":
+        cols = " AND ".join(f"{src.columns[c] if c >= 0 else 'rowid'}=?" for c in acc.index)
+        return f"SEARCH {name} USING AUTOMATIC INDEX ({cols})"
+    idx = acc.index
+    cols = [src.columns[c] for c in idx.columns]
+    parts = [f"{cols[j]}=?" for j in range(len(acc.eq))]
+    if acc.lo is not None:
+        parts.append(f"{cols[len(acc.eq)]}>?")
+    if acc.hi is not None:
+        parts.append(f"{cols[len(acc.eq)]}<?")
+    how = "COVERING INDEX" if covering else "INDEX"
+    if not parts:
+        return f"SCAN {name} USING {how} {idx.name}"
+    return f"SEARCH {name} USING {how} {idx.name} ({' AND '.join(parts)})"
+
+
+EQP_PREFIX = "eqp:"
+
+
 def _open_loop(p, scope, lv):
     b = p.b
     acc = lv.access
     src = lv.src
     cur = src.cursor
+    lv.eqp_addr = b.emit(O.OP_Noop, 0, 0, 0, EQP_PREFIX + _eqp_text(scope, lv))
+    lv.start = b.addr()
     if acc.kind == "scan":
         b.emit(O.OP_Rewind, cur, lv.brk)
         lv.top = b.addr()
@@ -203,7 +246,7 @@ def _open_loop(p, scope, lv):
         has_lo = acc.lo is not None
         if has_lo:
             exprs.append(acc.lo)
-        key = _key_block(p, scope, exprs, acc.key_aff[:len(exprs)])
+        key = _key_block(p, scope, exprs, acc.key_aff[:len(exprs)]) if exprs else 0
         if exprs:
             b.emit(O.OP_IfNullJump, key, lv.brk, len(exprs))
         end_key = None
@@ -221,11 +264,13 @@ def _open_loop(p, scope, lv):
                    n_eq + 1)
         elif n_eq:
             b.emit(O.OP_SeekGE, lv.icur, lv.brk, key, n_eq)
-        else:
+        elif end_key is not None:
             # no lower bound: skip the NULL entries at the start of the index
             nul = b.alloc_reg()
             b.emit(O.OP_Null, 0, nul)
             b.emit(O.OP_SeekGT, lv.icur, lv.brk, nul, 1)
+        else:
+            b.emit(O.OP_Rewind, lv.icur, lv.brk)  # a full scan of the index
         lv.top = b.addr()
         if end_key is not None:
             b.emit(O.OP_IdxGE if acc.hi_op == "<" else O.OP_IdxGT, lv.icur, lv.brk, end_key,
@@ -233,7 +278,7 @@ def _open_loop(p, scope, lv):
         elif n_eq:
             b.emit(O.OP_IdxGT, lv.icur, lv.brk, key, n_eq)
         rr = b.alloc_reg()
-        b.emit(O.OP_IdxRowid, lv.icur, rr)
+        lv.seek = b.emit(O.OP_IdxRowid, lv.icur, rr)
         b.emit(O.OP_SeekRowid, cur, lv.cont, rr)
 
 
@@ -279,8 +324,71 @@ def _open_auto(p, scope, lv):
     b.emit(O.OP_SeekRowid, src.cursor, lv.cont, rr)
 
 
+# opcodes whose P1 is a cursor (the others' P1 is a register or a constant)
+_CURSOR_OPS = frozenset((
+    O.OP_OpenRead, O.OP_OpenWrite, O.OP_OpenEphemeral, O.OP_OpenPseudo, O.OP_Close,
+    O.OP_Rewind, O.OP_Last, O.OP_Next, O.OP_Prev, O.OP_SeekRowid, O.OP_NotExists,
+    O.OP_SeekGE, O.OP_SeekGT, O.OP_SeekLE, O.OP_SeekLT, O.OP_IdxGE, O.OP_IdxGT, O.OP_IdxLE,
+    O.OP_IdxLT, O.OP_IdxRowid, O.OP_Column, O.OP_Rowid, O.OP_NullRow, O.OP_IfNullRow,
+    O.OP_NewRowid, O.OP_Insert, O.OP_IdxInsert, O.OP_Delete, O.OP_IdxDelete, O.OP_Found,
+    O.OP_NotFound, O.OP_NoConflict, O.OP_Count, O.OP_Sequence, O.OP_IdxKeyCheck,
+    O.OP_RowData, O.OP_SorterOpen, O.OP_SorterInsert, O.OP_SorterSort, O.OP_SorterNext,
+    O.OP_SorterData, O.OP_ResetSorter))
+
+
+def _make_covering(p, scope, lv) -> bool:
+    """Drop the table lookup of an index loop when every read of the table's cursor is a
+    column the index holds (or the rowid): those reads move to the index cursor. The whole
+    program so far is checked, so a read anywhere else keeps the lookup."""
+    ops = p.b.ops
+    cur = lv.src.cursor
+    seek = lv.seek
+    pos_of = {}
+    for k, c in enumerate(lv.access.index.columns):
+        pos_of.setdefault(c, k)
+    changes = []
+    for a in range(len(ops)):
+        ins = ops[a]
+        if ins[1] != cur or ins[0] not in _CURSOR_OPS:
+            continue
+        op = ins[0]
+        if a == seek + 1 or op == O.OP_OpenRead and a < lv.start:
+            continue
+        if a < lv.start:
+            return False
+        if op == O.OP_Column:
+            k = pos_of.get(ins[2])
+            if k is None:
+                return False
+            changes.append((a, k))
+        elif op == O.OP_Rowid:
+            changes.append((a, -1))
+        else:
+            return False
+    icur = lv.icur
+    for a, k in changes:
+        ins = ops[a]
+        if k < 0:
+            ins[0] = O.OP_IdxRowid
+            ins[1] = icur
+        else:
+            ins[1] = icur
+            ins[2] = k
+            ins[4] = None
+    # the IdxRowid stays: it reads the rowid (and checks the entry) as sqlite3 does
+    ins = ops[seek + 1]
+    ins[0] = O.OP_Noop
+    ins[1] = ins[2] = ins[3] = 0
+    ins[4] = None
+    ops[lv.eqp_addr][4] = EQP_PREFIX + _eqp_text(scope, lv, True)
+    return True
+
+
 def where_end(p, info: WhereInfo) -> None:
     b = p.b
+    for lv in info.levels:
+        if lv.seek >= 0 and not lv.src.left and lv.access.kind == "index":
+            _make_covering(p, info.scope, lv)
     for lv in reversed(info.levels):
         src = lv.src
         b.resolve(lv.cont)

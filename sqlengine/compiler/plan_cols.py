@@ -1,0 +1,79 @@
+"""Which columns of each FROM item a SELECT reads (SQLite's ``colUsed``), so that the
+planner can tell when an index holds every column needed (a covering index).
+
+The answer may be too large, never too small: a column named anywhere in the statement,
+subqueries included, counts as read from every source that has a column of that name
+(qualifier permitting). The rowid and the INTEGER PRIMARY KEY are not counted: every index
+entry ends with the rowid. ``where.py`` checks the emitted code again before it drops a
+table lookup, so an over-estimate only costs a missed optimisation. Emits no code.
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler.resolve import ResolvedColumn
+from sqlengine.sql import ast as A
+
+_LEAVES = (str, int, float, bytes, bool, type(None))
+
+
+def columns_used(scope, core):
+    """{source index: set of column numbers} for the sources of ``scope``; a source whose
+    every column may be read maps to the set of all of them."""
+    srcs = scope.sources
+    used = {i: set() for i in range(len(srcs))}
+    by_name: dict = {}
+    for i, s in enumerate(srcs):
+        for c, j in s.col_lower.items():
+            if s.is_table and j == s.ipk:
+                continue
+            by_name.setdefault(c, []).append((i, j, s.name.lower()))
+    index_of = {id(s): i for i, s in enumerate(srcs)}
+
+    def everything(i):
+        used[i] = set(range(len(srcs[i].columns)))
+
+    for rc in core.columns:
+        if isinstance(rc, A.Star):
+            for i, s in enumerate(srcs):
+                if rc.table is None or s.name.lower() == rc.table.lower():
+                    everything(i)
+    stack = [core.columns, core.where, core.group_by, core.having, core.windows, core.from_]
+    order_by = getattr(core, "order_by_for_plan", None)
+    if order_by is not None:
+        stack.append(order_by)
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        x = pop()
+        t = type(x)
+        if t in _LEAVES:
+            continue
+        if t is A.Column:
+            for i, j, sname in by_name.get(x.name.lower(), ()):
+                if x.table is None or x.table.lower() == sname:
+                    used[i].add(j)
+            continue
+        if t is ResolvedColumn:
+            i = index_of.get(id(x.ref.source))
+            if i is not None and x.ref.col >= 0:
+                used[i].add(x.ref.col)
+            continue
+        if t is list or t is tuple:
+            stack.extend(x)
+            continue
+        if t is A.TableRef or t is A.Star:
+            continue
+        slots = getattr(t, "__slots__", None)
+        if slots is None:
+            d = getattr(x, "__dict__", None)
+            if d is None:
+                # not an AST node this module knows: assume it reads everything
+                for i in used:
+                    everything(i)
+                return used
+            stack.extend(d.values())
+            continue
+        for name in slots:
+            if name != "pos":
+                push(getattr(x, name, None))
+    return used

@@ -1,0 +1,266 @@
+"""The WHERE clause analysed once per statement (SQLite's ``WhereClause``): the terms of the
+AND-split WHERE (and ON) expression, each with the bitmask of the FROM items it reads and,
+for a comparison of a column with another expression, the operands an index could use.
+
+Masks are plain integers: bit ``i`` stands for ``scope.sources[i]`` in the order the sources
+had when the clause was analysed (FROM order). A term that reads a subquery, a
+non-deterministic function or a name that does not resolve to a column of this scope is
+*pinned*: it is tested in the innermost loop, where every source is positioned. Every
+expression is walked once; name lookups go through the scope's cache. This module emits no
+code and never decides the plan (``planner.py`` does).
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler.resolve import ResolvedColumn
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+
+_VOLATILE = frozenset(("random", "randomblob", "changes", "last_insert_rowid",
+                       "total_changes"))
+_FLIP = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+PINNED = -1  # mask value of an expression that must be tested where every source is open
+
+
+class Operand:
+    """One way a term constrains a column: ``column(src) op rhs``. ``lhs`` is the column
+    side as the comparison sees it (wrapped in the term's collation for ``=``/``<``...),
+    ``prereq`` the mask of the sources ``rhs`` reads."""
+
+    __slots__ = ("src", "col", "op", "rhs", "lhs", "prereq", "term")
+
+    def __init__(self, src, col, op, rhs, lhs, prereq, term):
+        self.src = src
+        self.col = col
+        self.op = op
+        self.rhs = rhs
+        self.lhs = lhs
+        self.prereq = prereq
+        self.term = term
+
+
+class WhereTerm:
+    """One AND-connected term. ``mask``: the sources it reads; ``pinned``: it must be
+    tested at the innermost level; ``operands``: the index-usable comparisons in it."""
+
+    __slots__ = ("expr", "mask", "pinned", "operands", "left_on", "level")
+
+    def __init__(self, expr, mask, pinned, left_on=False):
+        self.expr = expr
+        self.mask = mask
+        self.pinned = pinned
+        self.operands = []
+        self.left_on = left_on
+        self.level = -1
+
+
+def split_and(e, out):
+    """Append the AND-connected parts of ``e`` to ``out`` (left to right)."""
+    if e is None:
+        return out
+    if type(e) is A.Binary and e.op == "AND":
+        split_and(e.left, out)
+        split_and(e.right, out)
+    else:
+        out.append(e)
+    return out
+
+
+class Masker:
+    """Computes source masks of expressions of one scope (a source's bit is looked up by
+    identity, so the masks do not depend on later reordering of ``scope.sources``)."""
+
+    __slots__ = ("scope", "bit_of")
+
+    def __init__(self, scope):
+        self.scope = scope
+        self.bit_of = {id(s): 1 << i for i, s in enumerate(scope.sources)}
+
+    def mask(self, e) -> int:
+        """The mask of ``e``, or PINNED."""
+        scope = self.scope
+        bit_of = self.bit_of
+        m = 0
+        stack = [e]
+        pop = stack.pop
+        push = stack.append
+        while stack:
+            x = pop()
+            if x is None:
+                continue
+            t = type(x)
+            if t is A.Literal or t is A.Param:
+                continue
+            if t is A.Column:
+                try:
+                    ref = scope.lookup(x.name, x.table)
+                except OperationalError:
+                    return PINNED
+                if ref is None:
+                    return PINNED
+                if ref.depth == 0:
+                    b = bit_of.get(id(ref.source))
+                    if b is None:
+                        return PINNED
+                    m |= b
+            elif t is A.Binary:
+                push(x.right)
+                push(x.left)
+            elif t is ResolvedColumn:
+                if x.ref.scope is scope:
+                    b = bit_of.get(id(x.ref.source))
+                    if b is None:
+                        return PINNED
+                    m |= b
+            elif t is A.Unary:
+                push(x.operand)
+            elif t is A.IsNull or t is A.Collate or t is A.Cast:
+                push(x.expr)
+            elif t is A.Between:
+                push(x.high)
+                push(x.low)
+                push(x.expr)
+            elif t is A.InList:
+                stack.extend(x.items)
+                push(x.expr)
+            elif t is A.Like:
+                push(x.escape)
+                push(x.right)
+                push(x.left)
+            elif t is A.FunctionCall:
+                if x.name.lower() in _VOLATILE:
+                    return PINNED
+                stack.extend(x.args)
+                push(x.filter)
+            elif t is A.Case:
+                push(x.operand)
+                for w, th in x.whens:
+                    push(w)
+                    push(th)
+                push(x.else_)
+            elif t is A.RowValue:
+                stack.extend(x.items)
+            elif t is A.CurrentTime:
+                continue
+            else:  # subqueries, RAISE, anything not known here
+                return PINNED
+        return m
+
+
+def column_of(scope, e, src):
+    """The column number of ``src`` that ``e`` is (-1: the rowid or INTEGER PRIMARY KEY of
+    a table), or None. A COLLATE-wrapped column is not a column for an index."""
+    t = type(e)
+    if t is ResolvedColumn:
+        ref = e.ref
+    elif t is A.Column:
+        try:
+            ref = scope.lookup(e.name, e.table)
+        except OperationalError:
+            return None
+        if ref is None or ref.depth != 0:
+            return None
+    else:
+        return None
+    if ref.source is not src:
+        return None
+    if src.is_table and ref.col >= 0 and ref.col == src.ipk:
+        return -1
+    return ref.col
+
+
+def _column_source(scope, e):
+    """The source of this scope that the column expression ``e`` reads, or None."""
+    t = type(e)
+    if t is ResolvedColumn:
+        return e.ref.source if e.ref.scope is scope else None
+    if t is A.Column:
+        try:
+            ref = scope.lookup(e.name, e.table)
+        except OperationalError:
+            return None
+        if ref is not None and ref.depth == 0:
+            return ref.source
+    return None
+
+
+class WhereClause:
+    """The analysed terms of one WHERE (plus the ON terms of LEFT JOINs)."""
+
+    __slots__ = ("scope", "masker", "terms", "on_terms", "n")
+
+    def __init__(self, scope, exprs, left_on):
+        from sqlengine.compiler.resolve import comparison_collation
+        self.scope = scope
+        self.n = len(scope.sources)
+        self.masker = masker = Masker(scope)
+        self.terms = [self._term(e, False, comparison_collation) for e in exprs]
+        self.on_terms = {}
+        for lvl, on in left_on.items():
+            self.on_terms[lvl] = [self._term(e, True, comparison_collation)
+                                  for e in split_and(on, [])]
+        del masker
+
+    def _term(self, e, left_on, comparison_collation):
+        m = self.masker.mask(e)
+        pinned = m == PINNED
+        t = WhereTerm(e, (1 << self.n) - 1 if pinned else m, pinned, left_on)
+        if not pinned and m:
+            self._operands(t, comparison_collation)
+        return t
+
+    def _operands(self, t, comparison_collation):
+        """Fill ``t.operands`` with the column comparisons an index could drive."""
+        scope = self.scope
+        e = t.expr
+        ty = type(e)
+        if ty is A.Binary:
+            if e.op not in _FLIP:
+                return
+            coll = None
+            coll_done = False
+            for lhs, rhs, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP[e.op])):
+                src = _column_source(scope, lhs)
+                if src is None:
+                    continue
+                c = column_of(scope, lhs, src)
+                if c is None:
+                    continue
+                pm = self.masker.mask(rhs)
+                if pm == PINNED or pm & self.masker.bit_of[id(src)]:
+                    continue
+                if not coll_done:
+                    # the comparison's collation comes from its operands in written order;
+                    # the column side is handed on under an explicit COLLATE of it
+                    coll = comparison_collation(e.left, e.right, scope)
+                    coll_done = True
+                t.operands.append(Operand(src, c, op, rhs, A.Collate(lhs, coll), pm, t))
+        elif ty is A.Between and not e.negated:
+            src = _column_source(scope, e.expr)
+            if src is None:
+                return
+            c = column_of(scope, e.expr, src)
+            if c is None:
+                return
+            me = self.masker.bit_of[id(src)]
+            for bound, op in ((e.low, ">="), (e.high, "<=")):
+                pm = self.masker.mask(bound)
+                if pm == PINNED or pm & me:
+                    continue
+                t.operands.append(Operand(src, c, op, bound, e.expr, pm, t))
+        elif ty is A.InList and not e.negated and e.items:
+            src = _column_source(scope, e.expr)
+            if src is None:
+                return
+            c = column_of(scope, e.expr, src)
+            if c is None:
+                return
+            pm = 0
+            for it in e.items:
+                m = self.masker.mask(it)
+                if m == PINNED:
+                    return
+                pm |= m
+            if pm & self.masker.bit_of[id(src)]:
+                return
+            t.operands.append(Operand(src, c, "IN", e, e.expr, pm, t))
