@@ -49,7 +49,8 @@ from sqlengine.errors import (
 )
 
 apilevel = "2.0"
-threadsafety = 1  # threads may share the module, not connections (see check_same_thread)
+threadsafety = 3  # as the stdlib: a connection opened with check_same_thread=False may be
+# shared, its engine calls serialized by a lock (dbapi_threads.py)
 paramstyle = "qmark"
 sqlite_version = "3.40.1"
 sqlite_version_info = (3, 40, 1)
@@ -235,6 +236,10 @@ class Connection:
             self.close()
             self._closed = False
         self._db = _open_database(path, timeout)
+        if not check_same_thread:
+            from sqlengine.dbapi_threads import SerializedDatabase
+
+            self._db = SerializedDatabase(self._db)
         self._path = path
         self._thread_ident = threading.get_ident()
         self._check_same_thread = bool(check_same_thread)
