@@ -239,7 +239,7 @@ class Builder:
     # ---------------------------------------------------------------- statements
     def finish(self, k, s, e):
         if e - s >= limits.MIN_TEXT_FOR_DEPTH and \
-                limits.max_expr_height(k[0]) > limits.MAX_EXPR_DEPTH:
+                limits.expr_too_deep(k[0], limits.MAX_EXPR_DEPTH):
             self.fail(f"Expression tree is too large (maximum depth {limits.MAX_EXPR_DEPTH})")
         return k[0]
 

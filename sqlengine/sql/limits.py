@@ -43,7 +43,15 @@ def _items(value):
 
 
 def _fields(node):
-    return [getattr(node, f) for f in node.__dataclass_fields__]
+    """The values of the fields of ``node``; a list of tuples (``Case.whens``) is given as
+    its tuples' items, so that ``_items`` sees every node."""
+    out = []
+    for f in node.__dataclass_fields__:
+        v = getattr(node, f)
+        if type(v) is list and v and type(v[0]) is tuple:
+            v = [x for item in v for x in item]
+        out.append(v)
+    return out
 
 
 def max_expr_height(root) -> int:
@@ -67,6 +75,88 @@ def max_expr_height(root) -> int:
                 tallest = h
         heights[id(node)] = h
     return tallest
+
+
+def expr_too_deep(root, limit: int = MAX_EXPR_DEPTH) -> bool:
+    """Whether ``max_expr_height(root) > limit``, found by a depth-first search that stops
+    at the first path of more than ``limit`` expression nodes (much cheaper than measuring
+    every height). Falls back to ``max_expr_height`` when the tree is deeper than Python's
+    recursion allows."""
+    try:
+        return _deeper(root, 0, limit)
+    except RecursionError:
+        return max_expr_height(root) > limit
+
+
+def _deeper(node, depth: int, limit: int) -> bool:
+    """Whether a path from ``node`` down its counted children (``_children``) holds more
+    than ``limit`` expression nodes, ``depth`` of them being above ``node``. The left
+    operands of a chain of binary operators (``a + b + c ...``, left-deep) are followed in
+    a loop, so that only right-nested trees, which the parser's stack bounds, recurse."""
+    t = type(node)
+    while t is A.Binary:
+        depth += 1
+        if depth > limit or _deeper(node.right, depth, limit):
+            return True
+        node = node.left
+        t = type(node)
+    if t in _EXPR_SET:
+        depth += 1
+        if depth > limit:
+            return True
+    fields = _TABLES.get(t)
+    if fields is None:
+        fields = _tables(t)
+    counted, others = fields
+    for name in counted:
+        v = getattr(node, name)
+        if v is None:
+            continue
+        if type(v) is list:
+            for x in v:
+                if type(x) is tuple:
+                    for y in x:
+                        if _is_node(y) and _deeper(y, depth, limit):
+                            return True
+                elif _is_node(x) and _deeper(x, depth, limit):
+                    return True
+        elif _is_node(v) and _deeper(v, depth, limit):
+            return True
+    for name in others:
+        v = getattr(node, name)
+        if v is None:
+            continue
+        for x in _items(v):
+            if _deeper(x, 0, limit):
+                return True
+    return False
+
+
+def _is_node(v) -> bool:
+    return hasattr(type(v), "__dataclass_fields__")
+
+
+# Per AST class: (fields whose height counts, fields only visited), as ``_children``.
+_TABLES: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_SCALAR = frozenset({"str", "str | None", "bool", "bool | None", "int", "object",
+                     "list[str]", "list[str] | None"})
+
+
+def _tables(cls):
+    fields = tuple(n for n, f in getattr(cls, "__dataclass_fields__", {}).items()
+                   if not (isinstance(f.type, str) and f.type in _SCALAR))
+    if cls is A.FunctionCall:
+        entry = (("args",), ("filter", "over", "order_by"))
+    elif cls in _EXPR_SET or cls in (A.Compound, A.Values, A.OrderingTerm, A.ResultColumn):
+        entry = (fields, ())
+    elif cls is A.SelectCore:
+        entry = (("columns", "where", "having", "group_by"), ("from_", "windows"))
+    elif cls is A.Select:
+        entry = (("body", "order_by", "limit", "offset"), ("with_",))
+    else:
+        entry = ((), fields)
+    _TABLES[cls] = entry
+    return entry
 
 
 def _children(node):

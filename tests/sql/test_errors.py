@@ -199,6 +199,9 @@ SIZE_LIMITS = [
     "SELECT 1 + (SELECT " + _chain(999) + ")",
     "SELECT * FROM (SELECT " + _chain(1000) + ")", "SELECT abs(" + _chain(1000) + ")",
     "SELECT count(*) OVER (ORDER BY " + _chain(1000) + ")",
+    "SELECT CASE WHEN " + _chain(999) + " THEN 1 END", "SELECT CASE WHEN " + _chain(1000) + " THEN 1 END",
+    "SELECT CASE 1 WHEN 2 THEN 3 ELSE " + _chain(1000) + " END",
+    "SELECT a FROM t WHERE a = 1 OR (" + _chain(999) + ")", "SELECT a FROM t WHERE (" + _chain(1000) + ") = a",
     " UNION ".join(["SELECT 1"] * 500), " UNION ".join(["SELECT 1"] * 501),
     " UNION ".join(["SELECT 1"] * 501) + " +", "VALUES " + ",".join(["(1)"] * 600),
     "VALUES " + ",".join(["(1)"] * 600) + " UNION SELECT 1", "SELECT 1 UNION VALUES " + ",".join(["(1)"] * 600),
@@ -211,3 +214,24 @@ SIZE_LIMITS = [
 @pytest.mark.parametrize("sql", SIZE_LIMITS, ids=range(len(SIZE_LIMITS)))
 def test_size_limits_like_sqlite(sql, oracle, ours):
     assert ours(sql) == oracle(sql)
+
+
+def _heights_sample():
+    from .test_drivers import corpus_sample
+    shapes = ["SELECT {}", "SELECT abs({}) FROM t WHERE a = 1 OR ({})", "SELECT 1 + (SELECT {})",
+              "SELECT CASE WHEN {} THEN 1 END", "SELECT count(*) OVER (ORDER BY {})",
+              "SELECT a FROM t WHERE a IN ({}, 2) ORDER BY {}", "SELECT * FROM (SELECT {})"]
+    deep = [shape.replace("{}", _chain(n)) for shape in shapes for n in (3, 300, 900)]
+    return deep + [s for s in corpus_sample(count=400, seed=3) if "SELECT" in s.upper()]
+
+
+@pytest.mark.parametrize("sql", _heights_sample())
+def test_expr_too_deep_agrees_with_the_full_measure(sql):
+    from sqlengine.sql import limits, parser
+    try:
+        stmt = parser.python_parse_one(sql).stmt
+    except Exception:
+        return
+    tallest = limits.max_expr_height(stmt)
+    for limit in {0, 1, max(tallest - 1, 0), tallest, tallest + 1}:
+        assert limits.expr_too_deep(stmt, limit) == (tallest > limit)
