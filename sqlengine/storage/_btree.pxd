@@ -64,6 +64,7 @@ cdef class BtCursor:
     cdef object saved_key
     cdef int skip_next
     cdef int usable
+    cdef tuple probe_key     # the key self.probe encodes (None: unknown)
     cdef bytes probe         # the record compared by compare_cell when no PreparedKey is given
     cdef list peers          # weak references to every cursor on this root (shared list)
     cdef object selfref
@@ -110,6 +111,7 @@ cdef class BtCursor:
     cdef int balance_nonroot(self, MemPage parent, int pi, MemPage page) except -1
     cdef object column_or(self, Py_ssize_t i, object dflt, bint* done)
     cdef object rowid_c(self)
+    cdef object idx_rowid_c(self)
     cdef bint seek_rowid_eq(self, int64_t rowid) except -1
     cpdef bint first(self) except -1
     cpdef bint last(self) except -1

@@ -27,11 +27,12 @@ cimport cython
 from sqlengine.storage._varint cimport get_varint, put_varint, varint_len
 from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compare_record_key,
                                         decode_value, decode_record_at, decode_column_at,
-                                        decode_column_or,
+                                        decode_column_or, decode_last_at,
                                         compare_records)
 from sqlengine.storage._record import decode_record, decode_column, encode_record
 
 from sqlengine.errors import DatabaseError, SQLITE_CORRUPT
+from weakref import ref as _weakref
 
 DEF MAX_DEPTH = 20
 
@@ -398,8 +399,14 @@ cdef class BtCursor:
         self.usable = bt.pager.usable_size
         self.dirty = bt.pager.dirty
         self.savepoints = bt.pager.savepoints
-        self.peers = bt._peers(root)
-        self.selfref = bt._register(self, self.peers)
+        peers = bt._peers(root)
+        if len(peers) >= 8:
+            # dead cursors (the VM drops them without close()) are pruned here and in
+            # save_peers rather than by a weakref callback per cursor
+            peers[:] = [r for r in peers if r() is not None]
+        self.peers = peers
+        self.selfref = _weakref(self)
+        peers.append(self.selfref)
 
     def close(self):
         self._release()
@@ -426,12 +433,17 @@ cdef class BtCursor:
 
     cdef int save_peers(self) except -1:
         cdef BtCursor c
+        cdef list live
         if len(self.peers) <= 1:
             return 0
+        live = []
         for r in list(self.peers):
             c = r()
-            if c is not None and c is not self:
-                c.save_position()
+            if c is not None:
+                live.append(r)
+                if c is not self:
+                    c.save_position()
+        self.peers[:] = live
         return 0
 
     # -- page access ----------------------------------------------------------------------
@@ -534,6 +546,7 @@ cdef class BtCursor:
                 self.skip_next = 1
         else:
             self.probe = <bytes>key
+            self.probe_key = None
             c = self.move_to_key(None, -1, False)
             if c == 1:
                 # nothing >= the saved key: sit on the last entry, next() gives eof
@@ -804,10 +817,16 @@ cdef class BtCursor:
 
     cdef PreparedKey _probe_key(self, key):
         """Prepare an index probe: normally the key encoded as a record (compared in C by
-        compare_records); a PreparedKey when it cannot be encoded (integers beyond 64 bits)."""
+        compare_records); a PreparedKey when it cannot be encoded (integers beyond 64 bits).
+        The last key encoded is remembered: a scan compares every entry with the same bound."""
+        if self.probe_key is not None and type(key) is tuple and key == self.probe_key:
+            return None
+        self.probe_key = None
         try:
             self.probe = encode_record(key)
             if PyBytes_GET_SIZE(self.probe) > 1:
+                if type(key) is tuple:
+                    self.probe_key = key
                 return None
         except (OverflowError, TypeError):
             pass
@@ -975,6 +994,20 @@ cdef class BtCursor:
         """Move to the entry with this rowid: True when it exists (the VM's SeekRowid)."""
         return self.seek_rowid(rowid) == 0 and self.state == CURSOR_VALID
 
+    cdef object idx_rowid_c(self):
+        """The last field of the current index entry (its rowid), decoded in place."""
+        cdef CellInfo info
+        cdef MemPage p
+        cdef int off
+        self._need_valid()
+        p = <MemPage>self.pages[self.depth]
+        off = p.cell_offset(self.idx[self.depth])
+        p.parse_cell(off, &info)
+        if info.nlocal == info.npayload:
+            return decode_last_at(p.a + off + info.hdrlen, info.nlocal)
+        return decode_last_at(<const unsigned char*>PyBytes_AS_STRING(
+            self.read_payload(p, off, &info)), info.npayload)
+
     cdef object rowid_c(self):
         """The rowid of the current entry (for an index, the record's last field)."""
         self._need_valid()
@@ -1121,6 +1154,7 @@ cdef class BtCursor:
             if len(rec) == 0:
                 raise corrupt()
             self.probe = rec
+            self.probe_key = None
             c = self.move_to_key(None, -1, True)
             cell = self.make_cell(False, 0, rec)
             if c == -1:

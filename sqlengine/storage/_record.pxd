@@ -24,6 +24,7 @@ cdef class PreparedKey:
 cpdef PreparedKey prepare_key(tuple values)
 cdef tuple decode_record_at(const unsigned char* p, Py_ssize_t size)
 cdef object decode_column_at(const unsigned char* p, Py_ssize_t size, Py_ssize_t i)
+cdef object decode_last_at(const unsigned char* p, Py_ssize_t size)
 cdef object decode_column_or(const unsigned char* p, Py_ssize_t size, Py_ssize_t i,
                              object dflt)
 cdef object decode_value(uint64_t t, const unsigned char* p, Py_ssize_t n)

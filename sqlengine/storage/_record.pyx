@@ -181,6 +181,33 @@ cdef object decode_column_or(const unsigned char* p, Py_ssize_t size, Py_ssize_t
     return dflt
 
 
+cdef object decode_last_at(const unsigned char* p, Py_ssize_t size):
+    """The last field of the record at p (an index entry's rowid); an empty record is
+    corrupt."""
+    if size <= 0:
+        raise _corrupt()
+    cdef uint64_t hsz, t, last_t = 0
+    cdef int n = get_varint(p, size, &hsz)
+    if n == 0 or hsz > <uint64_t>size or hsz < <uint64_t>n:
+        raise _corrupt()
+    cdef Py_ssize_t pos = n, body = <Py_ssize_t>hsz, sz, last_body = -1, last_sz = 0
+    while pos < <Py_ssize_t>hsz:
+        n = get_varint(p + pos, <Py_ssize_t>hsz - pos, &t)
+        if n == 0 or t == 10 or t == 11:
+            raise _corrupt()
+        pos += n
+        sz = serial_size(t)
+        if body + sz > size:
+            raise _corrupt()
+        last_t = t
+        last_body = body
+        last_sz = sz
+        body += sz
+    if last_body < 0:
+        raise _corrupt()
+    return decode_value(last_t, p + last_body, last_sz)
+
+
 def decode_column(data, Py_ssize_t i):
     """The value of field ``i`` of a record (negative i counts from the end); None when the
     record has fewer fields (SQLite's rule for columns added by ALTER TABLE ADD COLUMN)."""

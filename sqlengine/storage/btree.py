@@ -12,8 +12,6 @@ Never parses SQL or records; never touches files except through the pager.
 
 from __future__ import annotations
 
-import weakref
-
 from sqlengine import errors
 from sqlengine.storage import _btree
 from sqlengine.storage import format as fmt
@@ -215,17 +213,6 @@ class Btree:
         if lst is None:
             lst = self._cursors[root] = []
         return lst
-
-    @staticmethod
-    def _register(cur, peers: list):
-        def gone(ref, peers=peers):
-            try:
-                peers.remove(ref)
-            except ValueError:
-                pass
-        ref = weakref.ref(cur, gone)
-        peers.append(ref)
-        return ref
 
     def _live_cursors(self, root=None):
         lists = [self._cursors.get(root, [])] if root is not None else list(self._cursors.values())

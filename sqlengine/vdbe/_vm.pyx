@@ -128,6 +128,11 @@ cdef inline object _row_of(VCursor c):
 cdef inline object _idx_rowid(VCursor c):
     """The rowid ending the record of an index cursor; an index record without an integer
     there is corrupt (SQLite: sqlite3VdbeIdxRowid)."""
+    if c.kind == K_INDEX and c.row is None:
+        r = (<BtCursor?>c.bt).idx_rowid_c()
+        if type(r) is not int:
+            raise E.DatabaseError("database disk image is malformed", code=E.SQLITE_CORRUPT)
+        return r
     r = _row_of(c)
     if len(r) == 0 or (c.kind == K_INDEX and type(r[len(r) - 1]) is not int):
         raise E.DatabaseError("database disk image is malformed", code=E.SQLITE_CORRUPT)
