@@ -4,14 +4,18 @@
 reaches the FROM clause: the arguments are evaluated there (they may read columns of an
 enclosing query, so a correlated subquery refills it on every run) and the rows come from
 ``vdbe.func_json``. The hidden columns ``json`` and ``root`` are left out of ``*``.
-Arguments that read another table of the same FROM clause are not supported.
+
+Arguments that read a table to their left in the same FROM clause (``FROM t,
+json_each(t.doc)``) make the source correlated: its rows are computed again each time its
+loop starts (the WHERE loop calls the source's ``prologue``, keeps FROM order and builds
+no automatic index on it), with the arguments read from the current rows of those tables.
 
 This module emits code; it never runs it.
 """
 
 from __future__ import annotations
 
-from sqlengine.compiler.resolve import Scope
+from sqlengine.compiler.resolve import Scope, Source
 from sqlengine.errors import OperationalError
 from sqlengine.vdbe import opcodes as O
 
@@ -24,7 +28,6 @@ def table_function_source(p, item, scope, Source, TableDest):
         return pragma_function_source(p, item, Source, TableDest)
     if name not in ("json_each", "json_tree"):
         return None
-    from sqlengine.compiler.expr import code_expr
     from sqlengine.vdbe import func_json
     fn = func_json.json_each if name == "json_each" else func_json.json_tree
     args = list(item.args)
@@ -34,23 +37,75 @@ def table_function_source(p, item, scope, Source, TableDest):
     b = p.b
     cur = b.alloc_cursor()
     b.emit(O.OP_OpenEphemeral, cur, 0)
-    regs = b.alloc_reg(len(args))
     outer = scope.outer if scope is not None else None
-    arg_scope = Scope([], outer=outer, corr=scope.corr if scope is not None else None)
+    corr = scope.corr if scope is not None else None
+    left = list(scope.sources) if scope is not None else []
+    cols = list(func_json.JSON_EACH_COLUMNS)
+    n = len(cols)
+    name = item.alias or item.name
+    probe = Scope(left, outer=outer, corr=corr)
+    if left and _reads_sources(args, probe):
+        src = _CorrelatedSource(name, cur, cols, [O.AFF_BLOB] * n, [None] * n, [None] * n)
+        arg_scope = Scope(left, outer=outer, corr=corr)
+        src.prologue = lambda: _code_fill(p, arg_scope, args, cur, fn, True)
+        if probe.correlated and scope is not None:  # it also reads an enclosing query
+            scope.correlated = True
+    else:
+        arg_scope = Scope([], outer=outer, corr=corr)
+        _code_fill(p, arg_scope, args, cur, fn, False)
+        # read from an enclosing query, the rows change from one run to the next: no
+        # automatic index is built on them (it would be built once)
+        kind = _CorrelatedSource if arg_scope.correlated else Source
+        if arg_scope.correlated and scope is not None:
+            scope.correlated = True
+        src = kind(name, cur, cols, [O.AFF_BLOB] * n, [None] * n, [None] * n)
+    src.hidden.update({n - 2, n - 1})
+    return src
+
+
+class _CorrelatedSource(Source):
+    """A table-valued function whose rows change between runs of its loop: reading the
+    tables to its left (filled by ``prologue``, set then) or an enclosing query."""
+
+    __slots__ = ("prologue",)
+    changes_per_run = True
+
+
+def _reads_sources(args, scope) -> bool:
+    """True when an argument names a column of ``scope``'s own sources."""
+    from sqlengine.compiler.generated import _children
+    from sqlengine.sql import ast as A
+
+    def visit(e):
+        if isinstance(e, A.Column):
+            try:
+                ref = scope.lookup(e.name, e.table)
+            except OperationalError:
+                return False
+            return ref is not None and ref.depth == 0
+        if isinstance(e, (A.Subquery, A.Exists, A.InSelect)):
+            return False
+        return any(visit(c) for c in _children(e))
+    return any(visit(a) for a in args)
+
+
+def _code_fill(p, arg_scope, args, cur, fn, refill):
+    """Evaluate the arguments and put the function's rows in the ephemeral table
+    (``refill``: empty it first)."""
+    from sqlengine.compiler.expr import code_expr
+    b = p.b
+    regs = b.alloc_reg(len(args))
     for i, a in enumerate(args):
         code_expr(p, arg_scope, a, regs + i)
-    if arg_scope.correlated and scope is not None:
-        scope.correlated = True
 
-    def fill(vm, values, cur=cur, fn=fn):
+    def fill(vm, values, cur=cur, fn=fn, refill=refill):
         data = vm.cursors[cur].data
+        if refill:
+            data.rows.clear()
+            data.rowids.clear()
+            data.next_rowid = 1
         for k, row in enumerate(fn(*values)):
             data.insert(k + 1, tuple(row))
         return None
     out = b.alloc_reg()
     b.emit(O.OP_Function, 0, regs, out, fill, len(args))
-    cols = list(func_json.JSON_EACH_COLUMNS)
-    n = len(cols)
-    src = Source(item.alias or item.name, cur, cols, [O.AFF_BLOB] * n, [None] * n, [None] * n)
-    src.hidden.update({n - 2, n - 1})
-    return src

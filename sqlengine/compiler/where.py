@@ -145,7 +145,9 @@ def _plan(scope, wc, core):
         if not any(t.operands for t in wc.terms) and (not src.is_table or not src.table.indexes):
             lp = planner.WhereLoop(0, "scan")
             return [lp]
-    fixed = any(s.left for s in srcs)
+    # FROM order stays with a LEFT JOIN, and with a table-valued function reading the
+    # tables to its left (its prologue refills it inside their loops)
+    fixed = any(s.left or getattr(s, "prologue", None) is not None for s in srcs)
     allowed = None
     if fixed:
         allowed = {i: wc.on_terms.get(i, []) for i, s in enumerate(srcs) if s.left}
@@ -211,6 +213,9 @@ def _open_loop(p, scope, lv):
     acc = lv.access
     src = lv.src
     cur = src.cursor
+    prologue = getattr(src, "prologue", None)
+    if prologue is not None:  # a correlated table-valued function computes its rows now
+        prologue()
     lv.eqp_addr = b.emit(O.OP_Noop, 0, 0, 0, EQP_PREFIX + _eqp_text(scope, lv))
     lv.start = b.addr()
     if acc.kind == "scan":
