@@ -1,0 +1,217 @@
+"""Tests of the compiled code-generation core (compiler/_codegen.pyx, re-exported by
+builder.py and expr.py) and of the per-statement caches of resolve.py: the builder's labels
+and finished program, the expression walk's order and pruning, the memoised COLLATE test,
+and differential checks (against the stdlib sqlite3) of the comparisons whose affinity and
+collation the fast paths work out."""
+
+import sqlite3
+
+import pytest
+
+from sqlengine import errors
+from sqlengine.compiler.builder import ProgramBuilder
+from sqlengine.compiler.expr import walk
+from sqlengine.compiler.resolve import clear_caches, has_explicit_collate
+from sqlengine.database import Database
+from sqlengine.sql import ast as A
+from sqlengine.sql import parse_one
+from sqlengine.vdbe import opcodes as O
+
+
+# ---- ProgramBuilder -------------------------------------------------------------------------
+
+def test_labels_resolve_to_addresses_in_p2_and_jump_operands():
+    b = ProgramBuilder()
+    fwd = b.new_label()
+    back = b.new_label()
+    b.resolve(back)
+    b.emit(O.OP_Integer, 1, 1)                       # 0
+    b.emit(O.OP_Goto, 0, fwd)                        # 1
+    b.emit(O.OP_Jump, back, fwd, back)               # 2
+    b.resolve(fwd)
+    b.emit(O.OP_Halt, 0, 0)                          # 3
+    prog = b.finish()
+    assert list(prog.opcodes) == [O.OP_Integer, O.OP_Goto, O.OP_Jump, O.OP_Halt]
+    assert list(prog.p2) == [1, 3, 3, 0]
+    assert prog.p1[2] == 0 and prog.p3[2] == 0
+    assert prog.n_mem == 1 and len(prog) == 4
+
+
+def test_unresolved_label_is_an_internal_error():
+    b = ProgramBuilder()
+    lbl = b.new_label()
+    b.emit(O.OP_Goto, 0, lbl)
+    with pytest.raises(errors.InternalError):
+        b.finish()
+
+
+def test_builder_allocators_and_patching():
+    b = ProgramBuilder()
+    assert b.alloc_reg() == 1
+    assert b.alloc_reg(3) == 2
+    assert b.n_mem == 4
+    assert (b.alloc_cursor(), b.alloc_cursor(), b.alloc_once()) == (0, 1, 0)
+    a = b.emit(O.OP_Integer, 7, 1, 0, None, 0, "seven")
+    assert a == 0 and b.addr() == 1
+    b.change_p2(a, 2)
+    b.change_p1(a, 8)
+    b.ops[a][4] = "p4"
+    prog = b.finish()
+    assert (prog.p1[0], prog.p2[0], prog.p4[0], prog.comments[0]) == (8, 2, "p4", "seven")
+    # the builder's own list stays as emitted and patched
+    assert b.ops[0][:3] == [O.OP_Integer, 8, 2]
+
+
+def test_int64_operands_survive_finish():
+    b = ProgramBuilder()
+    b.emit(O.OP_Integer, -2147483648, 2**40, -(2**62))
+    prog = b.finish()
+    assert (prog.p1[0], prog.p2[0], prog.p3[0]) == (-2147483648, 2**40, -(2**62))
+
+
+def test_explain_shows_table_dot_column_comments():
+    db = Database(":memory:")
+    db.execute("CREATE TABLE t(a, b)")
+    rows = db.execute("EXPLAIN SELECT b FROM t WHERE a > 1")
+    comments = [r[7] for r in rows if r[1] == "Column"]
+    assert comments == ["t.a", "t.b"]
+
+
+# ---- walk -------------------------------------------------------------------------------------
+
+def _reference_walk(e, fn):
+    """The plain recursive pre-order walk the compiled one must match (no subqueries)."""
+    if e is None or fn(e) is False:
+        return
+    t = type(e)
+    kids = []
+    if t is A.Binary:
+        kids = [e.left, e.right]
+    elif t is A.Unary:
+        kids = [e.operand]
+    elif t in (A.IsNull, A.Collate, A.Cast, A.InTable, A.InSelect):
+        kids = [e.expr]
+    elif t is A.Between:
+        kids = [e.expr, e.low, e.high]
+    elif t is A.InList:
+        kids = [e.expr, *e.items]
+    elif t is A.FunctionCall:
+        kids = [*e.args, e.filter]
+    elif t is A.Case:
+        kids = [e.operand] + [x for w in e.whens for x in w] + [e.else_]
+    elif t is A.Like:
+        kids = [e.left, e.right, e.escape]
+    elif t is A.RowValue:
+        kids = list(e.items)
+    for k in kids:
+        _reference_walk(k, fn)
+
+
+def _where(sql):
+    return parse_one(sql).stmt.body.where
+
+
+@pytest.mark.parametrize("cond", [
+    "a = 1 AND (b BETWEEN c AND 3 OR NOT d IS NULL)",
+    "CASE a WHEN 1 THEN b WHEN c THEN 2 END IN (1, b, c + 1)",
+    "CASE WHEN a THEN 1 END LIKE b ESCAPE c",
+    "coalesce(a, -b, CAST(c AS TEXT) COLLATE nocase) > (a, b) = (1, 2)",
+    "abs(a) + count(*) - ~b",
+])
+def test_walk_visits_in_pre_order_like_a_recursive_walk(cond):
+    e = _where(f"SELECT 1 FROM t WHERE {cond}")
+    got, want = [], []
+    walk(e, got.append)
+    _reference_walk(e, want.append)
+    assert [id(x) for x in got] == [id(x) for x in want]
+    assert len(got) > 3
+
+
+def test_walk_stops_below_a_node_when_fn_returns_false():
+    e = _where("SELECT 1 FROM t WHERE (a + b) * (c - d) = e")
+    seen = []
+
+    def fn(x):
+        seen.append(type(x).__name__ + (":" + x.op if isinstance(x, A.Binary) else ""))
+        return False if isinstance(x, A.Binary) and x.op == "-" else None
+    walk(e, fn)
+    assert seen == ["Binary:=", "Binary:*", "Binary:+", "Column", "Column", "Binary:-",
+                    "Column"]
+
+
+def test_walk_enters_subqueries_only_when_asked():
+    e = _where("SELECT 1 FROM t WHERE a IN (SELECT x FROM u WHERE y = 5) AND "
+               "EXISTS (SELECT 1 FROM u WHERE z = 6)")
+    flat, deep = [], []
+    walk(e, flat.append)
+    walk(e, deep.append, into_subqueries=True)
+    lits = lambda xs: sorted(x.value for x in xs if isinstance(x, A.Literal))  # noqa: E731
+    assert lits(flat) == []
+    assert lits(deep) == [1, 5, 6]
+
+
+# ---- memoised EP_Collate ---------------------------------------------------------------------
+
+def test_has_explicit_collate_on_fresh_nodes_after_the_memo_saw_others():
+    clear_caches()
+    for i in range(50):  # new nodes each round: a reused id must never give an old answer
+        plain = A.Binary("+", A.Column("a"), A.Literal(i))
+        coll = A.Binary("+", A.Column("a"), A.Collate(A.Literal(i), "nocase"))
+        assert has_explicit_collate(plain) is False
+        assert has_explicit_collate(coll) is True
+        assert has_explicit_collate(A.Unary("-", coll)) is True
+        assert has_explicit_collate(A.Subquery(None)) is False
+    assert has_explicit_collate(None) is False
+
+
+# ---- comparisons against sqlite3 --------------------------------------------------------------
+
+SETUP = [
+    "CREATE TABLE t(i INTEGER, r REAL, x TEXT COLLATE NOCASE, y TEXT, n NUMERIC, b)",
+    "INSERT INTO t VALUES (1, 1.0, 'abc', 'abc', '1', 1), (2, 2.5, 'ABC', 'ABC', 2, '2'),"
+    " (3, NULL, 'b', 'B', '3.0', x'01'), (NULL, 4, NULL, NULL, NULL, NULL),"
+    " (10, 10, '10', '10', 10, '10')",
+    "CREATE TABLE k(id INTEGER PRIMARY KEY, v TEXT COLLATE RTRIM)",
+    "INSERT INTO k VALUES (1, 'a '), (2, 'b'), (5, 'a')",
+]
+
+CASES = [
+    "SELECT i FROM t WHERE x = 'abc' ORDER BY i",
+    "SELECT i FROM t WHERE y = 'abc' ORDER BY i",
+    "SELECT i FROM t WHERE x = 'abc' COLLATE binary ORDER BY i",
+    "SELECT i FROM t WHERE 'ABC' = x ORDER BY i",
+    "SELECT i FROM t WHERE x > 'B' ORDER BY i",
+    "SELECT i FROM t WHERE i = '2' OR r = '2.5' OR n = '3' ORDER BY i",
+    "SELECT i FROM t WHERE b = '2' OR b = 1 ORDER BY i",
+    "SELECT i FROM t WHERE y = 10 OR n = '10' OR b = 10 ORDER BY i",
+    "SELECT i FROM t WHERE i BETWEEN '1' AND '2' ORDER BY i",
+    "SELECT i FROM t WHERE x BETWEEN 'ABC' AND 'abd' ORDER BY i",
+    "SELECT i FROM t WHERE x IN ('ABC') ORDER BY i",
+    "SELECT i FROM t WHERE x IN ('ABC', 'B') ORDER BY i",
+    "SELECT i FROM t WHERE i IS NULL OR x IS 'b'",
+    "SELECT i, x = 'ABC', y = 'ABC', CASE x WHEN 'ABC' THEN 1 ELSE 0 END FROM t ORDER BY i",
+    "SELECT id FROM k WHERE v = 'a' ORDER BY id",
+    "SELECT id FROM k WHERE rowid = '2' OR oid = 5 ORDER BY id",
+    "SELECT id FROM k WHERE v = ? ORDER BY id",
+    "SELECT i FROM t WHERE x = ? ORDER BY i",
+    "SELECT i FROM t WHERE i = ? ORDER BY i",
+    "SELECT -9223372036854775808, -(9223372036854775807), - -1, +x, ~i FROM t ORDER BY i",
+]
+
+
+@pytest.fixture(scope="module")
+def dbs():
+    ours = Database(":memory:")
+    ref = sqlite3.connect(":memory:")
+    for s in SETUP:
+        ours.execute(s)
+        ref.execute(s)
+    return ours, ref
+
+
+@pytest.mark.parametrize("sql", CASES)
+def test_comparisons_match_sqlite(dbs, sql):
+    ours, ref = dbs
+    params = ("abc",) if "?" in sql and "x = ?" in sql else \
+        ("a",) if "?" in sql and "v = ?" in sql else ("2",) if "?" in sql else ()
+    assert ours.execute(sql, params) == ref.execute(sql, params).fetchall()
