@@ -10,6 +10,7 @@ emits code; the compiler reads these objects, ``database.py`` builds them.
 from __future__ import annotations
 
 from sqlengine.errors import SQLITE_CORRUPT, DatabaseError
+from sqlengine.schema_fast import plain_index, plain_table
 from sqlengine.sql import ast as A
 from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_INTEGER, AFF_NUMERIC, AFF_REAL, AFF_TEXT
 
@@ -312,10 +313,173 @@ def _check_schema_row(typ, name, tbl_name, root, sql) -> None:
                                 code=SQLITE_CORRUPT)
 
 
+class _Deferred:
+    """A table whose CREATE text is plain (``schema_fast``): known to build without error,
+    built on first use. ``index_rows``: its plain indexes, attached when it is built."""
+
+    __slots__ = ("root", "sql", "names", "index_rows")
+
+    def __init__(self, root, sql, names):
+        self.root = root
+        self.sql = sql
+        self.names = names
+        self.index_rows: list = []
+
+
+class _DeferredIndex:
+    __slots__ = ("table_key",)
+
+    def __init__(self, table_key):
+        self.table_key = table_key
+
+
+class TableMap(dict):
+    """``Schema.tables`` as loaded from a file: lower-case name -> Table, where a table
+    with a plain CREATE text is built (with its plain indexes) the first time anything
+    reads it. Every way of reading values (``[]``, ``get``, ``values``, ``items``, ``pop``,
+    iteration by ``dict(...)``) returns built tables; keys and ``in`` need no building."""
+
+    __slots__ = ("parse", "schema")
+
+    def _build(self, key, d):
+        t = table_from_ast(self.parse(d.sql), d.root, d.sql)
+        dict.__setitem__(self, key, t)
+        indexes = self.schema.indexes
+        for name, root, sql in d.index_rows:
+            idx = index_from_ast(self.parse(sql), t, root, sql)
+            t.indexes.append(idx)
+            dict.__setitem__(indexes, name.lower(), idx)
+        return t
+
+    def build_all(self):
+        for key, v in list(dict.items(self)):
+            if type(v) is _Deferred:
+                self._build(key, v)
+
+    def __getitem__(self, key):
+        v = dict.__getitem__(self, key)
+        return self._build(key, v) if type(v) is _Deferred else v
+
+    def get(self, key, default=None):
+        v = dict.get(self, key, default)
+        return self._build(key, v) if type(v) is _Deferred else v
+
+    def pop(self, key, *default):
+        if type(dict.get(self, key)) is _Deferred:
+            self[key]
+        return dict.pop(self, key, *default)
+
+    def setdefault(self, key, default=None):
+        if key in self:
+            return self[key]
+        dict.__setitem__(self, key, default)
+        return default
+
+    def values(self):
+        self.build_all()
+        return dict.values(self)
+
+    def items(self):
+        self.build_all()
+        return dict.items(self)
+
+    def popitem(self):
+        self.build_all()
+        return dict.popitem(self)
+
+    def copy(self):
+        self.build_all()
+        return dict(dict.items(self))
+
+    def __iter__(self):  # (overridden so that dict(m) and update(m) read through [])
+        return dict.__iter__(self)
+
+    def __eq__(self, other):
+        self.build_all()
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        self.build_all()
+        return dict.__repr__(self)
+
+
+class IndexMap(dict):
+    """``Schema.indexes`` as loaded from a file: an index of a table not built yet is
+    reached through that table (see TableMap)."""
+
+    __slots__ = ("tables",)
+
+    def _resolve(self, key, v):
+        self.tables[v.table_key]  # builds the table, which stores its indexes here
+        return dict.__getitem__(self, key)
+
+    def build_all(self):
+        self.tables.build_all()
+
+    def __getitem__(self, key):
+        v = dict.__getitem__(self, key)
+        return self._resolve(key, v) if type(v) is _DeferredIndex else v
+
+    def get(self, key, default=None):
+        v = dict.get(self, key, default)
+        return self._resolve(key, v) if type(v) is _DeferredIndex else v
+
+    def pop(self, key, *default):
+        if type(dict.get(self, key)) is _DeferredIndex:
+            self[key]
+        return dict.pop(self, key, *default)
+
+    def setdefault(self, key, default=None):
+        if key in self:
+            return self[key]
+        dict.__setitem__(self, key, default)
+        return default
+
+    def values(self):
+        self.build_all()
+        return dict.values(self)
+
+    def items(self):
+        self.build_all()
+        return dict.items(self)
+
+    def popitem(self):
+        self.build_all()
+        return dict.popitem(self)
+
+    def copy(self):
+        self.build_all()
+        return dict(dict.items(self))
+
+    def __iter__(self):
+        return dict.__iter__(self)
+
+    def __eq__(self, other):
+        self.build_all()
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        self.build_all()
+        return dict.__repr__(self)
+
+
 def build_schema(rows, parse) -> Schema:
     """The schema from sqlite_schema rows (type, name, tbl_name, rootpage, sql);
-    ``parse(sql)`` returns the statement's AST."""
+    ``parse(sql)`` returns the statement's AST. Tables and indexes with plain CREATE texts
+    (``schema_fast``) are built on first use (TableMap); every other text is parsed here,
+    so a damaged schema is reported at once, as SQLite reports it."""
     s = Schema()
+    tables = TableMap(s.tables)
+    tables.parse = parse
+    tables.schema = s
+    indexes = IndexMap()
+    indexes.tables = tables
+    s.tables = tables
+    s.indexes = indexes
     autos: list = []
     idx_rows = []
     trig_rows = []
@@ -324,8 +488,11 @@ def build_schema(rows, parse) -> Schema:
         if typ == "table":
             if sql is None:
                 continue
-            ast = parse(sql)
-            t = table_from_ast(ast, root, sql)
+            names = plain_table(sql) if type(root) is int else None
+            if names is not None:
+                dict.__setitem__(tables, name.lower(), _Deferred(root, sql, names))
+                continue
+            t = table_from_ast(parse(sql), root, sql)
             s.tables[name.lower()] = t
         elif typ == "view":
             ast = parse(sql)
@@ -352,6 +519,14 @@ def build_schema(rows, parse) -> Schema:
             t.indexes.append(idx)
             s.indexes[name.lower()] = idx
     for name, tbl_name, root, sql in idx_rows:
+        key = tbl_name.lower()
+        d = dict.get(tables, key)
+        if type(d) is _Deferred and type(root) is int:
+            plain = plain_index(sql)
+            if plain is not None and plain[0] == key and plain[1] <= d.names:
+                d.index_rows.append((name, root, sql))
+                dict.__setitem__(indexes, name.lower(), _DeferredIndex(key))
+                continue
         t = s.table(tbl_name)
         if t is None:
             continue
