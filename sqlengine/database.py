@@ -309,7 +309,8 @@ class Database:
             prog, ast = hit
         else:
             ast = parsed.stmt
-            if self.attached or type(ast) in _ATTACH_STATEMENTS:
+            if self.attached or type(ast) in _ATTACH_STATEMENTS or getattr(ast, "temp", False) \
+                    or (getattr(ast, "schema", None) or "").lower() == "temp":
                 from sqlengine.compiler.attach import prepare_attached
                 return prepare_attached(self, parsed), parsed.end
             prog = compile_statement(self, ast, parsed.text)

@@ -207,22 +207,32 @@ def merged_schema(db, main):
     m.cookie = main.cookie
     m.version = main.version
     m.main = main
+    if db.attached and db.attached[0].name == "temp":
+        # temp hides main's names: main.x must still reach main's own objects
+        for key, t in main.tables.items():
+            m.tables["main." + key] = t
+        m.tables["main.sqlite_master"] = main.tables.get("sqlite_schema")
+        for key, v in main.views.items():
+            m.views["main." + key] = v
     for att in db.attached:
         prefix = att.name.lower() + "."
         aschema = att.db.schema
+        first = att.name == "temp"  # temp is searched before main, the others after it
         for key, t in aschema.tables.items():
             et = _tagged_table(t, att.code)
             m.tables[prefix + key] = et
             if key == "sqlite_schema":
                 m.tables[prefix + "sqlite_master"] = et
-            elif key not in m.tables and key not in m.views:
+            elif first or key not in m.tables and key not in m.views:
                 m.tables[key] = et
+                m.views.pop(key, None)
         for key, v in aschema.views.items():
             m.views[prefix + key] = v
-            if key not in m.tables and key not in m.views:
+            if first or key not in m.tables and key not in m.views:
                 m.views[key] = v
+                m.tables.pop(key, None)
         for key, ix in aschema.indexes.items():
-            if key not in m.indexes:
+            if first or key not in m.indexes:
                 m.indexes[key] = _tagged_index(ix, att.code)
     return m
 
@@ -279,14 +289,36 @@ def prepare_attached(db, parsed):
         return _database_list(db)
     if t in _DDL:
         att = find(db, stmt.schema)
+        if att is None:
+            att = _temp_target(db, stmt)
         if att is None and t is A.Drop and stmt.schema is None:
             att = _owner_of_dropped(db, stmt)
         if att is not None:
-            return _ForeignStatement(db, att, _strip_qualifier(parsed.text, att.name))
+            text = _strip_qualifier(parsed.text, att.name)
+            if att.name == "temp":
+                text = _TEMP_KEYWORD.sub(r"\1", text, count=1)
+            return _ForeignStatement(db, att, text)
     ast = rewrite(db, stmt)
-    prog = compile_statement(db, ast, parsed.text)
+    target = db
+    if t in _CREATE and find(db, "temp") is not None:
+        target = _MainOnly(db)  # a main object may share a temp object's name
+    prog = compile_statement(target, ast, parsed.text)
     prog.schema_version = db.schema.version
     return Statement(db, parsed.text, ast, prog)
+
+
+_CREATE = (A.CreateTable, A.CreateView, A.CreateIndex, A.CreateTrigger)
+
+
+class _MainOnly:
+    """The connection as the compiler of a main-schema CREATE sees it: main's own schema."""
+
+    def __init__(self, db):
+        self._db = db
+        self.schema = getattr(db.schema, "main", db.schema)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
 
 
 def _owner_of_dropped(db, stmt):
@@ -295,12 +327,58 @@ def _owner_of_dropped(db, stmt):
     kind = stmt.kind.upper()
     store = {"TABLE": "tables", "VIEW": "views", "INDEX": "indexes", "TRIGGER": "triggers"}
     attr = store.get(kind)
-    if attr is None or low in getattr(main, attr):
+    if attr is None:
+        return None
+    temp = find(db, "temp")
+    if temp is not None and low in getattr(temp.db.schema, attr):
+        return temp  # temp comes first in SQLite's search order
+    if low in getattr(main, attr):
         return None
     for att in db.attached:
         if low in getattr(att.db.schema, attr):
             return att
     return None
+
+
+_TEMP_KEYWORD = re.compile(r"^(\s*CREATE\s+)(?:TEMP|TEMPORARY)\s+", re.IGNORECASE)
+
+
+def _temp_target(db, stmt):
+    """The temp database for a CREATE TEMP object (made on first use), or for an index or
+    trigger on a temp table; None for anything else."""
+    t = type(stmt)
+    temp = find(db, "temp")
+    if t is A.CreateIndex or (t is A.CreateTrigger and not stmt.temp):
+        if stmt.schema is None and temp is not None and \
+                stmt.table.lower() in temp.db.schema.tables:
+            return temp
+        return None
+    wanted = getattr(stmt, "temp", False) or (getattr(stmt, "schema", None) or "").lower() \
+        == "temp"
+    if not wanted or t not in (A.CreateTable, A.CreateView, A.CreateTrigger):
+        return None
+    if t is A.CreateTrigger:  # a temp trigger on a main table stays with main (limit)
+        if temp is None or stmt.table.lower() not in temp.db.schema.tables:
+            return None
+    return temp if temp is not None else temp_database(db)
+
+
+def temp_database(db):
+    """The connection's temp database (an in-memory one), made on first use."""
+    from sqlengine.database import Database
+
+    temp = find(db, "temp")
+    if temp is None:
+        adb = Database(":memory:", getattr(db.bt, "busy_timeout", 5.0))
+        adb.functions = db.functions
+        adb.collations = db.collations
+        db._attach_code += 1
+        temp = Attached("temp", "", adb, db._attach_code)
+        db.attached.insert(0, temp)
+        if not isinstance(db.bt, MultiBtree):
+            db.bt = MultiBtree(db.bt, db)
+        remerge(db)
+    return temp
 
 
 _QUALIFIED = re.compile(r"(\"(?:[^\"]|\"\")*\"|\[[^\]]*\]|`[^`]*`|'(?:[^']|'')*'|[^\s.\"'`\[(;]+)"
@@ -321,12 +399,17 @@ def _strip_qualifier(text, name):
 def rewrite(db, stmt):
     """A copy of ``stmt`` whose ``aux.t`` references name the merged schema's ``aux.t``."""
     names = {att.name.lower() for att in db.attached}
+    if "temp" in names:
+        names.add("main")
     stmt = copy.deepcopy(stmt)
-    _rewrite_node(stmt, names)
+    _rewrite_node(stmt, names, "temp" in names)
     return stmt
 
 
-def _rewrite_node(node, names):
+_TEMP_MASTER = ("sqlite_temp_master", "sqlite_temp_schema")
+
+
+def _rewrite_node(node, names, temp):
     stack = [node]
     while stack:
         n = stack.pop()
@@ -341,10 +424,14 @@ def _rewrite_node(node, names):
             continue
         t = type(n)
         schema = getattr(n, "schema", None)
+        if temp and t is A.TableRef and schema is None and n.name.lower() in _TEMP_MASTER:
+            schema = n.schema = "temp"
+            n.name = "sqlite_master"
         if schema is not None and schema.lower() in names:
             if t is A.TableRef or t is A.InTable:
                 if t is A.TableRef and n.alias is None:
-                    n.alias = n.name
+                    n.alias = n.name if n.name != "sqlite_master" or schema != "temp" \
+                        else "sqlite_temp_master"
                 n.name = f"{schema.lower()}.{n.name}"
                 n.schema = None
             elif t is A.Insert:
@@ -362,8 +449,11 @@ def _rewrite_node(node, names):
 
 def _database_list(db):
     main = "" if db._memory else os.path.abspath(db.path)
-    rows = [(0, "main", main)] + [(i + 2, att.name, att.path)
-                                  for i, att in enumerate(db.attached)]
+    rows = [(0, "main", main)]
+    if find(db, "temp") is not None:
+        rows.append((1, "temp", ""))
+    others = [att for att in db.attached if att.name != "temp"]
+    rows += [(i + 2, att.name, att.path) for i, att in enumerate(others)]
     sql = " UNION ALL ".join(
         f"SELECT {seq} AS seq, '{_q(name)}' AS name, '{_q(path)}' AS file"
         for seq, name, path in rows)
@@ -535,10 +625,10 @@ def attach(db, filename, name):
 
 def detach(db, name):
     name = "" if name is None else str(name)
+    if name.lower() in ("main", "temp"):
+        raise OperationalError(f"cannot detach database {name}")
     att = find(db, name)
     if att is None:
-        if name.lower() in ("main", "temp"):
-            raise OperationalError(f"cannot detach database {name}")
         raise OperationalError(f"no such database: {name}")
     if att.db.bt.in_trans or att.db._active:
         raise OperationalError(f"database {name} is locked")
