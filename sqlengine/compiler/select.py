@@ -504,34 +504,44 @@ def _ordinal(n):
 # One SELECT core
 # ------------------------------------------------------------------------------------------
 
-def _collect_aggs(p, exprs):
+def _collect_aggs(p, exprs, refs=None):
     """The aggregate calls of ``exprs`` (pre-order, subqueries aside); an aggregate inside
-    another's arguments is ``misuse of aggregate function``."""
+    another's arguments is ``misuse of aggregate function``. When ``refs`` is a list, the
+    same walk appends to it, in pre-order, what ``_collect_columns`` needs: the column
+    references outside aggregates and the subqueries (Subquery, Exists, InSelect) met;
+    ``refs`` is set to None when the walk could not be done that way (deep trees)."""
     is_aggregate = p.db.is_aggregate
     aggs = []
+    found = refs if refs is not None else []
     try:
         for e in exprs:
             if e is not None:
-                _aggs_in(e, is_aggregate, aggs)
+                _aggs_in(e, is_aggregate, aggs, found)
     except RecursionError:  # a tree deeper than the stack: the same walk, iterative
         aggs = []
         _aggs_in_deep(exprs, is_aggregate, aggs)
+        if refs is not None:
+            refs.clear()
+            refs.append(None)  # tells _bare_columns to walk the expressions itself
     return aggs
 
 
-_AGG_LEAVES = frozenset((A.Literal, A.Column, A.Param, A.CurrentTime, ResolvedColumn))
+_AGG_LEAVES = frozenset((A.Literal, A.Param, A.CurrentTime))
 
 
-def _aggs_in(e, is_aggregate, out):
+def _aggs_in(e, is_aggregate, out, refs):
     t = type(e)
+    if t is A.Column or t is ResolvedColumn:
+        refs.append(e)
+        return
     if t in _AGG_LEAVES:
         return
     if t is A.Binary:
-        _aggs_in(e.left, is_aggregate, out)
-        _aggs_in(e.right, is_aggregate, out)
+        _aggs_in(e.left, is_aggregate, out, refs)
+        _aggs_in(e.right, is_aggregate, out, refs)
         return
     if t is A.Unary:
-        _aggs_in(e.operand, is_aggregate, out)
+        _aggs_in(e.operand, is_aggregate, out, refs)
         return
     if t is A.FunctionCall:
         if e.over is None and is_aggregate(e.name, 0 if e.star else len(e.args)):
@@ -540,12 +550,17 @@ def _aggs_in(e, is_aggregate, out):
             out.append(e)
             return
     elif t is A.Subquery or t is A.Exists:
+        refs.append(e)
+        return
+    elif t is A.InSelect:
+        _aggs_in(e.expr, is_aggregate, out, refs)
+        refs.append(e)
         return
     f = _OPERANDS.get(t)
     if f is not None:
         for x in f(e):
             if x is not None:
-                _aggs_in(x, is_aggregate, out)
+                _aggs_in(x, is_aggregate, out, refs)
 
 
 def _aggs_in_deep(exprs, is_aggregate, aggs):
@@ -598,6 +613,33 @@ def _collect_columns(scope, exprs):
         visit = _column_visitor(scope, keys)
         for e in exprs:
             walk(e, visit, into_subqueries=True)
+    return list(keys.values())
+
+
+def _bare_columns(scope, refs, exprs):
+    """``_collect_columns`` from what ``_collect_aggs`` gathered in ``refs`` (its walk
+    stopped at the same aggregate calls, which ``scope.overrides`` now holds)."""
+    if refs and refs[0] is None:
+        return _collect_columns(scope, exprs)
+    keys = {}
+    visit = None
+    for e in refs:
+        t = type(e)
+        if t is ResolvedColumn:
+            ref = e.ref
+            if ref.scope is scope:
+                keys[ref.key] = ref
+        elif t is A.Column:
+            try:
+                ref = scope.lookup(e.name, e.table)
+            except OperationalError:
+                continue
+            if ref is not None and ref.scope is scope:
+                keys[ref.key] = ref
+        else:
+            if visit is None:
+                visit = _column_visitor(scope, keys)
+            walk_select(e.select, visit)
     return list(keys.values())
 
 
@@ -680,11 +722,14 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                 group_by.append(g)
     # The parser tells when the core holds no function call at all (then no aggregate);
     # ORDER BY lies outside the core and is always looked at.
+    # The same walk gathers the column references an aggregate query keeps per group.
     feats = core.features
-    if feats & A.FEAT_FUNCTION:
+    refs = None
+    if feats & A.FEAT_FUNCTION or group_by is not None:
+        refs = []
         aggs = _collect_aggs(p, result_exprs + ([having] if having is not None else [])
-                             + order_exprs)
-        if group_by:
+                             + order_exprs, refs)
+        if group_by and feats & A.FEAT_FUNCTION:
             for _a in _collect_aggs(p, group_by):
                 raise OperationalError(
                     "aggregate functions are not allowed in the GROUP BY clause")
@@ -713,6 +758,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         sorter = b.alloc_cursor()
         spec = SortSpec(len(obt), [p.collation(o[4]) for o in obt], [o[2] for o in obt],
                         [o[3] for o in obt])
+        if lreg is not None:
+            spec.limit_regs = (lreg, oreg or 0)  # top-N: keep LIMIT+OFFSET rows (sorter.py)
         b.emit(O.OP_SorterOpen, sorter, len(obt) + n_res, 0, spec)
 
     def emit_result(res_base):
@@ -748,7 +795,10 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         return base
 
     if not is_agg:
-        w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core)
+        plan_ob = None if core.distinct else [
+            (o[0] if o[0] is not None else result_exprs[o[1]], o[2], o[3], o[4]) for o in obt]
+        w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
+                        order_by=plan_ob)
         emit_result(code_results())
         stop = getattr(dest, "stop_label", None)
         where_end(p, w)
@@ -756,7 +806,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             pass
     else:
         _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having,
-                           result_exprs, order_exprs, emit_result, code_results)
+                           result_exprs, order_exprs, emit_result, code_results, refs)
 
     if sorter is not None:
         done = b.new_label()
@@ -819,7 +869,7 @@ def _and_all(where, extra):
 
 
 def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, result_exprs,
-                       order_exprs, emit_result, code_results):
+                       order_exprs, emit_result, code_results, refs=None):
     b = p.b
     defs = []
     for a in aggs:
@@ -844,7 +894,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     for i, a in enumerate(aggs):
         scope.overrides[id(a)] = acc + i
     bare_exprs = list(result_exprs) + ([having] if having is not None else []) + list(order_exprs)
-    bare = _collect_columns(scope, bare_exprs)
+    if refs is not None:
+        bare = _bare_columns(scope, refs, bare_exprs)
+    else:
+        bare = _collect_columns(scope, bare_exprs)
     bare_regs = b.alloc_reg(len(bare)) if bare else 0
     agg_overrides = dict(scope.overrides)
     for a in aggs:
