@@ -523,7 +523,7 @@ def build_schema(rows, parse) -> Schema:
         d = dict.get(tables, key)
         if type(d) is _Deferred and type(root) is int:
             plain = plain_index(sql)
-            if plain is not None and plain[0] == key and plain[1] <= d.names:
+            if plain is not None and plain[0].lower() == key and plain[1] <= d.names:
                 d.index_rows.append((name, root, sql))
                 dict.__setitem__(indexes, name.lower(), _DeferredIndex(key))
                 continue

@@ -64,26 +64,27 @@ _INDEX = re.compile(
 
 
 def plain_table(sql: str) -> frozenset | None:
-    """The lower-case column names of a plain CREATE TABLE text, or None."""
+    """The upper-case column names of a plain CREATE TABLE text, or None."""
     m = _TABLE.fullmatch(sql)
     if m is None:
         return None
-    words = _WORDS.findall(sql.upper())
+    upper = sql.upper()
+    words = _WORDS.findall(upper)
     if not _TABLE_OTHER_KW.isdisjoint(words) or words.count("PRIMARY") > 1:
         return None
-    names = _COLUMN_NAMES.findall(sql, m.start(1))
-    low = frozenset(n.lower() for n in names)
+    names = _COLUMN_NAMES.findall(upper, m.start(1))
+    low = frozenset(names)  # (upper case serves as well as lower: ASCII names only)
     if len(low) != len(names):
         return None
     return low
 
 
 def plain_index(sql: str) -> tuple[str, frozenset] | None:
-    """(lower-case table name, lower-case column names) of a plain CREATE INDEX text."""
+    """(upper-case table name, upper-case column names) of a plain CREATE INDEX text."""
     m = _INDEX.fullmatch(sql)
     if m is None:
         return None
-    if not _INDEX_OTHER_KW.isdisjoint(_WORDS.findall(sql.upper())):
+    upper = sql.upper()
+    if not _INDEX_OTHER_KW.isdisjoint(_WORDS.findall(upper)):
         return None
-    return m.group(1).lower(), frozenset(
-        n.lower() for n in _COLUMN_NAMES.findall(sql, m.start(2)))
+    return m.group(1).upper(), frozenset(_COLUMN_NAMES.findall(upper, m.start(2)))

@@ -89,7 +89,7 @@ def check_table(sql):
     ast, err = parser_answer(sql)
     assert err is None, (sql, err)
     t = S.table_from_ast(ast, 2, sql)  # raises if it would not build
-    assert names == {c.name.lower() for c in t.columns}, sql
+    assert names == {c.name.upper() for c in t.columns}, sql
     assert len(names) == len(t.columns), sql
     return True
 
@@ -100,8 +100,8 @@ def check_index(sql):
         return False
     ast, err = parser_answer(sql)
     assert err is None, (sql, err)
-    assert plain[0] == ast.table.lower(), sql
-    assert plain[1] == {ic.expr.name.lower() for ic in ast.columns}, sql
+    assert plain[0] == ast.table.upper(), sql
+    assert plain[1] == {ic.expr.name.upper() for ic in ast.columns}, sql
     cols = ", ".join(sorted(plain[1]))
     table = S.table_from_ast(parse_one(f"CREATE TABLE {ast.table}(zz, {cols})").stmt, 2, "")
     S.index_from_ast(ast, table, 3, sql)  # raises if it would not build
