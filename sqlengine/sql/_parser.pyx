@@ -159,12 +159,14 @@ cdef enum:
     F_RCOL = 18
     F_ONESELECT = 19
     F_SELECT_PLAIN = 20
+    F_UNARY_PLUS = 21
 FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "paren": F_PAREN, "string": F_STRING, "null": F_NULL, "column": F_COLUMN,
                 "float_": F_FLOAT, "unary_minus": F_UNARY_MINUS, "scanpt": F_SCANPT,
                 "list1": F_LIST1, "list_append": F_LIST_APPEND, "empty_list": F_EMPTY_LIST,
                 "true": F_TRUE, "false": F_FALSE, "second": F_SECOND, "third": F_THIRD,
-                "rcol": F_RCOL, "oneselect": F_ONESELECT, "select_plain": F_SELECT_PLAIN}
+                "rcol": F_RCOL, "oneselect": F_ONESELECT, "select_plain": F_SELECT_PLAIN,
+                "unary_plus": F_UNARY_PLUS}
 
 cdef enum:
     STACK_DEPTH = 100
@@ -631,6 +633,8 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         return values[base + 1]
     if code == F_THIRD:
         return values[base + 2]
+    if code == F_UNARY_PLUS:
+        return new_unary("+", values[base + 1], s)
     if code == F_UNARY_MINUS:
         operand = values[base + 1]
         if type(operand) is Literal and type(operand.value) is float:
