@@ -758,6 +758,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         sorter = b.alloc_cursor()
         spec = SortSpec(len(obt), [p.collation(o[4]) for o in obt], [o[2] for o in obt],
                         [o[3] for o in obt])
+        if lreg is not None:
+            spec.limit_regs = (lreg, oreg or 0)  # top-N: keep LIMIT+OFFSET rows (sorter.py)
         b.emit(O.OP_SorterOpen, sorter, len(obt) + n_res, 0, spec)
 
     def emit_result(res_base):

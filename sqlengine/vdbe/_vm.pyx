@@ -182,7 +182,7 @@ cdef class Vdbe:
     cdef public list cursors
     cdef public list bindings
     cdef public int pc
-    cdef list once
+    cdef public list once
     cdef int cmp
     cdef public long long n_change
     cdef public bint done
@@ -882,7 +882,12 @@ cdef class Vdbe:
                 else:
                     c.bt.insert(encode_record(mem[p2]))
             elif op == OP_SorterInsert:
-                (<VCursor>cursors[p1]).data.rows.append(mem[p2])
+                w = (<VCursor>cursors[p1]).data
+                r = w.rows
+                r.append(mem[p2])
+                n = w.trim_at
+                if n and len(r) >= n:
+                    w.trim(mem)  # top-N sorter (ORDER BY ... LIMIT)
             elif op == OP_SorterSort:
                 c = <VCursor>cursors[p1]
                 c.data.sort()

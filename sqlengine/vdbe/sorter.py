@@ -59,7 +59,7 @@ class SortSpec:
     """The ordering of a sorter or ephemeral index: ``n_key`` leading fields compared, each
     with a Coll (or None), a DESC flag and a NULLS FIRST flag."""
 
-    __slots__ = ("n_key", "colls", "desc", "nulls_first", "explain")
+    __slots__ = ("n_key", "colls", "desc", "nulls_first", "explain", "limit_regs")
 
     def __init__(self, n_key, colls=None, desc=None, nulls_first=None):
         self.n_key = n_key
@@ -70,6 +70,10 @@ class SortSpec:
         self.nulls_first = list(nulls_first)
         self.explain = "k(%d%s)" % (n_key, "".join(
             ",-" if d else "," for d in self.desc))
+        # (LIMIT register, OFFSET register or 0) of an ORDER BY ... LIMIT sorter: only the
+        # first LIMIT+OFFSET rows in sort order are ever read, so the sorter keeps no more
+        # (SQLite's top-N sort); None: every row is kept
+        self.limit_regs = None
 
     def all_binary(self):
         return all(c is None or c.func is None or c.key is not None for c in self.colls)
@@ -84,14 +88,31 @@ def _field_cmp(coll):
 
 
 class Sorter:
-    """Rows added in any order, read back sorted (SorterOpen/Insert/Sort/Next)."""
+    """Rows added in any order, read back sorted (SorterOpen/Insert/Sort/Next).
 
-    __slots__ = ("rows", "spec", "pos")
+    With ``spec.limit_regs`` set, ``trim_at`` is the row count at which the VM calls
+    ``trim``: the rows are sorted and cut to LIMIT+OFFSET (read from the registers then).
+    The sort is stable, so the rows kept are exactly the first ones of the full sort."""
+
+    __slots__ = ("rows", "spec", "pos", "trim_at")
 
     def __init__(self, spec):
         self.rows = []
         self.spec = spec
         self.pos = 0
+        self.trim_at = 256 if getattr(spec, "limit_regs", None) is not None else 0
+
+    def trim(self, mem):
+        lreg, oreg = self.spec.limit_regs
+        limit = mem[lreg]
+        offset = mem[oreg] if oreg else 0
+        if type(limit) is not int or limit < 0 or (oreg and type(offset) is not int):
+            self.trim_at = 0  # no usable bound: keep every row
+            return
+        bound = limit + (offset if offset > 0 else 0)
+        sort_rows(self.rows, self.spec)
+        del self.rows[bound:]
+        self.trim_at = max(2 * bound, 256)
 
     def sort(self):
         sort_rows(self.rows, self.spec)

@@ -97,3 +97,31 @@ def test_order_by_like_sqlite(rows):
         ])
         con.close()
     assert out[0] == out[1]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(st.integers(0, 6), st.one_of(st.none(), st.integers(0, 3))),
+                min_size=300, max_size=1500),
+       st.integers(-1, 40), st.integers(-2, 30))
+def test_order_by_limit_keeps_sqlites_rows(rows, limit, offset):
+    """ORDER BY ... LIMIT runs a bounded (top-N) sorter: with many ties, the rows returned
+    and their order are still sqlite3's."""
+    out = []
+    for mod in (sqlite3, sqlengine):
+        con = mod.connect(":memory:")
+        con.execute("CREATE TABLE t(a, b, c)")
+        con.executemany("INSERT INTO t VALUES (?, ?, ?)",
+                        [(a, b, k) for k, (a, b) in enumerate(rows)])
+        out.append([
+            con.execute("SELECT a, b, c FROM t ORDER BY a DESC LIMIT ? OFFSET ?",
+                        (limit, offset)).fetchall(),
+            con.execute("SELECT c FROM t ORDER BY b, a LIMIT ?", (limit,)).fetchall(),
+            con.execute("SELECT DISTINCT a, b FROM t ORDER BY b DESC LIMIT ?",
+                        (limit,)).fetchall(),
+            con.execute("SELECT a, count(*) FROM t GROUP BY a ORDER BY 2 LIMIT ?, ?",
+                        (offset, limit)).fetchall(),
+            con.execute("SELECT a, (SELECT c FROM t u WHERE u.a = t.a ORDER BY b LIMIT 1) "
+                        "FROM t GROUP BY a").fetchall(),
+        ])
+        con.close()
+    assert out[0] == out[1]
