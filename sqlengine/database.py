@@ -329,6 +329,10 @@ class Database:
         ast = authorize(self, parsed.stmt, self._authorizer)
         if ast is None:  # IGNORE: the statement does nothing
             ast = A.Pragma("sqlengine_authorizer_ignored")
+        if self.attached or type(ast) in _ATTACH_STATEMENTS or getattr(ast, "temp", False) \
+                or (getattr(ast, "schema", None) or "").lower() == "temp":
+            from sqlengine.compiler.attach import prepare_attached
+            return prepare_attached(self, parsed, ast)
         prog = compile_statement(self, ast, parsed.text)
         prog.schema_version = self.schema.version
         return Statement(self, parsed.text, ast, prog)

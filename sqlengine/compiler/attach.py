@@ -275,16 +275,17 @@ def find(db, name):
     return None
 
 
-def prepare_attached(db, parsed):
-    """A Statement for ``parsed`` on a connection that has attached files (or for an
-    ATTACH/DETACH statement)."""
+def prepare_attached(db, parsed, stmt=None):
+    """A Statement for ``parsed`` (or for ``stmt``, its AST as the authorizer rewrote it)
+    on a connection that has attached files (or for ATTACH, DETACH, CREATE TEMP ...)."""
     from sqlengine.compiler.statement import compile_statement
     from sqlengine.database import Statement
 
-    stmt = parsed.stmt
+    if stmt is None:
+        stmt = parsed.stmt
     t = type(stmt)
     if t is A.Attach or t is A.Detach:
-        return _ActionStatement(db, parsed)
+        return _ActionStatement(db, parsed, stmt)
     if t is A.Pragma and stmt.name.lower() == "database_list" and stmt.schema is None:
         return _database_list(db)
     if t in _DDL:
@@ -518,11 +519,10 @@ class _Delegate:
 class _ActionStatement(_Delegate):
     """ATTACH expr AS name / DETACH name: the operands are evaluated by a SELECT."""
 
-    def __init__(self, db, parsed):
+    def __init__(self, db, parsed, st):
         from sqlengine.compiler.statement import compile_statement
         from sqlengine.database import Statement
 
-        st = parsed.stmt
         self.attach = type(st) is A.Attach
         if self.attach:
             exprs = [st.expr, _name_expr(st.schema_expr)]

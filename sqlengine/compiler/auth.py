@@ -173,6 +173,9 @@ class _Auth:
         if rc == SQLITE_IGNORE:
             self.n_ignored += 1
         if rc == SQLITE_DENY:
+            if dbname != "main" or any(att.name != "temp"
+                                       for att in getattr(self.db, "attached", ())):
+                table = f"{dbname}.{table}"  # SQLite names the schema once several exist
             raise DatabaseError(f"access to {table}.{column} is prohibited", code=SQLITE_AUTH)
         if rc not in (SQLITE_OK, SQLITE_IGNORE):
             raise DatabaseError("authorizer malfunction", code=SQLITE_AUTH)
@@ -353,10 +356,13 @@ class _Auth:
                     cte, recursive = hit
                     sources.append(self.cte_source(cte, recursive, f))
                     return f
-        obj = self.schema.tables.get(low)
+        qualifier = (f.schema or "").lower()
+        key = low if qualifier in ("", "main", "temp") else f"{qualifier}.{low}"
+        obj = self.schema.tables.get(key)
         if obj is None and low in ("sqlite_master", "sqlite_temp_master", "sqlite_temp_schema"):
             obj = self.schema.tables.get("sqlite_schema")
-        dbname = "temp" if (f.schema or "").lower() == "temp" or "temp_" in low else "main"
+        dbname = "temp" if qualifier == "temp" or "temp_" in low else (
+            qualifier if key != low else _db_of_table(self.db, low))
         if obj is not None:
             report = "sqlite_temp_master" if "temp" in low else (
                 "sqlite_master" if low.startswith("sqlite_") and obj.root == 1 else obj.name)
@@ -364,7 +370,7 @@ class _Auth:
             src.written, src.written_db = name, f.schema
             sources.append(src)
             return f
-        view = self.schema.views.get(low)
+        view = self.schema.views.get(key)
         if view is not None:
             before = self.n_ignored
             sub = self.view_info(view)
@@ -618,17 +624,25 @@ class _Auth:
             self.ctx = saved
 
     # ---- INSERT / UPDATE / DELETE ------------------------------------------------------------
-    def _table(self, name):
-        obj = self.schema.tables.get(name.lower())
+    def _table(self, name, schema=None):
+        qualifier = (schema or "").lower()
+        key = name.lower() if qualifier in ("", "main", "temp") else f"{qualifier}.{name.lower()}"
+        obj = self.schema.tables.get(key)
         if obj is None:
-            obj = self.schema.views.get(name.lower())
+            obj = self.schema.views.get(key)
         return obj
 
+    def _dbname(self, name, schema):
+        qualifier = (schema or "").lower()
+        if qualifier:
+            return qualifier
+        return _db_of_table(self.db, name.lower())
+
     def insert(self, s):
-        table = self._table(s.table)
+        table = self._table(s.table, s.schema)
         if table is None:
             return
-        self.principal(INSERT, table.name, None, _db_of(s.schema))
+        self.principal(INSERT, table.name, None, self._dbname(s.table, s.schema))
         if s.source is not None:
             body = s.source.body
             if isinstance(body, A.Values) and len(body.rows) == 1:
@@ -655,7 +669,7 @@ class _Auth:
         self.returning(s.returning, table, s.alias)
         self.fire_triggers(table, "INSERT", None)
 
-    def update_sets(self, table, sets, scope, info):
+    def update_sets(self, table, sets, scope, info, dbname="main"):
         keep = []
         for sc in sets:
             sc.expr = self.expr(sc.expr, scope, info)
@@ -668,7 +682,7 @@ class _Auth:
                     name = col
                 else:
                     name = table.columns[j].name
-                if self.check(UPDATE, table.name, name, "main"):
+                if self.check(UPDATE, table.name, name, dbname):
                     ignored = True
             if not ignored or len(sc.columns) > 1:
                 keep.append(sc)
@@ -677,22 +691,24 @@ class _Auth:
         sets[:] = keep
 
     def update(self, s):
-        table = self._table(s.table.name)
+        table = self._table(s.table.name, s.table.schema)
         if table is None:
             return
+        dbname = self._dbname(s.table.name, s.table.schema)
         is_view = getattr(table, "is_view", False)
         if is_view:
             src = _Source(s.table.alias or table.name, _view_columns(table), None, table.name)
         else:
             src = _Source(s.table.alias or table.name, [c.name for c in table.columns], table,
                           table.name)
+        src.dbname = dbname
         sources = [src]
         info = _SelInfo(self.ctx)
         if s.from_ is not None:
             s.from_ = self.from_item(s.from_, sources, None, info)
         scope = _Scope(sources)
         if not is_view:
-            self.update_sets(table, s.sets, scope, info)
+            self.update_sets(table, s.sets, scope, info, dbname)
         if s.where is not None:
             s.where = self.expr(s.where, scope, info)
         for term in s.order_by or ():
@@ -704,14 +720,15 @@ class _Auth:
         self.fire_triggers(table, "UPDATE", cols)
 
     def delete(self, s):
-        table = self._table(s.table.name)
+        table = self._table(s.table.name, s.table.schema)
         if table is None:
             return
-        self.check(DELETE, table.name, None, _db_of(s.table.schema))
+        dbname = self._dbname(s.table.name, s.table.schema)
+        self.check(DELETE, table.name, None, dbname)
         cols = _view_columns(table) if getattr(table, "is_view", False) else \
             [c.name for c in table.columns]
         src = _Source(s.table.alias or table.name, cols,
-                      None if getattr(table, "is_view", False) else table, table.name)
+                      None if getattr(table, "is_view", False) else table, table.name, dbname)
         scope = _Scope([src])
         info = _SelInfo(self.ctx)
         if s.where is not None:
@@ -892,8 +909,21 @@ def _compare_affinity(a1, a2):
     return a2 if a1 <= "@" else a1
 
 
-def _db_of(schema):
-    return "temp" if (schema or "").lower() == "temp" else "main"
+def _db_of_table(db, low):
+    """The schema an unqualified table name reaches: temp, main, then attached files."""
+    attached = getattr(db, "attached", None)
+    if not attached:
+        return "main"
+    main = getattr(db.schema, "main", db.schema)
+    for att in attached:
+        if att.name == "temp" and low in att.db.schema.tables:
+            return "temp"
+    if low in main.tables or low in main.views:
+        return "main"
+    for att in attached:
+        if low in att.db.schema.tables or low in att.db.schema.views:
+            return att.name
+    return "main"
 
 
 def _pragma_arg(v):

@@ -98,3 +98,35 @@ CASES = [(action, statement, None) for action, statement in ANSWERS] + \
 def test_authorizer_answers(sqlite, action, statement, answer, column):
     assert _answer(sqlite, action, answer, statement, column) == \
         _answer(oracle, action, answer, statement, column)
+
+
+ATTACHED = ["select x from aux.t", "select x from t", "select y from tt", "select * from main.m",
+            "insert into aux.t values(1)", "update aux.t set x = x + 1 where x > 0",
+            "delete from t where x = 2", "select m.a, t.x from m join aux.t on m.a = t.x"]
+
+
+def _attached_calls(module, directory, statement, deny_column=None):
+    directory.mkdir()
+    con = module.connect(":memory:", isolation_level=None)
+    con.execute(f"attach '{directory / 'aux.db'}' as aux")
+    con.executescript("create table aux.t(x); create temp table tt(y); create table m(a);")
+    log = []
+
+    def authorizer(action, arg1, arg2, dbname, source):
+        log.append((action, arg1, arg2, dbname, source))
+        return module.SQLITE_DENY if arg2 == deny_column else module.SQLITE_OK
+
+    con.set_authorizer(authorizer)
+    try:
+        con.execute(statement).fetchall()
+    except module.Error as e:
+        log.append(("error", type(e).__name__, str(e)))
+    con.close()
+    return log
+
+
+@pytest.mark.parametrize("deny", [None, "x", "a"])
+@pytest.mark.parametrize("statement", ATTACHED)
+def test_authorizer_with_attached_databases(sqlite, tmp_path, statement, deny):
+    assert _attached_calls(sqlite, tmp_path / "got", statement, deny) == \
+        _attached_calls(oracle, tmp_path / "expected", statement, deny)
