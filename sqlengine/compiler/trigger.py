@@ -55,10 +55,17 @@ def _code_one(p, tr, table, new_base, old_base, skip_label):
     p.trigger_ignore = skip_label
     p.nested += 1
     end = b.new_label()
+    # Each firing is a fresh run of the body, as SQLite's trigger sub-program: what the
+    # body computes once (a subquery, an automatic index) is computed again per row.
+    once_addrs: list = []
+    reset = b.alloc_reg()
+    b.emit(O.OP_Function, 0, reset, reset, _once_resetter(once_addrs), 0)
+    first = b.addr()
+    when, body = _bind_new_old(tr, table, new_base, old_base)
     try:
-        if tr.when is not None:
-            if_false(p, None, tr.when, end, True)
-        for st in tr.body:
+        if when is not None:
+            if_false(p, None, when, end, True)
+        for st in body:
             if isinstance(st, A.Insert):
                 compile_insert(p, st)
             elif isinstance(st, A.Update):
@@ -74,6 +81,77 @@ def _code_one(p, tr, table, new_base, old_base, skip_label):
         p.nested -= 1
         p.trigger_stack.pop()
         p.trigger_ctx, p.trigger_ignore = saved
+    once_addrs.extend(a for a in range(first, b.addr()) if b.ops[a][0] == O.OP_Once)
+
+
+def _once_resetter(addrs):
+    def reset(vm, args):
+        once = vm.once
+        for a in addrs:
+            once[a] = False
+        return None
+    return reset
+
+
+def _bind_new_old(tr, table, new_base, old_base):
+    """The trigger's WHEN and body with NEW.x / OLD.x as columns of two row sources whose
+    values sit in the registers of the row, so that they carry the column's collation into
+    comparisons as in SQLite (and no affinity, as there). On a view they stay names."""
+    import dataclasses
+
+    from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope, Source
+    from sqlengine.vdbe.opcodes import AFF_NONE
+    if getattr(table, "is_view", False) or not hasattr(table, "columns"):
+        return tr.when, tr.body
+    cols = table.columns
+    names = [c.name for c in cols]
+    scope = Scope([])
+    sources = {}
+    for key, base, cursor in (("new", new_base, -7001), ("old", old_base, -7002)):
+        if base is None:
+            continue
+        # a collation but no affinity: SQLite's TK_TRIGGER has the one, not the other
+        src = Source(key, cursor, names, [AFF_NONE] * len(cols),
+                     [c.collation for c in cols], [c.type_name for c in cols], table=table)
+        for i in range(len(cols)):
+            scope.overrides[(cursor, i)] = base if i == table.ipk else base + 1 + i
+        scope.overrides[(cursor, -1)] = base
+        sources[key] = src
+
+    def ref_of(e):
+        src = sources.get(e.table.lower())
+        if src is None:
+            return None
+        i = src.find(e.name)
+        if i is None:
+            return None
+        return ResolvedColumn(ColRef(src, i, scope, 0))
+
+    def walk(x):
+        t = type(x)
+        if t is A.Column:
+            if x.table is not None and x.table.lower() in ("new", "old"):
+                r = ref_of(x)
+                if r is not None:
+                    return r
+            return x
+        if t is list:
+            return [walk(v) for v in x]
+        if t is tuple:
+            return tuple(walk(v) for v in x)
+        if dataclasses.is_dataclass(x) and not isinstance(x, type):
+            changes = {}
+            for f in dataclasses.fields(x):
+                v = getattr(x, f.name)
+                w = walk(v)
+                if w is not v:
+                    changes[f.name] = w
+            if not changes:
+                return x
+            y = dataclasses.replace(x, **changes)
+            return y
+        return x
+    return walk(tr.when), walk(tr.body)
 
 
 def _view_columns(p, view):
