@@ -1,6 +1,6 @@
 """SQLAlchemy's schema reflection gives the same answers on sqlengine as on sqlite3, for a
 schema with every constraint kind (PRIMARY KEY, AUTOINCREMENT, NOT NULL, UNIQUE, CHECK,
-DEFAULT, COLLATE, FOREIGN KEY with actions and deferral, partial and DESC indexes,
+DEFAULT, COLLATE, FOREIGN KEY with actions and deferral, partial, expression and DESC indexes,
 WITHOUT ROWID, STRICT, generated columns, views)."""
 
 import sqlite3
@@ -27,6 +27,7 @@ SCHEMA = [
     "CREATE INDEX ix_child_qty ON child(qty DESC)",
     "CREATE INDEX ix_child_multi ON child(parent_id, code COLLATE NOCASE)",
     "CREATE UNIQUE INDEX ux_child_code ON child(code) WHERE code IS NOT NULL",
+    "CREATE INDEX ix_gen_expr ON gen(lower(c), a + b DESC, b)",
     "CREATE VIEW v AS SELECT id, code FROM parent",
 ]
 
