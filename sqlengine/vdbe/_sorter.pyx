@@ -258,3 +258,36 @@ def row_key(row, Py_ssize_t n, norms):
         else:
             out[i] = v  # None, int, float: Python equality is SQLite's (1 == 1.0)
     return tuple(out)
+
+
+cdef class RowOrder:
+    """The order of a SortSpec prepared once, for comparing single rows (the top-N sorter's
+    admission test)."""
+
+    cdef FieldSpec* fs
+    cdef int nk
+    cdef list keep      # the collation functions the FieldSpecs point to
+
+    def __cinit__(self, spec):
+        cdef int i
+        cdef list colls = spec.colls, desc = spec.desc, nulls_first = spec.nulls_first
+        self.nk = spec.n_key
+        self.keep = []
+        self.fs = <FieldSpec*>malloc((self.nk if self.nk > 0 else 1) * sizeof(FieldSpec))
+        if self.fs == NULL:
+            raise MemoryError()
+        for i in range(self.nk):
+            c = colls[i] if i < len(colls) else None
+            f = c.func if c is not None else None
+            self.keep.append(f)
+            self.fs[i].func = NULL if f is None else <PyObject*>f
+            self.fs[i].desc = bool(desc[i]) if i < len(desc) else False
+            self.fs[i].nulls_first = bool(nulls_first[i]) if i < len(nulls_first) else True
+
+    def __dealloc__(self):
+        free(self.fs)
+
+    cpdef bint sorts_after(self, tuple a, tuple b) except -1:
+        """True when row ``a``, inserted after ``b``, would come after it in the sorted
+        output (greater, or equal: the sort is stable)."""
+        return _cmp_rows(<PyObject*>a, <PyObject*>b, self.fs, self.nk, 0) >= 0

@@ -884,10 +884,20 @@ cdef class Vdbe:
             elif op == OP_SorterInsert:
                 w = (<VCursor>cursors[p1]).data
                 r = w.rows
-                r.append(mem[p2])
                 n = w.trim_at
-                if n and len(r) >= n:
-                    w.trim(mem)  # top-N sorter (ORDER BY ... LIMIT)
+                if n:
+                    # top-N sorter (ORDER BY ... LIMIT): drop a row that sorts after the
+                    # last one kept, cut the rows back when they have doubled
+                    v = mem[p2]
+                    k = w.cutoff
+                    if k is not None and type(v) is tuple and w.order.sorts_after(v, k):
+                        pc += 1
+                        continue
+                    r.append(v)
+                    if len(r) >= n:
+                        w.trim(mem)
+                else:
+                    r.append(mem[p2])
             elif op == OP_SorterSort:
                 c = <VCursor>cursors[p1]
                 c.data.sort()

@@ -12,7 +12,7 @@ never see SQL.
 
 from __future__ import annotations
 
-from sqlengine.vdbe._sorter import row_key, sort_rows
+from sqlengine.vdbe._sorter import RowOrder, row_key, sort_rows
 from sqlengine.vdbe._values import compare
 
 __all__ = ["BINARY", "Coll", "EphHash", "EphIndex", "EphTable", "SortSpec", "Sorter",
@@ -92,15 +92,19 @@ class Sorter:
 
     With ``spec.limit_regs`` set, ``trim_at`` is the row count at which the VM calls
     ``trim``: the rows are sorted and cut to LIMIT+OFFSET (read from the registers then).
-    The sort is stable, so the rows kept are exactly the first ones of the full sort."""
+    The sort is stable, so the rows kept are exactly the first ones of the full sort. After
+    a cut, ``cutoff`` is the last row kept: a new row that ``order.sorts_after`` it can
+    never be read and the VM drops it at once."""
 
-    __slots__ = ("rows", "spec", "pos", "trim_at")
+    __slots__ = ("rows", "spec", "pos", "trim_at", "cutoff", "order")
 
     def __init__(self, spec):
         self.rows = []
         self.spec = spec
         self.pos = 0
         self.trim_at = 256 if getattr(spec, "limit_regs", None) is not None else 0
+        self.cutoff = None
+        self.order = None
 
     def trim(self, mem):
         lreg, oreg = self.spec.limit_regs
@@ -113,6 +117,10 @@ class Sorter:
         sort_rows(self.rows, self.spec)
         del self.rows[bound:]
         self.trim_at = max(2 * bound, 256)
+        if bound > 0 and len(self.rows) == bound and type(self.rows[-1]) is tuple:
+            self.cutoff = self.rows[-1]
+            if self.order is None:
+                self.order = RowOrder(self.spec)
 
     def sort(self):
         sort_rows(self.rows, self.spec)
