@@ -106,14 +106,9 @@ def format_table(results: dict, engine: str, reference: str, clock: str = "wall"
     return "\n".join(lines)
 
 
-def markdown_table(results: dict, engine: str, reference: str, clock: str,
-                   command: str) -> str:
+def markdown_table(results: dict, engine: str, reference: str, clock: str) -> str:
     rs = rows(results, engine, reference, clock)
-    out = [f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on "
-           f"{platform.machine()} Python {platform.python_version()} with `{command}` "
-           f"({clock} time, best of the runs; memory = peak resident set added by the "
-           f"timed part).", "",
-           f"| workload | {engine} | {reference} | ratio | {engine} MB | {reference} MB |"
+    out = [f"| workload | {engine} | {reference} | ratio | {engine} MB | {reference} MB |"
            f" mem ratio |",
            "|---|---:|---:|---:|---:|---:|---:|"]
     for r in rs:
@@ -127,51 +122,77 @@ def markdown_table(results: dict, engine: str, reference: str, clock: str,
                    f"{r['reference_mb']:.1f} | {mr} |")
     ratios = [r["ratio"] for r in rs if "error" not in r]
     if ratios:
-        gm = geometric_mean(ratios)
-        out += ["", f"Geometric mean of the time ratios: **{gm:.2f}x** over {len(ratios)} "
-                f"workloads (target ≤ {TIME_TARGET:g}x; no workload over "
-                f"{WORST_TARGET:g}x, marked ⚠; memory within {MEM_TARGET:g}x)."]
+        out += ["", f"Geometric mean of the time ratios: **{geometric_mean(ratios):.2f}x** "
+                f"over {len(ratios)} workloads."]
     return "\n".join(out)
 
 
-def write_readme(table_md: str, chart: bool, readme: Path = README) -> None:
+def readme_block(runs: list, engine: str, reference: str, clock: str, command: str,
+                 chart: bool) -> str:
+    """The README's benchmark block: one table per scale, then the chart."""
+    out = [f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on "
+           f"{platform.machine()}, Python {platform.python_version()}, with `{command}` "
+           f"({clock} time, best of the runs; MB = peak resident memory the timed part "
+           f"added; targets: geometric mean ≤ {TIME_TARGET:g}x, no workload over "
+           f"{WORST_TARGET:g}x (⚠), memory within {MEM_TARGET:g}x)."]
+    for scale, results in runs:
+        out += ["", f"**Scale {scale:g}x**", "",
+                markdown_table(results, engine, reference, clock)]
+    if chart:
+        out += ["", "![time ratio per workload](bench/results/ratios.png)"]
+    else:
+        out += ["", "(No chart: matplotlib is not installed; `pip install matplotlib`.)"]
+    return "\n".join(out)
+
+
+def write_readme(block: str, readme: Path = README) -> None:
     text = readme.read_text()
     if START not in text or END not in text:
         raise SystemExit(f"{readme}: the markers {START} / {END} are missing")
     head, rest = text.split(START, 1)
     _old, tail = rest.split(END, 1)
-    body = table_md
-    if chart:
-        body += "\n\n![time ratio per workload](bench/results/ratios.png)"
-    else:
-        body += "\n\n(No chart: matplotlib is not installed; `pip install matplotlib`.)"
-    readme.write_text(f"{head}{START}\n{body}\n{END}{tail}")
+    readme.write_text(f"{head}{START}\n{block}\n{END}{tail}")
 
 
-def write_chart(results: dict, engine: str, reference: str, path: Path,
+def write_chart(runs: list, engine: str, reference: str, path: Path,
                 clock: str = "wall") -> bool:
+    """A horizontal bar chart of the time ratios, one bar per workload and scale."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        import matplotlib.ticker
     except ImportError:
         return False
-    rs = [r for r in rows(results, engine, reference, clock) if "error" not in r]
-    if not rs:
+    per_scale = [(scale, {r["name"]: r["ratio"] for r in rows(res, engine, reference, clock)
+                          if "error" not in r}) for scale, res in runs]
+    names = [n for n in WORKLOADS if any(n in d for _s, d in per_scale)]
+    if not names:
         return False
-    names = [r["name"] for r in rs]
-    ratios = [r["ratio"] for r in rs]
-    fig, ax = plt.subplots(figsize=(8, 0.4 * len(names) + 1.5))
-    ax.barh(names, ratios, color=["#4c72b0" if r <= TIME_TARGET else
-                                  "#dd8452" if r <= WORST_TARGET else "#c44e52"
-                                  for r in ratios])
+    k = len(per_scale)
+    height = 0.8 / k
+    fig, ax = plt.subplots(figsize=(8, (0.35 * k + 0.15) * len(names) + 1.5))
+    shades = ["#4c72b0", "#8fa8d6", "#c5d3ec"]
+    for j, (scale, d) in enumerate(per_scale):
+        ys = [i + j * height for i, n in enumerate(names) if n in d]
+        vals = [d[n] for n in names if n in d]
+        ax.barh(ys, vals, height=height, label=f"scale {scale:g}x",
+                color=[shades[j % 3] if v <= WORST_TARGET else "#c44e52" for v in vals])
+    ax.set_yticks([i + (k - 1) * height / 2 for i in range(len(names))], names)
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.axvline(TIME_TARGET, color="grey", linewidth=0.8, linestyle="--")
     ax.set_xscale("log")
+    top = max(v for _s, d in per_scale for v in d.values())
+    ticks = [t for t in (0.5, 1, 2, 3, 5, 10, 20, 50, 100, 200) if t <= max(top * 1.5, 4)]
+    ax.set_xticks(ticks, [f"{t:g}x" for t in ticks])
+    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     ax.set_xlabel(f"{clock} time of {engine} / time of {reference} "
-                  "(log scale, lower is better)")
-    ax.set_title(f"geometric mean {geometric_mean(ratios):.2f}x")
+                  "(log scale, lower is better; dashed: 3x)")
+    ax.set_title("; ".join(f"scale {s:g}x: geometric mean {geometric_mean(list(d.values())):.2f}x"
+                           for s, d in per_scale if d))
     ax.invert_yaxis()
+    if k > 1:
+        ax.legend(loc="lower right")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
@@ -179,11 +200,19 @@ def write_chart(results: dict, engine: str, reference: str, path: Path,
     return True
 
 
+def _scale_spec(text: str) -> tuple[float, list[str] | None]:
+    """``S`` or ``S:w1,w2``: a scale and, optionally, the workloads to run at it."""
+    scale, _, names = text.partition(":")
+    return float(scale), (names.split(",") if names else None)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("workloads", nargs="*", help=f"any of: {', '.join(WORKLOADS)}")
-    ap.add_argument("--scale", type=float, default=1.0, help="size factor (default 1)")
+    ap.add_argument("--scale", type=_scale_spec, action="append", metavar="S[:W1,W2...]",
+                    help="size factor (default 1); repeat the option for a table per scale, "
+                         "optionally naming the workloads to run at that scale")
     ap.add_argument("--repeat", type=int, default=1,
                     help="runs per workload and engine; the fastest counts (default 1)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
@@ -193,39 +222,48 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=RESULTS / "results.json")
     ap.add_argument("--png", type=Path, default=RESULTS / "ratios.png")
     ap.add_argument("--readme", action="store_true",
-                    help="write the table into README.md (between its bench-table markers) "
+                    help="write the tables into README.md (between its bench-table markers) "
                          "and the chart to bench/results/ratios.png")
     args = ap.parse_args(argv)
     names = args.workloads or list(WORKLOADS)
-    unknown = [n for n in names if n not in WORKLOADS]
+    scales = args.scale or [(1.0, None)]
+    unknown = [n for n in names + [w for _s, ws in scales for w in ws or ()]
+               if n not in WORKLOADS]
     if unknown:
         ap.error(f"unknown workload(s): {', '.join(unknown)}")
-    results: dict = {}
-    total = len(names) * 2
+    plan = [(scale, [n for n in names if ws is None or n in ws]) for scale, ws in scales]
+    total = sum(len(ns) for _s, ns in plan) * 2
     done = 0
-    for name in names:
-        results[name] = {}
-        for module in (args.engine, args.reference):
-            done += 1
-            print(f"\r[{done}/{total}] {name} on {module} ...".ljust(60), end="",
-                  file=sys.stderr, flush=True)
-            results[name][module] = run_one(name, module, args.scale, args.repeat, args.clock)
+    runs = []
+    for scale, scale_names in plan:
+        results: dict = {}
+        for name in scale_names:
+            results[name] = {}
+            for module in (args.engine, args.reference):
+                done += 1
+                print(f"\r[{done}/{total}] {name} x{scale:g} on {module} ...".ljust(60), end="",
+                      file=sys.stderr, flush=True)
+                results[name][module] = run_one(name, module, scale, args.repeat, args.clock)
+        runs.append((scale, results))
     print("\r".ljust(60), file=sys.stderr)
-    print(format_table(results, args.engine, args.reference, args.clock))
+    for scale, results in runs:
+        print(f"scale {scale:g}x")
+        print(format_table(results, args.engine, args.reference, args.clock))
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"scale": args.scale, "clock": args.clock,
-                                     "repeat": args.repeat, "results": results}, indent=2))
+    args.json.write_text(json.dumps({"clock": args.clock, "repeat": args.repeat,
+                                     "runs": [{"scale": s, "results": r} for s, r in runs]},
+                                    indent=2))
     png = RESULTS / "ratios.png" if args.readme else args.png
-    chart = write_chart(results, args.engine, args.reference, png, args.clock)
+    chart = write_chart(runs, args.engine, args.reference, png, args.clock)
     if chart:
         print(f"chart: {png}")
     else:
         print("no chart: matplotlib is not installed (pip install matplotlib)")
     if args.readme:
         command = "python -m bench " + " ".join(argv if argv is not None else sys.argv[1:])
-        write_readme(markdown_table(results, args.engine, args.reference, args.clock,
-                                    command.strip()), chart)
-        print(f"table written to {README}")
+        write_readme(readme_block(runs, args.engine, args.reference, args.clock,
+                                  command.strip(), chart))
+        print(f"tables written to {README}")
     return 0
 
 
