@@ -14,6 +14,7 @@ from sqlengine.compiler.expr import (code_column, code_expr, code_expr_reg, if_f
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, expr_affinity,
                                         expr_collation, expr_coll_seq, has_explicit_collate)
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
+from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -148,7 +149,6 @@ def compile_select(p, sel: A.Select, dest: Dest, outer: Scope | None = None, cor
         return _compile_compound(p, sel, dest, outer, corr)
     if isinstance(body, A.Values):
         return _compile_values(p, body, sel, dest, outer, corr)
-    from sqlengine.compiler.window import compile_window_select, has_window
     if has_window(body):
         return compile_window_select(p, sel, dest, outer, corr)
     return _compile_core(p, body, sel.order_by, sel.limit, sel.offset, dest, outer, corr)
@@ -696,12 +696,15 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     if len(cols) > MAX_COLUMN:
         raise OperationalError("too many columns in result set")
     for rc in core.columns:
-        if isinstance(rc, A.ResultColumn) and rc.alias:
+        if type(rc) is A.ResultColumn and rc.alias:
             scope.aliases.setdefault(rc.alias.lower(), rc.expr)
     result_exprs = [c[0] for c in cols]
     n_res = len(result_exprs)
-    obt = _resolve_order_by(p, order_by, cols, scope) if order_by else []
-    order_exprs = [o[0] for o in obt if o[0] is not None]
+    if order_by:
+        obt = _resolve_order_by(p, order_by, cols, scope)
+        order_exprs = [o[0] for o in obt if o[0] is not None]
+    else:
+        obt, order_exprs = [], []
     having = core.having
     group_by = None
     if core.group_by:
@@ -738,13 +741,21 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     is_agg = bool(aggs) or group_by is not None
     if having is not None and not is_agg:
         raise OperationalError("HAVING clause on a non-aggregate query")
-    seqs = [_result_coll_seq(e, scope, feats) for e in result_exprs]
-    info = ResultInfo([c[1] for c in cols], [c[2] for c in cols],
-                      [expr_affinity(e, scope) for e in result_exprs],
-                      [cs[1] for cs in seqs], [cs[0] for cs in seqs])
+    names, decls, affs, colls, has_coll = [], [], [], [], []
+    for e, name, decl in cols:
+        names.append(name)
+        decls.append(decl)
+        affs.append(expr_affinity(e, scope))
+        has, coll = _result_coll_seq(e, scope, feats)
+        colls.append(coll)
+        has_coll.append(has)
+    info = ResultInfo(names, decls, affs, colls, has_coll)
 
     end = b.new_label()
-    lreg, oreg = _limit_regs(p, scope, limit, offset, end)
+    if limit is not None:
+        lreg, oreg = _limit_regs(p, scope, limit, offset, end)
+    else:
+        lreg = oreg = None
 
     # The final stage: DISTINCT, then ORDER BY sorter or straight to dest (LIMIT/OFFSET).
     distinct_cur = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from sqlengine.compiler import ddl
+from sqlengine.compiler import ddl, subtype
 from sqlengine.compiler.context import Parse
 from sqlengine.compiler.delete import compile_delete
 from sqlengine.compiler.insert import compile_insert
@@ -108,12 +108,14 @@ def compile_statement(db, stmt, text: str):
     b.emit(O.OP_Halt, 0, 0)
     # the tail: open the transaction, then go back to the start
     b.change_p2(init, b.addr())
-    needs_txn = not is_txn and (p.write or _reads_tables(b))
+    codes = set(map(_opcode_of, b.ops))  # the opcodes used (read in C)
+    needs_txn = not is_txn and (p.write or not _OPENS_TABLE.isdisjoint(codes))
     if needs_txn:
         b.emit(O.OP_Transaction, 0, 1 if p.write else 0)
     b.emit(O.OP_Goto, 0, init + 1)
-    from sqlengine.compiler.subtype import mark_result_rows
-    mark_result_rows(b.ops, text or "")
+    if text and ("json" in text.lower() or "->" in text) or \
+            not subtype._CALL_OPS.isdisjoint(codes):
+        subtype.mark_result_rows(b.ops, text or "")  # (nothing to do without a call)
     prog = b.finish()
     prog.column_names = list(names)
     prog.column_decltypes = list(decls)
@@ -131,6 +133,3 @@ def compile_statement(db, stmt, text: str):
 _OPENS_TABLE = frozenset((O.OP_OpenRead, O.OP_OpenWrite))
 _opcode_of = itemgetter(0)
 
-
-def _reads_tables(b):
-    return not _OPENS_TABLE.isdisjoint(map(_opcode_of, b.ops))
