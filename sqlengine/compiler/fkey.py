@@ -18,9 +18,11 @@ when the mark is set, failing with ``FOREIGN KEY constraint failed`` and leaving
 transaction open, as SQLite's deferred-constraint counter does. The verification is a
 full check, so a violation that was undone before COMMIT does not fail it.
 
-Differences from SQLite kept on purpose small: immediate checks run per row rather than
-at the end of the statement, and a cascade does not re-enter the same foreign key's
-trigger.
+Immediate keys are verified the same way at the end of the statement when one of its
+rows left one violated (a later row may have resolved it, as SQLite's statement counter
+allows). Differences from SQLite kept on purpose small: the verification is of the whole
+schema, so a violation stored while foreign_keys was off fails it too, and a cascade does
+not re-enter the same foreign key's trigger.
 
 This module builds trigger objects from SQL text and codes the few checks above; it never
 runs anything.
@@ -203,22 +205,33 @@ def _deferring(vm, args):
 
 def code_fk_raise(p, e):
     """A foreign-key violation found for the current row: a deferred key (or any key
-    while defer_foreign_keys is on) marks the connection, an immediate one fails."""
+    while defer_foreign_keys is on) marks the connection for COMMIT, an immediate one
+    marks the statement (SQLite counts immediate violations to the end of the
+    statement: a later row may resolve them)."""
     b = p.b
     r = b.alloc_reg()
     if e.action == "FK_IMMEDIATE":
-        fail = b.new_label()
-        end = b.new_label()
-        b.emit(O.OP_Function, 0, r, r, _deferring, 0)
-        b.emit(O.OP_IfNot, r, fail, 0)
-        b.emit(O.OP_Function, 0, r, r, _mark_dirty, 0)
-        b.emit(O.OP_Goto, 0, end)
-        b.resolve(fail)
-        msg = e.message.value if isinstance(e.message, A.Literal) else ""
-        b.emit(O.OP_Raise, O.OE_ABORT, 0, 0, str(msg))
-        b.resolve(end)
+        b.emit(O.OP_Function, 0, r, r, _mark_immediate, 0)
     else:
         b.emit(O.OP_Function, 0, r, r, _mark_dirty, 0)
+
+
+def _mark_immediate(vm, args):
+    db = vm.db
+    if getattr(db, "defer_foreign_keys", 0):
+        db.fk_dirty = True
+    else:
+        db.fk_stmt_dirty = True
+    return None
+
+
+def _stmt_dirty(vm, args):
+    return 1 if getattr(vm.db, "fk_stmt_dirty", False) else 0
+
+
+def _stmt_clean(vm, args):
+    vm.db.fk_stmt_dirty = False
+    return None
 
 
 def _dirty(vm, args):
@@ -256,32 +269,36 @@ def _release_commits(name):
     return test
 
 
-def _violations(schema):
-    """SQL expressions, one per foreign key of the schema, true when some child row has
-    a complete key and no parent row."""
+def _violations(schema, immediate_only=False):
+    """SQL expressions, one per foreign key of the schema (``immediate_only``: those not
+    DEFERRABLE INITIALLY DEFERRED), true when some child row has a complete key and no
+    parent row."""
     out = []
     for key, child in schema.tables.items():
         if key == "sqlite_schema":
             continue
         for ccols, fk in _foreign_keys(child):
+            if immediate_only and fk.deferred:
+                continue
             parent, pcols = _parent_columns(schema, fk)
             if parent is None or pcols is None or len(pcols) != len(ccols):
                 continue
+            # aliases: a table may reference itself
             cq, pq = _q(child.name), _q(parent.name)
-            notnull = " AND ".join(f"{cq}.{_q(c)} IS NOT NULL" for c in ccols)
-            match = " AND ".join(f"{pq}.{_q(p)} = {cq}.{_q(c)}" for c, p in zip(ccols, pcols))
-            out.append(f"EXISTS (SELECT 1 FROM {cq} WHERE {notnull} AND NOT EXISTS "
-                       f"(SELECT 1 FROM {pq} WHERE {match}))")
+            notnull = " AND ".join(f"c.{_q(c)} IS NOT NULL" for c in ccols)
+            match = " AND ".join(f"p.{_q(p)} = c.{_q(c)}" for c, p in zip(ccols, pcols))
+            out.append(f"EXISTS (SELECT 1 FROM {cq} AS c WHERE {notnull} AND NOT EXISTS "
+                       f"(SELECT 1 FROM {pq} AS p WHERE {match}))")
     return out
 
 
-def _code_verify(p, gate):
+def _code_verify(p, gate, immediate_only=False, clean=None):
     """When ``gate`` (a VM callback) says so, check every foreign key: fail with
     'FOREIGN KEY constraint failed' on a violation, else clear the mark."""
     from sqlengine.compiler.expr import code_expr
     from sqlengine.sql import parse_one
     b = p.b
-    checks = _violations(p.schema)
+    checks = _violations(p.schema, immediate_only)
     if not checks:
         return
     r = b.alloc_reg()
@@ -300,7 +317,7 @@ def _code_verify(p, gate):
             b.resolve(ok)
     finally:
         p.trigger_ctx = saved
-    b.emit(O.OP_Function, 0, r, r, _clean, 0)
+    b.emit(O.OP_Function, 0, r, r, clean or _clean, 0)
     b.resolve(skip)
 
 
@@ -318,6 +335,8 @@ def code_statement_end_check(p):
     """At the end of a top-level write statement: in autocommit mode the statement is its
     own transaction, so its deferred foreign keys must hold now."""
     if p.nested == 0 and getattr(p.db, "foreign_keys", 0):
+        # the immediate keys a row of this statement left violated
+        _code_verify(p, _stmt_dirty, immediate_only=True, clean=_stmt_clean)
         _code_verify(p, _dirty_in_autocommit)
 
 
