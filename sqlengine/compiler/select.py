@@ -1008,7 +1008,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     n_args = sum(n for _a, _f, n in defs)
     filters = [i for i, (a, _f, _n) in enumerate(defs) if a.filter is not None]
     width = ng + n_args + len(bare) + len(filters)
-    gcolls = [p.collation(expr_collation(g, scope)) for g in group_by]
+    feats = core.features  # the GROUP BY terms are the core's own
+    gcolls = [p.collation(_result_coll_seq(g, scope, feats)[1]) for g in group_by]
     spec = SortSpec(ng, gcolls)
     srt = b.alloc_cursor()
     b.emit(O.OP_SorterOpen, srt, width, 0, spec)

@@ -192,7 +192,7 @@ def compile_window_select(p, sel, dest, outer, corr):
     info = compile_select(p, inner, TableDest(cur), outer, corr)
     n_total = len(info.names)
     n_star = n_total - len(rw.inner)
-    specs = _runtime_specs(p, rw, n_star)
+    specs = _runtime_specs(p, rw, n_star, info.colls)
     out = b.alloc_reg()
     b.emit(O.OP_Function, 0, out, out,
            lambda vm, a, cur=cur, specs=specs: _compute(vm, cur, specs), 0)
@@ -258,7 +258,9 @@ def _star_width(p, core, star, n_star, n_items):
     return len(result_info_only(p, probe).names)
 
 
-def _runtime_specs(p, rw, n_star):
+def _runtime_specs(p, rw, n_star, colls):
+    """What ``_compute`` needs per window call; PARTITION BY and ORDER BY values compare
+    under the collation of their expression (``colls``: the inner query's columns')."""
     specs = []
     for (e, name, agg, w, args, parts, order, filt) in rw.windows:
         fr = w.frame
@@ -271,6 +273,8 @@ def _runtime_specs(p, rw, n_star):
             name=name, agg=agg, args=[n_star + a for a in args],
             parts=[n_star + x for x in parts],
             order=[(n_star + c, d, nl) for c, d, nl in order],
+            part_colls=[p.coll_func(colls[n_star + x]) for x in parts],
+            order_colls=[p.coll_func(colls[n_star + c]) for c, _d, _nl in order],
             filt=None if filt is None else n_star + filt, frame=frame,
             star=e.star, const_args=const_args))
     return specs
@@ -296,14 +300,18 @@ def _const(e):
 # Run time
 # ------------------------------------------------------------------------------------------
 
-def _cmp_values(a, b):
+def _cmp_values(a, b, coll=None):
     from sqlengine.storage import compare_values
-    return compare_values(a, b)
+    return compare_values(a, b, coll)
 
 
-def _sort_key(order):
+def _sort_key(order, colls=None):
+    """A sort key over rows for ``order`` [(column, desc, nulls)], the i-th column
+    compared under ``colls[i]`` (None: BINARY)."""
+    colls = colls or [None] * len(order)
+
     def cmp(r1, r2):
-        for col, desc, nulls in order:
+        for (col, desc, nulls), coll in zip(order, colls):
             a, b = r1[col], r2[col]
             if a is None or b is None:
                 if a is None and b is None:
@@ -311,7 +319,7 @@ def _sort_key(order):
                 first = (nulls or ("LAST" if desc else "FIRST")).upper() == "FIRST"
                 c = -1 if a is None else 1
                 return c if first else -c
-            c = _cmp_values(a, b)
+            c = _cmp_values(a, b, coll)
             if c:
                 return -c if desc else c
         return 0
@@ -327,16 +335,18 @@ def _compute(vm, cur, specs):
     for spec in specs:
         parts = spec["parts"]
         order = spec["order"]
+        part_colls = spec["part_colls"]
         keyspec = [(c, False, None) for c in parts] + order
-        kf = _sort_key(keyspec)
+        kf = _sort_key(keyspec, part_colls + spec["order_colls"])
         srt = sorted(idx, key=lambda i, kf=kf: kf(rows[i]))
         values = [None] * n
         start = 0
         while start < n:
             end = start + 1
-            while end < n and all(_cmp_values(rows[srt[end]][c], rows[srt[start]][c]) == 0
-                                  and (rows[srt[end]][c] is None) ==
-                                  (rows[srt[start]][c] is None) for c in parts):
+            while end < n and all(_cmp_values(rows[srt[end]][c], rows[srt[start]][c], coll)
+                                  == 0 and (rows[srt[end]][c] is None) ==
+                                  (rows[srt[start]][c] is None)
+                                  for c, coll in zip(parts, part_colls)):
                 end += 1
             part = srt[start:end]
             _partition(rows, part, spec, values)
@@ -348,11 +358,11 @@ def _compute(vm, cur, specs):
     return None
 
 
-def _peer_groups(rows, part, order):
+def _peer_groups(rows, part, order, colls=None):
     """Group numbers (0-based) of the rows of a sorted partition by ORDER BY peers."""
     groups = []
     g = 0
-    key = _sort_key(order)
+    key = _sort_key(order, colls)
     for k, i in enumerate(part):
         if k and (not order or key(rows[i]) != key(rows[part[k - 1]])):
             g += 1
@@ -366,7 +376,7 @@ def _partition(rows, part, spec, values):
     name = spec["name"]
     order = spec["order"]
     m = len(part)
-    groups = _peer_groups(rows, part, order)
+    groups = _peer_groups(rows, part, order, spec["order_colls"])
     if name == "row_number":
         for k, i in enumerate(part):
             values[i] = k + 1
