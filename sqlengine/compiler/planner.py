@@ -91,7 +91,7 @@ class WhereLoop:
     """One way to read one source: what it needs first (``prereq``), rows out, run cost."""
 
     __slots__ = ("src_i", "bit", "prereq", "kind", "index", "eq", "lo", "hi", "n_out",
-                 "r_run", "r_setup", "covering", "used")
+                 "r_run", "r_setup", "covering", "used", "sort_idx")
 
     def __init__(self, src_i, kind):
         self.src_i = src_i
@@ -107,6 +107,7 @@ class WhereLoop:
         self.r_setup = 0
         self.covering = False
         self.used = ()  # the terms the loop's keys come from
+        self.sort_idx = 0  # non-zero: the index might deliver the ORDER BY (kept apart)
 
 
 # ---- sizes (SQLite's szEst / szTabRow / szIdxRow) -----------------------------------------
@@ -192,8 +193,11 @@ def _is_small_int(e):
 class LoopBuilder:
     """Makes the WhereLoops of every source of one WHERE clause."""
 
-    def __init__(self, scope, wc, col_used, allowed=None):
+    def __init__(self, scope, wc, col_used, allowed=None, ob_cols=None, hints=None):
         self.scope = scope
+        self.hints = hints or {}  # {source index: TableRef} with INDEXED BY / NOT INDEXED
+        self.ob_cols = ob_cols or {}  # {source index: columns named by ORDER BY}
+        self.sort_idx = 0
         self.wc = wc
         self.col_used = col_used  # {source index: set of columns} or None (unknown: all)
         self.loops: list[WhereLoop] = []
@@ -203,8 +207,9 @@ class LoopBuilder:
         """whereLoopInsert: keep ``new`` unless a loop as good with no more prerequisites
         exists; drop the loops it beats."""
         loops = self.loops
+        new.sort_idx = self.sort_idx
         for k, p in enumerate(loops):
-            if p.src_i != new.src_i:
+            if p.src_i != new.src_i or p.sort_idx != new.sort_idx:
                 continue
             if (p.kind == "auto" and new.kind == "index" and new.eq
                     and (p.prereq & new.prereq) == new.prereq):
@@ -226,7 +231,8 @@ class LoopBuilder:
         j = k + 1
         while j < len(loops):
             p = loops[j]
-            if (p.src_i == new.src_i and (p.prereq & new.prereq) == new.prereq
+            if (p.src_i == new.src_i and p.sort_idx == new.sort_idx
+                    and (p.prereq & new.prereq) == new.prereq
                     and p.r_setup >= new.r_setup and p.r_run >= new.r_run
                     and p.n_out >= new.n_out):
                 del loops[j]
@@ -273,8 +279,14 @@ class LoopBuilder:
         r_size = TABLE_ROWS
         r_log = est_log(r_size)
         table = src.table if src.is_table else None
+        ob = self.ob_cols.get(i, ())
+        self.sort_idx = 0
+        hint = self.hints.get(i)
+        not_indexed = hint is not None and hint.not_indexed
+        indexed_by = hint.indexed_by.lower() if hint is not None and hint.indexed_by else None
         # automatic indexes first (SQLite's order: they lose ties)
-        if not getattr(src, "changes_per_run", False) and (table is None or not table.without_rowid):
+        if (not getattr(src, "changes_per_run", False) and hint is None
+                and (table is None or not table.without_rowid)):
             for o in ops:
                 if o.op != "=" or o.col < 0 and table is not None:
                     continue
@@ -291,7 +303,14 @@ class LoopBuilder:
                 lp.used = (o.term,)
                 self.add(lp)
         # full scan
+        self.sort_idx = 1 if -1 in ob else 0
         lp = WhereLoop(i, "scan")
+        if table is not None and table.without_rowid:
+            # a WITHOUT ROWID table is read in PRIMARY KEY order (its key is its b-tree)
+            pk = next((ix for ix in table.indexes if ix.is_pk), None)
+            if pk is not None:
+                lp = WhereLoop(i, "index")
+                lp.index = pk
         lp.n_out = r_size
         lp.r_run = r_size + 16
         self.output_adjust(lp, r_size, terms)
@@ -300,17 +319,27 @@ class LoopBuilder:
             return
         sz_tab, sz_idx = _sizes(table)
         # rowid (INTEGER PRIMARY KEY) lookups and ranges
-        if not table.without_rowid:
+        if not table.without_rowid and indexed_by is None:
             self._add_rowid(i, bit, [o for o in ops if o.col == -1], r_size, r_log, terms)
         used = self.col_used.get(i) if self.col_used is not None else None
-        for ix in (table.indexes[::-1] if True else ()):
+        for k, ix in enumerate(table.indexes[::-1]):
             if ix.where is not None or ix.exprs is not None:
                 continue
+            self.sort_idx = k + 2 if any(c in ob for c in ix.columns) else 0
             if any(c < 0 for c in ix.columns):
+                continue
+            if not_indexed or indexed_by is not None and ix.name.lower() != indexed_by:
                 continue
             covering = used is not None and used <= set(ix.columns)
             szi = sz_idx[ix.name]
-            if covering and szi < sz_tab:
+            if indexed_by is not None and not covering:
+                lp = WhereLoop(i, "index")
+                lp.index = ix
+                lp.n_out = r_size
+                lp.r_run = log_add(r_size + 1 + (15 * szi) // sz_tab, r_size + 16)
+                self.output_adjust(lp, r_size, terms)
+                self.add(lp)
+            if covering and (szi < sz_tab or indexed_by is not None):
                 lp = WhereLoop(i, "index")
                 lp.index = ix
                 lp.covering = True
@@ -431,7 +460,7 @@ def _run_order(lp):
     return (lp.r_run, lp.n_out)
 
 
-def solve(loops, n, n_row0=0, fixed_order=False):
+def solve(loops, n, n_row0=0, fixed_order=False, order=None):
     """wherePathSolver: the cheapest sequence of loops, one per source, each placed after
     its prerequisites; the ``mx_choice`` cheapest partial paths survive each step. With
     ``fixed_order`` the sources stay in FROM order.
@@ -458,6 +487,12 @@ def solve(loops, n, n_row0=0, fixed_order=False):
             m >>= 1
             i += 1
     add = log_add
+    # ``order``: (function giving the ORDER BY terms a sequence of loops satisfies, number
+    # of terms, sort cost by number satisfied); the order is judged on complete paths
+    ordered_by = n_ob = sort_cost = None
+    if order is not None:
+        ordered_by, n_ob, sort_cost = order
+    last_step = n - 1
     # a path: [mask, rows out, cost, unsorted cost, loops, frontier]
     paths = [[0, n_row0, 0, 0, (), ()]]
     for step in range(n):
@@ -490,6 +525,12 @@ def solve(loops, n, n_row0=0, fixed_order=False):
                         if prow < 10 or lp.r_setup > mx_cost:
                             continue
                     cost = add(add(lp.r_setup, base), punsorted)
+                    unsorted = cost - 2
+                    if ordered_by is not None and step == last_step:
+                        k = ordered_by(ploops + (lp,))
+                        if k < n_ob:
+                            unsorted = cost
+                            cost = add(cost, sort_cost(k)) + 5
                     n_out = prow + lp.n_out
                     mask = pmask | lp.bit
                     pt = nxt.get(mask)
@@ -499,11 +540,11 @@ def solve(loops, n, n_row0=0, fixed_order=False):
                                 continue
                             worst = max(nxt.values(), key=_cost_of)
                             del nxt[worst[0]]
-                        nxt[mask] = [mask, n_out, cost, cost - 2, ploops + (lp,), frontier]
+                        nxt[mask] = [mask, n_out, cost, unsorted, ploops + (lp,), frontier]
                     elif pt[2] > cost or (pt[2] == cost and pt[1] > n_out):
                         pt[1] = n_out
                         pt[2] = cost
-                        pt[3] = cost - 2
+                        pt[3] = unsorted
                         pt[4] = ploops + (lp,)
                         pt[5] = frontier
                     else:
@@ -517,7 +558,99 @@ def solve(loops, n, n_row0=0, fixed_order=False):
     for pt in paths[1:]:
         if pt[2] < best[2]:
             best = pt
-    return best[4]
+    return best[4], best[1]
+
+
+def sorting_cost(n_row, n_ob, n_sorted, n_cols):
+    """whereSortingCost: the cost of sorting ``n_row`` (LogEst) rows on ``n_ob`` terms of
+    which the first ``n_sorted`` already come in order."""
+    cost = n_row + log_est((n_cols + 59) // 30)
+    if n_sorted > 0:
+        cost += log_est((n_ob - n_sorted) * 100 // n_ob) - 66
+    return cost + est_log(n_row)
+
+
+def order_checker(scope, wc, order_by):
+    """A function telling how many leading ORDER BY terms a sequence of loops delivers in
+    order (SQLite's wherePathSatisfiesOrderBy, for plain column terms): one-row loops fix
+    their columns; the first other loop orders by its index columns after the equality
+    prefix, then the rowid, forwards or backwards (all terms one way)."""
+    from sqlengine.compiler.plan_terms import _column_source, column_of
+    obs = []
+    for e, desc, nulls_first, coll in order_by:
+        src = _column_source(scope, e)
+        c = column_of(scope, e, src) if src is not None else None
+        if c is None:
+            obs.append(None)
+            continue
+        obs.append((scope.sources.index(src), c, bool(desc), nulls_first, coll, src))
+    fixed = set()  # (source index, column) held to one value by an == constant term
+    for t in wc.terms:
+        for o in t.operands:
+            if o.op == "=" and not o.prereq:
+                fixed.add((scope.sources.index(o.src), o.col))
+    n_ob = len(obs)
+
+    def check(loops):
+        k = 0
+        rev = None
+        for lp in loops:
+            if k >= n_ob:
+                return k
+            i = lp.src_i
+            ix = lp.index if lp.kind == "index" else None
+            one_row = lp.kind == "rowid_eq" or (
+                ix is not None and ix.unique and len(lp.eq) == len(ix.columns))
+            if one_row:
+                while k < n_ob and obs[k] is not None and obs[k][0] == i:
+                    k += 1
+                continue
+            if lp.kind in ("scan", "rowid_range"):
+                keys = [(-1, False, None)]
+                eqcols = ()
+            elif ix is not None:
+                table = scope.sources[i].table
+                ne = len(lp.eq)
+                keys = [(c, d, _coll_name(ix.collations[ne + j] or table.columns[c].collation))
+                        for j, (c, d) in enumerate(zip(ix.columns[ne:], ix.desc[ne:]))]
+                keys.append((-1, False, None))
+                eqcols = ix.columns[:ne]
+            else:
+                return k
+            j = 0
+            unique = False
+            while k < n_ob:
+                t = obs[k]
+                if t is None:
+                    return k
+                s, c, desc, nulls_first, coll, src = t
+                if s != i:
+                    if unique:
+                        break  # the next loop may order what this one leaves equal
+                    return k
+                if unique or c in eqcols or (s, c) in fixed:
+                    k += 1
+                    continue
+                if j >= len(keys) or keys[j][0] != c:
+                    return k
+                kc, kdesc, kcoll = keys[j]
+                if kc >= 0 and kcoll != _coll_name(coll):
+                    return k
+                r = desc != kdesc
+                if rev is None:
+                    rev = r
+                elif rev != r:
+                    return k
+                if nulls_first is not None and nulls_first != (not desc):
+                    return k
+                j += 1
+                k += 1
+                if kc < 0:
+                    unique = True
+            if k < n_ob and not unique:
+                return k
+        return k
+    return check
 
 
 # ---- from a loop to an access path ----------------------------------------------------------

@@ -8,7 +8,7 @@ the body; ``where_end`` closes the loops. This module never decides what the bod
 
 from __future__ import annotations
 
-from sqlengine.compiler import plan_cols, planner
+from sqlengine.compiler import plan_cols, plan_terms, planner
 from sqlengine.compiler.plan_terms import WhereClause, split_and
 from sqlengine.compiler.expr import aff_code, code_expr, code_expr_reg, if_false  # noqa: F401
 from sqlengine.vdbe import opcodes as O
@@ -61,11 +61,13 @@ def index_key_info(p, idx, table):
     return ki
 
 
-def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None) -> WhereInfo:
+def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
+                order_by=None) -> WhereInfo:
     """Open the loops over ``scope.sources``. ``where`` is the WHERE expression (or None),
     ``left_on`` maps a level to the ON expression of its LEFT JOIN; ``core`` (the SELECT
     being coded, when there is one) tells which columns the statement reads, so that a
-    covering index can be preferred."""
+    covering index can be preferred; ``order_by`` ([(expr, desc, nulls_first, collation)])
+    lets the plan weigh a sort against an index that delivers the rows in order."""
     b = p.b
     info = WhereInfo(scope)
     info.brk = b.new_label()
@@ -73,7 +75,9 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None) -> Wh
     srcs = scope.sources
     n = len(srcs)
     wc = WhereClause(scope, exprs, left_on)
-    chosen = _plan(scope, wc, core) if n else []
+    chosen = _plan(scope, wc, core, order_by) if n else []
+    if not n:
+        b.emit(O.OP_Noop, 0, 0, 0, EQP_PREFIX + "SCAN CONSTANT ROW")
     order = [lp.src_i for lp in chosen]
     if order != list(range(n)):
         scope.sources[:] = [srcs[i] for i in order]
@@ -136,7 +140,26 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None) -> Wh
     return info
 
 
-def _plan(scope, wc, core):
+def _index_hints(core, n):
+    """{source index: TableRef} for the FROM items written with INDEXED BY or NOT INDEXED
+    (the sources are made from the FROM items in this order)."""
+    from sqlengine.sql import ast as A
+    items = []
+
+    def flat(f):
+        if isinstance(f, A.Join):
+            flat(f.left)
+            flat(f.right)
+        elif f is not None:
+            items.append(f)
+    flat(core.from_)
+    if len(items) != n:
+        return None
+    return {i: t for i, t in enumerate(items)
+            if isinstance(t, A.TableRef) and (t.not_indexed or t.indexed_by)}
+
+
+def _plan(scope, wc, core, order_by=None):
     """The chosen WhereLoop of every level, outermost first."""
     srcs = scope.sources
     n = len(srcs)
@@ -154,11 +177,38 @@ def _plan(scope, wc, core):
     col_used = None
     if core is not None and any(s.is_table and s.table.indexes for s in srcs):
         col_used = plan_cols.columns_used(scope, core)
-    loops = planner.LoopBuilder(scope, wc, col_used, allowed).build()
+    ob_cols = None
+    if order_by and not fixed:
+        ob_cols = {}
+        for e, _d, _n, _c in order_by:
+            src = plan_terms._column_source(scope, e)
+            if src is not None:
+                c = plan_terms.column_of(scope, e, src)
+                if c is not None:
+                    ob_cols.setdefault(srcs.index(src), set()).add(c)
+    hints = _index_hints(core, n) if core is not None else None
+    loops = planner.LoopBuilder(scope, wc, col_used, allowed, ob_cols, hints).build()
     n_row0 = 48 if scope.outer is not None else 0
-    best = planner.solve(loops, n, n_row0, fixed)
-    if best is None:  # cannot happen: a full scan has no prerequisites
-        best = [planner.WhereLoop(i, "scan") for i in range(n)]
+    res = planner.solve(loops, n, n_row0, fixed)
+    if res is None:  # cannot happen: a full scan has no prerequisites
+        return [planner.WhereLoop(i, "scan") for i in range(n)]
+    best, n_row = res
+    if order_by and not fixed:
+        # SQLite's second pass: the sort priced for the rows the first plan gives
+        n_ob = len(order_by)
+        n_est = n_row + 1
+        n_cols = len(core.columns) if core is not None else 1
+        costs = {}
+
+        def sort_cost(k):
+            c = costs.get(k)
+            if c is None:
+                c = costs[k] = planner.sorting_cost(n_est, n_ob, k, n_cols)
+            return c
+        check = planner.order_checker(scope, wc, order_by)
+        res = planner.solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost))
+        if res is not None:
+            best = res[0]
     return list(best)
 
 
@@ -199,6 +249,10 @@ def _eqp_text(scope, lv, covering=False):
         parts.append(f"{cols[len(acc.eq)]}>?")
     if acc.hi is not None:
         parts.append(f"{cols[len(acc.eq)]}<?")
+    if idx.is_pk and src.is_table and src.table.without_rowid:  # the table's own key
+        if not parts:
+            return f"SCAN {name}"
+        return f"SEARCH {name} USING PRIMARY KEY ({' AND '.join(parts)})"
     how = "COVERING INDEX" if covering else "INDEX"
     if not parts:
         return f"SCAN {name} USING {how} {idx.name}"
@@ -216,7 +270,10 @@ def _open_loop(p, scope, lv):
     prologue = getattr(src, "prologue", None)
     if prologue is not None:  # a correlated table-valued function computes its rows now
         prologue()
-    lv.eqp_addr = b.emit(O.OP_Noop, 0, 0, 0, EQP_PREFIX + _eqp_text(scope, lv))
+    if src.is_table:
+        lv.eqp_addr = b.emit(O.OP_Noop, 0, 0, 0, EQP_PREFIX + _eqp_text(scope, lv))
+    # a view or subquery: sqlite3 flattens the simple ones into the outer query, so its
+    # plan shows the loops that fill it (already described) and no line for it
     lv.start = b.addr()
     if acc.kind == "scan":
         b.emit(O.OP_Rewind, cur, lv.brk)
