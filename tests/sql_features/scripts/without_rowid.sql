@@ -1,0 +1,28 @@
+-- WITHOUT ROWID tables are read in PRIMARY KEY order, and EXPLAIN QUERY PLAN names their key as SQLite does
+CREATE TABLE w(k TEXT PRIMARY KEY, v INT) WITHOUT ROWID;
+INSERT INTO w VALUES ('m', 1), ('c', 2), ('x', 3), ('a', 4);
+SELECT * FROM w;
+SELECT v FROM w;
+SELECT k FROM w WHERE v > 1;
+SELECT * FROM w WHERE k = 'c';
+SELECT * FROM w WHERE k > 'b';
+SELECT * FROM w ORDER BY v;
+SELECT count(*), group_concat(k) FROM w;
+CREATE TABLE w2(a INT, b TEXT, c, PRIMARY KEY (b DESC, a)) WITHOUT ROWID;
+INSERT INTO w2 VALUES (1, 'p', 'x'), (2, 'p', 'y'), (1, 'z', 'w'), (3, 'a', 'v');
+SELECT * FROM w2;
+SELECT c FROM w2 WHERE a = 1;
+UPDATE w2 SET c = upper(c) WHERE b = 'p';
+SELECT * FROM w2;
+DELETE FROM w2 WHERE a = 2;
+SELECT group_concat(c) FROM w2;
+SELECT w.k, w2.c FROM w, w2 WHERE w.v = w2.a;
+CREATE INDEX w2c ON w2(c);
+SELECT * FROM w2 WHERE c > 'A';
+CREATE TABLE w3(k INTEGER PRIMARY KEY, v) WITHOUT ROWID;
+INSERT INTO w3 VALUES (5, 'a'), (-1, 'b'), (3, 'c');
+SELECT * FROM w3;
+SELECT * FROM w3 WHERE v <> 'z';
+EXPLAIN QUERY PLAN SELECT * FROM w;
+EXPLAIN QUERY PLAN SELECT * FROM w WHERE k = 'a';
+EXPLAIN QUERY PLAN SELECT * FROM w WHERE v = 1;
