@@ -234,7 +234,31 @@ def merged_schema(db, main):
         for key, ix in aschema.indexes.items():
             if first or key not in m.indexes:
                 m.indexes[key] = _tagged_index(ix, att.code)
+        if first:
+            _add_temp_triggers(m, aschema)
     return m
+
+
+def _add_temp_triggers(m, temp_schema):
+    """TEMP triggers on main tables: stored in temp, fired by main's table (a copy of it
+    in the merged schema carries them)."""
+    for key, trig in temp_schema.triggers.items():
+        m.triggers[key] = trig
+        owner = trig.table.lower()
+        if owner in temp_schema.tables or owner in temp_schema.views:
+            continue
+        for name in (owner, "main." + owner):
+            table = m.tables.get(name)
+            if table is not None:
+                table = copy.copy(table)
+                table.triggers = list(table.triggers) + [trig]
+                m.tables[name] = table
+                continue
+            view = m.views.get(name)
+            if view is not None:
+                view = copy.copy(view)
+                view.triggers = list(view.triggers) + [trig]
+                m.views[name] = view
 
 
 def _tagged_table(t, code):
@@ -288,6 +312,8 @@ def prepare_attached(db, parsed, stmt=None):
         return _ActionStatement(db, parsed, stmt)
     if t is A.Pragma and stmt.name.lower() == "database_list" and stmt.schema is None:
         return _database_list(db)
+    if t is A.CreateTrigger and _temp_trigger_on_main(db, stmt):
+        return _TempTriggerStatement(db, stmt, parsed.text)
     if t in _DDL:
         att = find(db, stmt.schema)
         if att is None:
@@ -358,10 +384,16 @@ def _temp_target(db, stmt):
         == "temp"
     if not wanted or t not in (A.CreateTable, A.CreateView, A.CreateTrigger):
         return None
-    if t is A.CreateTrigger:  # a temp trigger on a main table stays with main (limit)
-        if temp is None or stmt.table.lower() not in temp.db.schema.tables:
-            return None
     return temp if temp is not None else temp_database(db)
+
+
+def _temp_trigger_on_main(db, stmt):
+    wanted = stmt.temp or (stmt.schema or "").lower() == "temp"
+    if not wanted:
+        return False
+    temp = find(db, "temp")
+    low = stmt.table.lower()
+    return temp is None or (low not in temp.db.schema.tables and low not in temp.db.schema.views)
 
 
 def temp_database(db):
@@ -584,6 +616,82 @@ class _ForeignStatement(_Delegate):
         if row is None:
             remerge(self.db)
         return row
+
+
+_TRIGGER_HEAD = re.compile(r"\s*CREATE\s+(?:(?:TEMP|TEMPORARY)\s+)?TRIGGER\s+"
+                           r"(?:IF\s+NOT\s+EXISTS\s+)?", re.IGNORECASE)
+
+
+class _TempTriggerStatement:
+    """CREATE TEMP TRIGGER on a main table: the trigger's row goes into temp's
+    sqlite_master (as SQLite keeps it), and the merged schema hangs it on main's table."""
+
+    column_names: list = []
+    column_decltypes: list = []
+    is_explain = 0
+    param_count = 0
+    param_names: list = []
+    readonly = False
+
+    def __init__(self, db, stmt, text):
+        self.db = db
+        self.stmt = stmt
+        # (the AST keeps one qualifier: temp. names the trigger, main. its table)
+        qualified = (stmt.schema or "").lower() == "temp"
+        if stmt.temp and qualified:
+            raise OperationalError("temporary trigger may not have qualified name")
+        # SQLite stores 'CREATE TRIGGER ' and the text from the trigger's name on
+        m = _TRIGGER_HEAD.match(text)
+        rest = text[m.end():] if m else text
+        if qualified:
+            rest = _strip_qualifier(rest, "temp")
+        self.text = "CREATE TRIGGER " + rest
+        self.done = False
+        self.finalized = False
+
+    def bind(self, index, value):
+        raise E.InterfaceError("bind index out of range", code=E.SQLITE_RANGE)
+
+    def clear_bindings(self):
+        pass
+
+    def reset(self):
+        self.done = False
+
+    def finalize(self):
+        self.finalized = True
+
+    def step(self):
+        if self.finalized:
+            raise E.ProgrammingError("Cannot operate on a finalized statement.")
+        if self.done:
+            return None
+        self.done = True
+        db, st = self.db, self.stmt
+        name = st.name.lower()
+        if name in db.schema.triggers:
+            if st.if_not_exists:
+                return None
+            raise OperationalError(f"trigger {st.name} already exists")
+        owner = db.schema.tables.get(st.table.lower()) or db.schema.views.get(st.table.lower())
+        if owner is None:
+            raise OperationalError(f"no such table: main.{st.table}")
+        temp = temp_database(db)
+        adb = temp.db
+        if not db.autocommit and adb.autocommit:
+            adb.execute("BEGIN")
+        adb.writable_schema = True
+        try:
+            adb.execute("INSERT INTO sqlite_schema VALUES('trigger', ?, ?, 0, ?)",
+                        (st.name, owner.name, self.text))
+        finally:
+            adb.writable_schema = False
+        if adb.autocommit:
+            adb._load_schema()
+        else:
+            adb._reload_schema_in_txn()
+        remerge(db)
+        return None
 
 
 # -------------------------------------------------------------------------------------------
