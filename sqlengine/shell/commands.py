@@ -369,13 +369,14 @@ def cmd_databases(shell, args):
 
 
 def _attached(shell):
-    """(name, file) of every database beside main (PRAGMA database_list)."""
+    """(name, file) of every database beside main (temp too, once it exists), in the
+    order of PRAGMA database_list."""
     shell.db  # noqa: B018 - opens the database on first use
     try:
         rows = _query(shell, "PRAGMA database_list")
     except errors.Error:
         return []
-    return [(name, file) for _, name, file in rows if name not in ("main", "temp")]
+    return [(name, file) for _, name, file in rows if name != "main"]
 
 
 def _all_schema_rows(shell):
@@ -386,6 +387,14 @@ def _all_schema_rows(shell):
         out.extend((name,) + tuple(r) for r in _query(
             shell, f"SELECT type, name, tbl_name, sql FROM {quoted}.sqlite_master"))
     return out
+
+
+def _schema_word(schema):
+    """A schema name as the sqlite3 shell writes it in .schema (quoted only when it is not
+    a plain word; keywords such as temp stay bare)."""
+    if schema.replace("_", "a").isalnum() and not schema[0].isdigit() and schema.isascii():
+        return schema
+    return '"' + schema.replace('"', '""') + '"'
 
 
 def _qualified(schema, name):
@@ -406,7 +415,7 @@ def _add_schema(sql, schema):
     head = sql[:sql.index(words[at - 1]) + len(words[at - 1])]
     rest = sql[len(head):].lstrip()
     gap = sql[len(head):len(sql) - len(rest)]
-    return f"{head}{gap}{render.quote_identifier(schema)}.{rest}"
+    return f"{head}{gap}{_schema_word(schema)}.{rest}"
 
 
 def _query(shell, sql, params=()):
@@ -481,7 +490,7 @@ def cmd_schema(shell, args):
         if kind == "view":
             view = render.quote_identifier(name)
             if schema != "main":
-                view = f"{render.quote_identifier(schema)}.{view}"
+                view = f"{_schema_word(schema)}.{view}"
             try:
                 columns = shell.con.execute(f"SELECT * FROM {view} "
                                             "WHERE 0").description or ()

@@ -143,7 +143,9 @@ SCENARIOS["attach"] = (
     "insert into aux.t values(1), (2);\ninsert into m values(3);\nattach '' as mem;\n"
     "create table mem.zz(q);\n.databases\n.tables\n.tables z%\n.schema\n.schema t\n"
     ".indexes\n.indexes t\nselect * from aux.t join m order by 1;\nselect count(*) from t;\n"
-    "attach ':memory:' as aux;\ndetach aux;\ndetach aux;\n.databases\n.tables\n", ())
+    "attach ':memory:' as aux;\ndetach aux;\ndetach aux;\n.databases\n.tables\n"
+    "create temp table tt(b);\ncreate index ti on tt(b);\ncreate temp view tv as select 1;\n"
+    ".tables\n.schema\n.indexes\n.databases\n.dump\n", ())
 
 
 def test_batch_matches_sqlite3(shell, scenario):
