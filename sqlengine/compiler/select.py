@@ -730,17 +730,26 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     refs = None
     if feats & A.FEAT_FUNCTION or group_by is not None:
         refs = []
-        aggs = _collect_aggs(p, result_exprs + ([having] if having is not None else [])
-                             + order_exprs, refs)
+        aggs = _collect_aggs(p, result_exprs, refs)
         if group_by and feats & A.FEAT_FUNCTION:
             for _a in _collect_aggs(p, group_by):
                 raise OperationalError(
                     "aggregate functions are not allowed in the GROUP BY clause")
     else:
-        aggs = _collect_aggs(p, order_exprs) if order_exprs else []
+        aggs = []
+    if having is not None:
+        # (SQLite: the result columns or GROUP BY make the query an aggregate one)
+        if not aggs and group_by is None:
+            raise OperationalError("HAVING clause on a non-aggregate query")
+        aggs += _collect_aggs(p, [having], refs)
+    if order_exprs:
+        order_aggs = _collect_aggs(p, order_exprs, refs)
+        if order_aggs and not aggs and group_by is None and sources:
+            # an aggregate in ORDER BY does not make a query over a FROM clause an
+            # aggregate one (SQLite keeps such a query without FROM to its one row)
+            raise OperationalError(f"misuse of aggregate: {order_aggs[0].name}()")
+        aggs += order_aggs
     is_agg = bool(aggs) or group_by is not None
-    if having is not None and not is_agg:
-        raise OperationalError("HAVING clause on a non-aggregate query")
     names, decls, affs, colls, has_coll = [], [], [], [], []
     for e, name, decl in cols:
         names.append(name)
