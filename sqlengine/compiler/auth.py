@@ -791,19 +791,21 @@ class _Auth:
     def _master(self, temp):
         return ("sqlite_temp_master", "temp") if temp else ("sqlite_master", "main")
 
-    def _master_insert(self, temp, action, a1, a2=None):
+    def _master_insert(self, temp, action, a1, a2=None, as_select=None):
         master, dbname = self._master(temp)
         self.principal(INSERT, master, None, dbname)
         self.principal(action, a1, a2, dbname)
+        if as_select is not None:  # CREATE TABLE AS: its columns first, then its code
+            info = self.resolve_select(as_select, None)
+            self.code_select(info)
         for col in _MASTER_COLUMNS:
             self.principal(UPDATE, master, col, dbname)
         self.read(master, "ROWID", dbname)
 
     def create_table(self, s):
         temp = s.temp or (s.schema or "").lower() == "temp"
-        self._master_insert(temp, CREATE_TEMP_TABLE if temp else CREATE_TABLE, s.name)
-        if s.as_select is not None:
-            self.top_select(s.as_select)
+        self._master_insert(temp, CREATE_TEMP_TABLE if temp else CREATE_TABLE, s.name,
+                            as_select=s.as_select)
 
     def create_view(self, s):
         temp = s.temp or (s.schema or "").lower() == "temp"
@@ -818,6 +820,8 @@ class _Auth:
             src = _Source(table.name, [c.name for c in table.columns], table, table.name)
             scope = _Scope([src])
             info = _SelInfo(self.ctx)
+            if s.where is not None:  # a partial index: its WHERE is resolved first
+                self.expr(copy.deepcopy(s.where), scope, info)
             for ic in s.columns:
                 self.expr(copy.deepcopy(ic.expr), scope, info)
         self.principal(INSERT, master, None, dbname)
