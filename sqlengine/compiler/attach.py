@@ -327,8 +327,8 @@ def prepare_attached(db, parsed, stmt=None):
             return _ForeignStatement(db, att, text)
     ast = rewrite(db, stmt)
     target = db
-    if t in _CREATE and find(db, "temp") is not None:
-        target = _MainOnly(db)  # a main object may share a temp object's name
+    if t in _CREATE and getattr(stmt, "as_select", None) is None:
+        target = _MainOnly(db)  # a main object may share a temp or attached object's name
     prog = compile_statement(target, ast, parsed.text)
     prog.schema_version = db.schema.version
     return Statement(db, parsed.text, ast, prog)

@@ -88,6 +88,23 @@ SCRIPTS = {
         "drop trigger tg", "insert into m values(3)", "select * from log",
         "select name from sqlite_temp_master order by 1", "select * from m order by a",
     ],
+    "edges": [
+        "attach 'g.bin' as g", "select * from g.sqlite_master", "detach g",
+        "attach '/nonexistent/dir/x.db' as nx", "attach 'a.db' as 'my db'",
+        "create table \"my db\".t(a unique)", "insert into \"my db\".t values(1)",
+        "insert into \"my db\".t values(1)", "select * from \"my db\".t",
+        "pragma \"my db\".index_list(t)", "create table t(b)", "insert into t values(7)",
+        "select * from t", "select * from main.t", "select name from \"my db\".sqlite_schema",
+        "detach 'my db'", "attach 'a.db' as a2", "select * from a2.t", "select * from t",
+        "update a2.t set a = a + 1 returning a", "delete from a2.t returning *",
+        "attach 'a.db' as a3", "select count(*) from a3.t", "pragma database_list",
+        "create table a2.u(x integer primary key autoincrement, y)",
+        "insert into a2.u(y) values(1)", "select * from a2.sqlite_sequence", "select * from a2.u",
+        "with q as (select * from a2.u) select * from q", "create view a2.vv as select y from u",
+        "select * from a2.vv", "drop view a2.vv", "alter table a2.u add column z",
+        "select * from a2.u", "create index a2.ux on u(y)", "reindex a2.ux", "drop index a2.ux",
+        "drop table a2.u",
+    ],
     "reopen": [
         "attach 'aux.db' as aux", "create table aux.t(a)", "insert into aux.t values(1)",
         "detach aux", "attach 'aux.db' as aux", "select * from aux.t",
@@ -98,12 +115,14 @@ SCRIPTS = {
 
 def _run(module, directory, statements, params=None):
     directory.mkdir()
+    (directory / "g.bin").write_bytes(b"not a database file " * 250)
     con = module.connect(str(directory / "main.db"), isolation_level=None)
     out = []
     for sql in statements:
         sql = sql.replace("'aux.db'", f"'{directory / 'aux.db'}'")
         sql = sql.replace("'a.db'", f"'{directory / 'a.db'}'")
         sql = sql.replace("'b.db'", f"'{directory / 'b.db'}'")
+        sql = sql.replace("'g.bin'", f"'{directory / 'g.bin'}'")
         try:
             rows = con.execute(sql).fetchall()
             out.append(("ok", [tuple(str(v).replace(str(directory), "<dir>")
