@@ -209,6 +209,17 @@ class WhereClause:
             self._operands(t, comparison_collation)
         return t
 
+    def _expr_operands(self, t, lhs, rhs, op, comparison_collation):
+        """Operands on the index columns that are the expression ``lhs`` (number -2)."""
+        from sqlengine.compiler.exprindex import XN_EXPR, indexed_expr_sources
+        scope = self.scope
+        for src in indexed_expr_sources(scope, lhs):
+            pm = self.masker.mask(rhs)
+            if pm == PINNED or pm & self.masker.bit_of[id(src)]:
+                continue
+            coll = comparison_collation(t.expr.left, t.expr.right, scope)
+            t.operands.append(Operand(src, XN_EXPR, op, rhs, A.Collate(lhs, coll), pm, t))
+
     def _operands(self, t, comparison_collation):
         """Fill ``t.operands`` with the column comparisons an index could drive."""
         scope = self.scope
@@ -222,6 +233,8 @@ class WhereClause:
             for lhs, rhs, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP[e.op])):
                 src = _column_source(scope, lhs)
                 if src is None:
+                    if type(lhs) is not A.Literal:  # an indexed expression (exprindex.py)
+                        self._expr_operands(t, lhs, rhs, op, comparison_collation)
                     continue
                 c = column_of(scope, lhs, src)
                 if c is None:

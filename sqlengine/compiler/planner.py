@@ -15,6 +15,7 @@ its answer. This module emits no code; ``where.py`` turns the chosen loops into 
 
 from __future__ import annotations
 
+from sqlengine.compiler.exprindex import XN_EXPR, index_column_affinity, same_expr
 from sqlengine.compiler.plan_terms import split_and  # noqa: F401  (re-exported)
 from sqlengine.compiler.resolve import comparison_collation, expr_affinity
 from sqlengine.sql import ast as A
@@ -323,10 +324,10 @@ class LoopBuilder:
             self._add_rowid(i, bit, [o for o in ops if o.col == -1], r_size, r_log, terms)
         used = self.col_used.get(i) if self.col_used is not None else None
         for k, ix in enumerate(table.indexes[::-1]):
-            if ix.where is not None or ix.exprs is not None:
+            if ix.where is not None:
                 continue
             self.sort_idx = k + 2 if any(c in ob for c in ix.columns) else 0
-            if any(c < 0 for c in ix.columns):
+            if any(c < 0 and c != XN_EXPR for c in ix.columns):
                 continue
             if not_indexed or indexed_by is not None and ix.name.lower() != indexed_by:
                 continue
@@ -413,13 +414,15 @@ class LoopBuilder:
         def fits(o, k):
             col = ix.columns[k]
             coll = ix.collations[k] or table.columns[col].collation
-            return _op_fits(scope, o, table.columns[col].affinity, coll)
+            aff = index_column_affinity(table, ix, k, expr_affinity(o.lhs, scope))
+            return _op_fits(scope, o, aff, coll)
 
         def recurse(k, eq, prereq, n_out):
             if k >= len(ix.columns):
                 return
             col = ix.columns[k]
-            mine = [o for o in ops if o.col == col]
+            mine = [o for o in ops if o.col == col and (
+                col != XN_EXPR or same_expr(scope, o.src, o.lhs.expr, ix.exprs[k]))]
             if not mine:
                 return
             # a range on this column after the equalities (ascending columns only)
@@ -682,7 +685,7 @@ def access_of(scope, lp, src, placed_mask, wc, terms) -> Access:
     affs = ""
     for k, o in enumerate(lp.eq):
         a.eq.append(o.rhs)
-        ka = table.columns[ix.columns[k]].affinity
+        ka = index_column_affinity(table, ix, k, expr_affinity(o.lhs, scope))
         if comparison_affinity(expr_affinity(o.rhs, scope), ka) == AFF_BLOB:
             ka = AFF_BLOB
         affs += ka
@@ -692,7 +695,9 @@ def access_of(scope, lp, src, placed_mask, wc, terms) -> Access:
     if lp.hi is not None:
         a.hi, a.hi_op = lp.hi.rhs, lp.hi.op
     if a.lo is not None or a.hi is not None:
-        a.key_aff = affs + table.columns[ix.columns[len(lp.eq)]].affinity
+        bound = lp.lo if lp.lo is not None else lp.hi
+        a.key_aff = affs + index_column_affinity(table, ix, len(lp.eq),
+                                                 expr_affinity(bound.lhs, scope))
     return a
 
 

@@ -243,7 +243,7 @@ def _eqp_text(scope, lv, covering=False):
         cols = " AND ".join(f"{src.columns[c] if c >= 0 else 'rowid'}=?" for c in acc.index)
         return f"SEARCH {name} USING AUTOMATIC INDEX ({cols})"
     idx = acc.index
-    cols = [src.columns[c] for c in idx.columns]
+    cols = [src.columns[c] if c >= 0 else "<expr>" for c in idx.columns]
     parts = [f"{cols[j]}=?" for j in range(len(acc.eq))]
     if acc.lo is not None:
         parts.append(f"{cols[len(acc.eq)]}>?")

@@ -1,0 +1,26 @@
+-- Expression indexes used for lookups: lower(x) = ?, length(x) = ? AND y > ?, y + 1 = ? (results as sqlite3's)
+CREATE TABLE e(x TEXT, y INT, z);
+CREATE UNIQUE INDEX e_lx ON e(lower(x));
+CREATE INDEX e_len ON e(length(x) DESC, y);
+CREATE INDEX e_sum ON e(y + 1, z COLLATE NOCASE);
+INSERT INTO e VALUES ('Alpha', 1, 'q'), ('beta', 2, 'R'), ('GAMMA', 3, 's'), ('delta', 4, 'T');
+SELECT * FROM e WHERE lower(x) = 'gamma';
+SELECT * FROM e WHERE 'beta' = lower(x);
+SELECT x FROM e WHERE length(x) = 5 ORDER BY y;
+SELECT x FROM e WHERE length(x) = 5 AND y > 1;
+SELECT x FROM e WHERE y + 1 = 3;
+SELECT x FROM e WHERE y + 1 = '3';
+SELECT x FROM e WHERE y + 1 > 2 ORDER BY x;
+SELECT x FROM e WHERE y + 1 = 4 AND z = 's';
+SELECT x FROM e WHERE y + 1 = 4 AND z = 'S';
+SELECT x FROM e WHERE LOWER(x) = 'alpha';
+SELECT x FROM e WHERE lower(e.x) = 'alpha';
+SELECT a.x FROM e a JOIN e b ON lower(a.x) = lower(b.x) WHERE b.y = 2;
+SELECT x FROM e WHERE lower(x) IN ('alpha', 'delta');
+SELECT x FROM e WHERE upper(x) = 'BETA';
+SELECT x FROM e WHERE lower(x) = 'x' COLLATE NOCASE;
+SELECT x FROM e WHERE lower(x) > 'c' ORDER BY 1;
+UPDATE e SET x = 'Epsilon' WHERE lower(x) = 'beta';
+DELETE FROM e WHERE length(x) = 5 AND y = 4;
+SELECT * FROM e ORDER BY y;
+PRAGMA integrity_check;
