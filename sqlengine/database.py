@@ -68,6 +68,11 @@ from sqlengine.vdbe._vm import Vdbe
 
 _ATTACH_STATEMENTS = (A.Attach, A.Detach)
 
+# Programs kept by statement text for prepare(). Small: the DB-API has its own statement
+# cache, and keeping hundreds of programs of distinct statements alive slows down the
+# compilation of new ones (their memory is not reused while it is still warm).
+_PROGRAM_CACHE_SIZE = 64
+
 
 class _SchemaChanged(Exception):
     pass
@@ -315,9 +320,10 @@ class Database:
                 return prepare_attached(self, parsed), parsed.end
             prog = compile_statement(self, ast, parsed.text)
             prog.schema_version = self.schema.version
-            if len(self._cache) > 500:
-                self._cache.clear()
-            self._cache[key] = (prog, ast)
+            cache = self._cache
+            if len(cache) >= _PROGRAM_CACHE_SIZE:  # forget the oldest
+                del cache[next(iter(cache))]
+            cache[key] = (prog, ast)
         return Statement(self, parsed.text, ast, prog), parsed.end
 
     def _prepare_authorized(self, parsed):
