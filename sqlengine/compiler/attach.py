@@ -329,6 +329,8 @@ def prepare_attached(db, parsed, stmt=None):
     target = db
     if t in _CREATE and getattr(stmt, "as_select", None) is None:
         target = _MainOnly(db)  # a main object may share a temp or attached object's name
+    elif t is A.Insert:
+        target = _with_own_sequence(db, ast)
     prog = compile_statement(target, ast, parsed.text)
     prog.schema_version = db.schema.version
     return Statement(db, parsed.text, ast, prog)
@@ -338,11 +340,34 @@ _CREATE = (A.CreateTable, A.CreateView, A.CreateIndex, A.CreateTrigger)
 
 
 class _MainOnly:
-    """The connection as the compiler of a main-schema CREATE sees it: main's own schema."""
+    """The connection as the compiler of a main-schema CREATE sees it: main's own schema
+    (or the ``schema`` given)."""
 
-    def __init__(self, db):
+    def __init__(self, db, schema=None):
         self._db = db
-        self.schema = getattr(db.schema, "main", db.schema)
+        self.schema = schema if schema is not None else getattr(db.schema, "main", db.schema)
+
+
+def _with_own_sequence(db, ast):
+    """An INSERT sees the sqlite_sequence of the database its table is in (AUTOINCREMENT
+    counters are kept per database file)."""
+    merged = db.schema
+    table = merged.tables.get(ast.table.lower())
+    if table is None or not getattr(table, "autoinc", False):
+        return db
+    code = table.root >> ROOT_SHIFT
+    if code:
+        att = next((a for a in db.attached if a.code == code), None)
+        seq = merged.tables.get(f"{att.name.lower()}.sqlite_sequence") if att else None
+    else:
+        seq = getattr(merged, "main", merged).tables.get("sqlite_sequence")
+    view = copy.copy(merged)
+    view.tables = dict(merged.tables)
+    if seq is None:
+        view.tables.pop("sqlite_sequence", None)
+    else:
+        view.tables["sqlite_sequence"] = seq
+    return _MainOnly(db, view)
 
     def __getattr__(self, name):
         return getattr(self._db, name)

@@ -105,6 +105,18 @@ SCRIPTS = {
         "select * from a2.u", "create index a2.ux on u(y)", "reindex a2.ux", "drop index a2.ux",
         "drop table a2.u",
     ],
+    "autoincrement": [
+        "create table m(id integer primary key autoincrement, v)",
+        "insert into m(v) values(1), (2), (3)", "attach 'aux.db' as aux",
+        "create table aux.u(id integer primary key autoincrement, v)",
+        "insert into aux.u(v) values(9)", "select * from aux.u", "select * from sqlite_sequence",
+        "select * from aux.sqlite_sequence", "insert into m(v) values(4)",
+        "select * from main.sqlite_sequence", "delete from aux.u",
+        "insert into aux.u(v) values(10)", "select * from aux.u",
+        "create temp table tq(id integer primary key autoincrement)",
+        "insert into tq default values", "select * from temp.sqlite_sequence",
+        "insert into m(v) values(5)", "select * from sqlite_sequence order by name",
+    ],
     "reopen": [
         "attach 'aux.db' as aux", "create table aux.t(a)", "insert into aux.t values(1)",
         "detach aux", "attach 'aux.db' as aux", "select * from aux.t",
