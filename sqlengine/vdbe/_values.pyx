@@ -409,10 +409,15 @@ cpdef int compare(object a, object b, object coll=None) except? -2:
     cdef type ta = type(a), tb = type(b)
     cdef int ca, cb, r
     cdef long long x, y
+    cdef double dx, dy
     if ta is int and tb is int:
         x = a
         y = b
         return (x > y) - (x < y)
+    if ta is float and tb is float:
+        dx = a
+        dy = b
+        return (dx > dy) - (dx < dy)
     if ta is str and tb is str:
         if coll is None:
             return (a > b) - (a < b)

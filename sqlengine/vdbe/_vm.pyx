@@ -206,7 +206,7 @@ cdef class Vdbe:
     def reset(self):
         self.mem = [None] * (self.prog.n_mem + 1)
         self.cursors = [None] * (self.prog.n_cursor + 1)
-        self.once = [False] * (len(self.prog) + 1)
+        self.once = [False] * (self.opc.shape[0] + 1)
         self.pc = 0
         self.cmp = 0
         self.n_change = 0
