@@ -36,7 +36,7 @@ ROOT_MASK = (1 << ROOT_SHIFT) - 1
 MAX_ATTACHED = 10
 
 _DDL = (A.CreateTable, A.CreateIndex, A.CreateView, A.CreateTrigger, A.Drop, A.AlterTable,
-        A.Pragma, A.Reindex, A.Analyze)
+        A.Pragma, A.Reindex, A.Analyze, A.Vacuum)
 
 
 class Attached:
@@ -321,7 +321,8 @@ def prepare_attached(db, parsed, stmt=None):
         if att is None and t is A.Drop and stmt.schema is None:
             att = _owner_of_dropped(db, stmt)
         if att is not None:
-            text = _strip_qualifier(parsed.text, att.name)
+            text = "VACUUM" if t is A.Vacuum and stmt.into is None else \
+                _strip_qualifier(parsed.text, att.name)
             if att.name == "temp":
                 text = _TEMP_KEYWORD.sub(r"\1", text, count=1)
             return _ForeignStatement(db, att, text)
