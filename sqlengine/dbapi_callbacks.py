@@ -43,12 +43,21 @@ def result_value(value):
     raise _BadResult(type(value).__name__)
 
 
+def _plain(args):
+    """The arguments with text carrying a subtype (the engine's JSON text, a ``str``
+    subclass) handed over as plain ``str``, as the stdlib does."""
+    for a in args:
+        if type(a) is not str and isinstance(a, str):
+            return tuple(str(x) if isinstance(x, str) else x for x in args)
+    return args
+
+
 def wrap_scalar(func):
     """A scalar function: exceptions and bad results become the stdlib's error."""
 
     def call(*args):
         try:
-            result = func(*args)
+            result = func(*_plain(args))
         except Exception:
             _report()
             raise OperationalError("user-defined function raised exception") from None
@@ -87,7 +96,7 @@ class _Aggregate:
         if method is None:
             raise OperationalError(f"user-defined aggregate's '{method_name}' method not defined")
         try:
-            return method(*args)
+            return method(*_plain(args))
         except Exception:
             _report()
             raise OperationalError(
@@ -131,6 +140,8 @@ def wrap_collation(func):
     """A collation: its result's sign orders the strings; a non-integer counts as equal."""
 
     def compare(left, right):
+        if type(left) is not str or type(right) is not str:
+            left, right = _plain((left, right))
         result = func(left, right)
         try:
             result = int(result.__index__())
