@@ -46,3 +46,12 @@ SELECT id, doc -> 'tags', doc ->> 'n', json_array_length(doc -> 'tags') FROM jt 
 SELECT id FROM jt WHERE doc ->> '$.tags[0]' = 'x';
 UPDATE jt SET doc = json_set(doc, '$.n', (doc ->> 'n') * 10) RETURNING id, doc, doc -> 'n';
 SELECT typeof(doc), doc FROM jt ORDER BY id;
+CREATE TABLE jx(g, x);
+INSERT INTO jx VALUES (1, '[1]'), (1, '{"a":2}'), (2, '[3]');
+SELECT g, json_group_array(json(x)) FROM jx GROUP BY g ORDER BY g;
+SELECT g, json_group_object('k' || rowid, json(x)) FROM jx GROUP BY g ORDER BY g;
+SELECT json_group_array(json(x)) FROM jx;
+SELECT json_group_array(x) FROM jx;
+SELECT g, json_group_array(json(x)) FILTER (WHERE x LIKE '[%') FROM jx GROUP BY g ORDER BY g;
+SELECT json_array(json(x)) FROM jx ORDER BY g DESC, x;
+SELECT DISTINCT json(x) FROM jx ORDER BY 1;
