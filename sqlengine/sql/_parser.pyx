@@ -176,6 +176,7 @@ cdef enum:
     K_NONE = -3
 
 from libc.stdlib cimport malloc, free
+from libc.string cimport memcmp
 
 # ------------------------------------------------------------------ tables (set by init)
 cdef int NSTATES = 0, NTERMS = 0, NNTS = 0, NRULES = 0
@@ -264,6 +265,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
         FALLBACK[term_no[n]] = 1
         ID_LIKE[term_no[n]] = 1
     KEYWORDS = {k: term_no[v] for k, v in keywords.items()}
+    kw_init(KEYWORDS)
     BUILDER = builder_class
     PARSED = parsed_class
     QNAME = qname_class
@@ -482,12 +484,69 @@ cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
         end[0] = j
         if j - i > 17:  # longer than any keyword
             return T_ID
-        word = sql[i:j]
-        if not (<str> word).isascii():  # keywords match ASCII case-insensitively only
-            return T_ID
-        kw = KEYWORDS.get(word.upper())
-        return T_ID if kw is None else <int> kw
+        return keyword_or_id(sql, i, j)
     return K_ILLEGAL
+
+
+# ------------------------------------------------------------------ keywords
+# The keywords (ASCII, matched case-insensitively) in an open-addressing hash table, so that
+# telling a keyword from an identifier makes no Python string.
+cdef enum:
+    KW_SLOTS = 1024       # a power of two, well above twice the number of keywords
+    KW_MAX = 17           # the longest keyword
+cdef char KW_TEXT[KW_SLOTS][KW_MAX + 1]
+cdef int KW_LEN[KW_SLOTS]  # 0: an empty slot
+cdef int KW_TERM[KW_SLOTS]
+
+
+cdef inline unsigned int kw_hash(const char *s, int n):
+    cdef unsigned int h = 2166136261u
+    cdef int k
+    for k in range(n):
+        h = (h ^ <unsigned char> s[k]) * 16777619u
+    return h
+
+
+cdef void kw_init(dict keywords) except *:
+    cdef int k, n
+    cdef unsigned int slot
+    cdef bytes b
+    for slot in range(KW_SLOTS):
+        KW_LEN[slot] = 0
+    for word, term in keywords.items():
+        b = (<str> word).upper().encode("ascii")
+        n = len(b)
+        if n > KW_MAX or n == 0:
+            raise RuntimeError(f"keyword {word!r} is longer than KW_MAX")
+        slot = kw_hash(b, n) & (KW_SLOTS - 1)
+        while KW_LEN[slot]:
+            slot = (slot + 1) & (KW_SLOTS - 1)
+        for k in range(n):
+            KW_TEXT[slot][k] = b[k]
+        KW_LEN[slot] = n
+        KW_TERM[slot] = term
+
+
+cdef int keyword_or_id(str sql, Py_ssize_t i, Py_ssize_t j):
+    """The terminal of the word sql[i:j]: its keyword's, else T_ID."""
+    cdef char buf[KW_MAX + 1]
+    cdef int n = <int> (j - i), k, c
+    cdef unsigned int slot
+    if n > KW_MAX:
+        return T_ID
+    for k in range(n):
+        c = <int> (<Py_UCS4> sql[i + k])
+        if c >= 128:  # keywords match ASCII case-insensitively only
+            return T_ID
+        if 97 <= c <= 122:
+            c -= 32
+        buf[k] = <char> c
+    slot = kw_hash(buf, n) & (KW_SLOTS - 1)
+    while KW_LEN[slot]:
+        if KW_LEN[slot] == n and memcmp(KW_TEXT[slot], buf, n) == 0:
+            return KW_TERM[slot]
+        slot = (slot + 1) & (KW_SLOTS - 1)
+    return T_ID
 
 
 cdef int number(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
