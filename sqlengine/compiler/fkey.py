@@ -22,7 +22,8 @@ Immediate keys are verified the same way at the end of the statement when one of
 rows left one violated (a later row may have resolved it, as SQLite's statement counter
 allows). Differences from SQLite kept on purpose small: the verification is of the whole
 schema, so a violation stored while foreign_keys was off fails it too, and a cascade does
-not re-enter the same foreign key's trigger.
+not re-enter the same foreign key's trigger (ON DELETE CASCADE of a self-referencing key
+deletes the whole subtree at once instead, through a recursive CTE).
 
 This module builds trigger objects from SQL text and codes the few checks above; it never
 runs anything.
@@ -126,7 +127,19 @@ def _build(schema):
                 of = pcols if event == "UPDATE" else None
                 name = f"{tag}_{event.lower()}"
                 if action == "CASCADE":
-                    if event == "DELETE":
+                    if event == "DELETE" and child is parent and not child.without_rowid:
+                        # a self-referencing key: SQLite's cascade recurses (a trigger
+                        # cannot fire inside itself here), so delete the whole subtree
+                        first = " AND ".join(f"{_q(c)} = old.{_q(p)}"
+                                             for c, p in zip(ccols, pcols))
+                        step = " AND ".join(f"c.{_q(c)} = p.{_q(p)}"
+                                            for c, p in zip(ccols, pcols))
+                        body = (f"DELETE FROM {cq} WHERE rowid IN (WITH RECURSIVE "
+                                f"sqlite_fk_tree(rid) AS (SELECT rowid FROM {cq} WHERE {first} "
+                                f"UNION SELECT c.rowid FROM {cq} AS c, {cq} AS p, "
+                                f"sqlite_fk_tree AS r WHERE p.rowid = r.rid AND {step}) "
+                                f"SELECT rid FROM sqlite_fk_tree)")
+                    elif event == "DELETE":
                         body = f"DELETE FROM {cq} WHERE {old_match}"
                     else:
                         sets = ", ".join(f"{_q(c)} = new.{_q(p)}" for c, p in zip(ccols, pcols))

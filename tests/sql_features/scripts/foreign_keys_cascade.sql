@@ -1,0 +1,21 @@
+-- ON DELETE CASCADE on a self-referencing key deletes the whole subtree (SQLite's cascade recurses), with the cascades of other tables
+PRAGMA foreign_keys = ON;
+CREATE TABLE emp(id INTEGER PRIMARY KEY, boss INTEGER REFERENCES emp(id) ON DELETE CASCADE, name);
+INSERT INTO emp VALUES (1, NULL, 'a'), (2, 1, 'b'), (3, 2, 'c'), (4, 3, 'd'), (5, 1, 'e'), (6, NULL, 'f'), (7, 6, 'g');
+DELETE FROM emp WHERE id = 2;
+SELECT * FROM emp ORDER BY id;
+DELETE FROM emp WHERE id = 1;
+SELECT * FROM emp ORDER BY id;
+CREATE TABLE cat(code TEXT PRIMARY KEY, parent TEXT REFERENCES cat(code) ON DELETE CASCADE);
+CREATE TABLE item(id INTEGER PRIMARY KEY, cat TEXT REFERENCES cat(code) ON DELETE CASCADE);
+INSERT INTO cat VALUES ('root', NULL), ('a', 'root'), ('b', 'a'), ('c', 'b'), ('x', NULL);
+INSERT INTO item(cat) VALUES ('root'), ('a'), ('b'), ('c'), ('x'), ('c');
+DELETE FROM cat WHERE code = 'a';
+SELECT * FROM cat ORDER BY code;
+SELECT * FROM item ORDER BY id;
+CREATE TABLE cyc(id INTEGER PRIMARY KEY, nxt INTEGER REFERENCES cyc(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED);
+BEGIN;
+INSERT INTO cyc VALUES (1, 2), (2, 3), (3, 1), (4, 4), (5, NULL);
+COMMIT;
+DELETE FROM cyc WHERE id = 2;
+SELECT * FROM cyc;
