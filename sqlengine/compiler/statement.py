@@ -115,7 +115,7 @@ def compile_statement(db, stmt, text: str):
     b.emit(O.OP_Goto, 0, init + 1)
     if text and ("json" in text.lower() or "->" in text) or \
             not subtype._CALL_OPS.isdisjoint(codes):
-        subtype.mark_result_rows(b.ops, text or "")  # (nothing to do without a call)
+        subtype.mark_result_rows(b.ops, text or "", p.schema)  # (nothing without a call)
     prog = b.finish()
     prog.column_names = list(names)
     prog.column_decltypes = list(decls)
