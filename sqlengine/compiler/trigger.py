@@ -59,7 +59,7 @@ def _code_one(p, tr, table, new_base, old_base, skip_label):
     # body computes once (a subquery, an automatic index) is computed again per row.
     once_addrs: list = []
     reset = b.alloc_reg()
-    b.emit(O.OP_Function, 0, reset, reset, _once_resetter(once_addrs), 0)
+    reset_addr = b.emit(O.OP_Function, 0, reset, reset, _once_resetter(once_addrs), 0)
     first = b.addr()
     when, body = _bind_new_old(tr, table, new_base, old_base)
     try:
@@ -82,6 +82,9 @@ def _code_one(p, tr, table, new_base, old_base, skip_label):
         p.trigger_stack.pop()
         p.trigger_ctx, p.trigger_ignore = saved
     once_addrs.extend(a for a in range(first, b.addr()) if b.ops[a][0] == O.OP_Once)
+    if not once_addrs:  # nothing to reset: no call per row
+        b.ops[reset_addr][0] = O.OP_Noop
+        b.ops[reset_addr][4] = None
 
 
 def _once_resetter(addrs):
