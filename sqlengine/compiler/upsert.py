@@ -39,6 +39,36 @@ def _target_columns(table, target):
     return cols
 
 
+def _expression_target(table, u):
+    """The unique index on expressions whose terms are, in some order, exactly the
+    target's (SQLite's sqlite3UpsertAnalyzeTarget), or None."""
+    from sqlengine.compiler.exprindex import same_expr
+    src = Source(table.name, EXCLUDED_CURSOR - 1, [c.name for c in table.columns],
+                 [c.affinity for c in table.columns], [c.collation for c in table.columns],
+                 [c.type_name for c in table.columns], table=table)
+    scope = Scope([src])
+    terms = []
+    for ic in u.target:
+        e = ic.expr
+        while isinstance(e, A.Collate):
+            e = e.expr
+        terms.append(e)
+    for idx in table.indexes:
+        if not idx.unique or len(idx.columns) != len(terms) or (
+                idx.where is not None and u.target_where is None):
+            continue
+        left = list(terms)
+        for k, col in enumerate(idx.columns):
+            want = idx.exprs[k] if col < -1 else A.Column(table.columns[col].name)
+            hit = next((t for t in left if same_expr(scope, src, t, want)), None)
+            if hit is None:
+                break
+            left.remove(hit)
+        else:
+            return idx
+    return None
+
+
 def resolve_targets(table, upserts):
     """For each clause: the list of constraints it covers, each "rowid" or an Index."""
     out = []
@@ -65,6 +95,8 @@ def resolve_targets(table, upserts):
                             idx.where is None or u.target_where is not None):
                         found = idx
                         break
+        elif any(idx.exprs is not None for idx in table.indexes):
+            found = _expression_target(table, u)
         if found is None:
             raise OperationalError(
                 "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")
