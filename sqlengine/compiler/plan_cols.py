@@ -16,9 +16,11 @@ from sqlengine.sql import ast as A
 _LEAVES = (str, int, float, bytes, bool, type(None))
 
 
-def columns_used(scope, core):
+def columns_used(scope, core, masker=None):
     """{source index: set of column numbers} for the sources of ``scope``; a source whose
-    every column may be read maps to the set of all of them."""
+    every column may be read maps to the set of all of them. ``masker``: the WHERE
+    clause's Masker; when its walks saw every column of the WHERE terms, the WHERE is not
+    walked again."""
     srcs = scope.sources
     used = {i: set() for i in range(len(srcs))}
     by_name: dict = {}
@@ -37,7 +39,14 @@ def columns_used(scope, core):
             for i, s in enumerate(srcs):
                 if rc.table is None or s.name.lower() == rc.table.lower():
                     everything(i)
-    stack = [core.columns, core.where, core.group_by, core.having, core.windows, core.from_]
+    where = core.where
+    if masker is not None and masker.complete:
+        where = None
+        for sid, j in masker.cols:
+            i = index_of.get(sid)
+            if i is not None and j >= 0 and not (srcs[i].is_table and j == srcs[i].ipk):
+                used[i].add(j)
+    stack = [core.columns, where, core.group_by, core.having, core.windows, core.from_]
     order_by = getattr(core, "order_by_for_plan", None)
     if order_by is not None:
         stack.append(order_by)

@@ -70,11 +70,13 @@ class Masker:
     """Computes source masks of expressions of one scope (a source's bit is looked up by
     identity, so the masks do not depend on later reordering of ``scope.sources``)."""
 
-    __slots__ = ("scope", "bit_of")
+    __slots__ = ("scope", "bit_of", "cols", "complete")
 
     def __init__(self, scope):
         self.scope = scope
         self.bit_of = {id(s): 1 << i for i, s in enumerate(scope.sources)}
+        self.cols = set()  # (id(source), column) of every column read by the masked terms
+        self.complete = True  # False once a walk stopped early (cols may miss some)
 
     def mask(self, e) -> int:
         """The mask of ``e``, or PINNED."""
@@ -95,14 +97,18 @@ class Masker:
                 try:
                     ref = scope.lookup(x.name, x.table)
                 except OperationalError:
+                    self.complete = False
                     return PINNED
                 if ref is None:
+                    self.complete = False
                     return PINNED
                 if ref.depth == 0:
                     b = bit_of.get(id(ref.source))
                     if b is None:
+                        self.complete = False
                         return PINNED
                     m |= b
+                    self.cols.add((id(ref.source), ref.col))
             elif t is A.Binary:
                 push(x.right)
                 push(x.left)
@@ -110,8 +116,10 @@ class Masker:
                 if x.ref.scope is scope:
                     b = bit_of.get(id(x.ref.source))
                     if b is None:
+                        self.complete = False
                         return PINNED
                     m |= b
+                    self.cols.add((id(x.ref.source), x.ref.col))
             elif t is A.Unary:
                 push(x.operand)
             elif t is A.IsNull or t is A.Collate or t is A.Cast:
@@ -129,6 +137,7 @@ class Masker:
                 push(x.left)
             elif t is A.FunctionCall:
                 if x.name.lower() in _VOLATILE:
+                    self.complete = False
                     return PINNED
                 stack.extend(x.args)
                 push(x.filter)
@@ -143,6 +152,7 @@ class Masker:
             elif t is A.CurrentTime:
                 continue
             else:  # subqueries, RAISE, anything not known here
+                self.complete = False
                 return PINNED
         return m
 
@@ -193,13 +203,12 @@ class WhereClause:
         from sqlengine.compiler.resolve import comparison_collation
         self.scope = scope
         self.n = len(scope.sources)
-        self.masker = masker = Masker(scope)
+        self.masker = Masker(scope)
         self.terms = [self._term(e, False, comparison_collation) for e in exprs]
         self.on_terms = {}
         for lvl, on in left_on.items():
             self.on_terms[lvl] = [self._term(e, True, comparison_collation)
                                   for e in split_and(on, [])]
-        del masker
 
     def _term(self, e, left_on, comparison_collation):
         m = self.masker.mask(e)

@@ -176,7 +176,7 @@ def _plan(scope, wc, core, order_by=None):
         allowed = {i: wc.on_terms.get(i, []) for i, s in enumerate(srcs) if s.left}
     col_used = None
     if core is not None and any(s.is_table and s.table.indexes for s in srcs):
-        col_used = plan_cols.columns_used(scope, core)
+        col_used = plan_cols.columns_used(scope, core, wc.masker)
     ob_cols = None
     if order_by and not fixed:
         ob_cols = {}
