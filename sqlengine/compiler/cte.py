@@ -13,8 +13,7 @@ This module emits code; it never runs it and never touches storage.
 
 from __future__ import annotations
 
-import dataclasses
-
+from sqlengine.compiler.walk import iter_children
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -84,12 +83,8 @@ def _references(node, name: str) -> int:
     if isinstance(node, A.Select) and node.with_ is not None:
         if any(c.name.lower() == name for c in node.with_.ctes):
             return 0
-    if dataclasses.is_dataclass(node):
-        for f in dataclasses.fields(node):
-            n += _references(getattr(node, f.name), name)
-    elif isinstance(node, (list, tuple)):
-        for x in node:
-            n += _references(x, name)
+    for child in iter_children(node):
+        n += _references(child, name)
     return n
 
 
@@ -290,13 +285,10 @@ def _has_aggregate(p, core):
                 pass
         if isinstance(x, (A.Subquery, A.Exists, A.InSelect)):
             return
-        if dataclasses.is_dataclass(x):
-            for f in dataclasses.fields(x):
-                visit(getattr(x, f.name))
-        elif isinstance(x, (list, tuple)):
-            for y in x:
-                visit(y)
+        for y in iter_children(x):
+            visit(y)
     for rc in core.columns:
         visit(rc)
-    visit(core.having)
+    if core.having is not None:
+        visit(core.having)
     return bool(found)
