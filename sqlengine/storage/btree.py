@@ -34,6 +34,7 @@ class Btree:
         self.pager = Pager(path, vfs, self._make_page)
         self.path = self.pager.path
         self._cursors: dict[int, list] = {}
+        self._page1_checked = None
         self.closed = False
 
     @classmethod
@@ -130,6 +131,8 @@ class Btree:
 
     def _check_page1(self) -> None:
         p1 = self.pager.get(1)
+        if p1 is self._page1_checked:
+            return  # the same cached page as at the last check (the file did not change)
         if bytes(p1.data[:16]) != fmt.MAGIC:
             raise errors.DatabaseError("file is not a database", code=errors.SQLITE_NOTADB)
         if _get4(p1.data, 56) in (2, 3):
@@ -141,6 +144,7 @@ class Btree:
             raise
         if not p1.intkey or not (p1.leaf or True):
             raise corrupt()
+        self._page1_checked = p1
 
     def _new_database(self) -> None:
         p = self.pager
@@ -223,11 +227,18 @@ class Btree:
                     yield c
 
     def _save_all(self) -> None:
-        for c in list(self._live_cursors()):
-            try:
-                c.save()
-            except errors.Error:
-                c.invalidate()     # its page could not be read: it just loses its place
+        for lst in list(self._cursors.values()):
+            live = []
+            for r in list(lst):
+                c = r()
+                if c is None:
+                    continue       # a cursor the VM dropped: pruned from the list
+                live.append(r)
+                try:
+                    c.save()
+                except errors.Error:
+                    c.invalidate()     # its page could not be read: it just loses its place
+            lst[:] = live
 
     # -- pages ----------------------------------------------------------------------------
     def allocate_page(self):

@@ -97,6 +97,7 @@ class Pager:
         self.db_size = 0              # pages, as seen by the current transaction
         self.orig_db_size = 0
         self.change_counter = None
+        self._last_header = None      # (header bytes, file size, db_size) of the last parse
         self.nonce = 0
         self.jrecords = 0             # records in the current journal segment
         self.jhdr_off = 0
@@ -157,6 +158,13 @@ class Pager:
             pass
 
     def _parse_header(self, hdr: bytes, fsize: int) -> None:
+        last = self._last_header
+        if last is not None and last[0] == hdr and last[1] == fsize and \
+                self.change_counter == hdr[24:28] and self.page_size == last[3]:
+            # the same header and file as at the last read transaction: same answers
+            self.db_size = last[2]
+            return
+        self._last_header = None
         if len(hdr) < 100 or hdr[:16] != fmt.MAGIC:
             raise notadb()
         ps = int.from_bytes(hdr[16:18], "big")
@@ -194,6 +202,7 @@ class Pager:
         if counter != self.change_counter:
             self.cache.clear()
             self.change_counter = counter
+        self._last_header = (bytes(hdr), fsize, self.db_size, self.page_size)
 
     # -- locks ----------------------------------------------------------------------------
     def _lock(self, level: int, wait: bool = True, deadline: float | None = None) -> None:
@@ -238,6 +247,7 @@ class Pager:
                     if self.cache:
                         self.cache.clear()
                     self.change_counter = None
+                    self._last_header = None
             except BaseException:
                 self._unlock(NO_LOCK)
                 raise
@@ -420,6 +430,7 @@ class Pager:
         d[92:96] = counter.to_bytes(4, "big")
         d[96:100] = fmt.SQLITE_VERSION_NUMBER.to_bytes(4, "big")
         self.change_counter = bytes(d[24:28])
+        self._last_header = None
 
     def _write_dirty(self) -> None:
         ps = self.page_size
@@ -471,6 +482,7 @@ class Pager:
             if self.spilled:
                 self.cache.clear()
                 self.change_counter = None
+                self._last_header = None
             for pgno in self.dirty:
                 self.cache.pop(pgno, None)
             self.dirty.clear()
@@ -658,6 +670,7 @@ class Pager:
         self.spill_limit = self.cache_capacity()
         self.db_size = n
         self.change_counter = counter.to_bytes(4, "big")
+        self._last_header = None
         self.in_trans = 1
         self.end_read()
 
@@ -706,6 +719,7 @@ class Pager:
             self.vfs.delete(self.journal_path)
         self.cache.clear()
         self.change_counter = None
+        self._last_header = None
 
     def _playback(self, j, own: bool) -> None:
         """Copy the journal's page images back into the database file."""
