@@ -326,6 +326,11 @@ def prepare_attached(db, parsed, stmt=None):
             if att.name == "temp":
                 text = _TEMP_KEYWORD.sub(r"\1", text, count=1)
             return _ForeignStatement(db, att, text)
+    cacheable = stmt is parsed.stmt  # not an authorizer's rewrite
+    if cacheable:
+        hit = db._cache.get(parsed.text)
+        if hit is not None and hit[0].schema_version == db.schema.version:
+            return Statement(db, parsed.text, hit[1], hit[0])
     ast = rewrite(db, stmt)
     target = db
     if t in _CREATE and getattr(stmt, "as_select", None) is None:
@@ -334,6 +339,10 @@ def prepare_attached(db, parsed, stmt=None):
         target = _with_own_sequence(db, ast)
     prog = compile_statement(target, ast, parsed.text)
     prog.schema_version = db.schema.version
+    if cacheable and not prog.is_ddl:
+        if len(db._cache) > 500:
+            db._cache.clear()
+        db._cache[parsed.text] = (prog, ast)
     return Statement(db, parsed.text, ast, prog)
 
 
