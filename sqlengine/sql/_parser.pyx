@@ -18,6 +18,9 @@ cdef object Literal = _ast.Literal
 cdef object Binary = _ast.Binary
 cdef object Unary = _ast.Unary
 cdef object Column = _ast.Column
+cdef object FunctionCall = _ast.FunctionCall
+cdef int FEAT_FUNCTION = _ast.FEAT_FUNCTION
+from .builder import MAX_FUNCTION_ARG
 
 from cpython.object cimport PyTypeObject
 
@@ -38,7 +41,9 @@ def _check_fast_new():
                 _ast.ResultColumn: ["expr", "alias", "text"],
                 _ast.SelectCore: ["columns", "distinct", "from_", "where", "group_by",
                                   "having", "windows", "pos", "features"],
-                _ast.Select: ["body", "with_", "order_by", "limit", "offset", "pos"]}
+                _ast.Select: ["body", "with_", "order_by", "limit", "offset", "pos"],
+                _ast.FunctionCall: ["name", "args", "distinct", "star", "filter", "over",
+                                    "order_by", "pos"]}
     for cls, names in expected.items():
         if [f.name for f in dataclasses.fields(cls)] != names or hasattr(cls, "__post_init__"):
             return False
@@ -109,6 +114,22 @@ cdef inline object new_select_core(list k, Py_ssize_t pos, object features):
     return o
 
 
+cdef inline object new_function(str name, list args, bint distinct, bint star,
+                                Py_ssize_t pos):
+    if not FAST_NEW:
+        return FunctionCall(name, args, distinct, star, pos=pos)
+    o = PyType_GenericAlloc(<PyTypeObject *> FunctionCall, 0)
+    o.name = name
+    o.args = args
+    o.distinct = distinct
+    o.star = star
+    o.filter = None
+    o.over = None
+    o.order_by = None
+    o.pos = pos
+    return o
+
+
 cdef inline object new_select(object body, Py_ssize_t pos):
     if not FAST_NEW:
         return Select(body, None, None, None, None, pos)
@@ -160,13 +181,16 @@ cdef enum:
     F_ONESELECT = 19
     F_SELECT_PLAIN = 20
     F_UNARY_PLUS = 21
+    F_FUNCTION = 22
+    F_FUNCTION_STAR = 23
 FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "paren": F_PAREN, "string": F_STRING, "null": F_NULL, "column": F_COLUMN,
                 "float_": F_FLOAT, "unary_minus": F_UNARY_MINUS, "scanpt": F_SCANPT,
                 "list1": F_LIST1, "list_append": F_LIST_APPEND, "empty_list": F_EMPTY_LIST,
                 "true": F_TRUE, "false": F_FALSE, "second": F_SECOND, "third": F_THIRD,
                 "rcol": F_RCOL, "oneselect": F_ONESELECT, "select_plain": F_SELECT_PLAIN,
-                "unary_plus": F_UNARY_PLUS}
+                "unary_plus": F_UNARY_PLUS, "function": F_FUNCTION,
+                "function_star": F_FUNCTION_STAR}
 
 cdef enum:
     STACK_DEPTH = 100
@@ -692,6 +716,20 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         return values[base + 1]
     if code == F_THIRD:
         return values[base + 2]
+    if code == F_FUNCTION or code == F_FUNCTION_STAR:
+        # id LP distinct exprlist RP | id LP STAR RP (as Builder.function/function_star)
+        name = values[base]
+        if type(name) is not str:
+            name = str(name)
+        if code == F_FUNCTION_STAR:
+            args = []
+            builder.features |= FEAT_FUNCTION
+            return new_function(name, args, False, True, s)
+        args = values[base + 3]
+        if len(<list> args) > MAX_FUNCTION_ARG:
+            return SLOW  # the Builder reports it
+        builder.features |= FEAT_FUNCTION
+        return new_function(name, args, bool(values[base + 2]), False, s)
     if code == F_UNARY_PLUS:
         return new_unary("+", values[base + 1], s)
     if code == F_UNARY_MINUS:
