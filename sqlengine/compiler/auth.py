@@ -513,12 +513,13 @@ class _Auth:
         tab = e.table
         if tab is not None and self.trigger is not None and tab.lower() in ("new", "old"):
             table, _ = self.trigger
-            i = table.find_column(e.name)
-            if i < 0 and e.name.lower() in _ROWID:
-                i = -1
-            elif i < 0:
+            if getattr(table, "is_view", False):  # INSTEAD OF trigger: the view's columns
+                src = _Source(tab, _view_columns(table), None, table.name)
+            else:
+                src = _Source(tab, [c.name for c in table.columns], table, table.name)
+            i = src.find(e.name)
+            if i is None:
                 return e
-            src = _Source(tab, [c.name for c in table.columns], table, table.name)
             return A.Literal(None, e.pos) if self.column_read(src, i) else e
         s = scope
         while s is not None:

@@ -5,6 +5,7 @@ SQLITE_IGNORE answers (errors, NULL columns, statements that do nothing)."""
 from __future__ import annotations
 
 import sqlite3 as oracle
+from pathlib import Path
 
 import pytest
 
@@ -233,3 +234,41 @@ def _attached_calls(module, directory, statement, deny_column=None):
 def test_authorizer_with_attached_databases(sqlite, tmp_path, statement, deny):
     assert _attached_calls(sqlite, tmp_path / "got", statement, deny) == \
         _attached_calls(oracle, tmp_path / "expected", statement, deny)
+
+
+SCRIPTS = sorted((Path(__file__).parent.parent / "sql_features" / "scripts").glob("*.sql"))
+
+
+def _script_statements(module, text):
+    """The statements of a script, split as the module's complete_statement sees them."""
+    out, current = [], ""
+    for line in text.splitlines(keepends=True):
+        current += line
+        if module.complete_statement(current):
+            out.append(current.strip())
+            current = ""
+    if current.strip():
+        out.append(current.strip())
+    return out
+
+
+def _results(module, statements, authorize):
+    con = module.connect(":memory:", isolation_level=None)
+    if authorize:
+        con.set_authorizer(lambda *args: module.SQLITE_OK)
+    out = []
+    for statement in statements:
+        try:
+            out.append(("ok", con.execute(statement).fetchall()))
+        except module.Error as e:
+            out.append(("error", type(e).__name__, str(e)))
+        except module.Warning as e:
+            out.append(("warning", str(e)))
+    con.close()
+    return out
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_allow_all_authorizer_changes_nothing(sqlite, script):
+    statements = _script_statements(sqlite, script.read_text())
+    assert _results(sqlite, statements, True) == _results(sqlite, statements, False)
