@@ -19,6 +19,10 @@ from sqlengine.vdbe._values cimport (apply_affinity, compare, compare_with_affin
                                      bit_not, shift_left, shift_right, concat, truth,
                                      logical_not, cast_affinity, cast, real_affinity)
 
+from cpython.list cimport PyList_GET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+
 from sqlengine import errors as E
 from sqlengine.vdbe._aggregates cimport AggBase
 from sqlengine.storage._btree cimport BtCursor
@@ -103,6 +107,20 @@ cdef class AggState:
     def __init__(self, obj, distinct):
         self.obj = obj
         self.seen = set() if distinct else None
+
+
+cdef inline tuple _regs(list mem, Py_ssize_t base, Py_ssize_t n):
+    """The tuple of registers mem[base:base + n] (no intermediate list)."""
+    cdef Py_ssize_t i
+    if base < 0 or n < 0 or base + n > len(mem):
+        return tuple(mem[base:base + n])
+    cdef tuple t = PyTuple_New(n)
+    cdef object v
+    for i in range(n):
+        v = <object>PyList_GET_ITEM(mem, base + i)
+        Py_INCREF(v)
+        PyTuple_SET_ITEM(t, i, v)
+    return t
 
 
 cdef inline object _row_of(VCursor c):
@@ -362,7 +380,7 @@ cdef class Vdbe:
                 if a5[pc]:  # values with a subtype (JSON text) leave the VM as plain str
                     return tuple([str(v) if isinstance(v, str) else v
                                   for v in mem[p1:p1 + p2]])
-                return tuple(mem[p1:p1 + p2])
+                return _regs(mem, p1, p2)
             elif op == OP_Rowid:
                 c = <VCursor>cursors[p1]
                 if c.nullrow:
@@ -530,7 +548,7 @@ cdef class Vdbe:
             elif op == OP_MakeRecord:
                 aff = p4s[pc]
                 if aff is None:
-                    mem[p3] = tuple(mem[p1:p1 + p2])
+                    mem[p3] = _regs(mem, p1, p2)
                 else:
                     mem[p3] = tuple([apply_affinity(mem[p1 + i], aff[i]) for i in range(p2)])
             elif op == OP_RealAffinity:
@@ -800,11 +818,11 @@ cdef class Vdbe:
                         ok = bc.seek_lt(k)
                 elif c.kind == K_EPH_HASH:
                     n = <int>p4s[pc]
-                    ok = c.data.lookup(tuple(mem[p3:p3 + n]))
+                    ok = c.data.lookup(_regs(mem, p3, n))
                     c.pos = 0
                 else:
                     n = <int>p4s[pc]
-                    key = tuple(mem[p3:p3 + n])
+                    key = _regs(mem, p3, n)
                     bc = <BtCursor?>c.bt
                     if op == OP_SeekGE:
                         ok = bc.seek_ge(key)
@@ -826,7 +844,7 @@ cdef class Vdbe:
                     w = mem[p3]
                     res = compare(v, apply_affinity(w, "C"), None) if w is not None else 1
                 else:
-                    res = (<BtCursor?>c.bt).compare_key(tuple(mem[p3:p3 + n]))
+                    res = (<BtCursor?>c.bt).compare_key(_regs(mem, p3, n))
                 if op == OP_IdxGE:
                     ok = res >= 0
                 elif op == OP_IdxGT:
@@ -930,7 +948,7 @@ cdef class Vdbe:
                     self.n_change += 1
             elif op == OP_IdxDelete:
                 c = <VCursor>cursors[p1]
-                key = tuple(mem[p2:p2 + p3])
+                key = _regs(mem, p2, p3)
                 if c.kind == K_EPH_INDEX:
                     c.data.delete(key)
                 elif c.bt.seek_ge(key) and c.bt.compare_key(key) == 0:
@@ -943,7 +961,7 @@ cdef class Vdbe:
                 if n == 0:
                     key = tuple(mem[p3])
                 else:
-                    key = tuple(mem[p3:p3 + n])
+                    key = _regs(mem, p3, n)
                 if op == OP_NoConflict and None in key:
                     pc = p2
                     continue
