@@ -357,6 +357,9 @@ class _MainOnly:
         self._db = db
         self.schema = schema if schema is not None else getattr(db.schema, "main", db.schema)
 
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
 
 def _with_own_sequence(db, ast):
     """An INSERT sees the sqlite_sequence of the database its table is in (AUTOINCREMENT

@@ -7,6 +7,7 @@ fresh directories; results, errors and the files left behind must be the same.""
 from __future__ import annotations
 
 import sqlite3 as oracle
+from pathlib import Path
 
 import pytest
 
@@ -172,3 +173,43 @@ def test_attach_parameter(sqlite, tmp_path):
     check = oracle.connect(str(tmp_path / "p.db"))
     assert check.execute("select * from t").fetchall() == [(5,)]
     check.close()
+
+
+SQL_FEATURES = sorted((Path(__file__).parent.parent / "sql_features" / "scripts").glob("*.sql"))
+
+
+# statements whose answer lists the other databases too (they differ by design)
+_LISTS_EVERY_DATABASE = ("database_list", "table_list", "sqlite_temp", "temp.")
+
+
+def _script_results(module, text, prelude):
+    con = module.connect(":memory:", isolation_level=None)
+    for statement in prelude:
+        con.execute(statement)
+    out, current = [], ""
+    for line in text.splitlines(keepends=True):
+        current += line
+        if not module.complete_statement(current):
+            continue
+        if any(word in current.lower() for word in _LISTS_EVERY_DATABASE):
+            current = ""
+            continue
+        try:
+            out.append(("ok", con.execute(current.strip()).fetchall()))
+        except module.Error as e:
+            out.append(("error", type(e).__name__, str(e)))
+        except module.Warning as e:
+            out.append(("warning", str(e)))
+        current = ""
+    con.close()
+    return out
+
+
+@pytest.mark.parametrize("script", SQL_FEATURES, ids=[p.stem for p in SQL_FEATURES])
+def test_main_statements_unchanged_by_attachments(sqlite, script):
+    """With an attached database (and temp in use) beside it, main's statements give the
+    same results as on a plain connection."""
+    text = script.read_text()
+    prelude = ["attach ':memory:' as side", "create table side.unrelated(q)",
+               "create temp table scratch(w)"]
+    assert _script_results(sqlite, text, prelude) == _script_results(sqlite, text, [])
