@@ -15,9 +15,14 @@ connection without attachments runs exactly as before:
   attached schema (``CREATE TABLE aux.t``, ``PRAGMA aux.user_version``) to that file's own
   ``Database`` with the qualifier removed (SQLite stores ``CREATE TABLE t(...)`` there too).
 
+The ``temp`` database is one more of these (an in-memory ``Database`` made by the first
+CREATE TEMP ...), searched before main as in SQLite; TEMP triggers on main tables are kept
+in it and hung on main's tables in the merged schema.
+
 This module never emits VM code of its own and never reads pages itself.
-Known limits: a commit is not atomic across files (no super-journal); triggers stored in
-an attached file do not fire; ``temp`` is main (as elsewhere in the engine).
+Known limits: a commit is not atomic across files (no super-journal); foreign keys of an
+attached file resolve their parent tables by name in the merged schema (main first);
+schema changes made to an attached file by another connection are not noticed.
 """
 
 from __future__ import annotations
