@@ -106,6 +106,9 @@ class Scope:
         self.in_where = False
         self.corr = corr if corr is not None else [False]
         self._cache: dict = {}
+        self._index = None  # see _names
+        self._index_of = None
+        self._index_len = -1
         self.sub_affs: dict = {}  # id(scalar subquery) -> its column's affinity, once coded
 
     def lookup(self, name: str, table: str | None, pos=-1) -> ColRef | None:
@@ -125,35 +128,62 @@ class Scope:
                 s = s.outer
         return ref
 
+    def _names(self):
+        """This scope's name index: lower-case name -> [(source, column)] in FROM order
+        (column -1 = the rowid, listed for a source only when no column of its own takes
+        that name). Built once per FROM list, so a lookup does not walk every source; hidden
+        columns (the right side of USING/NATURAL) are filtered at lookup time because they
+        are marked while the FROM clause is still being built."""
+        srcs = self.sources
+        idx = self._index
+        if idx is not None and self._index_of is srcs and self._index_len == len(srcs):
+            return idx
+        idx = {}
+        for src in srcs:
+            for c, i in src.col_lower.items():
+                hit = idx.get(c)
+                if hit is None:
+                    idx[c] = [(src, i)]
+                else:
+                    hit.append((src, i))
+            if src.is_table and not src.table.without_rowid:
+                for c in ROWID_NAMES:
+                    if c not in src.col_lower:
+                        hit = idx.get(c)
+                        if hit is None:
+                            idx[c] = [(src, -1)]
+                        else:
+                            hit.append((src, -1))
+        self._index = idx
+        self._index_of = srcs
+        self._index_len = len(srcs)
+        return idx
+
     def _lookup(self, name: str, table: str | None) -> ColRef | None:
         scope = self
         depth = 0
+        lname = name.lower()
+        ltable = table.lower() if table is not None else None
         while scope is not None:
-            matches = []
-            for src in scope.sources:
-                if table is not None and src.name.lower() != table.lower():
-                    continue
-                i = src.find(name)
-                if i is None:
-                    continue
-                if table is None and i >= 0 and i in src.hidden:
-                    continue
-                matches.append((src, i))
-            if len(matches) > 1 and table is None:
-                # rowid names and USING columns are not ambiguous in every case SQLite allows;
-                # a column that is present in several sources is.
-                if all(m[1] == -1 for m in matches):
-                    raise OperationalError(f"ambiguous column name: {name}")
-                raise OperationalError(f"ambiguous column name: {name}")
-            if matches:
-                src, i = matches[0]
-                if depth:
-                    s = self
-                    for _ in range(depth):
-                        s.correlated = True
-                        s.corr[0] = True
-                        s = s.outer
-                return ColRef(src, i, scope, depth)
+            cands = scope._names().get(lname)
+            if cands:
+                if ltable is not None:
+                    matches = [m for m in cands if m[0].name.lower() == ltable]
+                else:
+                    matches = [m for m in cands if m[1] < 0 or m[1] not in m[0].hidden]
+                    if len(matches) > 1:
+                        # a column present in several sources (not merged by USING or
+                        # NATURAL), or a rowid name several tables answer
+                        raise OperationalError(f"ambiguous column name: {name}")
+                if matches:
+                    src, i = matches[0]
+                    if depth:
+                        s = self
+                        for _ in range(depth):
+                            s.correlated = True
+                            s.corr[0] = True
+                            s = s.outer
+                    return ColRef(src, i, scope, depth)
             scope = scope.outer
             depth += 1
         return None
