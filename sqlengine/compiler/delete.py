@@ -42,6 +42,8 @@ def collect_rowids(p, table, alias, where, tcur):
 
 def compile_delete(p, st: A.Delete):
     b = p.b
+    from sqlengine.compiler.fkey import code_statement_start
+    code_statement_start(p)  # foreign-key marks are per run of a statement
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_)  # visible for the rest of this statement

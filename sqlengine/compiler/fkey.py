@@ -88,14 +88,14 @@ def _build(schema):
     from sqlengine.sql import parse_one
     out: dict = {}
 
-    def add(owner, name, timing, event, body, when=None, of=None, check=None):
+    def add(owner, name, timing, event, body, when=None, of=None, check=None, fk_tag=None):
         of_text = (" OF " + ", ".join(_q(c) for c in of)) if of else ""
         when_text = f" WHEN {when}" if when else ""
         sql = (f"CREATE TRIGGER {_q(name)} {timing} {event}{of_text} ON {_q(owner)}"
                f"{when_text} BEGIN {body}; END")
         ast = parse_one(sql).stmt
         if check is not None:  # the RAISE of a check that a deferred key only records
-            ast = _with_check_kind(ast, check)
+            ast = _with_check_kind(ast, check, fk_tag)
         out.setdefault(owner.lower(), []).append(Trigger(ast, sql))
 
     for key, child in schema.tables.items():
@@ -115,8 +115,9 @@ def _build(schema):
                       " AND ".join(f"{pq}.{_q(p)} = new.{_q(c)}"
                                    for c, p in zip(ccols, pcols)) + ")")
             check = f"SELECT RAISE(ABORT, {_MSG}) WHERE {notnull} AND NOT {exists}"
-            add(child.name, tag + "_ins", "AFTER", "INSERT", check, check=kind)
-            add(child.name, tag + "_upd", "AFTER", "UPDATE", check, of=ccols, check=kind)
+            add(child.name, tag + "_ins", "AFTER", "INSERT", check, check=kind, fk_tag=tag)
+            add(child.name, tag + "_upd", "AFTER", "UPDATE", check, of=ccols, check=kind,
+                fk_tag=tag)
             # the parent side
             old_match = _match(ccols, pcols, cq, parent, "old")
             children = f"EXISTS (SELECT 1 FROM {cq} WHERE {old_match})"
@@ -162,7 +163,8 @@ def _build(schema):
                     add(parent.name, name, "BEFORE", event, body, when, of)
                 else:
                     body = f"SELECT RAISE(ABORT, {_MSG}) WHERE {children}"
-                    add(parent.name, name, "AFTER", event, body, when, of, check=kind)
+                    add(parent.name, name, "AFTER", event, body, when, of, check=kind,
+                        fk_tag=tag)
     return out
 
 
@@ -196,14 +198,15 @@ def triggers_for(p, table):
 
 # ---- deferred checks -------------------------------------------------------------------------
 
-def _with_check_kind(ast, kind):
+def _with_check_kind(ast, kind, tag):
     """The trigger ``ast`` with the RAISE of its one SELECT marked FK_DEFERRED or
-    FK_IMMEDIATE (a kind no SQL text can spell), which ``code_fk_raise`` codes."""
+    FK_IMMEDIATE (a kind no SQL text can spell), which ``code_fk_raise`` codes; its
+    message names the foreign key (``tag``)."""
     import copy
     ast = copy.deepcopy(ast)
     sel = ast.body[0]
     rc = sel.body.columns[0]
-    rc.expr = A.Raise(kind, rc.expr.message)
+    rc.expr = A.Raise(kind, A.Literal(tag))
     return ast
 
 
@@ -224,26 +227,43 @@ def code_fk_raise(p, e):
     b = p.b
     r = b.alloc_reg()
     if e.action == "FK_IMMEDIATE":
-        b.emit(O.OP_Function, 0, r, r, _mark_immediate, 0)
+        tag = e.message.value if isinstance(e.message, A.Literal) else ""
+        b.emit(O.OP_Function, 0, r, r, _immediate_marker(tag), 0)
     else:
         b.emit(O.OP_Function, 0, r, r, _mark_dirty, 0)
 
 
-def _mark_immediate(vm, args):
-    db = vm.db
-    if getattr(db, "defer_foreign_keys", 0):
-        db.fk_dirty = True
-    else:
-        db.fk_stmt_dirty = True
-    return None
+def _immediate_marker(tag):
+    """Record, for the running statement (its VM), that foreign key ``tag`` may be
+    violated (``db.fk_stmt`` = (vm, {tags})); a mark left by a statement that failed is
+    ignored by the next one."""
+    def mark(vm, args):
+        db = vm.db
+        if getattr(db, "defer_foreign_keys", 0):
+            db.fk_dirty = True
+            return None
+        d = getattr(db, "fk_stmt", None)
+        if d is None or d[0] is not vm:
+            d = db.fk_stmt = (vm, set())
+        d[1].add(tag)
+        return None
+    return mark
 
 
-def _stmt_dirty(vm, args):
-    return 1 if getattr(vm.db, "fk_stmt_dirty", False) else 0
+def _stmt_marked(tag):
+    def test(vm, args):
+        d = getattr(vm.db, "fk_stmt", None)
+        return 1 if d is not None and d[0] is vm and tag in d[1] else 0
+    return test
+
+
+def _stmt_any(vm, args):
+    d = getattr(vm.db, "fk_stmt", None)
+    return 1 if d is not None and d[0] is vm and d[1] else 0
 
 
 def _stmt_clean(vm, args):
-    vm.db.fk_stmt_dirty = False
+    vm.db.fk_stmt = None
     return None
 
 
@@ -283,14 +303,14 @@ def _release_commits(name):
 
 
 def _violations(schema, immediate_only=False):
-    """SQL expressions, one per foreign key of the schema (``immediate_only``: those not
-    DEFERRABLE INITIALLY DEFERRED), true when some child row has a complete key and no
-    parent row."""
+    """(tag, SQL expression) per foreign key of the schema (``immediate_only``: those not
+    DEFERRABLE INITIALLY DEFERRED), the expression true when some child row has a
+    complete key and no parent row; ``tag`` names the key as its triggers do."""
     out = []
     for key, child in schema.tables.items():
         if key == "sqlite_schema":
             continue
-        for ccols, fk in _foreign_keys(child):
+        for n, (ccols, fk) in enumerate(_foreign_keys(child)):
             if immediate_only and fk.deferred:
                 continue
             parent, pcols = _parent_columns(schema, fk)
@@ -300,14 +320,16 @@ def _violations(schema, immediate_only=False):
             cq, pq = _q(child.name), _q(parent.name)
             notnull = " AND ".join(f"c.{_q(c)} IS NOT NULL" for c in ccols)
             match = " AND ".join(f"p.{_q(p)} = c.{_q(c)}" for c, p in zip(ccols, pcols))
-            out.append(f"EXISTS (SELECT 1 FROM {cq} AS c WHERE {notnull} AND NOT EXISTS "
-                       f"(SELECT 1 FROM {pq} AS p WHERE {match}))")
+            out.append((f"sqlite_fk_{child.name}_{n}",
+                        f"EXISTS (SELECT 1 FROM {cq} AS c WHERE {notnull} AND NOT EXISTS "
+                        f"(SELECT 1 FROM {pq} AS p WHERE {match}))"))
     return out
 
 
-def _code_verify(p, gate, immediate_only=False, clean=None):
-    """When ``gate`` (a VM callback) says so, check every foreign key: fail with
-    'FOREIGN KEY constraint failed' on a violation, else clear the mark."""
+def _code_verify(p, gate, immediate_only=False, clean=None, per_key=None):
+    """When ``gate`` (a VM callback) says so, check every foreign key (with ``per_key``,
+    only those ``per_key(tag)`` says are marked): fail with 'FOREIGN KEY constraint
+    failed' on a violation, else clear the mark."""
     from sqlengine.compiler.expr import code_expr
     from sqlengine.sql import parse_one
     b = p.b
@@ -321,8 +343,11 @@ def _code_verify(p, gate, immediate_only=False, clean=None):
     saved = p.trigger_ctx
     p.trigger_ctx = None
     try:
-        for text in checks:
+        for tag, text in checks:
             ok = b.new_label()
+            if per_key is not None:
+                b.emit(O.OP_Function, 0, r, r, per_key(tag), 0)
+                b.emit(O.OP_IfNot, r, ok, 0)
             code_expr(p, None, parse_one("SELECT " + text).stmt.body.columns[0].expr, r)
             b.emit(O.OP_IfNot, r, ok, 0)
             b.emit(O.OP_Halt, E.SQLITE_CONSTRAINT_FOREIGNKEY, O.OE_ABORT, 0,
@@ -344,12 +369,21 @@ def code_release_check(p, name):
     _code_verify(p, _release_commits(name))
 
 
+def code_statement_start(p):
+    """At the start of a top-level write statement: no mark of an earlier (failed) run
+    of it is left."""
+    if p.nested == 0 and getattr(p.db, "foreign_keys", 0):
+        r = p.b.alloc_reg()
+        p.b.emit(O.OP_Function, 0, r, r, _stmt_clean, 0)
+
+
 def code_statement_end_check(p):
     """At the end of a top-level write statement: in autocommit mode the statement is its
     own transaction, so its deferred foreign keys must hold now."""
     if p.nested == 0 and getattr(p.db, "foreign_keys", 0):
         # the immediate keys a row of this statement left violated
-        _code_verify(p, _stmt_dirty, immediate_only=True, clean=_stmt_clean)
+        _code_verify(p, _stmt_any, immediate_only=True, clean=_stmt_clean,
+                     per_key=_stmt_marked)
         _code_verify(p, _dirty_in_autocommit)
 
 

@@ -260,6 +260,8 @@ def _expr_text(p, expr, table=None):
 
 def compile_insert(p, st: A.Insert):
     b = p.b
+    from sqlengine.compiler.fkey import code_statement_start
+    code_statement_start(p)  # foreign-key marks are per run of a statement
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_)  # visible for the rest of this statement

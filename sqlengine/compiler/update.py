@@ -18,6 +18,8 @@ from sqlengine.vdbe import opcodes as O
 
 def compile_update(p, st: A.Update):
     b = p.b
+    from sqlengine.compiler.fkey import code_statement_start
+    code_statement_start(p)  # foreign-key marks are per run of a statement
     if sum(len(s.columns) for s in st.sets) > 2000:  # SQLITE_MAX_COLUMN, a parse-time check
         raise OperationalError("too many columns in set list")
     if st.with_ is not None:
