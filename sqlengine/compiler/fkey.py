@@ -12,18 +12,19 @@ other trigger:
 
 Deferred keys (DEFERRABLE INITIALLY DEFERRED, or any key while ``PRAGMA
 defer_foreign_keys`` is on) do not fail where a violation appears: the check marks the
-connection (``db.fk_dirty``) instead. COMMIT (and a RELEASE that ends the transaction, and
-the end of a statement in autocommit mode) then verifies every foreign key of the schema
-when the mark is set, failing with ``FOREIGN KEY constraint failed`` and leaving the
-transaction open, as SQLite's deferred-constraint counter does. The verification is a
-full check, so a violation that was undone before COMMIT does not fail it.
+key on the connection (``db.fk_dirty``) instead. COMMIT (and a RELEASE that ends the
+transaction, and the end of a statement in autocommit mode) then verifies every marked
+key over its whole child table, failing with ``FOREIGN KEY constraint failed`` and leaving
+the transaction open, as SQLite's deferred-constraint counter does; a violation undone
+before COMMIT does not fail it.
 
 Immediate keys are verified the same way at the end of the statement when one of its
-rows left one violated (a later row may have resolved it, as SQLite's statement counter
-allows). Differences from SQLite kept on purpose small: the verification is of the whole
-schema, so a violation stored while foreign_keys was off fails it too, and a cascade does
-not re-enter the same foreign key's trigger (ON DELETE CASCADE of a self-referencing key
-deletes the whole subtree at once instead, through a recursive CTE).
+rows left one violated (marks per run of the statement, ``db.fk_stmt``): a later row may
+have resolved it, as SQLite's statement counter allows. Differences from SQLite kept on
+purpose small: a marked key is verified over all its rows, so a violation stored while
+foreign_keys was off fails it too, and a cascade does not re-enter the same foreign key's
+trigger (ON DELETE CASCADE of a self-referencing key deletes the whole subtree at once
+instead, through a recursive CTE).
 
 This module builds trigger objects from SQL text and codes the few checks above; it never
 runs anything.
@@ -210,9 +211,19 @@ def _with_check_kind(ast, kind, tag):
     return ast
 
 
-def _mark_dirty(vm, args):
-    vm.db.fk_dirty = True
-    return None
+def _mark_deferred(db, tag):
+    """Foreign key ``tag`` may be violated at COMMIT (``db.fk_dirty``: the set of them)."""
+    d = getattr(db, "fk_dirty", None)
+    if not d:
+        d = db.fk_dirty = set()
+    d.add(tag)
+
+
+def _deferred_marker(tag):
+    def mark(vm, args):
+        _mark_deferred(vm.db, tag)
+        return None
+    return mark
 
 
 def _deferring(vm, args):
@@ -230,7 +241,8 @@ def code_fk_raise(p, e):
         tag = e.message.value if isinstance(e.message, A.Literal) else ""
         b.emit(O.OP_Function, 0, r, r, _immediate_marker(tag), 0)
     else:
-        b.emit(O.OP_Function, 0, r, r, _mark_dirty, 0)
+        tag = e.message.value if isinstance(e.message, A.Literal) else ""
+        b.emit(O.OP_Function, 0, r, r, _deferred_marker(tag), 0)
 
 
 def _immediate_marker(tag):
@@ -240,7 +252,7 @@ def _immediate_marker(tag):
     def mark(vm, args):
         db = vm.db
         if getattr(db, "defer_foreign_keys", 0):
-            db.fk_dirty = True
+            _mark_deferred(db, tag)
             return None
         d = getattr(db, "fk_stmt", None)
         if d is None or d[0] is not vm:
@@ -276,14 +288,21 @@ def _dirty_in_autocommit(vm, args):
     return 1 if getattr(db, "fk_dirty", False) and db.autocommit else 0
 
 
+def _dirty_marked(tag):
+    def test(vm, args):
+        d = getattr(vm.db, "fk_dirty", None)
+        return 1 if d and tag in d else 0
+    return test
+
+
 def _clean(vm, args):
-    vm.db.fk_dirty = False
+    vm.db.fk_dirty = None
     return None
 
 
 def _end_of_transaction(vm, args):
     db = vm.db
-    db.fk_dirty = False
+    db.fk_dirty = None
     db.defer_foreign_keys = 0
     # the transaction is over: a later SAVEPOINT inside BEGIN does not own the next one
     if hasattr(db, "_txn_by_savepoint"):
@@ -361,12 +380,12 @@ def _code_verify(p, gate, immediate_only=False, clean=None, per_key=None):
 
 def code_commit_check(p):
     """Before COMMIT: the deferred foreign keys must hold."""
-    _code_verify(p, _dirty)
+    _code_verify(p, _dirty, per_key=_dirty_marked)
 
 
 def code_release_check(p, name):
     """Before RELEASE of the savepoint that opened the transaction (it commits)."""
-    _code_verify(p, _release_commits(name))
+    _code_verify(p, _release_commits(name), per_key=_dirty_marked)
 
 
 def code_statement_start(p):
@@ -384,7 +403,7 @@ def code_statement_end_check(p):
         # the immediate keys a row of this statement left violated
         _code_verify(p, _stmt_any, immediate_only=True, clean=_stmt_clean,
                      per_key=_stmt_marked)
-        _code_verify(p, _dirty_in_autocommit)
+        _code_verify(p, _dirty_in_autocommit, per_key=_dirty_marked)
 
 
 def code_transaction_end(p):
