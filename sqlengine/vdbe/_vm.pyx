@@ -632,8 +632,12 @@ cdef class Vdbe:
                 for i in range(p3):
                     v = mem[p1 + i]
                     w = mem[p2 + i]
-                    coll = ki.colls[i] if ki is not None and i < len(ki.colls) else None
-                    res = compare(v, w, coll.func if coll is not None else None)
+                    if (type(v) is int or type(v) is float) and \
+                            (type(w) is int or type(w) is float):
+                        res = compare(v, w, None)  # numbers: no collation applies
+                    else:
+                        coll = ki.colls[i] if ki is not None and i < len(ki.colls) else None
+                        res = compare(v, w, coll.func if coll is not None else None)
                     if res:
                         if ki is not None and i < len(ki.desc) and ki.desc[i]:
                             res = -res
