@@ -141,8 +141,27 @@ def _col_size(c) -> int:
     return min(v, 255)
 
 
+# id(table) -> (table, column count, index objects, answer): a table's sizes are asked for
+# by every statement that reads it; the entry holds the table so that its id stays unique.
+_sizes_memo: dict = {}
+
+
 def _sizes(table):
-    """(szTabRow, {index name: szIdxRow}) of a table, cached on nothing: cheap enough."""
+    """(szTabRow, {index name: szIdxRow}) of a table, remembered while the table object,
+    its column count and its list of indexes stay the same."""
+    hit = _sizes_memo.get(id(table))
+    ixs = table.indexes
+    if (hit is not None and hit[0] is table and hit[1] == len(table.columns)
+            and len(hit[2]) == len(ixs) and all(a is b for a, b in zip(hit[2], ixs))):
+        return hit[3]
+    ans = _compute_sizes(table)
+    if len(_sizes_memo) > 256:
+        _sizes_memo.clear()
+    _sizes_memo[id(table)] = (table, len(table.columns), tuple(ixs), ans)
+    return ans
+
+
+def _compute_sizes(table):
     sz = [_col_size(c) for c in table.columns]
     w = sum(sz) + (1 if table.ipk < 0 else 0)
     tab = log_est(w * 4)
@@ -175,13 +194,6 @@ def _coll_name(c):
     return (c or "BINARY").upper()
 
 
-def _op_fits(scope, o, col_aff, coll):
-    aff = comparison_affinity(expr_affinity(o.lhs, scope), expr_affinity(o.rhs, scope))
-    if not _affinity_ok(col_aff, aff):
-        return False
-    return _coll_name(comparison_collation(o.lhs, o.rhs, scope)) == _coll_name(coll)
-
-
 def _is_small_int(e):
     if isinstance(e, A.Unary) and e.op == "-" and isinstance(e.operand, A.Literal):
         v = e.operand.value
@@ -203,6 +215,20 @@ class LoopBuilder:
         self.col_used = col_used  # {source index: set of columns} or None (unknown: all)
         self.loops: list[WhereLoop] = []
         self.allowed = allowed  # {source index: [terms]} restricting the terms (LEFT JOIN)
+        self._op_memo = {}  # id(Operand) -> _op_info's answer, for this build only
+
+    def _op_info(self, o):
+        """(comparison affinity, affinity of the column side, comparison collation name)
+        of an operand; asked once per index column it could key, answered once per build
+        (no code is emitted while the loops are built, so the answers cannot change)."""
+        hit = self._op_memo.get(id(o))
+        if hit is None:
+            scope = self.scope
+            lhs_aff = expr_affinity(o.lhs, scope)
+            hit = self._op_memo[id(o)] = (
+                comparison_affinity(lhs_aff, expr_affinity(o.rhs, scope)), lhs_aff,
+                _coll_name(comparison_collation(o.lhs, o.rhs, scope)), o)
+        return hit
 
     def add(self, new):
         """whereLoopInsert: keep ``new`` unless a loop as good with no more prerequisites
@@ -292,7 +318,7 @@ class LoopBuilder:
                 if o.op != "=" or o.col < 0 and table is not None:
                     continue
                 if table is not None and not _affinity_ok(table.columns[o.col].affinity,
-                                                        _term_aff(self.scope, o)):
+                                                        self._op_info(o)[0]):
                     continue
                 lp = WhereLoop(i, "auto")
                 lp.prereq = o.prereq
@@ -411,11 +437,14 @@ class LoopBuilder:
                 r = log_add(r, n_out + 16)
             return r
 
+        op_info = self._op_info
+
         def fits(o, k):
             col = ix.columns[k]
             coll = ix.collations[k] or table.columns[col].collation
-            aff = index_column_affinity(table, ix, k, expr_affinity(o.lhs, scope))
-            return _op_fits(scope, o, aff, coll)
+            term_aff, lhs_aff, coll_name = op_info(o)[:3]
+            aff = index_column_affinity(table, ix, k, lhs_aff)
+            return _affinity_ok(aff, term_aff) and coll_name == _coll_name(coll)
 
         def recurse(k, eq, prereq, n_out):
             if k >= len(ix.columns):
