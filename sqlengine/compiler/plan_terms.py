@@ -20,6 +20,7 @@ _VOLATILE = frozenset(("random", "randomblob", "changes", "last_insert_rowid",
                        "total_changes"))
 _FLIP = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 PINNED = -1  # mask value of an expression that must be tested where every source is open
+_OUTER = (0, None)  # a Masker memo entry: a column of an enclosing scope (no bit here)
 
 
 class Operand:
@@ -70,18 +71,23 @@ class Masker:
     """Computes source masks of expressions of one scope (a source's bit is looked up by
     identity, so the masks do not depend on later reordering of ``scope.sources``)."""
 
-    __slots__ = ("scope", "bit_of", "cols", "complete")
+    __slots__ = ("scope", "bit_of", "cols", "complete", "memo")
 
     def __init__(self, scope):
         self.scope = scope
         self.bit_of = {id(s): 1 << i for i, s in enumerate(scope.sources)}
         self.cols = set()  # (id(source), column) of every column read by the masked terms
         self.complete = True  # False once a walk stopped early (cols may miss some)
+        # (name, qualifier) as written -> _column_mask's answer: a WHERE names the same
+        # columns again and again; the lookup's side effects (marking the scopes a
+        # correlated reference crosses) are done by the first lookup
+        self.memo = {}
 
     def mask(self, e) -> int:
         """The mask of ``e``, or PINNED."""
         scope = self.scope
         bit_of = self.bit_of
+        memo = self.memo
         m = 0
         stack = [e]
         pop = stack.pop
@@ -94,21 +100,16 @@ class Masker:
             if t is A.Literal or t is A.Param:
                 continue
             if t is A.Column:
-                try:
-                    ref = scope.lookup(x.name, x.table)
-                except OperationalError:
+                key = (x.name, x.table)
+                hit = memo.get(key)
+                if hit is None:
+                    hit = memo[key] = self._column_mask(x)
+                if hit is PINNED:
                     self.complete = False
                     return PINNED
-                if ref is None:
-                    self.complete = False
-                    return PINNED
-                if ref.depth == 0:
-                    b = bit_of.get(id(ref.source))
-                    if b is None:
-                        self.complete = False
-                        return PINNED
-                    m |= b
-                    self.cols.add((id(ref.source), ref.col))
+                if hit is not _OUTER:
+                    m |= hit[0]
+                    self.cols.add(hit[1])
             elif t is A.Binary:
                 push(x.right)
                 push(x.left)
@@ -155,6 +156,22 @@ class Masker:
                 self.complete = False
                 return PINNED
         return m
+
+    def _column_mask(self, x):
+        """(bit, (id(source), column)) of a column name of this scope, _OUTER for one of an
+        enclosing scope, PINNED when it does not resolve here."""
+        try:
+            ref = self.scope.lookup(x.name, x.table)
+        except OperationalError:
+            return PINNED
+        if ref is None:
+            return PINNED
+        if ref.depth:
+            return _OUTER
+        b = self.bit_of.get(id(ref.source))
+        if b is None:
+            return PINNED
+        return b, (id(ref.source), ref.col)
 
 
 def column_of(scope, e, src):

@@ -295,14 +295,30 @@ class LoopBuilder:
         lp.n_out = n_out
 
     def build(self):
+        # A loop is only ever compared with loops of its own source (see add), so each
+        # source's loops are collected apart and joined in FROM order.
+        out = []
+        by_src: dict = {}
+        for t in self.wc.terms:
+            for o in t.operands:
+                by_src.setdefault(id(o.src), []).append(o)
+        self._ops_by_src = by_src
         for i, src in enumerate(self.scope.sources):
+            self.loops = []
             self.add_source(i, src)
-        return self.loops
+            out.extend(self.loops)
+        self.loops = out
+        return out
 
     def add_source(self, i, src):
         terms = self.terms_of(i)
         bit = 1 << i
-        ops = [o for t in terms for o in t.operands if o.src is src]
+        if terms is self.wc.terms:
+            ops = self._ops_by_src.get(id(src), [])
+        else:
+            ops = [o for t in terms for o in t.operands if o.src is src]
+        # output_adjust looks only at the terms that read this source
+        terms = [t for t in terms if t.mask & bit]
         r_size = TABLE_ROWS
         r_log = est_log(r_size)
         table = src.table if src.is_table else None
@@ -349,6 +365,7 @@ class LoopBuilder:
         if not table.without_rowid and indexed_by is None:
             self._add_rowid(i, bit, [o for o in ops if o.col == -1], r_size, r_log, terms)
         used = self.col_used.get(i) if self.col_used is not None else None
+        op_cols = {o.col for o in ops}
         for k, ix in enumerate(table.indexes[::-1]):
             if ix.where is not None:
                 continue
@@ -374,7 +391,8 @@ class LoopBuilder:
                 lp.r_run = r_size + 1 + (15 * szi) // sz_tab
                 self.output_adjust(lp, r_size, terms)
                 self.add(lp)
-            self._add_index(i, ix, ops, covering, szi, sz_tab, r_log, terms)
+            if ix.columns and ix.columns[0] in op_cols:  # else no key can start
+                self._add_index(i, ix, ops, covering, szi, sz_tab, r_log, terms)
 
     def _add_rowid(self, i, bit, ops, r_size, r_log, terms):
         for o in ops:
