@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sqlengine.compiler import plan_cols, plan_terms, planner
 from sqlengine.compiler.plan_terms import WhereClause, split_and
+from sqlengine.sql import ast as A
 from sqlengine.compiler.expr import aff_code, code_expr, code_expr_reg, if_false  # noqa: F401
 from sqlengine.vdbe import opcodes as O
 
@@ -143,16 +144,15 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
 def _index_hints(core, n):
     """{source index: TableRef} for the FROM items written with INDEXED BY or NOT INDEXED
     (the sources are made from the FROM items in this order)."""
-    from sqlengine.sql import ast as A
     items = []
-
-    def flat(f):
+    stack = [core.from_]
+    while stack:  # the FROM items left to right (a Join's left side first)
+        f = stack.pop()
         if isinstance(f, A.Join):
-            flat(f.left)
-            flat(f.right)
+            stack.append(f.right)
+            stack.append(f.left)
         elif f is not None:
             items.append(f)
-    flat(core.from_)
     if len(items) != n:
         return None
     return {i: t for i, t in enumerate(items)
