@@ -211,6 +211,29 @@ def _column_source(scope, e):
     return None
 
 
+def _column_ref(scope, e):
+    """(source, column number) of this scope that the column expression ``e`` is, as
+    ``_column_source`` and ``column_of`` together would answer, with one lookup; or None."""
+    t = type(e)
+    if t is ResolvedColumn:
+        ref = e.ref
+        if ref.scope is not scope:
+            return None
+    elif t is A.Column:
+        try:
+            ref = scope.lookup(e.name, e.table)
+        except OperationalError:
+            return None
+        if ref is None or ref.depth != 0:
+            return None
+    else:
+        return None
+    src = ref.source
+    if src.is_table and ref.col >= 0 and ref.col == src.ipk:
+        return src, -1
+    return src, ref.col
+
+
 class WhereClause:
     """The analysed terms of one WHERE (plus the ON terms of LEFT JOINs)."""
 
@@ -257,14 +280,12 @@ class WhereClause:
             coll = None
             coll_done = False
             for lhs, rhs, op in ((e.left, e.right, e.op), (e.right, e.left, _FLIP[e.op])):
-                src = _column_source(scope, lhs)
-                if src is None:
+                hit = _column_ref(scope, lhs)
+                if hit is None:
                     if type(lhs) is not A.Literal:  # an indexed expression (exprindex.py)
                         self._expr_operands(t, lhs, rhs, op, comparison_collation)
                     continue
-                c = column_of(scope, lhs, src)
-                if c is None:
-                    continue
+                src, c = hit
                 pm = self.masker.mask(rhs)
                 if pm == PINNED or pm & self.masker.bit_of[id(src)]:
                     continue
@@ -275,12 +296,10 @@ class WhereClause:
                     coll_done = True
                 t.operands.append(Operand(src, c, op, rhs, A.Collate(lhs, coll), pm, t))
         elif ty is A.Between and not e.negated:
-            src = _column_source(scope, e.expr)
-            if src is None:
+            hit = _column_ref(scope, e.expr)
+            if hit is None:
                 return
-            c = column_of(scope, e.expr, src)
-            if c is None:
-                return
+            src, c = hit
             me = self.masker.bit_of[id(src)]
             for bound, op in ((e.low, ">="), (e.high, "<=")):
                 pm = self.masker.mask(bound)
@@ -288,12 +307,10 @@ class WhereClause:
                     continue
                 t.operands.append(Operand(src, c, op, bound, e.expr, pm, t))
         elif ty is A.InList and not e.negated and e.items:
-            src = _column_source(scope, e.expr)
-            if src is None:
+            hit = _column_ref(scope, e.expr)
+            if hit is None:
                 return
-            c = column_of(scope, e.expr, src)
-            if c is None:
-                return
+            src, c = hit
             pm = 0
             for it in e.items:
                 m = self.masker.mask(it)
