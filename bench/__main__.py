@@ -86,6 +86,12 @@ def rows(results: dict, engine: str, reference: str, clock: str) -> list[dict]:
     return out
 
 
+def _secs_text(x: float) -> str:
+    if x >= 0.1:
+        return f"{x:.3f} s"
+    return f"{x * 1000:.2f} ms"
+
+
 def geometric_mean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
@@ -120,7 +126,8 @@ def markdown_table(results: dict, engine: str, reference: str, clock: str) -> st
             continue
         flag = " ⚠" if r["ratio"] > WORST_TARGET else ""
         mr = "–" if math.isnan(r["mem_ratio"]) else f"{r['mem_ratio']:.1f}x"
-        out.append(f"| {r['name']} | {r['engine_s']:.3f} s | {r['reference_s']:.3f} s | "
+        out.append(f"| {r['name']} | {_secs_text(r['engine_s'])} | "
+                   f"{_secs_text(r['reference_s'])} | "
                    f"{r['ratio']:.2f}x{flag} | {r['engine_mb']:.1f} | "
                    f"{r['reference_mb']:.1f} | {mr} |")
     ratios = [r["ratio"] for r in rs if "error" not in r]
@@ -131,9 +138,9 @@ def markdown_table(results: dict, engine: str, reference: str, clock: str) -> st
 
 
 def readme_block(runs: list, engine: str, reference: str, clock: str, command: str,
-                 chart: bool) -> str:
+                 chart: bool, measured: str) -> str:
     """The README's benchmark block: one table per scale, then the chart."""
-    out = [f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on "
+    out = [f"Measured {measured} on "
            f"{platform.machine()}, Python {platform.python_version()}, with `{command}` "
            f"({clock} time, best of the runs; MB = peak resident memory the timed part "
            f"added; targets: geometric mean ≤ {TIME_TARGET:g}x, no workload over "
@@ -224,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reference", default="sqlite3")
     ap.add_argument("--json", type=Path, default=RESULTS / "results.json")
     ap.add_argument("--png", type=Path, default=RESULTS / "ratios.png")
+    ap.add_argument("--from-json", type=Path, metavar="FILE",
+                    help="run nothing: redo the tables, chart (and README with --readme) "
+                         "from a results.json written by an earlier run")
     ap.add_argument("--readme", action="store_true",
                     help="write the tables into README.md (between its bench-table markers) "
                          "and the chart to bench/results/ratios.png")
@@ -238,6 +248,14 @@ def main(argv: list[str] | None = None) -> int:
     total = sum(len(ns) for _s, ns in plan) * 2
     done = 0
     runs = []
+    measured = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    if args.from_json is not None:
+        saved = json.loads(args.from_json.read_text())
+        args.clock, args.repeat = saved["clock"], saved["repeat"]
+        plan = []
+        runs = [(r["scale"], r["results"]) for r in saved["runs"]]
+        argv = saved.get("argv", argv)
+        measured = saved.get("measured", measured)
     for scale, scale_names in plan:
         results: dict = {}
         for name in scale_names:
@@ -252,10 +270,14 @@ def main(argv: list[str] | None = None) -> int:
     for scale, results in runs:
         print(f"scale {scale:g}x")
         print(format_table(results, args.engine, args.reference, args.clock))
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"clock": args.clock, "repeat": args.repeat,
-                                     "runs": [{"scale": s, "results": r} for s, r in runs]},
-                                    indent=2))
+    if argv is None:
+        argv = sys.argv[1:]
+    if args.from_json is None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"clock": args.clock, "repeat": args.repeat,
+                                         "argv": argv, "measured": measured,
+                                         "runs": [{"scale": s, "results": r}
+                                                  for s, r in runs]}, indent=2))
     png = RESULTS / "ratios.png" if args.readme else args.png
     chart = write_chart(runs, args.engine, args.reference, png, args.clock)
     if chart:
@@ -263,9 +285,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("no chart: matplotlib is not installed (pip install matplotlib)")
     if args.readme:
-        command = "python -m bench " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = "python -m bench " + " ".join(a for a in argv if a != "--readme") + \
+            " --readme"
         write_readme(readme_block(runs, args.engine, args.reference, args.clock,
-                                  command.strip(), chart))
+                                  command.strip(), chart, measured))
         print(f"tables written to {README}")
     return 0
 
