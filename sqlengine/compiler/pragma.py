@@ -299,7 +299,9 @@ def _foreign_key_check(p, val, schema):
             raise OperationalError(f"no such table: {val}")
         tables = [t]
     else:
-        tables = [t for k, t in s.tables.items() if k != "sqlite_schema"]
+        # main's own tables only (a merged schema also lists attached and main.x aliases)
+        own = getattr(s, "main", s)
+        tables = [t for k, t in own.tables.items() if k != "sqlite_schema"]
     if schema == "temp":
         tables = []
     p.b.emit(O.OP_Transaction, 0, 0)
