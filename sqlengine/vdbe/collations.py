@@ -83,14 +83,11 @@ class CollationRegistry:
 
 
 def _user_collation(fn: Collation) -> Collation:
-    """Wrap a user comparator as the stdlib sqlite3 calls it: an exception or a result that
-    is not an integer counts as "equal" (0)."""
+    """Wrap a user comparator as the stdlib sqlite3 calls it: a result that is not an
+    integer counts as "equal" (0); an exception propagates to the statement's caller."""
 
     def call(a: str, b: str) -> int:
-        try:
-            r = fn(a, b)
-        except Exception:
-            return 0
+        r = fn(a, b)
         if not isinstance(r, int):
             return 0
         return (r > 0) - (r < 0)
