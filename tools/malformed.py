@@ -135,8 +135,9 @@ def mutate(data: bytes, rng: random.Random) -> tuple[bytes, str]:
             what = f"page {p} cell count"
         elif kind == "cellptr":
             ap_, _ = rng.choice(cells)
-            d[ap_:ap_ + 2] = rng.choice([0, 1, ps - 1, ps, 0xFFFF,
-                                         rng.randrange(ps)]).to_bytes(2, "big")
+            # a 65536-byte page size does not fit the 2-byte pointer: it wraps, as on disk
+            d[ap_:ap_ + 2] = (rng.choice([0, 1, ps - 1, ps, 0xFFFF, rng.randrange(ps)])
+                              & 0xFFFF).to_bytes(2, "big")
             what = f"page {p} cell pointer"
         elif kind == "varint":
             _, c = rng.choice(cells)
