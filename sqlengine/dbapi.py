@@ -188,6 +188,7 @@ class Connection:
     """An open database, as sqlite3.Connection."""
 
     _db = None
+    _serial_lock = None  # check_same_thread=False: held over a whole execute
     _initialized = False
     _closed = False
     row_factory = None
@@ -236,10 +237,12 @@ class Connection:
             self.close()
             self._closed = False
         self._db = _open_database(path, timeout)
+        self._serial_lock = None
         if not check_same_thread:
             from sqlengine.dbapi_threads import SerializedDatabase
 
             self._db = SerializedDatabase(self._db)
+            self._serial_lock = self._db._lock
         self._path = path
         self._thread_ident = threading.get_ident()
         self._check_same_thread = bool(check_same_thread)
@@ -867,6 +870,15 @@ class Cursor:
         return self._execute(sql, iter(seq_of_parameters), True)
 
     def _execute(self, sql, parameter_sets, multiple):
+        lock = self._connection._serial_lock
+        if lock is None:
+            return self._execute_now(sql, parameter_sets, multiple)
+        # A shared connection: taking a cached statement, binding and the first step are one
+        # unit, as under the stdlib's GIL (another thread must not rebind it in between)
+        with lock:
+            return self._execute_now(sql, parameter_sets, multiple)
+
+    def _execute_now(self, sql, parameter_sets, multiple):
         self._check()
         conn = self._connection
         self._locked = True
