@@ -870,6 +870,7 @@ class Cursor:
         return self._execute(sql, iter(seq_of_parameters), True)
 
     def _execute(self, sql, parameter_sets, multiple):
+        self._check()
         lock = self._connection._serial_lock
         if lock is None:
             return self._execute_now(sql, parameter_sets, multiple)
@@ -879,7 +880,6 @@ class Cursor:
             return self._execute_now(sql, parameter_sets, multiple)
 
     def _execute_now(self, sql, parameter_sets, multiple):
-        self._check()
         conn = self._connection
         self._locked = True
         try:
