@@ -333,39 +333,31 @@ class _DeferredIndex:
         self.table_key = table_key
 
 
-class TableMap(dict):
-    """``Schema.tables`` as loaded from a file: lower-case name -> Table, where a table
-    with a plain CREATE text is built (with its plain indexes) the first time anything
-    reads it. Every way of reading values (``[]``, ``get``, ``values``, ``items``, ``pop``,
-    iteration by ``dict(...)``) returns built tables; keys and ``in`` need no building."""
+class _LazyMap(dict):
+    """A dict whose values may be placeholders (instances of ``deferred``) that are built
+    on first read. Every way of reading values (``[]``, ``get``, ``values``, ``items``,
+    ``pop``, iteration by ``dict(...)``) returns built objects; keys and ``in`` need no
+    building. Subclasses give ``deferred``, ``_resolve`` and ``build_all``."""
 
-    __slots__ = ("parse", "schema")
+    __slots__ = ()
+    deferred: type = type(None)
 
-    def _build(self, key, d):
-        t = table_from_ast(self.parse(d.sql), d.root, d.sql)
-        dict.__setitem__(self, key, t)
-        indexes = self.schema.indexes
-        for name, root, sql in d.index_rows:
-            idx = index_from_ast(self.parse(sql), t, root, sql)
-            t.indexes.append(idx)
-            dict.__setitem__(indexes, name.lower(), idx)
-        return t
+    def _resolve(self, key, v):
+        raise NotImplementedError
 
     def build_all(self):
-        for key, v in list(dict.items(self)):
-            if type(v) is _Deferred:
-                self._build(key, v)
+        raise NotImplementedError
 
     def __getitem__(self, key):
         v = dict.__getitem__(self, key)
-        return self._build(key, v) if type(v) is _Deferred else v
+        return self._resolve(key, v) if type(v) is self.deferred else v
 
     def get(self, key, default=None):
         v = dict.get(self, key, default)
-        return self._build(key, v) if type(v) is _Deferred else v
+        return self._resolve(key, v) if type(v) is self.deferred else v
 
     def pop(self, key, *default):
-        if type(dict.get(self, key)) is _Deferred:
+        if type(dict.get(self, key)) is self.deferred:
             self[key]
         return dict.pop(self, key, *default)
 
@@ -405,11 +397,36 @@ class TableMap(dict):
         return dict.__repr__(self)
 
 
-class IndexMap(dict):
+class TableMap(_LazyMap):
+    """``Schema.tables`` as loaded from a file: lower-case name -> Table, where a table
+    with a plain CREATE text is built (with its plain indexes) the first time anything
+    reads it."""
+
+    __slots__ = ("parse", "schema")
+    deferred = _Deferred
+
+    def _resolve(self, key, d):
+        t = table_from_ast(self.parse(d.sql), d.root, d.sql)
+        dict.__setitem__(self, key, t)
+        indexes = self.schema.indexes
+        for name, root, sql in d.index_rows:
+            idx = index_from_ast(self.parse(sql), t, root, sql)
+            t.indexes.append(idx)
+            dict.__setitem__(indexes, name.lower(), idx)
+        return t
+
+    def build_all(self):
+        for key, v in list(dict.items(self)):
+            if type(v) is _Deferred:
+                self._resolve(key, v)
+
+
+class IndexMap(_LazyMap):
     """``Schema.indexes`` as loaded from a file: an index of a table not built yet is
     reached through that table (see TableMap)."""
 
     __slots__ = ("tables",)
+    deferred = _DeferredIndex
 
     def _resolve(self, key, v):
         self.tables[v.table_key]  # builds the table, which stores its indexes here
@@ -417,54 +434,6 @@ class IndexMap(dict):
 
     def build_all(self):
         self.tables.build_all()
-
-    def __getitem__(self, key):
-        v = dict.__getitem__(self, key)
-        return self._resolve(key, v) if type(v) is _DeferredIndex else v
-
-    def get(self, key, default=None):
-        v = dict.get(self, key, default)
-        return self._resolve(key, v) if type(v) is _DeferredIndex else v
-
-    def pop(self, key, *default):
-        if type(dict.get(self, key)) is _DeferredIndex:
-            self[key]
-        return dict.pop(self, key, *default)
-
-    def setdefault(self, key, default=None):
-        if key in self:
-            return self[key]
-        dict.__setitem__(self, key, default)
-        return default
-
-    def values(self):
-        self.build_all()
-        return dict.values(self)
-
-    def items(self):
-        self.build_all()
-        return dict.items(self)
-
-    def popitem(self):
-        self.build_all()
-        return dict.popitem(self)
-
-    def copy(self):
-        self.build_all()
-        return dict(dict.items(self))
-
-    def __iter__(self):
-        return dict.__iter__(self)
-
-    def __eq__(self, other):
-        self.build_all()
-        return dict.__eq__(self, other)
-
-    __hash__ = None
-
-    def __repr__(self):
-        self.build_all()
-        return dict.__repr__(self)
 
 
 def build_schema(rows, parse) -> Schema:

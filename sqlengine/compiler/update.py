@@ -57,23 +57,9 @@ def compile_update(p, st: A.Update):
     from sqlengine.compiler.generated import code_read_row
     code_read_row(p, table, tcur, old)
     # new values (expressions see the old row)
-    for i in range(n):
-        if i in assigns:
-            code_expr(p, scope, assigns[i], new + 1 + i)
-        else:
-            b.emit(O.OP_SCopy, old + 1 + i, new + 1 + i)
-    if table.ipk >= 0 and table.ipk in assigns:
-        b.emit(O.OP_SCopy, new + 1 + table.ipk, new)
-        b.emit(O.OP_MustBeInt, new, 0)
-    elif -1 in assigns:
-        code_expr(p, scope, assigns[-1], new)
-        b.emit(O.OP_MustBeInt, new, 0)
-    else:
-        b.emit(O.OP_SCopy, old, new)
-    cols = {table.columns[i].name.lower() for i in assigns if i >= 0}
-    if table.triggers:
-        from sqlengine.compiler.insert import _code_generated_early
-        _code_generated_early(p, table, new)
+    from sqlengine.compiler.upsert import code_new_row
+    cols = code_new_row(p, table, assigns, old, new,
+                        lambda e, target: code_expr(p, scope, e, target))
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols)
     if table.triggers:
         b.emit(O.OP_NotExists, tcur, nxt, old)

@@ -235,23 +235,7 @@ def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where
             b.emit(O.OP_SCopy, e, target)
         else:
             code_expr(p, scope, e, target)
-    for i in range(n):
-        if i in assigns:
-            value(assigns[i], new + 1 + i)
-        else:
-            b.emit(O.OP_SCopy, old + 1 + i, new + 1 + i)
-    if table.ipk >= 0 and table.ipk in assigns:
-        b.emit(O.OP_SCopy, new + 1 + table.ipk, new)
-        b.emit(O.OP_MustBeInt, new, 0)
-    elif -1 in assigns:
-        value(assigns[-1], new)
-        b.emit(O.OP_MustBeInt, new, 0)
-    else:
-        b.emit(O.OP_SCopy, old, new)
-    names = {table.columns[i].name.lower() for i in assigns if i >= 0}
-    if table.triggers:
-        from sqlengine.compiler.insert import _code_generated_early
-        _code_generated_early(p, table, new)
+    names = code_new_row(p, table, assigns, old, new, value)
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, skip_label, names)
     if table.triggers:
         b.emit(O.OP_NotExists, tcur, skip_label, old)
@@ -276,3 +260,28 @@ def begin(p, table, st, tcur, icurs):
     if not st.upserts:
         return None
     return Upsert(p, table, st.upserts, tcur, icurs)
+
+
+def code_new_row(p, table, assigns, old, new, value) -> set:
+    """The registers of an updated row at ``new`` from the row at ``old``: assigned columns
+    (column number, -1 the rowid) coded by ``value(expr, target)``, the others copied, the
+    rowid made an integer, generated columns computed early when triggers will read them.
+    Returns the lower-case names of the assigned columns (for UPDATE OF triggers)."""
+    b = p.b
+    for i in range(len(table.columns)):
+        if i in assigns:
+            value(assigns[i], new + 1 + i)
+        else:
+            b.emit(O.OP_SCopy, old + 1 + i, new + 1 + i)
+    if table.ipk >= 0 and table.ipk in assigns:
+        b.emit(O.OP_SCopy, new + 1 + table.ipk, new)
+        b.emit(O.OP_MustBeInt, new, 0)
+    elif -1 in assigns:
+        value(assigns[-1], new)
+        b.emit(O.OP_MustBeInt, new, 0)
+    else:
+        b.emit(O.OP_SCopy, old, new)
+    if table.triggers:
+        from sqlengine.compiler.insert import _code_generated_early
+        _code_generated_early(p, table, new)
+    return {table.columns[i].name.lower() for i in assigns if i >= 0}

@@ -129,31 +129,6 @@ def record_field_count(data):
     return count
 
 
-cdef object decode_column_at(const unsigned char* p, Py_ssize_t size, Py_ssize_t i):
-    """Field i (>= 0) of the record at p; None past the last field."""
-    if size <= 0:
-        raise _corrupt()
-    cdef uint64_t hsz, t
-    cdef int n = get_varint(p, size, &hsz)
-    if n == 0 or hsz > <uint64_t>size or hsz < <uint64_t>n:
-        raise _corrupt()
-    cdef Py_ssize_t pos = n, body = <Py_ssize_t>hsz, sz
-    cdef Py_ssize_t k = 0
-    while pos < <Py_ssize_t>hsz:
-        n = get_varint(p + pos, <Py_ssize_t>hsz - pos, &t)
-        if n == 0 or t == 10 or t == 11:
-            raise _corrupt()
-        pos += n
-        sz = serial_size(t)
-        if body + sz > size:
-            raise _corrupt()
-        if k == i:
-            return decode_value(t, p + body, sz)
-        body += sz
-        k += 1
-    return None
-
-
 cdef object decode_column_or(const unsigned char* p, Py_ssize_t size, Py_ssize_t i,
                              object dflt):
     """Field i (>= 0) of the record at p; ``dflt`` past the last field (the default of a
@@ -179,6 +154,11 @@ cdef object decode_column_or(const unsigned char* p, Py_ssize_t size, Py_ssize_t
         body += sz
         k += 1
     return dflt
+
+
+cdef object decode_column_at(const unsigned char* p, Py_ssize_t size, Py_ssize_t i):
+    """Field i (>= 0) of the record at p; None past the last field."""
+    return decode_column_or(p, size, i, None)
 
 
 cdef object decode_last_at(const unsigned char* p, Py_ssize_t size):
