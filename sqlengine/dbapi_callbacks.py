@@ -128,11 +128,14 @@ class _Aggregate:
 
 
 def wrap_aggregate(cls, window):
-    """A factory the engine calls once per group (or window partition)."""
+    """A factory the engine calls once per group (or window partition). Its ``window``
+    attribute says whether the class came from ``create_window_function``: SQLite refuses
+    an OVER clause on an aggregate registered without xValue/xInverse."""
 
     def factory():
         return _Aggregate(cls)
 
+    factory.window = bool(window)
     return factory
 
 

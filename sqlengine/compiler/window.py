@@ -21,8 +21,9 @@ import dataclasses
 import functools
 
 from sqlengine.compiler.walk import find_node
-from sqlengine.errors import OperationalError
+from sqlengine.errors import Error, OperationalError
 from sqlengine.sql import ast as A
+from sqlengine.storage import compare_values
 from sqlengine.vdbe import opcodes as O
 
 SRC = "__window"
@@ -119,6 +120,8 @@ class _Rewriter:
                 if self.p.db.function_exists(e.name):
                     raise OperationalError(f"{e.name}() may not be used as a window function")
                 raise OperationalError(f"no such function: {e.name}")
+            if not _window_capable(agg):
+                raise OperationalError(f"{e.name}() may not be used as a window function")
         elif e.filter is not None:
             raise OperationalError("FILTER clause may only be used with aggregate window "
                                    "functions")
@@ -129,6 +132,14 @@ class _Rewriter:
         _check_frame(w, name)
         self.windows.append((e, name, agg, w, args, parts, order, filt))
         return A.Column(f"__w{len(self.windows) - 1}", SRC)
+
+
+def _window_capable(agg) -> bool:
+    """Whether an aggregate may take an OVER clause: the built-ins may, and so may a user
+    aggregate unless its factory says it has no window methods (``window`` False: the
+    DB-API's ``create_aggregate``, as opposed to ``create_window_function``)."""
+    factory = getattr(agg.new(), "cls", None)  # a user aggregate's factory (no user code ran)
+    return getattr(factory, "window", True)
 
 
 def _is_expr(v):
@@ -266,8 +277,9 @@ def _runtime_specs(p, rw, n_star, colls):
         fr = w.frame
         frame = None
         if fr is not None:
+            # an EXCLUDE clause, even NO OTHERS, makes SQLite rescan each frame
             frame = (fr.units.upper(), _bound(fr.start), _bound(fr.end) if fr.end else
-                     ("CURRENT ROW", None), (fr.exclude or "NO OTHERS").upper())
+                     ("CURRENT ROW", None), fr.exclude.upper() if fr.exclude else None)
         const_args = []
         specs.append(dict(
             name=name, agg=agg, args=[n_star + a for a in args],
@@ -300,9 +312,6 @@ def _const(e):
 # Run time
 # ------------------------------------------------------------------------------------------
 
-def _cmp_values(a, b, coll=None):
-    from sqlengine.storage import compare_values
-    return compare_values(a, b, coll)
 
 
 def _sort_key(order, colls=None):
@@ -319,7 +328,7 @@ def _sort_key(order, colls=None):
                 first = (nulls or ("LAST" if desc else "FIRST")).upper() == "FIRST"
                 c = -1 if a is None else 1
                 return c if first else -c
-            c = _cmp_values(a, b, coll)
+            c = compare_values(a, b, coll)
             if c:
                 return -c if desc else c
         return 0
@@ -343,7 +352,7 @@ def _compute(vm, cur, specs):
         start = 0
         while start < n:
             end = start + 1
-            while end < n and all(_cmp_values(rows[srt[end]][c], rows[srt[start]][c], coll)
+            while end < n and all(compare_values(rows[srt[end]][c], rows[srt[start]][c], coll)
                                   == 0 and (rows[srt[end]][c] is None) ==
                                   (rows[srt[start]][c] is None)
                                   for c, coll in zip(parts, part_colls)):
@@ -428,27 +437,107 @@ def _partition(rows, part, spec, values):
             values[i] = rows[part[j]][args[0]] if 0 <= j < m else default
         return
     # frame-based: first_value, last_value, nth_value, aggregates
+    if spec["agg"] is not None:
+        _aggregate_partition(rows, part, groups, spec, values)
+        return
+    los, his = _frame_bounds(rows, part, groups, spec)
+    excluding = spec["frame"] is not None and spec["frame"][3] is not None
     for k, i in enumerate(part):
-        frame = _frame_rows(rows, part, k, groups, spec)
+        lo, hi = los[k], his[k]
+        if excluding:
+            frame = _excluded(range(lo, hi + 1), k, groups, spec["frame"][3])
+        else:
+            frame = range(lo, hi + 1)
         if name == "first_value":
-            values[i] = rows[frame[0]][args[0]] if frame else None
+            values[i] = rows[part[frame[0]]][args[0]] if frame else None
         elif name == "last_value":
-            values[i] = rows[frame[-1]][args[0]] if frame else None
-        elif name == "nth_value":
+            values[i] = rows[part[frame[-1]]][args[0]] if frame else None
+        else:
             nth = rows[i][args[1]]
             if not isinstance(nth, int) or nth <= 0:
                 raise OperationalError(
                     "second argument to nth_value must be a positive integer")
-            values[i] = rows[frame[nth - 1]][args[0]] if nth <= len(frame) else None
-        else:
-            agg = spec["agg"]
-            obj = agg.new()
-            filt = spec["filt"]
-            for j in frame:
-                if filt is not None and not _truthy(rows[j][filt]):
-                    continue
-                agg.step(obj, [rows[j][a] for a in args])
-            values[i] = agg.final(obj)
+            values[i] = rows[part[frame[nth - 1]]][args[0]] if nth <= len(frame) else None
+
+
+def _aggregate_partition(rows, part, groups, spec, values):
+    """An aggregate over the frames of one sorted partition, driven as SQLite drives it.
+
+    Without EXCLUDE, one aggregate instance serves the whole partition: a row is stepped
+    when it enters the frame and inverted when it leaves (oldest first), value() gives each
+    row's result (once per peer group for RANGE and GROUPS frames, whose peers share one
+    frame) and finalize() ends the partition, its result and errors dropped. With an
+    EXCLUDE clause SQLite rescans every frame: a new instance per row, stepped over the
+    frame's rows, whose finalize() is the row's value. FILTER skips a row both ways."""
+    agg = spec["agg"]
+    args = spec["args"]
+    filt = spec["filt"]
+    frame = spec["frame"]
+    los, his = _frame_bounds(rows, part, groups, spec)
+    m = len(part)
+    if frame is not None and frame[3] is not None:
+        exclude = frame[3]
+        for k in range(m):
+            state = agg.new()
+            for x in _excluded(range(los[k], his[k] + 1), k, groups, exclude):
+                row = rows[part[x]]
+                if filt is None or _truthy(row[filt]):
+                    agg.step(state, [row[a] for a in args])
+            values[part[k]] = agg.final(state)
+        return
+    state = agg.new()
+    track = getattr(state, "track_window", None)
+    if track is not None and any(lo for lo in los):
+        track()  # min/max keep the frame's values to survive inverse()
+    else:
+        track = None
+    step = state.step
+    inverse = state.inverse
+    per_peer_group = frame is None or frame[0] != "ROWS"
+    start = end = 0  # rows part[start:end] have been stepped and not inverted
+    value = None
+    for k in range(m):
+        if per_peer_group and k and groups[k] == groups[k - 1]:
+            values[part[k]] = value
+            continue
+        lo, hi = min(los[k], m), his[k]
+        if lo < start or (hi < end - 1 and start < end):
+            # a frame that moved back (not met in practice): start over from its first row
+            _final_quietly(state)
+            state = agg.new()
+            if track is not None:
+                state.track_window()
+            step = state.step
+            inverse = state.inverse
+            start = end = lo
+        # SQLite's order: rows leave before new ones enter, but the last row stepped
+        # stays until the next one has entered
+        while start < lo and start < end - 1:
+            row = rows[part[start]]
+            if filt is None or _truthy(row[filt]):
+                inverse(*[row[a] for a in args])
+            start += 1
+        while end <= hi or start < lo:
+            if end < m and (end <= hi or start >= end):
+                row = rows[part[end]]
+                if filt is None or _truthy(row[filt]):
+                    step(*[row[a] for a in args])
+                end += 1
+            while start < lo and (start < end - 1 or end > hi):
+                row = rows[part[start]]
+                if filt is None or _truthy(row[filt]):
+                    inverse(*[row[a] for a in args])
+                start += 1
+        value = state.value()
+        values[part[k]] = value
+    _final_quietly(state)
+
+
+def _final_quietly(state):
+    try:
+        state.finalize()
+    except Error:
+        pass  # SQLite ignores the result (and an error) of the partition's final call
 
 
 def _truthy(v):
@@ -462,74 +551,109 @@ def _truthy(v):
         return False
 
 
-def _frame_rows(rows, part, k, groups, spec):
-    """Row indexes (in partition order) of the frame of the k-th row of ``part``."""
+def _frame_bounds(rows, part, groups, spec):
+    """Per position k of the sorted partition, the frame's first and last positions before
+    EXCLUDE (empty when first > last). Both never decrease as k grows."""
     m = len(part)
     frame = spec["frame"]
     order = spec["order"]
+    gfirst = []
+    glast = []
+    for k, g in enumerate(groups):
+        if g == len(gfirst):
+            gfirst.append(k)
+            glast.append(k)
+        else:
+            glast[g] = k
     if frame is None:
         if not order:
-            return list(part)
+            return [0] * m, [m - 1] * m
+        return [0] * m, [glast[g] for g in groups]
+    units, start, end, _exclude = frame
+    ngroups = len(gfirst)
+    los = []
+    his = []
+    ranger = None
+    if units == "RANGE" and order and any(b[1] is not None for b in (start, end)):
+        ranger = _RangeFinder(rows, part, order[0], spec["order_colls"][0])
+    for k in range(m):
         g = groups[k]
-        end = k
-        while end + 1 < m and groups[end + 1] == g:
-            end += 1
-        return part[:end + 1]
-    units, start, end, exclude = frame
+        bounds = []
+        for (kind, off), is_start in ((start, True), (end, False)):
+            if kind == "UNBOUNDED PRECEDING":
+                pos = 0
+            elif kind == "UNBOUNDED FOLLOWING":
+                pos = m - 1
+            elif units == "ROWS":
+                pos = k if kind == "CURRENT ROW" else k - off if kind == "PRECEDING" \
+                    else k + off
+            elif units == "GROUPS":
+                t = g if kind == "CURRENT ROW" else g - off if kind == "PRECEDING" \
+                    else g + off
+                if t < 0:
+                    pos = 0 if is_start else -1
+                elif t >= ngroups:
+                    pos = m if is_start else m - 1
+                else:
+                    pos = gfirst[t] if is_start else glast[t]
+            elif kind == "CURRENT ROW" or ranger is None:
+                pos = gfirst[g] if is_start else glast[g]
+            else:
+                pos = ranger.position(k, kind, off, is_start, gfirst[g], glast[g])
+            bounds.append(pos)
+        los.append(max(bounds[0], 0))
+        his.append(min(bounds[1], m - 1))
+    return los, his
 
-    def position(bound, is_start):
-        kind, off = bound
-        if kind == "UNBOUNDED PRECEDING":
-            return 0
-        if kind == "UNBOUNDED FOLLOWING":
-            return m - 1
-        if units == "ROWS":
-            if kind == "CURRENT ROW":
-                return k
-            return k - off if kind == "PRECEDING" else k + off
-        if units == "GROUPS":
-            g = groups[k]
-            if kind == "PRECEDING":
-                g -= off
-            elif kind == "FOLLOWING":
-                g += off
-            members = [x for x in range(m) if groups[x] == g]
-            if not members:
-                if is_start:
-                    return next((x for x in range(m) if groups[x] > g), m)
-                return max((x for x in range(m) if groups[x] < g), default=-1)
-            return members[0] if is_start else members[-1]
-        # RANGE
-        if kind == "CURRENT ROW" or not order:
-            g = groups[k]
-            members = [x for x in range(m) if groups[x] == g]
-            return members[0] if is_start else members[-1]
-        col, desc, _nulls = order[0]
-        v = rows[part[k]][col]
+
+class _RangeFinder:
+    """RANGE <offset> PRECEDING/FOLLOWING bounds by binary search over the partition's
+    ORDER BY values, in sort order (so each bound's test is monotone): a number moves by
+    the offset, text and blobs, which cannot, bound at their own value, and NULLs sit where
+    the sort puts them (a NULL row's frame is its NULL peers). Values compare as SQLite's
+    ORDER BY does, under its collation."""
+
+    def __init__(self, rows, part, order_term, coll):
+        col, self.desc, nulls = order_term
+        self.nulls_first = (nulls or ("LAST" if self.desc else "FIRST")).upper() == "FIRST"
+        self.coll = coll
+        self.vals = [rows[i][col] for i in part]
+
+    def _past(self, w, target, or_equal):
+        """Whether ``w`` sorts after ``target`` (or equal to it, with ``or_equal``)."""
+        if w is None:
+            return not self.nulls_first
+        c = compare_values(w, target, self.coll)
+        if self.desc:
+            c = -c
+        return c >= 0 if or_equal else c > 0
+
+    def position(self, k, kind, off, is_start, peer_first, peer_last):
+        v = self.vals[k]
         if v is None:
-            members = [x for x in range(m) if rows[part[x]][col] is None]
-            return members[0] if is_start else members[-1]
-        target = v - off if (kind == "PRECEDING") != desc else v + off
-        if is_start:
-            for x in range(m):
-                w = rows[part[x]][col]
-                if w is not None and ((w >= target) if not desc else (w <= target)):
-                    return x
-            return m
-        last = -1
-        for x in range(m):
-            w = rows[part[x]][col]
-            if w is not None and ((w <= target) if not desc else (w >= target)):
-                last = x
-        return last
-    lo = max(position(start, True), 0)
-    hi = min(position(end, False), m - 1)
-    sel = list(range(lo, hi + 1))
-    if exclude == "CURRENT ROW":
-        sel = [x for x in sel if x != k]
-    elif exclude == "GROUP":
-        sel = [x for x in sel if groups[x] != groups[k]]
-    elif exclude == "TIES":
-        sel = [x for x in sel if x == k or groups[x] != groups[k]]
-    return [part[x] for x in sel]
+            return peer_first if is_start else peer_last
+        if isinstance(v, (int, float)):
+            target = v - off if (kind == "PRECEDING") != self.desc else v + off
+        else:
+            target = v
+        vals = self.vals
+        # start: the first row at or past the target; end: the last row not past it
+        lo, hi = 0, len(vals)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._past(vals[mid], target, is_start):
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo if is_start else lo - 1
 
+
+def _excluded(positions, k, groups, exclude):
+    """The frame's positions less those its EXCLUDE clause removes."""
+    if exclude == "CURRENT ROW":
+        return [x for x in positions if x != k]
+    if exclude == "GROUP":
+        return [x for x in positions if groups[x] != groups[k]]
+    if exclude == "TIES":
+        return [x for x in positions if x == k or groups[x] != groups[k]]
+    return list(positions)

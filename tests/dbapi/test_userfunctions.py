@@ -257,6 +257,104 @@ def test_window_function_errors(con, sqlite, broken, text):
         """).fetchall()
 
 
+WINDOW_QUERIES = {
+    "sliding": "select x, w(x) over (order by x rows between 1 preceding and 1 following) "
+               "from t",
+    "exclude": "select x, w(x) over (order by x rows 1 preceding exclude current row) from t",
+    "whole": "select x, w(x) over () from t",
+    "aggregate": "select w(x) from t",
+}
+
+# (method, 'raise' or 'missing') -> the queries that fail (with the method's message);
+# the others run: SQLite calls inverse() only when rows leave a frame, value() only for a
+# frame without EXCLUDE (with it, each frame is a new instance ended by finalize()), and
+# drops what the partition's last finalize() returns or raises.
+WINDOW_FAILURES = {
+    ("__init__", "raise"): {"sliding", "exclude", "whole", "aggregate"},
+    ("step", "raise"): {"sliding", "exclude", "whole", "aggregate"},
+    ("step", "missing"): {"sliding", "exclude", "whole", "aggregate"},
+    ("inverse", "raise"): {"sliding"},
+    ("inverse", "missing"): {"sliding"},
+    ("value", "raise"): {"sliding", "whole"},
+    ("value", "missing"): {"sliding", "whole"},
+    ("finalize", "raise"): {"exclude", "aggregate"},
+    ("finalize", "missing"): {"exclude", "aggregate"},
+}
+
+
+@pytest.mark.parametrize("query", sorted(WINDOW_QUERIES))
+@pytest.mark.parametrize("method,how", sorted(WINDOW_FAILURES))
+def test_window_method_errors(con, sqlite, method, how, query):
+    namespace = dict(WindowSum.__dict__)
+    if how == "missing":
+        del namespace[method]
+    else:
+        def boom(self, *args):
+            raise ValueError
+
+        namespace[method] = boom
+    con.create_window_function("w", 1, type("Broken", (), namespace))
+    con.execute("create table t(x)")
+    con.executemany("insert into t values (?)", [(1,), (2,), (3,)])
+    sql = WINDOW_QUERIES[query]
+    if query not in WINDOW_FAILURES[method, how]:
+        assert len(con.execute(sql).fetchall()) == (1 if query == "aggregate" else 3)
+        return
+    verb = "not defined" if how == "missing" else "raised error"
+    with pytest.raises(sqlite.OperationalError,
+                       match=message(f"user-defined aggregate's '{method}' method {verb}")):
+        con.execute(sql).fetchall()
+
+
+def test_window_frames_without_rows_give_null(con):
+    con.create_window_function("w", 1, WindowSum)
+    rows = con.execute("""
+        with r(x) as (values (1), (2), (3))
+        select x, w(x) over (order by x rows 1 preceding exclude current row) from r
+    """).fetchall()
+    assert rows == [(1, None), (2, 1), (3, 2)]
+
+
+def test_window_value_too_big(con, sqlite):
+    class Big(WindowSum):
+        def value(self):
+            return 1 << 65
+
+    con.create_window_function("w", 1, Big)
+    with pytest.raises(sqlite.DataError, match="^string or blob too big$"):
+        con.execute("select w(x) over (order by x rows 1 preceding) from (select 1 as x)")
+
+
+def test_aggregate_is_not_a_window_function(con, sqlite):
+    con.create_aggregate("myAgg", 1, WindowSum)
+    for sql in ("select MYAGG(1) over ()", "select myagg(1) filter (where 1) over ()"):
+        name = sql.split()[1].split("(")[0]
+        with pytest.raises(sqlite.OperationalError,
+                           match=message(f"{name}() may not be used as a window function")):
+            con.execute(sql)
+    assert con.execute("select myagg(1)").fetchone() == (1,)
+
+
+def test_window_function_redefined(con, sqlite):
+    class Doubled(WindowSum):
+        def step(self, value):
+            self.total += 2 * value
+
+        def inverse(self, value):
+            self.total -= 2 * value
+
+    con.create_window_function("w", 1, WindowSum)
+    con.create_window_function("w", 1, Doubled)
+    rows = con.execute("""
+        with r(x) as (values (1), (2), (3))
+        select w(x) over (order by x rows 1 preceding) from r
+    """).fetchall()
+    assert rows == [(2,), (6,), (10,)]
+    con.create_window_function("w", 1, None)
+    with pytest.raises(sqlite.OperationalError, match="^no such function: w$"):
+        con.execute("select w(1) over ()")
+
+
 def test_window_function_bad_nargs(con, sqlite):
     with pytest.raises(sqlite.ProgrammingError, match="^bad parameter or other API misuse$"):
         con.create_window_function("w", -2, WindowSum)
