@@ -73,7 +73,7 @@ class Access:
     (``eq`` on a prefix, optional range, or nothing at all: a full index scan), auto."""
 
     __slots__ = ("kind", "index", "eq", "lo", "lo_op", "hi", "hi_op", "key_aff", "covering",
-                 "eqp")
+                 "eqp", "reverse")
 
     def __init__(self, kind):
         self.kind = kind
@@ -86,6 +86,7 @@ class Access:
         self.key_aff = ""
         self.covering = False
         self.eqp = ""
+        self.reverse = False  # read backwards (delivers a descending ORDER BY)
 
 
 class WhereLoop:
@@ -376,14 +377,16 @@ class LoopBuilder:
                 continue
             covering = used is not None and used <= set(ix.columns)
             szi = sz_idx[ix.name]
-            if indexed_by is not None and not covering:
+            # a full scan of the index: when it is forced, when it might deliver the
+            # ORDER BY, or (covering) when it is smaller than the table
+            if (indexed_by is not None or self.sort_idx) and not covering:
                 lp = WhereLoop(i, "index")
                 lp.index = ix
                 lp.n_out = r_size
                 lp.r_run = log_add(r_size + 1 + (15 * szi) // sz_tab, r_size + 16)
                 self.output_adjust(lp, r_size, terms)
                 self.add(lp)
-            if covering and (szi < sz_tab or indexed_by is not None):
+            if covering and (szi < sz_tab or indexed_by is not None or self.sort_idx):
                 lp = WhereLoop(i, "index")
                 lp.index = ix
                 lp.covering = True
@@ -611,12 +614,15 @@ def solve(loops, n, n_row0=0, fixed_order=False, order=None):
     return best[4], best[1]
 
 
-def sorting_cost(n_row, n_ob, n_sorted, n_cols):
+def sorting_cost(n_row, n_ob, n_sorted, n_cols, limit=None):
     """whereSortingCost: the cost of sorting ``n_row`` (LogEst) rows on ``n_ob`` terms of
-    which the first ``n_sorted`` already come in order."""
+    which the first ``n_sorted`` already come in order; a constant LIMIT (LogEst) smaller
+    than the rows bounds the log factor (a top-N sort)."""
     cost = n_row + log_est((n_cols + 59) // 30)
     if n_sorted > 0:
         cost += log_est((n_ob - n_sorted) * 100 // n_ob) - 66
+    if limit is not None and limit < n_row:
+        n_row = limit
     return cost + est_log(n_row)
 
 
@@ -634,19 +640,26 @@ def order_checker(scope, wc, order_by):
             obs.append(None)
             continue
         obs.append((scope.sources.index(src), c, bool(desc), nulls_first, coll, src))
-    fixed = set()  # (source index, column) held to one value by an == constant term
+    fixed = {}  # (source index, column) -> collation of an == constant term holding it
     for t in wc.terms:
         for o in t.operands:
             if o.op == "=" and not o.prereq:
-                fixed.add((scope.sources.index(o.src), o.col))
+                fixed[(scope.sources.index(o.src), o.col)] = _coll_name(
+                    comparison_collation(o.lhs, o.rhs, scope))
     n_ob = len(obs)
 
     def check(loops):
+        return detail(loops)[0]
+
+    def detail(loops):
+        """(number of leading ORDER BY terms delivered, source indexes of the loops that
+        must run backwards for them)."""
         k = 0
         rev = None
+        moved = []  # loops whose key order delivered a term (reversed when rev)
         for lp in loops:
             if k >= n_ob:
-                return k
+                break
             i = lp.src_i
             ix = lp.index if lp.kind == "index" else None
             one_row = lp.kind == "rowid_eq" or (
@@ -666,40 +679,53 @@ def order_checker(scope, wc, order_by):
                 keys.append((-1, False, None))
                 eqcols = ix.columns[:ne]
             else:
-                return k
+                return k, ()
             j = 0
             unique = False
             while k < n_ob:
                 t = obs[k]
                 if t is None:
-                    return k
+                    return k, ()
                 s, c, desc, nulls_first, coll, src = t
                 if s != i:
                     if unique:
                         break  # the next loop may order what this one leaves equal
-                    return k
-                if unique or c in eqcols or (s, c) in fixed:
+                    return k, ()
+                if unique:
+                    k += 1
+                    continue
+                if c in eqcols:  # held to one value by the index key, in its collation
+                    ne = eqcols.index(c)
+                    table = scope.sources[i].table
+                    if c < 0 or _coll_name(ix.collations[ne] or table.columns[c].collation) \
+                            == _coll_name(coll):
+                        k += 1
+                        continue
+                if fixed.get((s, c), False) == _coll_name(coll) or c < 0 and (s, c) in fixed:
                     k += 1
                     continue
                 if j >= len(keys) or keys[j][0] != c:
-                    return k
+                    return k, ()
                 kc, kdesc, kcoll = keys[j]
                 if kc >= 0 and kcoll != _coll_name(coll):
-                    return k
+                    return k, ()
                 r = desc != kdesc
                 if rev is None:
                     rev = r
                 elif rev != r:
-                    return k
+                    return k, ()
                 if nulls_first is not None and nulls_first != (not desc):
-                    return k
+                    return k, ()
+                if not moved or moved[-1] != i:
+                    moved.append(i)
                 j += 1
                 k += 1
                 if kc < 0:
                     unique = True
             if k < n_ob and not unique:
-                return k
-        return k
+                return k, ()
+        return k, (tuple(moved) if rev else ())
+    check.detail = detail
     return check
 
 

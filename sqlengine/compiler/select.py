@@ -15,7 +15,7 @@ from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, e
                                         expr_collation, expr_coll_seq, has_explicit_collate)
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.window import compile_window_select, has_window
-from sqlengine.compiler.where import where_begin, where_end
+from sqlengine.compiler.where import EQP_PREFIX, where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -780,12 +780,16 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                         [o[3] for o in obt])
         if lreg is not None:
             spec.limit_regs = (lreg, oreg or 0)  # top-N: keep LIMIT+OFFSET rows (sorter.py)
-        b.emit(O.OP_SorterOpen, sorter, len(obt) + n_res, 0, spec)
+        sorter_addr = b.emit(O.OP_SorterOpen, sorter, len(obt) + n_res, 0, spec)
+
+    distinct_said = []  # the EXPLAIN QUERY PLAN line for DISTINCT, once
 
     def emit_result(res_base):
         """Code for one result row already in res_base.. (inside loop or output phase)."""
         skip = None
         if distinct_cur is not None:
+            if not distinct_said:
+                distinct_said.append(b.emit(O.OP_Noop, 0, 0, 0, _EQP_DISTINCT))
             skip = b.new_label()
             rec = b.alloc_reg()
             b.emit(O.OP_MakeRecord, res_base, n_res, rec)
@@ -814,11 +818,18 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             code_expr(p, scope, e, base + i)
         return base
 
+    n_ordered = 0
     if not is_agg:
         plan_ob = None if core.distinct else [
             (o[0] if o[0] is not None else result_exprs[o[1]], o[2], o[3], o[4]) for o in obt]
         w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
-                        order_by=plan_ob)
+                        order_by=plan_ob, limit=_fixed_limit(limit) if plan_ob else None)
+        n_ordered = w.n_ordered
+        if sorter is not None and n_ordered == len(obt):
+            # the loops deliver the rows in ORDER BY order: no sort (and LIMIT stops the
+            # loops early)
+            b.ops[sorter_addr] = [O.OP_Noop, 0, 0, 0, None, 0, None]
+            sorter = None
         emit_result(code_results())
         stop = getattr(dest, "stop_label", None)
         where_end(p, w)
@@ -829,6 +840,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                            result_exprs, order_exprs, emit_result, code_results, refs)
 
     if sorter is not None:
+        b.emit(O.OP_Noop, 0, 0, 0, _EQP_RIGHT_PART if n_ordered else _EQP_ORDER_BY)
         done = b.new_label()
         b.emit(O.OP_SorterSort, sorter, done)
         top = b.addr()
@@ -840,6 +852,20 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         b.resolve(done)
     b.resolve(end)
     return info
+
+
+_EQP_ORDER_BY = EQP_PREFIX + "USE TEMP B-TREE FOR ORDER BY"
+_EQP_RIGHT_PART = EQP_PREFIX + "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"
+_EQP_GROUP_BY = EQP_PREFIX + "USE TEMP B-TREE FOR GROUP BY"
+_EQP_DISTINCT = EQP_PREFIX + "USE TEMP B-TREE FOR DISTINCT"
+
+
+def _fixed_limit(limit):
+    """The value of a LIMIT that is a positive integer literal (SQLite's SF_FixedLimit),
+    else None."""
+    if type(limit) is A.Literal and type(limit.value) is int and limit.value > 0:
+        return limit.value
+    return None
 
 
 def _result_coll_seq(e, scope, feats):
@@ -1056,6 +1082,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     b.emit(O.OP_Null, 0, prev, prev + ng - 1)
     if aggs:
         b.emit(O.OP_Null, 0, acc, acc + len(aggs) - 1)
+    b.emit(O.OP_Noop, 0, 0, 0, _EQP_GROUP_BY)
     b.emit(O.OP_SorterSort, srt, end)
     top = b.addr()
     for j in range(ng):

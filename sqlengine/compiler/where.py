@@ -36,12 +36,16 @@ class Level:
 
 
 class WhereInfo:
-    __slots__ = ("levels", "brk", "scope")
+    """``n_ordered``: how many leading terms of the ORDER BY given to ``where_begin`` the
+    loops deliver in order (all of them: the caller needs no sort)."""
+
+    __slots__ = ("levels", "brk", "scope", "n_ordered")
 
     def __init__(self, scope):
         self.levels: list[Level] = []
         self.brk = None
         self.scope = scope
+        self.n_ordered = 0
 
 
 def open_source_cursor(p, src, write=False):
@@ -63,12 +67,13 @@ def index_key_info(p, idx, table):
 
 
 def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
-                order_by=None) -> WhereInfo:
+                order_by=None, limit=None) -> WhereInfo:
     """Open the loops over ``scope.sources``. ``where`` is the WHERE expression (or None),
     ``left_on`` maps a level to the ON expression of its LEFT JOIN; ``core`` (the SELECT
     being coded, when there is one) tells which columns the statement reads, so that a
     covering index can be preferred; ``order_by`` ([(expr, desc, nulls_first, collation)])
-    lets the plan weigh a sort against an index that delivers the rows in order."""
+    lets the plan weigh a sort against an index that delivers the rows in order, and
+    ``limit`` (a constant LIMIT, or None) prices that sort as a top-N one."""
     b = p.b
     info = WhereInfo(scope)
     info.brk = b.new_label()
@@ -76,7 +81,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     srcs = scope.sources
     n = len(srcs)
     wc = WhereClause(scope, exprs, left_on)
-    chosen = _plan(scope, wc, core, order_by) if n else []
+    chosen, info.n_ordered, backwards = _plan(scope, wc, core, order_by, limit) if n else ([], 0, ())
     if not n:
         b.emit(O.OP_Noop, 0, 0, 0, EQP_PREFIX + "SCAN CONSTANT ROW")
     order = [lp.src_i for lp in chosen]
@@ -127,6 +132,8 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
             acc = planner.access_of(scope, lp, src, placed, wc, on_terms.get(i, []))
         else:
             acc = planner.access_of(scope, lp, src, placed, wc, terms)
+        if lp.src_i in backwards:
+            acc.reverse = True
         placed |= lp.bit
         lv.access = acc
         _open_loop(p, scope, lv)
@@ -159,7 +166,7 @@ def _index_hints(core, n):
             if isinstance(t, A.TableRef) and (t.not_indexed or t.indexed_by)}
 
 
-def _plan(scope, wc, core, order_by=None):
+def _plan(scope, wc, core, order_by=None, limit=None):
     """The chosen WhereLoop of every level, outermost first."""
     srcs = scope.sources
     n = len(srcs)
@@ -167,7 +174,9 @@ def _plan(scope, wc, core, order_by=None):
         src = srcs[0]
         if not any(t.operands for t in wc.terms) and (not src.is_table or not src.table.indexes):
             lp = planner.WhereLoop(0, "scan")
-            return [lp]
+            if order_by:
+                return [lp], *planner.order_checker(scope, wc, order_by).detail([lp])
+            return [lp], 0, ()
     # FROM order stays with a LEFT JOIN, and with a table-valued function reading the
     # tables to its left (its prologue refills it inside their loops)
     fixed = any(s.left or getattr(s, "prologue", None) is not None for s in srcs)
@@ -191,25 +200,30 @@ def _plan(scope, wc, core, order_by=None):
     n_row0 = 48 if scope.outer is not None else 0
     res = planner.solve(loops, n, n_row0, fixed)
     if res is None:  # cannot happen: a full scan has no prerequisites
-        return [planner.WhereLoop(i, "scan") for i in range(n)]
+        return [planner.WhereLoop(i, "scan") for i in range(n)], 0, ()
     best, n_row = res
+    n_ordered = 0
+    backwards = ()
     if order_by and not fixed:
         # SQLite's second pass: the sort priced for the rows the first plan gives
         n_ob = len(order_by)
         n_est = n_row + 1
         n_cols = len(core.columns) if core is not None else 1
         costs = {}
+        lim = planner.log_est(limit) if limit else None
 
         def sort_cost(k):
             c = costs.get(k)
             if c is None:
-                c = costs[k] = planner.sorting_cost(n_est, n_ob, k, n_cols)
+                c = costs[k] = planner.sorting_cost(n_est, n_ob, k, n_cols, lim)
             return c
         check = planner.order_checker(scope, wc, order_by)
         res = planner.solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost))
         if res is not None:
             best = res[0]
-    return list(best)
+        if not any(s.is_table and s.table.without_rowid for s in srcs):
+            n_ordered, backwards = check.detail(best)
+    return list(best), n_ordered, backwards
 
 
 def _key_block(p, scope, exprs, aff):
@@ -275,8 +289,9 @@ def _open_loop(p, scope, lv):
     # a view or subquery: sqlite3 flattens the simple ones into the outer query, so its
     # plan shows the loops that fill it (already described) and no line for it
     lv.start = b.addr()
+    rev = acc.reverse
     if acc.kind == "scan":
-        b.emit(O.OP_Rewind, cur, lv.brk)
+        b.emit(O.OP_Last if rev else O.OP_Rewind, cur, lv.brk)
         lv.top = b.addr()
     elif acc.kind == "auto":
         _open_auto(p, scope, lv)
@@ -284,6 +299,19 @@ def _open_loop(p, scope, lv):
         r = code_expr_reg(p, scope, acc.eq[0])
         lv.top = -1
         b.emit(O.OP_SeekRowid, cur, lv.brk, r)
+    elif acc.kind == "rowid_range" and rev:
+        rl = None
+        if acc.lo is not None:
+            rl = code_expr_reg(p, scope, acc.lo)
+            b.emit(O.OP_IsNull, rl, lv.brk)
+        if acc.hi is not None:
+            rh = code_expr_reg(p, scope, acc.hi)
+            b.emit(O.OP_SeekLT if acc.hi_op == "<" else O.OP_SeekLE, cur, lv.brk, rh, 1)
+        else:
+            b.emit(O.OP_Last, cur, lv.brk)
+        lv.top = b.addr()
+        if rl is not None:
+            b.emit(O.OP_IdxLE if acc.lo_op == ">" else O.OP_IdxLT, cur, lv.brk, rl, 1)
     elif acc.kind == "rowid_range":
         rh = None
         if acc.hi is not None:
@@ -305,24 +333,43 @@ def _open_loop(p, scope, lv):
         src.index_cursor = lv.icur
         n_eq = len(acc.eq)
         exprs = list(acc.eq)
-        has_lo = acc.lo is not None
-        if has_lo:
-            exprs.append(acc.lo)
+        # the bound the scan starts from and the one it stops at
+        if rev:
+            first, first_op, last, last_op = acc.hi, acc.hi_op, acc.lo, acc.lo_op
+        else:
+            first, first_op, last, last_op = acc.lo, acc.lo_op, acc.hi, acc.hi_op
+        if first is not None:
+            exprs.append(first)
         key = _key_block(p, scope, exprs, acc.key_aff[:len(exprs)]) if exprs else 0
         if exprs:
             b.emit(O.OP_IfNullJump, key, lv.brk, len(exprs))
         end_key = None
-        if acc.hi is not None:
+        if last is not None:
             end_key = b.alloc_reg(n_eq + 1)
             if n_eq:
                 b.emit(O.OP_Copy, key, end_key, n_eq - 1)
-            code_expr(p, scope, acc.hi, end_key + n_eq)
+            code_expr(p, scope, last, end_key + n_eq)
             aff = acc.key_aff[n_eq:n_eq + 1]
             if aff and aff not in "@A":
                 b.emit(O.OP_Affinity, end_key + n_eq, 1, 0, aff)
             b.emit(O.OP_IsNull, end_key + n_eq, lv.brk)
-        if has_lo:
-            b.emit(O.OP_SeekGT if acc.lo_op == ">" else O.OP_SeekGE, lv.icur, lv.brk, key,
+        elif rev and first is not None:
+            # backwards from an upper bound: stop before the NULL entries
+            end_key = b.alloc_reg(n_eq + 1)
+            if n_eq:
+                b.emit(O.OP_Copy, key, end_key, n_eq - 1)
+            b.emit(O.OP_Null, 0, end_key + n_eq)
+            last_op = ">"  # stop on an entry <= (..., NULL)
+        if rev:
+            if first is not None:
+                b.emit(O.OP_SeekLT if first_op == "<" else O.OP_SeekLE, lv.icur, lv.brk, key,
+                       n_eq + 1)
+            elif n_eq:
+                b.emit(O.OP_SeekLE, lv.icur, lv.brk, key, n_eq)
+            else:
+                b.emit(O.OP_Last, lv.icur, lv.brk)
+        elif first is not None:
+            b.emit(O.OP_SeekGT if first_op == ">" else O.OP_SeekGE, lv.icur, lv.brk, key,
                    n_eq + 1)
         elif n_eq:
             b.emit(O.OP_SeekGE, lv.icur, lv.brk, key, n_eq)
@@ -334,8 +381,14 @@ def _open_loop(p, scope, lv):
         else:
             b.emit(O.OP_Rewind, lv.icur, lv.brk)  # a full scan of the index
         lv.top = b.addr()
-        if end_key is not None:
-            b.emit(O.OP_IdxGE if acc.hi_op == "<" else O.OP_IdxGT, lv.icur, lv.brk, end_key,
+        if rev:
+            if end_key is not None:
+                b.emit(O.OP_IdxLE if last_op == ">" else O.OP_IdxLT, lv.icur, lv.brk,
+                       end_key, n_eq + 1)
+            elif n_eq:
+                b.emit(O.OP_IdxLT, lv.icur, lv.brk, key, n_eq)
+        elif end_key is not None:
+            b.emit(O.OP_IdxGE if last_op == "<" else O.OP_IdxGT, lv.icur, lv.brk, end_key,
                    n_eq + 1)
         elif n_eq:
             b.emit(O.OP_IdxGT, lv.icur, lv.brk, key, n_eq)
@@ -458,10 +511,11 @@ def where_end(p, info: WhereInfo) -> None:
             lv.scratch = b.alloc_reg()
             b.emit(O.OP_IfNullRow, src.cursor, lv.done, lv.scratch)
         acc = lv.access
+        step = O.OP_Prev if acc.reverse else O.OP_Next
         if acc.kind in ("scan", "rowid_range"):
-            b.emit(O.OP_Next, src.cursor, lv.top)
+            b.emit(step, src.cursor, lv.top)
         elif acc.kind in ("index", "auto"):
-            b.emit(O.OP_Next, lv.icur, lv.top)
+            b.emit(step, lv.icur, lv.top)
         b.resolve(lv.brk)
         if src.left:
             b.emit(O.OP_IfPos, lv.match_reg, lv.done, 0)
