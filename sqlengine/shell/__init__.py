@@ -96,6 +96,7 @@ def main(argv=None, stdin=None, stdout=None, stderr=None, connect=None) -> int:
         elif option in _MODE_OPTIONS:
             # The options set the mode only (and a few separators), unlike ".mode".
             shell.mode = _MODE_OPTIONS[option]
+            shell.wrap = 0  # (the sqlite3 shell's columnar options start zeroed)
             if option == "-csv":
                 shell.colsep = ","
             elif option == "-tabs":

@@ -147,41 +147,125 @@ def cmd_headers(shell, args):
     return 0
 
 
+# .mode names in the order the sqlite3 shell tries them against a prefix (".mode c" is
+# column, ".mode t" tcl); "qbox" is box with quoting
+_MODE_ORDER = ("lines", "columns", "list", "html", "tcl", "csv", "tabs", "insert", "quote",
+               "ascii", "markdown", "table", "box", "json")
+_MODE_ERROR = ("Error: mode should be one of: ascii box column csv html insert json line list "
+               "markdown qbox quote table tabs tcl")
+
+
+def mode_description(shell) -> str:
+    """The mode as .mode and .show name it (the columnar ones with their options)."""
+    if shell.mode in render.COLUMNAR or shell.mode == "qbox":
+        name = "box" if shell.mode == "qbox" else shell.mode
+        return (f"{name} --wrap {shell.wrap} --wordwrap {'on' if shell.wordwrap else 'off'} "
+                f"--{'' if shell.col_quote else 'no'}quote")
+    return shell.mode
+
+
 def cmd_mode(shell, args):
-    if len(args) == 1:
-        shell.write(f"current output mode: {shell.mode}\n")
-        return 0
-    mode = args[1].lower()
-    if mode not in render.MODES:
-        shell.error("Error: mode should be one of: " + " ".join(render.MODES))
+    # as the sqlite3 shell (3.40): options anywhere, the first other word is the mode (a
+    # prefix will do), the second the INSERT table; with no mode the current one is shown
+    # and set again, with the columnar options back to their defaults
+    wrap, wordwrap, quote = 60, False, False
+    mode = table = None
+    i = 1
+    while i < len(args):
+        word = args[i]
+        option = word[2:] if word.startswith("--") else word[1:] if word[:1] == "-" else None
+        if option == "wrap" and i + 1 < len(args):
+            i += 1
+            wrap = integer_value(args[i])
+        elif option == "ww":
+            wordwrap = True
+        elif option == "wordwrap" and i + 1 < len(args):
+            i += 1
+            wordwrap = boolean_value(shell, args[i])
+        elif option == "quote":
+            quote = True
+        elif option == "noquote":
+            quote = False
+        elif mode is None:
+            mode = word
+            if word == "qbox":
+                wrap, wordwrap, quote = 60, False, True
+                mode = "box"
+        elif table is None:
+            table = word
+        elif word.startswith("-"):
+            shell.error(f"unknown option: {word}")
+            shell.error("options:\n  --noquote\n  --quote\n  --wordwrap on/off\n  --wrap N\n"
+                        "  --ww")
+            return 1
+        else:
+            shell.error(f'extra argument: "{word}"')
+            return 1
+        i += 1
+    if mode is None:
+        shell.write(f"current output mode: {mode_description(shell)}\n")
+        mode = "box" if shell.mode == "qbox" else shell.mode
+    name = next((m for m in _MODE_ORDER if m.startswith(mode)), None) if mode else None
+    if name is None:
+        shell.error(_MODE_ERROR)
         return 1
-    if mode in ("list", "tabs", "ascii", "csv", "tcl"):
-        shell.mode = "list" if mode == "tabs" else mode
-        if mode == "list":
-            if shell.colsep in ("\t", ","):
-                shell.colsep = "|"
-            shell.rowsep = "\n"
-        elif mode == "tabs":
+    if name in ("lines", "columns"):
+        name = name[:-1]
+    if name in ("list", "tabs", "ascii", "csv", "tcl"):
+        shell.mode = "list" if name == "tabs" else name
+        if name == "list":
+            shell.colsep, shell.rowsep = "|", "\n"
+        elif name == "tabs":
             shell.colsep, shell.rowsep = "\t", "\n"
-        elif mode == "ascii":
+        elif name == "ascii":
             shell.colsep, shell.rowsep = "\x1f", "\x1e"
-        elif mode == "csv":
+        elif name == "csv":
             shell.colsep, shell.rowsep = ",", "\r\n"
         else:
             shell.colsep, shell.rowsep = " ", "\n"
         return 0
-    shell.mode = mode
-    if mode in render.COLUMNAR:
-        if mode == "column" and not shell.headers_set:
+    shell.mode = name
+    if name in render.COLUMNAR:
+        if name == "column" and not shell.headers_set:
             shell.headers = True
         shell.rowsep = "\n"
-    elif mode == "quote":
+        shell.wrap, shell.wordwrap, shell.col_quote = wrap, wordwrap, quote
+    elif name == "quote":
         shell.colsep, shell.rowsep = ",", "\n"
-    elif mode == "insert":
-        shell.insert_table = args[2] if len(args) > 2 else "table"
-    elif mode == "line":
+    elif name == "insert":
+        shell.insert_table = table if table is not None else "table"
+    elif name == "line":
         shell.rowsep = "\n"
     return 0
+
+
+def integer_value(text: str) -> int:
+    """The sqlite3 shell's integerValue(): a leading integer (decimal or 0x hex, with an
+    optional sign and a KiB/MB/... suffix), 0 when there is none."""
+    text = text.strip()
+    sign = -1 if text[:1] == "-" else 1
+    text = text.lstrip("+-")
+    if text[:2].lower() == "0x":
+        digits = ""
+        for ch in text[2:]:
+            if ch not in "0123456789abcdefABCDEF":
+                break
+            digits += ch
+        return sign * int(digits or "0", 16)
+    digits = ""
+    for ch in text:
+        if not ch.isdigit():
+            break
+        digits += ch
+    value = int(digits or "0")
+    multipliers = {"KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3, "KB": 1000, "MB": 1000 ** 2,
+                   "GB": 1000 ** 3, "K": 1000, "M": 1000 ** 2, "G": 1000 ** 3}
+    suffix = text[len(digits):]
+    for key, factor in multipliers.items():
+        if suffix.lower() == key.lower():
+            value *= factor
+            break
+    return sign * value
 
 
 def cmd_separator(shell, args):
@@ -214,22 +298,28 @@ def cmd_width(shell, args):
 def cmd_eqp(shell, args):
     if len(args) != 2:
         return _usage(shell, ".eqp off|on|trace|trigger|full")
-    value = args[1].lower()
-    if value == "full":
-        shell.eqp = "full"
-    elif value == "trigger":
-        shell.eqp = "on"
+    value = args[1]
+    if value in ("full", "trigger"):
+        shell.eqp = value
     else:
         shell.eqp = "on" if boolean_value(shell, args[1]) else "off"
     return 0
 
 
 def cmd_explain(shell, args):
-    value = args[1].lower() if len(args) > 1 else "on"
-    if value == "auto":
-        shell.explain = "auto"
-    else:
-        shell.explain = "on" if boolean_value(shell, value) else "off"
+    # as the sqlite3 shell: "on" switches to the explain mode (remembering the mode to go
+    # back to), "off" and "auto" leave it; "auto" shows EXPLAIN statements in it anyway
+    value = args[1] if len(args) > 1 else "on"
+    turn_on = value != "auto" and boolean_value(shell, value)
+    if turn_on:
+        if shell.mode != "explain":
+            shell.normal_mode = shell.mode
+            shell.mode = "explain"
+        shell.auto_explain = False
+        return 0
+    if shell.mode == "explain":
+        shell.mode = shell.normal_mode
+    shell.auto_explain = value == "auto"
     return 0
 
 
@@ -247,7 +337,7 @@ def cmd_show(shell, args):
     line("eqp", shell.eqp)
     line("explain", shell.explain)
     line("headers", "on" if shell.headers else "off")
-    line("mode", shell.mode)
+    line("mode", mode_description(shell))
     line("nullvalue", escaped(shell.nullvalue))
     line("output", shell.output_name)
     line("colseparator", escaped(shell.colsep))

@@ -118,17 +118,29 @@ class Shell:
         self.nullvalue = ""
         self.widths = []
         self.insert_table = "table"
+        self.wrap = 60  # columnar modes: wrap at, word-wrap, quote values (.mode options)
+        self.wordwrap = False
+        self.col_quote = False
         self.echo = False
         self.bail = False
         self.timer = False
         self.show_changes = False
-        self.eqp = "off"
-        self.explain = "auto"
+        self.eqp = "off"  # off, on, trigger or full
+        self.auto_explain = True  # EXPLAIN statements shown in explain mode (.explain auto)
+        self.normal_mode = "list"  # the mode .explain off goes back to
         self.interactive = False
         self.con = None
         self.filename = ":memory:"
         self.readonly = False
         self.error_count = 0
+
+    @property
+    def explain(self) -> str:
+        """The .explain setting as .show reports it: on (the mode is "explain"), auto or
+        off."""
+        if self.mode == "explain":
+            return "on"
+        return "auto" if self.auto_explain else "off"
 
     # -- output --------------------------------------------------------------------------
 
@@ -199,6 +211,8 @@ class Shell:
             try:
                 if self.eqp != "off" and not getattr(stmt, "is_explain", 0):
                     self._explain_query_plan(text)
+                    if self.eqp == "full":
+                        self._explain_program(text)
                 code = self._run_statement(stmt)
             finally:
                 stmt.finalize()
@@ -216,12 +230,12 @@ class Shell:
     def _run_statement(self, stmt) -> int:
         names = list(stmt.column_names)
         explain = getattr(stmt, "is_explain", 0)
-        if explain == 2 and self.explain == "auto":
-            output = QueryPlanOutput(self, names)
-        elif explain == 1 and self.explain == "auto" or self.explain == "on" and names:
-            output = render.ExplainOutput(self, names, program=explain == 1)
-        elif not names:
+        if not names:
             output = None
+        elif explain == 2 and self.auto_explain:
+            output = QueryPlanOutput(self, names)
+        elif explain == 1 and self.auto_explain or self.mode == "explain":
+            output = render.ExplainOutput(self, names, program=explain == 1)
         else:
             output = render.OUTPUTS[self.mode](self, names)
         try:
@@ -266,6 +280,25 @@ class Shell:
             stmt.finalize()
         if rows:
             self.write(render_query_plan(rows))
+
+    def _explain_program(self, text: str) -> None:
+        """``.eqp full``: the statement's EXPLAIN listing, in explain mode, after its plan."""
+        try:
+            stmt, _ = self.db.prepare("EXPLAIN " + text, 0)
+        except errors.Error:
+            return
+        try:
+            output = render.ExplainOutput(self, list(stmt.column_names), program=True)
+            while True:
+                row = stmt.step()
+                if row is None:
+                    break
+                output.row(row)
+        except errors.Error:
+            return
+        finally:
+            stmt.finalize()
+        output.end()
 
     def _report(self, kind: str, message: str, lineno, source) -> None:
         if source == "argv":

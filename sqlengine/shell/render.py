@@ -155,9 +155,11 @@ def char_width(text: str) -> int:
     return sum(1 for byte in text.encode("utf-8", "surrogateescape") if byte & 0xC0 != 0x80)
 
 
-def split_for_display(text: str, max_width: int):
+def split_for_display(text: str, max_width: int, word_wrap: bool = False):
     """One display line of ``text`` (tabs expanded, cut at a control character or at
-    ``max_width`` characters) and the rest (None when nothing remains)."""
+    ``max_width`` characters, with ``word_wrap`` at a space or a word's edge in the line's
+    second half when there is one) and the rest (None when nothing remains): the sqlite3
+    shell's translateForDisplayAndDup()."""
     limit = max_width if max_width > 0 else 1_000_000
     out = []
     n = 0
@@ -166,24 +168,43 @@ def split_for_display(text: str, max_width: int):
     while n < limit and i < length:
         ch = text[i]
         if ch >= " ":
-            out.append(ch)
+            out.append((i, ch))
             n += 1
             i += 1
         elif ch == "\t":
             while True:
-                out.append(" ")
+                out.append((i, " "))
                 n += 1
                 if n % 8 == 0 or n >= limit:
                     break
             i += 1
         else:
             break
-    if i < length and n < limit:  # stopped at a control character: it ends the line
-        if text[i] == "\r" and i + 1 < length and text[i + 1] == "\n":
-            i += 1
-        i += 1
-    rest = text[i:] if i < length else None
-    return "".join(out), rest
+    cut = i
+    if n >= limit and word_wrap:
+        k = i
+        while k > i // 2 and text[k - 1] not in " \t\n\v\f\r":
+            k -= 1
+        if k <= i // 2:
+            k = i
+            while k > i // 2 and _is_alnum(text, k - 1) == _is_alnum(text, k):
+                k -= 1
+        if k > i // 2:
+            cut = i = k
+            while i < length and text[i] == " ":
+                i += 1
+    line = "".join(ch for position, ch in out if position < cut)
+    if i >= length:
+        return line, None
+    if n >= limit and text[i] >= " ":
+        return line, text[i:]
+    # a control character ends the line (\r\n as one); nothing after it: no more lines
+    i += 2 if text[i] == "\r" and i + 1 < length and text[i + 1] == "\n" else 1
+    return line, text[i:] if i < length else None
+
+
+def _is_alnum(text: str, index: int) -> bool:
+    return index < len(text) and text[index].isascii() and text[index].isalnum()
 
 
 class Output:
@@ -335,7 +356,7 @@ class ColumnarOutput(Output):
         self.rows = []
 
     def row(self, values):
-        if self.shell.mode == "qbox":
+        if self.shell.col_quote or self.shell.mode == "qbox":
             self.rows.append([quoted_cell(v) for v in values])
         else:
             self.rows.append([value_text(v, self.shell.nullvalue) for v in values])
@@ -346,11 +367,16 @@ class ColumnarOutput(Output):
         shell = self.shell
         mode = shell.mode
         ncol = len(self.names)
-        widths = [shell.widths[i] if i < len(shell.widths) else 0 for i in range(ncol)]
+        if len(shell.widths) < ncol:  # as the sqlite3 shell, .show then lists them
+            shell.widths = shell.widths + [0] * (ncol - len(shell.widths))
+        widths = shell.widths[:ncol]
         max_widths = [abs(w) for w in widths]
+        # a column without a .width wraps at the mode's --wrap (0: never)
+        wrap_at = [w or shell.wrap for w in max_widths]
+        word_wrap = shell.wordwrap
         # Each logical row becomes one or more display lines per cell.
-        header = [self._lines(n, max_widths[i]) for i, n in enumerate(self.names)]
-        body = [[self._lines(cell, max_widths[i]) for i, cell in enumerate(row)]
+        header = [self._lines(n, wrap_at[i], word_wrap) for i, n in enumerate(self.names)]
+        body = [[self._lines(cell, wrap_at[i], word_wrap) for i, cell in enumerate(row)]
                 for row in self.rows]
         actual = []
         for i in range(ncol):
@@ -400,11 +426,11 @@ class ColumnarOutput(Output):
         write("└" + "┴".join("─" * (w + 2) for w in actual) + "┘\n")
 
     @staticmethod
-    def _lines(text, max_width):
+    def _lines(text, max_width, word_wrap=False):
         lines = []
         rest = text
         while True:
-            line, rest = split_for_display(rest, max_width)
+            line, rest = split_for_display(rest, max_width, word_wrap)
             lines.append(line)
             if rest is None:
                 return lines
@@ -471,7 +497,9 @@ class ExplainOutput(Output):
         ncol = min(len(self.names), len(self.WIDTHS))
         widths = self.WIDTHS[:ncol]
         out = []
-        out.append("  ".join(self.names[i].ljust(widths[i]) for i in range(ncol)) + "\n")
+        # (a header is cut to its column's width; a value widens its column)
+        out.append("  ".join(self.names[i][:widths[i]].ljust(widths[i])
+                             for i in range(ncol)) + "\n")
         out.append("  ".join("-" * w for w in widths) + "\n")
         for row, indent in zip(self.rows, self._indents()):
             cells = []
@@ -492,5 +520,5 @@ OUTPUTS = {
     "line": LineOutput, "html": HtmlOutput, "quote": QuoteOutput, "insert": InsertOutput,
     "json": JsonOutput, "column": ColumnarOutput, "table": ColumnarOutput,
     "box": ColumnarOutput, "markdown": ColumnarOutput, "qbox": ColumnarOutput,
-    "tcl": TclOutput,
+    "tcl": TclOutput, "explain": ExplainOutput,
 }

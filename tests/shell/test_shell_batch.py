@@ -3,6 +3,11 @@ stdout, stderr and exit status: every output mode, the dot-commands, the error r
 
 from __future__ import annotations
 
+import re
+
+import pytest
+from conftest import ShellRunner
+
 MODES = ("list", "csv", "column", "box", "table", "markdown", "json", "line", "insert",
          "quote", "tabs", "html", "ascii", "qbox", "tcl")
 
@@ -133,6 +138,39 @@ SCENARIOS.update({
                       "select 1 as x, 2 as y;\n"
                       "explain select a from t where b=1 order by a;\n.explain auto\n"
                       "explain query plan select * from t;\n.show\n", ()),
+    "explain-switches": (".show\n.explain on\n.show\n.mode\n.mode line\n.show\n.explain\n"
+                         ".explain off\n.mode\n.show\n.explain on\n.explain auto\n.show\n"
+                         ".explain on\n.explain OFF\n.show\n.explain on\n.explain AUTO\n.show\n"
+                         ".explain off\n.explain off\n.show\n.explain yes\n.show\n", ()),
+    "explain-mode-rows": ("create table t(a, b);\ninsert into t values(1, 'a long text value');"
+                          "\n.explain on\nselect a, b, a, b, a, b, a, b, a from t;\n"
+                          "select 'abcdefghijklmnop' as abcdefghijklmnopqrstuvwxyz, 2 as y;\n"
+                          "explain query plan select * from t;\n.headers on\n"
+                          "select null as n;\n.nullvalue NULL\nselect null as n;\n", ()),
+    "eqp-settings": (".eqp trigger\n.show\n.eqp full\n.show\n.eqp FULL\n.show\n.eqp on\n"
+                     ".show\n.eqp trace\n.show\n.eqp\n.eqp on off\n.show\n", ()),
+    "eqp-full": ("create table t(a, b);\ncreate index tb on t(b);\n"
+                 "insert into t values(1, 2);\n.eqp full\nselect * from t where b = 2;\n"
+                 "select a from t order by a;\n"
+                 "explain query plan select * from t;\n.eqp off\nselect 1;\n", ()),
+    "columnar-wrap": (".mode column\nselect printf('%.70c', 'a') as x, 'b c' as y;\n.mode\n"
+                      ".mode box --wrap 10\nselect 'aaaa bbbb cccc dddd eeee' as z, "
+                      "'the quick brown fox jumps over' as w;\n.mode box --wrap 10 --ww\n"
+                      "select 'aaaa bbbb cccc dddd eeee' as z, 'the quick brown fox jumps over'"
+                      " as w, 'abcdefghij-klmnopqrstuvwxyz' as v, 'abcdefghijklmnopqrstuvwxyz'"
+                      " as u;\n.mode table --wrap 8 --wordwrap on\n"
+                      "select 'hello, world; foo.bar baz' as a, '12345678\nnext' as b, "
+                      "'tab\tin\there\tok' as c, '1234567890\n' as d;\n"
+                      ".mode markdown --wrap 5\nselect 'abcdefghijklmno' as a;\n.show\n"
+                      ".mode qbox\nselect 'x''y' as a, 1.5 as b, null as c, x'01' as d;\n"
+                      ".mode\n.show\n.width 5 -3\n.mode column --wrap 3\n"
+                      "select 'abcdefgh' as a, 'xyzxyz' as b, 'abcdefgh' as c;\n"
+                      ".mode box --wrap 0\nselect printf('%.70c', 'b') as long;\n", ()),
+    "mode-arguments": (".mode c\n.mode\n.mode t\n.mode\n.mode ta\n.mode\n.mode li\n.mode\n"
+                       ".mode insert t extra\n.mode list extra\n.mode box --bogus\n.mode\n"
+                       ".mode zz\n.mode insert\nselect 1;\n.mode --wrap 5 column\n.mode\n"
+                       ".separator ,\n.mode list\n.separator ;\n.mode\nselect 1, 2;\n"
+                       ".mode insert foo\n.mode\nselect 1;\n", ()),
     "comments-and-blank-lines": ("-- a comment\n\n# not sql\nselect 1; -- trailing\n"
                                  "/* block */ select 2;\n", ()),
 })
@@ -192,3 +230,87 @@ def test_open_new_database(shell):
     script = ".open first.db\ncreate table a(x);\ninsert into a values(1);\n.open second.db\n" \
              ".tables\n.open first.db\nselect * from a;\n.databases\n"
     assert shell.ours(script) == shell.sqlite3(script)
+
+
+LISTING_HEADER = ("addr  opcode         p1    p2    p3    p4             p5  comment      \n"
+                  "----  -------------  ----  ----  ----  -------------  --  -------------\n")
+
+
+LISTING_ROW = re.compile(r"\d+ +[A-Za-z]")
+LIST_LISTING_ROW = re.compile(r"\d+\|[A-Za-z]+\|-?\d+\|")
+
+
+def _mask_listings(text):
+    """The output with each EXPLAIN listing's rows replaced by a mark: the listings show
+    the engine's own bytecode, which is not sqlite3's."""
+    out = []
+    in_listing = False
+    for line in text.splitlines(keepends=True):
+        if line.startswith("----  -------------  ----"):
+            in_listing = True
+            out.append(line)
+            continue
+        if in_listing and LISTING_ROW.match(line):
+            if out[-1] != "<listing>\n":
+                out.append("<listing>\n")
+            continue
+        in_listing = False
+        if LIST_LISTING_ROW.match(line):  # a listing in list mode (.explain off)
+            if out[-1:] != ["<list listing>\n"]:
+                out.append("<list listing>\n")
+            continue
+        out.append(line)
+    return "".join(out)
+
+
+def _listing_rows(text):
+    rows = []
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        if line.startswith("----  -------------  ----"):
+            block = []
+            for row in lines[index + 1:]:
+                if not LISTING_ROW.match(row):
+                    break
+                block.append(row)
+            rows.append(block)
+    return rows
+
+
+@pytest.mark.parametrize("scenario", ["explain-modes", "eqp-full"])
+def test_explain_listing_format_on_the_engine(scenario, monkeypatch, tmp_path):
+    """On sqlengine's engine the EXPLAIN listings hold its own bytecode; everything around
+    them is sqlite3's, and each listing has the explain mode's layout: the fixed headers,
+    addresses from 0, the opcode at column 6 (indented two spaces per loop), p1 to p3 at
+    columns 21, 27 and 33 (a longer value pushes the rest right, as in sqlite3)."""
+    runner = ShellRunner("sqlengine", monkeypatch, tmp_path)
+    script, args = SCENARIOS[scenario]
+    ours = runner.ours(script, args)
+    theirs = runner.sqlite3(script, args)
+    assert (_mask_listings(ours[0]), ours[1:]) == (_mask_listings(theirs[0]), theirs[1:])
+    assert LISTING_HEADER in ours[0]
+    listings = _listing_rows(ours[0])
+    assert listings and len(listings) == len(_listing_rows(theirs[0]))
+    for block in listings:
+        indents = []
+        parsed = []
+        for address, line in enumerate(block):
+            addr = line.split(" ", 1)[0]
+            assert addr == str(address)
+            assert line[:6] == addr.ljust(4) + "  "
+            rest = line[6:]
+            indent = len(rest) - len(rest.lstrip(" "))
+            assert indent % 2 == 0, line
+            fields = re.match(r"([A-Za-z]+\d*) +(-?\d+) +(-?\d+) +(-?\d+)", rest[indent:])
+            assert fields, line
+            opcode = fields[1]
+            if len(opcode) <= 13:
+                # opcode padded to 13, then p1 in a 4-wide column
+                assert rest[indent:indent + 15] == opcode.ljust(13) + "  ", line
+                assert rest[indent + 15:indent + 19].rstrip() == fields[2], line
+            indents.append(indent)
+            parsed.append((opcode, int(fields[3])))
+        # a loop's body is indented: a Next back to an earlier address indents what it ends
+        for address, (opcode, p2) in enumerate(parsed):
+            if opcode in ("Next", "Prev", "SorterNext") and p2 < address:
+                assert min(indents[p2:address]) >= indents[address] + 2, block
