@@ -1,10 +1,13 @@
 """VACUUM at the storage level: rebuild the database compactly.
 
-Every b-tree named in sqlite_schema is copied, in key order, into a fresh in-memory database
-of the same page size (so the trees come out dense and the freelist empty), the
-sqlite_schema rows are rewritten with the new root page numbers, and the new image replaces
-the file inside one write transaction of the original (every old page journaled first), so a
-crash leaves the old or the new database. The page size may change on the way
+Every b-tree named in sqlite_schema is copied, in key order, cell by cell through two
+cursors, into a fresh database of the same page size (so the trees come out dense and the
+freelist empty), the sqlite_schema rows are rewritten with the new root page numbers, and the
+new image replaces the file inside one write transaction of the original (every old page
+journaled first), so a crash leaves the old or the new database. The fresh database of a
+file database is an anonymous temporary file whose page cache is bounded like any other
+(dirty pages spill to it), so memory does not grow with the database; an in-memory database
+is rebuilt in memory. The page size may change on the way
 (PRAGMA page_size followed by VACUUM). The compiler decides when
 (VACUUM statement); this module only knows pages, trees and the schema table's column 4.
 
@@ -12,6 +15,9 @@ Never runs while a transaction is open on the connection.
 """
 
 from __future__ import annotations
+
+import os
+import tempfile
 
 from sqlengine import errors
 from sqlengine.storage._record import KeyInfo, decode_record, encode_record
@@ -22,16 +28,15 @@ _META_COPIED = (1, 2, 3, 5, 6, 7, 8)
 def vacuum(bt, page_size: int | None = None) -> dict[int, int]:
     """Rebuild ``bt``'s file, with a new page size if given (512..65536, a power of two).
     Returns {old root: new root}."""
-    from sqlengine.storage.btree import Btree
-
     if bt.in_trans:
         raise errors.OperationalError("cannot VACUUM from within a transaction")
     bt.begin(True)
+    tmp = tmp_path = None
     try:
         if bt.pager.db_size == 0:
             bt.commit()
             return {}
-        tmp = Btree.open(":memory:")
+        tmp, tmp_path = _scratch(bt)
         new_ps = page_size or bt.page_size
         if new_ps < 512 or new_ps > 65536 or new_ps & (new_ps - 1):
             new_ps = bt.page_size
@@ -80,9 +85,12 @@ def vacuum(bt, page_size: int | None = None) -> dict[int, int]:
         for c in list(bt._live_cursors()):
             c.invalidate()
         bt.pager.replace_image(tmp.pager, tmp.page_size)
-        tmp.close()
+        _drop(tmp, tmp_path)
+        tmp = None
         return mapping
     except BaseException:
+        if tmp is not None:
+            _drop(tmp, tmp_path)
         if bt.in_trans:
             try:
                 bt.rollback()
@@ -90,3 +98,34 @@ def vacuum(bt, page_size: int | None = None) -> dict[int, int]:
                 pass     # the original error is the one to report
         raise
 
+
+
+def _scratch(bt):
+    """The fresh database VACUUM builds: a temporary file beside nothing (removed when done)
+    for a file database, memory for a memory one. Its cache size is the original's."""
+    from sqlengine.storage.btree import Btree
+
+    if bt.pager.memory:
+        return Btree.open(":memory:"), None
+    fd, path = tempfile.mkstemp(prefix="sqlengine-vacuum-", suffix=".db")
+    os.close(fd)
+    try:
+        tmp = Btree.open(path)
+        tmp.synchronous = 0            # a scratch file: nothing to make durable
+        tmp.cache_size = bt.cache_size
+    except BaseException:
+        os.unlink(path)
+        raise
+    return tmp, path
+
+
+def _drop(tmp, path):
+    try:
+        tmp.close()
+    finally:
+        if path is not None:
+            for p in (path, path + "-journal"):
+                try:
+                    os.unlink(p)
+                except OSError:
+                    pass

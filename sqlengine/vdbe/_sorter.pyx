@@ -291,3 +291,353 @@ cdef class RowOrder:
         """True when row ``a``, inserted after ``b``, would come after it in the sorted
         output (greater, or equal: the sort is stable)."""
         return _cmp_rows(<PyObject*>a, <PyObject*>b, self.fs, self.nk, 0) >= 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Spilled runs: rows written to a temporary file in a private, exact encoding, read back by
+# a k-way merge.
+#
+# A run is a sequence of rows, each ``u32 body length`` then the body: ``u32 field count``
+# and per field a tag byte with its payload: 0 NULL; 1 INTEGER (int64, native order);
+# 2 REAL (double, native order); 3 TEXT (u32 length + UTF-8, surrogates passed through);
+# 4 BLOB (u32 length + bytes). The file lives only as long as the sorter, so the native
+# byte order is enough. Only the exact types None, int (64-bit), float, str and bytes are
+# written: a row with anything else (a str subclass carrying a subtype, a bool) makes
+# ``encode_rows`` return None and the sorter keeps its rows in memory.
+
+from libc.stdint cimport int64_t, uint32_t
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from libc.stdlib cimport realloc
+
+import os as _os
+
+
+cdef struct WBuf:
+    char* p
+    Py_ssize_t n
+    Py_ssize_t cap
+
+
+cdef int _reserve(WBuf* b, Py_ssize_t extra) except -1:
+    cdef Py_ssize_t cap
+    cdef char* q
+    if b.n + extra <= b.cap:
+        return 0
+    cap = b.cap * 2 if b.cap else 65536
+    while cap < b.n + extra:
+        cap *= 2
+    q = <char*>realloc(b.p, cap)
+    if q == NULL:
+        raise MemoryError()
+    b.p = q
+    b.cap = cap
+    return 0
+
+
+cdef inline void _put_u32(WBuf* b, uint32_t v) noexcept:
+    memcpy(b.p + b.n, &v, 4)
+    b.n += 4
+
+
+def encode_rows(rows):
+    """The run bytes of ``rows`` (tuples, in order), or None when a value cannot be
+    written exactly."""
+    cdef WBuf b
+    cdef Py_ssize_t start, i, nf, ln
+    cdef object v, e
+    cdef type t
+    cdef int64_t iv
+    cdef int ovf
+    cdef double dv
+    cdef uint32_t u
+    b.p = NULL
+    b.n = 0
+    b.cap = 0
+    try:
+        for row in rows:
+            if type(row) is not tuple:
+                return None
+            nf = PyTuple_GET_SIZE(row)
+            _reserve(&b, 8 + 9 * nf)
+            start = b.n
+            b.n += 4
+            _put_u32(&b, <uint32_t>nf)
+            for i in range(nf):
+                v = <object>PyTuple_GET_ITEM(row, i)
+                t = type(v)
+                if v is None:
+                    _reserve(&b, 1)
+                    b.p[b.n] = 0
+                    b.n += 1
+                elif t is int:
+                    ovf = 0
+                    iv = PyLong_AsLongLongAndOverflow(v, &ovf)
+                    if ovf:
+                        return None
+                    _reserve(&b, 9)
+                    b.p[b.n] = 1
+                    memcpy(b.p + b.n + 1, &iv, 8)
+                    b.n += 9
+                elif t is float:
+                    dv = PyFloat_AS_DOUBLE(v)
+                    _reserve(&b, 9)
+                    b.p[b.n] = 2
+                    memcpy(b.p + b.n + 1, &dv, 8)
+                    b.n += 9
+                elif t is str or t is bytes:
+                    if t is str:
+                        e = (<str>v).encode("utf-8", "surrogatepass")
+                    else:
+                        e = v
+                    ln = PyBytes_GET_SIZE(e)
+                    if ln > 0x7FFFFFFF:
+                        return None
+                    _reserve(&b, 5 + ln)
+                    b.p[b.n] = 3 if t is str else 4
+                    b.n += 1
+                    _put_u32(&b, <uint32_t>ln)
+                    memcpy(b.p + b.n, PyBytes_AS_STRING(e), ln)
+                    b.n += ln
+                else:
+                    return None
+            u = <uint32_t>(b.n - start - 4)
+            memcpy(b.p + start, &u, 4)
+        return PyBytes_FromStringAndSize(b.p, b.n)
+    finally:
+        free(b.p)
+
+
+cdef tuple _decode_row(const unsigned char* p, Py_ssize_t n):
+    cdef uint32_t nf, ln
+    cdef Py_ssize_t i, pos = 4
+    cdef int64_t iv
+    cdef double dv
+    cdef object v
+    cdef unsigned char tag
+    memcpy(&nf, p, 4)
+    cdef tuple out = PyTuple_New(nf)
+    for i in range(nf):
+        tag = p[pos]
+        pos += 1
+        if tag == 0:
+            v = None
+        elif tag == 1:
+            memcpy(&iv, p + pos, 8)
+            pos += 8
+            v = iv
+        elif tag == 2:
+            memcpy(&dv, p + pos, 8)
+            pos += 8
+            v = dv
+        else:
+            memcpy(&ln, p + pos, 4)
+            pos += 4
+            if tag == 3:
+                v = (<const char*>(p + pos))[:ln].decode("utf-8", "surrogatepass")
+            else:
+                v = PyBytes_FromStringAndSize(<const char*>(p + pos), ln)
+            pos += ln
+        Py_INCREF(v)
+        PyTuple_SET_ITEM(out, i, v)
+    return out
+
+
+def decode_rows(data):
+    """The rows of run bytes written by ``encode_rows`` (for tests and small runs)."""
+    cdef const unsigned char[:] mv = data
+    cdef Py_ssize_t pos = 0, n = mv.shape[0]
+    cdef uint32_t ln
+    cdef list out = []
+    while pos < n:
+        memcpy(&ln, &mv[pos], 4)
+        out.append(_decode_row(&mv[pos + 4], ln))
+        pos += 4 + ln
+    return out
+
+
+cdef class RunMerger:
+    """The k-way merge of sorted runs stored in one file (``fd``; each run an
+    ``(offset, length)``), read through a buffer of about ``bufsize`` bytes per run. Rows
+    come out in ``spec`` order; rows that compare equal come from the earlier run first, so
+    the merge of the runs of a stable sort is stable."""
+
+    cdef int fd
+    cdef int nk
+    cdef FieldSpec* fs
+    cdef list keep
+    cdef Py_ssize_t bufsize
+    cdef int nruns
+    cdef int nheap
+    cdef int* heap
+    cdef list cur        # the current row of each run (None when exhausted)
+    cdef list bufs       # the bytes read and not yet decoded of each run
+    cdef Py_ssize_t* bpos
+    cdef Py_ssize_t* off  # next file offset to read of each run
+    cdef Py_ssize_t* end
+
+    def __cinit__(self, int fd, list runs, spec, Py_ssize_t bufsize=16384):
+        cdef int i
+        cdef list colls = spec.colls, desc = spec.desc, nulls_first = spec.nulls_first
+        self.fd = fd
+        self.nk = spec.n_key
+        self.bufsize = bufsize if bufsize > 64 else 64
+        self.nruns = len(runs)
+        self.keep = []
+        self.fs = <FieldSpec*>malloc((self.nk if self.nk > 0 else 1) * sizeof(FieldSpec))
+        self.heap = <int*>malloc((self.nruns + 1) * sizeof(int))
+        self.bpos = <Py_ssize_t*>malloc((self.nruns + 1) * sizeof(Py_ssize_t))
+        self.off = <Py_ssize_t*>malloc((self.nruns + 1) * sizeof(Py_ssize_t))
+        self.end = <Py_ssize_t*>malloc((self.nruns + 1) * sizeof(Py_ssize_t))
+        if self.fs == NULL or self.heap == NULL or self.bpos == NULL or self.off == NULL \
+                or self.end == NULL:
+            raise MemoryError()
+        for i in range(self.nk):
+            c = colls[i] if i < len(colls) else None
+            f = c.func if c is not None else None
+            self.keep.append(f)
+            self.fs[i].func = NULL if f is None else <PyObject*>f
+            self.fs[i].desc = bool(desc[i]) if i < len(desc) else False
+            self.fs[i].nulls_first = bool(nulls_first[i]) if i < len(nulls_first) else True
+        self.cur = [None] * self.nruns
+        self.bufs = [b""] * self.nruns
+        for i in range(self.nruns):
+            self.off[i] = runs[i][0]
+            self.end[i] = runs[i][0] + runs[i][1]
+            self.bpos[i] = 0
+        self.nheap = 0
+        for i in range(self.nruns):
+            row = self._read(i)
+            if row is not None:
+                self.cur[i] = row
+                self.heap[self.nheap] = i
+                self.nheap += 1
+        i = self.nheap // 2 - 1
+        while i >= 0:
+            self._sift(i)
+            i -= 1
+
+    def __dealloc__(self):
+        free(self.fs)
+        free(self.heap)
+        free(self.bpos)
+        free(self.off)
+        free(self.end)
+
+    cdef object _read(self, int r):
+        """The next row of run ``r``, or None at its end."""
+        cdef bytes buf = self.bufs[r]
+        cdef Py_ssize_t pos = self.bpos[r], avail = PyBytes_GET_SIZE(buf) - pos
+        cdef Py_ssize_t need = 4, want
+        cdef uint32_t ln
+        cdef const unsigned char* p
+        while True:
+            if avail >= 4:
+                memcpy(&ln, PyBytes_AS_STRING(buf) + pos, 4)
+                need = 4 + <Py_ssize_t>ln
+                if avail >= need:
+                    p = <const unsigned char*>PyBytes_AS_STRING(buf) + pos
+                    self.bpos[r] = pos + need
+                    return _decode_row(p + 4, ln)
+            if self.off[r] >= self.end[r]:
+                if avail:
+                    raise RuntimeError("sorter run truncated")
+                self.bufs[r] = b""
+                self.bpos[r] = 0
+                return None
+            want = self.bufsize if self.bufsize > need - avail else need - avail
+            if want > self.end[r] - self.off[r]:
+                want = self.end[r] - self.off[r]
+            chunk = _os.pread(self.fd, want, self.off[r])
+            if not chunk:
+                raise RuntimeError("sorter run truncated")
+            self.off[r] += len(chunk)
+            buf = buf[pos:] + chunk if avail else chunk
+            self.bufs[r] = buf
+            pos = 0
+            avail = PyBytes_GET_SIZE(buf)
+
+    cdef inline bint _less(self, int a, int b) except -1:
+        cdef int c = _cmp_rows(PyList_GET_ITEM(self.cur, a), PyList_GET_ITEM(self.cur, b),
+                               self.fs, self.nk, 0)
+        if c:
+            return c < 0
+        return a < b
+
+    cdef int _sift(self, int i) except -1:
+        cdef int n = self.nheap, l, m, t
+        while True:
+            l = 2 * i + 1
+            if l >= n:
+                return 0
+            m = l
+            if l + 1 < n and self._less(self.heap[l + 1], self.heap[l]):
+                m = l + 1
+            if self._less(self.heap[m], self.heap[i]):
+                t = self.heap[m]
+                self.heap[m] = self.heap[i]
+                self.heap[i] = t
+                i = m
+            else:
+                return 0
+
+    def next_rows(self, Py_ssize_t n):
+        """Up to ``n`` next rows in order (an empty list at the end)."""
+        cdef list out = []
+        cdef int r
+        while self.nheap > 0 and len(out) < n:
+            r = self.heap[0]
+            out.append(self.cur[r])
+            row = self._read(r)
+            self.cur[r] = row
+            if row is None:
+                self.nheap -= 1
+                self.heap[0] = self.heap[self.nheap]
+            if self.nheap > 1:
+                self._sift(0)
+        return out
+
+
+def hash_record(row, Py_ssize_t n_key, list norms, object seq):
+    """The entry of a spilled automatic index for ``row``: its first ``n_key`` fields
+    normalised (TEXT by the field's collation key, byte strings as bytes), ``seq``, then
+    the row itself."""
+    cdef tuple r = row if type(row) is tuple else tuple(row)
+    cdef Py_ssize_t n = PyTuple_GET_SIZE(r), i
+    cdef tuple out = PyTuple_New(n_key + 1 + n)
+    cdef object v, nm
+    cdef type t
+    for i in range(n_key):
+        v = <object>PyTuple_GET_ITEM(r, i) if i < n else None
+        t = type(v)
+        if t is str:
+            nm = norms[i]
+            if nm is not None:
+                v = nm(v)
+        elif t is bytearray or t is memoryview:
+            v = bytes(v)
+        Py_INCREF(v)
+        PyTuple_SET_ITEM(out, i, v)
+    Py_INCREF(seq)
+    PyTuple_SET_ITEM(out, n_key, seq)
+    for i in range(n):
+        v = <object>PyTuple_GET_ITEM(r, i)
+        Py_INCREF(v)
+        PyTuple_SET_ITEM(out, n_key + 1 + i, v)
+    return out
+
+
+def append_all(cursor, list recs, encode):
+    """``cursor.append(encode(rec))`` for each of ``recs`` (in order)."""
+    app = cursor.append
+    for rec in recs:
+        app(encode(rec))
+
+
+def append_table(cursor, list rowids, list rows, encode):
+    """``cursor.append(rowid, encode(row))`` for each rowid and row (rowids increasing)."""
+    cdef Py_ssize_t i
+    app = cursor.append
+    for i in range(len(rows)):
+        app(rowids[i], encode(rows[i]))

@@ -723,6 +723,11 @@ cdef class Vdbe:
                         c.data = S.EphTable()
                     elif c.kind == K_EPH_INDEX:
                         c.data = S.EphIndex(c.key_info, c.n_cols)
+                    elif type(c.data) is S.SpilledTable:
+                        c.kind = K_EPH_TABLE
+                        c.bt = None
+                        c.data = S.EphTable()
+                        c.pos = -1
                     c.row = None
             elif op == OP_Close:
                 cursors[p1] = None
@@ -887,6 +892,12 @@ cdef class Vdbe:
                 v = mem[p3]
                 if c.kind == K_EPH_TABLE:
                     c.data.insert(v, mem[p2])
+                    if c.data.full and c.pos == -1:
+                        # beyond its memory budget and not yet read: a temporary b-tree,
+                        # read from now on as a table cursor
+                        c.data = S.SpilledTable(c.data)
+                        c.bt = c.data.cursor
+                        c.kind = K_TABLE
                 else:
                     c.bt.insert(v, encode_record(mem[p2]))
                     c.row = None
@@ -935,6 +946,11 @@ cdef class Vdbe:
                 c.pos += 1
                 c.row = None
                 if c.pos < len(c.data.rows):
+                    pc = p2
+                    continue
+                if c.data.merger is not None and c.data.refill():
+                    # a spilled sorter: the next window of merged rows
+                    c.pos = 0
                     pc = p2
                     continue
                 c.eof = True
