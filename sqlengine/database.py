@@ -67,6 +67,8 @@ from sqlengine.vdbe._vm import Vdbe
 
 
 _ATTACH_STATEMENTS = (A.Attach, A.Detach)
+_SCHEMA_KINDS = {"table": A.CreateTable, "index": A.CreateIndex, "view": A.CreateView,
+                 "trigger": A.CreateTrigger}
 
 # Programs kept by statement text for prepare(). Small: the DB-API has its own statement
 # cache, and keeping hundreds of programs of distinct statements alive slows down the
@@ -202,6 +204,9 @@ class Database:
                                    code=E.SQLITE_CANTOPEN) from e
         try:
             self.bt.busy_timeout = timeout
+            # PRAGMA integrity_check compares index entries with their table rows here,
+            # where the schema is known (the b-tree layer checks the pages)
+            self.bt.index_check = self._index_integrity
         except Exception:
             pass
         self.autocommit = True
@@ -273,20 +278,43 @@ class Database:
 
     def _install_schema(self, rows, cookie):
         from sqlengine.sql import parse_one
+        # SQLite names the damaged row: "malformed database schema (x) - <why>". The row
+        # being built is the one whose text was parsed last.
+        by_sql = {}
+        tables = set()
+        for typ, name, _tbl, _root, sql in rows:
+            if isinstance(sql, str) and isinstance(name, str):
+                by_sql.setdefault(sql, (typ, name))
+            if typ == "table" and isinstance(name, str):
+                tables.add(name.lower())
+        current = [None]
+
+        def malformed(name, why=None):
+            return E.DatabaseError(f"malformed database schema ({name})"
+                                   + (f" - {why}" if why else ""), code=E.SQLITE_CORRUPT)
+
         def parse(sql):
+            typ, name = by_sql.get(sql, (None, None))
+            current[0] = name
             r = parse_one(sql)
             if r is None:
-                raise E.DatabaseError("malformed database schema", code=E.SQLITE_CORRUPT)
-            return r.stmt
+                raise malformed(name or "?")
+            st = r.stmt
+            want = _SCHEMA_KINDS.get(typ)
+            if want is not None and (not isinstance(st, want)
+                                     or st.name.lower() != name.lower()):
+                # not the CREATE statement of the row's own object
+                raise malformed(name)
+            if isinstance(st, A.CreateIndex) and st.table.lower() not in tables:
+                raise malformed(name, f"no such table: main.{st.table}")
+            return st
         try:
             s = S.build_schema(rows, parse)
-        except E.DatabaseError as e:
+        except E.Error as e:
             if str(e).startswith("malformed database schema"):
                 raise
-            raise E.DatabaseError(f"malformed database schema - {e}",
-                                  code=E.SQLITE_CORRUPT) from None
-        except E.Error as e:
-            raise E.DatabaseError(f"malformed database schema - {e}",
+            where = f" ({current[0]})" if current[0] is not None else ""
+            raise E.DatabaseError(f"malformed database schema{where} - {e}",
                                   code=E.SQLITE_CORRUPT) from None
         s.cookie = cookie
         self._schema_version += 1
@@ -629,6 +657,37 @@ class Database:
             self._progress_ops = int(n)
             self._progress_handler = callback
 
+    def _index_integrity(self, max_errors):
+        """The second half of SQLite's integrity_check: every table row has its entry in
+        each index ("row N missing from index X") and each index holds as many entries as
+        the table has rows ("wrong # of entries in index X"). Entries are compared by value
+        (no collation needed: an entry holds the row's values as stored). Tables with
+        virtual generated columns, WITHOUT ROWID tables and expression or partial indexes
+        are left out; a table whose pages are too damaged to read is left to the page
+        check's messages."""
+        from collections import Counter
+
+        from sqlengine.storage import decode_record
+        out = []
+        schema = getattr(self.schema, "main", self.schema)
+        bt = getattr(self.bt, "main", self.bt)
+        for table in list(schema.tables.values()):
+            if len(out) >= max_errors:
+                break
+            if table.without_rowid or table.root <= 1 or getattr(table, "storage", None):
+                continue
+            idxs = [ix for ix in reversed(table.indexes)
+                    if ix.root and ix.where is None and ix.exprs is None
+                    and all(0 <= c < len(table.columns) for c in ix.columns)]
+            if not idxs:
+                continue
+            try:
+                out.extend(_check_table_indexes(bt, table, idxs, decode_record, Counter,
+                                                max_errors - len(out)))
+            except E.DatabaseError:
+                continue
+        return out[:max_errors]
+
     def close(self):
         if self.closed:
             return
@@ -641,3 +700,54 @@ class Database:
         finally:
             self.bt.close()
             self.closed = True
+
+
+def _norm(v):
+    """A stored value as an index comparison sees it (1 and 1.0 are one key)."""
+    if type(v) is float and v.is_integer() and -2.0 ** 63 <= v < 2.0 ** 63:
+        return (1, int(v))
+    if type(v) in (int, float):
+        return (1, v)
+    return (type(v).__name__, v)
+
+
+def _check_table_indexes(bt, table, idxs, decode_record, Counter, budget):
+    entries = []
+    from sqlengine.storage import KeyInfo
+    for ix in idxs:
+        seen = Counter()
+        cur = bt.cursor(ix.root, False, KeyInfo(0))
+        try:
+            ok = cur.first()
+            while ok:
+                seen[tuple(_norm(v) for v in decode_record(cur.payload()))] += 1
+                ok = cur.next()
+        finally:
+            cur.close()
+        entries.append((ix, seen, sum(seen.values())))
+    out = []
+    nrows = 0
+    ipk = table.ipk
+    cur = bt.cursor(table.root)
+    try:
+        ok = cur.first()
+        while ok:
+            nrows += 1
+            rowid = cur.rowid
+            rec = decode_record(cur.payload())
+            for ix, seen, _n in entries:
+                if any(c != ipk and c >= len(rec) for c in ix.columns):
+                    continue        # a column added later: its default is not stored
+                key = tuple(_norm(rowid if c == ipk else rec[c]) for c in ix.columns) + \
+                    (_norm(rowid),)
+                if seen[key] > 0:
+                    seen[key] -= 1
+                elif len(out) < budget:
+                    out.append(f"row {nrows} missing from index {ix.name}")
+            ok = cur.next()
+    finally:
+        cur.close()
+    for ix, _seen, n in entries:
+        if n != nrows and len(out) < budget:
+            out.append(f"wrong # of entries in index {ix.name}")
+    return out

@@ -20,9 +20,9 @@ CREATE TEMP ...), searched before main as in SQLite; TEMP triggers on main table
 in it and hung on main's tables in the merged schema.
 
 This module never emits VM code of its own and never reads pages itself.
-Known limits: a commit is not atomic across files (no super-journal); foreign keys of an
-attached file resolve their parent tables by name in the merged schema (main first);
-schema changes made to an attached file by another connection are not noticed.
+A transaction that wrote to two or more files commits through a super-journal, as SQLite
+does (``Btree.commit_together``): after a crash either every file holds it or none.
+Known limits: schema changes made to an attached file by another connection are not noticed.
 """
 
 from __future__ import annotations
@@ -147,11 +147,12 @@ class MultiBtree:
         return bts + [att.db.bt for att in self.db.attached if att.db.bt.in_trans == 2]
 
     def commit(self):
-        self.main.commit()
-        for att in self.db.attached:
-            if att.db.bt.in_trans:
-                att.db.bt.commit()
-                _reset_txn_state(att.db)
+        # one transaction over several files commits through a super-journal (all files
+        # or none survive a crash), in the b-tree layer
+        ended = [att for att in self.db.attached if att.db.bt.in_trans]
+        self.main.commit_together([att.db.bt for att in ended])
+        for att in ended:
+            _reset_txn_state(att.db)
         self.sp_depth = 0
 
     def rollback(self):
@@ -756,9 +757,16 @@ def attach(db, filename, name):
     if len(db.attached) >= MAX_ATTACHED:
         raise OperationalError(f"too many attached databases - max {MAX_ATTACHED}")
     memory = filename in ("", ":memory:")
+    # a file attached to a connection on a VFS of its own (the fault VFS of the crash and
+    # I/O-error tools) lives in that VFS too; the OS VFS is the default
+    vfs = None
+    pager = getattr(db.bt, "pager", None)
+    if not memory and pager is not None and not pager.memory \
+            and type(pager.vfs).__name__ != "OsVfs":
+        vfs = pager.vfs
     try:
         adb = Database(":memory:" if memory else filename,
-                       getattr(db.bt, "busy_timeout", 5.0))
+                       getattr(db.bt, "busy_timeout", 5.0), vfs)
     except E.Error as e:
         if "unable to open" in str(e):
             raise OperationalError(f"unable to open database: {filename}",
@@ -767,7 +775,7 @@ def attach(db, filename, name):
     adb.functions = db.functions
     adb.collations = db.collations
     db._attach_code += 1
-    path = "" if memory else os.path.abspath(filename)
+    path = "" if memory else (filename if vfs is not None else os.path.abspath(filename))
     db.attached.append(Attached(name, path, adb, db._attach_code))
     if not isinstance(db.bt, MultiBtree):
         db.bt = MultiBtree(db.bt, db)

@@ -64,8 +64,15 @@ def _foreign_keys(table):
     return out
 
 
-def _parent_columns(schema, fk):
-    parent = schema.table(fk.table)
+def _parent_columns(schema, fk, prefix=""):
+    """The parent table of ``fk`` in the child's own schema (``prefix``: "aux." for an
+    attached file's child, "" for main's), and its key columns."""
+    if prefix:
+        parent = schema.tables.get(prefix + fk.table.lower())
+    else:
+        parent = schema.tables.get("main." + fk.table.lower()) or schema.table(fk.table)
+        if parent is not None and parent.root >> _ROOT_SHIFT:
+            parent = None       # an attached file's table is never main's parent
     if parent is None:
         return None, None
     if fk.columns:
@@ -78,8 +85,40 @@ def _parent_columns(schema, fk):
     return parent, None
 
 
+_ROOT_SHIFT = 40       # attach.ROOT_SHIFT: an attached file's roots are tagged above it
+
+
+def _owner_key(table):
+    """Foreign-key triggers belong to one table object of the (merged) schema: main.t and
+    aux.t share a name but not their (tagged) root page."""
+    return (table.root, table.name.lower())
+
+
+def _schema_prefix(schema, key, table):
+    """"aux." when ``key`` names an attached file's table by its qualified merged name, ""
+    for main's tables under their own name; None for the other names of a table (an
+    attached table reached by its bare name, main.t beside t)."""
+    if "." in key and key.split(".", 1)[1] == table.name.lower():
+        prefix = key.split(".", 1)[0] + "."
+        return None if prefix == "main." else prefix
+    if table.root >> _ROOT_SHIFT:
+        return None
+    return ""
+
+
+def _merged_name(schema, prefix, name):
+    if prefix:
+        return prefix + name
+    if "main." + name.lower() in schema.tables:
+        return "main." + name
+    return name
+
+
 def _match(child_cols, parent_cols, child_q, ref, prefix):
-    return " AND ".join(f"{child_q}.{_q(c)} = {prefix}.{_q(p)}"
+    # an attached file's child is named "aux.t" in the FROM, which is no column qualifier:
+    # its columns go unqualified (the innermost FROM, the child, resolves them first)
+    qual = "" if "." in child_q else child_q + "."
+    return " AND ".join(f"{qual}{_q(c)} = {prefix}.{_q(p)}"
                         for c, p in zip(child_cols, parent_cols))
 
 
@@ -92,23 +131,36 @@ def _build(schema):
     def add(owner, name, timing, event, body, when=None, of=None, check=None, fk_tag=None):
         of_text = (" OF " + ", ".join(_q(c) for c in of)) if of else ""
         when_text = f" WHEN {when}" if when else ""
-        sql = (f"CREATE TRIGGER {_q(name)} {timing} {event}{of_text} ON {_q(owner)}"
+        sql = (f"CREATE TRIGGER {_q(name)} {timing} {event}{of_text} ON {_q(owner.name)}"
                f"{when_text} BEGIN {body}; END")
         ast = parse_one(sql).stmt
         if check is not None:  # the RAISE of a check that a deferred key only records
             ast = _with_check_kind(ast, check, fk_tag)
-        out.setdefault(owner.lower(), []).append(Trigger(ast, sql))
+        out.setdefault(_owner_key(owner), []).append(Trigger(ast, sql))
 
     for key, child in schema.tables.items():
         if key == "sqlite_schema":
             continue
+        prefix = _schema_prefix(schema, key, child)
+        if prefix is None:
+            continue            # a second name of a table seen under its own schema's name
         for n, (ccols, fk) in enumerate(_foreign_keys(child)):
-            parent, pcols = _parent_columns(schema, fk)
-            if parent is None or pcols is None or len(pcols) != len(ccols):
+            parent, pcols = _parent_columns(schema, fk, prefix)
+            if parent is None:
+                # SQLite fails every statement that would check the key: "no such table:
+                # main.x" (the body names the missing table, so compiling it fails)
+                tag = f"sqlite_fk_{child.name}_{n}"
+                body = f"SELECT 1 FROM {_q((prefix or 'main.') + fk.table)}"
+                add(child, tag + "_ins", "AFTER", "INSERT", body)
+                add(child, tag + "_upd", "AFTER", "UPDATE", body, of=ccols)
+                add(child, tag + "_del", "AFTER", "DELETE", body)
+                continue
+            if pcols is None or len(pcols) != len(ccols):
                 continue
             tag = f"sqlite_fk_{child.name}_{n}"
-            cq = _q(child.name)
-            pq = _q(parent.name)
+            # names in the bodies as the merged schema of ATTACH spells them ("aux.t")
+            cq = _q(_merged_name(schema, prefix, child.name))
+            pq = _q(_merged_name(schema, prefix, parent.name))
             kind = "FK_DEFERRED" if fk.deferred else "FK_IMMEDIATE"
             # the child side
             notnull = " AND ".join(f"new.{_q(c)} IS NOT NULL" for c in ccols)
@@ -116,8 +168,8 @@ def _build(schema):
                       " AND ".join(f"{pq}.{_q(p)} = new.{_q(c)}"
                                    for c, p in zip(ccols, pcols)) + ")")
             check = f"SELECT RAISE(ABORT, {_MSG}) WHERE {notnull} AND NOT {exists}"
-            add(child.name, tag + "_ins", "AFTER", "INSERT", check, check=kind, fk_tag=tag)
-            add(child.name, tag + "_upd", "AFTER", "UPDATE", check, of=ccols, check=kind,
+            add(child, tag + "_ins", "AFTER", "INSERT", check, check=kind, fk_tag=tag)
+            add(child, tag + "_upd", "AFTER", "UPDATE", check, of=ccols, check=kind,
                 fk_tag=tag)
             # the parent side
             old_match = _match(ccols, pcols, cq, parent, "old")
@@ -141,12 +193,21 @@ def _build(schema):
                                 f"UNION SELECT c.rowid FROM {cq} AS c, {cq} AS p, "
                                 f"sqlite_fk_tree AS r WHERE p.rowid = r.rid AND {step}) "
                                 f"SELECT rid FROM sqlite_fk_tree)")
+                    elif event == "DELETE" and (cyc := _cascade_cycle(
+                            schema, prefix, child, parent,
+                            _match(ccols, pcols, "c", parent, "old"))) is not None:
+                        # ON DELETE CASCADE keys that lead back to the parent (t1 -> t2 ->
+                        # t1): SQLite's cascade recurses; here a trigger cannot fire inside
+                        # itself, so the child rows the recursion would reach are found
+                        # first (a recursive CTE over every key of the cycle) and deleted at
+                        # once; their own deletion fires the cycle's other keys
+                        body = f"DELETE FROM {cq} WHERE rowid IN ({cyc})"
                     elif event == "DELETE":
                         body = f"DELETE FROM {cq} WHERE {old_match}"
                     else:
                         sets = ", ".join(f"{_q(c)} = new.{_q(p)}" for c, p in zip(ccols, pcols))
                         body = f"UPDATE {cq} SET {sets} WHERE {old_match}"
-                    add(parent.name, name, "AFTER", event, body, when, of)
+                    add(parent, name, "AFTER", event, body, when, of)
                 elif action in ("SET NULL", "SET DEFAULT"):
                     vals = []
                     for c in ccols:
@@ -158,15 +219,72 @@ def _build(schema):
                                 v = _default_sql(child, i, default_spans) or "NULL"
                         vals.append(f"{_q(c)} = ({v})")
                     body = f"UPDATE {cq} SET {', '.join(vals)} WHERE {old_match}"
-                    add(parent.name, name, "AFTER", event, body, when, of)
+                    add(parent, name, "AFTER", event, body, when, of)
                 elif action == "RESTRICT":
                     body = f"SELECT RAISE(ABORT, {_MSG}) WHERE {children}"
-                    add(parent.name, name, "BEFORE", event, body, when, of)
+                    add(parent, name, "BEFORE", event, body, when, of)
                 else:
                     body = f"SELECT RAISE(ABORT, {_MSG}) WHERE {children}"
-                    add(parent.name, name, "AFTER", event, body, when, of, check=kind,
+                    add(parent, name, "AFTER", event, body, when, of, check=kind,
                         fk_tag=tag)
     return out
+
+
+def _cascade_edges(schema, prefix):
+    """[(parent, child, child columns, parent columns)] of the ON DELETE CASCADE keys
+    between rowid tables of one schema."""
+    out = []
+    for key, child in schema.tables.items():
+        if key == "sqlite_schema" or child.without_rowid or \
+                _schema_prefix(schema, key, child) != prefix:
+            continue
+        for ccols, fk in _foreign_keys(child):
+            if (fk.on_delete or "").upper() != "CASCADE":
+                continue
+            parent, pcols = _parent_columns(schema, fk, prefix)
+            if parent is None or parent.without_rowid or pcols is None \
+                    or len(pcols) != len(ccols):
+                continue
+            out.append((parent, child, ccols, pcols))
+    return out
+
+
+def _cascade_cycle(schema, prefix, child, parent, first):
+    """For the ON DELETE CASCADE key from ``child`` to ``parent`` (two rowid tables) when
+    cascading keys lead from ``child`` back to ``parent``: a query of the rowids of every
+    ``child`` row that the cascade from the deleted parent row reaches (``first``: the
+    condition on ``c``, a child row, of the first step), following every cascading key
+    among the tables reachable from the child; None when there is no such cycle."""
+    if child is parent or child.without_rowid or parent.without_rowid:
+        return None
+    edges = _cascade_edges(schema, prefix)
+    reach, todo = {id(child)}, [child]
+    while todo:
+        t = todo.pop()
+        for p_, c_, _cc, _pc in edges:
+            if p_ is t and id(c_) not in reach:
+                reach.add(id(c_))
+                todo.append(c_)
+    if id(parent) not in reach:
+        return None
+    num: dict = {}
+    names: dict = {}
+    for p_, c_, _cc, _pc in edges:
+        if id(p_) in reach and id(c_) in reach:
+            for t in (p_, c_):
+                num.setdefault(id(t), len(num))
+                names[id(t)] = _q(_merged_name(schema, prefix, t.name))
+    steps = []
+    for p_, c_, cc, pc in edges:
+        if id(p_) in num and id(c_) in num:
+            on = " AND ".join(f"y.{_q(a)} = x.{_q(b)}" for a, b in zip(cc, pc))
+            steps.append(f" UNION SELECT {num[id(c_)]}, y.rowid FROM {names[id(p_)]} AS x, "
+                         f"{names[id(c_)]} AS y, sqlite_fk_reach AS r WHERE r.t = "
+                         f"{num[id(p_)]} AND x.rowid = r.k AND {on}")
+    n = num[id(child)]
+    return (f"WITH RECURSIVE sqlite_fk_reach(t, k) AS (SELECT {n}, c.rowid FROM "
+            f"{names[id(child)]} AS c WHERE {first}{''.join(steps)}) "
+            f"SELECT k FROM sqlite_fk_reach WHERE t = {n}")
 
 
 def _default_sql(table, col, default_spans):
@@ -194,7 +312,7 @@ def triggers_for(p, table):
             _cache.clear()
         hit = (schema, _build(schema))
         _cache[id(schema)] = hit
-    return hit[1].get(table.name.lower(), ())
+    return hit[1].get(_owner_key(table), ())
 
 
 # ---- deferred checks -------------------------------------------------------------------------

@@ -1046,7 +1046,8 @@ cdef class BtCursor:
             if visited > limit or d >= MAX_DEPTH:
                 raise corrupt()
             p = self.get_page(pg)
-            if p.intkey != self.intkey:
+            if p.intkey != self.intkey or (d > 0 and p.ncell == 0):
+                # a child page without cells is corrupt (SQLite's getAndInitPage)
                 raise corrupt()
             if p.leaf:
                 n += p.ncell

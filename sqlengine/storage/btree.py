@@ -16,7 +16,7 @@ from sqlengine import errors
 from sqlengine.storage import _btree
 from sqlengine.storage import format as fmt
 from sqlengine.storage._btree import BtCursor
-from sqlengine.storage.pager import Pager, corrupt
+from sqlengine.storage.pager import Pager, corrupt, super_journal_commit
 
 
 def _get4(b, off: int) -> int:
@@ -36,6 +36,9 @@ class Btree:
         self._cursors: dict[int, list] = {}
         self._page1_checked = None
         self.closed = False
+        # set by the layer above: index_check(max_errors) -> [message], the comparison of
+        # index entries with their table rows that integrity_check adds to the page checks
+        self.index_check = None
 
     @classmethod
     def open(cls, path: str, vfs=None) -> Btree:
@@ -160,6 +163,23 @@ class Btree:
     def commit(self) -> None:
         self._save_all()
         self.pager.commit()
+
+    def commit_together(self, others: list) -> None:
+        """Commit this file's write transaction and those of the b-trees ``others``
+        (attached files) as one: through a super-journal when two or more of them are
+        files with a rollback journal (see pager.super_journal_commit), else one by one."""
+        bts = [self] + [b for b in others if b.in_trans]
+        writers = [b for b in bts if b.pager.in_trans == 2]
+        if self.pager.memory or sum(b.pager.needs_super_journal() for b in writers) < 2:
+            for b in bts:
+                b.commit()
+            return
+        for b in bts:
+            b._save_all()
+        super_journal_commit([b.pager for b in writers], self.pager)
+        for b in bts:
+            if b.pager.in_trans:
+                b.pager.commit()          # the files only read: end their read transactions
 
     def rollback(self) -> None:
         self._save_all()
@@ -392,4 +412,17 @@ class Btree:
         """SQLite-style integrity messages for the b-trees at ``roots`` (default: page 1 and
         every root named in sqlite_schema); ["ok"] when clean."""
         from sqlengine.storage.integrity import integrity_check
-        return integrity_check(self, roots, max_errors)
+        res = integrity_check(self, roots, max_errors)
+        hook = self.index_check
+        if hook is None or roots is not None or self.pager.db_size == 0:
+            return res
+        errs = [] if res == ["ok"] else res
+        started = self.pager.in_trans == 0
+        if started:
+            self.begin(False)
+        try:
+            errs = errs + hook(max_errors - len(errs))
+        finally:
+            if started:
+                self.pager.end_read()
+        return errs or ["ok"]

@@ -48,3 +48,63 @@ def test_mutations_change_the_file():
         kinds.add(what.split(":")[0])
     assert changed >= 270
     assert len(kinds) >= 12
+
+
+def test_divergent_files_are_grouped_by_cause():
+    from tools.malformed import CATEGORIES, divergence_category
+    ok = ["rows", [["ok"]]]
+    bad = ["rows", [["row 3 missing from index t1b"]]]
+    err = ["error", "DatabaseError: database disk image is malformed"]
+    assert divergence_category({"error": "divergent: 'select count(*) from t1'",
+                                "ours": [ok], "theirs": [err]}) == "count-via-index"
+    assert divergence_category({"error": "divergent: 'select * from t1'",
+                                "ours": [ok], "theirs": [bad]}) == "index-not-checked"
+    assert divergence_category({"error": "divergent: 'select * from t1'",
+                                "ours": [bad], "theirs": [err]}) == "both-see-damage"
+    assert divergence_category({"error": "divergent: 'select * from t1'",
+                                "ours": [ok], "theirs": [ok]}) == "other"
+    assert set(CATEGORIES) == {"count-via-index", "index-not-checked", "both-see-damage",
+                               "other"}
+
+
+def test_count_rejects_a_child_page_without_cells(tmp_path):
+    """count(*) over a table whose non-root leaf lost its cells (cell count 0) is corrupt,
+    as sqlite3 finds when it counts the table itself (it may answer from an index)."""
+    import sqlite3
+
+    import sqlengine
+    from sqlengine import errors
+    from tools.malformed import _btree_pages, make_base
+
+    path = str(tmp_path / "b.db")
+    make_base(path)
+    data = bytearray(open(path, "rb").read())
+    ps = 512
+    root = sqlite3.connect(path).execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 't1'").fetchone()[0]
+    leaves = [p for p in _btree_pages(data, ps, len(data) // ps)
+              if p != root and data[(p - 1) * ps] == 13]
+    # the first table leaf of t1 (reached from its root's first child)
+    r = (root - 1) * ps
+    first = int.from_bytes(data[r + int.from_bytes(data[r + 12:r + 14], "big"):][:4], "big")
+    assert first in leaves
+    off = (first - 1) * ps
+    data[off + 3:off + 5] = b"\0\0"
+    with open(path, "wb") as f:
+        f.write(data)
+    con = sqlite3.connect(path)
+    try:
+        con.execute("SELECT count(*) FROM t1 NOT INDEXED").fetchall()
+        raise AssertionError("sqlite3 counted the damaged table")
+    except sqlite3.DatabaseError as e:
+        assert "malformed" in str(e)
+    finally:
+        con.close()
+    con = sqlengine.connect(path)
+    try:
+        con.execute("SELECT count(*) FROM t1").fetchall()
+        raise AssertionError("sqlengine counted the damaged table")
+    except errors.DatabaseError as e:
+        assert "malformed" in str(e)
+    finally:
+        con.close()
