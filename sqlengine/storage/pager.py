@@ -15,9 +15,8 @@ States (as SQLite's pager.c; the lock is the VFS lock level):
 * A journal that exists when a SHARED lock is taken, with no RESERVED lock held by anyone, is
   "hot": the previous writer died mid-commit. It is played back (under EXCLUSIVE) before
   anything is read.
-* Savepoints keep the pre-images of pages changed since they opened (SQLite's statement
-  journal), plus the database size: in memory up to STMT_SPILL_PAGES images, then in a
-  temporary file (the image becomes its offset there).
+* Savepoints keep the pre-images of pages changed since they opened, in memory (SQLite's
+  statement journal), plus the database size.
 
 The pager never parses b-tree pages: it hands out page objects made by the factory given by the
 b-tree layer (anything with ``pgno``, ``data`` (a bytearray of page_size) and ``invalidate()``).
@@ -28,7 +27,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import tempfile
 import time
 
 from sqlengine import errors
@@ -37,7 +35,6 @@ from sqlengine.vfs import EXCLUSIVE, NO_LOCK, RESERVED, SHARED, MemoryVfs, defau
 
 JOURNAL_MODES = ("delete", "truncate", "persist", "memory", "off")
 SECTOR_SIZE = 4096
-STMT_SPILL_PAGES = 16             # savepoint page images kept in memory before a spill
 
 
 def corrupt(msg: str = "database disk image is malformed") -> errors.DatabaseError:
@@ -107,9 +104,6 @@ class Pager:
         self.joff = 0
         self.spilled = False
         self.header_checked = False
-        self.stmt_file = None         # the statement journal: savepoint images spilled
-        self.stmt_off = 0             # its used size
-        self.stmt_mem = 0             # savepoint images held in memory since the last spill
         self._read_header_initial()
 
     # -- configuration --------------------------------------------------------------------
@@ -348,6 +342,22 @@ class Pager:
         self.joff += len(rec)
         self.jrecords += 1
 
+    def _write_super_name(self, name: str) -> None:
+        """Append the super-journal record to the journal (SQLite's writeSuperJournal): the
+        lock-byte page number, the name, its length, its checksum, the journal magic. It
+        starts at a sector boundary, so playback reading the next segment header stops at
+        it."""
+        raw = name.encode("utf-8")
+        off = ((self.joff + SECTOR_SIZE - 1) // SECTOR_SIZE) * SECTOR_SIZE
+        rec = (fmt.lock_byte_page(self.page_size).to_bytes(4, "big") + raw
+               + len(raw).to_bytes(4, "big") + (sum(raw) & 0xFFFFFFFF).to_bytes(4, "big")
+               + fmt.JOURNAL_MAGIC)
+        self.jfile.write(off, rec)
+        self.joff = off + len(rec)
+        if self.jfile.size() > self.joff:
+            # a longer persistent journal would hide the record at its end
+            self.jfile.truncate(self.joff)
+
     def _sync_journal(self) -> None:
         """Make the journal durable and record its page count in the header."""
         if self.jfile is None:
@@ -376,9 +386,6 @@ class Pager:
             sp = self.savepoints[-1]
             if pgno not in sp.images and pgno <= sp.db_size:
                 sp.images[pgno] = bytes(page.data)
-                self.stmt_mem += 1
-                if self.stmt_mem > STMT_SPILL_PAGES and not self.memory:
-                    self._spill_images()
         if pgno in self.dirty:
             return
         if pgno not in self.journaled:
@@ -396,11 +403,28 @@ class Pager:
         if self.in_trans != 2:
             self.end_read()
             return
+        self.commit_phase_one()
+        self.commit_phase_two()
+
+    def needs_super_journal(self) -> bool:
+        """Whether this pager, writing, takes part in a super-journal (SQLite's vdbeCommit:
+        a file database with a rollback journal on disk and synchronous not OFF)."""
+        return self.in_trans == 2 and self._uses_journal_file() and self.synchronous >= 1
+
+    def commit_phase_one(self, super_name: str | None = None) -> None:
+        """Make the transaction durable in the database file (journal synced, pages written,
+        file synced) but leave the journal in place. ``super_name``: the super-journal of a
+        transaction over several files, recorded at the end of this file's journal before it
+        is synced, so a hot journal is played back only while the super-journal exists."""
+        if self.in_trans != 2:
+            return
         if self.dirty or self.db_size != self.orig_db_size:
             # page 1 (change counter, database size) is journaled before the journal is
             # synced, as every page the commit writes must be (SQLite: pager_incr_changecounter
             # in CommitPhaseOne, before syncJournal)
             self._update_header()
+            if super_name and self.jfile is not None:
+                self._write_super_name(super_name)
             self._sync_journal()
             if not self.memory:
                 self._lock(EXCLUSIVE)
@@ -409,6 +433,13 @@ class Pager:
             self._fit_file_size()
             if self.synchronous >= 1 and not self.memory:
                 self.file.sync()
+
+    def commit_phase_two(self) -> None:
+        """End the transaction: finalize the journal (the commit point of a one-file
+        transaction), drop the write state and the locks."""
+        if self.in_trans != 2:
+            self.end_read()
+            return
         self._finalize_journal()
         self.dirty.clear()
         self.journaled.clear()
@@ -416,6 +447,21 @@ class Pager:
         self.in_trans = 1
         self.end_read()
         self._shrink_cache()
+
+    def forget_transaction(self) -> None:
+        """Drop the write state after a commit whose pages are durable but whose journal
+        could not be finalized (its super-journal is gone, so it is not hot)."""
+        if self.jfile is not None:
+            try:
+                self.jfile.close()
+            except errors.Error:
+                pass
+            self.jfile = None
+        self.dirty.clear()
+        self.journaled.clear()
+        self.savepoints.clear()
+        self.in_trans = 1
+        self.end_read()
 
     def _fit_file_size(self) -> None:
         """Make the file exactly db_size pages: cut what lies beyond, and write the last
@@ -517,8 +563,6 @@ class Pager:
     # -- savepoints -----------------------------------------------------------------------
     def savepoint_open(self, n: int) -> None:
         """Open savepoints until there are n+1 of them (index n is the newest)."""
-        if not self.savepoints:
-            self.stmt_off = self.stmt_mem = 0   # no image refers to the file any more
         while len(self.savepoints) <= n:
             self.savepoints.append(Savepoint(self.db_size))
 
@@ -545,7 +589,7 @@ class Pager:
             for pgno, img in sp.images.items():
                 page = self.get(pgno)
                 self.write(page)
-                page.data[:] = self._image(img)
+                page.data[:] = img
                 page.invalidate()
         del self.savepoints[n + 1:]
         for pgno in [p for p in self.cache if p > target.db_size]:
@@ -553,33 +597,6 @@ class Pager:
             self.dirty.pop(pgno, None)
         self.db_size = target.db_size
         target.images = {}
-
-    def _spill_images(self) -> None:
-        """Move the savepoints' page images held in memory to the statement journal, a
-        temporary file (SQLite spills its statement journal beyond 64 KiB); the images
-        then hold the file offset instead of the bytes."""
-        if self.stmt_file is None:
-            self.stmt_file = tempfile.TemporaryFile(prefix="sqlengine-stmt-")
-        buf = bytearray()
-        base = self.stmt_off
-        for sp in self.savepoints:
-            images = sp.images
-            for pgno, img in images.items():
-                if type(img) is bytes:
-                    images[pgno] = base + len(buf)
-                    buf += img
-        os.pwrite(self.stmt_file.fileno(), buf, base)
-        self.stmt_off = base + len(buf)
-        self.stmt_mem = 0
-
-    def _image(self, img) -> bytes:
-        """A savepoint's page image: the bytes, or read back from the statement journal."""
-        if type(img) is bytes:
-            return img
-        data = os.pread(self.stmt_file.fileno(), self.page_size, img)
-        if len(data) != self.page_size:
-            raise errors.DatabaseError("disk I/O error", code=errors.SQLITE_IOERR)
-        return data
 
     # -- pages ----------------------------------------------------------------------------
     def get(self, pgno: int):
@@ -742,7 +759,12 @@ class Pager:
 
     def _playback_hot(self) -> None:
         j = self.vfs.open(self.journal_path, "journal")
-        self._playback(j, own=False)
+        sup = read_super_name(j)
+        # a journal naming a super-journal that no longer exists belongs to a transaction
+        # over several files that committed (deleting the super-journal was its commit
+        # point): it is not played back, only removed (SQLite's pager_playback)
+        if not sup or self.vfs.exists(sup):
+            self._playback(j, own=False)
         # finalize: the journal is no longer hot
         if self.journal_mode == "persist":
             j.write(0, bytes(28))
@@ -758,6 +780,8 @@ class Pager:
         self.cache.clear()
         self.change_counter = None
         self._last_header = None
+        if sup:
+            delete_super_journal(self.vfs, sup)
 
     def _playback(self, j, own: bool) -> None:
         """Copy the journal's page images back into the database file."""
@@ -818,6 +842,93 @@ class Pager:
         self.end_read()
         self.cache.clear()
         self.file.close()
-        if self.stmt_file is not None:
-            self.stmt_file.close()
-            self.stmt_file = None
+
+
+# -- transactions over several files (SQLite's super-journal, formerly "master journal") ------
+def read_super_name(j) -> str:
+    """The super-journal name recorded at the end of journal ``j``, or "" (SQLite's
+    readSuperJournal: length, checksum and magic in the last 16 bytes, the lock-byte page
+    number before the name)."""
+    size = j.size()
+    if size < 16 + 4 + 1:
+        return ""
+    tail = j.read(size - 16, 16)
+    n = int.from_bytes(tail[0:4], "big")
+    ck = int.from_bytes(tail[4:8], "big")
+    if tail[8:16] != fmt.JOURNAL_MAGIC or n == 0 or n > size - 20 or n > 65536:
+        return ""
+    start = size - 16 - n
+    raw = j.read(start, n)
+    pg = int.from_bytes(j.read(start - 4, 4), "big")
+    hdr = j.read(0, 28)
+    ps = int.from_bytes(hdr[24:28], "big") if len(hdr) == 28 else 0
+    if ps < 512 or ps > 65536 or ps & (ps - 1) or pg != fmt.lock_byte_page(ps):
+        return ""
+    if (sum(raw) & 0xFFFFFFFF) != ck or b"\0" in raw:
+        return ""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+
+
+def delete_super_journal(vfs, name: str) -> None:
+    """Delete super-journal ``name`` once no journal it lists still names it (SQLite's
+    pager_delsuper); a child journal still naming it is hot and needs it."""
+    if not vfs.exists(name):
+        return
+    f = vfs.open(name, "super_journal")
+    try:
+        children = [c.decode("utf-8", "replace") for c in f.read(0, f.size()).split(b"\0") if c]
+    finally:
+        f.close()
+    for child in children:
+        if vfs.exists(child):
+            j = vfs.open(child, "journal")
+            try:
+                if read_super_name(j) == name:
+                    return
+            finally:
+                j.close()
+    vfs.delete(name)
+
+
+def super_journal_commit(pagers: list, main) -> None:
+    """Commit one transaction that wrote to several database files atomically (SQLite's
+    vdbeCommit): write the journal names of every file into a new super-journal beside
+    ``main``'s file and sync it; commit phase one of every pager, each journal recording the
+    super-journal's name; delete the super-journal (the commit point: from here a crash leaves
+    every file committed, before it every hot journal is played back); then finalize every
+    journal. ``pagers``: every pager with a write transaction (in-memory ones take no part in
+    the super-journal but commit with the others)."""
+    vfs = main.vfs
+    for _ in range(101):
+        r = random.getrandbits(32)
+        name = f"{main.path}-mj{(r >> 8) & 0xFFFFFF:06X}9{r & 0xFF:02X}"
+        if not vfs.exists(name):
+            break
+    else:
+        raise errors.OperationalError("database or disk is full", code=errors.SQLITE_FULL)
+    f = vfs.open(name, "super_journal")
+    try:
+        body = b"".join(p.journal_path.encode("utf-8") + b"\0"
+                        for p in pagers if p.needs_super_journal())
+        f.write(0, body)
+        f.sync()
+    except BaseException:
+        f.close()
+        vfs.delete(name)
+        raise
+    try:
+        for p in pagers:
+            p.commit_phase_one(name if p.needs_super_journal() else None)
+    finally:
+        f.close()
+    vfs.delete(name)
+    for p in pagers:
+        try:
+            p.commit_phase_two()
+        except errors.Error:
+            # every file is durable: a journal left behind names a deleted super-journal
+            # and is removed, not played back, by the next reader
+            p.forget_transaction()
