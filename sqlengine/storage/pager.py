@@ -15,8 +15,9 @@ States (as SQLite's pager.c; the lock is the VFS lock level):
 * A journal that exists when a SHARED lock is taken, with no RESERVED lock held by anyone, is
   "hot": the previous writer died mid-commit. It is played back (under EXCLUSIVE) before
   anything is read.
-* Savepoints keep the pre-images of pages changed since they opened, in memory (SQLite's
-  statement journal), plus the database size.
+* Savepoints keep the pre-images of pages changed since they opened (SQLite's statement
+  journal), plus the database size: in memory up to STMT_SPILL_PAGES images, then in a
+  temporary file (the image becomes its offset there).
 
 The pager never parses b-tree pages: it hands out page objects made by the factory given by the
 b-tree layer (anything with ``pgno``, ``data`` (a bytearray of page_size) and ``invalidate()``).
@@ -27,6 +28,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import tempfile
 import time
 
 from sqlengine import errors
@@ -35,6 +37,7 @@ from sqlengine.vfs import EXCLUSIVE, NO_LOCK, RESERVED, SHARED, MemoryVfs, defau
 
 JOURNAL_MODES = ("delete", "truncate", "persist", "memory", "off")
 SECTOR_SIZE = 4096
+STMT_SPILL_PAGES = 16             # savepoint page images kept in memory before a spill
 
 
 def corrupt(msg: str = "database disk image is malformed") -> errors.DatabaseError:
@@ -104,6 +107,9 @@ class Pager:
         self.joff = 0
         self.spilled = False
         self.header_checked = False
+        self.stmt_file = None         # the statement journal: savepoint images spilled
+        self.stmt_off = 0             # its used size
+        self.stmt_mem = 0             # savepoint images held in memory since the last spill
         self._read_header_initial()
 
     # -- configuration --------------------------------------------------------------------
@@ -386,6 +392,9 @@ class Pager:
             sp = self.savepoints[-1]
             if pgno not in sp.images and pgno <= sp.db_size:
                 sp.images[pgno] = bytes(page.data)
+                self.stmt_mem += 1
+                if self.stmt_mem > STMT_SPILL_PAGES and not self.memory:
+                    self._spill_images()
         if pgno in self.dirty:
             return
         if pgno not in self.journaled:
@@ -563,6 +572,8 @@ class Pager:
     # -- savepoints -----------------------------------------------------------------------
     def savepoint_open(self, n: int) -> None:
         """Open savepoints until there are n+1 of them (index n is the newest)."""
+        if not self.savepoints:
+            self.stmt_off = self.stmt_mem = 0   # no image refers to the file any more
         while len(self.savepoints) <= n:
             self.savepoints.append(Savepoint(self.db_size))
 
@@ -589,7 +600,7 @@ class Pager:
             for pgno, img in sp.images.items():
                 page = self.get(pgno)
                 self.write(page)
-                page.data[:] = img
+                page.data[:] = self._image(img)
                 page.invalidate()
         del self.savepoints[n + 1:]
         for pgno in [p for p in self.cache if p > target.db_size]:
@@ -597,6 +608,33 @@ class Pager:
             self.dirty.pop(pgno, None)
         self.db_size = target.db_size
         target.images = {}
+
+    def _spill_images(self) -> None:
+        """Move the savepoints' page images held in memory to the statement journal, a
+        temporary file (SQLite spills its statement journal beyond 64 KiB); the images
+        then hold the file offset instead of the bytes."""
+        if self.stmt_file is None:
+            self.stmt_file = tempfile.TemporaryFile(prefix="sqlengine-stmt-")
+        buf = bytearray()
+        base = self.stmt_off
+        for sp in self.savepoints:
+            images = sp.images
+            for pgno, img in images.items():
+                if type(img) is bytes:
+                    images[pgno] = base + len(buf)
+                    buf += img
+        os.pwrite(self.stmt_file.fileno(), buf, base)
+        self.stmt_off = base + len(buf)
+        self.stmt_mem = 0
+
+    def _image(self, img) -> bytes:
+        """A savepoint's page image: the bytes, or read back from the statement journal."""
+        if type(img) is bytes:
+            return img
+        data = os.pread(self.stmt_file.fileno(), self.page_size, img)
+        if len(data) != self.page_size:
+            raise errors.DatabaseError("disk I/O error", code=errors.SQLITE_IOERR)
+        return data
 
     # -- pages ----------------------------------------------------------------------------
     def get(self, pgno: int):
@@ -842,6 +880,9 @@ class Pager:
         self.end_read()
         self.cache.clear()
         self.file.close()
+        if self.stmt_file is not None:
+            self.stmt_file.close()
+            self.stmt_file = None
 
 
 # -- transactions over several files (SQLite's super-journal, formerly "master journal") ------
