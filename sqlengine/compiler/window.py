@@ -281,6 +281,9 @@ def _runtime_specs(p, rw, n_star, colls):
             frame = (fr.units.upper(), _bound(fr.start), _bound(fr.end) if fr.end else
                      ("CURRENT ROW", None), fr.exclude.upper() if fr.exclude else None)
         const_args = []
+        if agg is not None and agg.needs_collation and args and colls[n_star + args[0]]:
+            # min()/max() compare under their argument's collation
+            agg = agg.with_collation(p.coll_func(colls[n_star + args[0]]))
         specs.append(dict(
             name=name, agg=agg, args=[n_star + a for a in args],
             parts=[n_star + x for x in parts],
@@ -487,8 +490,8 @@ def _aggregate_partition(rows, part, groups, spec, values):
         return
     state = agg.new()
     track = getattr(state, "track_window", None)
-    if track is not None and any(lo for lo in los):
-        track()  # min/max keep the frame's values to survive inverse()
+    if track is not None and frame is not None and frame[1][0] != "UNBOUNDED PRECEDING":
+        track()  # min/max keep the frame's values to survive inverse(), as SQLite does
     else:
         track = None
     step = state.step

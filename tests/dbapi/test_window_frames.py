@@ -145,3 +145,23 @@ def test_user_window_function_value_before_any_row_is_null():
                                    "AND 1 PRECEDING) FROM t ORDER BY x")
     assert rows[:3] == [(1, None), (2, 1), (3, 3)]
     assert log[:3] == ["init", ("step", 1), "value"]
+
+
+@pytest.mark.parametrize("window", ["ROWS 5 PRECEDING", "", "ROWS BETWEEN 1 FOLLOWING AND 3 "
+                                    "FOLLOWING", "GROUPS BETWEEN CURRENT ROW AND 1 FOLLOWING"])
+def test_min_max_under_a_collation(window):
+    # min()/max() compare under the argument's collation; over a frame that does not start
+    # at UNBOUNDED PRECEDING, of equal values the later row wins (SQLite's index of the
+    # frame), otherwise the first
+    results = []
+    for module in (sqlite3, sqlengine):
+        con = module.connect(":memory:")
+        con.execute("CREATE TABLE t(id, x, y TEXT COLLATE NOCASE)")
+        con.executemany("INSERT INTO t VALUES (?, ?, ?)", [
+            (1, "a", "b"), (2, "A", "B"), (3, "b", "a"), (4, "B", "A"), (5, None, None)])
+        over = f"OVER (ORDER BY id {window})"
+        results.append(con.execute(
+            f"SELECT id, max(x COLLATE NOCASE) {over}, min(x COLLATE NOCASE) {over}, "
+            f"max(y) {over}, min(y) {over}, max(x) {over} FROM t ORDER BY id").fetchall())
+        con.close()
+    assert results[1] == results[0]

@@ -171,6 +171,16 @@ SCENARIOS.update({
                        ".mode zz\n.mode insert\nselect 1;\n.mode --wrap 5 column\n.mode\n"
                        ".separator ,\n.mode list\n.separator ;\n.mode\nselect 1, 2;\n"
                        ".mode insert foo\n.mode\nselect 1;\n", ()),
+    "eqp-trees": ("create table t(a, b);\ncreate table u(x, y);\ncreate index ub on u(x);\n"
+                  ".eqp on\n"
+                  "select * from t where a in (select x from u where y in (select b from t));\n"
+                  "select (select count(*) from u where x = t.a) from t;\n"
+                  "select a from t union select x from u order by 1;\n"
+                  "select a from t union all select x from u;\n"
+                  "with c(n) as (select 1 union all select n + 1 from c where n < 3) "
+                  "select * from c;\n"
+                  "select * from (select a, count(*) from t group by a) where a > 1;\n"
+                  "select exists (select 1 from u where u.y = t.b) from t;\n", ()),
     "comments-and-blank-lines": ("-- a comment\n\n# not sql\nselect 1; -- trailing\n"
                                  "/* block */ select 2;\n", ()),
 })
