@@ -204,6 +204,33 @@ def _is_small_int(e):
 
 # ---- loop generation ---------------------------------------------------------------------
 
+def _cheaper_subset(x, y):
+    """whereLoopCheaperProperSubset: ``x`` uses a proper subset of the terms of ``y``, is
+    not worse in both cost and rows, and is covering only if ``y`` is."""
+    if len(x.used) >= len(y.used):
+        return False
+    if x.r_run > y.r_run and x.n_out > y.n_out:
+        return False
+    for t in x.used:
+        if t not in y.used:
+            return False
+    return not (x.covering and not y.covering)
+
+
+def _adjust_cost(loops, new):
+    """whereLoopAdjustCost: an index loop using more terms than a cheaper one on the same
+    source is made at least as cheap (and one using fewer at least as costly)."""
+    for p in loops:
+        if p.src_i != new.src_i or p.kind != "index" or not p.used:
+            continue
+        if _cheaper_subset(p, new):
+            new.r_run = min(p.r_run, new.r_run)
+            new.n_out = min(p.n_out, new.n_out) - 1
+        elif _cheaper_subset(new, p):
+            new.r_run = max(p.r_run, new.r_run)
+            new.n_out = max(p.n_out, new.n_out) + 1
+
+
 class LoopBuilder:
     """Makes the WhereLoops of every source of one WHERE clause."""
 
@@ -236,6 +263,8 @@ class LoopBuilder:
         exists; drop the loops it beats."""
         loops = self.loops
         new.sort_idx = self.sort_idx
+        if new.kind == "index" and new.used:
+            _adjust_cost(loops, new)
         for k, p in enumerate(loops):
             if p.src_i != new.src_i or p.sort_idx != new.sort_idx:
                 continue
@@ -399,12 +428,13 @@ class LoopBuilder:
 
     def _add_rowid(self, i, bit, ops, r_size, r_log, terms):
         for o in ops:
-            if o.op == "=":
+            n_in = in_list_size(o)
+            if o.op == "=" or n_in is not None:
                 lp = WhereLoop(i, "rowid_eq")
                 lp.eq = (o,)
                 lp.prereq = o.prereq
-                lp.n_out = 0
-                lp.r_run = log_add(r_log, 16)
+                lp.n_out = n_in or 0
+                lp.r_run = log_add(r_log, 16) + (n_in or 0)
                 lp.used = (o.term,)
                 self.output_adjust(lp, r_size, terms)
                 self.add(lp)
@@ -412,7 +442,7 @@ class LoopBuilder:
                          lambda n_out: log_add(r_log, n_out + 16), r_size, terms, "rowid_range")
 
     def _add_ranges(self, i, ix, eq, prereq, n_out, rops, cost, r_size, terms, kind,
-                    covering=False):
+                    covering=False, n_in=0):
         his = [o for o in rops if o.op in ("<", "<=")]
         combos = []
         for o in rops:  # in WHERE order, as SQLite adds them
@@ -440,8 +470,8 @@ class LoopBuilder:
                 n_new = 10
             if n_new < out:
                 out = n_new
-            lp.n_out = out
-            lp.r_run = cost(out)
+            lp.n_out = out + n_in
+            lp.r_run = cost(out) + n_in
             lp.used = tuple(o.term for o in eq) + tuple(x.term for x in (lo, hi) if x)
             self.output_adjust(lp, r_size, terms)
             self.add(lp)
@@ -467,7 +497,7 @@ class LoopBuilder:
             aff = index_column_affinity(table, ix, k, lhs_aff)
             return _affinity_ok(aff, term_aff) and coll_name == _coll_name(coll)
 
-        def recurse(k, eq, prereq, n_out):
+        def recurse(k, eq, prereq, n_out, n_in_mul):
             if k >= len(ix.columns):
                 return
             col = ix.columns[k]
@@ -480,23 +510,46 @@ class LoopBuilder:
                 rops = [o for o in mine if o.op in (">", ">=", "<", "<=") and fits(o, k)]
                 if rops:
                     self._add_ranges(i, ix, eq, prereq, n_out, rops, cost, r_size, terms,
-                                     "index", covering)
+                                     "index", covering, n_in_mul)
             for o in mine:
-                if o.op != "=" or not fits(o, k):
+                n_in = in_list_size(o)
+                if o.op != "=" and n_in is None or not fits(o, k):
                     continue
+                n_in = n_in or 0
                 lp = WhereLoop(i, "index")
                 lp.index = ix
                 lp.eq = eq + (o,)
                 lp.covering = covering
                 lp.prereq = prereq | o.prereq
-                lp.n_out = n_out + a[k + 1] - a[k]
-                lp.r_run = cost(lp.n_out)
+                nxt = n_out + a[k + 1] - a[k]
+                # x IN (list): one lookup per value (SQLite's nIn, multiplied along)
+                lp.n_out = nxt + n_in_mul + n_in
+                lp.r_run = cost(nxt) + n_in_mul + n_in
                 lp.used = tuple(x.term for x in lp.eq)
-                nxt = lp.n_out
                 self.output_adjust(lp, r_size, terms)
                 self.add(lp)
-                recurse(k + 1, lp.eq, lp.prereq, nxt)
-        recurse(0, (), 0, r_size)
+                recurse(k + 1, lp.eq, lp.prereq, nxt, n_in_mul + n_in)
+        recurse(0, (), 0, r_size, 0)
+
+
+def _is_constant(e):
+    t = type(e)
+    if t is A.Literal or t is A.Param:
+        return True
+    return t is A.Unary and e.op in ("-", "+") and type(e.operand) is A.Literal
+
+
+def in_list_size(o):
+    """For an operand ``column IN (constant, ...)``: the LogEst of the number of values
+    (SQLite's nIn), else None. Only constant lists are looked up value by value (their
+    comparison affinity is the column's, as for ``=``)."""
+    if o.op != "IN":
+        return None
+    items = o.rhs.items
+    for it in items:
+        if not _is_constant(it):
+            return None
+    return log_est(len(items))
 
 
 def _term_aff(scope, o):
@@ -662,6 +715,8 @@ def order_checker(scope, wc, order_by):
                 break
             i = lp.src_i
             ix = lp.index if lp.kind == "index" else None
+            if any(o.op == "IN" for o in lp.eq):
+                return k, ()  # looked up value by value: the order stops here
             one_row = lp.kind == "rowid_eq" or (
                 ix is not None and ix.unique and len(lp.eq) == len(ix.columns))
             if one_row:
@@ -759,7 +814,8 @@ def access_of(scope, lp, src, placed_mask, wc, terms) -> Access:
     for k, o in enumerate(lp.eq):
         a.eq.append(o.rhs)
         ka = index_column_affinity(table, ix, k, expr_affinity(o.lhs, scope))
-        if comparison_affinity(expr_affinity(o.rhs, scope), ka) == AFF_BLOB:
+        rhs = o.rhs.items[0] if o.op == "IN" else o.rhs  # (a constant list: one affinity)
+        if comparison_affinity(expr_affinity(rhs, scope), ka) == AFF_BLOB:
             ka = AFF_BLOB
         affs += ka
     a.key_aff = affs

@@ -17,7 +17,7 @@ from sqlengine.vdbe import opcodes as O
 
 class Level:
     __slots__ = ("src", "access", "top", "cont", "brk", "done", "match_reg", "after_match",
-                 "icur", "scratch", "seek", "start", "eqp_addr")
+                 "icur", "scratch", "seek", "start", "eqp_addr", "in_loops")
 
     def __init__(self, src):
         self.src = src
@@ -33,6 +33,7 @@ class Level:
         self.seek = -1  # address of the IdxRowid of an index loop (a table lookup follows)
         self.start = -1  # address of the loop's first instruction
         self.eqp_addr = -1  # the Noop that carries the loop's EXPLAIN QUERY PLAN line
+        self.in_loops = ()  # (ephemeral cursor, top, next label, desc) per x IN (list)
 
 
 class WhereInfo:
@@ -295,6 +296,11 @@ def _open_loop(p, scope, lv):
         lv.top = b.addr()
     elif acc.kind == "auto":
         _open_auto(p, scope, lv)
+    elif acc.kind == "rowid_eq" and type(acc.eq[0]) is A.InList:
+        r = b.alloc_reg()
+        brk = _in_loop(p, scope, lv, acc.eq[0], r, "C", None, lv.brk)
+        lv.top = -1
+        b.emit(O.OP_SeekRowid, cur, brk, r)
     elif acc.kind == "rowid_eq":
         r = code_expr_reg(p, scope, acc.eq[0])
         lv.top = -1
@@ -340,9 +346,14 @@ def _open_loop(p, scope, lv):
             first, first_op, last, last_op = acc.lo, acc.lo_op, acc.hi, acc.hi_op
         if first is not None:
             exprs.append(first)
-        key = _key_block(p, scope, exprs, acc.key_aff[:len(exprs)]) if exprs else 0
+        brk = lv.brk  # where a lookup that finds nothing more goes
+        if any(type(e) is A.InList for e in acc.eq):
+            key = _in_key_block(p, scope, lv, exprs, acc.key_aff[:len(exprs)])
+            brk = lv.in_loops[-1][2]
+        else:
+            key = _key_block(p, scope, exprs, acc.key_aff[:len(exprs)]) if exprs else 0
         if exprs:
-            b.emit(O.OP_IfNullJump, key, lv.brk, len(exprs))
+            b.emit(O.OP_IfNullJump, key, brk, len(exprs))
         end_key = None
         if last is not None:
             end_key = b.alloc_reg(n_eq + 1)
@@ -352,7 +363,7 @@ def _open_loop(p, scope, lv):
             aff = acc.key_aff[n_eq:n_eq + 1]
             if aff and aff not in "@A":
                 b.emit(O.OP_Affinity, end_key + n_eq, 1, 0, aff)
-            b.emit(O.OP_IsNull, end_key + n_eq, lv.brk)
+            b.emit(O.OP_IsNull, end_key + n_eq, brk)
         elif rev and first is not None:
             # backwards from an upper bound: stop before the NULL entries
             end_key = b.alloc_reg(n_eq + 1)
@@ -362,39 +373,100 @@ def _open_loop(p, scope, lv):
             last_op = ">"  # stop on an entry <= (..., NULL)
         if rev:
             if first is not None:
-                b.emit(O.OP_SeekLT if first_op == "<" else O.OP_SeekLE, lv.icur, lv.brk, key,
+                b.emit(O.OP_SeekLT if first_op == "<" else O.OP_SeekLE, lv.icur, brk, key,
                        n_eq + 1)
             elif n_eq:
-                b.emit(O.OP_SeekLE, lv.icur, lv.brk, key, n_eq)
+                b.emit(O.OP_SeekLE, lv.icur, brk, key, n_eq)
             else:
-                b.emit(O.OP_Last, lv.icur, lv.brk)
+                b.emit(O.OP_Last, lv.icur, brk)
         elif first is not None:
-            b.emit(O.OP_SeekGT if first_op == ">" else O.OP_SeekGE, lv.icur, lv.brk, key,
+            b.emit(O.OP_SeekGT if first_op == ">" else O.OP_SeekGE, lv.icur, brk, key,
                    n_eq + 1)
         elif n_eq:
-            b.emit(O.OP_SeekGE, lv.icur, lv.brk, key, n_eq)
+            b.emit(O.OP_SeekGE, lv.icur, brk, key, n_eq)
         elif end_key is not None:
             # no lower bound: skip the NULL entries at the start of the index
             nul = b.alloc_reg()
             b.emit(O.OP_Null, 0, nul)
-            b.emit(O.OP_SeekGT, lv.icur, lv.brk, nul, 1)
+            b.emit(O.OP_SeekGT, lv.icur, brk, nul, 1)
         else:
-            b.emit(O.OP_Rewind, lv.icur, lv.brk)  # a full scan of the index
+            b.emit(O.OP_Rewind, lv.icur, brk)  # a full scan of the index
         lv.top = b.addr()
         if rev:
             if end_key is not None:
-                b.emit(O.OP_IdxLE if last_op == ">" else O.OP_IdxLT, lv.icur, lv.brk,
+                b.emit(O.OP_IdxLE if last_op == ">" else O.OP_IdxLT, lv.icur, brk,
                        end_key, n_eq + 1)
             elif n_eq:
-                b.emit(O.OP_IdxLT, lv.icur, lv.brk, key, n_eq)
+                b.emit(O.OP_IdxLT, lv.icur, brk, key, n_eq)
         elif end_key is not None:
-            b.emit(O.OP_IdxGE if last_op == "<" else O.OP_IdxGT, lv.icur, lv.brk, end_key,
+            b.emit(O.OP_IdxGE if last_op == "<" else O.OP_IdxGT, lv.icur, brk, end_key,
                    n_eq + 1)
         elif n_eq:
-            b.emit(O.OP_IdxGT, lv.icur, lv.brk, key, n_eq)
+            b.emit(O.OP_IdxGT, lv.icur, brk, key, n_eq)
         rr = b.alloc_reg()
         lv.seek = b.emit(O.OP_IdxRowid, lv.icur, rr)
         b.emit(O.OP_SeekRowid, cur, lv.cont, rr)
+
+
+def _in_values(p, scope, e, aff, coll):
+    """An ephemeral index of the values of ``x IN (constant, ...)`` with the comparison's
+    affinity applied (NULLs left out, equal values kept once, in ``coll`` order), filled
+    once per run; returns its cursor."""
+    from sqlengine.vdbe.sorter import SortSpec
+    b = p.b
+    eph = b.alloc_cursor()
+    filled = b.new_label()
+    b.emit(O.OP_Once, 0, filled)
+    b.emit(O.OP_OpenEphemeral, eph, 1, 0, SortSpec(1, [p.collation(coll)]),
+           comment="IN-list")
+    r = b.alloc_reg()
+    rec = b.alloc_reg()
+    for item in e.items:
+        code_expr(p, scope, item, r)
+        if aff and aff not in "@A":
+            b.emit(O.OP_Affinity, r, 1, 0, aff)
+        skip = b.new_label()
+        b.emit(O.OP_IsNull, r, skip)
+        b.emit(O.OP_MakeRecord, r, 1, rec)
+        b.emit(O.OP_IdxInsert, eph, rec)
+        b.resolve(skip)
+    b.resolve(filled)
+    return eph
+
+
+def _in_loop(p, scope, lv, e, reg, aff, coll, brk, desc=False):
+    """Open a loop over the values of ``x IN (list)``, each in turn in ``reg`` (in the
+    order of the index column: descending for a DESC one); returns the label the inner
+    lookup goes to when it is done (the next value)."""
+    b = p.b
+    eph = _in_values(p, scope, e, aff, coll)
+    b.emit(O.OP_Last if desc else O.OP_Rewind, eph, brk)
+    top = b.addr()
+    b.emit(O.OP_Column, eph, 0, reg)
+    nxt = b.new_label()
+    lv.in_loops = lv.in_loops + ((eph, top, nxt, desc),)
+    return nxt
+
+
+def _in_key_block(p, scope, lv, exprs, aff):
+    """``_key_block`` for an index key with IN lists among its equalities: the other
+    parts coded once, then one loop per IN list (outermost first) fills its part."""
+    b = p.b
+    src = lv.src
+    ix = lv.access.index
+    base = b.alloc_reg(len(exprs))
+    for j, e in enumerate(exprs):
+        if type(e) is not A.InList:
+            code_expr(p, scope, e, base + j)
+    brk = lv.brk
+    for j, e in enumerate(exprs):
+        if type(e) is A.InList:
+            col = ix.columns[j]
+            coll = ix.collations[j] or src.table.columns[col].collation
+            brk = _in_loop(p, scope, lv, e, base + j, aff[j:j + 1], coll, brk, ix.desc[j])
+    if aff and any(c not in "@A" for c in aff):
+        b.emit(O.OP_Affinity, base, len(exprs), 0, aff)
+    return base
 
 
 def _open_auto(p, scope, lv):
@@ -516,6 +588,9 @@ def where_end(p, info: WhereInfo) -> None:
             b.emit(step, src.cursor, lv.top)
         elif acc.kind in ("index", "auto"):
             b.emit(step, lv.icur, lv.top)
+        for eph, top, nxt, desc in reversed(lv.in_loops):  # each IN list's next value
+            b.resolve(nxt)
+            b.emit(O.OP_Prev if desc else O.OP_Next, eph, top)
         b.resolve(lv.brk)
         if src.left:
             b.emit(O.OP_IfPos, lv.match_reg, lv.done, 0)
