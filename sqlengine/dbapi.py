@@ -954,8 +954,12 @@ class Cursor:
                     "Incorrect number of bindings supplied. The current statement uses "
                     f"{needed}, and there are {len(parameters)} supplied."
                 )
+            # the executemany hot path: the values are returned as given unless an adapter
+            # changed one
             bind = stmt.bind
-            for i, value in enumerate(parameters, 1):
+            i = 0
+            for value in parameters:
+                i += 1
                 cls = type(value)
                 if cls is int:
                     if not _INT64_MIN <= value <= _INT64_MAX:
@@ -965,8 +969,12 @@ class Cursor:
                         value.encode("utf-8")
                 elif cls is not float and value is not None and cls is not bytes:
                     value = _sql_value(value, i)
+                    if not values:
+                        values = list(parameters)
+                    values[i - 1] = value
                 bind(i, value)
-                values.append(value)
+            if not values:
+                values = parameters
             if self._connection._limits[0] < DEFAULT_LIMITS[0]:
                 self._check_lengths(values)
             return values

@@ -599,17 +599,15 @@ cdef class RunMerger:
         return out
 
 
-def hash_record(row, Py_ssize_t n_key, list norms, object seq):
-    """The entry of a spilled automatic index for ``row``: its first ``n_key`` fields
-    normalised (TEXT by the field's collation key, byte strings as bytes), ``seq``, then
-    the row itself."""
-    cdef tuple r = row if type(row) is tuple else tuple(row)
-    cdef Py_ssize_t n = PyTuple_GET_SIZE(r), i
-    cdef tuple out = PyTuple_New(n_key + 1 + n)
+cdef tuple _norm_key(object row, Py_ssize_t n_key, list norms):
+    """The first ``n_key`` fields of ``row`` normalised: TEXT by the field's collation key,
+    byte strings as bytes (equal tuples = equal keys, and equal keys hash alike)."""
+    cdef Py_ssize_t n = len(row), i
+    cdef tuple out = PyTuple_New(n_key)
     cdef object v, nm
     cdef type t
     for i in range(n_key):
-        v = <object>PyTuple_GET_ITEM(r, i) if i < n else None
+        v = row[i] if i < n else None
         t = type(v)
         if t is str:
             nm = norms[i]
@@ -619,20 +617,52 @@ def hash_record(row, Py_ssize_t n_key, list norms, object seq):
             v = bytes(v)
         Py_INCREF(v)
         PyTuple_SET_ITEM(out, i, v)
-    Py_INCREF(seq)
-    PyTuple_SET_ITEM(out, n_key, seq)
-    for i in range(n):
-        v = <object>PyTuple_GET_ITEM(r, i)
-        Py_INCREF(v)
-        PyTuple_SET_ITEM(out, n_key + 1 + i, v)
     return out
 
 
-def append_all(cursor, list recs, encode):
-    """``cursor.append(encode(rec))`` for each of ``recs`` (in order)."""
+cdef inline long long _bucket(tuple key) except -1:
+    return (<long long>(hash(key) & 0x7FFFFFFF)) << 32
+
+
+def hashed_entry(row, Py_ssize_t n_key, list norms, long long seq):
+    """``(rowid, *row)`` for a spilled automatic index: the rowid is the hash of the
+    normalised key (31 bits) above ``seq`` (32 bits)."""
+    cdef tuple r = row if type(row) is tuple else tuple(row)
+    cdef Py_ssize_t n = PyTuple_GET_SIZE(r), i
+    cdef tuple out = PyTuple_New(n + 1)
+    cdef object v = _bucket(_norm_key(r, n_key, norms)) | (seq & 0xFFFFFFFF)
+    Py_INCREF(v)
+    PyTuple_SET_ITEM(out, 0, v)
+    for i in range(n):
+        v = <object>PyTuple_GET_ITEM(r, i)
+        Py_INCREF(v)
+        PyTuple_SET_ITEM(out, i + 1, v)
+    return out
+
+
+def hashed_lookup(cursor, key, Py_ssize_t n_key, list norms, decode):
+    """The rows of a spilled automatic index whose normalised key equals ``key``'s, in
+    insertion order (``cursor``: a table cursor on its b-tree)."""
+    cdef tuple k = _norm_key(key, n_key, norms)
+    cdef long long lo = _bucket(k)
+    cdef long long hi = lo | 0xFFFFFFFF
+    cdef list out = []
+    if not cursor.seek_ge(lo):
+        return out
+    while cursor.rowid <= hi:
+        row = decode(cursor.payload())
+        if _norm_key(row, n_key, norms) == k:
+            out.append(row)
+        if not cursor.next():
+            break
+    return out
+
+
+def append_entries(cursor, list entries, encode):
+    """``cursor.append(e[0], encode(e[1:]))`` for each entry (rowids increasing)."""
     app = cursor.append
-    for rec in recs:
-        app(encode(rec))
+    for e in entries:
+        app(e[0], encode(e[1:]))
 
 
 def append_table(cursor, list rowids, list rows, encode):

@@ -18,9 +18,10 @@ import sys
 import tempfile
 import weakref
 
-from sqlengine.vdbe._sorter import (RowOrder, RunMerger, append_all, append_table, encode_rows,
-                                    hash_record, row_key, sort_rows)
-from sqlengine.storage._record import KeyInfo, decode_record, encode_record
+from sqlengine.vdbe._sorter import (RowOrder, RunMerger, append_entries, append_table,
+                                    encode_rows, hashed_entry, hashed_lookup, row_key,
+                                    sort_rows)
+from sqlengine.storage._record import decode_record, encode_record
 from sqlengine.vdbe._values import compare
 
 __all__ = ["BINARY", "Coll", "EphHash", "EphIndex", "EphTable", "SortSpec", "Sorter",
@@ -523,10 +524,12 @@ class EphHash:
 
 
 class SpilledIndex:
-    """Rows indexed by the normalised value of their first ``n_key`` fields in a b-tree of
-    a temporary file (an index tree; cells ``(key..., seq, row...)``, ``seq`` keeping the
-    insertion order of equal keys). Rows are gathered by a spilling ``Sorter`` and appended
-    to the tree in order at the first lookup; rows added later are inserted. The file is
+    """Rows grouped by the normalised value of their first ``n_key`` fields, in a rowid
+    b-tree of a temporary file: the rowid of a row is the hash of its normalised key (31
+    bits) above its insertion number (32 bits), so a group is one rowid range, in insertion
+    order; a lookup scans its key's range and keeps the rows whose key equals (hash
+    collisions are filtered). Rows are gathered by a spilling ``Sorter`` and appended to the
+    tree in rowid order at the first lookup; rows added later are inserted. The file is
     removed when the index is dropped."""
 
     __slots__ = ("n_key", "norms", "sorter", "seq", "bt", "cursor", "_fin", "__weakref__")
@@ -534,31 +537,31 @@ class SpilledIndex:
     def __init__(self, n_key, norms):
         self.n_key = n_key
         self.norms = norms
-        self.sorter = Sorter(SortSpec(n_key + 1))
+        self.sorter = Sorter(SortSpec(1))
         self.seq = 0
         self.bt = None
         self.cursor = None
 
     def add(self, row):
-        rec = hash_record(row, self.n_key, self.norms, self.seq)
+        entry = hashed_entry(row, self.n_key, self.norms, self.seq)
         self.seq += 1
         if self.cursor is not None:
-            self.cursor.insert(encode_record(rec))
+            self.cursor.insert(entry[0], encode_record(entry[1:]))
             return
         s = self.sorter
-        s.rows.append(rec)
+        s.rows.append(entry)
         if s.trim_at and len(s.rows) >= s.trim_at:
             s.trim(None)
 
     def _build(self):
         bt, path = _temp_btree()
         self._fin = weakref.finalize(self, _drop_btree, bt, path)
-        root = bt.create_table(False)
-        cur = bt.cursor(root, True, KeyInfo(self.n_key + 1))
+        root = bt.create_table(True)
+        cur = bt.cursor(root, True)
         s = self.sorter
         s.sort()
         while True:
-            append_all(cur, s.rows, encode_record)
+            append_entries(cur, s.rows, encode_record)
             if s.merger is None or not s.refill():
                 break
         s.close()
@@ -569,16 +572,7 @@ class SpilledIndex:
     def lookup(self, key):
         if self.cursor is None:
             self._build()
-        k = hash_record(key, self.n_key, self.norms, None)[:self.n_key]
-        c = self.cursor
-        out = []
-        if c.seek_ge(k):
-            n = self.n_key + 1
-            while c.compare_key(k) == 0:
-                out.append(decode_record(c.key())[n:])
-                if not c.next():
-                    break
-        return out
+        return hashed_lookup(self.cursor, key, self.n_key, self.norms, decode_record)
 
 
 def _drop_btree(bt, path):
