@@ -150,6 +150,14 @@ cdef class ProgramBuilder:
         self.ops.append([op, p1, p2, p3, p4, p5, comment])
         return len(self.ops) - 1
 
+    cpdef bint uses_any(self, frozenset opcodes) except -1:
+        """Whether an instruction emitted so far has one of ``opcodes``."""
+        cdef list ins
+        for ins in self.ops:
+            if ins[0] in opcodes:
+                return True
+        return False
+
     cpdef Py_ssize_t addr(self):
         """Address of the next instruction."""
         return len(self.ops)
@@ -282,7 +290,10 @@ cpdef code_column(p, ref, int target):
             b.emit(OP_SCopy, r, target)
             return
     if col < 0 or (src.is_table and col == src.ipk):
-        b.emit(OP_Rowid, src.cursor, target)
+        if col < 0 and src.rowid_null:  # a subquery's rowid that SQLite reads as NULL
+            b.emit(OP_Null, 0, target)
+        else:
+            b.emit(OP_Rowid, src.cursor, target)
         return
     defaults = src.defaults
     field = col
@@ -328,7 +339,13 @@ cpdef code_expr(p, scope, e, int target):
             raise _expr.hex_literal_too_big(p, e)
         emit_constant(b, literal_value(v), target)
     elif t is T_Column:
-        ref = _lookup(scope, e.name, e.table) if scope is not None else None
+        try:
+            ref = _lookup(scope, e.name, e.table) if scope is not None else None
+        except OperationalError as err:
+            if e.schema is not None and str(err).startswith("ambiguous"):
+                raise OperationalError(
+                    f"ambiguous column name: {e.schema}.{e.table}.{e.name}") from None
+            raise
         if ref is None:
             table = e.table
             if p.trigger_ctx is not None and table is not None and \

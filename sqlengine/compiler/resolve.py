@@ -24,7 +24,7 @@ class Source:
 
     __slots__ = ("name", "table", "cursor", "columns", "affs", "colls", "decltypes", "ipk",
                  "hidden", "left", "index_cursor", "col_lower", "defaults", "is_table",
-                 "join_on", "using_cols", "nullable")
+                 "join_on", "using_cols", "nullable", "has_rowid", "rowid_null")
 
     def __init__(self, name, cursor, columns, affs, colls, decltypes, table=None):
         self.name = name
@@ -46,13 +46,19 @@ class Source:
         self.join_on = None
         self.using_cols = None
         self.nullable = False
+        # SQLite's VisibleRowid: a rowid table answers rowid/oid/_rowid_; so does a FROM
+        # subquery or view (``select.py`` sets it), whose rowid reads NULL when SQLite
+        # would flatten it or run it as a co-routine (``rowid_null``), else the number of
+        # its row in the ephemeral table that holds it, as SQLite's materialized copy does
+        self.has_rowid = table is not None and not table.without_rowid
+        self.rowid_null = False
 
     def find(self, name: str) -> int:
         """Column number, -1 for the rowid, None when absent."""
         i = self.col_lower.get(name.lower())
         if i is not None:
             return i
-        if self.is_table and name.lower() in ROWID_NAMES and not self.table.without_rowid:
+        if self.has_rowid and self.is_table and name.lower() in ROWID_NAMES:
             return -1
         return None
 
@@ -129,64 +135,125 @@ class Scope:
         return ref
 
     def _names(self):
-        """This scope's name index: lower-case name -> [(source, column)] in FROM order
-        (column -1 = the rowid, listed for a source only when no column of its own takes
-        that name). Built once per FROM list, so a lookup does not walk every source; hidden
-        columns (the right side of USING/NATURAL) are filtered at lookup time because they
-        are marked while the FROM clause is still being built."""
+        """This scope's name index: lower-case name -> [(source, column)] in FROM order,
+        and the sources with a visible rowid (FROM order). Built once per FROM list, so a
+        lookup does not walk every source; hidden columns (the right side of USING/NATURAL)
+        are dealt with at lookup time because they are marked while the FROM clause is
+        still being built."""
         srcs = self.sources
         idx = self._index
         if idx is not None and self._index_of is srcs and self._index_len == len(srcs):
             return idx
-        idx = {}
+        names = {}
+        rowids = []
         for src in srcs:
             for c, i in src.col_lower.items():
-                hit = idx.get(c)
+                hit = names.get(c)
                 if hit is None:
-                    idx[c] = [(src, i)]
+                    names[c] = [(src, i)]
                 else:
                     hit.append((src, i))
-            if src.is_table and not src.table.without_rowid:
-                for c in ROWID_NAMES:
-                    if c not in src.col_lower:
-                        hit = idx.get(c)
-                        if hit is None:
-                            idx[c] = [(src, -1)]
-                        else:
-                            hit.append((src, -1))
-        self._index = idx
+            if src.has_rowid:
+                rowids.append(src)
+        idx = self._index = (names, rowids)
         self._index_of = srcs
         self._index_len = len(srcs)
         return idx
 
     def _lookup(self, name: str, table: str | None) -> ColRef | None:
+        """SQLite's lookupName: the innermost scope with a match wins. Within a scope, the
+        first source (FROM order, qualifier permitting) that has the column takes it; a
+        second one is an error unless its column is merged by USING/NATURAL. When no
+        column matches, a rowid name is the rowid of the one source with a visible rowid
+        (qualifier permitting); with several it is no column at all."""
         scope = self
         depth = 0
         lname = name.lower()
         ltable = table.lower() if table is not None else None
+        n_rowid = 0
         while scope is not None:
-            cands = scope._names().get(lname)
+            names, rowids = scope._names()
+            hit = None
+            cands = names.get(lname)
             if cands:
+                for m in cands:
+                    if ltable is not None and m[0].name.lower() != ltable:
+                        continue
+                    if hit is None:
+                        if ltable is None and m[1] in m[0].hidden:
+                            continue  # (cannot happen: USING hides the right side only)
+                        hit = m
+                    elif m[1] not in m[0].hidden:
+                        shown = name if table is None else f"{table}.{name}"
+                        raise OperationalError(f"ambiguous column name: {shown}")
+            if hit is None and rowids and lname in ROWID_NAMES:
                 if ltable is not None:
-                    matches = [m for m in cands if m[0].name.lower() == ltable]
-                else:
-                    matches = [m for m in cands if m[1] < 0 or m[1] not in m[0].hidden]
-                    if len(matches) > 1:
-                        # a column present in several sources (not merged by USING or
-                        # NATURAL), or a rowid name several tables answer
-                        raise OperationalError(f"ambiguous column name: {name}")
-                if matches:
-                    src, i = matches[0]
-                    if depth:
-                        s = self
-                        for _ in range(depth):
-                            s.correlated = True
-                            s.corr[0] = True
-                            s = s.outer
-                    return ColRef(src, i, scope, depth)
+                    rowids = [s for s in rowids if s.name.lower() == ltable]
+                # SQLite counts the sources that could answer the rowid across every
+                # scope searched so far (its cntTab is not reset per name context)
+                if len(rowids) == 1 and n_rowid == 0:
+                    hit = (rowids[0], -1)
+                n_rowid += len(rowids)
+            if hit is not None:
+                if depth:
+                    s = self
+                    for _ in range(depth):
+                        s.correlated = True
+                        s.corr[0] = True
+                        s = s.outer
+                return ColRef(hit[0], hit[1], scope, depth)
             scope = scope.outer
             depth += 1
         return None
+
+
+def check_star_column(sources, src, j):
+    """SQLite expands ``*`` and ``t.*`` into ``schema.table.column`` names and resolves
+    them again: where two FROM items share a name (two tables, or two subqueries), a
+    column both have, not merged by USING, is ambiguous."""
+    lname = src.columns[j].lower()
+    lsrc = src.name.lower()
+    hit = None
+    for s in sources:
+        if s.is_table != src.is_table or s.name.lower() != lsrc:
+            continue
+        k = s.col_lower.get(lname)
+        if k is None:
+            continue
+        if hit is None:
+            hit = s
+        elif k not in s.hidden:
+            schema = "main" if src.is_table else "*"
+            raise OperationalError(
+                f"ambiguous column name: {schema}.{src.name}.{src.columns[j]}")
+
+
+def subquery_rowid_null(db, sel, first, next_kind, right_of_left) -> bool:
+    """Whether the rowid of a FROM subquery or view reads NULL in SQLite (3.40): it does
+    when the subquery is run as a co-routine (the first FROM item, alone or followed by
+    a LEFT or CROSS join) or flattened into the outer query (its rowid is replaced by
+    NULL); a subquery SQLite materializes numbers its rows 1, 2, ... The flattening test
+    is the main part of SQLite's: a plain SELECT with a FROM clause, no DISTINCT,
+    aggregate, LIMIT or window function, and not a join on the right of a LEFT JOIN."""
+    if first and next_kind in (None, "LEFT", "CROSS"):
+        return True
+    body = sel.body
+    if sel.with_ is not None or type(body) is not A.SelectCore or sel.limit is not None:
+        return False
+    if body.from_ is None or body.distinct or body.group_by or body.having is not None:
+        return False
+    if right_of_left and type(body.from_) is A.Join:
+        return False
+    if body.features & A.FEAT_FUNCTION:
+        from sqlengine.compiler.walk import find_node
+
+        def is_agg(e):
+            return type(e) is A.FunctionCall and (e.over is not None or db.is_aggregate(
+                e.name, 0 if e.star else len(e.args)))
+        for rc in body.columns:
+            if type(rc) is A.ResultColumn and find_node(rc.expr, is_agg) is not None:
+                return False
+    return True
 
 
 def no_such_column(name, table=None):

@@ -12,7 +12,8 @@ from __future__ import annotations
 from sqlengine.compiler.expr import (code_column, code_expr, code_expr_reg, if_false, walk,
                                      walk_select)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, expr_affinity,
-                                        expr_collation, expr_coll_seq, has_explicit_collate)
+                                        expr_collation, expr_coll_seq, has_explicit_collate,
+                                        check_star_column, subquery_rowid_null)
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.where import EQP_PREFIX, where_begin, where_end
@@ -252,6 +253,7 @@ def _source_for(p, item, scope):
                 src = _materialize(p, v.select, item.alias or name, v.columns)
             finally:
                 p.view_stack.pop()
+            src.has_rowid = True  # (what it reads: see build_from)
             return src
         if name.lower().startswith("pragma_") and item.schema is None:
             from sqlengine.compiler.pragma import pragma_function_source
@@ -260,7 +262,9 @@ def _source_for(p, item, scope):
                 return src
         raise OperationalError(f"no such table: {name}")
     if isinstance(item, A.SubqueryRef):
-        return _materialize(p, item.select, item.alias or "(subquery)", None)
+        src = _materialize(p, item.select, item.alias or "(subquery)", None)
+        src.has_rowid = True  # (what it reads: see build_from)
+        return src
     if isinstance(item, A.TableFunctionRef):
         from sqlengine.compiler.tablefunc import table_function_source
         src = table_function_source(p, item, scope, Source, TableDest)
@@ -314,13 +318,17 @@ def build_from(p, from_, scope):
     left_on = {}
     if from_ is None:
         return sources, extra, left_on
-    for item, join in _flatten(from_, []):
+    items = _flatten(from_, [])
+    for item, join in items:
         src = _source_for(p, item, scope)
-        for s in sources:
-            if s.name.lower() == src.name.lower() and isinstance(item, A.TableRef) and \
-                    getattr(item, "alias", None) is not None:
-                pass
         level = len(sources)
+        if src.has_rowid and not src.is_table:  # a subquery or view: what its rowid reads
+            nxt = items[level + 1][1] if level + 1 < len(items) else None
+            sel = item.select if isinstance(item, A.SubqueryRef) else \
+                p.schema.views[item.name.lower()].select
+            src.rowid_null = subquery_rowid_null(
+                p.db, sel, level == 0, nxt.kind if nxt is not None else None,
+                join is not None and join.kind == "LEFT")
         sources.append(src)
         scope.sources = sources
         if join is None:
@@ -378,6 +386,7 @@ def _expand_columns(p, core, scope):
         if isinstance(rc, A.Star):
             if not scope.sources:
                 raise OperationalError("no tables specified")
+            twins = len({s.name.lower() for s in scope.sources}) < len(scope.sources)
             found = False
             for s in scope.sources:
                 if rc.table is not None and s.name.lower() != rc.table.lower():
@@ -388,6 +397,8 @@ def _expand_columns(p, core, scope):
                         continue
                     if s.is_table and s.table.columns[j].hidden:
                         continue
+                    if twins:
+                        check_star_column(scope.sources, s, j)
                     out.append((ResolvedColumn(ColRef(s, j, scope, 0)), cname, s.decltypes[j]))
             if not found:
                 raise OperationalError(f"no such table: {rc.table}")
