@@ -9,8 +9,6 @@ runs a program.
 
 from __future__ import annotations
 
-from operator import itemgetter
-
 from sqlengine.compiler import ddl, subtype
 from sqlengine.compiler.context import Parse
 from sqlengine.compiler.delete import compile_delete
@@ -108,13 +106,11 @@ def compile_statement(db, stmt, text: str):
     b.emit(O.OP_Halt, 0, 0)
     # the tail: open the transaction, then go back to the start
     b.change_p2(init, b.addr())
-    codes = set(map(_opcode_of, b.ops))  # the opcodes used (read in C)
-    needs_txn = not is_txn and (p.write or not _OPENS_TABLE.isdisjoint(codes))
+    needs_txn = not is_txn and (p.write or b.uses_any(_OPENS_TABLE))
     if needs_txn:
         b.emit(O.OP_Transaction, 0, 1 if p.write else 0)
     b.emit(O.OP_Goto, 0, init + 1)
-    if text and ("json" in text.lower() or "->" in text) or \
-            not subtype._CALL_OPS.isdisjoint(codes):
+    if text and ("json" in text.lower() or "->" in text) or b.uses_any(subtype._CALL_OPS):
         subtype.mark_result_rows(b.ops, text or "", p.schema)  # (nothing without a call)
     prog = b.finish()
     prog.column_names = list(names)
@@ -131,5 +127,4 @@ def compile_statement(db, stmt, text: str):
 
 
 _OPENS_TABLE = frozenset((O.OP_OpenRead, O.OP_OpenWrite))
-_opcode_of = itemgetter(0)
 

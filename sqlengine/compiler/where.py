@@ -78,9 +78,15 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     b = p.b
     info = WhereInfo(scope)
     info.brk = b.new_label()
-    exprs = split_and(where, []) + list(extra_terms)
     srcs = scope.sources
     n = len(srcs)
+    if not n:  # no FROM: one row, every term a constant test before it
+        b.emit(O.OP_Noop, 0, 0, 0, _EQP_CONSTANT_ROW)
+        if where is not None or extra_terms:
+            for e in split_and(where, []) + list(extra_terms):
+                if_false(p, scope, e, info.brk, True)
+        return info
+    exprs = split_and(where, []) + list(extra_terms)
     wc = WhereClause(scope, exprs, left_on)
     chosen, info.n_ordered, backwards = _plan(scope, wc, core, order_by, limit) if n else ([], 0, ())
     if not n:
@@ -275,6 +281,7 @@ def _eqp_text(scope, lv, covering=False):
 
 
 EQP_PREFIX = "eqp:"
+_EQP_CONSTANT_ROW = EQP_PREFIX + "SCAN CONSTANT ROW"
 
 
 def _open_loop(p, scope, lv):
