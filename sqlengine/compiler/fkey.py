@@ -230,9 +230,17 @@ def _build(schema):
     return out
 
 
+_edges_cache: dict = {}
+
+
 def _cascade_edges(schema, prefix):
     """[(parent, child, child columns, parent columns)] of the ON DELETE CASCADE keys
-    between rowid tables of one schema."""
+    between rowid tables of one schema (remembered for the schema object)."""
+    hit = _edges_cache.get((id(schema), prefix))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    if len(_edges_cache) > 16:
+        _edges_cache.clear()
     out = []
     for key, child in schema.tables.items():
         if key == "sqlite_schema" or child.without_rowid or \
@@ -246,6 +254,7 @@ def _cascade_edges(schema, prefix):
                     or len(pcols) != len(ccols):
                 continue
             out.append((parent, child, ccols, pcols))
+    _edges_cache[(id(schema), prefix)] = (schema, out)
     return out
 
 
