@@ -285,6 +285,7 @@ def _runtime_specs(p, rw, n_star, colls):
             # min()/max() compare under their argument's collation
             agg = agg.with_collation(p.coll_func(colls[n_star + args[0]]))
         specs.append(dict(
+            pass_key=_pass_key(name, w, frame),
             name=name, agg=agg, args=[n_star + a for a in args],
             parts=[n_star + x for x in parts],
             order=[(n_star + c, d, nl) for c, d, nl in order],
@@ -293,6 +294,46 @@ def _runtime_specs(p, rw, n_star, colls):
             filt=None if filt is None else n_star + filt, frame=frame,
             star=e.star, const_args=const_args))
     return specs
+
+
+# the frames SQLite gives these functions whatever their OVER clause says
+_FIXED_FRAMES = {
+    "row_number": ("ROWS", "UNBOUNDED PRECEDING", "CURRENT ROW"),
+    "dense_rank": ("RANGE", "UNBOUNDED PRECEDING", "CURRENT ROW"),
+    "rank": ("RANGE", "UNBOUNDED PRECEDING", "CURRENT ROW"),
+    "percent_rank": ("GROUPS", "CURRENT ROW", "UNBOUNDED FOLLOWING"),
+    "cume_dist": ("GROUPS", "FOLLOWING", "UNBOUNDED FOLLOWING"),
+    "ntile": ("ROWS", "CURRENT ROW", "UNBOUNDED FOLLOWING"),
+    "lead": ("ROWS", "UNBOUNDED PRECEDING", "UNBOUNDED FOLLOWING"),
+    "lag": ("ROWS", "UNBOUNDED PRECEDING", "CURRENT ROW"),
+}
+
+
+def _pass_key(name, w, frame):
+    """Calls with equal keys are computed in one pass over one sort, as SQLite groups the
+    windows that compare equal: the same PARTITION BY, ORDER BY and frame (the frame as
+    SQLite fixes it for the ranking functions; FILTER does not count)."""
+    if name in _FIXED_FRAMES:
+        units, start, end = _FIXED_FRAMES[name]
+        shape = (units, (start, None), (end, None), None)
+    elif frame is None:
+        shape = ("RANGE", ("UNBOUNDED PRECEDING", None), ("CURRENT ROW", None), None)
+    else:
+        shape = frame
+    return (_shape(w.partition_by), _shape(w.order_by), repr(shape))
+
+
+def _shape(e):
+    """An expression as a comparable value: its structure without source positions, names
+    of columns in lower case."""
+    if isinstance(e, A.Column):
+        return ("Column", e.name.lower(), (e.table or "").lower(), (e.schema or "").lower())
+    if dataclasses.is_dataclass(e):
+        return (type(e).__name__,) + tuple(_shape(getattr(e, f.name))
+                                           for f in dataclasses.fields(e) if f.name != "pos")
+    if isinstance(e, (list, tuple)):
+        return tuple(_shape(x) for x in e)
+    return e
 
 
 def _bound(bd):
@@ -338,20 +379,57 @@ def _sort_key(order, colls=None):
     return functools.cmp_to_key(cmp)
 
 
+def _take_rows(vm, cur):
+    """The intermediate table's rows (as lists) and what ``_put_rows`` needs to store them
+    back: None for the VM's in-memory table, or (its b-tree cursor, rowids) for a table the
+    VM moved to a temporary b-tree past its memory budget (read back whole: the frames
+    need every row of a partition)."""
+    c = vm.cursors[cur]
+    rows = getattr(c.data, "rows", None)
+    if isinstance(rows, list):
+        return [list(r) for r in rows], None
+    from sqlengine.storage._record import decode_record
+    bt = c.bt
+    rows = []
+    rowids = []
+    ok = bt.first()
+    while ok:
+        rowids.append(bt.rowid)
+        rows.append(list(decode_record(bt.payload())))
+        ok = bt.next()
+    return rows, (bt, rowids)
+
+
+def _put_rows(vm, cur, rows, spilled):
+    """The rows with their window values, in their final order, back in the table."""
+    if spilled is None:
+        vm.cursors[cur].data.rows[:] = [tuple(r) for r in rows]
+        return
+    from sqlengine.storage._record import encode_record
+    bt, rowids = spilled
+    for rowid, row in zip(rowids, rows):
+        bt.insert(rowid, encode_record(tuple(row)))
+
+
 def _compute(vm, cur, specs):
-    data = vm.cursors[cur].data
-    rows = [list(r) for r in data.rows]
+    rows, spilled = _take_rows(vm, cur)
     n = len(rows)
-    idx = list(range(n))
-    final_order = idx
-    for spec in specs:
+    # SQLite computes the last window first: each pass sorts the rows as the one before it
+    # left them (ties keep that order), and the rows come out in the first window's order
+    order_in = list(range(n))
+    results = [None] * len(specs)
+    passes = {}
+    for number, spec in enumerate(specs):
+        passes.setdefault(spec["pass_key"], []).append(number)
+    for numbers in reversed(list(passes.values())):
+        spec = specs[numbers[0]]
         parts = spec["parts"]
         order = spec["order"]
         part_colls = spec["part_colls"]
         keyspec = [(c, False, None) for c in parts] + order
         kf = _sort_key(keyspec, part_colls + spec["order_colls"])
-        srt = sorted(idx, key=lambda i, kf=kf: kf(rows[i]))
-        values = [None] * n
+        srt = sorted(order_in, key=lambda i, kf=kf: kf(rows[i]))
+        bounds = []
         start = 0
         while start < n:
             end = start + 1
@@ -360,13 +438,18 @@ def _compute(vm, cur, specs):
                                   (rows[srt[start]][c] is None)
                                   for c, coll in zip(parts, part_colls)):
                 end += 1
-            part = srt[start:end]
-            _partition(rows, part, spec, values)
+            bounds.append((start, end))
             start = end
+        for number in numbers:
+            values = [None] * n
+            for start, end in bounds:
+                _partition(rows, srt[start:end], specs[number], values)
+            results[number] = values
+        order_in = srt
+    for values in results:  # the window columns, in the order of the calls
         for i in range(n):
             rows[i].append(values[i])
-        final_order = srt
-    data.rows[:] = [tuple(rows[i]) for i in final_order]
+    _put_rows(vm, cur, [rows[i] for i in order_in], spilled)
     return None
 
 

@@ -165,3 +165,73 @@ def test_min_max_under_a_collation(window):
             f"max(y) {over}, min(y) {over}, max(x) {over} FROM t ORDER BY id").fetchall())
         con.close()
     assert results[1] == results[0]
+
+
+def test_window_over_more_rows_than_the_memory_budget():
+    # a few MB of rows: the VM may keep its transient table in a temporary b-tree; the
+    # window values are computed over all of it and read back in the window's order
+    results = []
+    for module in (sqlite3, sqlengine):
+        con = module.connect(":memory:")
+        con.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, p, v, pad)")
+        con.executemany("INSERT INTO t(p, v, pad) VALUES (?, ?, ?)",
+                        [(k % 5, (k * 37) % 101, "x" * 80) for k in range(30000)])
+        results.append(con.execute(
+            "SELECT id, pad = 'x' || substr(pad, 2), sum(v) OVER w, count(*) OVER w, "
+            "row_number() OVER (ORDER BY v, id) FROM t "
+            "WINDOW w AS (PARTITION BY p ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING)"
+        ).fetchall())
+        con.close()
+    assert results[1] == results[0]
+
+
+@pytest.mark.parametrize("calls", [
+    "row_number() OVER (ORDER BY v DESC), row_number() OVER (ORDER BY v)",
+    "row_number() OVER (ORDER BY v), sum(v) OVER w, count(*) OVER w",
+    "sum(v) OVER w, row_number() OVER (ORDER BY v), count(*) OVER w",
+    "rank() OVER (ORDER BY g), row_number() OVER (ORDER BY v DESC), sum(v) OVER (PARTITION BY g)",
+    "rank() OVER (PARTITION BY g), row_number() OVER (ORDER BY id DESC)",
+    "sum(v) OVER (), row_number() OVER (ORDER BY v DESC)",
+])
+def test_rows_come_in_the_first_windows_order(calls):
+    # without ORDER BY, SQLite returns the rows as its last pass (the first window) sorted
+    # them, peers in the order the pass before left them
+    results = []
+    for module in (sqlite3, sqlengine):
+        con = module.connect(":memory:")
+        con.execute("CREATE TABLE t(id, v, g)")
+        con.executemany("INSERT INTO t VALUES (?, ?, ?)",
+                        [(1, 3, 1), (2, 1, 2), (3, 2, 1), (4, 5, 2), (5, 4, 1), (6, 4, 2)])
+        results.append(con.execute(
+            f"SELECT id, {calls} FROM t WINDOW w AS (ORDER BY id DESC)").fetchall())
+        con.close()
+    assert results[1] == results[0]
+
+
+WINDOWS = ["(ORDER BY v)", "(ORDER BY v DESC)", "(PARTITION BY g)", "(PARTITION BY g ORDER BY v)",
+           "()", "(ORDER BY id DESC)", "(ORDER BY g ROWS 1 PRECEDING)",
+           "(ORDER BY v RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)", "w",
+           "(w ROWS 1 PRECEDING)"]
+CALLS = ["row_number()", "rank()", "dense_rank()", "sum(v)", "count(*)", "first_value(id)",
+         "lag(id)", "ntile(2)", "percent_rank()", "cume_dist()", "lead(id)", "max(v)"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_several_windows_values_and_row_order(seed):
+    # calls over windows that SQLite computes in one pass (same PARTITION BY, ORDER BY and
+    # frame, ranking functions' frames as SQLite fixes them) and over others: the values
+    # (peers ordered as the previous pass left them) and the order of the rows
+    rnd = random.Random(seed)
+    for _ in range(20):
+        calls = ", ".join(f"{rnd.choice(CALLS)} OVER {rnd.choice(WINDOWS)}"
+                          for _ in range(rnd.randint(1, 4)))
+        sql = f"SELECT id, {calls} FROM t WINDOW w AS (ORDER BY g, v)"
+        results = []
+        for module in (sqlite3, sqlengine):
+            con = module.connect(":memory:")
+            con.execute("CREATE TABLE t(id, v, g)")
+            con.executemany("INSERT INTO t VALUES (?, ?, ?)",
+                            [(k, random.Random(k).randint(1, 4), k % 3) for k in range(1, 9)])
+            results.append(con.execute(sql).fetchall())
+            con.close()
+        assert results[1] == results[0], sql
