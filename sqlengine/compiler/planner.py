@@ -505,12 +505,11 @@ class LoopBuilder:
                 col != XN_EXPR or same_expr(scope, o.src, o.lhs.expr, ix.exprs[k]))]
             if not mine:
                 return
-            # a range on this column after the equalities (ascending columns only)
-            if not ix.desc[k]:
-                rops = [o for o in mine if o.op in (">", ">=", "<", "<=") and fits(o, k)]
-                if rops:
-                    self._add_ranges(i, ix, eq, prereq, n_out, rops, cost, r_size, terms,
-                                     "index", covering, n_in_mul)
+            # a range on this column after the equalities
+            rops = [o for o in mine if o.op in (">", ">=", "<", "<=") and fits(o, k)]
+            if rops:
+                self._add_ranges(i, ix, eq, prereq, n_out, rops, cost, r_size, terms,
+                                 "index", covering, n_in_mul)
             for o in mine:
                 n_in = in_list_size(o)
                 if o.op != "=" and n_in is None or not fits(o, k):

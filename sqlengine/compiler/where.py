@@ -346,11 +346,17 @@ def _open_loop(p, scope, lv):
         src.index_cursor = lv.icur
         n_eq = len(acc.eq)
         exprs = list(acc.eq)
-        # the bound the scan starts from and the one it stops at
-        if rev:
+        # the bound the scan starts from and the one it stops at: in key order a DESC
+        # column holds its largest values (and, last, its NULLs) first
+        desc = n_eq < len(idx.desc) and idx.desc[n_eq] and (acc.lo is not None
+                                                            or acc.hi is not None)
+        swap = rev != desc
+        if swap:
             first, first_op, last, last_op = acc.hi, acc.hi_op, acc.lo, acc.lo_op
         else:
             first, first_op, last, last_op = acc.lo, acc.lo_op, acc.hi, acc.hi_op
+        first_strict = first_op in ("<", ">")
+        last_strict = last_op in ("<", ">")
         if first is not None:
             exprs.append(first)
         brk = lv.brk  # where a lookup that finds nothing more goes
@@ -371,45 +377,39 @@ def _open_loop(p, scope, lv):
             if aff and aff not in "@A":
                 b.emit(O.OP_Affinity, end_key + n_eq, 1, 0, aff)
             b.emit(O.OP_IsNull, end_key + n_eq, brk)
-        elif rev and first is not None:
-            # backwards from an upper bound: stop before the NULL entries
+        elif swap and first is not None:
+            # the NULL entries follow the bound in scan order: stop on the first of them
             end_key = b.alloc_reg(n_eq + 1)
             if n_eq:
                 b.emit(O.OP_Copy, key, end_key, n_eq - 1)
             b.emit(O.OP_Null, 0, end_key + n_eq)
-            last_op = ">"  # stop on an entry <= (..., NULL)
-        if rev:
-            if first is not None:
-                b.emit(O.OP_SeekLT if first_op == "<" else O.OP_SeekLE, lv.icur, brk, key,
-                       n_eq + 1)
-            elif n_eq:
-                b.emit(O.OP_SeekLE, lv.icur, brk, key, n_eq)
+            last_strict = True  # stop on an entry equal to (..., NULL)
+        if first is not None:
+            if rev:
+                op = O.OP_SeekLT if first_strict else O.OP_SeekLE
             else:
-                b.emit(O.OP_Last, lv.icur, brk)
-        elif first is not None:
-            b.emit(O.OP_SeekGT if first_op == ">" else O.OP_SeekGE, lv.icur, brk, key,
-                   n_eq + 1)
+                op = O.OP_SeekGT if first_strict else O.OP_SeekGE
+            b.emit(op, lv.icur, brk, key, n_eq + 1)
+        elif end_key is not None and not swap:
+            # no bound on this side: skip the NULL entries the scan starts with
+            nul = b.alloc_reg(n_eq + 1)
+            if n_eq:
+                b.emit(O.OP_Copy, key, nul, n_eq - 1)
+            b.emit(O.OP_Null, 0, nul + n_eq)
+            b.emit(O.OP_SeekLT if rev else O.OP_SeekGT, lv.icur, brk, nul, n_eq + 1)
         elif n_eq:
-            b.emit(O.OP_SeekGE, lv.icur, brk, key, n_eq)
-        elif end_key is not None:
-            # no lower bound: skip the NULL entries at the start of the index
-            nul = b.alloc_reg()
-            b.emit(O.OP_Null, 0, nul)
-            b.emit(O.OP_SeekGT, lv.icur, brk, nul, 1)
+            b.emit(O.OP_SeekLE if rev else O.OP_SeekGE, lv.icur, brk, key, n_eq)
         else:
-            b.emit(O.OP_Rewind, lv.icur, brk)  # a full scan of the index
+            b.emit(O.OP_Last if rev else O.OP_Rewind, lv.icur, brk)  # the whole index
         lv.top = b.addr()
-        if rev:
-            if end_key is not None:
-                b.emit(O.OP_IdxLE if last_op == ">" else O.OP_IdxLT, lv.icur, brk,
-                       end_key, n_eq + 1)
-            elif n_eq:
-                b.emit(O.OP_IdxLT, lv.icur, brk, key, n_eq)
-        elif end_key is not None:
-            b.emit(O.OP_IdxGE if last_op == "<" else O.OP_IdxGT, lv.icur, brk, end_key,
-                   n_eq + 1)
+        if end_key is not None:
+            if rev:
+                op = O.OP_IdxLE if last_strict else O.OP_IdxLT
+            else:
+                op = O.OP_IdxGE if last_strict else O.OP_IdxGT
+            b.emit(op, lv.icur, brk, end_key, n_eq + 1)
         elif n_eq:
-            b.emit(O.OP_IdxGT, lv.icur, brk, key, n_eq)
+            b.emit(O.OP_IdxLT if rev else O.OP_IdxGT, lv.icur, brk, key, n_eq)
         rr = b.alloc_reg()
         lv.seek = b.emit(O.OP_IdxRowid, lv.icur, rr)
         b.emit(O.OP_SeekRowid, cur, lv.cont, rr)

@@ -93,3 +93,32 @@ def test_order_by_limit_stops_the_scan(cons):
     _ref, eng = cons
     ops = [r[1] for r in eng.execute("EXPLAIN SELECT * FROM t ORDER BY b DESC LIMIT 2")]
     assert "SorterOpen" not in ops and "Prev" in ops and "DecrJumpZero" in ops
+
+
+def test_ranges_on_a_desc_index_column_match_sqlite3():
+    """A range on a DESC index column (scanned from its upper bound down, NULLs last),
+    alone and after an equality, forwards and backwards."""
+    rng = random.Random(11)
+    rows = [(i, rng.choice([None, 1, 2, 3]), rng.choice([None, -2, 0, 1.5, 3, 4, 7, "a"]))
+            for i in range(1, 90)]
+    cons = []
+    for mod in (sqlite3, sqlengine):
+        con = mod.connect(":memory:")
+        con.execute("CREATE TABLE s(a INTEGER PRIMARY KEY, k INT, v INT)")
+        con.execute("CREATE INDEX sv ON s(v DESC)")
+        con.execute("CREATE INDEX skv ON s(k, v DESC)")
+        con.executemany("INSERT INTO s VALUES(?,?,?)", rows)
+        cons.append(con)
+    bad = []
+    for rng_term in ("v > 1", "v >= 1.5", "v < 3", "v <= 3", "v > 0 AND v < 4",
+                     "v >= 0 AND v <= 4", "v BETWEEN -2 AND 3", "v > 'a'", "v < NULL"):
+        for pre in ("", "k = 2 AND "):
+            for tail in ("", " ORDER BY v", " ORDER BY v DESC", " ORDER BY v DESC LIMIT 3"):
+                q = f"SELECT a, k, v FROM s WHERE {pre}{rng_term}{tail}"
+                want, got = (c.execute(q).fetchall() for c in cons)
+                plans = [[r[3] for r in c.execute("EXPLAIN QUERY PLAN " + q)] for c in cons]
+                if want != got or plans[0] != plans[1]:
+                    bad.append(q)
+    for con in cons:
+        con.close()
+    assert not bad, bad[:5]
