@@ -2,8 +2,9 @@
 
 Each object is built from its CREATE statement's AST (parsed by ``sql``) plus the root page
 stored beside it, exactly as SQLite rebuilds its schema from the file. The declared-type
-affinity rules, INTEGER PRIMARY KEY as rowid alias, and the naming of automatic indexes
-(``sqlite_autoindex_<table>_<n>``) live here. This module never writes to storage and never
+affinity rules, INTEGER PRIMARY KEY as rowid alias, the naming of automatic indexes
+(``sqlite_autoindex_<table>_<n>``) and the record layout of WITHOUT ROWID tables (their
+PRIMARY KEY index is the table's own b-tree; ``record_tail``, ``pk_fields``) live here. This module never writes to storage and never
 emits code; the compiler reads these objects, ``database.py`` builds them.
 """
 
@@ -211,12 +212,15 @@ def table_from_ast(ast: A.CreateTable, root: int, sql: str | None) -> Table:
             t.columns[n].pk = True
             if t.without_rowid:
                 t.columns[n].notnull = True  # implied for WITHOUT ROWID keys
-        if len(cols) == 1 and (t.columns[cols[0]].type_name or "").upper() == "INTEGER" \
-                and not t.without_rowid:
+        if len(cols) == 1 and (t.columns[cols[0]].type_name or "").upper() == "INTEGER":
             # INTEGER PRIMARY KEY: the rowid alias, no index (column-constraint DESC excepted).
             is_col_desc = pk_cols[2][0] and pk_cols[4] is not None and any(
                 cc.kind == "PRIMARY KEY" and cc.desc for cc in ast.columns[cols[0]].constraints)
-            if not is_col_desc:
+            if t.without_rowid:
+                if not is_col_desc:  # sqlite3 makes its key index last, so numbers it last
+                    t.unique_specs = [s for s in t.unique_specs if s is not pk_cols]
+                    t.unique_specs.append(pk_cols)
+            elif not is_col_desc:
                 t.ipk = cols[0]
                 t.pk_conflict = pk_cols[3]
                 t.autoinc = bool(pk_cols[4])
@@ -231,7 +235,9 @@ def table_from_ast(ast: A.CreateTable, root: int, sql: str | None) -> Table:
         seen.append(key)
         specs.append(s)
     t.unique_specs = specs
-    if any(c.generated is not None and not c.stored for c in t.columns):
+    if t.without_rowid and pk_cols is not None:
+        _without_rowid_layout(t, pk_cols)
+    elif any(c.generated is not None and not c.stored for c in t.columns):
         t.storage = []
         for c in t.columns:
             virtual = c.generated is not None and not c.stored
@@ -240,6 +246,101 @@ def table_from_ast(ast: A.CreateTable, root: int, sql: str | None) -> Table:
     else:
         t.n_stored = len(t.columns)
     return t
+
+
+def _without_rowid_layout(t: Table, pk_spec) -> None:
+    """SQLite's layout of a WITHOUT ROWID table (convertToWithoutRowidTable): the table's
+    b-tree is an index b-tree keyed by the PRIMARY KEY (duplicate key columns dropped),
+    each record holding the key columns first, then the other stored columns in declared
+    order. The key is an Index (``is_pk``) whose root is the table's own root; it has no
+    sqlite_schema row but keeps its number among the automatic indexes."""
+    cols, colls, desc = [], [], []
+    for c, coll, d in zip(*pk_spec[:3]):
+        name = (coll or t.columns[c].collation or "BINARY").lower()
+        if any(c == c2 and name == (k2 or t.columns[c2].collation or "BINARY").lower()
+               for c2, k2 in zip(cols, colls)):
+            continue
+        cols.append(c)
+        colls.append(coll)
+        desc.append(d)
+    # a UNIQUE constraint on the same columns before it gives the key its number
+    k = next(i for i, s in enumerate(t.unique_specs) if s is pk_spec or s[0] == pk_spec[0])
+    spec = (cols, colls, desc) + tuple(pk_spec[3:])
+    t.unique_specs[k] = spec
+    t.storage = [-1] * len(t.columns)
+    for j, c in enumerate(cols):
+        t.storage[c] = j
+    n = len(cols)
+    for i, c in enumerate(t.columns):
+        if i not in cols and not (c.generated is not None and not c.stored):
+            t.storage[i] = n
+            n += 1
+    t.n_stored = n
+    idx = Index(f"sqlite_autoindex_{t.name}_{k + 1}", t.name, cols, colls, desc, True, t.root,
+                None, auto=True, conflict=spec[3], is_pk=True)
+    t.indexes.append(idx)
+
+
+def pk_index(table):
+    """The PRIMARY KEY index of a table (for a WITHOUT ROWID table: the table itself)."""
+    for idx in table.indexes:
+        if idx.is_pk:
+            return idx
+    return None
+
+
+def _coll_name(table, idx, k) -> str:
+    c = idx.collations[k]
+    if c:
+        return c.lower()
+    col = idx.columns[k]
+    if col >= 0 and table.columns[col].collation:
+        return table.columns[col].collation.lower()
+    return "binary"
+
+
+def record_tail(table: Table, idx: Index) -> list:
+    """The fields after the key columns of an index record of a WITHOUT ROWID table, as
+    (column number, collation or None, desc) triples: for the table's own key, the other
+    stored columns (record order); for another index, the PRIMARY KEY columns it does not
+    hold already with the same collation (sqlite3CreateIndex). Their DESC flags are the
+    key's, except in the automatic indexes of UNIQUE constraints, which sqlite3 builds
+    before the key is known (ascending: its bAscKeyBug)."""
+    if idx.is_pk:
+        st = table.storage
+        out = [None] * (table.n_stored - len(idx.columns))
+        n = len(idx.columns)
+        for i, f in enumerate(st):
+            if f >= n:
+                out[f - n] = (i, table.columns[i].collation, False)
+        return out
+    pk = pk_index(table)
+    out = []
+    n = len(idx.columns)
+    for j, c in enumerate(pk.columns):
+        name = _coll_name(table, pk, j)
+        if any(idx.columns[k] == c and _coll_name(table, idx, k) == name for k in range(n)):
+            continue
+        out.append((c, pk.collations[j] or table.columns[c].collation,
+                    False if idx.auto else pk.desc[j]))
+    return out
+
+
+def pk_fields(table: Table, idx: Index) -> tuple:
+    """Where each PRIMARY KEY column sits in a record of ``idx`` (WITHOUT ROWID): the
+    value the VM hands out as the row's key (its "rowid")."""
+    if idx.is_pk:
+        return tuple(range(len(idx.columns)))
+    pk = pk_index(table)
+    n = len(idx.columns)
+    tail = [c for c, _coll, _d in record_tail(table, idx)]
+    out = []
+    for j, c in enumerate(pk.columns):
+        name = _coll_name(table, pk, j)
+        k = next((k for k in range(n)
+                  if idx.columns[k] == c and _coll_name(table, idx, k) == name), None)
+        out.append(k if k is not None else n + tail.index(c))
+    return tuple(out)
 
 
 XN_EXPR = -2  # the column number of an expression in an index (SQLite's XN_EXPR)
@@ -463,6 +564,8 @@ def build_schema(rows, parse) -> Schema:
                 continue
             t = table_from_ast(parse(sql), root, sql)
             s.tables[name.lower()] = t
+            for idx in t.indexes:  # the key of a WITHOUT ROWID table
+                s.indexes[idx.name.lower()] = idx
         elif typ == "view":
             ast = parse(sql)
             s.views[name.lower()] = View(ast.name, ast.select, ast.columns, sql)
@@ -483,9 +586,15 @@ def build_schema(rows, parse) -> Schema:
             continue
         if 1 <= n <= len(t.unique_specs):
             cols, colls, desc, conflict, _ai, is_pk = t.unique_specs[n - 1]
+            if is_pk and t.without_rowid:
+                continue  # the table's own b-tree (built with the table)
             idx = Index(name, t.name, cols, colls, desc, True, root, None, auto=True,
                         conflict=conflict, is_pk=is_pk)
-            t.indexes.append(idx)
+            if t.without_rowid:  # after the key when its number is larger
+                t.indexes.insert(sum(1 for i in t.indexes if i.auto and
+                                     int(i.name.rsplit("_", 1)[1]) < n), idx)
+            else:
+                t.indexes.append(idx)
             s.indexes[name.lower()] = idx
     for name, tbl_name, root, sql in idx_rows:
         key = tbl_name.lower()

@@ -163,8 +163,9 @@ def _rewrite_rows(p, t, n_old, transform):
     """Rewrite every row of ``t``: ``transform(regs)`` emits code turning the n_old
     column values in regs.. into the new record's values and returns (first, count)."""
     b = p.b
+    from sqlengine.compiler.where import table_p4
     cur = b.alloc_cursor()
-    b.emit(O.OP_OpenWrite, cur, t.root, 0, n_old)
+    b.emit(O.OP_OpenWrite, cur, t.root, 0, table_p4(p, t))
     done = b.new_label()
     b.emit(O.OP_Rewind, cur, done)
     top = b.addr()
@@ -173,10 +174,14 @@ def _rewrite_rows(p, t, n_old, transform):
         b.emit(O.OP_Column, cur, i, regs + i)
     first, count = transform(regs)
     rec = b.alloc_reg()
-    rid = b.alloc_reg()
     b.emit(O.OP_MakeRecord, first, count, rec)
-    b.emit(O.OP_Rowid, cur, rid)
-    b.emit(O.OP_Insert, cur, rec, rid)
+    if t.without_rowid:  # the entry is its record: replace it (same key, same place)
+        b.emit(O.OP_Delete, cur, 0)
+        b.emit(O.OP_IdxInsert, cur, rec)
+    else:
+        rid = b.alloc_reg()
+        b.emit(O.OP_Rowid, cur, rid)
+        b.emit(O.OP_Insert, cur, rec, rid)
     b.emit(O.OP_Next, cur, top)
     b.resolve(done)
 
@@ -238,8 +243,9 @@ def _error_if_not_empty(p, t, message):
     from sqlengine.errors import SQLITE_ERROR
     b = p.b
     p.returning = _Names([f"raise(ABORT,'{message}')"])
+    from sqlengine.compiler.where import table_p4
     cur = b.alloc_cursor()
-    b.emit(O.OP_OpenRead, cur, t.root, 0, 1)
+    b.emit(O.OP_OpenRead, cur, t.root, 0, table_p4(p, t) if t.without_rowid else 1)
     empty = b.new_label()
     b.emit(O.OP_Rewind, cur, empty)
     b.emit(O.OP_Halt, SQLITE_ERROR, O.OE_ABORT, 0, message)
@@ -267,8 +273,9 @@ def _verify_rows(p, t):
     from sqlengine.compiler.resolve import ColRef, Scope, Source
     from sqlengine.errors import SQLITE_ERROR
     b = p.b
+    from sqlengine.compiler.where import table_p4
     cur = b.alloc_cursor()
-    b.emit(O.OP_OpenRead, cur, t.root, 0, len(t.columns))
+    b.emit(O.OP_OpenRead, cur, t.root, 0, table_p4(p, t))
     src = Source(t.name, cur, [c.name for c in t.columns], [c.affinity for c in t.columns],
                  [c.collation for c in t.columns], [c.type_name for c in t.columns], table=t)
     scope = Scope([src])

@@ -14,7 +14,7 @@ import re
 
 from sqlengine import errors as E
 from sqlengine import schema as S
-from sqlengine.compiler.where import index_key_info
+from sqlengine.compiler.where import index_key_info, table_p4
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -108,12 +108,18 @@ def compile_create_table(p, st: A.CreateTable, text: str):
             p.collation(c.collation)
     from sqlengine.compiler.generated import check_create as check_generated
     check_generated(p, t)
+    if st.without_rowid and S.pk_index(t) is None:
+        raise OperationalError(f"PRIMARY KEY missing on table {st.name}")
     sql = schema_sql(text)
     cur = _open_schema(p)
     root = b.alloc_reg()
-    b.emit(O.OP_CreateBtree, 0, root, 1)
+    # a WITHOUT ROWID table is an index b-tree keyed by its PRIMARY KEY (no schema row
+    # of its own for that key)
+    b.emit(O.OP_CreateBtree, 0, root, 2 if st.without_rowid else 1)
     _insert_schema_row(p, cur, "table", st.name, st.name, root, sql)
-    for k in range(len(t.unique_specs)):
+    for k, spec in enumerate(t.unique_specs):
+        if st.without_rowid and spec[5]:
+            continue
         r = b.alloc_reg()
         b.emit(O.OP_CreateBtree, 0, r, 2)
         _insert_schema_row(p, cur, "index", f"sqlite_autoindex_{st.name}_{k + 1}", st.name, r, None)
@@ -210,7 +216,12 @@ def compile_create_index(p, st: A.CreateIndex, text: str):
     _check_name(st.name, "index")
     if len(st.columns) > 2000:  # SQLITE_MAX_COLUMN (sqlite3ExprListCheckLength)
         raise OperationalError("too many columns in index")
-    idx = S.index_from_ast(st, t, 0, None)
+    try:
+        idx = S.index_from_ast(st, t, 0, None)
+    except E.DatabaseError as exc:
+        if type(exc) is E.DatabaseError:  # a schema error while preparing: SQLITE_ERROR
+            raise OperationalError(str(exc)) from None
+        raise
     from sqlengine.compiler.generated import check_index
     check_index(p, t, idx)
     for name in idx.collations:
@@ -229,14 +240,16 @@ def _fill_index(p, t, idx, root_reg, unique):
     """Scan the table and write every row's key into the new index."""
     b = p.b
     tcur = b.alloc_cursor()
-    b.emit(O.OP_OpenRead, tcur, t.root, 0, len(t.columns))
+    b.emit(O.OP_OpenRead, tcur, t.root, 0, table_p4(p, t))
     icur = b.alloc_cursor()
     b.emit(O.OP_OpenWrite, icur, root_reg, 0, index_key_info(p, idx, t), O.OPFLAG_P2ISREG)
     done = b.new_label()
     b.emit(O.OP_Rewind, tcur, done)
     top = b.addr()
     n = len(idx.columns)
-    key = b.alloc_reg(n + 1)
+    tail = [c for c, _coll, _d in S.record_tail(t, idx)] if t.without_rowid else None
+    nk = n + 1 if tail is None else n + len(tail)
+    key = b.alloc_reg(nk)
     from sqlengine.compiler.expr import code_column
     from sqlengine.compiler.resolve import ColRef, Scope, Source
     src = Source(t.name, tcur, [c.name for c in t.columns],
@@ -249,7 +262,11 @@ def _fill_index(p, t, idx, root_reg, unique):
             code_expr(p, scope, idx.exprs[k], key + k)
         else:
             code_column(p, ColRef(src, col, scope, 0), key + k)
-    b.emit(O.OP_Rowid, tcur, key + n)
+    if tail is None:
+        b.emit(O.OP_Rowid, tcur, key + n)
+    else:  # a WITHOUT ROWID table: its PRIMARY KEY columns stand for the rowid
+        for j, col in enumerate(tail):
+            code_column(p, ColRef(src, col, scope, 0), key + n + j)
     nxt_partial = None
     if idx.where is not None:  # a partial index: only the rows its WHERE accepts
         from sqlengine.compiler.expr import if_false
@@ -264,7 +281,7 @@ def _fill_index(p, t, idx, root_reg, unique):
                f"UNIQUE constraint failed: {desc}")
         b.resolve(ok)
     rec = b.alloc_reg()
-    b.emit(O.OP_MakeRecord, key, n + 1, rec)
+    b.emit(O.OP_MakeRecord, key, nk, rec)
     b.emit(O.OP_IdxInsert, icur, rec)
     if nxt_partial is not None:
         b.resolve(nxt_partial)
@@ -364,7 +381,8 @@ def compile_drop(p, st: A.Drop):
             from sqlengine.compiler import autoinc
             autoinc.code_drop(p, t.name)
         for idx in t.indexes:
-            b.emit(O.OP_Destroy, idx.root)
+            if idx.root != t.root:  # (a WITHOUT ROWID table's key is the table)
+                b.emit(O.OP_Destroy, idx.root)
         b.emit(O.OP_Destroy, t.root)
     elif kind == "VIEW":
         v = s.views.get(low)
@@ -431,6 +449,8 @@ def compile_reindex(p, st: A.Reindex):
             if not found and p.db.find_collation(st.name) is None and low != "binary":
                 raise OperationalError("unable to identify the object to be reindexed")
     for t, idx in targets:
+        if idx.root == t.root:  # a WITHOUT ROWID table's key: the table itself, kept
+            continue
         b.emit(O.OP_Clear, idx.root, 0)
         r = b.alloc_reg()
         b.emit(O.OP_Integer, idx.root, r)

@@ -25,19 +25,74 @@ def collect_rowids(p, table, alias, where, tcur):
     table; returns its cursor."""
     b = p.b
     eph = b.alloc_cursor()
-    b.emit(O.OP_OpenEphemeral, eph, 1)
+    if table.without_rowid:
+        # the PRIMARY KEYs, in an ephemeral index ordered as the table (sqlite3's second
+        # pass visits the rows in that order)
+        from sqlengine.schema import pk_index
+        from sqlengine.vdbe.sorter import SortSpec
+        pk = pk_index(table)
+        n = len(pk.columns)
+        colls = [p.collation(pk.collations[j] or table.columns[c].collation)
+                 for j, c in enumerate(pk.columns)]
+        b.emit(O.OP_OpenEphemeral, eph, n, 0, SortSpec(n, colls, pk.desc))
+    else:
+        b.emit(O.OP_OpenEphemeral, eph, 1)
     src = table_source(p, table, alias, tcur)
     scope = Scope([src])
-    src_cursor_open = False
-    _ = src_cursor_open
     w = where_begin(p, scope, where, {})
-    r = b.alloc_reg()
     rec = b.alloc_reg()
-    b.emit(O.OP_Rowid, tcur, r)
-    b.emit(O.OP_MakeRecord, r, 1, rec)
-    b.emit(O.OP_Insert, eph, rec, r)
+    if table.without_rowid:
+        r = b.alloc_reg(n)
+        for j in range(n):  # the key's fields lead the table's record
+            b.emit(O.OP_Column, tcur, j, r + j)
+        b.emit(O.OP_MakeRecord, r, n, rec)
+        b.emit(O.OP_IdxInsert, eph, rec)
+    else:
+        r = b.alloc_reg()
+        b.emit(O.OP_Rowid, tcur, r)
+        b.emit(O.OP_MakeRecord, r, 1, rec)
+        b.emit(O.OP_Insert, eph, rec, r)
     where_end(p, w)
     return eph, scope
+
+
+def code_row_key(p, table, eph, target):
+    """``target`` = the row key of the current entry of ``collect_rowids``'s set: its
+    rowid, or for a WITHOUT ROWID table the tuple of its PRIMARY KEY (what Rowid gives)."""
+    b = p.b
+    if not table.without_rowid:
+        b.emit(O.OP_Column, eph, 0, target)
+        return
+    from sqlengine.schema import pk_index
+    n = len(pk_index(table).columns)
+    r = b.alloc_reg(n)
+    for j in range(n):
+        b.emit(O.OP_Column, eph, j, r + j)
+    b.emit(O.OP_MakeRecord, r, n, target)
+
+
+def limited(p, st, kind):
+    """``st`` with its ORDER BY/LIMIT folded into its WHERE (update_from.limited), the rows
+    of a WITHOUT ROWID table named by their PRIMARY KEY instead of a rowid:
+    ``(k1, k2) IN (SELECT k1, k2 FROM target WHERE ... ORDER BY ... LIMIT ...)``."""
+    import dataclasses
+
+    from sqlengine.compiler import update_from
+    t = p.schema.table(st.table.name) if st.limit is not None else None
+    if t is None or not t.without_rowid:
+        return update_from.limited(st, kind)
+    from sqlengine.schema import pk_index
+    ref = st.table
+    qual = ref.alias or ref.name
+    names = [t.columns[c].name for c in pk_index(t).columns]
+    inner = A.TableRef(ref.name, ref.schema, ref.alias, ref.indexed_by, ref.not_indexed)
+    core = A.SelectCore(columns=[A.ResultColumn(A.Column(n, qual)) for n in names],
+                        from_=inner, where=st.where)
+    sub = A.Select(body=core, order_by=st.order_by, limit=st.limit, offset=st.offset)
+    keys = [A.Column(n, qual) for n in names]
+    lhs = keys[0] if len(keys) == 1 else A.RowValue(keys)
+    return dataclasses.replace(st, where=A.InSelect(lhs, sub), order_by=None, limit=None,
+                               offset=None)
 
 
 def compile_delete(p, st: A.Delete):
@@ -48,8 +103,7 @@ def compile_delete(p, st: A.Delete):
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_)  # visible for the rest of this statement
     if st.order_by or st.limit is not None:
-        from sqlengine.compiler.update_from import limited
-        st = limited(st, "DELETE")
+        st = limited(p, st, "DELETE")
     table = table_for_write(p, st.table.name, st.table.schema)
     p.write = True
     if getattr(table, "is_view", False):
@@ -60,7 +114,8 @@ def compile_delete(p, st: A.Delete):
     if st.where is None and not has_triggers(table, "DELETE", p) and p.nested == 0 and rt is None:
         b.emit(O.OP_Clear, table.root, 1)
         for idx in table.indexes:
-            b.emit(O.OP_Clear, idx.root, 0)
+            if idx.root != table.root:  # (a WITHOUT ROWID table's key is the table)
+                b.emit(O.OP_Clear, idx.root, 0)
         return None
     # pass 1: rowids (reading through a read cursor of its own)
     rcur = b.alloc_cursor()
@@ -72,7 +127,7 @@ def compile_delete(p, st: A.Delete):
     top = b.addr()
     nxt = b.new_label()
     old = b.alloc_reg(n + 1)
-    b.emit(O.OP_Column, eph, 0, old)
+    code_row_key(p, table, eph, old)
     b.emit(O.OP_NotExists, tcur, nxt, old)
     trig = has_triggers(table, "DELETE", p)
     if trig or rt is not None:

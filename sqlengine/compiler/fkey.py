@@ -181,18 +181,28 @@ def _build(schema):
                 of = pcols if event == "UPDATE" else None
                 name = f"{tag}_{event.lower()}"
                 if action == "CASCADE":
-                    if event == "DELETE" and child is parent and not child.without_rowid:
+                    if event == "DELETE" and child is parent:
                         # a self-referencing key: SQLite's cascade recurses (a trigger
-                        # cannot fire inside itself here), so delete the whole subtree
+                        # cannot fire inside itself here), so delete the whole subtree,
+                        # its rows named by rowid (WITHOUT ROWID: by PRIMARY KEY)
                         first = " AND ".join(f"{_q(c)} = old.{_q(p)}"
                                              for c, p in zip(ccols, pcols))
                         step = " AND ".join(f"c.{_q(c)} = p.{_q(p)}"
                                             for c, p in zip(ccols, pcols))
-                        body = (f"DELETE FROM {cq} WHERE rowid IN (WITH RECURSIVE "
-                                f"sqlite_fk_tree(rid) AS (SELECT rowid FROM {cq} WHERE {first} "
-                                f"UNION SELECT c.rowid FROM {cq} AS c, {cq} AS p, "
-                                f"sqlite_fk_tree AS r WHERE p.rowid = r.rid AND {step}) "
-                                f"SELECT rid FROM sqlite_fk_tree)")
+                        if child.without_rowid:
+                            from sqlengine.schema import pk_index
+                            keys = [_q(child.columns[i].name) for i in pk_index(child).columns]
+                        else:
+                            keys = ["rowid"]
+                        rk = [f"k{j}" for j in range(len(keys))]
+                        lhs = keys[0] if len(keys) == 1 else "(" + ", ".join(keys) + ")"
+                        join = " AND ".join(f"p.{k} = r.{r}" for k, r in zip(keys, rk))
+                        body = (f"DELETE FROM {cq} WHERE {lhs} IN (WITH RECURSIVE "
+                                f"sqlite_fk_tree({', '.join(rk)}) AS (SELECT {', '.join(keys)} "
+                                f"FROM {cq} WHERE {first} UNION SELECT "
+                                f"{', '.join('c.' + k for k in keys)} FROM {cq} AS c, {cq} AS p, "
+                                f"sqlite_fk_tree AS r WHERE {join} AND {step}) "
+                                f"SELECT {', '.join(rk)} FROM sqlite_fk_tree)")
                     elif event == "DELETE" and (cyc := _cascade_cycle(
                             schema, prefix, child, parent,
                             _match(ccols, pcols, "c", parent, "old"))) is not None:

@@ -5,6 +5,12 @@ and the firing of triggers around each row.
 
 A row being written sits in registers ``base`` (the rowid) and ``base+1 ..`` (the columns,
 the INTEGER PRIMARY KEY column holding the rowid too), SQLite's layout for NEW and OLD.
+
+A WITHOUT ROWID table has no rowid: its b-tree is its PRIMARY KEY index (an Index with
+``is_pk`` whose root is the table's), so the row is written and deleted as that index's
+entry (its record: the key columns, then the other columns), and the "rowid" register of
+an existing row holds its row key, the tuple of its PRIMARY KEY values that the VM's
+Rowid/IdxRowid give and SeekRowid/NotExists seek by (``base`` is NULL for a new row).
 This module emits code; it never runs it.
 """
 
@@ -13,7 +19,7 @@ from __future__ import annotations
 from sqlengine import errors as E
 from sqlengine.compiler.expr import code_expr, if_false
 from sqlengine.compiler.resolve import Scope, Source
-from sqlengine.compiler.where import index_key_info
+from sqlengine.compiler.where import index_key_info, table_p4
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -37,7 +43,7 @@ def open_write_cursors(p, table):
     """OpenWrite on the table and every index; returns (table cursor, [index cursors])."""
     b = p.b
     tcur = b.alloc_cursor()
-    b.emit(O.OP_OpenWrite, tcur, table.root, 0, len(table.columns), comment=table.name)
+    b.emit(O.OP_OpenWrite, tcur, table.root, 0, table_p4(p, table), comment=table.name)
     icurs = []
     for idx in table.indexes:
         c = b.alloc_cursor()
@@ -66,11 +72,26 @@ def _idx_desc(table, idx):
     return ", ".join(f"{table.name}.{table.columns[c].name}" for c in idx.columns)
 
 
+def key_len(table, idx):
+    """The number of fields of an index record: the key columns then the rowid, or for a
+    WITHOUT ROWID table the key columns then the rest of its record (``record_tail``)."""
+    if table.without_rowid:
+        from sqlengine.schema import record_tail
+        return len(idx.columns) + len(record_tail(table, idx))
+    return len(idx.columns) + 1
+
+
 def index_key(p, table, idx, base, rowid_reg):
-    """Registers holding the index key (columns then rowid) of the row at ``base``."""
+    """Registers holding the index record (``key_len`` fields: the key columns then the
+    rowid, or the WITHOUT ROWID tail) of the row at ``base``."""
     b = p.b
     n = len(idx.columns)
-    key = b.alloc_reg(n + 1)
+    if table.without_rowid:
+        from sqlengine.schema import record_tail
+        tail = [c for c, _coll, _d in record_tail(table, idx)]
+    else:
+        tail = None
+    key = b.alloc_reg(n + (len(tail) if tail is not None else 1))
     for k, col in enumerate(idx.columns):
         if col == table.ipk:
             b.emit(O.OP_SCopy, rowid_reg, key + k)
@@ -78,8 +99,24 @@ def index_key(p, table, idx, base, rowid_reg):
             code_expr(p, _row_scope(p, table, base), idx.exprs[k], key + k)
         else:
             b.emit(O.OP_SCopy, base + 1 + col, key + k)
-    b.emit(O.OP_SCopy, rowid_reg, key + n)
+    if tail is None:
+        b.emit(O.OP_SCopy, rowid_reg, key + n)
+    else:
+        for j, col in enumerate(tail):
+            b.emit(O.OP_SCopy, base + 1 + col, key + n + j)
     return key
+
+
+def code_delete_keys(p, table, icurs, regs, rowid_reg):
+    """Delete the index entries of the row at ``regs`` (for a WITHOUT ROWID table this
+    includes its own key's entry, i.e. the row itself)."""
+    b = p.b
+    for idx, c in zip(table.indexes, icurs):
+        key = index_key(p, table, idx, regs, rowid_reg)
+        if table.without_rowid and idx.is_pk:
+            b.emit(O.OP_IdxDelete, c, key, len(idx.columns))  # the key is unique
+        else:
+            b.emit(O.OP_IdxDelete, c, key, key_len(table, idx))
 
 
 def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
@@ -91,9 +128,11 @@ def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
         regs = b.alloc_reg(n + 1)
         b.emit(O.OP_SCopy, rowid_reg, regs)
         code_read_row(p, table, tcur, regs)
-        for idx, c in zip(table.indexes, icurs):
-            key = index_key(p, table, idx, regs, rowid_reg)
-            b.emit(O.OP_IdxDelete, c, key, len(idx.columns) + 1)
+        code_delete_keys(p, table, icurs, regs, rowid_reg)
+    if table.without_rowid:  # the row went with its key's entry
+        if count:
+            b.emit(O.OP_AddChanges, 1)
+        return
     b.emit(O.OP_Delete, tcur, 0, 0, table.name, O.OPFLAG_NCHANGE if count else 0)
 
 
@@ -147,8 +186,8 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
                 b.emit(O.OP_Halt, E.SQLITE_CONSTRAINT_CHECK, act if act != O.OE_REPLACE else O.OE_ABORT,
                        0, f"CHECK constraint failed: {label}")
             b.resolve(ok)
-    # rowid uniqueness
-    if old_rowid is None or table.ipk >= 0:
+    # rowid uniqueness (a WITHOUT ROWID table's key is checked as its index below)
+    if not table.without_rowid and (old_rowid is None or table.ipk >= 0):
         ok = b.new_label()
         if old_rowid is not None:
             b.emit(O.OP_Eq, old_rowid, ok, rowid, None, 0)
@@ -163,15 +202,22 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
             b.emit(O.OP_Halt, E.SQLITE_CONSTRAINT_PRIMARYKEY if table.ipk >= 0 else E.SQLITE_CONSTRAINT_ROWID,
                    act, 0, f"UNIQUE constraint failed: {table.name}.{col}")
         b.resolve(ok)
-    # unique indexes
+    # unique indexes, checked in sqlite3's order (check_order)
     keys = []
-    for idx, c in zip(table.indexes, icurs):
+    pflags = []
+    for idx in table.indexes:
         key = index_key(p, table, idx, base, rowid)
         keys.append(key)
         pflag = None
         if idx.where is not None:
             from sqlengine.compiler.partial import code_partial_flag
             pflag = code_partial_flag(p, table, idx, base, key)
+        pflags.append(pflag)
+    for k in check_order(table):
+        idx = table.indexes[k]
+        c = icurs[k]
+        key = keys[k]
+        pflag = pflags[k]
         if not idx.unique:
             continue
         ncol = len(idx.columns)
@@ -196,6 +242,25 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
     return keys
 
 
+def check_order(table) -> list:
+    """The positions in ``table.indexes`` (creation order) in the order sqlite3 checks
+    their constraints: its list of a table's indexes, where each new index goes first,
+    except that one whose own conflict action is REPLACE goes after the last of the
+    others (sqlite3CreateIndex), so that REPLACE deletions come last."""
+    order: list = []
+    for k, idx in enumerate(table.indexes):
+        if (idx.conflict or "").upper() != "REPLACE" or not order or \
+                (table.indexes[order[0]].conflict or "").upper() == "REPLACE":
+            order.insert(0, k)
+            continue
+        j = 0
+        while j + 1 < len(order) and \
+                (table.indexes[order[j + 1]].conflict or "").upper() != "REPLACE":
+            j += 1
+        order.insert(j + 1, k)
+    return order
+
+
 def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=True):
     """Remove the old index entries (UPDATE), write the new ones and the record."""
     b = p.b
@@ -207,10 +272,13 @@ def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=Tru
             skip = b.new_label()
             b.emit(O.OP_IfNot, pflag, skip, 0)
         rec = b.alloc_reg()
-        b.emit(O.OP_MakeRecord, key, len(idx.columns) + 1, rec)
+        b.emit(O.OP_MakeRecord, key, key_len(table, idx), rec)
         b.emit(O.OP_IdxInsert, c, rec)
         if skip is not None:
             b.resolve(skip)
+    if table.without_rowid:  # the record went in as its key's entry
+        b.emit(O.OP_AddChanges, 1)
+        return
     from sqlengine.compiler.generated import record_registers
     first, count = record_registers(p, table, base)
     rec = b.alloc_reg()
@@ -368,9 +436,13 @@ def compile_insert(p, st: A.Insert):
             code_expr(p, None, c.default, base + 1 + i)
         else:
             b.emit(O.OP_Null, 0, base + 1 + i)
-    # the rowid
+    # the rowid (none for a WITHOUT ROWID table)
     have = b.new_label()
-    if table.ipk >= 0 and pos[table.ipk] is not None:
+    got = b.new_label()
+    if table.without_rowid:
+        b.emit(O.OP_Null, 0, base)
+        b.emit(O.OP_Goto, 0, got)
+    elif table.ipk >= 0 and pos[table.ipk] is not None:
         b.emit(O.OP_SCopy, base + 1 + table.ipk, base)
     elif rowid_pos is not None:
         b.emit(O.OP_SCopy, src_regs + rowid_pos, base)
@@ -380,7 +452,6 @@ def compile_insert(p, st: A.Insert):
     b.emit(O.OP_NewRowid, tcur, base)
     if ai is not None:
         ai.adjust_new_rowid(base)
-    got = b.new_label()
     b.emit(O.OP_Goto, 0, got)
     b.resolve(have)
     b.emit(O.OP_MustBeInt, base, 0)

@@ -605,21 +605,11 @@ def _index_info(s, idx, xinfo):
             rows.append((k, c, cname))
     if xinfo:
         k = len(idx.columns)
-        if t.without_rowid:
-            pk = next((i for i in t.indexes if i.is_pk), None)
-            if pk is not None and pk is not idx:
-                for j, c in enumerate(pk.columns):
-                    if c in idx.columns:
-                        continue
-                    rows.append((k, c, t.columns[c].name, 0, _coll_name(t, pk, j, c), 0))
-                    k += 1
-            elif pk is idx:
-                for c in range(len(t.columns)):
-                    if c in idx.columns:
-                        continue
-                    rows.append((k, c, t.columns[c].name, 0,
-                                 t.columns[c].collation or "BINARY", 0))
-                    k += 1
+        if t.without_rowid:  # the rest of the record: no rowid
+            from sqlengine.schema import record_tail
+            for c, coll, d in record_tail(t, idx):
+                rows.append((k, c, t.columns[c].name, 1 if d else 0, coll or "BINARY", 0))
+                k += 1
         else:
             rows.append((k, -1, None, 0, "BINARY", 0))
     return rows

@@ -127,6 +127,9 @@ def _bind_new_old(tr, table, new_base, old_base):
             return None
         i = src.find(e.name)
         if i is None:
+            if table.without_rowid and e.name.lower() in ("rowid", "oid", "_rowid_"):
+                from sqlengine.errors import OperationalError
+                raise OperationalError(f"no such column: {e.table}.{e.name}")
             return None
         return ResolvedColumn(ColRef(src, i, scope, 0))
 

@@ -6,9 +6,9 @@ This module emits code; it never runs it.
 
 from __future__ import annotations
 
-from sqlengine.compiler.delete import collect_rowids
+from sqlengine.compiler.delete import code_row_key, collect_rowids
 from sqlengine.compiler.expr import code_expr
-from sqlengine.compiler.insert import (code_finish_row, code_write_row, index_key,
+from sqlengine.compiler.insert import (code_delete_keys, code_finish_row, code_write_row,
                                        open_write_cursors, table_for_write)
 from sqlengine.compiler.trigger import code_triggers
 from sqlengine.errors import OperationalError
@@ -26,8 +26,8 @@ def compile_update(p, st: A.Update):
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_)  # visible for the rest of this statement
     if st.order_by or st.limit is not None:
-        from sqlengine.compiler.update_from import limited
-        st = limited(st, "UPDATE")
+        from sqlengine.compiler.delete import limited
+        st = limited(p, st, "UPDATE")
     table = table_for_write(p, st.table.name, st.table.schema)
     p.write = True
     if getattr(table, "is_view", False):
@@ -52,7 +52,7 @@ def compile_update(p, st: A.Update):
     b.emit(O.OP_Rewind, eph, done)
     top = b.addr()
     nxt = b.new_label()
-    b.emit(O.OP_Column, eph, 0, old)
+    code_row_key(p, table, eph, old)
     b.emit(O.OP_NotExists, tcur, nxt, old)
     from sqlengine.compiler.generated import code_read_row
     code_read_row(p, table, tcur, old)
@@ -65,9 +65,7 @@ def compile_update(p, st: A.Update):
         b.emit(O.OP_NotExists, tcur, nxt, old)
     keys = code_write_row(p, table, tcur, icurs, new, st.or_action, nxt, old_rowid=old)
     # remove the old index entries, and the old record when the rowid changes
-    for idx, c in zip(table.indexes, icurs):
-        key = index_key(p, table, idx, old, old)
-        b.emit(O.OP_IdxDelete, c, key, len(idx.columns) + 1)
+    code_delete_keys(p, table, icurs, old, old)
     same = b.new_label()
     b.emit(O.OP_Eq, old, same, new, None, 0)
     b.emit(O.OP_NotExists, tcur, same, old)

@@ -216,7 +216,7 @@ def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where
     row as it is), or to a register already holding the value. ``where`` false skips the
     row. Checks, index maintenance, triggers and RETURNING as UPDATE does."""
     from sqlengine.compiler.expr import code_expr, if_false
-    from sqlengine.compiler.insert import code_finish_row, code_write_row, index_key
+    from sqlengine.compiler.insert import code_delete_keys, code_finish_row, code_write_row
     from sqlengine.compiler.trigger import code_triggers
     b = p.b
     n = len(table.columns)
@@ -240,9 +240,7 @@ def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where
     if table.triggers:
         b.emit(O.OP_NotExists, tcur, skip_label, old)
     keys = code_write_row(p, table, tcur, icurs, new, or_action, skip_label, old_rowid=old)
-    for idx, c in zip(table.indexes, icurs):
-        key = index_key(p, table, idx, old, old)
-        b.emit(O.OP_IdxDelete, c, key, len(idx.columns) + 1)
+    code_delete_keys(p, table, icurs, old, old)
     same = b.new_label()
     b.emit(O.OP_Eq, old, same, new, None, 0)
     b.emit(O.OP_NotExists, tcur, same, old)

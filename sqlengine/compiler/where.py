@@ -53,7 +53,33 @@ def open_source_cursor(p, src, write=False):
     """Emit OpenRead for a table source (once, before any loop)."""
     if src.is_table:
         p.b.emit(O.OP_OpenWrite if write else O.OP_OpenRead, src.cursor, src.table.root, 0,
-                 len(src.columns), comment=src.table.name)
+                 table_p4(p, src.table), comment=src.table.name)
+
+
+def table_p4(p, table):
+    """P4 of OpenRead/OpenWrite on a table: its column count, or for a WITHOUT ROWID
+    table (an index b-tree keyed by its PRIMARY KEY) that key's KeyInfo."""
+    if table.without_rowid:
+        from sqlengine.schema import pk_index
+        pk = pk_index(table)
+        if pk is not None:
+            return index_key_info(p, pk, table)
+    return len(table.columns)
+
+
+_ROW_KEY_INFO = []
+
+
+def _row_key_info_class():
+    """KeyInfo with ``pk_fields``: where an entry of a WITHOUT ROWID table or of one of
+    its indexes holds the PRIMARY KEY (the VM's row key for Rowid/IdxRowid)."""
+    if not _ROW_KEY_INFO:
+        from sqlengine.storage import KeyInfo
+
+        class RowKeyInfo(KeyInfo):
+            pass
+        _ROW_KEY_INFO.append(RowKeyInfo)
+    return _ROW_KEY_INFO[0]
 
 
 def index_key_info(p, idx, table):
@@ -63,6 +89,15 @@ def index_key_info(p, idx, table):
         name = idx.collations[k] or table.columns[col].collation
         colls.append(p.coll_func(name))
     desc = list(idx.desc)
+    if table is not None and getattr(table, "without_rowid", False):
+        # the key columns, then the rest of the record (no rowid)
+        from sqlengine.schema import pk_fields, record_tail
+        for _c, coll, d in record_tail(table, idx):
+            colls.append(p.coll_func(coll))
+            desc.append(d)
+        ki = _row_key_info_class()(len(colls), colls, desc)
+        ki.pk_fields = pk_fields(table, idx)
+        return ki
     ki = KeyInfo(len(idx.columns) + 1, colls + [None], desc + [False])
     return ki
 
@@ -340,9 +375,13 @@ def _open_loop(p, scope, lv):
             b.emit(O.OP_IdxGE if acc.hi_op == "<" else O.OP_IdxGT, cur, lv.brk, rh, 1)
     else:
         idx = acc.index
-        lv.icur = p.b.alloc_cursor()
-        b.emit(O.OP_OpenRead, lv.icur, idx.root, 0, index_key_info(p, idx, src.table),
-               comment=idx.name)
+        own_key = idx.is_pk and src.table.without_rowid
+        if own_key:  # the table's b-tree is this index: seek it directly
+            lv.icur = cur
+        else:
+            lv.icur = p.b.alloc_cursor()
+            b.emit(O.OP_OpenRead, lv.icur, idx.root, 0, index_key_info(p, idx, src.table),
+                   comment=idx.name)
         src.index_cursor = lv.icur
         n_eq = len(acc.eq)
         exprs = list(acc.eq)
@@ -410,6 +449,8 @@ def _open_loop(p, scope, lv):
             b.emit(op, lv.icur, brk, end_key, n_eq + 1)
         elif n_eq:
             b.emit(O.OP_IdxLT if rev else O.OP_IdxGT, lv.icur, brk, key, n_eq)
+        if own_key:
+            return
         rr = b.alloc_reg()
         lv.seek = b.emit(O.OP_IdxRowid, lv.icur, rr)
         b.emit(O.OP_SeekRowid, cur, lv.cont, rr)
@@ -537,9 +578,17 @@ def _make_covering(p, scope, lv) -> bool:
     ops = p.b.ops
     cur = lv.src.cursor
     seek = lv.seek
-    pos_of = {}
-    for k, c in enumerate(lv.access.index.columns):
-        pos_of.setdefault(c, k)
+    pos_of = {}  # the table's record field -> the index entry's field
+    idx = lv.access.index
+    table = lv.src.table
+    st = table.storage
+    for k, c in enumerate(idx.columns):
+        pos_of.setdefault(c if st is None or c < 0 else st[c], k)
+    if table.without_rowid:  # its entries end with the PRIMARY KEY columns
+        from sqlengine.schema import record_tail
+        for j, (c, _coll, _d) in enumerate(record_tail(table, idx)):
+            pos_of.setdefault(st[c], len(idx.columns) + j)
+    pos_of.pop(-1, None)  # (a VIRTUAL column is computed, never read by Column)
     changes = []
     for a in range(len(ops)):
         ins = ops[a]

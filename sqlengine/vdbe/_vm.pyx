@@ -83,6 +83,7 @@ cdef class VCursor:
     cdef public int n_cols
     cdef public long long seq
     cdef public object rowid_cache
+    cdef public object pk_fields    # WITHOUT ROWID: the record fields of the PRIMARY KEY
 
     def __init__(self, int kind, bt=None, data=None, key_info=None, int n_cols=0):
         self.kind = kind
@@ -96,6 +97,7 @@ cdef class VCursor:
         self.pos = -1
         self.seq = 0
         self.rowid_cache = None
+        self.pk_fields = None
 
 
 cdef class AggState:
@@ -143,9 +145,22 @@ cdef inline object _row_of(VCursor c):
     return c.row
 
 
+cdef object _pk_key(VCursor c):
+    """The row key of a cursor on a WITHOUT ROWID table or one of its indexes: the tuple
+    of its PRIMARY KEY values, which stands for the rowid (Rowid/IdxRowid give it,
+    SeekRowid/NotExists seek the table by it)."""
+    r = _row_of(c)
+    try:
+        return tuple([r[i] for i in c.pk_fields])
+    except IndexError:
+        raise E.DatabaseError("database disk image is malformed", code=E.SQLITE_CORRUPT)
+
+
 cdef inline object _idx_rowid(VCursor c):
     """The rowid ending the record of an index cursor; an index record without an integer
     there is corrupt (SQLite: sqlite3VdbeIdxRowid)."""
+    if c.pk_fields is not None:
+        return _pk_key(c)
     if c.kind == K_INDEX and c.row is None:
         r = (<BtCursor?>c.bt).idx_rowid_c()
         if type(r) is not int:
@@ -244,6 +259,8 @@ cdef class Vdbe:
             kind = K_INDEX
         bt = self.db._vm_cursor(root, write, key_info)
         c = VCursor(kind, bt, None, key_info)
+        if key_info is not None:
+            c.pk_fields = getattr(key_info, "pk_fields", None)
         self.cursors[i] = c
         return c
 
@@ -353,7 +370,10 @@ cdef class Vdbe:
                         continue
                     pc += 1
                     continue
-                res = compare_with_affinity(v, w, AFF_CHARS[p5 & 7], coll)
+                if type(v) is tuple or type(w) is tuple:  # WITHOUT ROWID row keys
+                    res = 0 if v == w else 1
+                else:
+                    res = compare_with_affinity(v, w, AFF_CHARS[p5 & 7], coll)
                 if op == OP_Eq:
                     r = res == 0
                 elif op == OP_Ne:
@@ -774,6 +794,16 @@ cdef class Vdbe:
                 c.row = None
                 c.nullrow = False
                 v = mem[p3]
+                if type(v) is tuple and c.kind == K_INDEX:
+                    # a WITHOUT ROWID table: seek its b-tree by the PRIMARY KEY
+                    bc = <BtCursor?>c.bt
+                    if bc.seek_ge(v) and bc.compare_key(v) == 0:
+                        c.eof = False
+                        pc += 1
+                        continue
+                    c.eof = True
+                    pc = p2
+                    continue
                 if type(v) is not int:
                     v = apply_affinity(v, "C")
                     if type(v) is not int:

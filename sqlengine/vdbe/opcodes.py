@@ -65,7 +65,8 @@ OPCODES: list[tuple[str, str, str]] = [
     ("Last", "P1 P2", "Move cursor P1 to its last row; jump to P2 if it is empty."),
     ("Next", "P1 P2", "Advance cursor P1; jump to P2 if there is a row."),
     ("Prev", "P1 P2", "Move cursor P1 back; jump to P2 if there is a row."),
-    ("SeekRowid", "P1 P2 P3", "Move table cursor P1 to rowid r[P3]; jump to P2 if absent or not an integer."),
+    ("SeekRowid", "P1 P2 P3", "Move table cursor P1 to rowid r[P3]; jump to P2 if absent or not an integer "
+     "(a tuple r[P3] is a WITHOUT ROWID row key: the PRIMARY KEY values to seek)."),
     ("NotExists", "P1 P2 P3", "As SeekRowid (for write cursors)."),
     ("SeekGE", "P1 P2 P3 P4", "Move cursor P1 to the first entry >= key r[P3..P3+P4-1]; jump to P2 if none."),
     ("SeekGT", "P1 P2 P3 P4", "Move cursor P1 to the first entry > key r[P3..P3+P4-1]; jump to P2 if none."),
@@ -75,9 +76,10 @@ OPCODES: list[tuple[str, str, str]] = [
     ("IdxGT", "P1 P2 P3 P4", "Jump to P2 if the index entry at P1 (rowid ignored) > key r[P3..P3+P4-1]."),
     ("IdxLE", "P1 P2 P3 P4", "Jump to P2 if the index entry at P1 (rowid ignored) <= key r[P3..P3+P4-1]."),
     ("IdxLT", "P1 P2 P3 P4", "Jump to P2 if the index entry at P1 (rowid ignored) < key r[P3..P3+P4-1]."),
-    ("IdxRowid", "P1 P2", "r[P2] = the rowid at the end of the index entry at cursor P1."),
+    ("IdxRowid", "P1 P2", "r[P2] = the rowid at the end of the index entry at cursor P1 (WITHOUT ROWID: "
+     "the tuple of its PRIMARY KEY values)."),
     ("Column", "P1 P2 P3 P4", "r[P3] = column P2 of the row at cursor P1 (P4 = default when the record is short)."),
-    ("Rowid", "P1 P2", "r[P2] = the rowid of the row at cursor P1."),
+    ("Rowid", "P1 P2", "r[P2] = the rowid of the row at cursor P1 (WITHOUT ROWID: its PRIMARY KEY tuple)."),
     ("NullRow", "P1", "Put cursor P1 on a row of NULLs (the unmatched side of a LEFT JOIN)."),
     ("IfNullRow", "P1 P2 P3", "If cursor P1 is on its NULL row, r[P3] = NULL and jump to P2."),
     ("MakeRecord", "P1 P2 P3 P4", "r[P3] = a record of r[P1..P1+P2-1], after applying affinity string P4."),
