@@ -151,6 +151,11 @@ def _check_frame(w, name):
     fr = w.frame
     if fr is None:
         return
+    start = fr.start.kind.upper()
+    end = fr.end.kind.upper() if fr.end is not None else "CURRENT ROW"
+    if (start == "CURRENT ROW" and end == "PRECEDING") or \
+            (start == "FOLLOWING" and end in ("PRECEDING", "CURRENT ROW")):
+        raise OperationalError("unsupported frame specification")
     if fr.units.upper() == "RANGE":
         for bd in (fr.start, fr.end):
             if bd is not None and bd.offset is not None and len(w.order_by) != 1:
@@ -379,6 +384,31 @@ def _sort_key(order, colls=None):
     return functools.cmp_to_key(cmp)
 
 
+def _sorted(indexes, rows, order, colls):
+    """``indexes`` sorted (stably) by their rows' ``order`` [(column, desc, nulls)]. Under
+    BINARY a key per column does it, one stable sort per column from the last: NULL, then
+    numbers, text and blobs, as SQLite orders them (Python compares int with float, str by
+    code point and bytes as memcmp does); a collation needs the comparison function."""
+    if any(coll is not None for coll in colls):
+        kf = _sort_key(order, colls)
+        return sorted(indexes, key=lambda i: kf(rows[i]))
+    out = list(indexes)
+    for col, desc, nulls in reversed(order):
+        nulls_first = (nulls or ("LAST" if desc else "FIRST")).upper() == "FIRST"
+        null_key = (0, 0) if nulls_first != desc else (4, 0)
+
+        def key(i, col=col, null_key=null_key):
+            v = rows[i][col]
+            if v is None:
+                return null_key
+            t = type(v)
+            if t is int or t is float:
+                return (1, v)
+            return (2, v) if isinstance(v, str) else (3, v)
+        out.sort(key=key, reverse=desc)
+    return out
+
+
 def _take_rows(vm, cur):
     """The intermediate table's rows (as lists) and what ``_put_rows`` needs to store them
     back: None for the VM's in-memory table, or (its b-tree cursor, rowids) for a table the
@@ -427,8 +457,7 @@ def _compute(vm, cur, specs):
         order = spec["order"]
         part_colls = spec["part_colls"]
         keyspec = [(c, False, None) for c in parts] + order
-        kf = _sort_key(keyspec, part_colls + spec["order_colls"])
-        srt = sorted(order_in, key=lambda i, kf=kf: kf(rows[i]))
+        srt = _sorted(order_in, rows, keyspec, part_colls + spec["order_colls"])
         bounds = []
         start = 0
         while start < n:
@@ -609,7 +638,7 @@ def _aggregate_partition(rows, part, groups, spec, values):
                 if filt is None or _truthy(row[filt]):
                     step(*[row[a] for a in args])
                 end += 1
-            while start < lo and (start < end - 1 or end > hi):
+            while start < lo and start < end and (start < end - 1 or end > hi):
                 row = rows[part[start]]
                 if filt is None or _truthy(row[filt]):
                     inverse(*[row[a] for a in args])
@@ -693,8 +722,8 @@ def _frame_bounds(rows, part, groups, spec):
 
 
 class _RangeFinder:
-    """RANGE <offset> PRECEDING/FOLLOWING bounds by binary search over the partition's
-    ORDER BY values, in sort order (so each bound's test is monotone): a number moves by
+    """RANGE <offset> PRECEDING/FOLLOWING bounds found by walking the partition's ORDER BY
+    values in sort order (each bound's test is monotone, and so are the bounds): a number moves by
     the offset, text and blobs, which cannot, bound at their own value, and NULLs sit where
     the sort puts them (a NULL row's frame is its NULL peers). Values compare as SQLite's
     ORDER BY does, under its collation."""
@@ -704,6 +733,7 @@ class _RangeFinder:
         self.nulls_first = (nulls or ("LAST" if self.desc else "FIRST")).upper() == "FIRST"
         self.coll = coll
         self.vals = [rows[i][col] for i in part]
+        self.last = {}
 
     def _past(self, w, target, or_equal):
         """Whether ``w`` sorts after ``target`` (or equal to it, with ``or_equal``)."""
@@ -723,15 +753,16 @@ class _RangeFinder:
         else:
             target = v
         vals = self.vals
-        # start: the first row at or past the target; end: the last row not past it
-        lo, hi = 0, len(vals)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self._past(vals[mid], target, is_start):
-                hi = mid
-            else:
-                lo = mid + 1
-        return lo if is_start else lo - 1
+        # start: the first row at or past the target; end: the last row not past it. The
+        # targets grow with k in sort order, so each search goes on from the last answer.
+        key = (kind, is_start)
+        x = self.last.get(key, 0)
+        past = self._past
+        m = len(vals)
+        while x < m and not past(vals[x], target, is_start):
+            x += 1
+        self.last[key] = x
+        return x if is_start else x - 1
 
 
 def _excluded(positions, k, groups, exclude):
