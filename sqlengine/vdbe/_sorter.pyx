@@ -640,29 +640,21 @@ def hashed_entry(row, Py_ssize_t n_key, list norms, long long seq):
     return out
 
 
-def hashed_lookup(cursor, key, Py_ssize_t n_key, list norms, decode):
+def hashed_lookup(HashedRun run, key, Py_ssize_t n_key, list norms, list late):
     """The rows of a spilled automatic index whose normalised key equals ``key``'s, in
-    insertion order (``cursor``: a table cursor on its b-tree)."""
+    insertion order (``late``: entries added after the run was written, or None)."""
     cdef tuple k = _norm_key(key, n_key, norms)
     cdef long long lo = _bucket(k)
     cdef long long hi = lo | 0xFFFFFFFF
     cdef list out = []
-    if not cursor.seek_ge(lo):
-        return out
-    while cursor.rowid <= hi:
-        row = decode(cursor.payload())
+    for row in run.lookup(lo, hi):
         if _norm_key(row, n_key, norms) == k:
             out.append(row)
-        if not cursor.next():
-            break
+    if late is not None:
+        for e in late:
+            if lo <= e[0] <= hi and _norm_key(e[1:], n_key, norms) == k:
+                out.append(e[1:])
     return out
-
-
-def append_entries(cursor, list entries, encode):
-    """``cursor.append(e[0], encode(e[1:]))`` for each entry (rowids increasing)."""
-    app = cursor.append
-    for e in entries:
-        app(e[0], encode(e[1:]))
 
 
 def append_table(cursor, list rowids, list rows, encode):
@@ -671,3 +663,135 @@ def append_table(cursor, list rowids, list rows, encode):
     app = cursor.append
     for i in range(len(rows)):
         app(rowids[i], encode(rows[i]))
+
+
+def _first(e):
+    return e[0]
+
+
+cdef class HashedRun:
+    """The entries ``(rowid, *row)`` of a spilled automatic index, added in increasing rowid
+    order, stored in a temporary file (``fd``) in blocks of ``block`` entries (run format);
+    in memory only each block's first rowid, offset and length. ``lookup(lo, hi)`` reads the
+    blocks that may hold rowids in ``[lo, hi]`` and decodes only the matching entries."""
+
+    cdef int fd
+    cdef Py_ssize_t block
+    cdef Py_ssize_t nblocks
+    cdef Py_ssize_t cap
+    cdef long long* first
+    cdef Py_ssize_t* off
+    cdef Py_ssize_t* size
+    cdef Py_ssize_t end
+    cdef list pending
+    cdef list odd       # entries the run format cannot hold (a str subtype), in memory
+
+    def __cinit__(self, int fd, Py_ssize_t block=64):
+        self.fd = fd
+        self.block = block if block > 0 else 64
+        self.nblocks = 0
+        self.cap = 0
+        self.first = NULL
+        self.off = NULL
+        self.size = NULL
+        self.end = 0
+        self.pending = []
+        self.odd = []
+
+    def __dealloc__(self):
+        free(self.first)
+        free(self.off)
+        free(self.size)
+
+    cdef int _grow(self) except -1:
+        cdef Py_ssize_t cap = self.cap * 2 if self.cap else 256
+        cdef long long* f = <long long*>realloc(self.first, cap * sizeof(long long))
+        if f == NULL:
+            raise MemoryError()
+        self.first = f
+        cdef Py_ssize_t* o = <Py_ssize_t*>realloc(self.off, cap * sizeof(Py_ssize_t))
+        if o == NULL:
+            raise MemoryError()
+        self.off = o
+        o = <Py_ssize_t*>realloc(self.size, cap * sizeof(Py_ssize_t))
+        if o == NULL:
+            raise MemoryError()
+        self.size = o
+        self.cap = cap
+        return 0
+
+    cdef int _flush(self) except -1:
+        cdef bytes data
+        if not self.pending:
+            return 0
+        data = encode_rows(self.pending)
+        if data is None:
+            good = []
+            for e in self.pending:
+                (good if encode_rows([e]) is not None else self.odd).append(e)
+            self.pending = good
+            if not good:
+                return 0
+            data = encode_rows(good)
+        if self.nblocks == self.cap:
+            self._grow()
+        self.first[self.nblocks] = self.pending[0][0]
+        self.off[self.nblocks] = self.end
+        self.size[self.nblocks] = PyBytes_GET_SIZE(data)
+        _os.pwrite(self.fd, data, self.end)
+        self.end += PyBytes_GET_SIZE(data)
+        self.nblocks += 1
+        self.pending = []
+        return 0
+
+    def add(self, list entries):
+        """Append entries (rowids not below the last one added)."""
+        for e in entries:
+            self.pending.append(e)
+            if len(self.pending) >= self.block:
+                self._flush()
+
+    def finish(self):
+        self._flush()
+
+    def lookup(self, long long lo, long long hi):
+        """The rows (without the rowid) of the entries with ``lo <= rowid <= hi``."""
+        cdef Py_ssize_t a = 0, b = self.nblocks, m, i
+        cdef list out = []
+        cdef bytes data
+        cdef const unsigned char* p
+        cdef Py_ssize_t pos, n
+        cdef uint32_t ln, nf
+        cdef long long rid
+        cdef tuple row
+        # the last block whose first rowid is below lo: it may hold lo's first entries
+        while a < b:
+            m = (a + b) // 2
+            if self.first[m] < lo:
+                a = m + 1
+            else:
+                b = m
+        i = a - 1 if a > 0 else 0
+        while i < self.nblocks and self.first[i] <= hi:
+            data = _os.pread(self.fd, self.size[i], self.off[i])
+            p = <const unsigned char*>PyBytes_AS_STRING(data)
+            n = PyBytes_GET_SIZE(data)
+            pos = 0
+            while pos + 4 <= n:
+                memcpy(&ln, p + pos, 4)
+                # each entry starts with its field count and the rowid (tag 1, int64)
+                memcpy(&rid, p + pos + 4 + 4 + 1, 8)
+                if rid > hi:
+                    return self._with_odd(out, lo, hi)
+                if rid >= lo:
+                    row = _decode_row(p + pos + 4, ln)
+                    out.append(row)
+                pos += 4 + ln
+            i += 1
+        return self._with_odd(out, lo, hi)
+
+    cdef list _with_odd(self, list entries, long long lo, long long hi):
+        if self.odd:
+            entries.extend([e for e in self.odd if lo <= e[0] <= hi])
+            entries.sort(key=_first)
+        return [e[1:] for e in entries]

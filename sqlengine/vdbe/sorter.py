@@ -18,10 +18,10 @@ import sys
 import tempfile
 import weakref
 
-from sqlengine.vdbe._sorter import (RowOrder, RunMerger, append_entries, append_table,
+from sqlengine.vdbe._sorter import (HashedRun, RowOrder, RunMerger, append_table,
                                     encode_rows, hashed_entry, hashed_lookup, row_key,
                                     sort_rows)
-from sqlengine.storage._record import decode_record, encode_record
+from sqlengine.storage._record import encode_record
 from sqlengine.vdbe._values import compare
 
 __all__ = ["BINARY", "Coll", "EphHash", "EphIndex", "EphTable", "SortSpec", "Sorter",
@@ -524,29 +524,34 @@ class EphHash:
 
 
 class SpilledIndex:
-    """Rows grouped by the normalised value of their first ``n_key`` fields, in a rowid
-    b-tree of a temporary file: the rowid of a row is the hash of its normalised key (31
-    bits) above its insertion number (32 bits), so a group is one rowid range, in insertion
-    order; a lookup scans its key's range and keeps the rows whose key equals (hash
-    collisions are filtered). Rows are gathered by a spilling ``Sorter`` and appended to the
-    tree in rowid order at the first lookup; rows added later are inserted. The file is
-    removed when the index is dropped."""
+    """Rows grouped by the normalised value of their first ``n_key`` fields, kept in a
+    temporary file: each row gets a rowid made of the hash of its normalised key (31 bits)
+    above its insertion number (32 bits), so a group is one rowid range, in insertion
+    order. Rows are gathered by a spilling ``Sorter`` (sorted by rowid) and written at the
+    first lookup into a ``HashedRun`` (blocks of entries, a small in-memory block index); a
+    lookup reads its key's range and keeps the rows whose key equals (hash collisions are
+    filtered). Rows added after the first lookup (unusual: an automatic index is filled
+    before it is probed) are kept in memory. The file is removed when the index is
+    dropped."""
 
-    __slots__ = ("n_key", "norms", "sorter", "seq", "bt", "cursor", "_fin", "__weakref__")
+    __slots__ = ("n_key", "norms", "sorter", "seq", "run", "late", "file", "__weakref__")
 
     def __init__(self, n_key, norms):
         self.n_key = n_key
         self.norms = norms
         self.sorter = Sorter(SortSpec(1))
         self.seq = 0
-        self.bt = None
-        self.cursor = None
+        self.run = None
+        self.late = None
+        self.file = None
 
     def add(self, row):
         entry = hashed_entry(row, self.n_key, self.norms, self.seq)
         self.seq += 1
-        if self.cursor is not None:
-            self.cursor.insert(entry[0], encode_record(entry[1:]))
+        if self.run is not None:
+            if self.late is None:
+                self.late = []
+            self.late.append(entry)
             return
         s = self.sorter
         s.rows.append(entry)
@@ -554,25 +559,23 @@ class SpilledIndex:
             s.trim(None)
 
     def _build(self):
-        bt, path = _temp_btree()
-        self._fin = weakref.finalize(self, _drop_btree, bt, path)
-        root = bt.create_table(True)
-        cur = bt.cursor(root, True)
+        self.file = tempfile.TemporaryFile(prefix="sqlengine-temp-")
+        run = HashedRun(self.file.fileno())
         s = self.sorter
         s.sort()
         while True:
-            append_entries(cur, s.rows, encode_record)
+            run.add(s.rows)
             if s.merger is None or not s.refill():
                 break
+        run.finish()
         s.close()
         self.sorter = None
-        self.bt = bt
-        self.cursor = cur
+        self.run = run
 
     def lookup(self, key):
-        if self.cursor is None:
+        if self.run is None:
             self._build()
-        return hashed_lookup(self.cursor, key, self.n_key, self.norms, decode_record)
+        return hashed_lookup(self.run, key, self.n_key, self.norms, self.late)
 
 
 def _drop_btree(bt, path):

@@ -202,7 +202,22 @@ def test_spilled_hash_answers_like_memory_hash(rows, probes, coll):
     assert _hash_groups(sp, keys[:1]) == _hash_groups(mem, keys[:1])
 
 
-def test_spilled_hash_file_removed_when_dropped(monkeypatch):
+def test_spilled_hash_keeps_subtyped_values_in_memory(monkeypatch):
+    class Sub(str):
+        pass
+    monkeypatch.setattr(S, "EPH_BUDGET", 2000)
+    h = S.EphHash(S.SortSpec(1))
+    rows = [(i % 50, Sub("j%d" % i) if i > 100 and i % 97 == 0 else "v%d" % i) for i in range(600)]
+    for r in rows:
+        h.insert(r)
+    assert h.spilled is not None
+    for k in (0, 7, 44, 49):
+        assert h.lookup((k,))
+        assert h.cur == [r for r in rows if r[0] == k]
+        assert [type(r[1]) for r in h.cur] == [type(r[1]) for r in rows if r[0] == k]
+
+
+def test_spilled_table_file_removed_when_dropped(monkeypatch):
     import gc
     import glob
     import os
@@ -211,12 +226,14 @@ def test_spilled_hash_file_removed_when_dropped(monkeypatch):
     monkeypatch.setattr(S, "EPH_BUDGET", 2000)
     pattern = os.path.join(tempfile.gettempdir(), "sqlengine-temp-*")
     before = set(glob.glob(pattern))
-    h = S.EphHash(S.SortSpec(1))
-    for i in range(500):
-        h.insert((i % 50, i))
-    assert h.lookup((7,)) and [r[1] for r in h.cur] == list(range(7, 500, 50))
+    t = S.EphTable()
+    for i in range(1, 500):
+        t.insert(i, (i, "x%d" % i))
+    assert t.full
+    sp = S.SpilledTable(t)
+    assert sp.cursor.seek_ge(77) and sp.cursor.rowid == 77
     assert set(glob.glob(pattern)) - before
-    del h
+    del sp
     gc.collect()
     assert set(glob.glob(pattern)) == before
 
