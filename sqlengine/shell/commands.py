@@ -783,7 +783,7 @@ HELP = """\
 .help ?-all? ?PATTERN?   Show help text for PATTERN
 .import FILE TABLE       Import data from FILE into TABLE
 .indexes ?TABLE?         Show names of indexes
-.mode MODE ?TABLE?       Set output mode
+.mode MODE ?OPTIONS?     Set output mode
 .nullvalue STRING        Use STRING in place of NULL values
 .once FILE               Output for the next SQL command only to FILE
 .open ?OPTIONS? ?FILE?   Close existing database and reopen FILE
@@ -802,12 +802,59 @@ HELP = """\
 """
 
 
+# the lines ".help COMMAND" adds under a command's summary line, as the sqlite3 shell does
+HELP_DETAILS = {
+    "indexes": (
+        "                           If TABLE is specified, only show indexes for\n"
+        "                           tables matching TABLE using the LIKE operator.\n"
+    ),
+    "mode": (
+        '   MODE is one of:\n'
+        '     ascii       Columns/rows delimited by 0x1F and 0x1E\n'
+        '     box         Tables using unicode box-drawing characters\n'
+        '     csv         Comma-separated values\n'
+        '     column      Output in columns.  (See .width)\n'
+        '     html        HTML <table> code\n'
+        '     insert      SQL insert statements for TABLE\n'
+        '     json        Results in a JSON array\n'
+        '     line        One value per line\n'
+        '     list        Values delimited by "|"\n'
+        '     markdown    Markdown table format\n'
+        '     qbox        Shorthand for "box --wrap 60 --quote"\n'
+        '     quote       Escape answers as for SQL\n'
+        '     table       ASCII-art table\n'
+        '     tabs        Tab-separated values\n'
+        '     tcl         TCL list elements\n'
+        '   OPTIONS: (for columnar modes or insert mode):\n'
+        '     --wrap N       Wrap output lines to no longer than N characters\n'
+        '     --wordwrap B   Wrap or not at word boundaries per B (on/off)\n'
+        '     --ww           Shorthand for "--wordwrap 1"\n'
+        '     --quote        Quote output text as SQL literals\n'
+        '     --noquote      Do not quote output text\n'
+        '     TABLE          The name of SQL table used for "insert" mode\n'
+    ),
+    "eqp": (
+        '   Other Modes:\n'
+        '      trigger               Like "full" but also show trigger bytecode\n'
+    ),
+}
+
+
 def cmd_help(shell, args):
     if len(args) > 1:
-        wanted = args[1].lstrip(".")
+        # as the sqlite3 shell: the commands the word begins (with the details when only
+        # one), else every command whose text holds it (in any case), with its details
+        wanted = args[1]
         lines = [line for line in HELP.splitlines() if line[1:].startswith(wanted)]
+        if len(lines) == 1 and lines[0][1:].split()[0] in HELP_DETAILS:
+            lines[0] += "\n" + "".join(HELP_DETAILS[lines[0][1:].split()[0]]).rstrip()
+        elif not lines:
+            for line in HELP.splitlines():
+                text = line + "\n" + "".join(HELP_DETAILS.get(line[1:].split()[0], ()))
+                if wanted.lower() in text.lower():
+                    lines.append(text.rstrip())
         if not lines:
-            shell.write(f'Nothing matches "{args[1]}"\n')
+            shell.write(f"Nothing matches '{args[1]}'\n")
         for line in lines:
             shell.write(line + "\n")
         return 0

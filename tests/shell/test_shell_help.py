@@ -20,7 +20,13 @@ def test_help_lists_every_command(shell):
 def test_help_for_one_command(shell):
     out, err, code = shell.ours(".help sch\n.help nosuch\n")
     assert out == (".schema ?PATTERN?        Show the CREATE statements matching PATTERN\n"
-                   'Nothing matches "nosuch"\n')
+                   "Nothing matches 'nosuch'\n")
+
+
+def test_help_details_match_sqlite3(shell):
+    # one command matched: its detail lines too (.mode's modes and options, .eqp's trigger)
+    script = ".help mode\n.help eq\n.help ind\n.help wordwrap\n.help zzz\n"
+    assert shell.ours(script) == shell.sqlite3(script)
 
 
 def test_version(shell):
