@@ -20,6 +20,7 @@ import array as _pyarray
 
 from sqlengine.compiler.resolve import (ResolvedColumn, Scope, comparison_collation,
                                         expr_affinity, expr_collation, no_such_column)
+from sqlengine.compiler.walk import operands as _operands
 from sqlengine.errors import InternalError, OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -51,6 +52,13 @@ cdef object T_Star = A.Star
 cdef object T_ResolvedColumn = ResolvedColumn
 cdef object T_Scope = Scope
 
+cdef int OP_OpenRead = O.OP_OpenRead
+cdef int OP_OpenWrite = O.OP_OpenWrite
+cdef int OP_Function = O.OP_Function
+cdef int OP_AggStep = O.OP_AggStep
+cdef int OP_AggFinal = O.OP_AggFinal
+USES_TABLE = 1
+USES_CALL = 2
 cdef int OP_Null = O.OP_Null
 cdef int OP_Integer = O.OP_Integer
 cdef int OP_Int64 = O.OP_Int64
@@ -150,13 +158,19 @@ cdef class ProgramBuilder:
         self.ops.append([op, p1, p2, p3, p4, p5, comment])
         return len(self.ops) - 1
 
-    cpdef bint uses_any(self, frozenset opcodes) except -1:
-        """Whether an instruction emitted so far has one of ``opcodes``."""
+    cpdef int uses(self) except -1:
+        """What the instructions emitted so far do, as bits: USES_TABLE (an OpenRead or
+        OpenWrite) and USES_CALL (a Function, AggStep or AggFinal: a call that may return
+        a JSON value, ``compiler/subtype.py``)."""
         cdef list ins
+        cdef int op, found = 0
         for ins in self.ops:
-            if ins[0] in opcodes:
-                return True
-        return False
+            op = ins[0]
+            if op == OP_OpenRead or op == OP_OpenWrite:
+                found |= USES_TABLE
+            elif op == OP_Function or op == OP_AggStep or op == OP_AggFinal:
+                found |= USES_CALL
+        return found
 
     cpdef Py_ssize_t addr(self):
         """Address of the next instruction."""
@@ -218,8 +232,9 @@ cdef class ProgramBuilder:
         cdef array.array p5 = array.clone(_INTS, n, False)
         cdef list p4 = [None] * n
         cdef list comments = [None] * n
+        cdef list ins
         for i in range(n):
-            ins = ops[i]
+            ins = <list>ops[i]
             op = ins[0]
             opcodes.data.as_ints[i] = op
             v = ins[2]
@@ -730,3 +745,78 @@ cpdef walk(e, fn, bint into_subqueries=False):
             stack.extend(reversed(e.items))
         elif t is T_Raise:
             stack.append(e.message)
+
+
+# ------------------------------------------------------------------------------------------
+# Aggregate calls
+# ------------------------------------------------------------------------------------------
+
+cdef bint _is_agg_call(e, is_aggregate, dict memo) except -1:
+    """Whether the FunctionCall ``e`` calls an aggregate (not as a window function);
+    ``memo`` keeps the answers per (name, argument count) for one walk."""
+    if e.over is not None:
+        return False
+    key = (e.name, 0 if e.star else len(e.args))
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = bool(is_aggregate(*key))
+    return hit
+
+
+cpdef aggs_in(e, is_aggregate, list out, list refs, dict memo):
+    """The aggregate walk of ``select._collect_aggs`` over one expression: aggregate calls
+    (pre-order, subqueries aside) are appended to ``out``; column references outside them
+    and the subqueries met (Subquery, Exists, InSelect) to ``refs``. An aggregate inside an
+    aggregate's arguments is ``misuse of aggregate function``."""
+    t = type(e)
+    if t is T_Column or t is T_ResolvedColumn:
+        refs.append(e)
+        return
+    if t is T_Literal or t is T_Param or t is T_CurrentTime:
+        return
+    if t is T_Binary:
+        aggs_in(e.left, is_aggregate, out, refs, memo)
+        aggs_in(e.right, is_aggregate, out, refs, memo)
+        return
+    if t is T_Unary:
+        aggs_in(e.operand, is_aggregate, out, refs, memo)
+        return
+    if t is T_FunctionCall:
+        if _is_agg_call(e, is_aggregate, memo):
+            for a in e.args:
+                no_aggregate_in(a, is_aggregate, memo)
+            out.append(e)
+            return
+        for a in e.args:
+            aggs_in(a, is_aggregate, out, refs, memo)
+        if e.filter is not None:
+            aggs_in(e.filter, is_aggregate, out, refs, memo)
+        return
+    if t is T_Subquery or t is T_Exists:
+        refs.append(e)
+        return
+    if t is T_InSelect:
+        aggs_in(e.expr, is_aggregate, out, refs, memo)
+        refs.append(e)
+        return
+    for x in _operands(e):
+        if x is not None:
+            aggs_in(x, is_aggregate, out, refs, memo)
+
+
+cpdef no_aggregate_in(e, is_aggregate, dict memo):
+    """Raise ``misuse of aggregate function`` for an aggregate call in ``e`` (not looking
+    into subqueries, nor at the left side of IN (subquery))."""
+    cdef list stack = [e]
+    while stack:
+        e = stack.pop()
+        t = type(e)
+        if t is T_Literal or t is T_Column or t is T_Param:
+            continue
+        if t is T_FunctionCall and _is_agg_call(e, is_aggregate, memo):
+            raise OperationalError(f"misuse of aggregate function {e.name}()")
+        if t is T_Subquery or t is T_Exists or t is T_InSelect:
+            continue
+        for x in _operands(e):
+            if x is not None:
+                stack.append(x)

@@ -19,8 +19,8 @@ import sys
 
 from sqlengine.compiler import _codegen
 from sqlengine.compiler._codegen import (  # noqa: F401  (the public surface of this module)
-    _code_case, _emit_cmp_py as _emit_cmp, aff_code, code_column, code_expr, code_expr_reg,
-    emit_constant, if_false, if_true, literal_value, walk)
+    _code_case, _emit_cmp_py as _emit_cmp, aff_code, aggs_in, code_column, code_expr,
+    code_expr_reg, emit_constant, if_false, if_true, literal_value, no_aggregate_in, walk)
 from sqlengine.compiler.resolve import ResolvedColumn, expr_coll_seq, expr_collation  # noqa: F401
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A

@@ -9,8 +9,8 @@ This module emits code through ``ProgramBuilder``; it never runs it.
 
 from __future__ import annotations
 
-from sqlengine.compiler.expr import (code_column, code_expr, code_expr_reg, if_false, walk,
-                                     walk_select)
+from sqlengine.compiler.expr import (aggs_in, code_column, code_expr, code_expr_reg, if_false,
+                                     walk, walk_select)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, expr_affinity,
                                         expr_collation, expr_coll_seq, has_explicit_collate,
                                         check_star_column, subquery_rowid_null)
@@ -519,96 +519,16 @@ def _collect_aggs(p, exprs, refs=None):
     """The aggregate calls of ``exprs`` (pre-order, subqueries aside); an aggregate inside
     another's arguments is ``misuse of aggregate function``. When ``refs`` is a list, the
     same walk appends to it, in pre-order, what ``_collect_columns`` needs: the column
-    references outside aggregates and the subqueries (Subquery, Exists, InSelect) met;
-    ``refs`` is set to None when the walk could not be done that way (deep trees)."""
+    references outside aggregates and the subqueries (Subquery, Exists, InSelect) met
+    (the walk is compiled: ``expr.aggs_in``)."""
     is_aggregate = p.db.is_aggregate
     aggs = []
     found = refs if refs is not None else []
-    try:
-        for e in exprs:
-            if e is not None:
-                _aggs_in(e, is_aggregate, aggs, found)
-    except RecursionError:  # a tree deeper than the stack: the same walk, iterative
-        aggs = []
-        _aggs_in_deep(exprs, is_aggregate, aggs)
-        if refs is not None:
-            refs.clear()
-            refs.append(None)  # tells _bare_columns to walk the expressions itself
+    memo = {}
+    for e in exprs:
+        if e is not None:
+            aggs_in(e, is_aggregate, aggs, found, memo)
     return aggs
-
-
-_AGG_LEAVES = frozenset((A.Literal, A.Param, A.CurrentTime))
-
-
-def _aggs_in(e, is_aggregate, out, refs):
-    t = type(e)
-    if t is A.Column or t is ResolvedColumn:
-        refs.append(e)
-        return
-    if t in _AGG_LEAVES:
-        return
-    if t is A.Binary:
-        _aggs_in(e.left, is_aggregate, out, refs)
-        _aggs_in(e.right, is_aggregate, out, refs)
-        return
-    if t is A.Unary:
-        _aggs_in(e.operand, is_aggregate, out, refs)
-        return
-    if t is A.FunctionCall:
-        if e.over is None and is_aggregate(e.name, 0 if e.star else len(e.args)):
-            for a in e.args:
-                _no_aggregate_in(is_aggregate, a)
-            out.append(e)
-            return
-    elif t is A.Subquery or t is A.Exists:
-        refs.append(e)
-        return
-    elif t is A.InSelect:
-        _aggs_in(e.expr, is_aggregate, out, refs)
-        refs.append(e)
-        return
-    f = _OPERANDS.get(t)
-    if f is not None:
-        for x in f(e):
-            if x is not None:
-                _aggs_in(x, is_aggregate, out, refs)
-
-
-def _aggs_in_deep(exprs, is_aggregate, aggs):
-    stack = [e for e in reversed(exprs) if e is not None]
-    pop = stack.pop
-    push = stack.extend
-    while stack:
-        e = pop()
-        t = type(e)
-        if t is A.FunctionCall:
-            if e.over is None and is_aggregate(e.name, 0 if e.star else len(e.args)):
-                for a in e.args:
-                    _no_aggregate_in(is_aggregate, a)
-                aggs.append(e)
-                continue
-        elif t is A.Subquery or t is A.Exists:
-            continue
-        f = _OPERANDS.get(t)
-        if f is not None:
-            push([x for x in reversed(f(e)) if x is not None])
-
-
-def _no_aggregate_in(is_aggregate, e):
-    """Raise ``misuse of aggregate function`` for an aggregate call in ``e`` (not looking
-    into subqueries, nor at the left side of IN (subquery))."""
-    stack = [e]
-    while stack:
-        e = stack.pop()
-        t = type(e)
-        if t is A.FunctionCall and e.over is None and \
-                is_aggregate(e.name, 0 if e.star else len(e.args)):
-            raise OperationalError(f"misuse of aggregate function {e.name}()")
-        if t is A.Subquery or t is A.Exists or t is A.InSelect:
-            continue
-        f = _OPERANDS.get(t)
-        if f is not None:
-            stack.extend(x for x in f(e) if x is not None)
 
 
 def _collect_columns(scope, exprs):

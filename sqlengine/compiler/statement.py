@@ -10,6 +10,7 @@ runs a program.
 from __future__ import annotations
 
 from sqlengine.compiler import ddl, subtype
+from sqlengine.compiler._codegen import USES_CALL, USES_TABLE
 from sqlengine.compiler.context import Parse
 from sqlengine.compiler.delete import compile_delete
 from sqlengine.compiler.insert import compile_insert
@@ -106,11 +107,12 @@ def compile_statement(db, stmt, text: str):
     b.emit(O.OP_Halt, 0, 0)
     # the tail: open the transaction, then go back to the start
     b.change_p2(init, b.addr())
-    needs_txn = not is_txn and (p.write or b.uses_any(_OPENS_TABLE))
+    uses = b.uses()
+    needs_txn = not is_txn and (p.write or uses & USES_TABLE)
     if needs_txn:
         b.emit(O.OP_Transaction, 0, 1 if p.write else 0)
     b.emit(O.OP_Goto, 0, init + 1)
-    if text and ("json" in text.lower() or "->" in text) or b.uses_any(subtype._CALL_OPS):
+    if text and ("json" in text.lower() or "->" in text) or uses & USES_CALL:
         subtype.mark_result_rows(b.ops, text or "", p.schema)  # (nothing without a call)
     prog = b.finish()
     prog.column_names = list(names)
@@ -124,7 +126,3 @@ def compile_statement(db, stmt, text: str):
     prog.is_explain = explain
     prog.sql = text
     return prog
-
-
-_OPENS_TABLE = frozenset((O.OP_OpenRead, O.OP_OpenWrite))
-

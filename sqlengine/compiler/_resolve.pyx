@@ -1,0 +1,424 @@
+# cython: language_level=3
+"""The compiled core of name resolution (``compiler/resolve.py`` is the public module and
+holds the documentation of the rules): FROM-clause sources, scopes and their column
+lookup, resolved column references, and the affinity and collation of an expression
+(SQLite's sqlite3ExprAffinity, sqlite3ExprCollSeq, sqlite3BinaryCompareCollSeq and the
+EP_Collate test), which the expression coder asks for every comparison. Compiled because
+every statement of the corpus is new and these run once or more per expression node. This
+module emits no code and never touches storage.
+"""
+
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+from sqlengine.vdbe.opcodes import AFF_NONE, AFF_REAL
+
+ROWID_NAMES = ("rowid", "oid", "_rowid_")
+
+
+class Source:
+    """One FROM item. ``table`` is a schema.Table for a real table (None for a subquery or
+    view, whose rows sit in an ephemeral table); ``columns``, ``affs``, ``colls`` and
+    ``decltypes`` describe its columns."""
+
+    __slots__ = ("name", "table", "cursor", "columns", "affs", "colls", "decltypes", "ipk",
+                 "hidden", "left", "index_cursor", "col_lower", "defaults", "is_table",
+                 "join_on", "using_cols", "nullable", "has_rowid", "rowid_null")
+
+    def __init__(self, name, cursor, columns, affs, colls, decltypes, table=None):
+        self.name = name
+        self.table = table
+        self.cursor = cursor
+        self.columns = columns
+        self.affs = affs
+        self.colls = colls
+        self.decltypes = decltypes
+        self.ipk = table.ipk if table is not None else -1
+        self.is_table = table is not None
+        self.hidden = set()
+        self.left = False
+        self.index_cursor = -1
+        self.col_lower = {}
+        for i, c in enumerate(columns):
+            self.col_lower.setdefault(c.lower(), i)
+        self.defaults = None
+        self.join_on = None
+        self.using_cols = None
+        self.nullable = False
+        # SQLite's VisibleRowid: a rowid table answers rowid/oid/_rowid_; so does a FROM
+        # subquery or view (``select.py`` sets it), whose rowid reads NULL when SQLite
+        # would flatten it or run it as a co-routine (``rowid_null``), else the number of
+        # its row in the ephemeral table that holds it, as SQLite's materialized copy does
+        self.has_rowid = table is not None and not table.without_rowid
+        self.rowid_null = False
+
+    def find(self, name):
+        """Column number, -1 for the rowid, None when absent."""
+        i = self.col_lower.get(name.lower())
+        if i is not None:
+            return i
+        if self.has_rowid and self.is_table and name.lower() in ROWID_NAMES:
+            return -1
+        return None
+
+
+class ColRef:
+    """A resolved column: source, column number (-1 = rowid), the scope that owns it."""
+
+    __slots__ = ("source", "col", "scope", "depth")
+
+    def __init__(self, source, col, scope, depth):
+        self.source = source
+        self.col = col
+        self.scope = scope
+        self.depth = depth
+
+    @property
+    def key(self):
+        return (self.source.cursor, self.col)
+
+    def affinity(self):
+        if self.col < 0:
+            return "D"
+        return self.source.affs[self.col]
+
+    def collation(self):
+        if self.col < 0:
+            return None
+        return self.source.colls[self.col]
+
+
+class ResolvedColumn:
+    """An expression node the compiler makes itself (``*`` expansion, USING terms): a
+    column already resolved to a ColRef."""
+
+    __slots__ = ("ref", "pos")
+
+    def __init__(self, ref):
+        self.ref = ref
+        self.pos = -1
+
+
+class Scope:
+    def __init__(self, sources, outer=None, corr=None):
+        self.sources = sources
+        self.outer = outer
+        self.overrides = {}  # (cursor, col) or id(expr) -> register
+        self.aliases = {}
+        self.correlated = False
+        self.agg_allowed = False
+        self.agg_context = None  # set while collecting aggregates
+        self.in_where = False
+        self.corr = corr if corr is not None else [False]
+        self._cache = {}
+        self._index = None  # see _names
+        self._index_of = None
+        self._index_len = -1
+        self.sub_affs = {}  # id(scalar subquery) -> its column's affinity, once coded
+
+    def lookup(self, name, table, pos=-1):
+        # Keyed by the names as written (a differently spelled name gets its own entry,
+        # resolved to the same ColRef), so that a hit costs no lower-casing.
+        key = (name, table, len(self.sources))
+        try:
+            ref = self._cache[key]
+        except KeyError:
+            ref = self._cache[key] = self._lookup(name, table)
+            return ref
+        if ref is not None and ref.depth:
+            s = self
+            for _ in range(ref.depth):
+                s.correlated = True
+                s.corr[0] = True
+                s = s.outer
+        return ref
+
+    def _names(self):
+        """This scope's name index: lower-case name -> [(source, column)] in FROM order,
+        and the sources with a visible rowid (FROM order). Built once per FROM list, so a
+        lookup does not walk every source; hidden columns (the right side of USING/NATURAL)
+        are dealt with at lookup time because they are marked while the FROM clause is
+        still being built."""
+        srcs = self.sources
+        idx = self._index
+        if idx is not None and self._index_of is srcs and self._index_len == len(srcs):
+            return idx
+        names = {}
+        rowids = []
+        for src in srcs:
+            for c, i in src.col_lower.items():
+                hit = names.get(c)
+                if hit is None:
+                    names[c] = [(src, i)]
+                else:
+                    hit.append((src, i))
+            if src.has_rowid:
+                rowids.append(src)
+        idx = self._index = (names, rowids)
+        self._index_of = srcs
+        self._index_len = len(srcs)
+        return idx
+
+    def _lookup(self, name, table):
+        """SQLite's lookupName: the innermost scope with a match wins. Within a scope, the
+        first source (FROM order, qualifier permitting) that has the column takes it; a
+        second one is an error unless its column is merged by USING/NATURAL. When no
+        column matches, a rowid name is the rowid of the one source with a visible rowid
+        (qualifier permitting); with several it is no column at all."""
+        scope = self
+        depth = 0
+        lname = name.lower()
+        ltable = table.lower() if table is not None else None
+        n_rowid = 0
+        while scope is not None:
+            names, rowids = scope._names()
+            hit = None
+            cands = names.get(lname)
+            if cands:
+                for m in cands:
+                    if ltable is not None and m[0].name.lower() != ltable:
+                        continue
+                    if hit is None:
+                        if ltable is None and m[1] in m[0].hidden:
+                            continue  # (cannot happen: USING hides the right side only)
+                        hit = m
+                    elif m[1] not in m[0].hidden:
+                        shown = name if table is None else f"{table}.{name}"
+                        raise OperationalError(f"ambiguous column name: {shown}")
+            if hit is None and rowids and lname in ROWID_NAMES:
+                if ltable is not None:
+                    rowids = [s for s in rowids if s.name.lower() == ltable]
+                # SQLite counts the sources that could answer the rowid across every
+                # scope searched so far (its cntTab is not reset per name context)
+                if len(rowids) == 1 and n_rowid == 0:
+                    hit = (rowids[0], -1)
+                n_rowid += len(rowids)
+            if hit is not None:
+                if depth:
+                    s = self
+                    for _ in range(depth):
+                        s.correlated = True
+                        s.corr[0] = True
+                        s = s.outer
+                return ColRef(hit[0], hit[1], scope, depth)
+            scope = scope.outer
+            depth += 1
+        return None
+
+
+
+cdef object T_Column = A.Column
+cdef object T_Collate = A.Collate
+cdef object T_Cast = A.Cast
+cdef object T_Unary = A.Unary
+cdef object T_Binary = A.Binary
+cdef object T_RowValue = A.RowValue
+cdef object T_Subquery = A.Subquery
+cdef object T_Like = A.Like
+cdef object T_Between = A.Between
+cdef object T_InList = A.InList
+cdef object T_InSelect = A.InSelect
+cdef object T_InTable = A.InTable
+cdef object T_IsNull = A.IsNull
+cdef object T_Case = A.Case
+cdef object T_FunctionCall = A.FunctionCall
+cdef object T_ResolvedColumn = ResolvedColumn
+cdef object T_Scope = Scope
+cdef object _MISSING = object()
+
+
+cdef object _lookup(scope, name, table):
+    """``scope.lookup(name, table)``, answered from the Scope's cache when it holds the
+    name and no correlation has to be recorded (else by the Scope itself)."""
+    if type(scope) is T_Scope:
+        ref = (<dict>scope._cache).get((name, table, len(scope.sources)), _MISSING)
+        if ref is None or (ref is not _MISSING and not ref.depth):
+            return ref
+    return scope.lookup(name, table)
+
+
+cpdef str expr_affinity(e, scope):
+    """sqlite3ExprAffinity: the affinity of an expression (``@`` when it has none)."""
+    t = type(e)
+    while t is T_Collate:
+        e = e.expr
+        t = type(e)
+    if t is T_Column:
+        if scope is None:
+            return AFF_NONE
+        try:
+            ref = _lookup(scope, e.name, e.table)
+        except OperationalError:
+            return AFF_NONE
+        if ref is None:
+            return AFF_NONE
+        return "D" if ref.col < 0 else ref.source.affs[ref.col]
+    if t is T_ResolvedColumn:
+        return e.ref.affinity()
+    if t is T_Cast:
+        from sqlengine.schema import affinity_of_type
+        return affinity_of_type(e.type_name)
+    if t is T_Subquery:
+        aff = scope.sub_affs.get(id(e)) if scope is not None else None
+        if aff is not None:
+            return aff
+        body = e.select.body
+        while isinstance(body, A.Compound):
+            body = body.left
+        if isinstance(body, A.SelectCore) and body.columns and isinstance(body.columns[0], A.ResultColumn):
+            from sqlengine.compiler.select import subquery_scope_for_affinity
+            sub = subquery_scope_for_affinity(scope, body)
+            return expr_affinity(body.columns[0].expr, sub)
+        return AFF_NONE
+    return AFF_NONE
+
+
+cpdef expr_collation(e, scope):
+    """sqlite3ExprCollSeq: the collation name an expression carries (None = BINARY)."""
+    return expr_coll_seq(e, scope)[1]
+
+
+cdef tuple _NO_COLL = (False, None)
+
+
+cpdef tuple expr_coll_seq(e, scope):
+    """sqlite3ExprCollSeq, telling "no collation" from BINARY: ``(True, name)`` when ``e``
+    carries a collation (name None for BINARY), ``(False, None)`` when it has none.
+
+    A column (of a table, view or subquery; not the rowid) always has one, its declared
+    collation or BINARY; CAST and unary + pass it through; a COLLATE clause names one; any
+    other expression has one only when an operand holds an explicit COLLATE (SQLite's
+    EP_Collate), taken from the left operand first, then the right or the arguments."""
+    cdef list rest
+    while True:
+        t = type(e)
+        if t is T_Column:
+            ref = _try_lookup(e, scope)
+            if ref is None or ref.col < 0:
+                return _NO_COLL
+            return True, ref.source.colls[ref.col]
+        if t is T_Collate:
+            return True, e.collation
+        if t is T_ResolvedColumn:
+            ref = e.ref
+            if ref.col < 0:
+                return _NO_COLL
+            return True, ref.collation()
+        if t is T_Cast:
+            e = e.expr
+            continue
+        if t is T_Unary and e.op == "+":
+            e = e.operand
+            continue
+        if t is T_RowValue and e.items:
+            e = e.items[0]
+            continue
+        if t in _NO_OPERANDS or not has_explicit_collate(e):
+            return _NO_COLL
+        left, rest = _collate_operands(e)
+        if left is not None and has_explicit_collate(left):
+            e = left
+            continue
+        e = None
+        for x in rest:
+            if x is not None and has_explicit_collate(x):
+                e = x
+                break
+        if e is None:
+            return _NO_COLL
+
+
+cdef object _try_lookup(e, scope):
+    if scope is None:
+        return None
+    try:
+        return _lookup(scope, e.name, e.table)
+    except OperationalError:
+        return None
+
+
+cdef tuple _collate_operands(e):
+    """SQLite's pLeft and (pRight or x.pList) of an expression node, for the COLLATE walk."""
+    t = type(e)
+    if t is T_Binary:
+        return e.left, [e.right]
+    if t is T_Unary:
+        return e.operand, []
+    if t is T_Like:  # a function call like(pattern, x [, escape])
+        return None, [e.right, e.left, e.escape]
+    if t is T_Between:
+        return e.expr, [e.low, e.high]
+    if t is T_InList:
+        return e.expr, list(e.items)
+    if t is T_InSelect or t is T_InTable or t is T_IsNull:
+        return e.expr, []
+    if t is T_Case:
+        return e.operand, [x for w in e.whens for x in w] + [e.else_]
+    if t is T_FunctionCall:
+        return None, list(e.args or ())
+    if t is T_RowValue:
+        return None, list(e.items)
+    if t is T_Cast or t is T_Collate:
+        return e.expr, []
+    return None, []
+
+
+cpdef comparison_collation(left, right, scope):
+    """sqlite3BinaryCompareCollSeq: the collation of a binary comparison (None = BINARY):
+    an explicit COLLATE on the left, else one on the right, else the left operand's
+    collation (a column's, BINARY included), else the right operand's."""
+    if has_explicit_collate(left):
+        return expr_coll_seq(left, scope)[1]
+    if right is not None and has_explicit_collate(right):
+        return expr_coll_seq(right, scope)[1]
+    has, c = expr_coll_seq(left, scope)
+    if not has and right is not None:
+        c = expr_coll_seq(right, scope)[1]
+    return c
+
+
+# Node types that have no operands, so never hold a COLLATE clause (a subquery's own
+# clauses do not count: SQLite's EP_Collate does not cross a subquery).
+cdef frozenset _NO_OPERANDS = frozenset((A.Column, A.Literal, A.Param, ResolvedColumn,
+                                         A.CurrentTime, A.Subquery, A.Exists, A.Raise,
+                                         type(None)))
+NO_OPERANDS = _NO_OPERANDS
+
+# has_explicit_collate's answers for compound nodes: id(node) -> (node, answer). The node
+# is kept so that its id cannot be reused while the entry lives; the AST is never changed
+# after parsing, so an answer stays true. Cleared when it grows (and by each new Parse).
+cdef dict _explicit_memo = {}
+
+
+cpdef bint has_explicit_collate(e) except -1:
+    """SQLite's EP_Collate: ``e`` or an operand of it (not inside a subquery) is a
+    COLLATE clause."""
+    cdef bint found
+    cdef list rest
+    t = type(e)
+    if t in _NO_OPERANDS:
+        return False
+    if t is T_Collate:
+        return True
+    hit = _explicit_memo.get(id(e))
+    if hit is not None and (<tuple>hit)[0] is e:
+        return (<tuple>hit)[1]
+    left, rest = _collate_operands(e)
+    found = left is not None and has_explicit_collate(left)
+    if not found:
+        for x in rest:
+            if has_explicit_collate(x):
+                found = True
+                break
+    if len(_explicit_memo) > 20000:
+        _explicit_memo.clear()
+    _explicit_memo[id(e)] = (e, found)
+    return found
+
+
+def clear_caches():
+    """Forget the per-node answers kept for the statement being compiled."""
+    _explicit_memo.clear()
+
+
+def real_affinity(aff):
+    return aff == AFF_REAL
