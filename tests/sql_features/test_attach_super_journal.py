@@ -198,3 +198,43 @@ def test_journal_modes_keep_the_super_journal_record_at_the_end(tmp_path, mode):
     assert con.execute("SELECT count(*) FROM t").fetchone() == (5,)
     assert con.execute("SELECT count(*) FROM aux.u").fetchone() == (5,)
     con.close()
+
+
+def test_an_io_error_at_any_operation_of_a_two_file_commit_leaves_both_files_valid():
+    """An I/O error at each operation of the transaction and its commit: the statement fails
+    (or the commit went through), the connection stays usable, both files pass
+    integrity_check and hold the old or the new state together."""
+    import sqlengine
+
+    points = 0
+    seen = set()
+    n = 1
+    while True:
+        fv = FaultVfs()
+        db = _setup(fv, "m.db", "a.db")
+        fv.fail_at(n)
+        try:
+            _transaction(db)
+        except sqlengine.Error as e:
+            assert "disk I/O error" in str(e)
+            try:
+                db.execute("ROLLBACK")
+            except sqlengine.Error:
+                pass
+        fv.clear()
+        if fv.failures == 0:
+            break
+        state = _state(db)
+        assert state in (OLD, NEW), (n, state)
+        assert db.execute("PRAGMA integrity_check") == [("ok",)]
+        assert db.execute("PRAGMA aux.integrity_check") == [("ok",)]
+        db.execute("INSERT INTO aux.u VALUES(1000, 'usable')")
+        db.close()
+        again = Database("m.db", vfs=fv)
+        again.execute("ATTACH 'a.db' AS aux")
+        assert _state(again)[0] == state[0]
+        again.close()
+        seen.add(state)
+        points += 1
+        n += 1
+    assert points > 20 and seen == {OLD, NEW}
