@@ -452,14 +452,15 @@ cdef _code_unary(p, scope, e, int target):
         else:
             emit_constant(b, literal_value(-literal_value(v)), target)
         return
+    if op == "+":  # a no-op on the value (SQLite codes the operand into the target)
+        code_expr(p, scope, operand, target)
+        return
     r = code_expr_reg(p, scope, operand)
     if op == "-":
         # SQLite computes -x as 0 - x (overflow to REAL included)
         z = b.alloc_reg(1)
         b.emit(OP_Integer, 0, z)
         b.emit(OP_Subtract, r, z, target)
-    elif op == "+":
-        b.emit(OP_SCopy, r, target)
     elif op == "~":
         b.emit(OP_BitNot, r, target)
     else:
@@ -497,8 +498,36 @@ cdef _emit_cmp(p, scope, int opcode, left, right, int dest, int flags, left_reg,
     if coll is _MISSING:
         aff = comparison_affinity(expr_affinity(left, scope), expr_affinity(right, scope))
         coll = comparison_collation(left, right, scope)
+        if aff == "B" and (_keeps_number(left) or _keeps_number(right)):
+            rl = _text_copy(b, left, rl)
+            rr = _text_copy(b, right, rr)
+            aff = None
     b.emit(opcode, rr, dest, rl, None if coll is None else p.coll_func(coll),
            _AFF_CODE.get(aff, 0) | flags)
+
+
+cdef bint _keeps_number(e):
+    """Whether ``e`` is replace(), which SQLite gives back its first argument unchanged
+    when the pattern is empty: a number then also holding its text form, which TEXT
+    affinity leaves a number (so it compares below any text). Its other results are text
+    or NULL, which TEXT affinity leaves as they are, so a comparison under TEXT affinity
+    converts only the other operand."""
+    while type(e) is T_Unary and e.op == "+":
+        e = e.operand
+    return type(e) is A.FunctionCall and e.over is None and len(e.args) == 3 and \
+        e.name.lower() == "replace"
+
+
+cdef int _text_copy(ProgramBuilder b, e, int r):
+    """For a comparison under TEXT affinity where an operand keeps its number: the
+    register of operand ``e`` (in ``r``) with TEXT affinity applied, in a copy."""
+    cdef int t
+    if _keeps_number(e):
+        return r
+    t = b.alloc_reg(1)
+    b.emit(OP_SCopy, r, t)
+    b.emit(O.OP_Affinity, t, 1, 0, "B")
+    return t
 
 
 cdef _code_in_list(p, scope, e, int target):
@@ -531,6 +560,9 @@ cdef _code_in_list(p, scope, e, int target):
         b.emit(OP_NotNull, ri, nn)
         b.emit(OP_Integer, 1, has_null)
         b.resolve(nn)
+        if aff_p5 == _AFF_CODE.get("B", 0) and _keeps_number(item):
+            b.emit(OP_Eq, ri, found, _text_copy(b, x, rx), coll, 0)
+            continue
         b.emit(OP_Eq, ri, found, rx, coll, aff_p5)
     b.emit(OP_IsNull, rx, done)
     b.emit(OP_IfPos, has_null, done, 0)
