@@ -179,15 +179,50 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
         placed |= lp.bit
         lv.access = acc
         _open_loop(p, scope, lv)
+        done = _enforced_terms(lp)
         if src.left:
             for t in on_terms.get(i, []):
-                if_false(p, scope, t.expr, lv.cont, True)
+                if t not in done:
+                    if_false(p, scope, t.expr, lv.cont, True)
             b.emit(O.OP_Integer, 1, lv.match_reg)
         lv.after_match = b.new_label()
         b.resolve(lv.after_match)
         for t in level_terms:
-            if_false(p, scope, t.expr, lv.cont, True)
+            if t not in done:
+                if_false(p, scope, t.expr, lv.cont, True)
     return info
+
+
+_TERM_OPS = frozenset(("=", "<", "<=", ">", ">="))
+
+
+def _enforced_terms(lp):
+    """The terms a loop's lookup already enforces, which need no test in the loop
+    (SQLite's disableTerm): a comparison or ``IN (list)`` whose operand keys a rowid or
+    index lookup (the planner let it key the index only with the comparison's affinity
+    and collation), a BETWEEN both of whose bounds do. Automatic indexes and indexed
+    expressions keep their tests."""
+    kind = lp.kind
+    if kind == "scan" or kind == "auto" or not lp.used:
+        return ()
+    ops = list(lp.eq)
+    if lp.lo is not None:
+        ops.append(lp.lo)
+    if lp.hi is not None:
+        ops.append(lp.hi)
+    done = set()
+    for o in ops:
+        if o.col < -1:
+            continue
+        t = o.term
+        e = t.expr
+        ty = type(e)
+        if ty is A.Binary and e.op in _TERM_OPS or ty is A.InList and not e.negated:
+            done.add(t)
+        elif ty is A.Between and not e.negated:
+            if sum(1 for x in ops if x.term is t) == 2:
+                done.add(t)
+    return done
 
 
 def _index_hints(core, n):
