@@ -61,6 +61,24 @@ class Source:
         return None
 
 
+class FirstItem(str):
+    """A column qualifier that names the first FROM item of the scope it is looked up in,
+    whatever that item's visible name (SQLite's TK_ROW: UPDATE ... FROM reads its target's
+    row key so, where a FROM item may share the target's name). Equal only to itself, so it
+    never meets a name as written; its text is the item's name, for messages."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    def __hash__(self):
+        return id(self) >> 4
+
+
 class ColRef:
     """A resolved column: source, column number (-1 = rowid), the scope that owns it."""
 
@@ -164,6 +182,9 @@ class Scope:
         second one is an error unless its column is merged by USING/NATURAL. When no
         column matches, a rowid name is the rowid of the one source with a visible rowid
         (qualifier permitting); with several it is no column at all."""
+        if type(table) is FirstItem:
+            i = self.sources[0].find(name) if self.sources else None
+            return None if i is None else ColRef(self.sources[0], i, self, 0)
         scope = self
         depth = 0
         lname = name.lower()

@@ -37,11 +37,12 @@ def limited(st, kind: str):
 
 
 def _from_names(f, out):
+    """The (name, alias) of every table named in FROM clause ``f``, lower-cased."""
     if isinstance(f, A.Join):
         _from_names(f.left, out)
         _from_names(f.right, out)
-    elif isinstance(f, A.TableRef) and f.schema is None:
-        out.append(f.name.lower())
+    elif type(f) is A.TableRef:
+        out.append((f.name.lower(), f.alias.lower() if f.alias else None))
     return out
 
 
@@ -53,45 +54,82 @@ def _prepend(target, f):
 
 
 def compile_update_from(p, st, table):
-    """The code of UPDATE ... FROM on ``table`` (a real table)."""
+    """The code of UPDATE ... FROM on ``table`` (a real table), as SQLite's
+    updateFromSelect: the join of the target (first) with the FROM items writes, per
+    matching row, the target's row key and every SET value; of several rows for one target
+    row the last one written wins; the rows are then updated in key order."""
+    from sqlengine.compiler._resolve import FirstItem
     from sqlengine.compiler.insert import open_write_cursors
     from sqlengine.compiler.select import TableDest, compile_select
     from sqlengine.compiler.upsert import code_update_row, set_assignments
     b = p.b
     ref = st.table
     qual = ref.alias or ref.name
-    if qual.lower() in _from_names(st.from_, []):
+    # (SQLite refuses a FROM item only when it is the target again under the same alias)
+    me = (ref.name.lower(), ref.alias.lower() if ref.alias else None)
+    if me in _from_names(st.from_, []):
         raise OperationalError(f"target object/alias may not appear in FROM clause: {qual}")
     assigns = set_assignments(table, st.sets)
     keys = sorted(assigns)
     target = A.TableRef(ref.name, ref.schema, ref.alias, ref.indexed_by, ref.not_indexed)
-    cols = [A.ResultColumn(A.Column("rowid", qual))]
+    # The target's row key, read from the join's first item (the target) without looking
+    # its visible name up: a FROM item may carry the same name (SQLite's TK_ROW). A rowid
+    # table's key is its rowid; a WITHOUT ROWID table's the columns of its PRIMARY KEY.
+    first = FirstItem(qual)
+    if table.without_rowid:
+        from sqlengine.schema import pk_index
+        pk = pk_index(table)
+        key_names = [table.columns[c].name for c in pk.columns]
+        # (the rows are updated in the key's own order: its collations and DESC flags)
+        key_colls = [p.collation(pk.collations[k] or table.columns[c].collation)
+                     for k, c in enumerate(pk.columns)]
+        key_desc = list(pk.desc)
+    else:
+        key_names = ["rowid"]
+        key_colls, key_desc = [None], [False]
+    nkey = len(key_names)
+    cols = [A.ResultColumn(A.Column(n, first)) for n in key_names]
     cols += [A.ResultColumn(assigns[k]) for k in keys]
+    ncol = len(cols)
     core = A.SelectCore(columns=cols, from_=_prepend(target, st.from_), where=st.where)
     sel = A.Select(body=core)
-    eph = b.alloc_cursor()
-    b.emit(O.OP_OpenEphemeral, eph, len(cols))
-    compile_select(p, sel, TableDest(eph))
+    joined = b.alloc_cursor()  # the join's rows in the order it makes them
+    b.emit(O.OP_OpenEphemeral, joined, ncol)
+    compile_select(p, sel, TableDest(joined))
+    # the last row of each key, found walking the join's rows backwards, in key order
+    rows = b.alloc_cursor()
+    b.emit(O.OP_OpenEphemeral, rows, ncol, 0, SortSpec(ncol, key_colls + [None] * (ncol - nkey),
+                                                     key_desc + [False] * (ncol - nkey)))
+    regs = b.alloc_reg(ncol)
+    kept = b.new_label()
+    b.emit(O.OP_Last, joined, kept)
+    back = b.addr()
+    prev = b.new_label()
+    for j in range(ncol):
+        b.emit(O.OP_Column, joined, j, regs + j)
+    b.emit(O.OP_Found, rows, prev, regs, nkey)
+    rec = b.alloc_reg()
+    b.emit(O.OP_MakeRecord, regs, ncol, rec)
+    b.emit(O.OP_IdxInsert, rows, rec)
+    b.resolve(prev)
+    b.emit(O.OP_Prev, joined, back)
+    b.resolve(kept)
     tcur, icurs = open_write_cursors(p, table)
-    seen = b.alloc_cursor()
-    b.emit(O.OP_OpenEphemeral, seen, 1, 0, SortSpec(1, [None]))
     done = b.new_label()
-    b.emit(O.OP_Rewind, eph, done)
+    b.emit(O.OP_Rewind, rows, done)
     top = b.addr()
     nxt = b.new_label()
-    regs = b.alloc_reg(len(cols))
-    b.emit(O.OP_Column, eph, 0, regs)
-    b.emit(O.OP_Found, seen, nxt, regs, 1)
-    rec = b.alloc_reg()
-    b.emit(O.OP_MakeRecord, regs, 1, rec)
-    b.emit(O.OP_IdxInsert, seen, rec)
-    values = {}
-    for j, k in enumerate(keys):
-        b.emit(O.OP_Column, eph, j + 1, regs + 1 + j)
-        values[k] = regs + 1 + j
-    code_update_row(p, table, tcur, icurs, regs, values, None, None, nxt, st.or_action)
+    for j in range(ncol):
+        b.emit(O.OP_Column, rows, j, regs + j)
+    values = {k: regs + nkey + j for j, k in enumerate(keys)}
+    if table.without_rowid:  # the row key as Rowid gives it (delete.code_row_key)
+        key = b.alloc_reg()
+        b.emit(O.OP_MakeRecord, regs, nkey, key)
+    else:
+        key = regs
+    code_update_row(p, table, tcur, icurs, key, values, None, None, nxt, st.or_action)
     b.resolve(nxt)
-    b.emit(O.OP_Next, eph, top)
+    b.emit(O.OP_Next, rows, top)
     b.resolve(done)
     rt = getattr(p, "returning", None)
     if rt is not None:
