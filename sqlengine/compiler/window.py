@@ -95,6 +95,9 @@ class _Rewriter:
         if isinstance(e, A.FunctionCall) and e.over is None and self.p.db.is_aggregate(
                 e.name, 0 if e.star else len(e.args)):
             return self.slot(e)
+        if isinstance(e, (A.Subquery, A.Exists, A.InSelect)) and _may_correlate(e):
+            # a subquery that may read this query's row runs in the inner query, per row
+            return self.slot(e)
         if isinstance(e, (A.Subquery, A.Exists, A.InSelect, A.Literal, A.Param)):
             return e
         if dataclasses.is_dataclass(e):
@@ -132,6 +135,22 @@ class _Rewriter:
         _check_frame(w, name)
         self.windows.append((e, name, agg, w, args, parts, order, filt))
         return A.Column(f"__w{len(self.windows) - 1}", SRC)
+
+
+def _may_correlate(e) -> bool:
+    """Whether a subquery may be computed per row of the inner query: it names a column
+    (perhaps of this query), gives one value (a scalar subquery of one column) and holds
+    no window call of this query (an IN's left side)."""
+    if isinstance(e, A.InSelect) and find_node(e.expr, _is_window_call) is not None:
+        return False
+    if isinstance(e, A.Subquery):
+        body = e.select.body
+        while isinstance(body, A.Compound):
+            body = body.left
+        if not isinstance(body, A.SelectCore) or len(body.columns) != 1 or \
+                isinstance(body.columns[0], A.Star):
+            return False
+    return find_node(e, lambda x: type(x) is A.Column, stop=()) is not None
 
 
 def _window_capable(agg) -> bool:
