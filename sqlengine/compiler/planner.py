@@ -8,9 +8,9 @@ Estimates follow SQLite's defaults for tables without ``sqlite_stat1`` (a table 
 to hold about a million rows, an index equality to select ten, a unique one one row, a
 range a quarter per bound), so the chosen plans are the ones sqlite3 shows for the same
 schema. An index is used only when SQLite's rules allow it to answer a comparison (the
-affinity and collation of the comparison must match the index column's). Terms used by an
-index are still tested in the loop, so a plan can only make a query faster, never change
-its answer. This module emits no code; ``where.py`` turns the chosen loops into code.
+affinity and collation of the comparison must match the index column's), so a term that
+keys a lookup needs no test in the loop (``where.py`` drops it). This module emits no code;
+``where.py`` turns the chosen loops into code.
 """
 
 from __future__ import annotations

@@ -799,6 +799,21 @@ def _fixed_limit(limit):
     return None
 
 
+def _minmax_by_index(p, scope, agg, acc, emit_result, code_results):
+    """min(x) / max(x) of a whole table read from one end of an index on x (or of the
+    table for the rowid); False when none answers it (nothing emitted then)."""
+    from sqlengine.compiler.plan_minmax import code_minmax
+    from sqlengine.compiler.plan_terms import column_of
+    src = scope.sources[0]
+    col = column_of(scope, agg.args[0], src)
+    if col is None or not code_minmax(p, src, col, agg.name.lower() == "max", acc):
+        return False
+    scope.overrides[id(agg)] = acc
+    emit_result(code_results())
+    scope.overrides.clear()
+    return True
+
+
 def _result_coll_seq(e, scope, feats):
     """``expr_coll_seq`` of a result column. When the parser saw no COLLATE in the core,
     only a column (under CAST, unary + or a row value's first item) can carry one, so
@@ -883,12 +898,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     if (not group_by and len(defs) == 1 and defs[0][0].star and defs[0][0].filter is None
             and core.where is None and not extra and len(scope.sources) == 1
             and scope.sources[0].is_table and not bare):
-        # count(*) of a whole table: the b-tree counts its cells, no row is read
-        from sqlengine.compiler.where import open_source_cursor
-        src = scope.sources[0]
-        open_source_cursor(p, src)
+        # count(*) of a whole table: a b-tree counts its cells, no row is read
+        from sqlengine.compiler.plan_minmax import code_count
         r = b.alloc_reg()
-        b.emit(O.OP_Count, src.cursor, r)
+        code_count(p, scope.sources[0], r)
         scope.overrides[id(defs[0][0])] = r
         skip = b.new_label()
         if having is not None:
@@ -896,6 +909,13 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         emit_result(code_results())
         b.resolve(skip)
         scope.overrides.clear()
+        return
+
+    if (not group_by and len(defs) == 1 and defs[0][2] == 1 and defs[0][0].filter is None
+            and defs[0][0].name.lower() in ("min", "max") and having is None
+            and core.where is None and not extra and len(scope.sources) == 1
+            and scope.sources[0].is_table and not bare and _minmax_by_index(
+                p, scope, defs[0][0], acc, emit_result, code_results)):
         return
 
     key_overrides = {}
@@ -925,6 +945,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
 
     def step_aggs(arg_regs_of, filter_regs=None):
         for i, (a, f, nargs) in enumerate(defs):
+            base = arg_regs_of(i)
             skip = None
             if a.filter is not None:
                 skip = b.new_label()
@@ -934,8 +955,6 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
                     b.emit(O.OP_IfNot, filter_regs[i], skip, 1)
                 else:
                     if_false(p, scope, a.filter, skip, True)
-            # the arguments after the FILTER, as SQLite: a row it drops computes none
-            base = arg_regs_of(i)
             h = hit if (hit and i == minmax[0]) else 0
             b.emit(O.OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, f, nargs)
             if skip is not None:
@@ -959,14 +978,13 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         if bare:
             b.emit(O.OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
         w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core)
-        arg_bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
-
-        def code_args(i):
-            a = defs[i][0]
+        arg_bases = []
+        for _i, (a, _f, nargs) in enumerate(defs):
+            base = b.alloc_reg(max(nargs, 1))
+            arg_bases.append(base)
             for j, x in enumerate(a.args if not a.star else []):
-                code_expr(p, scope, x, arg_bases[i] + j)
-            return arg_bases[i]
-        step_aggs(code_args)
+                code_expr(p, scope, x, base + j)
+        step_aggs(lambda i: arg_bases[i])
         copy_bare(lambda k, ref: code_column(p, ref, bare_regs + k))
         where_end(p, w)
         output_row()
@@ -985,25 +1003,16 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     blk = b.alloc_reg(width)
     for j, g in enumerate(group_by):
         code_expr(p, scope, g, blk + j)
-    # FILTER (WHERE ...) values go into the sorter with the arguments; each aggregate's
-    # FILTER is computed first, and a row it drops computes none of the arguments (NULL)
-    fpos = {i: ng + n_args + len(bare) + k for k, i in enumerate(filters)}
     pos = ng
-    for i, (a, _f, nargs) in enumerate(defs):
-        skip = None
-        if a.filter is not None:
-            skip = b.new_label()
-            code_expr(p, scope, a.filter, blk + fpos[i])
-            if nargs:
-                b.emit(O.OP_Null, 0, blk + pos, blk + pos + nargs - 1)
-            b.emit(O.OP_IfNot, blk + fpos[i], skip, 1)
+    for a, _f, _nargs in defs:
         for x in (a.args if not a.star else []):
             code_expr(p, scope, x, blk + pos)
             pos += 1
-        if skip is not None:
-            b.resolve(skip)
     for ref in bare:
         code_column(p, ref, blk + pos)
+        pos += 1
+    for i in filters:  # FILTER (WHERE ...) values go into the sorter with the arguments
+        code_expr(p, scope, defs[i][0].filter, blk + pos)
         pos += 1
     rec = b.alloc_reg()
     b.emit(O.OP_MakeRecord, blk, width, rec)
@@ -1106,9 +1115,6 @@ def _arms(body, out):
 def _compile_arm(p, arm, dest, outer, corr):
     if isinstance(arm, A.Values):
         return _compile_values(p, arm, A.Select(arm), dest, outer, corr)
-    if has_window(arm):
-        # a window function in any arm: that arm alone runs in the two window steps
-        return compile_window_select(p, A.Select(arm), dest, outer, corr)
     return _compile_core(p, arm, None, None, None, dest, outer, corr, compound_arm=True)
 
 

@@ -122,3 +122,37 @@ def test_ranges_on_a_desc_index_column_match_sqlite3():
     for con in cons:
         con.close()
     assert not bad, bad[:5]
+
+
+def test_min_max_and_count_read_one_end_of_an_index():
+    """min()/max() of a whole table from one end of an index (the first entry past the
+    NULLs, or the last; mirrored for a DESC column), count(*) from the smallest index;
+    the values (REAL affinity included) and the plan lines as sqlite3's."""
+    rng = random.Random(5)
+    ddl = ["CREATE TABLE t(a INTEGER PRIMARY KEY, b INT, c TEXT, d REAL, e)",
+           "CREATE INDEX tb ON t(b)", "CREATE INDEX tcd ON t(c, d)", "CREATE INDEX td ON t(d DESC)"]
+    qs = ["SELECT max(a) FROM t", "SELECT min(a) FROM t", "SELECT min(b) FROM t",
+          "SELECT max(b) + 1 FROM t", "SELECT min(c) FROM t", "SELECT max(c) FROM t",
+          "SELECT min(d) FROM t", "SELECT max(d) FROM t", "SELECT count(*) FROM t",
+          "SELECT typeof(min(d)), typeof(max(d)) FROM t", "SELECT min(b), max(b) FROM t"]
+    cons = []
+    for mod in (sqlite3, sqlengine):
+        con = mod.connect(":memory:")
+        for d in ddl:
+            con.execute(d)
+        cons.append(con)
+    bad = []
+    for _ in range(3):
+        for q in qs:
+            want, got = (c.execute(q).fetchall() for c in cons)
+            plans = [[r[3] for r in c.execute("EXPLAIN QUERY PLAN " + q)] for c in cons]
+            if want != got or plans[0] != plans[1]:
+                bad.append((q, want, got, plans))
+        rows = [(None if rng.random() < 0.3 else rng.randint(-5, 5),
+                 rng.choice([None, "a", "B", 3, 2.5]), rng.choice([None, 1.0, 2.5, -3.0, 7]),
+                 rng.choice([None, "x", 1])) for _ in range(6)]
+        for con in cons:
+            con.executemany("INSERT INTO t(b, c, d, e) VALUES(?,?,?,?)", rows)
+    for con in cons:
+        con.close()
+    assert not bad, bad[:3]

@@ -1,0 +1,105 @@
+"""Aggregates answered by one b-tree operation instead of a scan of the rows:
+
+- ``count(*)`` of a whole table counts the cells of its smallest index that is narrower
+  than the table (SQLite's choice in ``isSimpleCount``'s caller), or of the table itself;
+- ``min(x)`` / ``max(x)`` of a whole table (SQLite's ``minMaxQuery``) reads the one entry
+  at the right end of an index on ``x`` (or of the table for the rowid): the first entry
+  that is not NULL for min, the last for max (mirrored for a DESC column).
+
+Each emits its EXPLAIN QUERY PLAN line as sqlite3 words it. The caller decides that the
+query has that shape; this module only codes the read and never looks at the rest of
+the SELECT.
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler import planner
+from sqlengine.compiler.where import EQP_PREFIX, index_key_info, open_source_cursor
+from sqlengine.vdbe import opcodes as O
+
+_REAL = "E"  # REAL affinity: an index (like the table) may hold an integral REAL as INTEGER
+
+
+def _in_sqlite_order(table):
+    """The indexes as SQLite's list holds them (the newest first)."""
+    return [ix for ix in table.indexes[::-1] if ix.where is None]
+
+
+def code_count(p, src, target):
+    """count(*) of every row of table source ``src`` into register ``target``."""
+    b = p.b
+    table = src.table
+    best = None
+    if not table.without_rowid:
+        sz_tab, sz_idx = planner._sizes(table)
+        for ix in _in_sqlite_order(table):
+            if any(c < 0 for c in ix.columns):
+                continue
+            szi = sz_idx[ix.name]
+            if szi < sz_tab and (best is None or szi < sz_idx[best.name]):
+                best = ix
+    if best is None:
+        b.emit(O.OP_Noop, 0, 0, 0, f"{EQP_PREFIX}SCAN {src.name}")
+        open_source_cursor(p, src)
+        b.emit(O.OP_Count, src.cursor, target)
+        return
+    b.emit(O.OP_Noop, 0, 0, 0, f"{EQP_PREFIX}SCAN {src.name} USING COVERING INDEX {best.name}")
+    cur = b.alloc_cursor()
+    b.emit(O.OP_OpenRead, cur, best.root, 0, index_key_info(p, best, table), comment=best.name)
+    b.emit(O.OP_Count, cur, target)
+
+
+def _minmax_index(table, col):
+    """The smallest index whose first column is ``col`` in the column's own collation."""
+    sz_tab, sz_idx = planner._sizes(table)
+    want = (table.columns[col].collation or "BINARY").upper()
+    best = None
+    for ix in _in_sqlite_order(table):
+        if not ix.columns or ix.columns[0] != col:
+            continue
+        if (ix.collations[0] or table.columns[col].collation or "BINARY").upper() != want:
+            continue
+        if best is None or sz_idx[ix.name] < sz_idx[best.name]:
+            best = ix
+    return best
+
+
+def code_minmax(p, src, col, is_max, target) -> bool:
+    """min(col) or max(col) over every row of table source ``src`` into ``target`` by one
+    seek; False (nothing emitted) when no index or rowid order answers it."""
+    b = p.b
+    table = src.table
+    if table.without_rowid:
+        return False
+    done = b.new_label()
+    empty = b.new_label()
+    if col < 0:  # the rowid: the table's own first or last entry
+        b.emit(O.OP_Noop, 0, 0, 0, f"{EQP_PREFIX}SEARCH {src.name}")
+        open_source_cursor(p, src)
+        b.emit(O.OP_Last if is_max else O.OP_Rewind, src.cursor, empty)
+        b.emit(O.OP_Rowid, src.cursor, target)
+    else:
+        ix = _minmax_index(table, col)
+        if ix is None:
+            return False
+        b.emit(O.OP_Noop, 0, 0, 0,
+               f"{EQP_PREFIX}SEARCH {src.name} USING COVERING INDEX {ix.name}")
+        cur = b.alloc_cursor()
+        b.emit(O.OP_OpenRead, cur, ix.root, 0, index_key_info(p, ix, table), comment=ix.name)
+        # NULLs sort first in key order, last for a DESC column
+        nulls_at_end = bool(ix.desc[0])
+        if is_max:
+            # the end away from the NULLs: NULL there only when every entry is NULL
+            b.emit(O.OP_Rewind if nulls_at_end else O.OP_Last, cur, empty)
+        else:  # the first entry past the NULLs
+            nul = b.alloc_reg()
+            b.emit(O.OP_Null, 0, nul)
+            b.emit(O.OP_SeekLT if nulls_at_end else O.OP_SeekGT, cur, empty, nul, 1)
+        b.emit(O.OP_Column, cur, 0, target)
+        if table.columns[col].affinity == _REAL:
+            b.emit(O.OP_RealAffinity, target)
+    b.emit(O.OP_Goto, 0, done)
+    b.resolve(empty)
+    b.emit(O.OP_Null, 0, target)
+    b.resolve(done)
+    return True
