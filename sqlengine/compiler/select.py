@@ -945,7 +945,6 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
 
     def step_aggs(arg_regs_of, filter_regs=None):
         for i, (a, f, nargs) in enumerate(defs):
-            base = arg_regs_of(i)
             skip = None
             if a.filter is not None:
                 skip = b.new_label()
@@ -955,6 +954,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
                     b.emit(O.OP_IfNot, filter_regs[i], skip, 1)
                 else:
                     if_false(p, scope, a.filter, skip, True)
+            # the arguments after the FILTER, as SQLite: a row it drops computes none
+            base = arg_regs_of(i)
             h = hit if (hit and i == minmax[0]) else 0
             b.emit(O.OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, f, nargs)
             if skip is not None:
@@ -978,13 +979,14 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         if bare:
             b.emit(O.OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
         w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core)
-        arg_bases = []
-        for _i, (a, _f, nargs) in enumerate(defs):
-            base = b.alloc_reg(max(nargs, 1))
-            arg_bases.append(base)
+        arg_bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
+
+        def code_args(i):
+            a = defs[i][0]
             for j, x in enumerate(a.args if not a.star else []):
-                code_expr(p, scope, x, base + j)
-        step_aggs(lambda i: arg_bases[i])
+                code_expr(p, scope, x, arg_bases[i] + j)
+            return arg_bases[i]
+        step_aggs(code_args)
         copy_bare(lambda k, ref: code_column(p, ref, bare_regs + k))
         where_end(p, w)
         output_row()
@@ -1003,16 +1005,25 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     blk = b.alloc_reg(width)
     for j, g in enumerate(group_by):
         code_expr(p, scope, g, blk + j)
+    # FILTER (WHERE ...) values go into the sorter with the arguments; each aggregate's
+    # FILTER is computed first, and a row it drops computes none of the arguments (NULL)
+    fpos = {i: ng + n_args + len(bare) + k for k, i in enumerate(filters)}
     pos = ng
-    for a, _f, _nargs in defs:
+    for i, (a, _f, nargs) in enumerate(defs):
+        skip = None
+        if a.filter is not None:
+            skip = b.new_label()
+            code_expr(p, scope, a.filter, blk + fpos[i])
+            if nargs:
+                b.emit(O.OP_Null, 0, blk + pos, blk + pos + nargs - 1)
+            b.emit(O.OP_IfNot, blk + fpos[i], skip, 1)
         for x in (a.args if not a.star else []):
             code_expr(p, scope, x, blk + pos)
             pos += 1
+        if skip is not None:
+            b.resolve(skip)
     for ref in bare:
         code_column(p, ref, blk + pos)
-        pos += 1
-    for i in filters:  # FILTER (WHERE ...) values go into the sorter with the arguments
-        code_expr(p, scope, defs[i][0].filter, blk + pos)
         pos += 1
     rec = b.alloc_reg()
     b.emit(O.OP_MakeRecord, blk, width, rec)
@@ -1115,6 +1126,9 @@ def _arms(body, out):
 def _compile_arm(p, arm, dest, outer, corr):
     if isinstance(arm, A.Values):
         return _compile_values(p, arm, A.Select(arm), dest, outer, corr)
+    if has_window(arm):
+        # a window function in any arm: that arm alone runs in the two window steps
+        return compile_window_select(p, A.Select(arm), dest, outer, corr)
     return _compile_core(p, arm, None, None, None, dest, outer, corr, compound_arm=True)
 
 
