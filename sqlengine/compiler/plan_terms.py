@@ -12,7 +12,8 @@ code and never decides the plan (``planner.py`` does).
 
 from __future__ import annotations
 
-from sqlengine.compiler.resolve import ResolvedColumn
+from sqlengine.compiler._terms import mask as _mask
+from sqlengine.compiler.resolve import ResolvedColumn, comparison_collation
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
@@ -84,78 +85,8 @@ class Masker:
         self.memo = {}
 
     def mask(self, e) -> int:
-        """The mask of ``e``, or PINNED."""
-        scope = self.scope
-        bit_of = self.bit_of
-        memo = self.memo
-        m = 0
-        stack = [e]
-        pop = stack.pop
-        push = stack.append
-        while stack:
-            x = pop()
-            if x is None:
-                continue
-            t = type(x)
-            if t is A.Literal or t is A.Param:
-                continue
-            if t is A.Column:
-                key = (x.name, x.table)
-                hit = memo.get(key)
-                if hit is None:
-                    hit = memo[key] = self._column_mask(x)
-                if hit is PINNED:
-                    self.complete = False
-                    return PINNED
-                if hit is not _OUTER:
-                    m |= hit[0]
-                    self.cols.add(hit[1])
-            elif t is A.Binary:
-                push(x.right)
-                push(x.left)
-            elif t is ResolvedColumn:
-                if x.ref.scope is scope:
-                    b = bit_of.get(id(x.ref.source))
-                    if b is None:
-                        self.complete = False
-                        return PINNED
-                    m |= b
-                    self.cols.add((id(x.ref.source), x.ref.col))
-            elif t is A.Unary:
-                push(x.operand)
-            elif t is A.IsNull or t is A.Collate or t is A.Cast:
-                push(x.expr)
-            elif t is A.Between:
-                push(x.high)
-                push(x.low)
-                push(x.expr)
-            elif t is A.InList:
-                stack.extend(x.items)
-                push(x.expr)
-            elif t is A.Like:
-                push(x.escape)
-                push(x.right)
-                push(x.left)
-            elif t is A.FunctionCall:
-                if x.name.lower() in _VOLATILE:
-                    self.complete = False
-                    return PINNED
-                stack.extend(x.args)
-                push(x.filter)
-            elif t is A.Case:
-                push(x.operand)
-                for w, th in x.whens:
-                    push(w)
-                    push(th)
-                push(x.else_)
-            elif t is A.RowValue:
-                stack.extend(x.items)
-            elif t is A.CurrentTime:
-                continue
-            else:  # subqueries, RAISE, anything not known here
-                self.complete = False
-                return PINNED
-        return m
+        """The mask of ``e``, or PINNED (the walk is compiled: ``_terms.mask``)."""
+        return _mask(self, e, _VOLATILE, PINNED, _OUTER)
 
     def _column_mask(self, x):
         """(bit, (id(source), column)) of a column name of this scope, _OUTER for one of an
@@ -240,7 +171,6 @@ class WhereClause:
     __slots__ = ("scope", "masker", "terms", "on_terms", "n")
 
     def __init__(self, scope, exprs, left_on):
-        from sqlengine.compiler.resolve import comparison_collation
         self.scope = scope
         self.n = len(scope.sources)
         self.masker = Masker(scope)
