@@ -585,6 +585,27 @@ class Database:
         self._reload_schema_in_txn()
 
     # ---- EXPLAIN -------------------------------------------------------------------------------
+    def _vacuum(self, schema, into, has_into=False):
+        """VACUUM [schema] [INTO file], run by the statement's program (compiler/vacuum.py)."""
+        from sqlengine.storage.vacuum import vacuum, vacuum_into
+
+        if has_into and not isinstance(into, str):
+            raise OperationalError("non-text filename")
+        if not self.autocommit:
+            raise OperationalError("cannot VACUUM from within a transaction")
+        if len(self._active) > 1:
+            raise OperationalError("cannot VACUUM - SQL statements in progress")
+        if schema == "temp":
+            return None
+        bt = self.bt
+        if into is not None:
+            vacuum_into(bt, into, bt.pending_page_size, bt.pager.vfs)
+            return None
+        vacuum(bt, bt.pending_page_size)
+        bt.pending_page_size = None
+        self._load_schema()
+        return None
+
     def _explain(self, stmt):
         if stmt.is_explain == 1:
             return stmt.prog.explain_rows()
@@ -662,8 +683,9 @@ class Database:
         each index ("row N missing from index X") and each index holds as many entries as
         the table has rows ("wrong # of entries in index X"). Entries are compared by value
         (no collation needed: an entry holds the row's values as stored). Tables with
-        virtual generated columns, WITHOUT ROWID tables and expression or partial indexes
-        are left out; a table whose pages are too damaged to read is left to the page
+        virtual generated columns (for a WITHOUT ROWID table: indexes on them) and expression
+        or partial indexes are left out; a WITHOUT ROWID table's index entries are its
+        columns then the PRIMARY KEY columns it lacks (schema.record_tail); a table whose pages are too damaged to read is left to the page
         check's messages."""
         from collections import Counter
 
@@ -671,19 +693,24 @@ class Database:
         out = []
         schema = getattr(self.schema, "main", self.schema)
         bt = getattr(self.bt, "main", self.bt)
-        for table in list(schema.tables.values()):
+        for table in _hash_order(bt, schema, decode_record):
             if len(out) >= max_errors:
                 break
-            if table.without_rowid or table.root <= 1 or getattr(table, "storage", None):
+            wr = table.without_rowid
+            if table.root <= 1 or (getattr(table, "storage", None) and not wr):
                 continue
             idxs = [ix for ix in reversed(table.indexes)
-                    if ix.root and ix.where is None and ix.exprs is None
+                    if ix.root and ix.where is None and ix.exprs is None and not ix.is_pk
                     and all(0 <= c < len(table.columns) for c in ix.columns)]
+            if wr:  # (an index on a VIRTUAL generated column is left out)
+                idxs = [ix for ix in idxs
+                        if all(table.storage[c] >= 0 for c in _wr_entry_columns(table, ix))]
             if not idxs:
                 continue
             try:
-                out.extend(_check_table_indexes(bt, table, idxs, decode_record, Counter,
-                                                max_errors - len(out)))
+                check = _check_wr_indexes if wr else _check_table_indexes
+                out.extend(check(bt, table, idxs, decode_record, Counter,
+                                 max_errors - len(out)))
             except E.DatabaseError:
                 continue
         return out[:max_errors]
@@ -748,6 +775,122 @@ def _check_table_indexes(bt, table, idxs, decode_record, Counter, budget):
     finally:
         cur.close()
     for ix, _seen, n in entries:
+        if n != nrows and len(out) < budget:
+            out.append(f"wrong # of entries in index {ix.name}")
+    return out
+
+
+def _str_hash(name: str) -> int:
+    """SQLite's strHash: Knuth's multiplicative hash of the ASCII-folded UTF-8 bytes."""
+    h = 0
+    for c in name.encode("utf-8", "surrogatepass"):
+        if 65 <= c <= 90:
+            c += 32
+        h = ((h + c) * 0x9E3779B1) & 0xFFFFFFFF
+    return h
+
+
+def _hash_iteration(names):
+    """The order SQLite's Hash (hash.c) walks ``names`` inserted in turn: each new element
+    goes before the first element of its bucket, or first in the list when the bucket is
+    empty or there are no buckets yet; from 10 elements on the table grows to twice the
+    count (at most 64 buckets: SQLITE_MALLOC_SOFT_LIMIT) and relinks the list."""
+    order = []
+    buckets = None  # [count, first element] per bucket
+
+    def insert(e, entry):
+        head = entry[1] if entry is not None and entry[0] else None
+        if entry is not None:
+            entry[0] += 1
+            entry[1] = e
+        if head is not None:
+            order.insert(order.index(head), e)
+        else:
+            order.insert(0, e)
+    for count, name in enumerate(names, 1):
+        size = len(buckets) if buckets else 0
+        if count >= 10 and count > 2 * size and min(count * 2, 64) != size:
+            size = min(count * 2, 64)
+            buckets = [[0, None] for _ in range(size)]
+            old, order[:] = list(order), []
+            for e in old:
+                insert(e, buckets[_str_hash(e) % size])
+        insert(name, buckets[_str_hash(name) % size] if buckets else None)
+    return order
+
+
+def _hash_order(bt, schema, decode_record):
+    """The tables in the order SQLite's integrity_check visits them: its schema's table
+    hash (tables and views, loaded in sqlite_schema's rowid order after the schema table
+    itself, "sqlite_master")."""
+    names = ["sqlite_master"]
+    cur = bt.cursor(1)
+    try:
+        ok = cur.first()
+        while ok:
+            rec = decode_record(cur.payload())
+            if len(rec) > 1 and rec[0] in ("table", "view") and isinstance(rec[1], str):
+                names.append(rec[1])
+            ok = cur.next()
+    finally:
+        cur.close()
+    tables = dict(schema.tables)
+    out = []
+    for name in _hash_iteration(names):
+        t = tables.pop(name.lower(), None)
+        if t is not None:
+            out.append(t)
+    return out + list(tables.values())
+
+
+def _wr_entry_columns(table, ix):
+    """The columns of an entry of index ``ix`` of WITHOUT ROWID ``table``, in record order."""
+    from sqlengine.schema import record_tail
+    return list(ix.columns) + [c for c, _coll, _d in record_tail(table, ix)]
+
+
+def _count_entries(bt, ix, decode_record, Counter):
+    from sqlengine.storage import KeyInfo
+    seen = Counter()
+    cur = bt.cursor(ix.root, False, KeyInfo(0))
+    try:
+        ok = cur.first()
+        while ok:
+            seen[tuple(_norm(v) for v in decode_record(cur.payload()))] += 1
+            ok = cur.next()
+    finally:
+        cur.close()
+    return seen
+
+
+def _check_wr_indexes(bt, table, idxs, decode_record, Counter, budget):
+    """_check_table_indexes for a WITHOUT ROWID table: its rows are the entries of its
+    PRIMARY KEY b-tree (``table.storage`` gives each column's field), the entry a row needs
+    in an index its columns and then the key columns the index lacks."""
+    from sqlengine.storage import KeyInfo
+    entries = [(ix, _count_entries(bt, ix, decode_record, Counter),
+                [table.storage[c] for c in _wr_entry_columns(table, ix)]) for ix in idxs]
+    totals = [sum(seen.values()) for _ix, seen, _f in entries]
+    out = []
+    nrows = 0
+    cur = bt.cursor(table.root, False, KeyInfo(0))
+    try:
+        ok = cur.first()
+        while ok:
+            nrows += 1
+            rec = decode_record(cur.payload())
+            for ix, seen, fields in entries:
+                if any(f >= len(rec) for f in fields):
+                    continue        # a column added later: its default is not stored
+                key = tuple(_norm(rec[f]) for f in fields)
+                if seen[key] > 0:
+                    seen[key] -= 1
+                elif len(out) < budget:
+                    out.append(f"row {nrows} missing from index {ix.name}")
+            ok = cur.next()
+    finally:
+        cur.close()
+    for (ix, _seen, _f), n in zip(entries, totals):
         if n != nrows and len(out) < budget:
             out.append(f"wrong # of entries in index {ix.name}")
     return out
