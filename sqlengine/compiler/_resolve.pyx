@@ -117,6 +117,10 @@ class ResolvedColumn:
 
 
 class Scope:
+    __slots__ = ("sources", "outer", "overrides", "aliases", "correlated", "agg_allowed",
+                 "agg_context", "in_where", "corr", "_cache", "_index", "_index_of",
+                 "_index_len", "sub_affs")
+
     def __init__(self, sources, outer=None, corr=None):
         self.sources = sources
         self.outer = outer
