@@ -16,7 +16,7 @@ keys a lookup needs no test in the loop (``where.py`` drops it). This module emi
 from __future__ import annotations
 
 from sqlengine.compiler.exprindex import XN_EXPR, index_column_affinity, same_expr
-from sqlengine.compiler.plan_terms import split_and  # noqa: F401  (re-exported)
+from sqlengine.compiler.plan_terms import Operand, split_and  # noqa: F401  (re-exported)
 from sqlengine.compiler.resolve import comparison_collation, expr_affinity
 from sqlengine.sql import ast as A
 from sqlengine.vdbe._values import comparison_affinity
@@ -332,6 +332,10 @@ class LoopBuilder:
         for t in self.wc.terms:
             for o in t.operands:
                 by_src.setdefault(id(o.src), []).append(o)
+            if not t.operands and type(t.expr) is A.Binary and t.expr.op == "OR":
+                o = _or_to_in(self.scope, t)
+                if o is not None:
+                    by_src.setdefault(id(o.src), []).append(o)
         self._ops_by_src = by_src
         for i, src in enumerate(self.scope.sources):
             self.loops = []
@@ -399,7 +403,8 @@ class LoopBuilder:
         for k, ix in enumerate(table.indexes[::-1]):
             if ix.where is not None:
                 continue
-            self.sort_idx = k + 2 if any(c in ob for c in ix.columns) else 0
+            # (every index ends with the rowid: an ORDER BY on it might be helped by any)
+            self.sort_idx = k + 2 if -1 in ob or any(c in ob for c in ix.columns) else 0
             if any(c < 0 and c != XN_EXPR for c in ix.columns):
                 continue
             if not_indexed or indexed_by is not None and ix.name.lower() != indexed_by:
@@ -549,6 +554,42 @@ def in_list_size(o):
         if not _is_constant(it):
             return None
     return log_est(len(items))
+
+
+def _or_to_in(scope, t):
+    """SQLite's OR-to-IN rewrite for the planner: a term ``x = c1 OR x = c2 OR ...`` on one
+    column with constants is an operand ``x IN (c1, c2, ...)`` (the term itself is still
+    tested in the loop); None for any other OR."""
+    from sqlengine.compiler.plan_terms import _column_ref
+    stack = [t.expr]
+    col = None
+    values = []
+    while stack:
+        e = stack.pop()
+        if type(e) is not A.Binary:
+            return None
+        if e.op == "OR":
+            stack.append(e.right)
+            stack.append(e.left)
+            continue
+        if e.op != "=":
+            return None
+        if _is_constant(e.right):
+            x, v = e.left, e.right
+        elif _is_constant(e.left):
+            x, v = e.right, e.left
+        else:
+            return None
+        hit = _column_ref(scope, x)
+        if hit is None or hit[0].is_table is False:
+            return None
+        if col is None:
+            col, lhs = hit, x
+        elif hit != col:
+            return None
+        values.append(v)
+    src, c = col
+    return Operand(src, c, "IN", A.InList(lhs, values), lhs, 0, t)
 
 
 def _term_aff(scope, o):
@@ -705,7 +746,8 @@ def order_checker(scope, wc, order_by):
 
     def detail(loops):
         """(number of leading ORDER BY terms delivered, source indexes of the loops that
-        must run backwards for them)."""
+        must run backwards for them: also when only some terms are delivered, as SQLite
+        sets revMask while it matches)."""
         k = 0
         rev = None
         moved = []  # loops whose key order delivered a term (reversed when rev)
@@ -714,42 +756,43 @@ def order_checker(scope, wc, order_by):
                 break
             i = lp.src_i
             ix = lp.index if lp.kind == "index" else None
-            if any(o.op == "IN" for o in lp.eq):
-                return k, ()  # looked up value by value: the order stops here
-            one_row = lp.kind == "rowid_eq" or (
-                ix is not None and ix.unique and len(lp.eq) == len(ix.columns))
+            # an IN list is walked in its column's order: that column orders the rows
+            has_in = any(o.op == "IN" for o in lp.eq)
+            one_row = not has_in and (lp.kind == "rowid_eq" or (
+                ix is not None and ix.unique and len(lp.eq) == len(ix.columns)))
             if one_row:
                 while k < n_ob and obs[k] is not None and obs[k][0] == i:
                     k += 1
                 continue
-            if lp.kind in ("scan", "rowid_range"):
+            if lp.kind in ("scan", "rowid_range", "rowid_eq"):
                 keys = [(-1, False, None)]
                 eqcols = ()
             elif ix is not None:
                 table = scope.sources[i].table
                 ne = len(lp.eq)
-                keys = [(c, d, _coll_name(ix.collations[ne + j] or table.columns[c].collation))
-                        for j, (c, d) in enumerate(zip(ix.columns[ne:], ix.desc[ne:]))]
+                keys = [(c, d, _coll_name(ix.collations[j] or table.columns[c].collation))
+                        for j, (c, d) in enumerate(zip(ix.columns, ix.desc))
+                        if j >= ne or lp.eq[j].op == "IN"]
                 keys.append((-1, False, None))
-                eqcols = ix.columns[:ne]
+                eqcols = tuple(c for j, c in enumerate(ix.columns[:ne]) if lp.eq[j].op != "IN")
             else:
-                return k, ()
+                return k, (tuple(moved) if rev else ())
             j = 0
             unique = False
             while k < n_ob:
                 t = obs[k]
                 if t is None:
-                    return k, ()
+                    return k, (tuple(moved) if rev else ())
                 s, c, desc, nulls_first, coll, src = t
                 if s != i:
                     if unique:
                         break  # the next loop may order what this one leaves equal
-                    return k, ()
+                    return k, (tuple(moved) if rev else ())
                 if unique:
                     k += 1
                     continue
                 if c in eqcols:  # held to one value by the index key, in its collation
-                    ne = eqcols.index(c)
+                    ne = ix.columns.index(c)
                     table = scope.sources[i].table
                     if c < 0 or _coll_name(ix.collations[ne] or table.columns[c].collation) \
                             == _coll_name(coll):
@@ -759,17 +802,17 @@ def order_checker(scope, wc, order_by):
                     k += 1
                     continue
                 if j >= len(keys) or keys[j][0] != c:
-                    return k, ()
+                    return k, (tuple(moved) if rev else ())
                 kc, kdesc, kcoll = keys[j]
                 if kc >= 0 and kcoll != _coll_name(coll):
-                    return k, ()
+                    return k, (tuple(moved) if rev else ())
                 r = desc != kdesc
                 if rev is None:
                     rev = r
                 elif rev != r:
-                    return k, ()
+                    return k, (tuple(moved) if rev else ())
                 if nulls_first is not None and nulls_first != (not desc):
-                    return k, ()
+                    return k, (tuple(moved) if rev else ())
                 if not moved or moved[-1] != i:
                     moved.append(i)
                 j += 1
@@ -777,7 +820,7 @@ def order_checker(scope, wc, order_by):
                 if kc < 0:
                     unique = True
             if k < n_ob and not unique:
-                return k, ()
+                return k, (tuple(moved) if rev else ())
         return k, (tuple(moved) if rev else ())
     check.detail = detail
     return check

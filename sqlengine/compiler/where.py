@@ -375,7 +375,7 @@ def _open_loop(p, scope, lv):
         _open_auto(p, scope, lv)
     elif acc.kind == "rowid_eq" and type(acc.eq[0]) is A.InList:
         r = b.alloc_reg()
-        brk = _in_loop(p, scope, lv, acc.eq[0], r, "C", None, lv.brk)
+        brk = _in_loop(p, scope, lv, acc.eq[0], r, "C", None, lv.brk, rev)
         lv.top = -1
         b.emit(O.OP_SeekRowid, cur, brk, r)
     elif acc.kind == "rowid_eq":
@@ -546,7 +546,8 @@ def _in_key_block(p, scope, lv, exprs, aff):
         if type(e) is A.InList:
             col = ix.columns[j]
             coll = ix.collations[j] or src.table.columns[col].collation
-            brk = _in_loop(p, scope, lv, e, base + j, aff[j:j + 1], coll, brk, ix.desc[j])
+            brk = _in_loop(p, scope, lv, e, base + j, aff[j:j + 1], coll, brk,
+                           ix.desc[j] != lv.access.reverse)
     if aff and any(c not in "@A" for c in aff):
         b.emit(O.OP_Affinity, base, len(exprs), 0, aff)
     return base

@@ -127,7 +127,6 @@ index/commute/1000/slt_good_0.test.gz:3132
 index/commute/1000/slt_good_0.test.gz:3266
 index/commute/1000/slt_good_0.test.gz:3371
 index/delete/1/slt_good_0.test.gz:765
-index/in/10/slt_good_3.test.gz:155
 index/in/10/slt_good_3.test.gz:254
 index/in/10/slt_good_3.test.gz:303
 index/orderby_nosort/1000/slt_good_0.test.gz:3315

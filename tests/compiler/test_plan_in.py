@@ -94,3 +94,18 @@ def test_each_value_is_one_lookup(cons):
     _ref, eng = cons
     ops = [r[1] for r in eng.execute("EXPLAIN SELECT * FROM t WHERE b IN (1, 2, 3)")]
     assert "OpenEphemeral" in ops and "SeekGE" in ops and "Rewind" in ops
+
+
+def test_or_of_equalities_on_one_column_is_an_in_lookup(cons):
+    """x = c1 OR x = c2 ... is looked up like x IN (c1, c2, ...) (SQLite's OR-to-IN), in
+    the order sqlite3 gives, forwards and backwards."""
+    ref, eng = cons
+    bad = []
+    for w in ("b = 1 OR b = 3", "b = 1 OR 3 = b OR b = '5'", "a = 5 OR a = 7 OR a = 5",
+              "c = 'x' OR c = 'z'", "(b = 1 OR b = 2) AND d = 3.0", "b = 1 OR b = NULL"):
+        for ob in ("", " ORDER BY a", " ORDER BY a DESC", " ORDER BY b DESC, a"):
+            q = f"SELECT a, b, c, d FROM t WHERE {w}{ob}"
+            if ref.execute(q).fetchall() != eng.execute(q).fetchall() or \
+                    _plan(ref, q) != _plan(eng, q):
+                bad.append(q)
+    assert not bad, bad[:5]
