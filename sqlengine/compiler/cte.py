@@ -171,6 +171,9 @@ def _recursive(p, entry, sel, arms, alias, Source):
                 raise OperationalError(f"recursive reference in a subquery: {entry.name}")
             if arm.group_by or _has_aggregate(p, arm):
                 raise OperationalError("recursive aggregate queries not supported")
+    from sqlengine.compiler.window import has_window
+    if has_window(arms[-1][1]):  # SQLite looks at the last arm only
+        raise OperationalError("cannot use window functions in recursive queries")
     rec_op = arms[first_rec][0]
     if rec_op not in ("UNION", "UNION ALL"):
         raise OperationalError(f"circular reference: {entry.name}")

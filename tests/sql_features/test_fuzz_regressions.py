@@ -73,6 +73,19 @@ WINDOW_IN_COMPOUND = [
 ]
 
 
+WINDOW_IN_COMPOUND += [
+    # a recursive CTE refuses a window call in its last arm only
+    "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + count(*) OVER () FROM r "
+    "WHERE x < 5) SELECT * FROM r",
+    "WITH RECURSIVE r(x) AS (SELECT count(*) OVER () FROM t0 UNION ALL SELECT x + 1 FROM r "
+    "WHERE x < 5) SELECT * FROM r",
+    "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 3 UNION ALL "
+    "SELECT count(*) OVER () FROM r WHERE x < 2) SELECT * FROM r",
+    "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT (SELECT count(*) OVER () FROM t0) + x "
+    "FROM r WHERE x < 5) SELECT * FROM r",
+]
+
+
 @pytest.mark.parametrize("sql", WINDOW_IN_COMPOUND)
 def test_window_in_compound_select(sql):
     _check(sql, ordered="ORDER BY" in sql)
