@@ -87,7 +87,10 @@ def compile_statement(db, stmt, text: str):
         from sqlengine.compiler.pragma import compile_pragma
         names = compile_pragma(p, stmt)
         decls = [None] * len(names)
-    elif t in (A.Analyze, A.Vacuum):
+    elif t is A.Vacuum:
+        from sqlengine.compiler.vacuum import compile_vacuum
+        compile_vacuum(p, stmt)
+    elif t is A.Analyze:
         pass
     elif t is A.CreateVirtualTable:
         raise OperationalError(f"no such module: {stmt.module}")

@@ -39,6 +39,8 @@ class Btree:
         # set by the layer above: index_check(max_errors) -> [message], the comparison of
         # index entries with their table rows that integrity_check adds to the page checks
         self.index_check = None
+        # PRAGMA page_size on a database that has pages: the size the next VACUUM builds
+        self.pending_page_size = None
 
     @classmethod
     def open(cls, path: str, vfs=None) -> Btree:
@@ -53,7 +55,13 @@ class Btree:
         return self.pager.page_size
 
     def set_page_size(self, n: int) -> bool:
-        return self.pager.set_page_size(n)
+        """Set the page size of an empty database; on one with pages, remember a valid
+        size for the next VACUUM (as SQLite does). True if the size changed now."""
+        if self.pager.set_page_size(n):
+            return True
+        if 512 <= n <= 65536 and not n & (n - 1):
+            self.pending_page_size = n
+        return False
 
     @property
     def usable_size(self) -> int:

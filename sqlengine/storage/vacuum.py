@@ -8,8 +8,10 @@ journaled first), so a crash leaves the old or the new database. The fresh datab
 file database is an anonymous temporary file whose page cache is bounded like any other
 (dirty pages spill to it), so memory does not grow with the database; an in-memory database
 is rebuilt in memory. The page size may change on the way
-(PRAGMA page_size followed by VACUUM). The compiler decides when
-(VACUUM statement); this module only knows pages, trees and the schema table's column 4.
+(PRAGMA page_size followed by VACUUM). VACUUM INTO writes the same compact copy to a new
+file instead and leaves the original as it is. The compiler decides when (VACUUM
+statement, compiler/vacuum.py); this module only knows pages, trees and the schema table's
+column 4.
 
 Never runs while a transaction is open on the connection.
 """
@@ -37,50 +39,7 @@ def vacuum(bt, page_size: int | None = None) -> dict[int, int]:
             bt.commit()
             return {}
         tmp, tmp_path = _scratch(bt)
-        new_ps = page_size or bt.page_size
-        if new_ps < 512 or new_ps > 65536 or new_ps & (new_ps - 1):
-            new_ps = bt.page_size
-        tmp.set_page_size(new_ps)
-        tmp.pager.reserved = bt.pager.reserved
-        tmp.begin(True)
-        rows = []
-        src = bt.cursor(1)
-        ok = src.first()
-        while ok:
-            rows.append((src.rowid, decode_record(src.payload())))
-            ok = src.next()
-        src.close()
-        mapping: dict[int, int] = {}
-        for _rowid, rec in rows:
-            root = rec[3] if len(rec) > 3 else None
-            if not isinstance(root, int) or root <= 0 or root in mapping:
-                continue
-            page = bt.pager.get(root)
-            if not page.parsed:
-                page.parse_header()
-            intkey = page.intkey
-            new_root = tmp.create_table(intkey)
-            mapping[root] = new_root
-            src = bt.cursor(root, False, None if intkey else KeyInfo(0))
-            dst = tmp.cursor(new_root, True, None if intkey else KeyInfo(0))
-            ok = src.first()
-            while ok:
-                if intkey:
-                    dst.append(src.rowid, src.payload())
-                else:
-                    dst.append(src.key())
-                ok = src.next()
-            src.close()
-            dst.close()
-        sch = tmp.cursor(1, True)
-        for rowid, rec in rows:
-            rec = list(rec)
-            if len(rec) > 3 and isinstance(rec[3], int) and rec[3] in mapping:
-                rec[3] = mapping[rec[3]]
-            sch.append(rowid, encode_record(rec))
-        sch.close()
-        for i in _META_COPIED:
-            tmp.set_meta(i, bt.get_meta(i))
+        mapping = _copy(bt, tmp, page_size)
         tmp.set_meta(1, bt.get_meta(1) + 1)
         for c in list(bt._live_cursors()):
             c.invalidate()
@@ -98,6 +57,91 @@ def vacuum(bt, page_size: int | None = None) -> dict[int, int]:
                 pass     # the original error is the one to report
         raise
 
+
+def vacuum_into(bt, path: str, page_size: int | None = None, vfs=None) -> None:
+    """VACUUM INTO: write a compact copy of ``bt`` to the new database file ``path`` (which
+    must not exist or be empty), reading ``bt`` in one read transaction."""
+    from sqlengine.storage.btree import Btree
+
+    if path != ":memory:" and os.path.exists(path) and os.path.getsize(path) > 0:
+        raise errors.OperationalError("output file already exists")
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        if path != ":memory:" and not os.path.isdir(folder):
+            raise errors.OperationalError(f"unable to open database: {path}")
+        dst = Btree.open(path, vfs)
+    except errors.Error:
+        raise errors.OperationalError(f"unable to open database: {path}") from None
+    own = not bt.in_trans
+    if own:
+        bt.begin(False)
+    try:
+        _copy(bt, dst, page_size)
+        dst.set_meta(1, bt.get_meta(1) + 1)
+        dst.commit()
+    except BaseException:
+        if dst.in_trans:
+            try:
+                dst.rollback()
+            except errors.Error:
+                pass
+        raise
+    finally:
+        dst.close()
+        if own and bt.in_trans:
+            bt.commit()
+
+
+def _copy(bt, tmp, page_size):
+    """Copy every b-tree of ``bt`` named in sqlite_schema into the empty database ``tmp``
+    (a write transaction is opened on it here), in key order; the schema rows get the new
+    root numbers. Returns {old root: new root}."""
+    new_ps = page_size or bt.page_size
+    if new_ps < 512 or new_ps > 65536 or new_ps & (new_ps - 1):
+        new_ps = bt.page_size
+    tmp.set_page_size(new_ps)
+    tmp.pager.reserved = bt.pager.reserved
+    if not tmp.in_trans:
+        tmp.begin(True)
+    rows = []
+    src = bt.cursor(1)
+    ok = src.first()
+    while ok:
+        rows.append((src.rowid, decode_record(src.payload())))
+        ok = src.next()
+    src.close()
+    mapping: dict[int, int] = {}
+    for _rowid, rec in rows:
+        root = rec[3] if len(rec) > 3 else None
+        if not isinstance(root, int) or root <= 0 or root in mapping:
+            continue
+        page = bt.pager.get(root)
+        if not page.parsed:
+            page.parse_header()
+        intkey = page.intkey
+        new_root = tmp.create_table(intkey)
+        mapping[root] = new_root
+        src = bt.cursor(root, False, None if intkey else KeyInfo(0))
+        dst = tmp.cursor(new_root, True, None if intkey else KeyInfo(0))
+        ok = src.first()
+        while ok:
+            if intkey:
+                dst.append(src.rowid, src.payload())
+            else:
+                dst.append(src.key())
+            ok = src.next()
+        src.close()
+        dst.close()
+    sch = tmp.cursor(1, True)
+    for rowid, rec in rows:
+        rec = list(rec)
+        if len(rec) > 3 and isinstance(rec[3], int) and rec[3] in mapping:
+            rec[3] = mapping[rec[3]]
+        sch.append(rowid, encode_record(rec))
+    sch.close()
+    for i in _META_COPIED:
+        tmp.set_meta(i, bt.get_meta(i))
+    return mapping
 
 
 def _scratch(bt):
