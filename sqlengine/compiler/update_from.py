@@ -7,7 +7,8 @@ is updated once (the first match wins) through the usual UPDATE row code.
 
 ORDER BY / LIMIT / OFFSET on UPDATE and DELETE (SQLITE_ENABLE_UPDATE_DELETE_LIMIT, which
 the reference build has) choose the rows first: the statement becomes one whose WHERE is
-``rowid IN (SELECT rowid FROM target WHERE ... ORDER BY ... LIMIT ...)``.
+``rowid IN (SELECT rowid FROM target WHERE ... ORDER BY ... LIMIT ...)``; with FROM they
+limit the rows of the join instead.
 
 This module emits code; it never runs it.
 """
@@ -26,6 +27,8 @@ def limited(st, kind: str):
     """``st`` (an Update or Delete) with its ORDER BY/LIMIT folded into its WHERE."""
     if st.limit is None:
         raise OperationalError(f"ORDER BY without LIMIT on {kind}")
+    if getattr(st, "from_", None) is not None:
+        return st  # UPDATE ... FROM limits its join's rows (compile_update_from)
     ref = st.table
     inner_ref = A.TableRef(ref.name, ref.schema, ref.alias, ref.indexed_by, ref.not_indexed)
     qual = ref.alias or ref.name
@@ -92,7 +95,8 @@ def compile_update_from(p, st, table):
     cols += [A.ResultColumn(assigns[k]) for k in keys]
     ncol = len(cols)
     core = A.SelectCore(columns=cols, from_=_prepend(target, st.from_), where=st.where)
-    sel = A.Select(body=core)
+    # (ORDER BY / LIMIT / OFFSET choose among the join's rows, as in SQLite)
+    sel = A.Select(body=core, order_by=st.order_by, limit=st.limit, offset=st.offset)
     joined = b.alloc_cursor()  # the join's rows in the order it makes them
     b.emit(O.OP_OpenEphemeral, joined, ncol)
     compile_select(p, sel, TableDest(joined))

@@ -53,6 +53,14 @@ CASES = [
     "UPDATE inv SET qty = d.qty FROM (SELECT id, sum(qty) qty FROM delta GROUP BY id) d "
     "WHERE d.id = inv.id RETURNING *",
     "SELECT * FROM inv",
+    # ORDER BY / LIMIT / OFFSET choose among the join's rows
+    "UPDATE inv SET qty = qty + d.qty FROM delta d WHERE d.id = inv.id "
+    "ORDER BY inv.id DESC, d.qty LIMIT 2 RETURNING *",
+    "UPDATE inv SET qty = -d.qty FROM delta d WHERE d.id = inv.id "
+    "ORDER BY d.qty LIMIT 2 OFFSET 1 RETURNING *",
+    "UPDATE inv SET qty = 0 FROM delta ORDER BY delta.qty",
+    "UPDATE inv SET qty = 1 FROM delta AS inv LIMIT 1 RETURNING id, qty",
+    "SELECT * FROM inv",
     # WITHOUT ROWID targets
     "UPDATE w SET c = d.qty FROM delta d WHERE d.id = w.b RETURNING *",
     "UPDATE w SET c = c + d.qty FROM delta AS w, delta d WHERE d.id = 1",
