@@ -140,6 +140,44 @@ def _emit_call(p, fn, nresult=1):
     return r
 
 
+def _check(db, quick, limit):
+    """integrity_check / quick_check messages, at most ``limit`` (quick_check leaves out the
+    comparison of index entries with table rows, as SQLite's does)."""
+    bt = db.bt
+    if quick:
+        hook, bt.index_check = bt.index_check, None
+        try:
+            msgs = bt.integrity_check(max_errors=limit)
+        finally:
+            bt.index_check = hook
+    else:
+        msgs = bt.integrity_check(max_errors=limit)
+    return msgs[:limit]
+
+
+def _emit_messages(p, fn):
+    """One result row per message of fn(db) (a list of strings), computed at run time: the
+    list is kept in a register and walked by index."""
+    b = p.b
+    base = b.alloc_reg(2)
+    out = b.alloc_reg()
+    b.emit(O.OP_Function, 0, base, base, lambda vm, args: fn(vm.db), 0)
+    b.emit(O.OP_Integer, 0, base + 1)
+    top = b.addr()
+    b.emit(O.OP_Function, 0, base, out, _message_at, 2)
+    done = b.new_label()
+    b.emit(O.OP_IsNull, out, done)
+    b.emit(O.OP_ResultRow, out, 1)
+    b.emit(O.OP_Function, 0, base + 1, base + 1, lambda vm, args: args[0] + 1, 1)
+    b.emit(O.OP_Goto, 0, top)
+    b.resolve(done)
+
+
+def _message_at(vm, args):
+    msgs, i = args
+    return msgs[i] if i < len(msgs) else None
+
+
 def _check_schema(p, st):
     if st.schema is None:
         return "main"
@@ -217,7 +255,12 @@ def compile_pragma(p, st: A.Pragma):
         return [name]
     if name in ("integrity_check", "quick_check"):
         b.emit(O.OP_Transaction, 0, 0)
-        _emit_call(p, lambda db: "\n".join(db.bt.integrity_check()))
+        limit = 100
+        if st.value is not None:
+            n = _int_value(val)
+            if n > 0:
+                limit = n
+        _emit_messages(p, lambda db, q=name == "quick_check", n=limit: _check(db, q, n))
         return [name]
     if name == "page_size":
         if st.value is not None:
