@@ -79,8 +79,8 @@ def limited(p, st, kind):
 
     from sqlengine.compiler import update_from
     t = p.schema.table(st.table.name) if st.limit is not None else None
-    if t is None or not t.without_rowid:
-        return update_from.limited(st, kind)
+    if t is None or not t.without_rowid or getattr(st, "from_", None) is not None:
+        return update_from.limited(st, kind)  # (UPDATE ... FROM limits its join's rows)
     from sqlengine.schema import pk_index
     ref = st.table
     qual = ref.alias or ref.name

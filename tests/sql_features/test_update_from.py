@@ -80,6 +80,11 @@ CASES = [
     "UPDATE d SET v = v + 1 FROM src RETURNING k, n, v",
     "UPDATE d SET n = n + src.x FROM src WHERE src.k = d.k AND src.n = d.n RETURNING *",
     "SELECT * FROM d",
+    # WITHOUT ROWID target with ORDER BY/LIMIT: the join's rows are limited, not the target's
+    "UPDATE d SET v = src.x FROM src WHERE src.k = d.k ORDER BY src.x DESC LIMIT 2 RETURNING *",
+    "UPDATE w SET c = -d.qty FROM delta d WHERE d.id = w.b ORDER BY d.qty LIMIT 1 OFFSET 1",
+    "SELECT * FROM d",
+    "SELECT * FROM w",
     "PRAGMA integrity_check",
 ]
 
