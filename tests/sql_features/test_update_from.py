@@ -83,6 +83,12 @@ CASES = [
     # WITHOUT ROWID target with ORDER BY/LIMIT: the join's rows are limited, not the target's
     "UPDATE d SET v = src.x FROM src WHERE src.k = d.k ORDER BY src.x DESC LIMIT 2 RETURNING *",
     "UPDATE w SET c = -d.qty FROM delta d WHERE d.id = w.b ORDER BY d.qty LIMIT 1 OFFSET 1",
+    "CREATE TABLE wk(k TEXT PRIMARY KEY, v INT) WITHOUT ROWID",
+    "INSERT INTO wk VALUES('a',1),('b',2),('c',3),('d',4)",
+    "CREATE TABLE dk(k TEXT, n INT)",
+    "INSERT INTO dk VALUES('a',10),('b',20),('c',30),('d',40)",
+    "UPDATE wk SET v = dk.n FROM dk WHERE dk.k = wk.k ORDER BY dk.n DESC LIMIT 2",
+    "SELECT * FROM wk",
     "SELECT * FROM d",
     "SELECT * FROM w",
     "PRAGMA integrity_check",
