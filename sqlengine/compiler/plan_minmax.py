@@ -25,12 +25,13 @@ def _in_sqlite_order(table):
     return [ix for ix in table.indexes[::-1] if ix.where is None]
 
 
-def code_count(p, src, target):
-    """count(*) of every row of table source ``src`` into register ``target``."""
+def code_count(p, src, target, hint=None):
+    """count(*) of every row of table source ``src`` into register ``target``; the table
+    itself under NOT INDEXED (INDEXED BY does not change SQLite's choice here)."""
     b = p.b
     table = src.table
     best = None
-    if not table.without_rowid:
+    if not table.without_rowid and not (hint is not None and hint.not_indexed):
         sz_tab, sz_idx = planner._sizes(table)
         for ix in _in_sqlite_order(table):
             if any(c < 0 for c in ix.columns):
@@ -49,13 +50,16 @@ def code_count(p, src, target):
     b.emit(O.OP_Count, cur, target)
 
 
-def _minmax_index(table, col):
-    """The smallest index whose first column is ``col`` in the column's own collation."""
+def _minmax_index(table, col, only=None):
+    """The smallest index whose first column is ``col`` in the column's own collation
+    (only the index named ``only`` when given: INDEXED BY)."""
     sz_tab, sz_idx = planner._sizes(table)
     want = (table.columns[col].collation or "BINARY").upper()
     best = None
     for ix in _in_sqlite_order(table):
         if not ix.columns or ix.columns[0] != col:
+            continue
+        if only is not None and ix.name.lower() != only:
             continue
         if (ix.collations[0] or table.columns[col].collation or "BINARY").upper() != want:
             continue
@@ -64,12 +68,12 @@ def _minmax_index(table, col):
     return best
 
 
-def code_minmax(p, src, col, is_max, target) -> bool:
+def code_minmax(p, src, col, is_max, target, hint=None) -> bool:
     """min(col) or max(col) over every row of table source ``src`` into ``target`` by one
     seek; False (nothing emitted) when no index or rowid order answers it."""
     b = p.b
     table = src.table
-    if table.without_rowid:
+    if table.without_rowid or hint is not None and hint.not_indexed and col >= 0:
         return False
     done = b.new_label()
     empty = b.new_label()
@@ -79,7 +83,8 @@ def code_minmax(p, src, col, is_max, target) -> bool:
         b.emit(O.OP_Last if is_max else O.OP_Rewind, src.cursor, empty)
         b.emit(O.OP_Rowid, src.cursor, target)
     else:
-        ix = _minmax_index(table, col)
+        only = hint.indexed_by.lower() if hint is not None and hint.indexed_by else None
+        ix = _minmax_index(table, col, only)
         if ix is None:
             return False
         b.emit(O.OP_Noop, 0, 0, 0,

@@ -799,14 +799,22 @@ def _fixed_limit(limit):
     return None
 
 
-def _minmax_by_index(p, scope, agg, acc, emit_result, code_results):
+def _hint(core):
+    """The single FROM item of ``core`` when it carries INDEXED BY / NOT INDEXED."""
+    f = core.from_
+    if isinstance(f, A.TableRef) and (f.not_indexed or f.indexed_by):
+        return f
+    return None
+
+
+def _minmax_by_index(p, scope, agg, acc, emit_result, code_results, hint=None):
     """min(x) / max(x) of a whole table read from one end of an index on x (or of the
     table for the rowid); False when none answers it (nothing emitted then)."""
     from sqlengine.compiler.plan_minmax import code_minmax
     from sqlengine.compiler.plan_terms import column_of
     src = scope.sources[0]
     col = column_of(scope, agg.args[0], src)
-    if col is None or not code_minmax(p, src, col, agg.name.lower() == "max", acc):
+    if col is None or not code_minmax(p, src, col, agg.name.lower() == "max", acc, hint):
         return False
     scope.overrides[id(agg)] = acc
     emit_result(code_results())
@@ -901,7 +909,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         # count(*) of a whole table: a b-tree counts its cells, no row is read
         from sqlengine.compiler.plan_minmax import code_count
         r = b.alloc_reg()
-        code_count(p, scope.sources[0], r)
+        code_count(p, scope.sources[0], r, _hint(core))
         scope.overrides[id(defs[0][0])] = r
         skip = b.new_label()
         if having is not None:
@@ -915,7 +923,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             and defs[0][0].name.lower() in ("min", "max") and having is None
             and core.where is None and not extra and len(scope.sources) == 1
             and scope.sources[0].is_table and not bare and _minmax_by_index(
-                p, scope, defs[0][0], acc, emit_result, code_results)):
+                p, scope, defs[0][0], acc, emit_result, code_results, _hint(core))):
         return
 
     key_overrides = {}
