@@ -740,17 +740,8 @@ def _norm(v):
 
 def _check_table_indexes(bt, table, idxs, decode_record, Counter, budget):
     entries = []
-    from sqlengine.storage import KeyInfo
     for ix in idxs:
-        seen = Counter()
-        cur = bt.cursor(ix.root, False, KeyInfo(0))
-        try:
-            ok = cur.first()
-            while ok:
-                seen[tuple(_norm(v) for v in decode_record(cur.payload()))] += 1
-                ok = cur.next()
-        finally:
-            cur.close()
+        seen = _count_entries(bt, ix, decode_record, Counter)
         entries.append((ix, seen, sum(seen.values())))
     out = []
     nrows = 0

@@ -260,6 +260,20 @@ def row_key(row, Py_ssize_t n, norms):
     return tuple(out)
 
 
+cdef int _fill_field_specs(FieldSpec* fs, int nk, spec, list keep) except -1:
+    """Fill ``fs[0..nk)`` from a sort spec (collation functions kept alive in ``keep``)."""
+    cdef int i
+    cdef list colls = spec.colls, desc = spec.desc, nulls_first = spec.nulls_first
+    for i in range(nk):
+        c = colls[i] if i < len(colls) else None
+        f = c.func if c is not None else None
+        keep.append(f)
+        fs[i].func = NULL if f is None else <PyObject*>f
+        fs[i].desc = bool(desc[i]) if i < len(desc) else False
+        fs[i].nulls_first = bool(nulls_first[i]) if i < len(nulls_first) else True
+    return 0
+
+
 cdef class RowOrder:
     """The order of a SortSpec prepared once, for comparing single rows (the top-N sorter's
     admission test)."""
@@ -269,20 +283,12 @@ cdef class RowOrder:
     cdef list keep      # the collation functions the FieldSpecs point to
 
     def __cinit__(self, spec):
-        cdef int i
-        cdef list colls = spec.colls, desc = spec.desc, nulls_first = spec.nulls_first
         self.nk = spec.n_key
         self.keep = []
         self.fs = <FieldSpec*>malloc((self.nk if self.nk > 0 else 1) * sizeof(FieldSpec))
         if self.fs == NULL:
             raise MemoryError()
-        for i in range(self.nk):
-            c = colls[i] if i < len(colls) else None
-            f = c.func if c is not None else None
-            self.keep.append(f)
-            self.fs[i].func = NULL if f is None else <PyObject*>f
-            self.fs[i].desc = bool(desc[i]) if i < len(desc) else False
-            self.fs[i].nulls_first = bool(nulls_first[i]) if i < len(nulls_first) else True
+        _fill_field_specs(self.fs, self.nk, spec, self.keep)
 
     def __dealloc__(self):
         free(self.fs)
@@ -479,7 +485,6 @@ cdef class RunMerger:
 
     def __cinit__(self, int fd, list runs, spec, Py_ssize_t bufsize=16384):
         cdef int i
-        cdef list colls = spec.colls, desc = spec.desc, nulls_first = spec.nulls_first
         self.fd = fd
         self.nk = spec.n_key
         self.bufsize = bufsize if bufsize > 64 else 64
@@ -493,13 +498,7 @@ cdef class RunMerger:
         if self.fs == NULL or self.heap == NULL or self.bpos == NULL or self.off == NULL \
                 or self.end == NULL:
             raise MemoryError()
-        for i in range(self.nk):
-            c = colls[i] if i < len(colls) else None
-            f = c.func if c is not None else None
-            self.keep.append(f)
-            self.fs[i].func = NULL if f is None else <PyObject*>f
-            self.fs[i].desc = bool(desc[i]) if i < len(desc) else False
-            self.fs[i].nulls_first = bool(nulls_first[i]) if i < len(nulls_first) else True
+        _fill_field_specs(self.fs, self.nk, spec, self.keep)
         self.cur = [None] * self.nruns
         self.bufs = [b""] * self.nruns
         for i in range(self.nruns):
