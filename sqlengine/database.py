@@ -18,6 +18,8 @@ Interface (the contract with ``dbapi.py``):
     stmt.readonly         bool (no write to the database)
     stmt.is_explain       0, 1 (EXPLAIN) or 2 (EXPLAIN QUERY PLAN)
     stmt.bind(index, value)  (1-based);  stmt.clear_bindings()
+    stmt.bind_all(values) -> bool   (optional) ?1..?n from a tuple/list of n plain values;
+                                    False (nothing bound) for anything else
     stmt.step() -> tuple | None   (a row, or None when done; raises errors.*)
     stmt.reset();  stmt.finalize()
     db.autocommit      True when no explicit transaction is open
@@ -63,6 +65,7 @@ from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql import parse_one
 from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe._values import plain_bindings
 from sqlengine.vdbe._vm import Vdbe
 
 
@@ -95,6 +98,7 @@ class Statement:
     def _set_program(self, prog):
         self.prog = prog
         self.vm = Vdbe(self.db, prog)
+        self.vm.stmt = self
         self.column_names = prog.column_names
         self.column_decltypes = prog.column_decltypes
         self.param_count = prog.param_count
@@ -129,21 +133,32 @@ class Statement:
             raise OverflowError("Python int too large to convert to SQLite INTEGER")
         self._bindings[index] = value
 
+    def bind_all(self, values):
+        """Bind ?1..?n at once from a tuple or list of n plain values (None, int, float,
+        str, bytes), with bind()'s checks; False, binding nothing, when ``values`` is not
+        such a sequence (then bind them one by one)."""
+        b = plain_bindings(values, self.param_count)
+        if b is None:
+            return False
+        self._bindings = b
+        return True
+
     def clear_bindings(self):
         self._bindings = [None] * (self.param_count + 1)
 
     # ---- running ----------------------------------------------------------------------
     def step(self):
-        if self.finalized:
-            raise E.ProgrammingError("Cannot operate on a finalized statement.")
-        if self.is_explain:
-            if self._explain_rows is None:
-                self._explain_rows = iter(self.db._explain(self))
-            return next(self._explain_rows, None)
         vm = self.vm
-        if vm.done:
-            return None
-        if not vm.started:
+        if vm.started:
+            if vm.done:
+                return None
+        else:  # (a finalized or EXPLAIN statement never starts its program)
+            if self.finalized:
+                raise E.ProgrammingError("Cannot operate on a finalized statement.")
+            if self.is_explain:
+                if self._explain_rows is None:
+                    self._explain_rows = iter(self.db._explain(self))
+                return next(self._explain_rows, None)
             if self.prog.schema_version != self.db.schema.version:
                 self._recompile()
                 vm = self.vm
@@ -410,22 +425,28 @@ class Database:
             self.bt.commit()
 
     def _vm_halt(self, vm):
-        stmt = self._stmt_of(vm)
-        sp = self._stmt_sp.pop(stmt, None)
-        if sp is not None:
-            self.bt.savepoint_release(sp)
+        stmt = vm.stmt
+        if self._stmt_sp:
+            sp = self._stmt_sp.pop(stmt, None)
+            if sp is not None:
+                self.bt.savepoint_release(sp)
+        self._count_changes(vm, vm.n_change)
+        active = self._active
+        active.discard(stmt)
+        if self.autocommit and not active and self.bt.in_trans:
+            self.bt.commit()
+
+    def _count_changes(self, vm, n):
+        """sqlite3VdbeSetChanges at the end of a run: ``n`` rows changed by the statement,
+        and those its triggers changed (in total_changes only)."""
         prog = vm.prog
         if prog.is_write and not prog.is_ddl:
-            self.changes = vm.n_change
-        self.total_changes += vm.n_change
-        self._active.discard(stmt)
-        self._finish_txn_if_idle()
+            self.changes = n
+        self.total_changes += n + vm.n_nested
 
     def _stmt_of(self, vm):
-        for s in self._active:
-            if s.vm is vm:
-                return s
-        return None
+        stmt = vm.stmt
+        return stmt if stmt in self._active else None
 
     def _stmt_error(self, stmt, exc):
         vm = stmt.vm
@@ -434,9 +455,12 @@ class Database:
         vm.close_cursors()
         sp = self._stmt_sp.pop(stmt, None)
         self._active.discard(stmt)
+        rollback = action == O.OE_ROLLBACK or _forces_rollback(exc, vm.prog, sp is not None)
+        # as sqlite3VdbeHalt: the changes count when FAIL keeps them
+        self._count_changes(vm, vm.n_change if action == O.OE_FAIL and not rollback else 0)
         if not self.bt.in_trans:
             return
-        if action == O.OE_ROLLBACK:
+        if rollback:
             self._rollback_all()
             return
         if action == O.OE_FAIL:
@@ -491,7 +515,7 @@ class Database:
                 raise _SchemaChanged()
         elif write and bt.in_trans < 2:
             bt.begin(True)
-        if write:
+        if write and vm.prog.stmt_journal:
             stmt = self._stmt_of(vm)
             if stmt is not None and stmt not in self._stmt_sp and \
                     (not self.autocommit or len(self._active) > 1):
@@ -727,6 +751,27 @@ class Database:
         finally:
             self.bt.close()
             self.closed = True
+
+
+# Errors after which SQLite cannot trust a statement's half-done changes (vdbeHalt's
+# "special errors"): out of memory, I/O error, interrupt, disk full.
+_SPECIAL_ERRORS = (E.SQLITE_NOMEM, E.SQLITE_IOERR, E.SQLITE_INTERRUPT, E.SQLITE_FULL)
+
+
+def _forces_rollback(exc, prog, has_savepoint):
+    """Whether the error ``exc`` of a statement running ``prog`` rolls back the whole
+    transaction, as sqlite3VdbeHalt decides for the special errors: an interrupted writer,
+    or an I/O error in any statement, does; out of memory and a full disk only when the
+    statement has no statement savepoint to roll back to."""
+    if isinstance(exc, MemoryError):
+        code = E.SQLITE_NOMEM
+    elif isinstance(exc, E.Error):
+        code = exc.sqlite_errorcode & 0xFF
+    else:
+        return False
+    if code not in _SPECIAL_ERRORS or (code == E.SQLITE_INTERRUPT and prog.readonly):
+        return False
+    return not (has_savepoint and code in (E.SQLITE_NOMEM, E.SQLITE_FULL))
 
 
 def _norm(v):

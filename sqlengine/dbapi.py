@@ -133,7 +133,7 @@ class _Statement:
     """A prepared engine statement with what the DB-API needs to know about it."""
 
     __slots__ = ("stmt", "sql", "text", "is_dml", "is_ddl", "readonly", "ncols",
-                 "names", "in_use", "cached", "description", "__weakref__")
+                 "names", "in_use", "cached", "description", "bind_all", "__weakref__")
 
     def __init__(self, stmt, sql, text):
         self.stmt = stmt
@@ -142,6 +142,8 @@ class _Statement:
         self.in_use = False
         self.cached = False
         self.description = None
+        # the engine's bind-every-parameter-at-once call, when it has one
+        self.bind_all = getattr(stmt, "bind_all", None)
         if stmt is None:
             self.is_dml = self.is_ddl = False
             self.readonly = True
@@ -954,8 +956,13 @@ class Cursor:
                     "Incorrect number of bindings supplied. The current statement uses "
                     f"{needed}, and there are {len(parameters)} supplied."
                 )
-            # the executemany hot path: the values are returned as given unless an adapter
-            # changed one
+            # the executemany hot path: plain values bound in one call, else one by one;
+            # the values are returned as given unless an adapter changed one
+            bind_all = statement.bind_all
+            if bind_all is not None and bind_all(parameters):
+                if self._connection._limits[0] < DEFAULT_LIMITS[0]:
+                    self._check_lengths(parameters)
+                return parameters
             bind = stmt.bind
             i = 0
             for value in parameters:

@@ -67,6 +67,13 @@ class SerializedStatement:
         with self._lock:
             self._stmt.bind(index, value)
 
+    def bind_all(self, values):
+        bind_all = getattr(self._stmt, "bind_all", None)  # (optional in the contract)
+        if bind_all is None:
+            return False
+        with self._lock:
+            return bind_all(values)
+
     def clear_bindings(self):
         with self._lock:
             self._stmt.clear_bindings()

@@ -37,6 +37,9 @@ class Parse:
         self.n_param = 0
         self._param_pos: dict[int, int] | None = None
         self.write = False
+        # an INSERT of one row that cannot fail after its first write (insert.py): its
+        # program needs no statement savepoint (SQLite's !isMultiWrite)
+        self.one_row_write = False
         self.ddl = False
         self.trigger_stack: list[str] = []
         self.trigger_ctx = None  # (new_base_reg, old_base_reg, table) while coding a trigger body

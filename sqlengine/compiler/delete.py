@@ -138,7 +138,7 @@ def compile_delete(p, st: A.Delete):
         b.emit(O.OP_NotExists, tcur, nxt, old)
     if rt is not None:
         rt.emit_row(old)
-    code_delete_row(p, table, tcur, icurs, old, count=p.nested == 0)
+    code_delete_row(p, table, tcur, icurs, old, count=True)
     if trig:
         code_triggers(p, table, "DELETE", "AFTER", None, old, nxt)
     b.resolve(nxt)

@@ -60,9 +60,9 @@ def conflict_action(stmt_action, constraint_action):
     """The action for one constraint: the statement's OR clause wins, then the
     constraint's own ON CONFLICT, then ABORT."""
     if stmt_action:
-        return O.ON_CONFLICT[stmt_action]
-    if constraint_action:
-        return O.ON_CONFLICT[constraint_action]
+        return O.ON_CONFLICT[stmt_action.upper()]
+    if constraint_action:  # (as written in the schema: any case)
+        return O.ON_CONFLICT[constraint_action.upper()]
     return O.OE_ABORT
 
 
@@ -119,8 +119,23 @@ def code_delete_keys(p, table, icurs, regs, rowid_reg):
             b.emit(O.OP_IdxDelete, c, key, key_len(table, idx))
 
 
+def _change_flag(p, count):
+    """The P5 flag counting a row written or deleted (``count``: not a REPLACE deletion):
+    in changes() at the top level, in total_changes only inside a trigger (SQLite adds a
+    trigger program's changes to the total when it ends)."""
+    if not count:
+        return 0
+    return O.OPFLAG_NESTED if p.nested else O.OPFLAG_NCHANGE
+
+
+def _code_add_change(p, count):
+    if count:
+        p.b.emit(O.OP_AddChanges, 1, 1 if p.nested else 0)
+
+
 def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
-    """Delete the row ``rowid_reg`` (the table cursor must be on it) and its index entries."""
+    """Delete the row ``rowid_reg`` (the table cursor must be on it) and its index entries
+    (``count``: a row the statement deletes, not one REPLACE removes)."""
     b = p.b
     if table.indexes:
         from sqlengine.compiler.generated import code_read_row
@@ -130,10 +145,9 @@ def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
         code_read_row(p, table, tcur, regs)
         code_delete_keys(p, table, icurs, regs, rowid_reg)
     if table.without_rowid:  # the row went with its key's entry
-        if count:
-            b.emit(O.OP_AddChanges, 1)
+        _code_add_change(p, count)
         return
-    b.emit(O.OP_Delete, tcur, 0, 0, table.name, O.OPFLAG_NCHANGE if count else 0)
+    b.emit(O.OP_Delete, tcur, 0, 0, table.name, _change_flag(p, count))
 
 
 def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid=None,
@@ -277,13 +291,13 @@ def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=Tru
         if skip is not None:
             b.resolve(skip)
     if table.without_rowid:  # the record went in as its key's entry
-        b.emit(O.OP_AddChanges, 1)
+        _code_add_change(p, count)
         return
     from sqlengine.compiler.generated import record_registers
-    first, count = record_registers(p, table, base)
+    first, nreg = record_registers(p, table, base)
     rec = b.alloc_reg()
-    b.emit(O.OP_MakeRecord, first, count, rec)
-    flags = O.OPFLAG_NCHANGE if count else 0
+    b.emit(O.OP_MakeRecord, first, nreg, rec)
+    flags = _change_flag(p, count)
     if old_rowid is None and p.nested == 0:
         flags |= O.OPFLAG_LASTROWID
     b.emit(O.OP_Insert, tcur, rec, base, table.name, flags)
@@ -322,6 +336,26 @@ def _expr_text(p, expr, table=None):
         if 0 <= k < len(spans):
             text = spans[k]
     return text or "?"
+
+
+def _writes_one_row(p, table, st) -> bool:
+    """True when the INSERT writes one row and nothing can fail after its first write
+    (SQLite: the statement is not "multi-write", so it needs no statement journal): one
+    VALUES row or DEFAULT VALUES; no trigger (foreign-key checks are triggers here), no
+    RETURNING, no upsert; no REPLACE (its deletions come before the later checks). Every
+    constraint check of such a row is coded before the index and table writes
+    (code_write_row, then code_finish_row)."""
+    src = st.source
+    if src is not None and not (isinstance(src.body, A.Values) and len(src.body.rows) == 1
+                                and not src.order_by and src.limit is None):
+        return False
+    if st.returning or st.upserts:
+        return False
+    from sqlengine.compiler.trigger import has_triggers
+    if has_triggers(table, "INSERT", p):
+        return False
+    actions = [table.pk_conflict] + [ix.conflict for ix in table.indexes]
+    return all(conflict_action(st.or_action, a) != O.OE_REPLACE for a in actions)
 
 
 # ------------------------------------------------------------------------------------------
@@ -379,6 +413,8 @@ def compile_insert(p, st: A.Insert):
         pos = list(range(n))
         rowid_pos = None
         n_src = n
+    if p.nested == 0 and _writes_one_row(p, table, st):
+        p.one_row_write = True
     tcur, icurs = open_write_cursors(p, table)
     from sqlengine.compiler import upsert
     us = upsert.begin(p, table, st, tcur, icurs)
@@ -465,7 +501,7 @@ def compile_insert(p, st: A.Insert):
     if us is not None:
         us.code_checks(base, base, skip)
     keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip)
-    code_finish_row(p, table, tcur, icurs, base, keys, count=p.nested == 0)
+    code_finish_row(p, table, tcur, icurs, base, keys)
     if rt is not None:
         rt.emit_row(base)
     code_triggers(p, table, "INSERT", "AFTER", base, None, skip)

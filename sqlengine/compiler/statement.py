@@ -124,6 +124,7 @@ def compile_statement(db, stmt, text: str):
     prog.param_names = list(p.param_names)
     prog.readonly = not p.write and not is_txn
     prog.is_write = p.write
+    prog.stmt_journal = p.write and not p.one_row_write
     prog.is_ddl = p.ddl
     prog.is_txn = is_txn
     prog.is_explain = explain

@@ -71,7 +71,7 @@ def compile_update(p, st: A.Update):
     b.emit(O.OP_NotExists, tcur, same, old)
     b.emit(O.OP_Delete, tcur, 0)
     b.resolve(same)
-    code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old, count=p.nested == 0)
+    code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old)
     if rt is not None:
         rt.emit_row(new)
     code_triggers(p, table, "UPDATE", "AFTER", new, old, nxt, cols)

@@ -246,7 +246,7 @@ def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where
     b.emit(O.OP_NotExists, tcur, same, old)
     b.emit(O.OP_Delete, tcur, 0)
     b.resolve(same)
-    code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old, count=p.nested == 0)
+    code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old)
     rt = getattr(p, "returning", None)
     if rt is not None:
         rt.emit_row(new)

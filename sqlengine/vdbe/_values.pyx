@@ -40,6 +40,7 @@ errors from a user collation callable.
 from libc.math cimport isnan, isinf
 from libc.string cimport memcpy
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 
 cdef extern from *:
     bint __builtin_saddll_overflow(long long a, long long b, long long *res) nogil
@@ -994,3 +995,35 @@ cpdef str typeof(object v):
     if t is str or isinstance(v, str):
         return 'text'
     return 'blob'
+
+
+def plain_bindings(object values, Py_ssize_t n):
+    """The bound-parameter list ``[None, v1, ..., vn]`` (index i is ?i) of a tuple or list
+    of exactly ``n`` plain values (None, int, float, str, bytes), checked as sqlite3 binds
+    them: an int beyond 64 bits raises OverflowError, a str that cannot be UTF-8 (a lone
+    surrogate) UnicodeEncodeError. None when ``values`` is not such a sequence or holds a
+    value of another type (the caller then binds one by one)."""
+    cdef type t = type(values)
+    cdef list out
+    cdef Py_ssize_t i
+    cdef int overflow
+    cdef object v
+    if t is not tuple and t is not list:
+        return None
+    if len(values) != n:
+        return None
+    out = [None] * (n + 1)
+    for i in range(n):
+        v = values[i]
+        t = type(v)
+        if t is int:
+            PyLong_AsLongLongAndOverflow(v, &overflow)
+            if overflow:
+                raise OverflowError("Python int too large to convert to SQLite INTEGER")
+        elif t is str:
+            if not (<str>v).isascii():
+                (<str>v).encode("utf-8")
+        elif v is not None and t is not float and t is not bytes:
+            return None
+        out[i + 1] = v
+    return out

@@ -218,11 +218,13 @@ cdef class Vdbe:
     cdef public list once
     cdef int cmp
     cdef public long long n_change
+    cdef public long long n_nested  # rows changed by triggers' statements (total_changes only)
     cdef public bint done
     cdef public bint started
     cdef public object error_action
     cdef public object last_rowid
     cdef public long long n_ops     # instructions run by this run (the progress handler's clock)
+    cdef public object stmt         # the prepared statement running this program (or None)
 
     def __init__(self, db, prog):
         self.db = db
@@ -234,6 +236,7 @@ cdef class Vdbe:
         self.a5 = prog.p5
         self.p4 = prog.p4
         self.bindings = [None] * (prog.param_count + 1)
+        self.stmt = None
         self.reset()
 
     def reset(self):
@@ -243,6 +246,7 @@ cdef class Vdbe:
         self.pc = 0
         self.cmp = 0
         self.n_change = 0
+        self.n_nested = 0
         self.done = False
         self.started = False
         self.error_action = None
@@ -713,7 +717,10 @@ cdef class Vdbe:
             elif op == OP_SetLastRowid:
                 self.db.last_insert_rowid = mem[p1]
             elif op == OP_AddChanges:
-                self.n_change += p1
+                if p2:
+                    self.n_nested += p1
+                else:
+                    self.n_change += p1
             elif op == OP_OpenRead or op == OP_OpenWrite:
                 if a5[pc] & 0x10:
                     p2 = mem[p2]
@@ -934,6 +941,8 @@ cdef class Vdbe:
                     p5 = a5[pc]
                     if p5 & 0x01:
                         self.n_change += 1
+                    elif p5 & 0x08:
+                        self.n_nested += 1
                     if p5 & 0x20:
                         self.db.last_insert_rowid = v
             elif op == OP_IdxInsert:
@@ -994,8 +1003,11 @@ cdef class Vdbe:
                 else:
                     c.bt.delete()
                 c.row = None
-                if a5[pc] & 0x01:
+                p5 = a5[pc]
+                if p5 & 0x01:
                     self.n_change += 1
+                elif p5 & 0x08:
+                    self.n_nested += 1
             elif op == OP_IdxDelete:
                 c = <VCursor>cursors[p1]
                 key = _regs(mem, p2, p3)

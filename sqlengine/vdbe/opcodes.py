@@ -33,6 +33,7 @@ CMP_NULLEQ = 0x80
 
 # P5 flags of Insert / Delete.
 OPFLAG_NCHANGE = 0x01
+OPFLAG_NESTED = 0x08     # a change made by a trigger's statement: total_changes only
 OPFLAG_LASTROWID = 0x20
 # P5 flag of OpenRead / OpenWrite: P2 is a register holding the root page.
 OPFLAG_P2ISREG = 0x10
@@ -155,7 +156,7 @@ OPCODES: list[tuple[str, str, str]] = [
     ("Destroy", "P1", "Drop the b-tree rooted at page P1."),
     ("ParseSchema", "P4", "Reload the schema from sqlite_schema (P4 = the reason)."),
     ("SetLastRowid", "P1", "Set last_insert_rowid to r[P1]."),
-    ("AddChanges", "P1", "Count P1 changes (statements that write rows without Insert/Delete)."),
+    ("AddChanges", "P1 P2", "Count P1 changes (statements that write rows without Insert/Delete); P2: made by a trigger's statement (total_changes only)."),
     ("Sequence", "P1 P2", "r[P2] = the next sequence number of cursor P1."),
     ("IdxKeyCheck", "P1 P2 P3 P4", "Jump to P2 unless index cursor P1 is on an entry with prefix r[P3..P3+P4-1]."),
     ("RowData", "P1 P2", "r[P2] = the full row (as a record) at cursor P1."),

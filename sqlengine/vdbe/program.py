@@ -21,6 +21,7 @@ class Program:
         "opcodes", "p1", "p2", "p3", "p5", "p4", "comments", "n_mem", "n_cursor",
         "column_names", "column_decltypes", "param_count", "param_names", "readonly",
         "is_explain", "n_once", "sql", "schema_version", "is_ddl", "is_write", "is_txn",
+        "stmt_journal",
     )
 
     def __init__(self, ops, n_mem, n_cursor, n_once=0):
@@ -63,6 +64,8 @@ class Program:
         self.is_ddl = False
         self.is_write = False
         self.is_txn = False
+        # a writing statement that may fail after a write runs in a statement savepoint
+        self.stmt_journal = True
 
     def __len__(self):
         return len(self.opcodes)
