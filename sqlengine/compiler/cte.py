@@ -21,7 +21,7 @@ from sqlengine.vdbe.sorter import SortSpec
 
 
 class CteEntry:
-    __slots__ = ("name", "cte", "env", "recursive_source", "busy")
+    __slots__ = ("name", "cte", "env", "recursive_source", "busy", "uses")
 
     def __init__(self, name, cte):
         self.name = name
@@ -29,10 +29,12 @@ class CteEntry:
         self.env = None  # the frames visible inside its body
         self.recursive_source = None  # Source of the current row while the recursive arms compile
         self.busy = False
+        self.uses = 1  # FROM items naming it in the statement (SQLite materializes at 2)
 
 
-def push_with(p, with_: A.With):
-    """Push the frame of a WITH clause; returns a token for ``pop_with``."""
+def push_with(p, with_: A.With, owner=None):
+    """Push the frame of a WITH clause; returns a token for ``pop_with``. ``owner`` is the
+    statement the clause belongs to, where the references to each CTE are counted."""
     stack = getattr(p, "ctes", None)
     if stack is None:
         stack = []
@@ -43,6 +45,10 @@ def push_with(p, with_: A.With):
         if key in frame:
             raise OperationalError(f"duplicate WITH table name: {cte.name}")
         e = CteEntry(cte.name, cte)
+        if owner is not None:
+            e.uses = sum(_references(c, key) for c in iter_children(owner)
+                         if c is not with_) + sum(
+                _references(c.select, key) for c in with_.ctes if c is not cte)
         frame[key] = e
         # the body sees the outer frames, the earlier CTEs of this WITH, and itself
         e.env = stack + [dict(frame)]
@@ -137,7 +143,10 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize):
                 _from_references(arm, name) for _op, arm in arms):
             src = _recursive(p, entry, sel, arms, alias, Source)
         else:
-            src = materialize(p, sel, alias or entry.name, None)
+            # SQLite flattens a CTE like a subquery unless MATERIALIZED, or not NOT
+            # MATERIALIZED and read more than once
+            forced = cte.materialized is True or (cte.materialized is None and entry.uses > 1)
+            src = materialize(p, sel, alias or entry.name, None, forced=forced)
             if cte.columns:
                 if len(cte.columns) != len(src.columns):
                     raise OperationalError(f"table {entry.name} has {len(src.columns)} "
@@ -154,6 +163,7 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize):
 def _recursive(p, entry, sel, arms, alias, Source):
     from sqlengine.compiler.expr import code_expr
     from sqlengine.compiler.select import CallbackDest, _dedupe, compile_select
+    from sqlengine.compiler.subtype import code_clear, recursive_clears
     b = p.b
     name = entry.name.lower()
     first_rec = next(k for k, (_op, arm) in enumerate(arms) if _from_references(arm, name))
@@ -217,6 +227,7 @@ def _recursive(p, entry, sel, arms, alias, Source):
             raise OperationalError(
                 f"SELECTs to the left and right of {rec_op} do not have the same number "
                 "of result columns")
+        code_clear(p, base, n, recursive_clears(p))
         skip = b.new_label()
         rec = b.alloc_reg()
         if distinct:

@@ -101,7 +101,7 @@ def compile_delete(p, st: A.Delete):
     code_statement_start(p)  # foreign-key marks are per run of a statement
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with
-        push_with(p, st.with_)  # visible for the rest of this statement
+        push_with(p, st.with_, st)  # visible for the rest of this statement
     if st.order_by or st.limit is not None:
         st = limited(p, st, "DELETE")
     table = table_for_write(p, st.table.name, st.table.schema)

@@ -166,7 +166,7 @@ def _view_col(view, name):
 
 def _code_raise(p, e):
     b = p.b
-    if e.action in ("FK_DEFERRED", "FK_IMMEDIATE"):  # a foreign-key check (fkey.py)
+    if e.action in ("FK_DEFERRED", "FK_IMMEDIATE", "FK_DEPTH"):  # foreign keys (fkey.py)
         from sqlengine.compiler.fkey import code_fk_raise
         code_fk_raise(p, e)
         return

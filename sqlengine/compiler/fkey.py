@@ -37,6 +37,7 @@ from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
 _MSG = "'FOREIGN KEY constraint failed'"
+MAX_TRIGGER_DEPTH = 1000  # SQLITE_MAX_TRIGGER_DEPTH: nested trigger frames allowed
 _cache: dict = {}
 
 
@@ -134,7 +135,9 @@ def _build(schema):
         sql = (f"CREATE TRIGGER {_q(name)} {timing} {event}{of_text} ON {_q(owner.name)}"
                f"{when_text} BEGIN {body}; END")
         ast = parse_one(sql).stmt
-        if check is not None:  # the RAISE of a check that a deferred key only records
+        if check == "FK_DEPTH":  # the RAISE of the cascade's depth limit
+            ast = _with_depth_error(ast)
+        elif check is not None:  # the RAISE of a check that a deferred key only records
             ast = _with_check_kind(ast, check, fk_tag)
         out.setdefault(_owner_key(owner), []).append(Trigger(ast, sql))
 
@@ -197,12 +200,18 @@ def _build(schema):
                         rk = [f"k{j}" for j in range(len(keys))]
                         lhs = keys[0] if len(keys) == 1 else "(" + ", ".join(keys) + ")"
                         join = " AND ".join(f"p.{k} = r.{r}" for k, r in zip(keys, rk))
+                        # each row also carries its depth below the deleted one: SQLite's
+                        # cascade runs one trigger frame deeper per level and fails
+                        # beyond SQLITE_MAX_TRIGGER_DEPTH frames
                         body = (f"DELETE FROM {cq} WHERE {lhs} IN (WITH RECURSIVE "
-                                f"sqlite_fk_tree({', '.join(rk)}) AS (SELECT {', '.join(keys)} "
-                                f"FROM {cq} WHERE {first} UNION SELECT "
-                                f"{', '.join('c.' + k for k in keys)} FROM {cq} AS c, {cq} AS p, "
-                                f"sqlite_fk_tree AS r WHERE {join} AND {step}) "
-                                f"SELECT {', '.join(rk)} FROM sqlite_fk_tree)")
+                                f"sqlite_fk_tree({', '.join(rk)}, d) AS (SELECT "
+                                f"{', '.join(keys)}, 1 FROM {cq} WHERE {first} UNION SELECT "
+                                f"{', '.join('c.' + k for k in keys)}, r.d + 1 FROM {cq} AS c, "
+                                f"{cq} AS p, sqlite_fk_tree AS r WHERE {join} AND {step}) "
+                                f"SELECT {', '.join(rk)} FROM sqlite_fk_tree WHERE CASE WHEN "
+                                f"d >= {MAX_TRIGGER_DEPTH} THEN RAISE(ABORT, '') END IS NULL)")
+                        add(parent, name, "AFTER", event, body, when, of, check="FK_DEPTH")
+                        continue
                     elif event == "DELETE" and (cyc := _cascade_cycle(
                             schema, prefix, child, parent,
                             _match(ccols, pcols, "c", parent, "old"))) is not None:
@@ -348,6 +357,16 @@ def _with_check_kind(ast, kind, tag):
     return ast
 
 
+def _with_depth_error(ast):
+    """The trigger ``ast`` with its RAISE marked FK_DEPTH (SQLite's "too many levels of
+    trigger recursion", an SQLITE_ERROR rather than a constraint failure)."""
+    import copy
+    from sqlengine.compiler.walk import find_node
+    ast = copy.deepcopy(ast)
+    find_node(ast, lambda e: type(e) is A.Raise, stop=()).action = "FK_DEPTH"
+    return ast
+
+
 def _mark_deferred(db, tag):
     """Foreign key ``tag`` may be violated at COMMIT (``db.fk_dirty``: the set of them)."""
     d = getattr(db, "fk_dirty", None)
@@ -373,6 +392,9 @@ def code_fk_raise(p, e):
     marks the statement (SQLite counts immediate violations to the end of the
     statement: a later row may resolve them)."""
     b = p.b
+    if e.action == "FK_DEPTH":
+        b.emit(O.OP_Halt, E.SQLITE_ERROR, O.OE_ABORT, 0, "too many levels of trigger recursion")
+        return
     r = b.alloc_reg()
     if e.action == "FK_IMMEDIATE":
         tag = e.message.value if isinstance(e.message, A.Literal) else ""

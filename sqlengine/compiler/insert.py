@@ -366,7 +366,7 @@ def compile_insert(p, st: A.Insert):
     code_statement_start(p)  # foreign-key marks are per run of a statement
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with
-        push_with(p, st.with_)  # visible for the rest of this statement
+        push_with(p, st.with_, st)  # visible for the rest of this statement
     table = table_for_write(p, st.table, st.schema)
     p.write = True
     if getattr(table, "is_view", False):

@@ -52,20 +52,110 @@ def subquery_rowid_null(db, sel, first, next_kind, right_of_left) -> bool:
     body = sel.body
     if sel.with_ is not None or type(body) is not A.SelectCore or sel.limit is not None:
         return False
-    if body.from_ is None or body.distinct or body.group_by or body.having is not None:
-        return False
     if right_of_left and type(body.from_) is A.Join:
         return False
-    if body.features & A.FEAT_FUNCTION:
-        from sqlengine.compiler.walk import find_node
+    return _plain_core(db, body)
 
-        def is_agg(e):
-            return type(e) is A.FunctionCall and (e.over is not None or db.is_aggregate(
-                e.name, 0 if e.star else len(e.args)))
-        for rc in body.columns:
-            if type(rc) is A.ResultColumn and find_node(rc.expr, is_agg) is not None:
+
+def _calls(db, core, window_only=False) -> bool:
+    """Whether the result columns of ``core`` call an aggregate or window function (only
+    a window function with ``window_only``)."""
+    if not core.features & (A.FEAT_WINDOW if window_only else A.FEAT_FUNCTION):
+        return False
+    from sqlengine.compiler.walk import find_node
+
+    def is_agg(e):
+        return type(e) is A.FunctionCall and (e.over is not None or not window_only and (
+            db.is_aggregate(e.name, 0 if e.star else len(e.args))))
+    return any(type(rc) is A.ResultColumn and find_node(rc.expr, is_agg) is not None
+               for rc in core.columns)
+
+
+def _plain_core(db, core) -> bool:
+    """A SELECT core the flattener can take: a FROM clause, no DISTINCT, GROUP BY,
+    HAVING, aggregate or window function."""
+    return (type(core) is A.SelectCore and core.from_ is not None and not core.distinct
+            and not core.group_by and core.having is None and not _calls(db, core))
+
+
+def subquery_flattens(db, sel, oc, order_by, limit, single, right_of_left) -> bool:
+    """Whether SQLite 3.40's query flattener merges the FROM subquery or view ``sel`` into
+    the query reading it (its SelectCore ``oc``, ORDER BY and LIMIT; ``single``: the
+    subquery is its only FROM item; ``right_of_left``: the right side of a LEFT JOIN).
+    The restrictions of its flattenSubquery that decide it for ordinary queries: a plain
+    subquery (see ``_plain_core``) or a UNION ALL of plain arms, no OFFSET, no window
+    function in the outer query; LIMIT only into a lone, unfiltered, non-aggregate,
+    non-DISTINCT outer query without its own LIMIT; ORDER BY not into an aggregate (and
+    a lone ordered subquery under an outer query without ORDER BY runs as a co-routine);
+    on the right of a LEFT JOIN not a join nor under DISTINCT; a compound not into an
+    aggregate or DISTINCT query nor on the right of a LEFT JOIN."""
+    if sel.with_ is not None or sel.offset is not None or _calls(db, oc, window_only=True):
+        return False
+    outer_agg = bool(oc.group_by) or _calls(db, oc)
+    body = sel.body
+    if type(body) is A.Compound:
+        if sel.order_by or sel.limit is not None or outer_agg or oc.distinct or right_of_left:
+            return False
+        while type(body) is A.Compound:
+            if body.op.upper() != "UNION ALL" or not _plain_core(db, body.right):
                 return False
+            body = body.left
+        return _plain_core(db, body)
+    if not _plain_core(db, body):
+        return False
+    if right_of_left and (type(body.from_) is A.Join or oc.distinct):
+        return False
+    if sel.limit is not None and (not single or oc.where is not None or outer_agg
+                                  or oc.distinct or limit is not None):
+        return False
+    if sel.order_by and (outer_agg or (single and not order_by)):
+        return False
     return True
+
+
+_NONNULL_OPS = frozenset(("=", "==", "<", "<=", ">", ">=", "!=", "<>"))
+
+
+def where_needs_row(where, item) -> bool:
+    """Whether a top-level AND term of ``where`` cannot be true on the NULL row of the
+    FROM subquery or view ``item`` (a comparison, LIKE, BETWEEN or IS NOT NULL on one of
+    its columns named through its alias): SQLite then runs its LEFT JOIN as an inner
+    join (sqlite3ExprImpliesNonNullRow), which changes what its flattener does."""
+    alias = (getattr(item, "alias", None) or getattr(item, "name", None) or "").lower()
+    names = set()
+    body = item.select.body if type(item) is A.SubqueryRef else None
+    if type(body) is A.SelectCore:
+        for rc in body.columns:
+            if type(rc) is A.ResultColumn:
+                n = rc.alias or (rc.expr.name if type(rc.expr) is A.Column else None)
+                if n:
+                    names.add(n.lower())
+
+    def own(e):
+        if type(e) is not A.Column:
+            return False
+        if e.table is not None:
+            return e.table.lower() == alias
+        return e.name.lower() in names
+
+    stack = [where]
+    while stack:
+        e = stack.pop()
+        t = type(e)
+        if t is A.Binary:
+            if e.op.upper() == "AND":
+                stack += [e.left, e.right]
+            elif e.op in _NONNULL_OPS and (own(e.left) or own(e.right)):
+                return True
+            elif e.op.upper() == "IS NOT" and type(e.right) is A.Literal and \
+                    e.right.value is None and own(e.left):  # (SQLite's TK_NOTNULL)
+                return True
+        elif t is A.IsNull and e.negated and own(e.expr):
+            return True
+        elif (t is A.Like or t is A.Between) and not e.negated and own(
+                e.left if t is A.Like else e.expr):
+            return True
+    return False
 
 
 def no_such_column(name, table=None):

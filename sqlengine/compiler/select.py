@@ -13,7 +13,8 @@ from sqlengine.compiler.expr import (aggs_in, code_column, code_expr, code_expr_
                                      walk, walk_select)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, expr_affinity,
                                         expr_collation, expr_coll_seq, has_explicit_collate,
-                                        check_star_column, subquery_rowid_null)
+                                        check_star_column, subquery_rowid_null,
+                                        where_needs_row)
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.where import EQP_PREFIX, where_begin, where_end
@@ -96,13 +97,18 @@ class SetDest(Dest):
 
 
 class TableDest(Dest):
-    """Rows into an ephemeral rowid table (FROM subqueries, UNION ALL parts)."""
+    """Rows into an ephemeral rowid table (FROM subqueries, UNION ALL parts); ``clear``
+    names the columns that lose a JSON subtype on the way (``subtype.subquery_clears``)."""
 
-    def __init__(self, cursor):
+    def __init__(self, cursor, clear=None):
         self.cursor = cursor
+        self.clear = clear
 
     def emit(self, p, base, n):
         b = p.b
+        if self.clear is not None:
+            from sqlengine.compiler.subtype import code_clear
+            code_clear(p, base, n, self.clear)
         r = b.alloc_reg()
         rid = b.alloc_reg()
         b.emit(O.OP_MakeRecord, base, n, r)
@@ -139,7 +145,7 @@ def compile_select(p, sel: A.Select, dest: Dest, outer: Scope | None = None, cor
     """Emit the code of a whole SELECT; rows go to ``dest``."""
     if sel.with_ is not None:
         from sqlengine.compiler.cte import pop_with, push_with
-        token = push_with(p, sel.with_)
+        token = push_with(p, sel.with_, sel)
         try:
             return compile_select(p, A.Select(sel.body, None, sel.order_by, sel.limit,
                                               sel.offset, sel.pos), dest, outer, corr)
@@ -218,15 +224,29 @@ def _flatten(f, out):
     return out
 
 
-def _source_for(p, item, scope):
+def _source_for(p, item, scope, outer=None):
+    """The Source of one FROM item; ``outer`` = (core, ORDER BY, LIMIT, only item, right
+    of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do."""
     b = p.b
+
+    def materialize(p, sel, name, col_names, forced=False):
+        clear = None
+        if outer is not None:
+            from sqlengine.compiler.resolve import subquery_flattens
+            from sqlengine.compiler.subtype import subquery_clears
+            flat = not forced and subquery_flattens(p.db, sel, *outer)
+            clear = subquery_clears(p, sel, flat, outer[-1])
+            # flattened on the right of a LEFT JOIN, its own FROM item lands there too
+            p.left_flat = flat and outer[-1]
+        return _materialize(p, sel, name, col_names, clear)
+
     if isinstance(item, A.TableRef):
         name = item.name
         if item.schema is None and getattr(p, "ctes", None):
             from sqlengine.compiler.cte import cte_source, find_cte
             entry = find_cte(p, name)
             if entry is not None:
-                return cte_source(p, entry, item.alias, Source, _materialize)
+                return cte_source(p, entry, item.alias, Source, materialize)
         if name.lower() in ("sqlite_temp_master", "sqlite_temp_schema") or (
                 item.schema is not None and item.schema.lower() == "temp" and
                 name.lower() in ("sqlite_master", "sqlite_schema")):
@@ -250,7 +270,7 @@ def _source_for(p, item, scope):
                 raise OperationalError(f"view {name} is circularly defined")
             p.view_stack.append(name.lower())
             try:
-                src = _materialize(p, v.select, item.alias or name, v.columns)
+                src = materialize(p, v.select, item.alias or name, v.columns)
             finally:
                 p.view_stack.pop()
             src.has_rowid = True  # (what it reads: see build_from)
@@ -262,7 +282,7 @@ def _source_for(p, item, scope):
                 return src
         raise OperationalError(f"no such table: {name}")
     if isinstance(item, A.SubqueryRef):
-        src = _materialize(p, item.select, item.alias or "(subquery)", None)
+        src = materialize(p, item.select, item.alias or "(subquery)", None)
         src.has_rowid = True  # (what it reads: see build_from)
         return src
     if isinstance(item, A.TableFunctionRef):
@@ -274,13 +294,13 @@ def _source_for(p, item, scope):
     raise OperationalError("unsupported FROM item")
 
 
-def _materialize(p, sel, name, col_names):
+def _materialize(p, sel, name, col_names, clear=None):
     b = p.b
     cur = b.alloc_cursor()
     once = b.new_label()
     b.emit(O.OP_Once, 0, once)
     b.emit(O.OP_OpenEphemeral, cur, 0)
-    info = compile_select(p, sel, TableDest(cur), None)
+    info = compile_select(p, sel, TableDest(cur, clear), None)
     b.resolve(once)
     names = list(info.names)
     if col_names:
@@ -311,16 +331,24 @@ def _dedupe(names):
     return out
 
 
-def build_from(p, from_, scope):
-    """Make the sources of FROM; returns (sources, extra WHERE terms, {level: ON expr})."""
+def build_from(p, from_, scope, outer=None):
+    """Make the sources of FROM; returns (sources, extra WHERE terms, {level: ON expr}).
+    ``outer`` = (core, ORDER BY, LIMIT) of the query (see ``_source_for``)."""
     sources = []
     extra = []
     left_on = {}
+    left_flat = getattr(p, "left_flat", False)  # (see _source_for)
+    p.left_flat = False
     if from_ is None:
         return sources, extra, left_on
     items = _flatten(from_, [])
     for item, join in items:
-        src = _source_for(p, item, scope)
+        ctx = None
+        if outer is not None and not isinstance(item, A.TableFunctionRef):
+            left = join is not None and join.kind == "LEFT" and not (
+                outer[0].where is not None and where_needs_row(outer[0].where, item))
+            ctx = outer + (len(items) == 1, left_flat or left)
+        src = _source_for(p, item, scope, ctx)
         level = len(sources)
         if src.has_rowid and not src.is_table:  # a subquery or view: what its rowid reads
             nxt = items[level + 1][1] if level + 1 < len(items) else None
@@ -621,7 +649,7 @@ def _column_visitor(scope, keys):
 def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_arm=False):
     b = p.b
     scope = Scope([], outer, corr)
-    sources, extra, left_on = build_from(p, core.from_, scope)
+    sources, extra, left_on = build_from(p, core.from_, scope, (core, order_by, limit))
     scope.sources = sources
     cols = _expand_columns(p, core, scope)
     if len(cols) > MAX_COLUMN:
@@ -943,20 +971,23 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         b.resolve(skip)
         scope.overrides.clear()
 
-    # SQLite's rule: with a single min() or max(), the bare columns come from the row that
-    # gave the min/max; otherwise from the last row of the group.
-    hit = 0
+    # SQLite's rule (updateAccumulator): with min() or max() calls, the bare columns come
+    # from the last row where the last of them took a new value (they share one "hit"
+    # register); otherwise from the first row of the group (``used``: SQLite's regAcc).
+    hit = used = 0
     minmax = [i for i, (a, _f, n) in enumerate(defs)
               if n == 1 and a.name.lower() in ("min", "max")]
-    if len(minmax) == 1 and bare:
+    if minmax and bare:
         hit = b.alloc_reg()
+    elif bare:
+        used = b.alloc_reg()
 
     def step_aggs(arg_regs_of, filter_regs=None):
         for i, (a, f, nargs) in enumerate(defs):
             skip = None
             if a.filter is not None:
                 skip = b.new_label()
-                if hit and i == minmax[0]:  # a row the FILTER drops is not the min/max row
+                if hit and i in minmax:  # a row the FILTER drops is not the min/max row
                     b.emit(O.OP_Integer, 0, hit)
                 if filter_regs is not None:  # its value, computed while scanning the rows
                     b.emit(O.OP_IfNot, filter_regs[i], skip, 1)
@@ -964,7 +995,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
                     if_false(p, scope, a.filter, skip, True)
             # the arguments after the FILTER, as SQLite: a row it drops computes none
             base = arg_regs_of(i)
-            h = hit if (hit and i == minmax[0]) else 0
+            h = hit if (hit and i in minmax) else 0
             b.emit(O.OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, f, nargs)
             if skip is not None:
                 b.resolve(skip)
@@ -976,8 +1007,13 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         if hit:
             skip = b.new_label()
             b.emit(O.OP_IfNot, hit, skip, 1)
+        elif used:
+            skip = b.new_label()
+            b.emit(O.OP_If, used, skip, 0)
         for k, ref in enumerate(bare):
             emit_one(k, ref)
+        if used:
+            b.emit(O.OP_Integer, 1, used)
         if skip is not None:
             b.resolve(skip)
 
@@ -986,6 +1022,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             b.emit(O.OP_Null, 0, acc, acc + len(aggs) - 1)
         if bare:
             b.emit(O.OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
+        if used:
+            b.emit(O.OP_Integer, 0, used)
         w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core)
         arg_bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
 
@@ -1068,6 +1106,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     if aggs:
         b.emit(O.OP_Null, 0, acc, acc + len(aggs) - 1)
     b.resolve(first)
+    if used:
+        b.emit(O.OP_Integer, 0, used)
     b.emit(O.OP_Integer, 1, has_group)
     b.emit(O.OP_Copy, cur, prev, ng - 1)
     b.resolve(same)

@@ -24,7 +24,7 @@ def compile_update(p, st: A.Update):
         raise OperationalError("too many columns in set list")
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with
-        push_with(p, st.with_)  # visible for the rest of this statement
+        push_with(p, st.with_, st)  # visible for the rest of this statement
     if st.order_by or st.limit is not None:
         from sqlengine.compiler.delete import limited
         st = limited(p, st, "UPDATE")

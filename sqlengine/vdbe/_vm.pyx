@@ -47,7 +47,7 @@ cdef enum:
     OP_MustBeInt, OP_IfPos, OP_IfNotZero, OP_DecrJumpZero, OP_OffsetLimit, OP_Transaction,
     OP_AutoCommit, OP_Savepoint, OP_ReadCookie, OP_SetCookie, OP_CreateBtree, OP_Destroy,
     OP_ParseSchema, OP_SetLastRowid, OP_AddChanges, OP_Sequence, OP_IdxKeyCheck,
-    OP_RowData, OP_MemMax, OP_Raise, OP_IfNullJump, OP_InListCheck
+    OP_RowData, OP_MemMax, OP_Raise, OP_IfNullJump, OP_InListCheck, OP_ClrSubtype
 
 # Cursor kinds
 cdef enum:
@@ -1063,6 +1063,10 @@ cdef class Vdbe:
                         mem[p2] = 1
                     else:
                         mem[p2] = None if p3 else 0
+            elif op == OP_ClrSubtype:
+                v = mem[p1]
+                if isinstance(v, str) and type(v) is not str:
+                    mem[p1] = str(v)
             elif op == OP_Noop:
                 pass
             else:

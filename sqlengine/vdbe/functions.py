@@ -119,9 +119,11 @@ def value_int32(v) -> int:
 
 
 def _text(v):
-    """sqlite3_value_text(): None for NULL."""
+    """sqlite3_value_text(): None for NULL (JSON text as a plain str)."""
     if type(v) is str or v is None:
         return v
+    if isinstance(v, str):
+        return str(v)
     return V.to_text(v)
 
 
@@ -363,7 +365,7 @@ def quote_value(x) -> str:
         if V.to_real(s) != x and x == x:
             s = V.render_real(x, 20, "e", False, True, "")
         return s
-    if t is str:
+    if isinstance(x, str):  # (JSON text too)
         return "'" + _cstr(x).replace("'", "''") + "'"
     return "X'" + bytes(x).hex().upper() + "'"
 

@@ -164,6 +164,8 @@ OPCODES: list[tuple[str, str, str]] = [
     ("Raise", "P1 P4", "RAISE(...) from a trigger: P1 = conflict action code, P4 = message."),
     ("IfNullJump", "P1 P2 P3", "Jump to P2 if any of r[P1..P1+P3-1] is NULL."),
     ("InListCheck", "P1 P2 P3 P4", "r[P2] = r[P1] IN set P4 (a frozen set of normalised values), NULL-aware; P3 = has NULL."),
+    ("ClrSubtype", "P1", "r[P1] loses its subtype (JSON text becomes plain text), as a value "
+     "read out of a FROM subquery, view or CTE does in SQLite."),
 ]
 
 NAMES: list[str] = [op[0] for op in OPCODES]

@@ -1,0 +1,30 @@
+-- A column outside every aggregate of an aggregate query reads the first row of its group,
+-- or with min()/max() the row where the last of them took its value (SQLite 3.40).
+create table t(a, b, g);
+insert into t values('x1', 1, 1), ('x2', 2, 1), ('x3', 3, 2), ('x4', 0, 2), ('x5', 5, 1);
+select a, sum(b) from t;
+select a, count(*) from t;
+select a, total(b), avg(b) from t;
+select a, group_concat(b) from t;
+select a, count(*) from t where b>0;
+select a, count(distinct b) from t;
+select a, sum(b) filter (where b>1) from t;
+select a, min(b) from t;
+select a, max(b) from t;
+select a, count(*), max(b) from t;
+select a, min(b), max(b) from t;
+select a, max(b), min(b) from t;
+select a, count(*) from t group by g;
+select a, sum(b) from t group by g order by g;
+select a, max(b) from t group by g order by g;
+select a, min(b), max(b) from t group by g order by g;
+select a, max(b), min(b) from t group by g order by g;
+select a, count(*) from t group by b > 1 order by 2;
+select a, count(*) from t, (select 1);
+select a, count(*) from t having count(*) > 1;
+select a, count(*) from t where 0;
+select a || '!', count(*) from t;
+select upper(a), sum(b) from t group by g order by 1;
+select g, a, count(*) from t group by g having a > 'x1' order by g;
+select a, count(*) from (select * from t order by b desc);
+select a, b, count(*) from t group by g order by g;

@@ -1,0 +1,86 @@
+-- changes() counts the rows the statement itself wrote; total_changes() also the rows of
+-- trigger programs and foreign-key actions; a failed statement counts as SQLite counts it.
+create table a(x unique);
+create table l(y);
+create trigger tr after insert on a begin insert into l values(new.x); insert into l values(new.x); end;
+insert into a values(1),(2);
+select changes(), total_changes();
+update a set x=x+10;
+select changes(), total_changes();
+create trigger tr2 after update on a begin delete from l where y=old.x; update l set y=y+100; end;
+update a set x=x+1;
+select changes(), total_changes();
+create trigger tr3 before delete on a begin insert into l values(-1); end;
+delete from a;
+select changes(), total_changes();
+select count(*) from l;
+-- failures: ABORT undoes the statement, FAIL keeps its rows, trigger rows stay counted
+insert into a values(1),(2);
+select changes(), total_changes();
+insert into a values(3),(1);
+select changes(), total_changes();
+insert or fail into a values(4),(1);
+select changes(), total_changes();
+insert or ignore into a values(5),(1);
+select changes(), total_changes();
+insert or replace into a values(5);
+select changes(), total_changes();
+begin;
+insert or rollback into a values(6),(1);
+select changes(), total_changes();
+-- WITHOUT ROWID tables
+create table w(k primary key, v) without rowid;
+create table wl(k primary key) without rowid;
+create trigger wt after insert on w begin insert or replace into wl values(new.k); end;
+insert into w values(1, 1),(2, 2);
+select changes(), total_changes();
+insert or replace into w values(1, 5);
+select changes(), total_changes();
+update w set v = v + 1;
+select changes(), total_changes();
+delete from w;
+select changes(), total_changes();
+-- upsert
+create table u(k primary key, n);
+create trigger ut after update on u begin insert into l values(new.k); end;
+insert into u values(1, 0),(2, 0);
+insert into u values(1, 0) on conflict(k) do update set n=n+1;
+select changes(), total_changes();
+insert into u values(1, 0),(3, 0) on conflict(k) do nothing;
+select changes(), total_changes();
+-- foreign-key actions
+pragma foreign_keys=on;
+create table p(id integer primary key);
+create table c(id integer primary key, pid references p on delete cascade on update cascade);
+create table c2(id integer primary key, pid references p on delete set null);
+insert into p values(1),(2),(3);
+insert into c values(10,1),(11,1),(12,2);
+insert into c2 values(20,1),(21,3);
+select changes(), total_changes();
+delete from p where id=1;
+select changes(), total_changes();
+update p set id=5 where id=2;
+select changes(), total_changes();
+select * from c;
+select * from c2;
+delete from p;
+select changes(), total_changes();
+select * from c2;
+-- a self-referencing ON DELETE CASCADE deeper than SQLITE_MAX_TRIGGER_DEPTH (1000) fails
+create table chain(id integer primary key, parent references chain on delete cascade);
+with recursive r(i) as (select 1 union all select i+1 from r where i<1000) insert into chain select i, case when i>1 then i-1 end from r;
+delete from chain where id=1;
+select count(*), changes() from chain;
+with recursive r(i) as (select 1 union all select i+1 from r where i<1001) insert into chain select i, case when i>1 then i-1 end from r;
+delete from chain where id=1;
+select count(*), changes() from chain;
+delete from chain where id=2;
+select count(*) from chain;
+delete from chain where id=1;
+select count(*) from chain;
+create table chain2(a, b, c, primary key(a, b), foreign key(c, b) references chain2 on delete cascade) without rowid;
+with recursive r(i) as (select 1 union all select i+1 from r where i<1002) insert into chain2 select i, 7, case when i>1 then i-1 end from r;
+delete from chain2 where a=1;
+select count(*) from chain2;
+delete from chain2 where a=3;
+select count(*) from chain2;
