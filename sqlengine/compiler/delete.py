@@ -1,7 +1,8 @@
 """DELETE: find the rows (through the planner), remember their rowids, then delete each
 row with its index entries, firing BEFORE/AFTER DELETE triggers with OLD bound. A DELETE
 without WHERE on a table without triggers clears the b-trees directly (SQLite's truncate
-optimisation; the rows still count as changes). This module emits code; it never runs it.
+optimisation; the rows still count as changes); a simple one (see ``one_pass``) deletes
+each row where its loop finds it. This module emits code; it never runs it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from sqlengine.compiler.insert import code_delete_row, open_write_cursors, table_for_write
 from sqlengine.compiler.resolve import Scope, Source
 from sqlengine.compiler.trigger import code_triggers, has_triggers
+from sqlengine.compiler.walk import SUBQUERY_NODES, find_node
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -18,6 +20,26 @@ def table_source(p, table, alias, cursor):
     return Source(alias or table.name, cursor, [c.name for c in table.columns],
                   [c.affinity for c in table.columns], [c.collation for c in table.columns],
                   [c.type_name for c in table.columns], table=table)
+
+
+def one_pass(p, table, where, rt, event) -> bool:
+    """Whether a DELETE or UPDATE may change each row where its loop finds it, in one pass
+    over the write cursor (SQLite's ONEPASS_MULTI): a rowid table, no trigger (foreign-key
+    checks and actions are triggers here), no RETURNING, no subquery in the WHERE (it
+    could read the table being changed), not inside a trigger. The b-tree cursor then goes
+    on from the entry after the one deleted or rewritten; an index the loop walks keeps its
+    place through the peer-cursor saves."""
+    if table.without_rowid or rt is not None or p.nested or has_triggers(table, event, p):
+        return False
+    return find_node(where, lambda e: isinstance(e, SUBQUERY_NODES), ()) is None
+
+
+def open_one_pass(p, table, alias, where):
+    """The write cursors and the loop of a one-pass DELETE/UPDATE: (table cursor, index
+    cursors, scope, WhereInfo); the loop's body runs with the table cursor on the row."""
+    tcur, icurs = open_write_cursors(p, table)
+    scope = Scope([table_source(p, table, alias, tcur)])
+    return tcur, icurs, scope, where_begin(p, scope, where, {}, open_cursors=False)
 
 
 def collect_rowids(p, table, alias, where, tcur):
@@ -116,6 +138,13 @@ def compile_delete(p, st: A.Delete):
         for idx in table.indexes:
             if idx.root != table.root:  # (a WITHOUT ROWID table's key is the table)
                 b.emit(O.OP_Clear, idx.root, 0)
+        return None
+    if one_pass(p, table, st.where, rt, "DELETE"):
+        tcur, icurs, _scope, w = open_one_pass(p, table, st.table.alias, st.where)
+        old = b.alloc_reg(len(table.columns) + 1)
+        b.emit(O.OP_Rowid, tcur, old)
+        code_delete_row(p, table, tcur, icurs, old, count=True)
+        where_end(p, w)
         return None
     # pass 1: rowids (reading through a read cursor of its own)
     rcur = b.alloc_cursor()

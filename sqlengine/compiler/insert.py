@@ -151,9 +151,10 @@ def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
 
 
 def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid=None,
-                   update_cols=None):
+                   same_rowid=False):
     """Constraint checks, index maintenance and the table write for the row in ``base``.
-    ``old_rowid`` is set for UPDATE (the row being replaced)."""
+    ``old_rowid`` is set for UPDATE (the row being replaced); ``same_rowid`` when the
+    UPDATE assigns neither the rowid nor the INTEGER PRIMARY KEY (no rowid check)."""
     b = p.b
     n = len(table.columns)
     rowid = base
@@ -201,7 +202,7 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
                        0, f"CHECK constraint failed: {label}")
             b.resolve(ok)
     # rowid uniqueness (a WITHOUT ROWID table's key is checked as its index below)
-    if not table.without_rowid and (old_rowid is None or table.ipk >= 0):
+    if not table.without_rowid and (old_rowid is None or table.ipk >= 0) and not same_rowid:
         ok = b.new_label()
         if old_rowid is not None:
             b.emit(O.OP_Eq, old_rowid, ok, rowid, None, 0)

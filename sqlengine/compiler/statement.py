@@ -21,6 +21,37 @@ from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
 
+# Instructions that may stop a statement with an error half way, leaving its earlier
+# writes to be undone (SQLite's mayAbort, sqlite3VdbeAssertMayAbort's list): a function
+# call (built-in or user: either may raise) or aggregate step, MustBeInt without a jump,
+# and (see _may_abort) a halt whose conflict action is ABORT.
+_MAY_RAISE = frozenset((O.OP_Function, O.OP_AggStep, O.OP_AggFinal, O.OP_AggValue,
+                        O.OP_Destroy, O.OP_ParseSchema))
+_HALTS = frozenset((O.OP_Halt, O.OP_HaltIfNull, O.OP_Raise))
+_KEEPS_OR_DROPS_ALL = (O.OE_ROLLBACK, O.OE_FAIL)
+
+
+def _may_abort(p, prog) -> bool:
+    """Whether ``prog`` may fail after a write with its changes to be undone (it then runs
+    in a statement savepoint inside a transaction). An I/O error, a full disk or an
+    interrupt needs none: those roll back the whole transaction (database._stmt_error)."""
+    if p.db.collations.has_user():  # (a user collation may raise in any comparison)
+        return True
+    p1, p2 = prog.p1, prog.p2
+    for i, op in enumerate(prog.opcodes):
+        if op in _MAY_RAISE:
+            return True
+        if op in _HALTS:
+            if op == O.OP_Raise:
+                if p1[i] not in _KEEPS_OR_DROPS_ALL:
+                    return True
+            elif (p1[i] or op == O.OP_HaltIfNull) and p2[i] not in _KEEPS_OR_DROPS_ALL:
+                return True
+        elif op == O.OP_MustBeInt and p2[i] == 0:
+            return True
+    return False
+
+
 def compile_statement(db, stmt, text: str):
     """The Program of one statement AST (``text`` is its source, for sqlite_schema)."""
     explain = 0
@@ -124,7 +155,8 @@ def compile_statement(db, stmt, text: str):
     prog.param_names = list(p.param_names)
     prog.readonly = not p.write and not is_txn
     prog.is_write = p.write
-    prog.stmt_journal = p.write and not p.one_row_write
+    prog.stmt_journal = p.write and (t not in (A.Insert, A.Update, A.Delete) or (
+        not p.one_row_write and _may_abort(p, prog)))
     prog.is_ddl = p.ddl
     prog.is_txn = is_txn
     prog.is_explain = explain

@@ -1,16 +1,18 @@
 """UPDATE: find the rows (through the planner), remember their rowids, then for each row
 compute the new values from the old ones, check constraints, replace the index entries
-and the record, firing BEFORE/AFTER UPDATE triggers with OLD and NEW bound.
-This module emits code; it never runs it.
+and the record, firing BEFORE/AFTER UPDATE triggers with OLD and NEW bound. A simple one
+(delete.one_pass, keeping the rowid, no REPLACE, no index it changes) rewrites each row
+where its loop finds it. This module emits code; it never runs it.
 """
 
 from __future__ import annotations
 
-from sqlengine.compiler.delete import code_row_key, collect_rowids
+from sqlengine.compiler.delete import code_row_key, collect_rowids, one_pass, open_one_pass
 from sqlengine.compiler.expr import code_expr
 from sqlengine.compiler.insert import (code_delete_keys, code_finish_row, code_write_row,
-                                       open_write_cursors, table_for_write)
+                                       conflict_action, open_write_cursors, table_for_write)
 from sqlengine.compiler.trigger import code_triggers
+from sqlengine.compiler.where import where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -41,19 +43,56 @@ def compile_update(p, st: A.Update):
     n = len(table.columns)
     from sqlengine.compiler.upsert import set_assignments
     assigns = set_assignments(table, st.sets)  # column number (-1 rowid) -> expr
-    rcur = b.alloc_cursor()
-    eph, scope = collect_rowids(p, table, st.table.alias, st.where, rcur)
-    tcur, icurs = open_write_cursors(p, table)
-    # the expressions read the row through the write cursor
-    scope.sources[0].cursor = tcur
     old = b.alloc_reg(n + 1)
+    if _one_pass_update(p, table, st, assigns, rt):
+        tcur, icurs, scope, w = open_one_pass(p, table, st.table.alias, st.where)
+        b.emit(O.OP_Rowid, tcur, old)
+        _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, w.levels[0].cont)
+        where_end(p, w)
+    else:
+        rcur = b.alloc_cursor()
+        eph, scope = collect_rowids(p, table, st.table.alias, st.where, rcur)
+        tcur, icurs = open_write_cursors(p, table)
+        # the expressions read the row through the write cursor
+        scope.sources[0].cursor = tcur
+        done = b.new_label()
+        b.emit(O.OP_Rewind, eph, done)
+        top = b.addr()
+        nxt = b.new_label()
+        code_row_key(p, table, eph, old)
+        b.emit(O.OP_NotExists, tcur, nxt, old)
+        _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt)
+        b.resolve(nxt)
+        b.emit(O.OP_Next, eph, top)
+        b.resolve(done)
+    if rt is not None:
+        rt.finish()
+    return None
+
+
+def _one_pass_update(p, table, st, assigns, rt) -> bool:
+    """delete.one_pass, and the rowid stays, no constraint resolves by REPLACE (its
+    deletions) and no index holds an assigned column (the loop may walk it): SQLite's
+    conditions for a one-pass UPDATE."""
+    if table.ipk in assigns or -1 in assigns or not one_pass(p, table, st.where, rt, "UPDATE"):
+        return False
+    actions = [table.pk_conflict] + [ix.conflict for ix in table.indexes]
+    if any(conflict_action(st.or_action, a) == O.OE_REPLACE for a in actions):
+        return False
+    if not table.indexes:
+        return True
+    from sqlengine.compiler.generated import has_generated
+    return not has_generated(table) and all(
+        ix.exprs is None and ix.where is None and not any(c in assigns for c in ix.columns)
+        for ix in table.indexes)
+
+
+def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
+    """The update of the row the table cursor is on (its rowid in ``old``): read it, compute
+    the new row, triggers, checks, the new index entries and record; ``nxt`` skips it."""
+    b = p.b
+    n = len(table.columns)
     new = b.alloc_reg(n + 1)
-    done = b.new_label()
-    b.emit(O.OP_Rewind, eph, done)
-    top = b.addr()
-    nxt = b.new_label()
-    code_row_key(p, table, eph, old)
-    b.emit(O.OP_NotExists, tcur, nxt, old)
     from sqlengine.compiler.generated import code_read_row
     code_read_row(p, table, tcur, old)
     # new values (expressions see the old row)
@@ -63,21 +102,18 @@ def compile_update(p, st: A.Update):
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols)
     if table.triggers:
         b.emit(O.OP_NotExists, tcur, nxt, old)
-    keys = code_write_row(p, table, tcur, icurs, new, st.or_action, nxt, old_rowid=old)
+    same_rowid = not table.without_rowid and table.ipk not in assigns and -1 not in assigns
+    keys = code_write_row(p, table, tcur, icurs, new, st.or_action, nxt, old_rowid=old,
+                          same_rowid=same_rowid)
     # remove the old index entries, and the old record when the rowid changes
     code_delete_keys(p, table, icurs, old, old)
-    same = b.new_label()
-    b.emit(O.OP_Eq, old, same, new, None, 0)
-    b.emit(O.OP_NotExists, tcur, same, old)
-    b.emit(O.OP_Delete, tcur, 0)
-    b.resolve(same)
+    if not same_rowid:
+        same = b.new_label()
+        b.emit(O.OP_Eq, old, same, new, None, 0)
+        b.emit(O.OP_NotExists, tcur, same, old)
+        b.emit(O.OP_Delete, tcur, 0)
+        b.resolve(same)
     code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old)
     if rt is not None:
         rt.emit_row(new)
     code_triggers(p, table, "UPDATE", "AFTER", new, old, nxt, cols)
-    b.resolve(nxt)
-    b.emit(O.OP_Next, eph, top)
-    b.resolve(done)
-    if rt is not None:
-        rt.finish()
-    return None

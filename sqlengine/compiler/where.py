@@ -103,13 +103,15 @@ def index_key_info(p, idx, table):
 
 
 def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
-                order_by=None, limit=None) -> WhereInfo:
+                order_by=None, limit=None, open_cursors=True) -> WhereInfo:
     """Open the loops over ``scope.sources``. ``where`` is the WHERE expression (or None),
     ``left_on`` maps a level to the ON expression of its LEFT JOIN; ``core`` (the SELECT
     being coded, when there is one) tells which columns the statement reads, so that a
     covering index can be preferred; ``order_by`` ([(expr, desc, nulls_first, collation)])
     lets the plan weigh a sort against an index that delivers the rows in order, and
-    ``limit`` (a constant LIMIT, or None) prices that sort as a top-N one."""
+    ``limit`` (a constant LIMIT, or None) prices that sort as a top-N one.
+    ``open_cursors=False``: the sources' table cursors are open already (a one-pass
+    DELETE or UPDATE loops over its write cursor)."""
     b = p.b
     info = WhereInfo(scope)
     info.brk = b.new_label()
@@ -153,8 +155,9 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     for t in terms:
         if t.level < 0:
             if_false(p, scope, t.expr, info.brk, True)
-    for src in scope.sources:
-        open_source_cursor(p, src)
+    if open_cursors:
+        for src in scope.sources:
+            open_source_cursor(p, src)
     placed = 0
     by_level = [[] for _ in range(n)]
     for t in terms:

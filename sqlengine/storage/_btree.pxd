@@ -63,6 +63,7 @@ cdef class BtCursor:
     cdef int depth
     cdef object saved_key
     cdef int skip_next
+    cdef bint kept           # REQUIRESEEK after a delete with the path still held (restore is free)
     cdef int usable
     cdef tuple probe_key     # the key self.probe encodes (None: unknown)
     cdef bytes probe         # the record compared by compare_cell when no PreparedKey is given

@@ -11,7 +11,10 @@ cell content area; a page written here has no freeblocks (it is rebuilt defragme
 A cursor is VALID (on an entry), INVALID (no entry: empty tree or past either end) or
 REQUIRESEEK (its tree changed under it, or it deleted its entry: the key is saved and the
 position is restored lazily by a seek, SQLite's saveCursorPosition/restoreCursorPosition).
-After a delete, the next ``next()`` lands on the entry that followed the deleted one.
+After a delete, the next ``next()`` lands on the entry that followed the deleted one; when
+the delete left the leaf without balancing and that entry on it, the cursor keeps its path
+(``kept``) and restoring costs no seek (SQLite's BTREE_SAVEPOSITION), until any change of
+the tree through another cursor or any move drops the path.
 
 This module never reads files (pages come from the pager), never knows SQL; corruption is
 reported as DatabaseError("database disk image is malformed"), and every loop is bounded.
@@ -396,6 +399,7 @@ cdef class BtCursor:
         self.depth = -1
         self.saved_key = None
         self.skip_next = 0
+        self.kept = False
         self.usable = bt.pager.usable_size
         self.dirty = bt.pager.dirty
         self.savepoints = bt.pager.savepoints
@@ -477,6 +481,7 @@ cdef class BtCursor:
         for i in range(self.depth + 1):
             self.pages[i] = None
         self.depth = -1
+        self.kept = False
 
     cdef int move_to_root(self) except -1:
         """Returns 1 if the tree has at least one entry."""
@@ -534,6 +539,11 @@ cdef class BtCursor:
         cdef object key = self.saved_key
         if self.state != CURSOR_REQUIRESEEK:
             return 0
+        if self.kept:  # on the entry after the deleted one, path intact
+            self.kept = False
+            self.state = CURSOR_VALID
+            self.skip_next = 1
+            return 0
         if self.intkey:
             c = self.seek_rowid(<int64_t>key)
             if self.state != CURSOR_VALID:
@@ -573,7 +583,7 @@ cdef class BtCursor:
             self._release()
             self.state = CURSOR_REQUIRESEEK
             self.skip_next = 0
-        elif self.state == CURSOR_INVALID:
+        elif self.state == CURSOR_INVALID or self.kept:
             self._release()
         return 0
 
@@ -1233,6 +1243,13 @@ cdef class BtCursor:
             p.drop_cell(i)
             if self.depth > 0 and self.underfull(p):
                 self.balance()
+            elif i < p.ncell:
+                # the path still holds: the cursor is on the entry after the deleted one
+                self.saved_key = key
+                self.state = CURSOR_REQUIRESEEK
+                self.skip_next = 0
+                self.kept = True
+                return
         else:
             # index interior cell: replace it by its predecessor, the last entry of the
             # left subtree, taken out of its leaf
@@ -1256,8 +1273,28 @@ cdef class BtCursor:
         self._after_write(key)
 
     cdef int replace_cell(self, int i, bytes cell) except -1:
+        """Put ``cell`` in place of leaf cell i: over it when it takes the same room, else
+        through the page's free space when it fits there, else by rebuilding the page
+        (balancing it if it overflows)."""
         cdef MemPage p = self.top()
+        cdef CellInfo info
+        cdef int off, old, sz = PyBytes_GET_SIZE(cell)
+        cdef int alloc = sz if sz >= 4 else 4
         self.mark_dirty(p)
+        if p.leaf and p.pending is None:
+            off = p.cell_offset(i)
+            p.parse_cell(off, &info)
+            old = info.size if info.size >= 4 else 4
+            if old == alloc:
+                memcpy(p.a + off, PyBytes_AS_STRING(cell), sz)
+                if alloc > sz:
+                    memset(p.a + off + sz, 0, alloc - sz)
+                return 0
+            if p.nfree() + old >= alloc + 2:
+                p.drop_cell(i)
+                p.insert_cell_at(i, cell)
+                self.balance()
+                return 0
         cells = p.cells()
         cells[i] = cell
         if cells_cost(cells) <= p.capacity(p.ptype):

@@ -64,6 +64,10 @@ class CollationRegistry:
         else:
             self._user[key] = fn
 
+    def has_user(self) -> bool:
+        """Whether a user collation is registered."""
+        return bool(self._user)
+
     def exists(self, name: str) -> bool:
         key = name.upper()
         return key in self._user or key in BUILTIN
