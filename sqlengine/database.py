@@ -702,7 +702,7 @@ class Database:
             self._progress_ops = int(n)
             self._progress_handler = callback
 
-    def _index_integrity(self, max_errors):
+    def _index_integrity(self, max_errors, only=None):
         """The second half of SQLite's integrity_check: every table row has its entry in
         each index ("row N missing from index X") and each index holds as many entries as
         the table has rows ("wrong # of entries in index X"). Entries are compared by value
@@ -710,7 +710,8 @@ class Database:
         virtual generated columns (for a WITHOUT ROWID table: indexes on them) and expression
         or partial indexes are left out; a WITHOUT ROWID table's index entries are its
         columns then the PRIMARY KEY columns it lacks (schema.record_tail); a table whose pages are too damaged to read is left to the page
-        check's messages."""
+        check's messages. ``only``: the one table to look at (PRAGMA
+        integrity_check(TABLE))."""
         from collections import Counter
 
         from sqlengine.storage import decode_record
@@ -720,6 +721,8 @@ class Database:
         for table in _hash_order(bt, schema, decode_record):
             if len(out) >= max_errors:
                 break
+            if only is not None and table is not only:
+                continue
             wr = table.without_rowid
             if table.root <= 1 or (getattr(table, "storage", None) and not wr):
                 continue

@@ -18,7 +18,7 @@ from cpython cimport array
 
 import array as _pyarray
 
-from sqlengine.compiler.resolve import (ResolvedColumn, Scope, comparison_collation,
+from sqlengine.compiler.resolve import (ROWID_NAMES, ResolvedColumn, Scope, comparison_collation,
                                         expr_affinity, expr_collation, no_such_column)
 from sqlengine.compiler.walk import operands as _operands
 from sqlengine.errors import InternalError, OperationalError
@@ -293,6 +293,35 @@ cdef object _lookup(scope, name, table):
     return scope.lookup(name, table)
 
 
+cdef int _notnull_fold(scope, e) except -2:
+    """SQLite's resolve-time rewrite of ``x ISNULL`` / ``x NOTNULL`` (``x IS [NOT] NULL``
+    too) where x cannot be NULL: the rowid of a FROM subquery or view not on the right of
+    a LEFT JOIN counts as never NULL (sqlite3ExprCanBeNull), even where reading it gives
+    NULL, so the test becomes 0 (ISNULL) or 1 (NOTNULL). -1: no such test."""
+    t = type(e)
+    if t is T_IsNull:
+        x = e.expr
+        neg = e.negated
+    elif t is T_Binary and (e.op == "IS" or e.op == "IS NOT") and \
+            type(e.right) is T_Literal and e.right.value is None:
+        x = e.left
+        neg = e.op == "IS NOT"
+    else:
+        return -1
+    if scope is None or type(x) is not T_Column or x.name.lower() not in ROWID_NAMES:
+        return -1
+    try:
+        ref = _lookup(scope, x.name, x.table)
+    except OperationalError:
+        return -1  # (the ordinary coding raises it)
+    if ref is None or ref.col >= 0:
+        return -1
+    src = ref.source
+    if src.is_table or src.left or src.nullable:
+        return -1
+    return 1 if neg else 0
+
+
 cpdef code_column(p, ref, int target):
     """Read a resolved column into ``target``."""
     cdef ProgramBuilder b = p.b
@@ -392,6 +421,11 @@ cpdef code_expr(p, scope, e, int target):
             if type(left) is T_RowValue or type(right) is T_RowValue:
                 _expr._code_vector_cmp(p, scope, e, target)
                 return
+            if (op == "IS" or op == "IS NOT") and type(right) is T_Literal:
+                k = _notnull_fold(scope, e)
+                if k >= 0:
+                    b.emit(OP_Integer, k, target)
+                    return
             _emit_cmp(p, scope, opc, left, right, target,
                       CMP_STOREP2 | (CMP_NULLEQ if op == "IS" or op == "IS NOT" else 0),
                       None, None)
@@ -414,6 +448,10 @@ cpdef code_expr(p, scope, e, int target):
         code_expr(p, scope, e.expr, target)
         b.emit(OP_CastType, target, 0, 0, e.type_name)
     elif t is T_IsNull:
+        k = _notnull_fold(scope, e)
+        if k >= 0:
+            b.emit(OP_Integer, k, target)
+            return
         r = code_expr_reg(p, scope, e.expr)
         b.emit(OP_Integer, 1, target)
         lbl = b.new_label()
@@ -624,6 +662,11 @@ cpdef if_false(p, scope, e, int label, bint jump_if_null):
             right = e.right
             if type(left) is not T_RowValue and type(right) is not T_RowValue:
                 if op == "IS" or op == "IS NOT":
+                    k = _notnull_fold(scope, e) if type(right) is T_Literal else -1
+                    if k >= 0:
+                        if k == 0:
+                            b.emit(OP_Goto, 0, label)
+                        return
                     _emit_cmp(p, scope, _NEGATE[opc], left, right, label, CMP_NULLEQ,
                               None, None)
                 else:
@@ -634,6 +677,11 @@ cpdef if_false(p, scope, e, int label, bint jump_if_null):
         if_true(p, scope, e.operand, label, jump_if_null)
         return
     elif t is T_IsNull:
+        k = _notnull_fold(scope, e)
+        if k >= 0:
+            if k == 0:
+                b.emit(OP_Goto, 0, label)
+            return
         r = code_expr_reg(p, scope, e.expr)
         b.emit(OP_NotNull if not e.negated else OP_IsNull, r, label)
         return
@@ -677,6 +725,11 @@ cpdef if_true(p, scope, e, int label, bint jump_if_null):
             right = e.right
             if type(left) is not T_RowValue and type(right) is not T_RowValue:
                 if op == "IS" or op == "IS NOT":
+                    k = _notnull_fold(scope, e) if type(right) is T_Literal else -1
+                    if k >= 0:
+                        if k == 1:
+                            b.emit(OP_Goto, 0, label)
+                        return
                     _emit_cmp(p, scope, opc, left, right, label, CMP_NULLEQ, None, None)
                 else:
                     _emit_cmp(p, scope, opc, left, right, label,
@@ -686,6 +739,11 @@ cpdef if_true(p, scope, e, int label, bint jump_if_null):
         if_false(p, scope, e.operand, label, jump_if_null)
         return
     elif t is T_IsNull:
+        k = _notnull_fold(scope, e)
+        if k >= 0:
+            if k == 1:
+                b.emit(OP_Goto, 0, label)
+            return
         r = code_expr_reg(p, scope, e.expr)
         b.emit(OP_IsNull if not e.negated else OP_NotNull, r, label)
         return

@@ -140,10 +140,13 @@ def _emit_call(p, fn, nresult=1):
     return r
 
 
-def _check(db, quick, limit):
+def _check(db, quick, limit, table=None):
     """integrity_check / quick_check messages, at most ``limit`` (quick_check leaves out the
-    comparison of index entries with table rows, as SQLite's does)."""
+    comparison of index entries with table rows, as SQLite's does); ``table``: the name of
+    the one table (with its indexes) to check."""
     bt = db.bt
+    if table is not None:
+        return _check_table(db, quick, limit, table)
     if quick:
         hook, bt.index_check = bt.index_check, None
         try:
@@ -155,9 +158,65 @@ def _check(db, quick, limit):
     return msgs[:limit]
 
 
-def _emit_messages(p, fn):
+def _check_table(db, quick, limit, name):
+    """PRAGMA integrity_check(TABLE): the b-trees of the table and its indexes (a view has
+    none: "ok"), then, unless ``quick``, its index entries against its rows."""
+    t = db.schema.table(name)
+    if t is None or not t.root:
+        return ["ok"]
+    owner = _owner(db, t)
+    if owner is not None:  # a table of temp or an attached file: checked by its Database
+        return _check_table(owner.db, quick, limit, t.name)
+    roots = [t.root] + [ix.root for ix in t.indexes if ix.root and ix.root != t.root]
+    msgs = db.bt.integrity_check(roots=roots, max_errors=limit, partial=True)
+    if not quick and db.bt.index_check is not None:
+        errs = [] if msgs == ["ok"] else msgs
+        errs = errs + db._index_integrity(limit - len(errs), only=t)
+        msgs = errs or ["ok"]
+    return msgs[:limit]
+
+
+def _check_args(p, name, val, schema):
+    """(limit, table name) of integrity_check(ARG) / quick_check(ARG): a number is the
+    most messages to give (100 when not positive), anything else names a table or view
+    of the schema, which must exist (SQLite's sqlite3LocateTable: "no such table")."""
+    limit, table = 100, None
+    if val is None:
+        return limit, table
+    if isinstance(val, (int, float)) or str(val).strip().lstrip("+-").isdigit():
+        n = _int_value(val)
+        return (n if n > 0 else limit), None
+    s = p.schema
+    key = str(val)
+    found = (s.table(key) is not None or key.lower() in s.views
+             or key.lower() in ("sqlite_master", "sqlite_temp_master", "sqlite_temp_schema"))
+    temp_obj = _in_temp(p, key)
+    if schema == "temp" and not temp_obj or schema == "main" and temp_obj and \
+            p.schema_given or not found:
+        prefix = f"{schema}." if p.schema_given else ""
+        raise OperationalError(f"no such table: {prefix}{key}")
+    if key.lower() in ("sqlite_master", "sqlite_temp_master", "sqlite_temp_schema"):
+        key = "sqlite_schema"
+    return limit, key
+
+
+def _owner(db, t):
+    """The ``attach.Attached`` database holding table ``t`` (None: main's own)."""
+    from sqlengine.compiler.attach import ROOT_SHIFT
+    code = (t.root or 0) >> ROOT_SHIFT
+    return next((a for a in getattr(db, "attached", ()) if a.code == code), None) \
+        if code else None
+
+
+def _in_temp(p, key):
+    t = p.schema.table(key)
+    owner = _owner(p.db, t) if t is not None else None
+    return owner is not None and owner.name == "temp"
+
+
+def _emit_messages(p, fn, dest=None):
     """One result row per message of fn(db) (a list of strings), computed at run time: the
-    list is kept in a register and walked by index."""
+    list is kept in a register and walked by index (rows to ``dest`` when given)."""
     b = p.b
     base = b.alloc_reg(2)
     out = b.alloc_reg()
@@ -167,7 +226,10 @@ def _emit_messages(p, fn):
     b.emit(O.OP_Function, 0, base, out, _message_at, 2)
     done = b.new_label()
     b.emit(O.OP_IsNull, out, done)
-    b.emit(O.OP_ResultRow, out, 1)
+    if dest is not None:
+        dest.emit(p, out, 1)
+    else:
+        b.emit(O.OP_ResultRow, out, 1)
     b.emit(O.OP_Function, 0, base + 1, base + 1, lambda vm, args: args[0] + 1, 1)
     b.emit(O.OP_Goto, 0, top)
     b.resolve(done)
@@ -176,6 +238,13 @@ def _emit_messages(p, fn):
 def _message_at(vm, args):
     msgs, i = args
     return msgs[i] if i < len(msgs) else None
+
+
+def _code_check(p, name, val, schema, dest=None):
+    limit, table = _check_args(p, name, val, schema)
+    p.b.emit(O.OP_Transaction, 0, 0)
+    _emit_messages(p, lambda db, q=name == "quick_check", n=limit, t=table:
+                   _check(db, q, n, t), dest)
 
 
 def _check_schema(p, st):
@@ -254,13 +323,8 @@ def compile_pragma(p, st: A.Pragma):
         _emit_call(p, lambda db, attr=name: int(bool(getattr(db, attr, False))))
         return [name]
     if name in ("integrity_check", "quick_check"):
-        b.emit(O.OP_Transaction, 0, 0)
-        limit = 100
-        if st.value is not None:
-            n = _int_value(val)
-            if n > 0:
-                limit = n
-        _emit_messages(p, lambda db, q=name == "quick_check", n=limit: _check(db, q, n))
+        p.schema_given = st.schema is not None
+        _code_check(p, name, val, schema)
         return [name]
     if name == "page_size":
         if st.value is not None:
@@ -399,13 +463,23 @@ def pragma_function_source(p, item, Source, TableDest):
     if not name.startswith("pragma_"):
         return None
     prag = name[7:]
-    if prag not in COLUMNS:
+    checks = prag in ("integrity_check", "quick_check")
+    if prag not in COLUMNS and not checks:
         return None
     args = [_value(a) for a in item.args]
     schema = "main"
     if len(args) > 1 and args[1] is not None:
         schema = str(args[1]).lower()
     val = args[0] if args else None
+    if checks:  # rows computed when the statement runs
+        cur = p.b.alloc_cursor()
+        once = p.b.new_label()
+        p.b.emit(O.OP_Once, 0, once)
+        p.b.emit(O.OP_OpenEphemeral, cur, 0)
+        p.schema_given = len(args) > 1
+        _code_check(p, prag, val, schema, TableDest(cur))
+        p.b.resolve(once)
+        return Source(item.alias or item.name, cur, [prag], [O.AFF_BLOB], [None], [None])
     rows = pragma_rows(p, prag, val, schema) or []
     b = p.b
     cur = b.alloc_cursor()

@@ -416,11 +416,12 @@ class Btree:
         return vacuum(self, page_size)
 
     # -- checks ---------------------------------------------------------------------------
-    def integrity_check(self, roots=None, max_errors: int = 100) -> list[str]:
+    def integrity_check(self, roots=None, max_errors: int = 100, partial=False) -> list[str]:
         """SQLite-style integrity messages for the b-trees at ``roots`` (default: page 1 and
-        every root named in sqlite_schema); ["ok"] when clean."""
+        every root named in sqlite_schema; ``partial``: those of one table only, see
+        storage.integrity); ["ok"] when clean."""
         from sqlengine.storage.integrity import integrity_check
-        res = integrity_check(self, roots, max_errors)
+        res = integrity_check(self, roots, max_errors, partial)
         hook = self.index_check
         if hook is None or roots is not None or self.pager.db_size == 0:
             return res

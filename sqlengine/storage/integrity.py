@@ -244,9 +244,11 @@ def schema_roots(bt) -> list[int]:
     return roots
 
 
-def integrity_check(bt, roots=None, max_errors: int = 100) -> list[str]:
+def integrity_check(bt, roots=None, max_errors: int = 100, partial: bool = False) -> list[str]:
     """The messages, or ["ok"]. SQLite's PRAGMA shows them as one row: "*** in database
-    main ***" and the messages joined by newlines (that framing is the pragma's job)."""
+    main ***" and the messages joined by newlines (that framing is the pragma's job).
+    ``partial``: only the b-trees at ``roots`` (one table's), so neither the freelist nor
+    the pages no b-tree uses are looked at."""
     started = bt.pager.in_trans == 0
     if started:
         bt.begin(False)
@@ -254,7 +256,8 @@ def integrity_check(bt, roots=None, max_errors: int = 100) -> list[str]:
         if bt.pager.db_size == 0:
             return ["ok"]
         chk = _Check(bt, max_errors)
-        chk.freelist()
+        if not partial:
+            chk.freelist()
         if roots is None:
             try:
                 roots = schema_roots(bt)
@@ -264,6 +267,8 @@ def integrity_check(bt, roots=None, max_errors: int = 100) -> list[str]:
             if chk.full():
                 break
             chk.tree(r)
+        if partial:
+            return chk.errors or ["ok"]
         lock_page = fmt.lock_byte_page(bt.pager.page_size)
         ptrmap = set(ptrmap_pages(chk.n, chk.usable, bt.pager.page_size)) \
             if bt.get_meta(4) else set()

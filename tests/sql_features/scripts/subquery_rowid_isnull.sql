@@ -1,0 +1,47 @@
+-- x IS NULL / x IS NOT NULL on the rowid of a FROM subquery or view: SQLite folds the test
+-- to 0 / 1 at name resolution (a rowid is never NULL to sqlite3ExprCanBeNull), whatever
+-- reading the rowid gives; on the right of a LEFT JOIN it is a real test.
+create table t1(x);
+insert into t1 values(1),(2),(3);
+create table t2(y);
+insert into t2 values(5);
+create view v as select x from t1;
+create view vd as select distinct x from t1;
+SELECT rowid FROM (SELECT x FROM t1) WHERE rowid IS NULL;
+SELECT rowid FROM (SELECT x FROM t1);
+SELECT rowid, x FROM (SELECT x FROM t1) WHERE rowid IS NOT NULL;
+SELECT rowid FROM (SELECT x FROM t1) WHERE rowid = 1;
+SELECT count(*) FROM (SELECT x FROM t1) WHERE rowid IS NULL;
+SELECT count(*) FROM (SELECT x FROM t1) WHERE rowid ISNULL;
+SELECT count(*) FROM (SELECT x FROM t1) WHERE rowid NOTNULL;
+SELECT count(*) FROM (SELECT x FROM t1) WHERE rowid NOT NULL;
+SELECT count(*) FROM (SELECT x FROM t1) WHERE oid IS NULL;
+SELECT count(*) FROM (SELECT x FROM t1) WHERE _rowid_ IS NOT NULL;
+SELECT rowid FROM (SELECT x FROM t1 limit 2) WHERE rowid IS NULL;
+SELECT rowid FROM (SELECT distinct x FROM t1) WHERE rowid IS NULL;
+SELECT s.rowid FROM t2, (SELECT x FROM t1) s WHERE s.rowid IS NULL;
+SELECT s.rowid FROM t2, (SELECT distinct x FROM t1) s WHERE s.rowid IS NULL;
+SELECT s.rowid FROM t2, (SELECT distinct x FROM t1) s WHERE s.rowid IS NOT NULL;
+SELECT s.rowid FROM t2, (SELECT distinct x FROM t1) s;
+SELECT rowid FROM (SELECT x FROM t1) WHERE x = 2 and rowid is null;
+SELECT x FROM (SELECT x FROM t1) WHERE rowid IS NULL and x>1;
+SELECT x FROM (SELECT x FROM t1) WHERE not (rowid IS NOT NULL);
+SELECT x FROM (SELECT x FROM t1) WHERE rowid IS NULL or x = 2;
+SELECT x FROM (SELECT x FROM t1) WHERE coalesce(rowid, 7) = 7;
+SELECT x FROM (SELECT x FROM t1) WHERE rowid IS ?1 or x = 1;
+SELECT rowid is null, rowid isnull, rowid notnull, rowid is not null, rowid from (select x from t1);
+select s.rowid is null from t2 left join (select x from t1) s;
+select s.rowid is null from t2 left join (select x from t1) s on 1;
+select s.rowid is null, s.rowid from t2 left join (select x from t1 limit 1) s on 0;
+select count(*) from t2 left join (select x from t1) s on 1 where s.rowid is null;
+select rowid is null, rowid from v;
+select rowid is null, rowid from vd;
+select count(*) from v where rowid is not null;
+select count(*) from vd where rowid is null;
+select (select rowid is null from (select x from t1));
+select rowid is null from (select x from t1 union all select 3);
+select rowid is null, rowid from (select distinct x from t1);
+select case when rowid is null then 'n' else 'v' end from (select x from t1);
+select iif(rowid is not null, 'v', 'n') from v;
+select t1.rowid is null from t1;
+select t1.rowid is null from t2 left join t1 on 0;
