@@ -402,6 +402,33 @@ def _rename_table(p, t, new):
     _finish(p)
 
 
+def _trigger_reads(tr, table, name):
+    """The first reference (an ``A.Column``; None when there is none) of trigger ``tr``
+    (on ``table``) to column ``name`` in an expression (its WHEN clause or its statements'
+    expressions, NEW.x and OLD.x included), which SQLite resolves again after DROP COLUMN;
+    the columns an UPDATE sets or an INSERT lists are names, not expressions, and are not
+    looked at (SQLite's renameResolveTrigger)."""
+    from sqlengine.compiler.walk import iter_children
+    key = name.lower()
+    for part in [tr.when] + list(tr.body or ()):
+        # a bare name is the table's column only in a statement on that table
+        target = getattr(part, "table", None)
+        target = getattr(target, "name", target)  # (UPDATE/DELETE name a TableRef)
+        own = isinstance(target, str) and target.lower() == table.lower()
+        quals = ("new", "old", table.lower()) + ((None,) if own else ())
+        stack = [part]
+        while stack:
+            e = stack.pop()
+            if e is None:
+                continue
+            if type(e) is A.Column:
+                if e.name.lower() == key and (e.table.lower() if e.table else None) in quals:
+                    return e
+                continue
+            stack.extend(reversed(list(iter_children(e))))
+    return None
+
+
 def _mentions(sql, name):
     return bool(sql) and _replace_idents(sql, name, "\x00") != sql
 
@@ -527,9 +554,11 @@ def _drop_column(p, t, name):
             raise OperationalError(
                 f"error in view {v.name} after drop column: no such column: {c.name}")
     for tr in s.triggers.values():
-        if tr.table.lower() == t.name.lower() and _mentions(tr.sql, name):
+        ref = _trigger_reads(tr, t.name, name) if tr.table.lower() == t.name.lower() else None
+        if ref is not None:
+            shown = f"{ref.table}.{ref.name}" if ref.table else ref.name
             raise OperationalError(
-                f"error in trigger {tr.name} after drop column: no such column: {c.name}")
+                f"error in trigger {tr.name} after drop column: no such column: {shown}")
     new_sql = _cut_column(t.sql, i)
     if new_sql is None:
         raise OperationalError(f"cannot drop column: {c.name}")

@@ -12,7 +12,7 @@ from sqlengine.errors import IntegrityError, OperationalError
 from sqlengine.vdbe import opcodes as O
 
 STRICT_TYPES = ("INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY")
-_TYPE_NAME = {int: "INTEGER", float: "REAL", str: "TEXT", bytes: "BLOB"}
+_TYPE_NAME = {int: "INT", float: "REAL", str: "TEXT", bytes: "BLOB"}
 
 
 def check_create(st) -> None:

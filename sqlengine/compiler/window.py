@@ -300,15 +300,23 @@ def _runtime_specs(p, rw, n_star, colls):
     for (e, name, agg, w, args, parts, order, filt) in rw.windows:
         fr = w.frame
         frame = None
+        offset_error = None
         if fr is not None:
             # an EXCLUDE clause, even NO OTHERS, makes SQLite rescan each frame
-            frame = (fr.units.upper(), _bound(fr.start), _bound(fr.end) if fr.end else
-                     ("CURRENT ROW", None), fr.exclude.upper() if fr.exclude else None)
+            units = fr.units.upper()
+            try:
+                frame = (units, _bound(fr.start, units, "starting"),
+                         _bound(fr.end, units, "ending") if fr.end else ("CURRENT ROW", None),
+                         fr.exclude.upper() if fr.exclude else None)
+            except _OffsetError as err:  # raised when rows come, as SQLite's check runs
+                offset_error = str(err)
+                frame = (units, ("UNBOUNDED PRECEDING", None), ("CURRENT ROW", None), None)
         const_args = []
         if agg is not None and agg.needs_collation and args and colls[n_star + args[0]]:
             # min()/max() compare under their argument's collation
             agg = agg.with_collation(p.coll_func(colls[n_star + args[0]]))
         specs.append(dict(
+            offset_error=offset_error,
             pass_key=_pass_key(name, w, frame),
             name=name, agg=agg, args=[n_star + a for a in args],
             parts=[n_star + x for x in parts],
@@ -360,12 +368,33 @@ def _shape(e):
     return e
 
 
-def _bound(bd):
+def _bound(bd, units, side):
     kind = bd.kind.upper()
     off = None
     if bd.offset is not None:
-        off = _const(bd.offset)
+        off = _checked_offset(_const(bd.offset), units, side)
     return (kind, off)
+
+
+class _OffsetError(OperationalError):
+    """A frame offset SQLite rejects, once the window has rows to compute."""
+
+
+def _checked_offset(v, units, side):
+    """A frame offset as SQLite's windowCheckValue takes it: numeric affinity first; ROWS
+    and GROUPS want a non-negative integer (OP_MustBeInt), RANGE a non-negative number
+    (no text, blob or NULL)."""
+    from sqlengine.vdbe._values import apply_numeric_affinity
+    v = apply_numeric_affinity(v, True) if isinstance(v, str) else v
+    if units == "RANGE":
+        if type(v) not in (int, float) or v < 0:
+            raise _OffsetError(f"frame {side} offset must be a non-negative number")
+        return v
+    if type(v) is float and v == int(v):
+        v = int(v)
+    if type(v) is not int or v < 0:
+        raise _OffsetError(f"frame {side} offset must be a non-negative integer")
+    return v
 
 
 def _const(e):
@@ -463,6 +492,9 @@ def _put_rows(vm, cur, rows, spilled):
 def _compute(vm, cur, specs):
     rows, spilled = _take_rows(vm, cur)
     n = len(rows)
+    bad = next((sp["offset_error"] for sp in specs if sp["offset_error"]), None) if n else None
+    if bad is not None:
+        raise OperationalError(bad)
     # SQLite computes the last window first: each pass sorts the rows as the one before it
     # left them (ties keep that order), and the rows come out in the first window's order
     order_in = list(range(n))

@@ -68,3 +68,19 @@ ALTER TABLE un2 RENAME COLUMN "quoted name" TO plain;
 SELECT sql FROM sqlite_master WHERE name = 'un2';
 CREATE TABLE one(only_col);
 ALTER TABLE one DROP COLUMN only_col;
+-- DROP COLUMN and triggers: a column an UPDATE sets or an INSERT lists is not an
+-- expression SQLite resolves again; one read in WHEN, WHERE or as NEW.x/OLD.x is
+create table dc(id integer primary key, x, y, z);
+create table dcl(a, b);
+create trigger dc_t1 after insert on dc begin update dc set z = new.x where id = new.id; end;
+create trigger dc_t2 after update on dc begin insert into dcl(a, b) values(old.x, 1); end;
+alter table dc drop column z;
+alter table dc drop column x;
+drop trigger dc_t2;
+alter table dc drop column x;
+create trigger dc_t3 after delete on dc when old.y > 0 begin select 1; end;
+alter table dc drop column y;
+drop trigger dc_t3;
+create trigger dc_t4 after delete on dc begin delete from dcl where b = 1; update dc set x = 1 where y = 2; end;
+alter table dc drop column y;
+select name, sql from sqlite_schema where tbl_name = 'dc' order by name;

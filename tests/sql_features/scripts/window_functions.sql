@@ -60,3 +60,22 @@ SELECT region, sum(amount) FILTER (WHERE month > 1) OVER (PARTITION BY region) F
 SELECT region, count(*) FILTER (WHERE amount IS NULL) OVER () FROM sales ORDER BY 1 LIMIT 1;
 SELECT row_number() OVER (), region FROM sales WHERE month = 1 ORDER BY region;
 SELECT lag(region, 0) OVER (ORDER BY region, month) FROM sales ORDER BY 1;
+-- frame offsets SQLite rejects when the window has rows (windowCheckValue)
+create table wo(v);
+select sum(v) over (order by v rows -1 preceding) from wo;
+select sum(v) over (order by v range -1 preceding) from wo;
+insert into wo values(1), (2);
+select sum(v) over (order by v groups -1 preceding) from wo;
+select sum(v) over (order by v groups between 1 preceding and -1 following) from wo;
+select sum(v) over (order by v rows -1 preceding) from wo;
+select sum(v) over (order by v range -1 preceding) from wo;
+select sum(v) over (order by v groups 1.5 preceding) from wo;
+select sum(v) over (order by v rows 1.5 preceding) from wo;
+select sum(v) over (order by v groups 'a' preceding) from wo;
+select sum(v) over (order by v rows between 1 preceding and -2 following) from wo;
+select sum(v) over (order by v range between 1 preceding and -2 following) from wo;
+select sum(v) over (order by v range between 'a' preceding and current row) from wo;
+select sum(v) over (order by v rows '1' preceding) from wo;
+select sum(v) over (order by v rows 1.0 preceding) from wo;
+select sum(v) over (order by v range 0.5 preceding) from wo;
+select sum(v) over (order by v range '1' preceding) from wo;
