@@ -418,8 +418,8 @@ cpdef code_expr(p, scope, e, int target):
         if opc is not None:
             left = e.left
             right = e.right
-            if type(left) is T_RowValue or type(right) is T_RowValue:
-                _expr._code_vector_cmp(p, scope, e, target)
+            if (_maybe_vector(left) or _maybe_vector(right)) and \
+                    _expr._rowvalue.code_compare(p, scope, e, target):
                 return
             if (op == "IS" or op == "IS NOT") and type(right) is T_Literal:
                 k = _notnull_fold(scope, e)
@@ -459,6 +459,8 @@ cpdef code_expr(p, scope, e, int target):
         b.emit(OP_Integer, 0, target)
         b.resolve(lbl)
     elif t is T_Between:
+        if _vector_between(p, scope, e) and _expr._rowvalue.code_between(p, scope, e, target):
+            return
         rx = code_expr_reg(p, scope, e.expr)
         r1 = b.alloc_reg(1)
         r2 = b.alloc_reg(1)
@@ -503,6 +505,28 @@ cdef _code_unary(p, scope, e, int target):
         b.emit(OP_BitNot, r, target)
     else:
         b.emit(OP_Not, r, target)
+
+
+cdef inline bint _maybe_vector(x):
+    """Whether ``x`` may be a vector (a row value, or a subquery of several columns)."""
+    t = type(x)
+    return t is T_RowValue or t is T_Subquery
+
+
+cdef bint _vector_cmp(p, scope, left, right) except -1:
+    """Whether a comparison of ``left`` and ``right`` is rowvalue's (an operand is a
+    vector, or their sizes differ: an error it raises)."""
+    if not _maybe_vector(left) and not _maybe_vector(right):
+        return False
+    vs = _expr._rowvalue.vector_size
+    return vs(p, scope, left) != 1 or vs(p, scope, right) != 1
+
+
+cdef bint _vector_between(p, scope, e) except -1:
+    if not (_maybe_vector(e.expr) or _maybe_vector(e.low) or _maybe_vector(e.high)):
+        return False
+    vs = _expr._rowvalue.vector_size
+    return vs(p, scope, e.expr) != 1 or vs(p, scope, e.low) != 1 or vs(p, scope, e.high) != 1
 
 
 def _emit_cmp_py(p, scope, opcode, left, right, dest, flags, left_reg=None, right_reg=None):
@@ -576,8 +600,11 @@ cdef _code_in_list(p, scope, e, int target):
         b.emit(OP_Integer, 1 if e.negated else 0, target)
         return
     x = e.expr
-    if type(x) is T_RowValue:
-        raise OperationalError("row value misused")
+    if type(x) is T_RowValue:  # (a, b) IN ((1, 2), ...) is IN (VALUES (1, 2), ...)
+        code_expr(p, scope, _expr._rowvalue.in_list_as_values(e), target)
+        return
+    if type(x) is T_Subquery:
+        _expr._rowvalue.check_in_list_lhs(p, scope, e)
     rx = code_expr_reg(p, scope, x)
     aff_p5 = _AFF_CODE.get(expr_affinity(x, scope), 0)
     # x IN (list) compares with x's collation; x IN (constant) is x = +constant (parse.y)
@@ -615,8 +642,10 @@ cpdef _code_case(p, scope, e, int target):
     """CASE [operand] WHEN ... THEN ... [ELSE ...] END."""
     cdef ProgramBuilder b = p.b
     cdef int end, nxt, r0 = 0
-    end = b.new_label()
     operand = e.operand
+    if _maybe_vector(operand) and _expr._rowvalue.code_case(p, scope, e, target):
+        return
+    end = b.new_label()
     if operand is not None:
         r0 = code_expr_reg(p, scope, operand)
     for w, then in e.whens:
@@ -660,7 +689,7 @@ cpdef if_false(p, scope, e, int label, bint jump_if_null):
         if opc is not None:
             left = e.left
             right = e.right
-            if type(left) is not T_RowValue and type(right) is not T_RowValue:
+            if not _vector_cmp(p, scope, left, right):
                 if op == "IS" or op == "IS NOT":
                     k = _notnull_fold(scope, e) if type(right) is T_Literal else -1
                     if k >= 0:
@@ -684,6 +713,9 @@ cpdef if_false(p, scope, e, int label, bint jump_if_null):
             return
         r = code_expr_reg(p, scope, e.expr)
         b.emit(OP_NotNull if not e.negated else OP_IsNull, r, label)
+        return
+    elif t is T_Between and _vector_between(p, scope, e):
+        _expr._rowvalue.jump_between(p, scope, e, label, jump_if_null, False)
         return
     elif t is T_Between and not e.negated:
         # x >= lo AND x <= hi, short-circuited as SQLite's jump code does
@@ -723,7 +755,7 @@ cpdef if_true(p, scope, e, int label, bint jump_if_null):
         if opc is not None:
             left = e.left
             right = e.right
-            if type(left) is not T_RowValue and type(right) is not T_RowValue:
+            if not _vector_cmp(p, scope, left, right):
                 if op == "IS" or op == "IS NOT":
                     k = _notnull_fold(scope, e) if type(right) is T_Literal else -1
                     if k >= 0:
@@ -746,6 +778,9 @@ cpdef if_true(p, scope, e, int label, bint jump_if_null):
             return
         r = code_expr_reg(p, scope, e.expr)
         b.emit(OP_IsNull if not e.negated else OP_NotNull, r, label)
+        return
+    elif t is T_Between and _vector_between(p, scope, e):
+        _expr._rowvalue.jump_between(p, scope, e, label, jump_if_null, True)
         return
     elif t is T_Between and not e.negated:
         rx = code_expr_reg(p, scope, e.expr)

@@ -286,9 +286,9 @@ cpdef str expr_affinity(e, scope):
         aff = scope.sub_affs.get(id(e)) if scope is not None else None
         if aff is not None:
             return aff
-        body = e.select.body
+        body = e.select.body  # a compound's rightmost SELECT (SQLite's x.pSelect)
         while isinstance(body, A.Compound):
-            body = body.left
+            body = body.right
         if isinstance(body, A.SelectCore) and body.columns and isinstance(body.columns[0], A.ResultColumn):
             from sqlengine.compiler.select import subquery_scope_for_affinity
             sub = subquery_scope_for_affinity(scope, body)

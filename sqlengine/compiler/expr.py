@@ -182,23 +182,6 @@ def _code_raise(p, e):
     b.emit(O.OP_Raise, action, 0, 0, str(msg))
 
 
-def _code_vector_cmp(p, scope, e, target):
-    l, r = e.left, e.right
-    if not (isinstance(l, A.RowValue) and isinstance(r, A.RowValue)) or \
-            len(l.items) != len(r.items):
-        raise OperationalError("row value misused")
-    if e.op not in ("=", "!=", "IS", "IS NOT"):
-        raise OperationalError("row value misused")
-    conj = None
-    base = "=" if e.op in ("=", "!=") else "IS"
-    for a, c in zip(l.items, r.items):
-        term = A.Binary(base, a, c)
-        conj = term if conj is None else A.Binary("AND", conj, term)
-    if e.op in ("!=", "IS NOT"):
-        conj = A.Unary("NOT", conj)
-    code_expr(p, scope, conj, target)
-
-
 def _code_in_select(p, scope, e, target):
     from sqlengine.compiler.select import code_in_subquery
     code_in_subquery(p, scope, e, target)
@@ -315,3 +298,4 @@ def _walk_from(f, fn):
 
 
 _codegen._bind(sys.modules[__name__])
+from sqlengine.compiler import rowvalue as _rowvalue  # noqa: E402,F401  (_codegen calls it; it imports this module)

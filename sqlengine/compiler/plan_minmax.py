@@ -4,7 +4,8 @@
   than the table (SQLite's choice in ``isSimpleCount``'s caller), or of the table itself;
 - ``min(x)`` / ``max(x)`` of a whole table (SQLite's ``minMaxQuery``) reads the one entry
   at the right end of an index on ``x`` (or of the table for the rowid): the first entry
-  that is not NULL for min, the last for max (mirrored for a DESC column).
+  that is not NULL for min, the last for max (mirrored for a DESC column); with bare
+  columns beside it, the table row of that entry is read too (SQLite's DeferredSeek).
 
 Each emits its EXPLAIN QUERY PLAN line as sqlite3 words it. The caller decides that the
 query has that shape; this module only codes the read and never looks at the rest of
@@ -68,13 +69,25 @@ def _minmax_index(table, col, only=None):
     return best
 
 
-def code_minmax(p, src, col, is_max, target, hint=None) -> bool:
+def code_minmax(p, src, col, is_max, target, hint=None, load_row=None, row_cols=()) -> bool:
     """min(col) or max(col) over every row of table source ``src`` into ``target`` by one
-    seek; False (nothing emitted) when no index or rowid order answers it."""
+    seek; False (nothing emitted) when no index or rowid order answers it. ``load_row``,
+    when given, codes the bare columns: ``load_row(False)`` their NULLs before the seek,
+    ``load_row(True)`` their reads from the table cursor on the row found; ``row_cols``
+    are the table columns they read (all in the index: EXPLAIN QUERY PLAN says COVERING,
+    as sqlite3, though the row is read from the table all the same)."""
     b = p.b
     table = src.table
     if table.without_rowid or hint is not None and hint.not_indexed and col >= 0:
         return False
+    ix = None
+    if col >= 0:
+        only = hint.indexed_by.lower() if hint is not None and hint.indexed_by else None
+        ix = _minmax_index(table, col, only)
+        if ix is None:
+            return False
+    if load_row is not None:
+        load_row(False)
     done = b.new_label()
     empty = b.new_label()
     if col < 0:  # the rowid: the table's own first or last entry
@@ -82,13 +95,12 @@ def code_minmax(p, src, col, is_max, target, hint=None) -> bool:
         open_source_cursor(p, src)
         b.emit(O.OP_Last if is_max else O.OP_Rewind, src.cursor, empty)
         b.emit(O.OP_Rowid, src.cursor, target)
+        if load_row is not None:
+            load_row(True)
     else:
-        only = hint.indexed_by.lower() if hint is not None and hint.indexed_by else None
-        ix = _minmax_index(table, col, only)
-        if ix is None:
-            return False
+        covering = "COVERING " if all(c in ix.columns for c in row_cols) else ""
         b.emit(O.OP_Noop, 0, 0, 0,
-               f"{EQP_PREFIX}SEARCH {src.name} USING COVERING INDEX {ix.name}")
+               f"{EQP_PREFIX}SEARCH {src.name} USING {covering}INDEX {ix.name}")
         cur = b.alloc_cursor()
         b.emit(O.OP_OpenRead, cur, ix.root, 0, index_key_info(p, ix, table), comment=ix.name)
         # NULLs sort first in key order, last for a DESC column
@@ -99,10 +111,23 @@ def code_minmax(p, src, col, is_max, target, hint=None) -> bool:
         else:  # the first entry past the NULLs
             nul = b.alloc_reg()
             b.emit(O.OP_Null, 0, nul)
-            b.emit(O.OP_SeekLT if nulls_at_end else O.OP_SeekGT, cur, empty, nul, 1)
+            retry = b.new_label() if load_row is not None else empty
+            b.emit(O.OP_SeekLT if nulls_at_end else O.OP_SeekGT, cur, retry, nul, 1)
+            if load_row is not None:  # only NULLs: the row of the first (SQLite's retry)
+                found = b.new_label()
+                b.emit(O.OP_Goto, 0, found)
+                b.resolve(retry)
+                b.emit(O.OP_Last if nulls_at_end else O.OP_Rewind, cur, empty)
+                b.resolve(found)
         b.emit(O.OP_Column, cur, 0, target)
         if table.columns[col].affinity == _REAL:
             b.emit(O.OP_RealAffinity, target)
+        if load_row is not None:
+            rowid = b.alloc_reg()
+            open_source_cursor(p, src)
+            b.emit(O.OP_IdxRowid, cur, rowid)
+            b.emit(O.OP_SeekRowid, src.cursor, done, rowid)
+            load_row(True)
     b.emit(O.OP_Goto, 0, done)
     b.resolve(empty)
     b.emit(O.OP_Null, 0, target)

@@ -57,15 +57,44 @@ class WhereTerm:
 
 
 def split_and(e, out):
-    """Append the AND-connected parts of ``e`` to ``out`` (left to right)."""
+    """Append the AND-connected parts of ``e`` to ``out`` (left to right). A term
+    ``(a, b) = (x, y)`` (or IS) of two row values of one size stands for ``a = x`` and
+    ``b = y``, which come after every other term, the last such term's first (SQLite's
+    exprAnalyze, run over the terms from the last, appends them)."""
     if e is None:
         return out
+    start = len(out)
+    _split(e, out)
+    vectors = [i for i in range(start, len(out)) if _is_vector_eq(out[i])]
+    if vectors:
+        later = []
+        for i in reversed(vectors):
+            v = out[i]
+            split_and(_and_all([A.Binary(v.op, x, y)
+                                for x, y in zip(v.left.items, v.right.items)]), later)
+        out[start:] = [x for i, x in enumerate(out[start:], start) if i not in vectors]
+        out.extend(later)
+    return out
+
+
+def _split(e, out):
     if type(e) is A.Binary and e.op == "AND":
-        split_and(e.left, out)
-        split_and(e.right, out)
+        _split(e.left, out)
+        _split(e.right, out)
     else:
         out.append(e)
-    return out
+
+
+def _is_vector_eq(e):
+    return (type(e) is A.Binary and e.op in ("=", "IS") and type(e.left) is A.RowValue
+            and type(e.right) is A.RowValue and len(e.left.items) == len(e.right.items))
+
+
+def _and_all(terms):
+    e = terms[0]
+    for x in terms[1:]:
+        e = A.Binary("AND", e, x)
+    return e
 
 
 class Masker:

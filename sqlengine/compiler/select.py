@@ -16,6 +16,7 @@ from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, e
                                         check_star_column, subquery_rowid_null,
                                         where_needs_row)
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
+from sqlengine.compiler.walk import expr_key
 from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.where import EQP_PREFIX, where_begin, where_end
 from sqlengine.errors import OperationalError
@@ -46,12 +47,16 @@ class OutputDest(Dest):
 
 
 class ScalarDest(Dest):
-    def __init__(self, target, stop):
+    """The first row of a subquery into ``width`` registers from ``target``, then stop."""
+
+    def __init__(self, target, stop, width=1):
         self.target = target
         self.stop_label = stop
+        self.width = width
 
     def emit(self, p, base, n):
-        p.b.emit(O.OP_SCopy, base, self.target)
+        for i in range(min(n, self.width)):
+            p.b.emit(O.OP_SCopy, base + i, self.target + i)
         p.b.emit(O.OP_Goto, 0, self.stop_label)
 
 
@@ -127,7 +132,10 @@ class CallbackDest(Dest):
 class ResultInfo:
     """What a SELECT returns: names, declared types, affinities, collations per column.
     ``has_coll[i]`` tells whether column i carries a collation at all (a column reference or
-    an explicit COLLATE; BINARY counts), which a compound SELECT needs (None: all do)."""
+    an explicit COLLATE; BINARY counts), which a compound SELECT needs (None: all do).
+    ``last``: for a compound, the ResultInfo of its rightmost SELECT (of a VALUES of several
+    rows, its last row), where SQLite's IN and scalar subqueries read a column's affinity
+    and collation (x.pSelect->pEList); None when that is this one."""
 
     def __init__(self, names, decltypes, affs, colls, has_coll=None):
         self.names = names
@@ -135,6 +143,10 @@ class ResultInfo:
         self.affs = affs
         self.colls = colls
         self.has_coll = has_coll
+        self.last = None
+
+    def rightmost(self):
+        return self.last if self.last is not None else self
 
 
 # ------------------------------------------------------------------------------------------
@@ -835,16 +847,31 @@ def _hint(core):
     return None
 
 
-def _minmax_by_index(p, scope, agg, acc, emit_result, code_results, hint=None):
-    """min(x) / max(x) of a whole table read from one end of an index on x (or of the
-    table for the rowid); False when none answers it (nothing emitted then)."""
+def _minmax_by_index(p, scope, aggs, acc, bare, bare_regs, emit_result, code_results,
+                     hint=None):
+    """min(x) / max(x) (``aggs``: its calls, all the same) of a whole table read from one
+    end of an index on x (or of the table for the rowid), the ``bare`` columns from that
+    row into ``bare_regs``; False when none answers it (nothing emitted then)."""
+    agg = aggs[0]
     from sqlengine.compiler.plan_minmax import code_minmax
     from sqlengine.compiler.plan_terms import column_of
     src = scope.sources[0]
     col = column_of(scope, agg.args[0], src)
-    if col is None or not code_minmax(p, src, col, agg.name.lower() == "max", acc, hint):
+    load_row = None
+    if bare:
+        def load_row(found):
+            if not found:
+                p.b.emit(O.OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
+                return
+            for k, ref in enumerate(bare):
+                code_column(p, ref, bare_regs + k)
+    if col is None or not code_minmax(p, src, col, agg.name.lower() == "max", acc, hint,
+                                      load_row, [ref.col for ref in bare]):
         return False
-    scope.overrides[id(agg)] = acc
+    for a in aggs:
+        scope.overrides[id(a)] = acc
+    for k, ref in enumerate(bare):
+        scope.overrides[ref.key] = bare_regs + k
     emit_result(code_results())
     scope.overrides.clear()
     return True
@@ -896,11 +923,45 @@ def _and_all(where, extra):
     return e
 
 
+def _merge_aggs(scope, aggs):
+    """The distinct aggregate calls of ``aggs`` (SQLite keeps one accumulator for calls
+    sqlite3ExprCompare finds the same, and steps them once per row) and, per call, the
+    index of its accumulator among them."""
+    if len(aggs) < 2:
+        return aggs, [0] * len(aggs)
+
+    def column_key(e):
+        t = type(e)
+        if t is ResolvedColumn:
+            return ("col", id(e.ref.source), e.ref.col)
+        if t is not A.Column:
+            return None
+        try:
+            ref = scope.lookup(e.name, e.table)
+        except OperationalError:
+            ref = None
+        if ref is None:  # decided when coded (a string, an error)
+            return ("name", e.name.lower(), (e.table or "").lower(), e.quoted)
+        return ("col", id(ref.source), ref.col)
+    uniq, slot, seen = [], [], {}
+    for a in aggs:
+        k = expr_key(a, column_key)
+        j = seen.get(k) if k is not None else None
+        if j is None:
+            j = len(uniq)
+            uniq.append(a)
+            if k is not None:
+                seen[k] = j
+        slot.append(j)
+    return uniq, slot
+
+
 def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, result_exprs,
                        order_exprs, emit_result, code_results, refs=None):
     b = p.b
     defs = []
-    for a in aggs:
+    uniq, slot = _merge_aggs(scope, aggs)
+    for a in uniq:
         nargs = 0 if a.star else len(a.args)
         if a.distinct and nargs != 1:
             raise OperationalError("DISTINCT aggregates must have exactly one argument")
@@ -916,11 +977,11 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             if c is not None and c.key is not None:
                 f = f.with_distinct_norms([c.key])
         defs.append((a, f, nargs))
-    acc = b.alloc_reg(len(aggs)) if aggs else 0
+    acc = b.alloc_reg(len(defs)) if defs else 0
     # columns to keep per group (read outside aggregates); registered after aggregates so
     # that columns inside aggregate arguments are not collected.
     for i, a in enumerate(aggs):
-        scope.overrides[id(a)] = acc + i
+        scope.overrides[id(a)] = acc + slot[i]
     bare_exprs = list(result_exprs) + ([having] if having is not None else []) + list(order_exprs)
     if refs is not None:
         bare = _bare_columns(scope, refs, bare_exprs)
@@ -938,7 +999,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         from sqlengine.compiler.plan_minmax import code_count
         r = b.alloc_reg()
         code_count(p, scope.sources[0], r, _hint(core))
-        scope.overrides[id(defs[0][0])] = r
+        for a in aggs:
+            scope.overrides[id(a)] = r
         skip = b.new_label()
         if having is not None:
             if_false(p, scope, having, skip, True)
@@ -950,8 +1012,9 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     if (not group_by and len(defs) == 1 and defs[0][2] == 1 and defs[0][0].filter is None
             and defs[0][0].name.lower() in ("min", "max") and having is None
             and core.where is None and not extra and len(scope.sources) == 1
-            and scope.sources[0].is_table and not bare and _minmax_by_index(
-                p, scope, defs[0][0], acc, emit_result, code_results, _hint(core))):
+            and scope.sources[0].is_table and _minmax_by_index(
+                p, scope, aggs, acc, bare, bare_regs, emit_result, code_results,
+                _hint(core))):
         return
 
     key_overrides = {}
@@ -971,31 +1034,33 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         b.resolve(skip)
         scope.overrides.clear()
 
-    # SQLite's rule (updateAccumulator): with min() or max() calls, the bare columns come
-    # from the last row where the last of them took a new value (they share one "hit"
-    # register); otherwise from the first row of the group (``used``: SQLite's regAcc).
-    hit = used = 0
-    minmax = [i for i, (a, _f, n) in enumerate(defs)
-              if n == 1 and a.name.lower() in ("min", "max")]
-    if minmax and bare:
-        hit = b.alloc_reg()
-    elif bare:
+    # The bare columns (SQLite's accumulator columns) are loaded as SQLite's
+    # updateAccumulator loads them: from the row the last min()/max() stepped made its best,
+    # else from the first row (of the group), where a min()/max() whose FILTER drops the row
+    # counts as not made best unless this is that first row. ``used`` (SQLite's regAcc /
+    # iUseFlag) is 0 on the first row, then 1; without GROUP BY it exists only when no
+    # min()/max() is free of a FILTER (one of those always says which row to load).
+    def needs_hit(f):
+        return bool(bare) and f.needs_collation
+    used = 0
+    if bare and (group_by or not any(needs_hit(f) and a.filter is None for a, f, _n in defs)):
         used = b.alloc_reg()
+    hit = b.alloc_reg() if any(needs_hit(f) for _a, f, _n in defs) else used
 
     def step_aggs(arg_regs_of, filter_regs=None):
         for i, (a, f, nargs) in enumerate(defs):
             skip = None
+            h = hit if needs_hit(f) else 0
             if a.filter is not None:
                 skip = b.new_label()
-                if hit and i in minmax:  # a row the FILTER drops is not the min/max row
-                    b.emit(O.OP_Integer, 0, hit)
+                if h and used:  # a dropped row is loaded only if it is the first
+                    b.emit(O.OP_Copy, used, hit, 0)
                 if filter_regs is not None:  # its value, computed while scanning the rows
                     b.emit(O.OP_IfNot, filter_regs[i], skip, 1)
                 else:
                     if_false(p, scope, a.filter, skip, True)
             # the arguments after the FILTER, as SQLite: a row it drops computes none
             base = arg_regs_of(i)
-            h = hit if (hit and i in minmax) else 0
             b.emit(O.OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, f, nargs)
             if skip is not None:
                 b.resolve(skip)
@@ -1003,23 +1068,17 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     def copy_bare(emit_one):
         if not bare:
             return
-        skip = None
-        if hit:
-            skip = b.new_label()
-            b.emit(O.OP_IfNot, hit, skip, 1)
-        elif used:
-            skip = b.new_label()
-            b.emit(O.OP_If, used, skip, 0)
+        skip = b.new_label()
+        b.emit(O.OP_If, hit, skip, 0)
         for k, ref in enumerate(bare):
             emit_one(k, ref)
+        b.resolve(skip)
         if used:
             b.emit(O.OP_Integer, 1, used)
-        if skip is not None:
-            b.resolve(skip)
 
     if not group_by:
         if aggs:
-            b.emit(O.OP_Null, 0, acc, acc + len(aggs) - 1)
+            b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
         if bare:
             b.emit(O.OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
         if used:
@@ -1089,7 +1148,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     b.emit(O.OP_Integer, 0, has_group)
     b.emit(O.OP_Null, 0, prev, prev + ng - 1)
     if aggs:
-        b.emit(O.OP_Null, 0, acc, acc + len(aggs) - 1)
+        b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
     b.emit(O.OP_Noop, 0, 0, 0, _EQP_GROUP_BY)
     b.emit(O.OP_SorterSort, srt, end)
     top = b.addr()
@@ -1097,18 +1156,18 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         b.emit(O.OP_Column, srt, j, cur + j)
     new_group = b.new_label()
     same = b.new_label()
-    first = b.new_label()
-    b.emit(O.OP_IfNot, has_group, first, 0)
+    first_row = b.new_label()
+    b.emit(O.OP_IfNot, has_group, first_row, 0)
     b.emit(O.OP_Compare, cur, prev, ng, spec)
     b.emit(O.OP_Jump, new_group, same, new_group)
     b.resolve(new_group)
     b.emit(O.OP_Gosub, ret, out_sub)
     if aggs:
-        b.emit(O.OP_Null, 0, acc, acc + len(aggs) - 1)
-    b.resolve(first)
+        b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
+    b.resolve(first_row)
+    b.emit(O.OP_Integer, 1, has_group)
     if used:
         b.emit(O.OP_Integer, 0, used)
-    b.emit(O.OP_Integer, 1, has_group)
     b.emit(O.OP_Copy, cur, prev, ng - 1)
     b.resolve(same)
     args_base = b.alloc_reg(max(n_args, 1))
@@ -1157,9 +1216,32 @@ def _compile_values(p, body, sel, dest, outer, corr):
         for i, e in enumerate(row):
             code_expr(p, scope, e, base + i)
         dest.emit(p, base, n)
-    affs = [expr_affinity(e, scope) for e in body.rows[0]]
-    seqs = [expr_coll_seq(e, scope) for e in body.rows[0]]
-    return ResultInfo(names, [None] * n, affs, [cs[1] for cs in seqs], [cs[0] for cs in seqs])
+    info = _row_info(names, body.rows[0], scope)
+    if len(body.rows) > 1:
+        info.last = _row_info(names, body.rows[-1], scope)
+    return info
+
+
+def _row_info(names, row, scope):
+    affs = [expr_affinity(e, scope) for e in row]
+    seqs = [expr_coll_seq(e, scope) for e in row]
+    return ResultInfo(names, [None] * len(row), affs, [cs[1] for cs in seqs],
+                      [cs[0] for cs in seqs])
+
+
+def last_result_exprs(sel):
+    """The result expressions of the rightmost SELECT of ``sel`` (the last row of a
+    VALUES), where SQLite looks for an explicit COLLATE; None for ``*``."""
+    body = sel.body
+    while isinstance(body, A.Compound):
+        body = body.right
+    if isinstance(body, A.Values):
+        return list(body.rows[-1])
+    if not isinstance(body, A.SelectCore):
+        return None
+    if any(not isinstance(c, A.ResultColumn) for c in body.columns):
+        return None
+    return [c.expr for c in body.columns]
 
 
 def _arms(body, out):
@@ -1193,6 +1275,7 @@ def _compile_compound(p, sel, dest, outer, corr):
                 info = i2
             elif len(i2.names) != len(info.names):
                 raise _arity_error(_op)
+        info.last = i2.rightmost()
         return info
     # Accumulate into a transient store, then read it out in order.
     cur = b.alloc_cursor()
@@ -1284,6 +1367,7 @@ def _compile_compound(p, sel, dest, outer, corr):
     colls = [next((i.colls[k] for i in infos if i.has_coll is None or i.has_coll[k]), None)
              for k in range(n)]
     spec.colls[:] = [p.collation(c) for c in colls]
+    info.last = infos[-1].rightmost()
     # read out
     scope = None
     cols = [(A.Column(nm), nm, None) for nm in info.names]
@@ -1384,23 +1468,38 @@ def _sub_columns(sel):
 
 
 def code_scalar_subquery(p, scope, e, target):
+    reg, info = _code_subquery(p, scope, e, 1)
+    aff = info.rightmost().affs[0]
+    if scope is not None and aff:  # its column's affinity, for comparisons
+        scope.sub_affs[id(e)] = aff
+    p.b.emit(O.OP_SCopy, reg, target)
+
+
+def code_subquery_row(p, scope, e):
+    """A subquery used as a row value: its first row into one register per column (NULLs
+    when it has none), run once unless correlated. Returns (first register, ResultInfo)."""
+    n = _sub_columns(e.select)
+    if n < 0:
+        n = len(result_info_only(p, e.select, scope).names)
+    return _code_subquery(p, scope, e, n)
+
+
+def _code_subquery(p, scope, e, width):
     b = p.b
-    reg = b.alloc_reg()
+    reg = b.alloc_reg(width)
     after = b.new_label()
     once_addr = b.emit(O.OP_Once, 0, after)
-    b.emit(O.OP_Null, 0, reg)
+    b.emit(O.OP_Null, 0, reg, reg + width - 1)
     stop = b.new_label()
     corr = [False]
-    info = compile_select(p, e.select, ScalarDest(reg, stop), scope, corr)
-    if len(info.names) != 1:
+    info = compile_select(p, e.select, ScalarDest(reg, stop, width), scope, corr)
+    if len(info.names) != width:
         raise OperationalError(f"sub-select returns {len(info.names)} columns - expected 1")
-    if scope is not None and info.affs[0]:  # its column's affinity, for comparisons
-        scope.sub_affs[id(e)] = info.affs[0]
     b.resolve(stop)
     b.resolve(after)
     if corr[0]:
         b.ops[once_addr][0] = O.OP_Noop
-    b.emit(O.OP_SCopy, reg, target)
+    return reg, info
 
 
 def code_exists(p, scope, e, target):
@@ -1423,7 +1522,16 @@ def code_in_subquery(p, scope, e, target, sel=None):
     b = p.b
     sel = sel if sel is not None else e.select
     lhs = e.expr
-    lhs_items = lhs.items if isinstance(lhs, A.RowValue) else [lhs]
+    lhs_regs = None
+    if isinstance(lhs, A.Subquery) and _sub_columns(lhs.select) != 1:
+        from sqlengine.compiler.rowvalue import Vector
+        v = Vector(p, scope, lhs)  # a row of several columns (run before the set is built)
+        if len(v) == 1:
+            lhs_items = [lhs]
+        else:
+            lhs_items, lhs_regs = v.items, v.regs
+    else:
+        lhs_items = lhs.items if isinstance(lhs, A.RowValue) else [lhs]
     n = len(lhs_items)
     # affinity and collation of each comparison: lhs item vs the subquery's column
     cur = b.alloc_cursor()
@@ -1434,39 +1542,39 @@ def code_in_subquery(p, scope, e, target, sel=None):
     dest = SetDest(cur, None)
     info = compile_select(p, sel, dest, scope, corr)
     if len(info.names) != n:
-        if n == 1:
-            raise OperationalError(f"sub-select returns {len(info.names)} columns - expected 1")
-        raise OperationalError("row value misused")
+        raise OperationalError(f"sub-select returns {len(info.names)} columns - expected {n}")
     affs = ""
     colls = []
+    last = info.rightmost()  # the comparisons are with the rightmost SELECT's columns
+    rhs_exprs = last_result_exprs(sel)
     for i, item in enumerate(lhs_items):
         la = expr_affinity(item, scope)
-        affs += comparison_affinity(info.affs[i], la) if info.affs[i] else la
+        affs += comparison_affinity(last.affs[i], la) if last.affs[i] else la
         # sqlite3BinaryCompareCollSeq(lhs item, the subquery's column)
-        body = sel.body
-        rhs = body.columns[i] if isinstance(body, A.SelectCore) and i < len(body.columns) \
-            else None
-        rhs = rhs.expr if isinstance(rhs, A.ResultColumn) else None
+        rhs = rhs_exprs[i] if rhs_exprs is not None and i < len(rhs_exprs) else None
         has, c = expr_coll_seq(item, scope)
         if rhs is not None and not has_explicit_collate(item) and has_explicit_collate(rhs):
-            c = info.colls[i]
+            c = last.colls[i]
         elif not has:
-            c = info.colls[i]
+            c = last.colls[i]
         colls.append(p.collation(c))
     dest.set_affinity(p, affs if any(a not in "@A" for a in affs) else None)
     b.ops[open_addr] = [O.OP_OpenEphemeral, cur, n, 0, SortSpec(n, colls), 0, None]
     b.resolve(after)
     if corr[0]:
         b.ops[once_addr][0] = O.OP_Noop
-    _probe(p, scope, lhs_items, cur, affs, e.negated, target)
+    _probe(p, scope, lhs_items, cur, affs, e.negated, target, lhs_regs)
 
 
-def _probe(p, scope, lhs_items, cur, affs, negated, target):
+def _probe(p, scope, lhs_items, cur, affs, negated, target, lhs_regs=None):
     b = p.b
     n = len(lhs_items)
     key = b.alloc_reg(n)
     for i, item in enumerate(lhs_items):
-        code_expr(p, scope, item, key + i)
+        if lhs_regs is not None:
+            b.emit(O.OP_SCopy, lhs_regs[i], key + i)
+        else:
+            code_expr(p, scope, item, key + i)
     if any(a not in "@A" for a in affs):
         b.emit(O.OP_Affinity, key, n, 0, affs)
     done = b.new_label()
@@ -1476,13 +1584,29 @@ def _probe(p, scope, lhs_items, cur, affs, negated, target):
     b.emit(O.OP_Count, cur, cnt)
     empty = b.new_label()
     b.emit(O.OP_IfNot, cnt, empty, 0)
-    b.emit(O.OP_IfNullJump, key, has_null, n)
+    scan = has_null if n == 1 else b.new_label()
+    b.emit(O.OP_IfNullJump, key, scan, n)
     b.emit(O.OP_Found, cur, found, key, n)
     # not found: NULL if the set holds a NULL (single column), else false
     if n == 1:
         nul = b.alloc_reg()
         b.emit(O.OP_Null, 0, nul)
         b.emit(O.OP_Found, cur, has_null, nul, 1)
+    else:
+        # several columns (sqlite3ExprCodeIN's step 6): NULL when some row of the set has
+        # no column that differs for sure from the left side's (NULLs compare unknown)
+        b.resolve(scan)
+        b.emit(O.OP_Rewind, cur, empty)
+        top = b.addr()
+        differs = b.new_label()
+        r = b.alloc_reg()
+        for i, item in enumerate(lhs_items):
+            b.emit(O.OP_Column, cur, i, r)
+            c = p.coll_func(expr_collation(item, scope))
+            b.emit(O.OP_Ne, key + i, differs, r, c, 0)
+        b.emit(O.OP_Goto, 0, has_null)
+        b.resolve(differs)
+        b.emit(O.OP_Next, cur, top)
     b.resolve(empty)
     b.emit(O.OP_Integer, 1 if negated else 0, target)
     b.emit(O.OP_Goto, 0, done)

@@ -135,6 +135,48 @@ def operands(e):
     return f(e) if f is not None else ()
 
 
+_KEY_FIELDS: dict[type, tuple[str, ...]] = {}
+_NO_KEY = (A.Subquery, A.Exists, A.InSelect, A.InTable, A.Select, A.WindowDef)
+
+
+class _NoKey(Exception):
+    pass
+
+
+def expr_key(e, column_key):
+    """A hashable key that two expressions SQLite's sqlite3ExprCompare finds the same
+    share: positions left out, function names case-folded, a literal by its type and value
+    (1, 1.0 and '1' differ), a column by ``column_key(node)`` (None: not a column). None
+    when ``e`` holds a subquery or a window, or nests deeper than the stack (no key)."""
+    try:
+        return _key(e, column_key)
+    except (_NoKey, RecursionError):
+        return None
+
+
+def _key(e, column_key):
+    if e is None or type(e) in (str, int, float, bool, bytes):
+        return e
+    if type(e) is list or type(e) is tuple:
+        return tuple([_key(x, column_key) for x in e])
+    t = type(e)
+    if t is A.Literal:
+        return (t, type(e.value), e.value)
+    k = column_key(e)
+    if k is not None:
+        return k
+    if isinstance(e, _NO_KEY) or not _is_node(e):
+        raise _NoKey
+    names = _KEY_FIELDS.get(t)
+    if names is None:
+        names = _KEY_FIELDS[t] = tuple(f.name for f in dataclasses.fields(t) if f.name != "pos")
+    out = [t]
+    for name in names:
+        v = getattr(e, name)
+        out.append(v.lower() if name == "name" and t is A.FunctionCall else _key(v, column_key))
+    return tuple(out)
+
+
 # Precompute the tables of every AST class at import (they are read on every walk).
 for _cls in vars(A).values():
     if isinstance(_cls, type) and dataclasses.is_dataclass(_cls):

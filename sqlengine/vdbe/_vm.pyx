@@ -528,32 +528,29 @@ cdef class Vdbe:
                 if st is None:
                     st = AggState(p4s[pc].new(), (p1 & 1) != 0)
                     mem[p3] = st
-                i = p1 >> 1  # register told whether the row was a min/max hit
+                # r[P1 >> 1] (when non-zero) is SQLite's regHit: 0 after a step that made
+                # the row the min()/max() (its bare columns are loaded), 1 after one that
+                # did not; a DISTINCT duplicate steps nothing and leaves it as it was
+                i = p1 >> 1
                 if (<AggState>st).seen is None and isinstance((<AggState>st).obj, AggBase):
                     # compiled built-in aggregate: arguments read from the registers
                     r = (<AggBase>(<AggState>st).obj).step_mem(mem, p2, n)
                     if i:
-                        mem[i] = 1 if r else 0
+                        mem[i] = 0 if r else 1
                     pc += 1
                     continue
                 args = mem[p2:p2 + n]
                 if (<AggState>st).seen is not None:
-                    if args[0] is None:
-                        if i:
-                            mem[i] = 0
-                        pc += 1
-                        continue
+                    # the first NULL is a distinct value too (the step sees it once)
                     f = p4s[pc]
                     k = S.row_key(args, n, f.distinct_norms or [None] * n)
                     if k in (<AggState>st).seen:
-                        if i:
-                            mem[i] = 0
                         pc += 1
                         continue
                     (<AggState>st).seen.add(k)
                 r = p4s[pc].step((<AggState>st).obj, args)
                 if i:
-                    mem[i] = 1 if r else 0
+                    mem[i] = 0 if r else 1
             elif op == OP_AggFinal or op == OP_AggValue:
                 st = mem[p1]
                 f = p4s[pc]

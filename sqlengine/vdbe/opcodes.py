@@ -123,7 +123,7 @@ OPCODES: list[tuple[str, str, str]] = [
     ("BitNot", "P1 P2", "r[P2] = ~r[P1]."),
     ("Negative", "P1 P2", "r[P2] = -r[P1] (numeric, overflow to REAL)."),
     ("Function", "P1 P2 P3 P4 P5", "r[P3] = function P4 of the P5 arguments r[P2..]."),
-    ("AggStep", "P1 P2 P3 P4 P5", "Step aggregate P4 whose state is r[P3] with P5 arguments r[P2..]; P1 = DISTINCT."),
+    ("AggStep", "P1 P2 P3 P4 P5", "Step aggregate P4 whose state is r[P3] with P5 arguments r[P2..]; P1 bit 0 = DISTINCT, P1 >> 1 = register set to 0 when the row became the min/max, else 1."),
     ("AggFinal", "P1 P2 P4", "r[P1] = the final value of aggregate P4 whose state is r[P1]."),
     ("AggValue", "P1 P2 P3 P4", "r[P3] = the current value of aggregate P4 whose state is r[P1] (no finalisation)."),
     ("SorterOpen", "P1 P2 P4", "Open sorter cursor P1 of P2 columns ordered by KeyInfo P4."),

@@ -4,8 +4,10 @@ both engines and must give the same rows or the same error message.
 
 Window functions in compound SELECTs and beside correlated subqueries; FILTER tested
 before an aggregate's arguments are computed; replace() with an empty pattern keeping its
-numeric first argument under TEXT affinity. These tests only compare; they never hold an
-expected answer of their own.
+numeric first argument under TEXT affinity; the row a bare column of an aggregate query is
+read from (SQLite's updateAccumulator); row values (vectors) compared, tested with BETWEEN,
+IN and CASE, a subquery of several columns among them. These tests only compare; they
+never hold an expected answer of their own.
 """
 
 from __future__ import annotations
@@ -25,6 +27,16 @@ SETUP = [
     "INSERT INTO t2 VALUES(1,'x'),(2,'y'),(2,'z'),(5,NULL)",
     "CREATE TABLE big(c0)",
     "INSERT INTO big VALUES(-9223372036854775808)",
+    "CREATE TABLE t3(a, b, c)",
+    "INSERT INTO t3 VALUES(1,'x',1),(2,'y',0),(3,'z',1),(3,'w',0),(NULL,'v',1),(0,'u',0)",
+    "CREATE TABLE ti(a, b)",
+    "CREATE INDEX ti_a ON ti(a)",
+    "INSERT INTO ti VALUES(NULL,'n1'),(2,'p'),(NULL,'n2'),(2,'q'),(1,'r')",
+    "CREATE TABLE tn(a, b)",
+    "CREATE INDEX tn_a ON tn(a DESC)",
+    "INSERT INTO tn VALUES(NULL,'n1'),(NULL,'n2')",
+    "CREATE TABLE rv(a INTEGER, b TEXT COLLATE NOCASE, c)",
+    "INSERT INTO rv VALUES(1,'a',NULL),(2,'B','1'),(3,NULL,2.0),(NULL,'b',x'01')",
 ]
 
 
@@ -156,3 +168,104 @@ REPLACE_EMPTY_PATTERN = [
 @pytest.mark.parametrize("sql", REPLACE_EMPTY_PATTERN)
 def test_replace_with_empty_pattern_compares_as_number(sql):
     _check(sql)
+
+
+BARE_COLUMNS = [
+    # no min()/max(): the first row (of the group)
+    "SELECT count(*), b FROM t3",
+    "SELECT sum(a), b FROM t3 GROUP BY c",
+    "SELECT count(*) FILTER (WHERE a > 1), b FROM t3",
+    "SELECT b, count(*) FROM t3 GROUP BY c HAVING b > 'v'",
+    # a min()/max() whose FILTER drops every row: the first row, as without one
+    "SELECT max(a) FILTER (WHERE 0), b FROM t3",
+    "SELECT min(a) FILTER (WHERE 0), b FROM t3 GROUP BY c",
+    "SELECT max(a) FILTER (WHERE a > 5), min(a) FILTER (WHERE a > 5), b FROM t3",
+    "SELECT max(a) FILTER (WHERE a < 3), b FROM t3 GROUP BY c",
+    "SELECT max(a) FILTER (WHERE 0), count(*), b FROM t3",
+    "SELECT max(a) FILTER (WHERE 0), max(a), b FROM t3",
+    # several min()/max(): the row of the last one stepped
+    "SELECT max(a), min(a), b FROM t3",
+    "SELECT min(a), max(a), b FROM t3 GROUP BY c",
+    "SELECT max(a), min(a), max(a), b FROM t3",  # the same call twice is one accumulator
+    "SELECT max(b), max(a), MAX(b), b FROM t3",
+    "SELECT max(a + 1), max(a + 1.0), b FROM t3",
+    # DISTINCT: a repeated value leaves the row as it was; the first NULL is stepped
+    "SELECT max(DISTINCT a), b FROM t3",
+    "SELECT min(DISTINCT a), b FROM t3 GROUP BY c",
+    "SELECT json_group_array(DISTINCT a) FROM t3",
+    "SELECT count(DISTINCT a), group_concat(DISTINCT a) FROM t3",
+    # min()/max() of a whole table through an index: the row of that index entry
+    "SELECT max(a), b FROM ti",
+    "SELECT min(a), b FROM ti",
+    "SELECT max(a), max(a), b FROM ti",
+    "SELECT min(a), b FROM tn",
+    "SELECT max(a), b FROM tn",
+    "SELECT max(a), b FROM ti NOT INDEXED",
+    "SELECT max(a), a FROM ti",
+]
+
+
+@pytest.mark.parametrize("sql", BARE_COLUMNS)
+def test_bare_column_row(sql):
+    _check(sql, ordered=False)
+
+
+ROW_VALUES = [
+    "SELECT (SELECT 1, 2) = (1, 2)",
+    "SELECT (1, 2) = (SELECT 1, 2)",
+    "SELECT (SELECT 1, 2) = (SELECT 1, 2), (SELECT 2, 1) > (SELECT 1, 5)",
+    "SELECT (SELECT 1, 2) IS (1, 2), (SELECT 1, 2) IS NOT (1, 2), (SELECT 1, 2) <> (1, 2)",
+    "SELECT (SELECT 1, NULL) = (1, 2), (SELECT a, b FROM t2 WHERE a = 9) = (2, 'y')",
+    "SELECT (SELECT a, b FROM t2) = (1, 'x'), ((SELECT 1, 2)) = (1, 2)",
+    "SELECT (SELECT 1, 2 UNION SELECT 3, 4) = (1, 2), (VALUES(1, 2)) = (1, 2)",
+    "SELECT (SELECT 1, 2) = (SELECT 1, 2, 3)",
+    "SELECT (SELECT 1, 2) = 1",
+    "SELECT 1 = (SELECT 1, 2)",
+    "SELECT (SELECT 1, 2) + 1",
+    "SELECT (a, b) = (SELECT 1, 'x') FROM t2",
+    "SELECT * FROM t2 WHERE (SELECT a, b) = (2, 'y')",
+    "SELECT * FROM t2 WHERE (SELECT a, b) > (1, 'x')",
+    "SELECT (1, 2) < (1, 3), (1, 2) <= (1, NULL), (1, 2) > (0, NULL), (1, 2) >= (1, 2)",
+    "SELECT (1, 'a') < (1, 'B' COLLATE nocase), ('A', 1) = (b, 1) FROM rv",
+    "SELECT (a, b) < (2, 'b'), (a, b) >= (2, 'B'), (b, a) > ('a', 1) FROM rv",
+    "SELECT (1, (2, 3)) = (1, (2, 3))",
+    "SELECT 1 WHERE ((1, 2), 3) = ((1, 2), 3)",
+    "SELECT (1, abs(-9223372036854775808)) = (2, 0)",
+    "SELECT a FROM rv WHERE ('A', abs(-9223372036854775808)) = (a COLLATE nocase, b)",
+    "SELECT (SELECT x'01', 'A') <> (x'01', b) FROM rv",
+    # BETWEEN, CASE, IN
+    "SELECT (1, 2) BETWEEN (0, 0) AND (3, 3), (SELECT 1, 2) BETWEEN (0, 0) AND (1, 1)",
+    "SELECT (1, 2) BETWEEN (SELECT 0, 0) AND (3, 3), (1, 2) NOT BETWEEN (1, 3) AND (2, 0)",
+    "SELECT 1 BETWEEN (1, 2) AND 3",
+    "SELECT count(*) FROM rv WHERE NOT ((a, 2) NOT BETWEEN (1, 1) AND "
+    "(SELECT 1, abs(-9223372036854775808) FROM rv WHERE 0))",
+    "SELECT CASE (1, 2) WHEN (1, 3) THEN 'a' WHEN (1, 2) THEN 'b' END",
+    "SELECT CASE (SELECT 1, 2) WHEN (1, 2) THEN 'y' END, CASE (a, b) WHEN (1, 'A') "
+    "THEN 'hit' ELSE 'miss' END FROM rv",
+    "SELECT CASE (1, 2) WHEN 1 THEN 'a' END",
+    "SELECT (1, 2) IN ((1, 2), (3, 4)), (1, 2) NOT IN ((3, 4)), (1, 2) IN ()",
+    "SELECT (1, 2) IN ((1, 2), 3)",
+    "SELECT (1, 2) IN ((1, 2), (1, 2, 3))",
+    "SELECT (SELECT 1, 2) IN ((1, 2))",
+    "SELECT (SELECT 1, 2) IN ((1, 2), (3, 4))",
+    "SELECT (SELECT 1, 2) IN (SELECT 1, 2), (SELECT 1, 2) NOT IN (SELECT a, a + 1 FROM t2)",
+    "SELECT (1, 2) IN (SELECT 1)",
+    "SELECT (SELECT 1, 2) IN (SELECT 1, 2, 3)",
+    "SELECT (b, -1) NOT IN ((-1, a)), (b, a) IN (SELECT b, NULL FROM rv) FROM rv",
+    "SELECT count(*) FROM rv WHERE NOT ((c, rv.a) IN (SELECT a, 2 FROM rv))",
+    "SELECT ('1', a COLLATE nocase) IN ((a, 'A'), (1, 1.0)) FROM rv",
+    # a compound's affinity and collation for IN and comparisons: its rightmost SELECT's
+    "SELECT '1' IN (SELECT a FROM rv UNION ALL SELECT 'x'), "
+    "'1' IN (SELECT 'x' UNION ALL SELECT a FROM rv)",
+    "SELECT 'A' IN (SELECT b FROM rv UNION SELECT 'x'), 'A' IN (SELECT 'x' UNION SELECT b FROM rv)",
+    "SELECT '1' = (SELECT a FROM rv UNION ALL SELECT 'x'), ('1', 2) IN (VALUES(1, 2), ('x', 2))",
+    # errors: sizes before names, names in SQLite's order
+    "SELECT (a, NULL) <= (a, -1, 'a')",
+    "SELECT (NULL, c, '1') <= (a, a, 'a')",
+    "SELECT (SELECT -1, b) = (a, 'A')",
+]
+
+
+@pytest.mark.parametrize("sql", ROW_VALUES)
+def test_row_values(sql):
+    _check(sql, ordered=False)
