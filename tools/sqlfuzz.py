@@ -204,6 +204,8 @@ class Gen:
             if kind < 0.7:
                 return Node("EXISTS (SELECT 1 FROM " + t + " WHERE {})", [inner])
             return Node("({} IN (SELECT {} FROM " + t + "))", [e(), inner])
+        if k < 0.85 and "rowvalue" not in self.avoid:
+            return self.row_value(tables, e)
         fn = r.choice(["abs({})", "coalesce({}, {})", "ifnull({}, {})", "nullif({}, {})",
                        "length({})", "lower({})", "upper({})", "substr({}, {})",
                        "substr({}, {}, {})", "typeof({})", "round({})", "round({}, {})",
@@ -212,6 +214,32 @@ class Gen:
                        "replace({}, {}, {})", "ltrim({}, {})", "likely({})", "char({})",
                        "printf('%d-%s', {}, {})", "zeroblob(0) || {}"])
         return Node(fn, [e() for _ in range(fn.count("{}"))])
+
+    def row_value(self, tables, e) -> Node:
+        """A comparison of row values (vectors): two of them, a subquery of two columns,
+        BETWEEN, IN with a list of rows or a subquery."""
+        r = self.r
+        vec = "({}, {})"
+        k = r.random()
+        if k < 0.5:
+            op = r.choice(["=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT"])
+            return Node("(" + vec + " " + op + " " + vec + ")", [e() for _ in range(4)])
+        if k < 0.65:
+            return Node("(" + vec + " " + r.choice(["BETWEEN", "NOT BETWEEN"]) + " " + vec
+                        + " AND " + vec + ")", [e() for _ in range(6)])
+        if k < 0.8:
+            return Node("(" + vec + " " + r.choice(["IN", "NOT IN"]) + " (" + vec + ", "
+                        + vec + "))", [e() for _ in range(6)])
+        if not self.tables:
+            return Node("(" + vec + " = " + vec + ")", [e() for _ in range(4)])
+        t = r.choice(list(self.tables))
+        inner = [self.expr([t], 2), self.expr([t], 2)]
+        if k < 0.9:
+            return Node("(" + vec + " " + r.choice(["IN", "NOT IN"]) + " (SELECT {}, {} FROM "
+                        + t + "))", [e(), e()] + inner)
+        op = r.choice(["=", "<>", "<", ">="])
+        return Node("(" + vec + " " + op + " (SELECT {}, {} FROM " + t
+                    + " ORDER BY 1, 2 LIMIT 1))", [e(), e()] + inner)
 
     def aggregate(self, tables) -> Node:
         """An aggregate call (kept whole when shrinking: a bare column in a grouped query
@@ -231,7 +259,8 @@ class Gen:
         grouped = r.random() < 0.2
         ncol = r.randint(1, 3)
         if grouped:
-            # the grouping column and aggregates only (a bare column's value is any row's)
+            # the grouping column and aggregates only: SQLite documents a bare column's
+            # value as an arbitrary row's (the row it reads first depends on its plan)
             key = self.col(from_t)
             cols = [Node(key.template, expr=False)] + [self.aggregate(from_t)
                                                       for _ in range(ncol - 1)]
@@ -545,7 +574,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-shrink", action="store_true")
     ap.add_argument("--avoid", default="", help="comma-separated constructs not to generate "
-                    "(nocase_column, filter, window)")
+                    "(nocase_column, filter, window, rowvalue)")
     ap.add_argument("--show", type=int, default=15, help="minimised failures to print")
     a = ap.parse_args(argv)
     t0 = time.process_time()

@@ -1137,9 +1137,12 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     # the pass over the sorted rows
     has_group = b.alloc_reg()
     prev = b.alloc_reg(ng)
+    # a group term's column read outside aggregates is an accumulator column too, loaded
+    # from the row the bare columns come from (a NOCASE key: that row's spelling)
+    bare_keys = {ref.key for ref in bare}
     for j, g in enumerate(group_by):
         ref = _column_ref(scope, g)
-        if ref is not None:
+        if ref is not None and ref.key not in bare_keys:
             key_overrides.setdefault(ref.key, prev + j)
     cur = b.alloc_reg(ng)
     ret = b.alloc_reg()

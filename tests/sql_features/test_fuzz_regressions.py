@@ -37,6 +37,8 @@ SETUP = [
     "INSERT INTO tn VALUES(NULL,'n1'),(NULL,'n2')",
     "CREATE TABLE rv(a INTEGER, b TEXT COLLATE NOCASE, c)",
     "INSERT INTO rv VALUES(1,'a',NULL),(2,'B','1'),(3,NULL,2.0),(NULL,'b',x'01')",
+    "CREATE TABLE gk(a, b TEXT COLLATE NOCASE)",
+    "INSERT INTO gk VALUES(2,'a'),(4,'A'),(1,'b'),(3,'B'),(0,'a')",
 ]
 
 
@@ -268,4 +270,20 @@ ROW_VALUES = [
 
 @pytest.mark.parametrize("sql", ROW_VALUES)
 def test_row_values(sql):
+    _check(sql, ordered=False)
+
+
+GROUP_KEY_AS_BARE_COLUMN = [
+    # a GROUP BY column read outside aggregates is loaded like a bare column: under NOCASE
+    # the spelling of the row the bare columns come from
+    "SELECT b, count(*) FROM gk GROUP BY b",
+    "SELECT b, max(a) FROM gk GROUP BY b",
+    "SELECT b, min(a) FROM gk GROUP BY b",
+    "SELECT b, count(1) FILTER (WHERE 1), max(NULL) FROM gk GROUP BY b",
+    "SELECT b, max(a) FILTER (WHERE a > 2) FROM gk GROUP BY b HAVING b = 'a'",
+]
+
+
+@pytest.mark.parametrize("sql", GROUP_KEY_AS_BARE_COLUMN)
+def test_group_key_as_bare_column(sql):
     _check(sql, ordered=False)
