@@ -1578,8 +1578,6 @@ def _probe(p, scope, lhs_items, cur, affs, negated, target, lhs_regs=None):
             b.emit(O.OP_SCopy, lhs_regs[i], key + i)
         else:
             code_expr(p, scope, item, key + i)
-    if any(a not in "@A" for a in affs):
-        b.emit(O.OP_Affinity, key, n, 0, affs)
     done = b.new_label()
     found = b.new_label()
     has_null = b.new_label()
@@ -1588,7 +1586,11 @@ def _probe(p, scope, lhs_items, cur, affs, negated, target, lhs_regs=None):
     empty = b.new_label()
     b.emit(O.OP_IfNot, cnt, empty, 0)
     scan = has_null if n == 1 else b.new_label()
+    # a left side holding a NULL goes to the scan before the affinity is applied to it
+    # (sqlite3ExprCodeIN's step 2 comes before its OP_Affinity)
     b.emit(O.OP_IfNullJump, key, scan, n)
+    if any(a not in "@A" for a in affs):
+        b.emit(O.OP_Affinity, key, n, 0, affs)
     b.emit(O.OP_Found, cur, found, key, n)
     # not found: NULL if the set holds a NULL (single column), else false
     if n == 1:

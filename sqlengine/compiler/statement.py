@@ -52,8 +52,52 @@ def _may_abort(p, prog) -> bool:
     return False
 
 
+# A statement whose nesting SQLite accepts but whose compile walks deeper than Python's
+# default recursion limit allows (hundreds of chained CTEs, a long COLLATE chain) is
+# compiled again on a thread with this stack and recursion limit.
+_DEEP_STACK = 512 * 1024 * 1024
+_DEEP_RECURSION = 150_000
+
+
 def compile_statement(db, stmt, text: str):
     """The Program of one statement AST (``text`` is its source, for sqlite_schema)."""
+    try:
+        return _compile(db, stmt, text)
+    except RecursionError:
+        return _compile_deep(db, stmt, text)
+
+
+def _compile_deep(db, stmt, text):
+    """``_compile`` on a thread with a deep stack; a statement too deep even there fails
+    as SQLite's parser does on its own stack (``parser stack overflow``)."""
+    import sys
+    import threading
+    out = []
+
+    def run():
+        try:
+            out.append(("ok", _compile(db, stmt, text)))
+        except RecursionError:
+            out.append(("err", OperationalError("parser stack overflow")))
+        except BaseException as e:  # noqa: BLE001 - handed back to the caller's thread
+            out.append(("err", e))
+    old_stack = threading.stack_size(_DEEP_STACK)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, _DEEP_RECURSION))
+    try:
+        t = threading.Thread(target=run, name="sqlengine-deep-compile")
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old_stack)
+        sys.setrecursionlimit(old_limit)
+    kind, value = out[0]
+    if kind == "err":
+        raise value
+    return value
+
+
+def _compile(db, stmt, text: str):
     explain = 0
     if isinstance(stmt, A.Explain):
         explain = 2 if stmt.query_plan else 1

@@ -12,7 +12,10 @@ from sqlengine.compiler import plan_cols, plan_terms, planner
 from sqlengine.compiler.plan_terms import WhereClause, split_and
 from sqlengine.sql import ast as A
 from sqlengine.compiler.expr import aff_code, code_expr, code_expr_reg, if_false  # noqa: F401
+from sqlengine.errors import OperationalError
 from sqlengine.vdbe import opcodes as O
+
+MAX_JOIN_TABLES = 64  # SQLite's BMS: a bitmask of the FROM items in one 64-bit word
 
 
 class Level:
@@ -47,7 +50,6 @@ class WhereInfo:
         self.brk = None
         self.scope = scope
         self.n_ordered = 0
-
 
 def open_source_cursor(p, src, write=False):
     """Emit OpenRead for a table source (once, before any loop)."""
@@ -117,6 +119,8 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     info.brk = b.new_label()
     srcs = scope.sources
     n = len(srcs)
+    if n > MAX_JOIN_TABLES:
+        raise OperationalError(f"at most {MAX_JOIN_TABLES} tables in a join")
     if not n:  # no FROM: one row, every term a constant test before it
         b.emit(O.OP_Noop, 0, 0, 0, _EQP_CONSTANT_ROW)
         if where is not None or extra_terms:

@@ -4,7 +4,9 @@
   height 1 + the height of its tallest operand (a subquery counts the tallest expression
   of its result columns, WHERE, HAVING, GROUP BY, ORDER BY; FROM items and window
   definitions do not count) and refuses a node taller than the limit with
-  ``Expression tree is too large (maximum depth 1000)``.
+  ``Expression tree is too large (maximum depth 1000)``. A COLLATE node is made without
+  measuring its operand (sqlite3ExprAddCollateToken): its height is 1, so a chain of
+  COLLATE clauses never grows.
 - Terms of a compound SELECT (SQLITE_MAX_COMPOUND_SELECT, 500): ``too many terms in
   compound SELECT``.
 
@@ -100,6 +102,12 @@ def _deeper(node, depth: int, limit: int) -> bool:
             return True
         node = node.left
         t = type(node)
+    while t is A.Collate:  # height 1 for the nodes above; its operand measured on its own
+        if depth + 1 > limit:
+            return True
+        node = node.expr
+        t = type(node)
+        depth = 0
     if t in _EXPR_SET:
         depth += 1
         if depth > limit:
@@ -162,6 +170,8 @@ def _tables(cls):
 def _children(node):
     """(children whose height counts for ``node``, children only visited)."""
     t = type(node)
+    if t is A.Collate:
+        return [], [node.expr]
     if t is A.FunctionCall:
         return list(_items(node.args)), list(_items([node.filter, node.over, node.order_by]))
     if t in _EXPR_SET or t in (A.Compound, A.Values, A.OrderingTerm, A.ResultColumn):

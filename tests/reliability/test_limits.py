@@ -39,12 +39,48 @@ CASES = {
     "long_like_pattern": "select 'a' like '" + "%a" * 20000 + "'",
     "zeroblob_too_big": "select length(zeroblob(2000000000))",
     "printf_huge_width": "select length(printf('%2000000000d', 1))",
+    # issue 11's list, each checked against the stdlib sqlite3 (its build's limits)
+    "statement_10mb": "select length('" + "x" * 10_000_000 + "')",
+    "string_literal_1mb": "select length('" + "y" * 1_000_000 + "')",
+    "like_pattern_too_long": "select 'a' like '" + "a" * 50001 + "'",
+    "like_pattern_at_limit": "select 'a' like '" + "a" * 50000 + "'",
+    "glob_pattern_too_long": "select 'a' glob '" + "a" * 50001 + "'",
+    "variable_number_too_big": "select ?250001",
+    "variable_number_zero": "select ?0",
+    "too_many_sql_variables": "select 1 in (" + ",".join("?" * 250001) + ")",
+    "too_many_index_columns": "create table t(a); create index i on t(" + ",".join(["a"] * 2001)
+    + ")",
+    "too_many_order_by_terms": "select 1 order by " + ",".join(["1"] * 2001),
+    "too_many_group_by_terms": "select 1 from (select 1 a) group by " + ",".join(["a"] * 2001),
+    "too_many_values_columns": "values(" + ",".join(["1"] * 2001) + ")",
+    "max_function_arguments": "select max(" + ",".join(["1"] * 127) + ")",
+    "too_many_function_arguments": "select char(" + ",".join(["65"] * 128) + ")",
+    "deep_from_subqueries": "select * from " + "(select * from " * 200 + "(select 1)"
+    + ")" * 200,
+    "deep_row_values": "select " + "(1," * 300 + "1" + ")" * 300 + " = 1",
+    "deep_in_lists": "select " + "1 in (" * 300 + "1" + ")" * 300,
+    "deep_exists": "select 1 where " + "exists (select 1 where " * 200 + "1" + ")" * 200,
+    "deep_concat": "select " + "||".join(["'a'"] * 5000),
+    "deep_coalesce": "select " + "coalesce(" * 1100 + "1" + ",1)" * 1100,
+    "deep_cast": "select " + "cast(" * 1100 + "1" + " as int)" * 1100,
+    "long_collate_chain": "select 'a'" + " collate nocase" * 3000,
+    "chained_ctes": "with " + ",".join(
+        f"c{i} as (select {'1' if i == 0 else f'* from c{i - 1}'})" for i in range(300))
+    + " select * from c299",
+    "too_many_tables_in_join": "select 1 from " + ",".join(f"(select 1) a{i}" for i in range(65)),
+    "max_tables_in_join": "select count(*) from " + ",".join(
+        f"(select 1) a{i}" for i in range(64)),
+    "json_too_deep": "select json('" + "[" * 2001 + "]" * 2001 + "')",
+    "randomblob_too_big": "select length(randomblob(2000000000))",
 }
 
 
 def _outcome(module, sql):
     con = module.connect(":memory:")
     try:
+        *setup, sql = sql.split(";") if sql.startswith("create table t(a);") else [sql]
+        for s in setup:
+            con.execute(s)
         return ("rows", con.execute(sql).fetchall())
     except (sqlite3.Error, sqlengine.Error) as e:
         return ("error", str(e))

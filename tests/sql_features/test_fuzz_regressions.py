@@ -256,6 +256,9 @@ ROW_VALUES = [
     "SELECT (b, -1) NOT IN ((-1, a)), (b, a) IN (SELECT b, NULL FROM rv) FROM rv",
     "SELECT count(*) FROM rv WHERE NOT ((c, rv.a) IN (SELECT a, 2 FROM rv))",
     "SELECT ('1', a COLLATE nocase) IN ((a, 'A'), (1, 1.0)) FROM rv",
+    # a left side with a NULL is scanned for before its affinity is applied (sqlfuzz 7001)
+    "SELECT (0, NULL) IN ((1, 1), (CAST(0 AS TEXT), 7))",
+    "SELECT (0, NULL) IN (SELECT 1, 1 UNION ALL SELECT CAST(0 AS TEXT), 7)",
     # a compound's affinity and collation for IN and comparisons: its rightmost SELECT's
     "SELECT '1' IN (SELECT a FROM rv UNION ALL SELECT 'x'), "
     "'1' IN (SELECT 'x' UNION ALL SELECT a FROM rv)",
