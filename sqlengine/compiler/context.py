@@ -48,6 +48,10 @@ class Parse:
         self.halt_label = None
         self.view_stack: list[str] = []
         self.trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
+        self.ast = None  # the statement's AST (the numbers of its SELECTs: explain.py)
+        self.eqp_parent = 0  # the EXPLAIN QUERY PLAN line new lines go under
+        self.eqp_names: dict[int, str] = {}  # cursor -> the name a loop's plan line gives
+        self.flat_names: dict[int, str] = {}  # id(TableRef) -> that name (flatten.py)
 
     # ---- parameters --------------------------------------------------------------------
     def _number_params(self) -> dict[int, int]:

@@ -13,6 +13,7 @@ This module emits code; it never runs it and never touches storage.
 
 from __future__ import annotations
 
+from sqlengine.compiler.explain import eqp_close, eqp_open
 from sqlengine.compiler.walk import iter_children
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -127,6 +128,7 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize):
         if entry.busy:
             raise OperationalError(f"multiple references to recursive table: {entry.name}")
         entry.busy = True
+        p.eqp_names[src.cursor] = alias or entry.name
         return _CurrentRow(alias or entry.name, src.cursor, list(src.columns), src.affs,
                            src.colls, src.decltypes)
     if entry.busy:
@@ -146,7 +148,7 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize):
             # SQLite flattens a CTE like a subquery unless MATERIALIZED, or not NOT
             # MATERIALIZED and read more than once
             forced = cte.materialized is True or (cte.materialized is None and entry.uses > 1)
-            src = materialize(p, sel, alias or entry.name, None, forced=forced)
+            src = materialize(p, sel, alias or entry.name, None, entry.name, forced=forced)
             if cte.columns:
                 if len(cte.columns) != len(src.columns):
                     raise OperationalError(f"table {entry.name} has {len(src.columns)} "
@@ -246,7 +248,10 @@ def _recursive(p, entry, sel, arms, alias, Source):
             b.emit(O.OP_DecrJumpZero, lreg, done)
         b.resolve(skip)
 
+    line = eqp_open(p, f"MATERIALIZE {entry.name}")
+    setup = eqp_open(p, "SETUP")
     info = compile_select(p, init_sel, CallbackDest(add_row), None)
+    eqp_close(p, setup)
     ncols = len(info.names)
     names = list(info.names)
     if entry.cte.columns:
@@ -272,6 +277,7 @@ def _recursive(p, entry, sel, arms, alias, Source):
     b.emit(O.OP_Insert, current, rec, rid)
     entry.recursive_source = Source(entry.name, current, names, info.affs, info.colls,
                                     info.decltypes)
+    step = eqp_open(p, "RECURSIVE STEP")
     try:
         for _op, arm in arms[first_rec:]:
             entry.busy = False
@@ -279,6 +285,9 @@ def _recursive(p, entry, sel, arms, alias, Source):
     finally:
         entry.recursive_source = None
         entry.busy = True
+        eqp_close(p, step)
+        eqp_close(p, line)
+    p.eqp_names[out_cur] = alias or entry.name
     b.emit(O.OP_Next, queue, top)
     b.resolve(done)
     b.resolve(once)

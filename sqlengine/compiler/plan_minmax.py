@@ -15,7 +15,8 @@ the SELECT.
 from __future__ import annotations
 
 from sqlengine.compiler import planner
-from sqlengine.compiler.where import EQP_PREFIX, index_key_info, open_source_cursor
+from sqlengine.compiler.explain import eqp_line
+from sqlengine.compiler.where import index_key_info, open_source_cursor
 from sqlengine.vdbe import opcodes as O
 
 _REAL = "E"  # REAL affinity: an index (like the table) may hold an integral REAL as INTEGER
@@ -41,11 +42,11 @@ def code_count(p, src, target, hint=None):
             if szi < sz_tab and (best is None or szi < sz_idx[best.name]):
                 best = ix
     if best is None:
-        b.emit(O.OP_Noop, 0, 0, 0, f"{EQP_PREFIX}SCAN {src.name}")
+        eqp_line(p, f"SCAN {src.name}")
         open_source_cursor(p, src)
         b.emit(O.OP_Count, src.cursor, target)
         return
-    b.emit(O.OP_Noop, 0, 0, 0, f"{EQP_PREFIX}SCAN {src.name} USING COVERING INDEX {best.name}")
+    eqp_line(p, f"SCAN {src.name} USING COVERING INDEX {best.name}")
     cur = b.alloc_cursor()
     b.emit(O.OP_OpenRead, cur, best.root, 0, index_key_info(p, best, table), comment=best.name)
     b.emit(O.OP_Count, cur, target)
@@ -91,7 +92,7 @@ def code_minmax(p, src, col, is_max, target, hint=None, load_row=None, row_cols=
     done = b.new_label()
     empty = b.new_label()
     if col < 0:  # the rowid: the table's own first or last entry
-        b.emit(O.OP_Noop, 0, 0, 0, f"{EQP_PREFIX}SEARCH {src.name}")
+        eqp_line(p, f"SEARCH {src.name}")
         open_source_cursor(p, src)
         b.emit(O.OP_Last if is_max else O.OP_Rewind, src.cursor, empty)
         b.emit(O.OP_Rowid, src.cursor, target)
@@ -99,8 +100,7 @@ def code_minmax(p, src, col, is_max, target, hint=None, load_row=None, row_cols=
             load_row(True)
     else:
         covering = "COVERING " if all(c in ix.columns for c in row_cols) else ""
-        b.emit(O.OP_Noop, 0, 0, 0,
-               f"{EQP_PREFIX}SEARCH {src.name} USING {covering}INDEX {ix.name}")
+        eqp_line(p, f"SEARCH {src.name} USING {covering}INDEX {ix.name}")
         cur = b.alloc_cursor()
         b.emit(O.OP_OpenRead, cur, ix.root, 0, index_key_info(p, ix, table), comment=ix.name)
         # NULLs sort first in key order, last for a DESC column

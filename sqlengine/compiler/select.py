@@ -18,7 +18,9 @@ from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, e
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.walk import expr_key
 from sqlengine.compiler.window import compile_window_select, has_window
-from sqlengine.compiler.where import EQP_PREFIX, where_begin, where_end
+from sqlengine.compiler.flatten import flatten_from
+from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
+from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -241,7 +243,7 @@ def _source_for(p, item, scope, outer=None):
     of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do."""
     b = p.b
 
-    def materialize(p, sel, name, col_names, forced=False):
+    def materialize(p, sel, name, col_names, plan_name, forced=False):
         clear = None
         if outer is not None:
             from sqlengine.compiler.resolve import subquery_flattens
@@ -250,7 +252,7 @@ def _source_for(p, item, scope, outer=None):
             clear = subquery_clears(p, sel, flat, outer[-1])
             # flattened on the right of a LEFT JOIN, its own FROM item lands there too
             p.left_flat = flat and outer[-1]
-        return _materialize(p, sel, name, col_names, clear)
+        return _materialize(p, sel, name, col_names, plan_name, clear)
 
     if isinstance(item, A.TableRef):
         name = item.name
@@ -275,6 +277,10 @@ def _source_for(p, item, scope, outer=None):
             src = Source(item.alias or name, cur, [c.name for c in t.columns],
                          [c.affinity for c in t.columns], [c.collation for c in t.columns],
                          [c.type_name for c in t.columns], table=t)
+            if p.flat_names:
+                flat = p.flat_names.get(id(item))
+                if flat is not None:  # the table of a flattened view or subquery
+                    p.eqp_names[cur] = flat
             return src
         v = p.schema.views.get(name.lower())
         if v is not None:
@@ -282,7 +288,7 @@ def _source_for(p, item, scope, outer=None):
                 raise OperationalError(f"view {name} is circularly defined")
             p.view_stack.append(name.lower())
             try:
-                src = materialize(p, v.select, item.alias or name, v.columns)
+                src = materialize(p, v.select, item.alias or name, v.columns, v.name)
             finally:
                 p.view_stack.pop()
             src.has_rowid = True  # (what it reads: see build_from)
@@ -294,7 +300,8 @@ def _source_for(p, item, scope, outer=None):
                 return src
         raise OperationalError(f"no such table: {name}")
     if isinstance(item, A.SubqueryRef):
-        src = materialize(p, item.select, item.alias or "(subquery)", None)
+        src = materialize(p, item.select, item.alias or "(subquery)", None,
+                          item.alias or f"(subquery-{select_id(p, item.select)})")
         src.has_rowid = True  # (what it reads: see build_from)
         return src
     if isinstance(item, A.TableFunctionRef):
@@ -306,13 +313,21 @@ def _source_for(p, item, scope, outer=None):
     raise OperationalError("unsupported FROM item")
 
 
-def _materialize(p, sel, name, col_names, clear=None):
+def _materialize(p, sel, name, col_names, plan_name, clear=None):
+    """A FROM item's SELECT run once into an ephemeral table, the source that reads it;
+    ``plan_name`` names it on its MATERIALIZE line (its loop's line gives ``name``, or
+    ``plan_name`` for an unnamed subquery)."""
     b = p.b
     cur = b.alloc_cursor()
     once = b.new_label()
     b.emit(O.OP_Once, 0, once)
     b.emit(O.OP_OpenEphemeral, cur, 0)
-    info = compile_select(p, sel, TableDest(cur, clear), None)
+    line = eqp_open(p, f"MATERIALIZE {plan_name}")
+    try:
+        info = compile_select(p, sel, TableDest(cur, clear), None)
+    finally:
+        eqp_close(p, line)
+    p.eqp_names[cur] = plan_name if name == "(subquery)" else name
     b.resolve(once)
     names = list(info.names)
     if col_names:
@@ -486,10 +501,17 @@ def _resolve_order_by(p, order_by, cols, scope, compound=False):
                     f"{_ordinal(i + 1)} ORDER BY term out of range - should be between 1 and {len(cols)}")
             idx = k - 1
         elif isinstance(inner, A.Column) and inner.table is None:
+            # an AS name is matched first, even where a FROM column has that name too
+            # (SQLite's resolveAsName); else the result column that is that column
+            aliased = scope.aliases.get(inner.name.lower()) if scope is not None else None
+            idx = next((j for j, c in enumerate(cols) if c[0] is aliased), None) \
+                if aliased is not None else None
             for j, (ce, name, _d) in enumerate(cols):
-                if name.lower() == inner.name.lower() and (compound or _is_alias(p, ce, inner, scope)):
-                    idx = j
+                if idx is not None:
                     break
+                if name.lower() == inner.name.lower() and (
+                        compound or _is_alias(p, ce, inner, scope)):
+                    idx = j
         if idx is None and compound:
             for j, (ce, _name, _d) in enumerate(cols):
                 if _same_expr(ce, inner):
@@ -660,6 +682,7 @@ def _column_visitor(scope, keys):
 
 def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_arm=False):
     b = p.b
+    core = flatten_from(p, core, order_by)
     scope = Scope([], outer, corr)
     sources, extra, left_on = build_from(p, core.from_, scope, (core, order_by, limit))
     scope.sources = sources
@@ -760,7 +783,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         skip = None
         if distinct_cur is not None:
             if not distinct_said:
-                distinct_said.append(b.emit(O.OP_Noop, 0, 0, 0, _EQP_DISTINCT))
+                distinct_said.append(eqp_line(p, _EQP_DISTINCT))
             skip = b.new_label()
             rec = b.alloc_reg()
             b.emit(O.OP_MakeRecord, res_base, n_res, rec)
@@ -811,7 +834,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                            result_exprs, order_exprs, emit_result, code_results, refs)
 
     if sorter is not None:
-        b.emit(O.OP_Noop, 0, 0, 0, _EQP_RIGHT_PART if n_ordered else _EQP_ORDER_BY)
+        eqp_line(p, _EQP_RIGHT_PART if n_ordered else _EQP_ORDER_BY)
         done = b.new_label()
         b.emit(O.OP_SorterSort, sorter, done)
         top = b.addr()
@@ -825,10 +848,10 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     return info
 
 
-_EQP_ORDER_BY = EQP_PREFIX + "USE TEMP B-TREE FOR ORDER BY"
-_EQP_RIGHT_PART = EQP_PREFIX + "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"
-_EQP_GROUP_BY = EQP_PREFIX + "USE TEMP B-TREE FOR GROUP BY"
-_EQP_DISTINCT = EQP_PREFIX + "USE TEMP B-TREE FOR DISTINCT"
+_EQP_ORDER_BY = "USE TEMP B-TREE FOR ORDER BY"
+_EQP_RIGHT_PART = "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"
+_EQP_GROUP_BY = "USE TEMP B-TREE FOR GROUP BY"
+_EQP_DISTINCT = "USE TEMP B-TREE FOR DISTINCT"
 
 
 def _fixed_limit(limit):
@@ -1083,7 +1106,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             b.emit(O.OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
         if used:
             b.emit(O.OP_Integer, 0, used)
-        w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core)
+        one_minmax = (len(defs) == 1 and defs[0][2] == 1 and defs[0][0].filter is None
+                      and having is None and defs[0][0].name.lower() in ("min", "max"))
+        w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
+                        minmax=one_minmax)
         arg_bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
 
         def code_args(i):
@@ -1152,7 +1178,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     b.emit(O.OP_Null, 0, prev, prev + ng - 1)
     if aggs:
         b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
-    b.emit(O.OP_Noop, 0, 0, 0, _EQP_GROUP_BY)
+    eqp_line(p, _EQP_GROUP_BY)
     b.emit(O.OP_SorterSort, srt, end)
     top = b.addr()
     for j in range(ng):
@@ -1214,6 +1240,8 @@ def _compile_values(p, body, sel, dest, outer, corr):
         wrapped = A.Select(A.SelectCore([A.Star()], from_=A.SubqueryRef(A.Select(body))),
                            order_by=sel.order_by, limit=sel.limit, offset=sel.offset)
         return compile_select(p, wrapped, dest, outer, corr)
+    k = len(body.rows)
+    eqp_line(p, "SCAN CONSTANT ROW" if k == 1 else f"SCAN {k} CONSTANT ROWS")
     for row in body.rows:
         base = b.alloc_reg(n)
         for i, e in enumerate(row):
@@ -1256,7 +1284,21 @@ def _arms(body, out):
     return out
 
 
-def _compile_arm(p, arm, dest, outer, corr):
+_EQP_ARM = {"UNION ALL": "UNION ALL", "UNION": "UNION USING TEMP B-TREE",
+            "EXCEPT": "EXCEPT USING TEMP B-TREE", "INTERSECT": "INTERSECT USING TEMP B-TREE"}
+
+
+def _compile_arm(p, arm, dest, outer, corr, op=None):
+    """One arm of a compound, its plan nested under a line naming it (the left-most, or
+    the operator that combines it with the rows before it)."""
+    line = eqp_open(p, _EQP_ARM[op] if op is not None else "LEFT-MOST SUBQUERY")
+    try:
+        return _code_arm(p, arm, dest, outer, corr)
+    finally:
+        eqp_close(p, line)
+
+
+def _code_arm(p, arm, dest, outer, corr):
     if isinstance(arm, A.Values):
         return _compile_values(p, arm, A.Select(arm), dest, outer, corr)
     if has_window(arm):
@@ -1266,6 +1308,14 @@ def _compile_arm(p, arm, dest, outer, corr):
 
 
 def _compile_compound(p, sel, dest, outer, corr):
+    line = eqp_open(p, "COMPOUND QUERY")
+    try:
+        return _code_compound(p, sel, dest, outer, corr, line)
+    finally:
+        eqp_close(p, line)
+
+
+def _code_compound(p, sel, dest, outer, corr, line):
     b = p.b
     arms = _arms(sel.body, [])
     ops = [op for op, _ in arms[1:]]
@@ -1273,7 +1323,7 @@ def _compile_compound(p, sel, dest, outer, corr):
     if only_all and not sel.order_by and sel.limit is None:
         info = None
         for _op, arm in arms:
-            i2 = _compile_arm(p, arm, dest, outer, corr)
+            i2 = _compile_arm(p, arm, dest, outer, corr, _op)
             if info is None:
                 info = i2
             elif len(i2.names) != len(info.names):
@@ -1314,7 +1364,7 @@ def _compile_compound(p, sel, dest, outer, corr):
             if store_is_index:
                 cur = _convert_store(p, cur, n, to_index=False, info=info, spec=spec)
                 store_is_index = False
-            i2 = _compile_arm(p, arm, TableDest(cur), outer, corr)
+            i2 = _compile_arm(p, arm, TableDest(cur), outer, corr, op)
         elif op == "UNION":
             if not store_is_index:
                 cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec,
@@ -1325,7 +1375,7 @@ def _compile_compound(p, sel, dest, outer, corr):
                 # this arm on its own, then let its rows replace the store's
                 tmp = b.alloc_cursor()
                 b.emit(O.OP_OpenEphemeral, tmp, n, 0, spec)
-                i2 = _compile_arm(p, arm, SetDest(tmp, keep_first=True), outer, corr)
+                i2 = _compile_arm(p, arm, SetDest(tmp, keep_first=True), outer, corr, op)
                 done = b.new_label()
                 b.emit(O.OP_Rewind, tmp, done)
                 top = b.addr()
@@ -1335,13 +1385,13 @@ def _compile_compound(p, sel, dest, outer, corr):
                 b.emit(O.OP_Next, tmp, top)
                 b.resolve(done)
             else:
-                i2 = _compile_arm(p, arm, SetDest(cur), outer, corr)
+                i2 = _compile_arm(p, arm, SetDest(cur), outer, corr, op)
         elif op == "EXCEPT":
             if not store_is_index:
                 cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec,
                                      keep_first=first)
                 store_is_index = True
-            i2 = _compile_arm(p, arm, SetDest(cur, delete=True), outer, corr)
+            i2 = _compile_arm(p, arm, SetDest(cur, delete=True), outer, corr, op)
         else:  # INTERSECT
             if not store_is_index:
                 cur = _convert_store(p, cur, n, to_index=True, info=info, spec=spec,
@@ -1349,7 +1399,7 @@ def _compile_compound(p, sel, dest, outer, corr):
                 store_is_index = True
             other = b.alloc_cursor()
             b.emit(O.OP_OpenEphemeral, other, n, 0, spec)
-            i2 = _compile_arm(p, arm, SetDest(other), outer, corr)
+            i2 = _compile_arm(p, arm, SetDest(other), outer, corr, op)
             new = b.alloc_cursor()
             b.emit(O.OP_OpenEphemeral, new, n, 0, spec)
             done = b.new_label()
@@ -1372,6 +1422,7 @@ def _compile_compound(p, sel, dest, outer, corr):
     spec.colls[:] = [p.collation(c) for c in colls]
     info.last = infos[-1].rightmost()
     # read out
+    eqp_close(p, line)  # (the sort of the combined rows is the compound's sibling)
     scope = None
     cols = [(A.Column(nm), nm, None) for nm in info.names]
     obt = _resolve_order_by(p, sel.order_by, cols, scope, compound=True) if sel.order_by else []
@@ -1383,6 +1434,7 @@ def _compile_compound(p, sel, dest, outer, corr):
         ocolls = [p.collation(o[4] if o[4] is not None else colls[o[1]]) for o in obt]
         ospec = SortSpec(len(obt), ocolls, [o[2] for o in obt], [o[3] for o in obt])
         b.emit(O.OP_SorterOpen, srt, len(obt) + n, 0, ospec)
+        eqp_line(p, _EQP_ORDER_BY)
         done = b.new_label()
         b.emit(O.OP_Rewind, cur, done)
         top = b.addr()
@@ -1470,6 +1522,19 @@ def _sub_columns(sel):
     return n
 
 
+def _open_subquery_line(p, sel, kind):
+    """The plan line of an expression's subquery (``kind``: SCALAR or LIST), its code
+    nested under it; the text says CORRELATED once ``_close_subquery_line`` knows."""
+    return eqp_open(p, f"{kind} SUBQUERY {select_id(p, sel)}"), kind, select_id(p, sel)
+
+
+def _close_subquery_line(p, token, correlated):
+    line, kind, n = token
+    eqp_close(p, line)
+    if correlated:
+        eqp_set(p, line[0], f"CORRELATED {kind} SUBQUERY {n}")
+
+
 def code_scalar_subquery(p, scope, e, target):
     reg, info = _code_subquery(p, scope, e, 1)
     aff = info.rightmost().affs[0]
@@ -1495,7 +1560,9 @@ def _code_subquery(p, scope, e, width):
     b.emit(O.OP_Null, 0, reg, reg + width - 1)
     stop = b.new_label()
     corr = [False]
+    line = _open_subquery_line(p, e.select, "SCALAR")
     info = compile_select(p, e.select, ScalarDest(reg, stop, width), scope, corr)
+    _close_subquery_line(p, line, corr[0])
     if len(info.names) != width:
         raise OperationalError(f"sub-select returns {len(info.names)} columns - expected 1")
     b.resolve(stop)
@@ -1513,7 +1580,9 @@ def code_exists(p, scope, e, target):
     b.emit(O.OP_Integer, 0, reg)
     stop = b.new_label()
     corr = [False]
+    line = _open_subquery_line(p, e.select, "SCALAR")
     compile_select(p, e.select, ExistsDest(reg, stop), scope, corr)
+    _close_subquery_line(p, line, corr[0])
     b.resolve(stop)
     b.resolve(after)
     if corr[0]:
@@ -1543,7 +1612,9 @@ def code_in_subquery(p, scope, e, target, sel=None):
     open_addr = b.emit(O.OP_Noop)
     corr = [False]
     dest = SetDest(cur, None)
+    line = _open_subquery_line(p, sel, "LIST")
     info = compile_select(p, sel, dest, scope, corr)
+    _close_subquery_line(p, line, corr[0])
     if len(info.names) != n:
         raise OperationalError(f"sub-select returns {len(info.names)} columns - expected {n}")
     affs = ""

@@ -103,6 +103,7 @@ def _compile(db, stmt, text: str):
         explain = 2 if stmt.query_plan else 1
         stmt = stmt.statement
     p = Parse(db, text)
+    p.ast = stmt
     b = p.b
     init = b.emit(O.OP_Init, 0, 0)
     names: list[str] = []

@@ -9,6 +9,7 @@ the body; ``where_end`` closes the loops. This module never decides what the bod
 from __future__ import annotations
 
 from sqlengine.compiler import plan_cols, plan_terms, planner
+from sqlengine.compiler.explain import eqp_line, eqp_set
 from sqlengine.compiler.plan_terms import WhereClause, split_and
 from sqlengine.sql import ast as A
 from sqlengine.compiler.expr import aff_code, code_expr, code_expr_reg, if_false  # noqa: F401
@@ -20,7 +21,7 @@ MAX_JOIN_TABLES = 64  # SQLite's BMS: a bitmask of the FROM items in one 64-bit 
 
 class Level:
     __slots__ = ("src", "access", "top", "cont", "brk", "done", "match_reg", "after_match",
-                 "icur", "scratch", "seek", "start", "eqp_addr", "in_loops")
+                 "icur", "scratch", "seek", "start", "eqp_addr", "in_loops", "minmax")
 
     def __init__(self, src):
         self.src = src
@@ -37,6 +38,7 @@ class Level:
         self.start = -1  # address of the loop's first instruction
         self.eqp_addr = -1  # the Noop that carries the loop's EXPLAIN QUERY PLAN line
         self.in_loops = ()  # (ephemeral cursor, top, next label, desc) per x IN (list)
+        self.minmax = False  # in a min()/max() query: its plan line says SEARCH (sqlite3)
 
 
 class WhereInfo:
@@ -105,7 +107,7 @@ def index_key_info(p, idx, table):
 
 
 def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
-                order_by=None, limit=None, open_cursors=True) -> WhereInfo:
+                order_by=None, limit=None, open_cursors=True, minmax=False) -> WhereInfo:
     """Open the loops over ``scope.sources``. ``where`` is the WHERE expression (or None),
     ``left_on`` maps a level to the ON expression of its LEFT JOIN; ``core`` (the SELECT
     being coded, when there is one) tells which columns the statement reads, so that a
@@ -113,7 +115,9 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     lets the plan weigh a sort against an index that delivers the rows in order, and
     ``limit`` (a constant LIMIT, or None) prices that sort as a top-N one.
     ``open_cursors=False``: the sources' table cursors are open already (a one-pass
-    DELETE or UPDATE loops over its write cursor)."""
+    DELETE or UPDATE loops over its write cursor). ``minmax`` marks the loops of a query
+    whose one aggregate is min() or max(), which sqlite3's plan calls searches (its
+    WHERE_ORDERBY_MIN/MAX) even where they read every row."""
     b = p.b
     info = WhereInfo(scope)
     info.brk = b.new_label()
@@ -122,7 +126,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     if n > MAX_JOIN_TABLES:
         raise OperationalError(f"at most {MAX_JOIN_TABLES} tables in a join")
     if not n:  # no FROM: one row, every term a constant test before it
-        b.emit(O.OP_Noop, 0, 0, 0, _EQP_CONSTANT_ROW)
+        eqp_line(p, "SCAN CONSTANT ROW")
         if where is not None or extra_terms:
             for e in split_and(where, []) + list(extra_terms):
                 if_false(p, scope, e, info.brk, True)
@@ -130,8 +134,6 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     exprs = split_and(where, []) + list(extra_terms)
     wc = WhereClause(scope, exprs, left_on)
     chosen, info.n_ordered, backwards = _plan(scope, wc, core, order_by, limit) if n else ([], 0, ())
-    if not n:
-        b.emit(O.OP_Noop, 0, 0, 0, EQP_PREFIX + "SCAN CONSTANT ROW")
     order = [lp.src_i for lp in chosen]
     if order != list(range(n)):
         scope.sources[:] = [srcs[i] for i in order]
@@ -169,6 +171,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
             by_level[t.level].append(t)
     for i, src in enumerate(scope.sources):
         lv = Level(src)
+        lv.minmax = minmax
         info.levels.append(lv)
         lv.cont = b.new_label()
         lv.brk = b.new_label()
@@ -320,14 +323,21 @@ def _key_block(p, scope, exprs, aff):
     return base
 
 
-def _eqp_text(scope, lv, covering=False):
-    """The EXPLAIN QUERY PLAN line of a loop, in sqlite3's words."""
+def _eqp_text(p, lv, covering=False):
+    """The EXPLAIN QUERY PLAN line of a loop, in sqlite3's words (the inner side of a
+    LEFT JOIN says so)."""
+    text = _eqp_access(p, lv, covering)
+    return text + " LEFT-JOIN" if lv.src.left else text
+
+
+def _eqp_access(p, lv, covering):
     acc = lv.access
     src = lv.src
-    name = src.name
+    name = p.eqp_names.get(src.cursor, src.name)
     k = acc.kind
+    scan = "SEARCH" if lv.minmax else "SCAN"
     if k == "scan":
-        return f"SCAN {name}"
+        return f"{scan} {name}"
     if k == "rowid_eq":
         return f"SEARCH {name} USING INTEGER PRIMARY KEY (rowid=?)"
     if k == "rowid_range":
@@ -349,16 +359,14 @@ def _eqp_text(scope, lv, covering=False):
         parts.append(f"{cols[len(acc.eq)]}<?")
     if idx.is_pk and src.is_table and src.table.without_rowid:  # the table's own key
         if not parts:
-            return f"SCAN {name}"
+            return f"{scan} {name}"
         return f"SEARCH {name} USING PRIMARY KEY ({' AND '.join(parts)})"
     how = "COVERING INDEX" if covering else "INDEX"
     if not parts:
-        return f"SCAN {name} USING {how} {idx.name}"
+        return f"{scan} {name} USING {how} {idx.name}"
     return f"SEARCH {name} USING {how} {idx.name} ({' AND '.join(parts)})"
 
 
-EQP_PREFIX = "eqp:"
-_EQP_CONSTANT_ROW = EQP_PREFIX + "SCAN CONSTANT ROW"
 
 
 def _open_loop(p, scope, lv):
@@ -369,10 +377,8 @@ def _open_loop(p, scope, lv):
     prologue = getattr(src, "prologue", None)
     if prologue is not None:  # a correlated table-valued function computes its rows now
         prologue()
-    if src.is_table:
-        lv.eqp_addr = b.emit(O.OP_Noop, 0, 0, 0, EQP_PREFIX + _eqp_text(scope, lv))
-    # a view or subquery: sqlite3 flattens the simple ones into the outer query, so its
-    # plan shows the loops that fill it (already described) and no line for it
+    if src.is_table or src.cursor in p.eqp_names:  # (a table-valued function: no line)
+        lv.eqp_addr = eqp_line(p, _eqp_text(p, lv))
     lv.start = b.addr()
     rev = acc.reverse
     if acc.kind == "scan":
@@ -666,7 +672,7 @@ def _make_covering(p, scope, lv) -> bool:
     ins[0] = O.OP_Noop
     ins[1] = ins[2] = ins[3] = 0
     ins[4] = None
-    ops[lv.eqp_addr][4] = EQP_PREFIX + _eqp_text(scope, lv, True)
+    eqp_set(p, lv.eqp_addr, _eqp_text(p, lv, True))
     return True
 
 

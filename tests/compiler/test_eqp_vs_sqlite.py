@@ -132,7 +132,6 @@ index/in/10/slt_good_3.test.gz:303
 index/orderby_nosort/1000/slt_good_0.test.gz:3315
 index/orderby_nosort/1000/slt_good_0.test.gz:3371
 index/random/10/slt_good_0.test.gz:354
-random/aggregates/slt_good_0.test.gz:487
 """.split())
 
 

@@ -117,6 +117,14 @@ QUERIES = [
     "SELECT x FROM t1, t2 ORDER BY rowid",
     "SELECT y FROM t1 GROUP BY rowid ORDER BY 1",
     "SELECT rowid FROM t1 GROUP BY x ORDER BY 1",
+    # an ORDER BY name matches an AS name before a FROM column of that name
+    "SELECT x AS z FROM t2 ORDER BY z DESC",
+    "SELECT z, x AS z FROM t2 ORDER BY z DESC",
+    "SELECT x AS Z, z FROM t2 ORDER BY z DESC",
+    "SELECT -x AS x FROM t1 ORDER BY x",
+    "SELECT x AS z FROM (SELECT x, z FROM t2) ORDER BY z DESC",
+    "SELECT x AS z, x + 1 AS z FROM t2 ORDER BY z DESC",
+    "SELECT count(*) AS z FROM t2 GROUP BY z",
 ]
 
 

@@ -1,0 +1,144 @@
+"""The query flattener (SQLite's flattenSubquery), for its plainest case: a SELECT whose
+only FROM item is a view or subquery that just picks columns and rows of one table
+
+    SELECT <outer> FROM (SELECT c1, c2 FROM tab WHERE <w>) AS v WHERE <x>
+
+is coded as ``SELECT <outer> FROM tab AS v WHERE <w> AND <x>``: the table is read in the
+outer query's own loop (and can use its indexes for both WHERE clauses) instead of being
+copied into an ephemeral table first; its plan line names ``tab``, as sqlite3's. SQLite flattens far more shapes; this covers the
+ones where the rewrite cannot change a result, a name or an error:
+
+- the inner SELECT is one core over one table of the schema (not a view, CTE or
+  table-valued function), without DISTINCT, GROUP BY, HAVING, windows, ORDER BY, LIMIT,
+  WITH or a column list (a view's ``(a, b)``), its result columns plain unqualified,
+  unaliased, distinct names of the table's columns, its WHERE free of subqueries and of
+  names other than the table's columns, unqualified;
+- the outer query names only the columns the inner one returns, unqualified or qualified
+  by the item's alias (a ``*`` stands for those columns), holds no subquery, and no CTE
+  is in scope (which could hide the view's table).
+
+A view over such a view is flattened into it first, so the chain ends at the table.
+
+Unqualified names keep resolving exactly as before (a result alias first where SQLite
+looks at aliases, else the column), since each exported column is the table column of the
+same name. Anything else is left to materialization. This module rewrites ASTs only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children
+from sqlengine.sql import ast as A
+
+_SUBQUERIES = SUBQUERY_NODES + (A.InTable,)
+
+
+def flatten_from(p, core, order_by, views=()):
+    """``core`` with its one view or subquery FROM item merged into it, or ``core`` itself
+    when the rewrite does not apply (``views``: the views being flattened around it)."""
+    item = core.from_
+    if type(item) is A.SubqueryRef:
+        sel, visible = item.select, item.alias
+    elif type(item) is A.TableRef and item.schema is None and not getattr(p, "ctes", None):
+        key = item.name.lower()
+        view = p.schema.views.get(key)
+        if (view is None or view.columns or key in views
+                or p.schema.table(item.name) is not None):
+            return core
+        sel, visible = view.select, item.alias or item.name
+        views = views + (key,)
+    else:
+        return core
+    if (sel.with_ is not None or sel.order_by or sel.limit is not None
+            or type(sel.body) is not A.SelectCore):
+        return core
+    body = flatten_from(p, sel.body, None, views)  # a view of a view of a table, ...
+    names = _exported(p, body)
+    if names is None or not _outer_reads_only(core, order_by, names, visible):
+        return core
+    table = body.from_
+    where = body.where if core.where is None else (
+        core.where if body.where is None else A.Binary("AND", body.where, core.where))
+    item = dataclasses.replace(table, alias=visible)
+    # its loop's plan line names the table (or the alias it has in the inner SELECT)
+    p.flat_names[id(item)] = p.flat_names.get(id(table), table.alias or table.name)
+    columns = [c for rc in core.columns for c in _expand_star(rc, body)]
+    return dataclasses.replace(core, columns=columns, from_=item, where=where,
+                               features=core.features | body.features)
+
+
+def _expand_star(rc, body):
+    """The result columns ``rc`` stands for: a ``*`` the inner SELECT's columns."""
+    if type(rc) is A.ResultColumn:
+        return [rc]
+    return [A.ResultColumn(dataclasses.replace(c.expr), None, c.expr.name)
+            for c in body.columns]
+
+
+def _exported(p, body):
+    """The names of the columns a SELECT core the flattener can merge returns, else
+    None."""
+    if body.distinct or body.group_by or body.having is not None or body.windows:
+        return None
+    table = body.from_
+    t = p.schema.table(table.name) if type(table) is A.TableRef else None
+    if (t is None or table.schema is not None
+            or getattr(p, "ctes", None) and _names_cte(p, table.name)):
+        return None
+    columns = {c.name.lower() for c in t.columns}
+    names = set()
+    for rc in body.columns:
+        if type(rc) is not A.ResultColumn or rc.alias is not None:
+            return None
+        e = rc.expr
+        if type(e) is not A.Column or e.table is not None or e.schema is not None:
+            return None
+        key = e.name.lower()
+        if key in names or key not in columns:
+            return None
+        names.add(key)
+    if body.where is not None and not _plain_names(body.where, None, columns):
+        return None
+    return names
+
+
+def _names_cte(p, name):
+    from sqlengine.compiler.cte import find_cte
+    return find_cte(p, name) is not None
+
+
+def _outer_reads_only(core, order_by, names, visible):
+    """True when every name the outer query reads is an exported column (unqualified or
+    qualified by ``visible``) and it holds no ``*`` nor subquery."""
+    vis = visible.lower() if visible else None
+    for rc in core.columns:
+        if type(rc) is not A.ResultColumn and (
+                type(rc) is not A.Star or rc.table is not None and rc.table.lower() != vis):
+            return False
+    parts = [rc.expr for rc in core.columns if type(rc) is A.ResultColumn]
+    parts += [x for x in (core.where, core.having) if x is not None]
+    parts += list(core.group_by or ())
+    parts += [w for _n, w in core.windows or ()]
+    parts += [o.expr for o in order_by or ()]
+    return all(_plain_names(e, vis, names) for e in parts)
+
+
+def _plain_names(e, qualifier, names=None):
+    """No subquery under ``e``, and each column name in it unqualified or qualified by
+    ``qualifier`` (and among ``names`` when given)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _SUBQUERIES):
+            return False
+        if type(x) is A.Column:
+            if x.schema is not None:
+                return False
+            if x.table is not None and (qualifier is None or x.table.lower() != qualifier):
+                return False
+            if names is not None and x.name.lower() not in names:
+                return False
+            continue
+        stack.extend(iter_children(x))
+    return True

@@ -1,0 +1,103 @@
+"""The flattener (compiler/flatten.py): a view or subquery that picks columns and rows of
+one table is read in the outer query's loop. Results, column names and errors must be
+sqlite3's, whether the shape is flattened or left to materialization, and the plan shows
+which happened."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+import sqlengine
+
+SCHEMA = """
+create table t(a integer, b text collate nocase, c);
+create index tb on t(b);
+insert into t values(1, 'X', 3), (2, 'y', 4), (3, 'x', 5), (4, null, 6), (5, 'Y', 1);
+create view v1 as select a, b from t where a > 1;
+create view v2 as select b from v1;
+create view v3 as select * from v2;
+create view vc(p, q) as select a, b from t;
+create view va as select a as z, b from t;
+create view vx as select a, b from t where t.a > 1;
+"""
+
+QUERIES = [
+    "select * from v1",
+    "select * from v3",
+    "select * from v3 where b = 'X' order by 1",
+    "select b, count(*) from v2 group by b order by b",
+    "select * from v1 order by b, a",
+    "select c from v1",
+    "select v1.a from v1",
+    "select v1.a from v1 as w",
+    "select w.a, w.b from v1 as w where w.b > 'a' order by w.a",
+    "select a as b from v1 order by b",
+    "select b as a from v1 order by v1.a",
+    "select rowid, a from v1 order by a",
+    "select * from vc where p > 2",
+    "select z from va order by z desc",
+    "select * from vx order by a",
+    "select * from (select a, b from t where c > 2) s where s.a < 4 order by a",
+    "select s.* from (select a, b from t) s order by 1",
+    "select * from (select a, b from t) order by a",
+    "select a, (select count(*) from t) from v1 order by a",
+    "select max(a), b from v1",
+    "select distinct b from v2 order by 1",
+    "select a from v1 where b in ('x', 'Y') order by a",
+    "select a from v1 where b = 'Y' order by a",
+    "select a from v1 union select b from v2 order by 1",
+    "select * from v1 where a > (select min(a) from v1) order by a",
+]
+
+
+@pytest.fixture(scope="module")
+def cons():
+    ref = sqlite3.connect(":memory:")
+    ref.executescript(SCHEMA)
+    eng = sqlengine.connect(":memory:")
+    eng.executescript(SCHEMA)
+    return ref, eng
+
+
+def _run(con, q, error):
+    try:
+        cur = con.execute(q)
+        return cur.fetchall(), [d[0] for d in cur.description]
+    except error as e:
+        return "error", str(e)
+
+
+@pytest.mark.parametrize("q", QUERIES)
+def test_flattened_or_not_same_answer(cons, q):
+    ref, eng = cons
+    assert _run(eng, q, sqlengine.Error) == _run(ref, q, sqlite3.Error)
+
+
+def _plan(con, q):
+    return [r[3] for r in con.execute("EXPLAIN QUERY PLAN " + q)]
+
+
+@pytest.mark.parametrize("q", [
+    "select * from v3",
+    "select b from v1 where b = 'x'",
+    "select w.a from v1 as w",
+    "select a from (select a, b from t where c > 2) s where s.a < 4",
+])
+def test_flattened_plans_read_the_table(cons, q):
+    ref, eng = cons
+    assert _plan(eng, q) == _plan(ref, q)
+    assert not any(line.startswith("MATERIALIZE") for line in _plan(eng, q))
+
+
+@pytest.mark.parametrize("q", [
+    "select rowid, a from v1",     # the view's rowid
+    "select * from vc",            # a column list
+    "select z from va",            # an aliased column
+    "select * from vx",            # a qualified name in the view
+    "select a from v1 where a in (select a from t)",  # a subquery in the outer query
+])
+def test_shapes_left_to_materialization(cons, q):
+    _ref, eng = cons
+    assert _plan(eng, q)[0].startswith("MATERIALIZE")
