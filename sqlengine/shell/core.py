@@ -197,7 +197,7 @@ class Shell:
                 position += 1
             if position >= len(sql):
                 return 0
-            started = (time.perf_counter(), os.times()) if self.timer else None
+            started = (time.perf_counter(), _cpu_times()) if self.timer else None
             try:
                 stmt, tail = db.prepare(sql, position)
             except Exception as exc:  # noqa: BLE001 - an engine bug is reported, not raised
@@ -222,9 +222,9 @@ class Shell:
                 self.write(f"changes: {db.changes}   total_changes: {db.total_changes}\n")
             if started is not None:
                 real = time.perf_counter() - started[0]
-                now = os.times()
-                self.write(f"Run Time: real {real:.3f} user {now.user - started[1].user:.6f} "
-                           f"sys {now.system - started[1].system:.6f}\n")
+                user, system = _cpu_times()
+                self.write(f"Run Time: real {real:.3f} user {user - started[1][0]:.6f} "
+                           f"sys {system - started[1][1]:.6f}\n")
             position = tail
 
     def _run_statement(self, stmt) -> int:
@@ -425,6 +425,18 @@ def _complete(sql: str) -> bool:
     from sqlengine.sql import complete_statement
 
     return complete_statement(sql)
+
+
+def _cpu_times():
+    """(user, system) CPU seconds of this process to the microsecond, as the sqlite3
+    shell's .timer reads them (getrusage; os.times counts clock ticks)."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        t = os.times()
+        return t.user, t.system
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime, usage.ru_stime
 
 
 def _ends_with_semicolon(line: str) -> bool:

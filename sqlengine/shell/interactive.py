@@ -11,6 +11,7 @@ behaves exactly as in batch mode. Without a usable terminal (or prompt_toolkit),
 from __future__ import annotations
 
 import os
+import re
 import signal
 
 from sqlengine.shell.core import CONTINUATION_PROMPT, PROMPT, ExitShell, LineReader
@@ -65,6 +66,20 @@ class SqlCompleter:
         lowered = prefix.lower()
         return sorted(w for w in self.words() if w.lower().startswith(lowered) and w != prefix)
 
+    @staticmethod
+    def word_before(text: str) -> str:
+        """The part of ``text`` (the line up to the cursor) to complete: the name being
+        typed (after ``t.`` the column part, after ``(`` or ``,`` the argument), or a
+        dot-command at the start of the line."""
+        match = _NAME_TAIL.search(text)
+        word = match.group()
+        start = match.start()
+        if start > 0 and text[start - 1] == "." and not text[:start - 1].strip():
+            return "." + word
+        return word
+
+
+_NAME_TAIL = re.compile(r"[A-Za-z0-9_$\x80-\U0010ffff]*$")
 
 FUNCTION_NAMES = (
     "abs", "avg", "changes", "char", "coalesce", "count", "date", "datetime", "glob",
@@ -87,7 +102,7 @@ def _prompt_toolkit_session(shell, stdin):
 
     class _Completer(Completer):
         def get_completions(self, document, complete_event):
-            prefix = document.get_word_before_cursor(WORD=True)
+            prefix = words.word_before(document.text_before_cursor)
             if not prefix:
                 return
             for word in words.complete(prefix):

@@ -10,15 +10,23 @@ package ``sqlite3``): the same input gives the same stdout, stderr and exit stat
   ``engine_ready.txt`` (``SQLENGINE_SHELL_ALL=1`` runs them all, to find new ones).
 
 A test module's ``SCENARIOS`` dict (id -> (script, argv)) is crossed with the backends.
+
+Where the sqlite3 shell is not installed, its answers come from ``sqlite3_expected.json``:
+what it printed (stdout, stderr, exit status) and the text files it left, for each script,
+keyed by a hash of the script, the arguments and the input files. Run the tests with
+``SQLENGINE_SHELL_RECORD=1`` where /usr/bin/sqlite3 exists to (re)write it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +36,28 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "dba
 import capi_engine  # noqa: E402
 
 SQLITE3 = shutil.which("sqlite3")
+EXPECTED_PATH = Path(__file__).with_name("sqlite3_expected.json")
+RECORD = bool(os.environ.get("SQLENGINE_SHELL_RECORD"))
+_WORK = "<work>"  # the scripts' directory in stored answers (a fresh one per test)
+
+
+def _load_expected():
+    if EXPECTED_PATH.exists():
+        return json.loads(EXPECTED_PATH.read_text(encoding="utf-8"))
+    return {}
+
+
+EXPECTED = _load_expected()
+RECORDED = {}
+
+
+def pytest_sessionfinish(session):
+    if RECORD and RECORDED:
+        merged = dict(_load_expected())
+        merged.update(RECORDED)
+        # (ASCII: the outputs may hold undecodable bytes as lone surrogates)
+        EXPECTED_PATH.write_text(json.dumps(merged, indent=0, sort_keys=True) + "\n",
+                                 encoding="ascii")
 
 
 def _engine_ready():
@@ -103,16 +133,52 @@ class ShellRunner:
         return out.getvalue(), err.getvalue(), code
 
     def sqlite3(self, script="", args=()):
+        """The sqlite3 shell's answer to the script: run, or stored when it is absent."""
+        key = hashlib.sha256(json.dumps([script, list(args), sorted(self.files.items())])
+                             .encode("utf-8", "surrogateescape")).hexdigest()
+        if SQLITE3 is None:
+            return self._stored(key)
         self._fresh_work()
         done = subprocess.run([SQLITE3, *args], input=script.encode("utf-8"),
                               capture_output=True, timeout=60, cwd=self.work)
+        left = self._left_files()
         self.theirs_dir = self._keep("theirs")
-        return (done.stdout.decode("utf-8", "surrogateescape"),
-                done.stderr.decode("utf-8", "replace"), done.returncode)
+        answer = (done.stdout.decode("utf-8", "surrogateescape"),
+                  done.stderr.decode("utf-8", "replace"), done.returncode)
+        if RECORD:
+            work = str(self.work)
+            RECORDED[key] = {"stdout": answer[0].replace(work, _WORK),
+                             "stderr": answer[1].replace(work, _WORK), "status": answer[2],
+                             "files": left}
+        return answer
+
+    def _left_files(self):
+        """The text files a run left in the work directory (its outputs, not its inputs)."""
+        left = {}
+        for path in sorted(self.work.iterdir()):
+            if not path.is_file() or self.files.get(path.name) is not None:
+                continue
+            try:
+                left[path.name] = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue  # a database file: no test reads sqlite3's copy
+        return left
+
+    def _stored(self, key):
+        entry = EXPECTED.get(key)
+        if entry is None:
+            pytest.fail("no stored sqlite3 shell output for this script and the sqlite3 shell "
+                        "is not installed: run the tests with SQLENGINE_SHELL_RECORD=1 where "
+                        "it is (Debian package sqlite3)")
+        self._fresh_work()
+        for name, text in entry["files"].items():
+            (self.work / name).write_text(text, encoding="utf-8")
+        work = str(self.work)
+        self.theirs_dir = self._keep("theirs")
+        return (entry["stdout"].replace(_WORK, work), entry["stderr"].replace(_WORK, work),
+                entry["status"])
 
 
 @pytest.fixture
 def shell(backend, monkeypatch, tmp_path):
-    if SQLITE3 is None:
-        pytest.fail("the sqlite3 command-line shell (Debian package sqlite3) is required")
     return ShellRunner(backend, monkeypatch, tmp_path)

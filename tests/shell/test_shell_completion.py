@@ -19,3 +19,14 @@ def test_completion_words(shell):
     assert completer.complete("wing") == ["wingspan"]
     assert ".tables" in completer.complete(".ta")
     assert "group_concat" in completer.complete("group_")
+
+
+def test_the_word_completed_is_the_name_being_typed():
+    word = SqlCompleter.word_before
+    assert word("select wing") == "wing"
+    assert word("select birds.wing") == "wing"
+    assert word("select max(wing") == "wing"
+    assert word("select a,wing") == "wing"
+    assert word(".ta") == ".ta"
+    assert word("  .sch") == ".sch"
+    assert word("select ") == ""

@@ -1,12 +1,10 @@
 """.pages and .btree show the file as it is: their figures equal SQLite's dbstat virtual
-table (pgno, owner, path, page type, cells, payload, unused bytes) on the same file."""
+table (pgno, owner, path, page type, cells, payload, unused bytes) on the same file (read
+and written through the stdlib sqlite3 module, whose library has dbstat)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
-SQLITE3 = shutil.which("sqlite3")
+import sqlite3
 
 BUILD = """
 create table t(a, b);
@@ -22,13 +20,22 @@ delete from t where a % 7 = 0;
 def dbstat(path, where=""):
     query = ("select pageno, name, path, pagetype, ncell, payload, unused from dbstat "
              f"{where}")
-    done = subprocess.run([SQLITE3, str(path), query], capture_output=True, check=True)
-    return done.stdout.decode()
+    con = sqlite3.connect(path)
+    try:
+        return "".join("|".join(str(v) for v in row) + "\n" for row in con.execute(query))
+    finally:
+        con.close()
+
+
+def build(path):
+    con = sqlite3.connect(path)
+    con.executescript(BUILD)
+    con.close()
 
 
 def test_pages_of_a_sqlite3_file_match_dbstat(shell, tmp_path):
     path = tmp_path / "made_by_sqlite3.db"
-    subprocess.run([SQLITE3, str(path)], input=BUILD.encode(), check=True)
+    build(path)
     out, err, code = shell.ours("", (str(path), ".pages"))
     assert (err, code) == ("", 0)
     assert out == dbstat(path, "order by pageno")
@@ -36,7 +43,7 @@ def test_pages_of_a_sqlite3_file_match_dbstat(shell, tmp_path):
 
 def test_btree_of_a_sqlite3_file_follows_dbstat(shell, tmp_path):
     path = tmp_path / "made_by_sqlite3.db"
-    subprocess.run([SQLITE3, str(path)], input=BUILD.encode(), check=True)
+    build(path)
     out, err, code = shell.ours("", (str(path), ".btree T"))
     assert (err, code) == ("", 0)
     lines = out.splitlines()

@@ -59,12 +59,13 @@ class Terminal:
     def type(self, keys):
         os.write(self.master, keys.encode("utf-8"))
 
-    def expect(self, pattern, start=0):
-        """Wait until the plain text after ``start`` matches ``pattern`` (a hang guard,
-        not a speed check: the limit is generous)."""
+    def expect(self, pattern, start=0, raw=False):
+        """Wait until the plain text (``raw``: the bytes as written, escapes and all)
+        after ``start`` matches ``pattern`` (a hang guard, not a speed check: the limit is
+        generous)."""
         deadline = time.monotonic() + 60
         while True:
-            match = re.search(pattern, self.text[start:])
+            match = re.search(pattern, (self.raw if raw else self.text)[start:])
             if match:
                 return start + match.end()
             remaining = deadline - time.monotonic()
@@ -211,5 +212,36 @@ def test_ctrl_c_interrupts_a_running_query(terminal):
     at = term.expect(r"\nstill here\n", at)
     term.expect(r"sqlite>", at)
     term.type(".quit\r")
+    term.close()
+    assert term.process.returncode == 0
+
+
+_EDITOR_READY = "\x1b[?2004h"
+
+
+def test_tab_completes_table_and_column_names(terminal):
+    term = terminal()
+    at = term.expect(r"sqlite>")
+    term.type("create table birds(wingspan); insert into birds values(7);\r")
+    at = term.expect(r"sqlite>", at)
+    # keys one after the other, as typed, once the editor is reading them (it turns
+    # bracketed paste on when it starts on a line)
+    raw = term.expect(re.escape(_EDITOR_READY), 0, raw=True)
+    raw = term.expect(re.escape(_EDITOR_READY), raw, raw=True)
+    for keys, shown in (("select max(wings", "wings"), ("\t", "pan"), (") from bir", "bir"),
+                        ("\t", "ds")):
+        term.type(keys)  # Tab completes the name being typed
+        raw = term.expect(re.escape(shown), raw, raw=True)
+    term.type(";\r")
+    at = term.expect(r"\n7\n", at)
+    raw = term.expect(re.escape(_EDITOR_READY), raw, raw=True)
+    term.type(".sch")
+    raw = term.expect(r"sch", raw, raw=True)
+    term.type("\t")
+    raw = term.expect(r"ema", raw, raw=True)
+    term.type("\r")
+    at = term.expect(r"CREATE TABLE birds\(wingspan\);", at)
+    term.expect(r"sqlite>", at)
+    term.type("\x04")
     term.close()
     assert term.process.returncode == 0
