@@ -75,8 +75,10 @@ _SCHEMA_KINDS = {"table": A.CreateTable, "index": A.CreateIndex, "view": A.Creat
 
 # Programs kept by statement text for prepare(). Small: the DB-API has its own statement
 # cache, and keeping hundreds of programs of distinct statements alive slows down the
-# compilation of new ones (their memory is not reused while it is still warm).
-_PROGRAM_CACHE_SIZE = 64
+# compilation of new ones (their memory is not reused while it is still warm); a program
+# and its AST of a large join take some 50 KB, so 64 of them made a run of distinct
+# statements (the corpus workload) hold 2.4x sqlite3's memory.
+_PROGRAM_CACHE_SIZE = 16
 
 
 class _SchemaChanged(Exception):

@@ -30,8 +30,9 @@ from .parser import parse_one as _parse_one_uncached
 __all__ = ["Parsed", "parse_one", "parse_all", "complete_statement", "clear_cache"]
 
 # Small on purpose: the DB-API keeps its own statement cache, and holding the ASTs of a
-# thousand distinct statements made every new parse slower (memory no longer reused warm).
-CACHE_SIZE = 64
+# thousand distinct statements made every new parse slower (memory no longer reused warm);
+# as large as database.py's program cache, whose look-ups start with a parse.
+CACHE_SIZE = 16
 _cache: OrderedDict = OrderedDict()
 
 
