@@ -99,6 +99,7 @@ cdef class BtCursor:
     cdef bytes make_cell(self, bint table, int64_t rowid, bytes payload)
     cdef int free_cell_overflow(self, MemPage p, int i) except -1
     cdef int _prepare_write(self) except -1
+    cdef int _append(self, rowid, bytes payload) except -1
     cdef bytes current_payload_at(self, MemPage p, int i)
     cdef void _after_write(self, key)
     cdef int replace_cell(self, int i, bytes cell) except -1

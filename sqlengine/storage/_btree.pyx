@@ -1190,15 +1190,35 @@ cdef class BtCursor:
         """Insert an entry known to sort after every entry of the tree (no key compare):
         append(rowid, payload) for tables, append(record) for indexes. Used to copy a tree
         in order (VACUUM) without its collations."""
+        if self.intkey:
+            self._append(args[0], bytes(args[1]))
+        else:
+            self._append(None, bytes(args[0]))
+
+    def append_from(self, BtCursor src):
+        """Append every entry of ``src``'s tree, in its order (``append`` for each): VACUUM's
+        copy of a b-tree into an empty one of the same kind. Returns the count."""
+        cdef long long n = 0
+        cdef int ok = src.first()
+        while ok:
+            if self.intkey:
+                self._append(src.current_rowid(), src.current_payload())
+            else:
+                self._append(None, src.current_payload())
+            n += 1
+            ok = src.next_()
+        return n
+
+    cdef int _append(self, rowid, bytes payload) except -1:
+        """append(): a table entry (rowid, payload), or an index record (rowid None)."""
         cdef bytes cell
         cdef int i
         self._prepare_write()
         if self.intkey:
-            rowid = args[0]
-            cell = self.make_cell(True, rowid, bytes(args[1]))
+            cell = self.make_cell(True, rowid, payload)
             key = rowid
         else:
-            key = bytes(args[0])
+            key = payload
             cell = self.make_cell(False, 0, key)
         if self.move_to_root():
             self.move_to_rightmost()
@@ -1212,6 +1232,7 @@ cdef class BtCursor:
             i = 0
         self.insert_cell(i, cell)
         self._after_write(key)
+        return 0
 
     cdef bytes current_payload_at(self, MemPage p, int i):
         cdef CellInfo info

@@ -123,13 +123,7 @@ def _copy(bt, tmp, page_size):
         mapping[root] = new_root
         src = bt.cursor(root, False, None if intkey else KeyInfo(0))
         dst = tmp.cursor(new_root, True, None if intkey else KeyInfo(0))
-        ok = src.first()
-        while ok:
-            if intkey:
-                dst.append(src.rowid, src.payload())
-            else:
-                dst.append(src.key())
-            ok = src.next()
+        dst.append_from(src)
         src.close()
         dst.close()
     sch = tmp.cursor(1, True)
