@@ -18,7 +18,8 @@ from cpython cimport array
 
 import array as _pyarray
 
-from sqlengine.compiler.resolve import (ROWID_NAMES, ResolvedColumn, Scope, comparison_collation,
+from sqlengine.compiler._resolve cimport lookup_name
+from sqlengine.compiler.resolve import (ROWID_NAMES, ResolvedColumn, comparison_collation,
                                         expr_affinity, expr_collation, no_such_column)
 from sqlengine.compiler.walk import operands as _operands
 from sqlengine.errors import InternalError, OperationalError
@@ -50,7 +51,6 @@ cdef object T_Raise = A.Raise
 cdef object T_CurrentTime = A.CurrentTime
 cdef object T_Star = A.Star
 cdef object T_ResolvedColumn = ResolvedColumn
-cdef object T_Scope = Scope
 
 cdef int OP_OpenRead = O.OP_OpenRead
 cdef int OP_OpenWrite = O.OP_OpenWrite
@@ -283,16 +283,6 @@ cpdef literal_value(v):
     return v
 
 
-cdef object _lookup(scope, name, table):
-    """``scope.lookup(name, table)``, answered from the Scope's cache when it holds the
-    name and no correlation has to be recorded (else by the Scope itself)."""
-    if type(scope) is T_Scope:
-        ref = (<dict>scope._cache).get((name, table, len(scope.sources)), _MISSING)
-        if ref is None or (ref is not _MISSING and not ref.depth):
-            return ref
-    return scope.lookup(name, table)
-
-
 cdef int _notnull_fold(scope, e) except -2:
     """SQLite's resolve-time rewrite of ``x ISNULL`` / ``x NOTNULL`` (``x IS [NOT] NULL``
     too) where x cannot be NULL: the rowid of a FROM subquery or view not on the right of
@@ -311,7 +301,7 @@ cdef int _notnull_fold(scope, e) except -2:
     if scope is None or type(x) is not T_Column or x.name.lower() not in ROWID_NAMES:
         return -1
     try:
-        ref = _lookup(scope, x.name, x.table)
+        ref = lookup_name(scope, x.name, x.table)
     except OperationalError:
         return -1  # (the ordinary coding raises it)
     if ref is None or ref.col >= 0:
@@ -384,7 +374,7 @@ cpdef code_expr(p, scope, e, int target):
         emit_constant(b, literal_value(v), target)
     elif t is T_Column:
         try:
-            ref = _lookup(scope, e.name, e.table) if scope is not None else None
+            ref = lookup_name(scope, e.name, e.table) if scope is not None else None
         except OperationalError as err:
             if e.schema is not None and str(err).startswith("ambiguous"):
                 raise OperationalError(
@@ -545,7 +535,7 @@ cdef _emit_cmp(p, scope, int opcode, left, right, int dest, int flags, left_reg,
         # the common "column op constant": the column gives both affinity and collation
         # (a constant has neither), exactly as the general rules would find
         try:
-            ref = _lookup(scope, left.name, left.table)
+            ref = lookup_name(scope, left.name, left.table)
         except OperationalError:
             ref = None
         if ref is not None:

@@ -209,6 +209,15 @@ class WhereClause:
             self.on_terms[lvl] = [self._term(e, True, comparison_collation)
                                   for e in split_and(on, [])]
 
+    def release(self):
+        """Drop the terms' operands once the loops are coded: an Operand points back to
+        its term, a cycle that reference counting alone would not free."""
+        for t in self.terms:
+            t.operands = ()
+        for ts in self.on_terms.values():
+            for t in ts:
+                t.operands = ()
+
     def _term(self, e, left_on, comparison_collation):
         m = self.masker.mask(e)
         pinned = m == PINNED

@@ -151,14 +151,14 @@ def _sizes(table):
     """(szTabRow, {index name: szIdxRow}) of a table, remembered while the table object,
     its column count and its list of indexes stay the same."""
     hit = _sizes_memo.get(id(table))
-    ixs = table.indexes
-    if (hit is not None and hit[0] is table and hit[1] == len(table.columns)
-            and len(hit[2]) == len(ixs) and all(a is b for a, b in zip(hit[2], ixs))):
+    ixs = tuple(table.indexes)
+    # (tuples compare their items by identity first: the same Index objects are equal)
+    if hit is not None and hit[0] is table and hit[1] == len(table.columns) and hit[2] == ixs:
         return hit[3]
     ans = _compute_sizes(table)
     if len(_sizes_memo) > 256:
         _sizes_memo.clear()
-    _sizes_memo[id(table)] = (table, len(table.columns), tuple(ixs), ans)
+    _sizes_memo[id(table)] = (table, len(table.columns), ixs, ans)
     return ans
 
 
@@ -502,7 +502,7 @@ class LoopBuilder:
             aff = index_column_affinity(table, ix, k, lhs_aff)
             return _affinity_ok(aff, term_aff) and coll_name == _coll_name(coll)
 
-        def recurse(k, eq, prereq, n_out, n_in_mul):
+        def recurse(again, k, eq, prereq, n_out, n_in_mul):
             if k >= len(ix.columns):
                 return
             col = ix.columns[k]
@@ -532,8 +532,10 @@ class LoopBuilder:
                 lp.used = tuple(x.term for x in lp.eq)
                 self.output_adjust(lp, r_size, terms)
                 self.add(lp)
-                recurse(k + 1, lp.eq, lp.prereq, nxt, n_in_mul + n_in)
-        recurse(0, (), 0, r_size, 0)
+                again(again, k + 1, lp.eq, lp.prereq, nxt, n_in_mul + n_in)
+        # (handed itself rather than closed over: a function in its own closure is a cycle
+        # that only the garbage collector frees)
+        recurse(recurse, 0, (), 0, r_size, 0)
 
 
 def _is_constant(e):

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from sqlengine.compiler._resolve import (  # noqa: F401  (the public surface of this module)
     ROWID_NAMES, ColRef, ResolvedColumn, Scope, Source, clear_caches, comparison_collation,
-    expr_affinity, expr_coll_seq, expr_collation, has_explicit_collate, real_affinity)
+    expr_affinity, expr_coll_seq, expr_collation, has_explicit_collate, real_affinity,
+    release_scopes)
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 

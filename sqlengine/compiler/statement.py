@@ -14,6 +14,7 @@ from sqlengine.compiler._codegen import USES_CALL, USES_TABLE
 from sqlengine.compiler.context import Parse
 from sqlengine.compiler.delete import compile_delete
 from sqlengine.compiler.insert import compile_insert
+from sqlengine.compiler.resolve import release_scopes
 from sqlengine.compiler.select import OutputDest, compile_select
 from sqlengine.compiler.update import compile_update
 from sqlengine.errors import OperationalError
@@ -65,6 +66,8 @@ def compile_statement(db, stmt, text: str):
         return _compile(db, stmt, text)
     except RecursionError:
         return _compile_deep(db, stmt, text)
+    finally:
+        release_scopes()  # (frees the statement's scopes without the cyclic collector)
 
 
 def _compile_deep(db, stmt, text):

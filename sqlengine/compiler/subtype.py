@@ -15,8 +15,6 @@ This module edits or plans the emitted instructions of one program; it never run
 
 from __future__ import annotations
 
-import weakref
-
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
@@ -31,14 +29,11 @@ def _is_json_call(p4) -> bool:
     return name.startswith("json") or name in ("->", "->>")
 
 
-_schema_json: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 def _schema_mentions_json(schema) -> bool:
     """True when a view, table or trigger definition names a JSON function or operator (a
     view, a generated column or a trigger can call one that the statement's text does not
-    show)."""
-    hit = _schema_json.get(schema)
+    show). The answer is kept on the schema object for its version."""
+    hit = getattr(schema, "_mentions_json", None)
     version = getattr(schema, "version", 0)
     if hit is not None and hit[0] == version:
         return hit[1]
@@ -51,8 +46,8 @@ def _schema_mentions_json(schema) -> bool:
                 flag = True
                 break
     try:
-        _schema_json[schema] = (version, flag)
-    except TypeError:  # not weak-referenceable: no cache
+        schema._mentions_json = (version, flag)
+    except AttributeError:  # (an object with fixed attributes: no cache)
         pass
     return flag
 

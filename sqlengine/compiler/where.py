@@ -200,6 +200,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
         for t in level_terms:
             if t not in done:
                 if_false(p, scope, t.expr, lv.cont, True)
+    wc.release()
     return info
 
 

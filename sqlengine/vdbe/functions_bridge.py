@@ -93,37 +93,62 @@ class AggCall:
 
 
 class FunctionTable:
+    """The connection's functions. The call objects handed to the compiler (P4 of
+    Function/AggStep/AggFinal) hold no state of their own, so one per name (as written)
+    and argument count is made and handed out again, as are the ``is_aggregate``
+    answers, until a function is created or removed (a compiled like()/glob() keeps its
+    pattern: one per use)."""
+
     def __init__(self, db):
         self.db = db
         self.reg = FunctionRegistry(BUILTINS)
         self.ctx = DbContext(db)
+        self._calls: dict = {}  # (name, nargs, kind) -> ScalarCall / AggCall / is_aggregate
 
     def _find(self, name, nargs):
         return self.reg.find(name, nargs)
 
+    def _remember(self, key, value):
+        calls = self._calls
+        if len(calls) >= 1024:  # (names as written: bounded)
+            calls.clear()
+        calls[key] = value
+        return value
+
     def scalar(self, name, nargs):
+        hit = self._calls.get((name, nargs, "s"))
+        if hit is not None:
+            return hit
         f = self._find(name, nargs)
         if f is None or f.kind != "scalar":
             return None
         if f.func is f_like or f.func is f_glob:  # the built-ins, not a user override
             return PatternCall(f, self.ctx, f.func is f_glob, getattr(self.db, "__dict__", None))
-        return ScalarCall(f, self.ctx)
+        return self._remember((name, nargs, "s"), ScalarCall(f, self.ctx))
 
     def aggregate(self, name, nargs):
+        hit = self._calls.get((name, nargs, "a"))
+        if hit is not None:
+            return hit
         f = self._find(name, nargs)
         if f is None or f.kind == "scalar":
             return None
-        return AggCall(f, self.ctx)
+        return self._remember((name, nargs, "a"), AggCall(f, self.ctx))
 
     def is_aggregate(self, name, nargs):
-        f = self._find(name, nargs)
-        return f is not None and f.kind == "aggregate"
+        hit = self._calls.get((name, nargs, "?"))
+        if hit is None:
+            f = self._find(name, nargs)
+            hit = self._remember((name, nargs, "?"), f is not None and f.kind == "aggregate")
+        return hit
 
     def exists(self, name):
         return self.reg.exists(name)
 
     def create_function(self, name, nargs, func, deterministic=False):
         self.reg.register_user_function(name, nargs, func, deterministic)
+        self._calls.clear()
 
     def create_aggregate(self, name, nargs, factory):
         self.reg.register_user_aggregate(name, nargs, factory)
+        self._calls.clear()

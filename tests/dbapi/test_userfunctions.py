@@ -77,6 +77,31 @@ def test_function_replaced_and_none(con, sqlite):
         con.execute("select f()")
 
 
+def test_builtins_overridden_after_use(con):
+    """A function created after a built-in of the same name was used replaces it in the
+    next statements: a scalar max/1 over the aggregate, aggregates over total() and the
+    scalar abs() (sqlengine hands out one call object per name, forgotten on change)."""
+    con.execute("create table t(g, v)")
+    con.executemany("insert into t values(?, ?)", [("a", 1), ("a", 2), ("b", 10)])
+    assert con.execute("select max(v), total(v) from t").fetchall() == [(10, 13.0)]
+    assert con.execute("select abs(-v) from t order by 1").fetchall() == [(1,), (2,), (10,)]
+    con.create_function("max", 1, lambda x: x * 100)
+    assert con.execute("select max(v) from t order by 1").fetchall() == [(100,), (200,), (1000,)]
+
+    class Count:
+        def __init__(self):
+            self.n = 0
+
+        def step(self, x):
+            self.n += 1
+
+        def finalize(self):
+            return self.n * 1000
+    con.create_aggregate("total", 1, Count)
+    con.create_aggregate("abs", 1, Count)
+    assert con.execute("select total(v), abs(v) from t").fetchall() == [(3000, 3000)]
+
+
 def test_function_names_case_insensitive(con):
     con.create_function("MyFunc", 0, lambda: 5)
     assert con.execute("select myfunc(), MYFUNC()").fetchone() == (5, 5)
