@@ -58,6 +58,8 @@ runs in a statement savepoint, so an error undoes that statement only (ABORT), o
 
 from __future__ import annotations
 
+import weakref
+
 from sqlengine import errors as E
 from sqlengine import schema as S
 from sqlengine.compiler.statement import compile_statement
@@ -85,6 +87,12 @@ class _SchemaChanged(Exception):
     pass
 
 
+def _statement_of(vm):
+    """The Statement running ``vm`` (None for a VM no statement runs)."""
+    ref = vm.stmt
+    return ref() if ref is not None else None
+
+
 class Statement:
     """One prepared statement (sqlite3_stmt)."""
 
@@ -100,7 +108,9 @@ class Statement:
     def _set_program(self, prog):
         self.prog = prog
         self.vm = Vdbe(self.db, prog)
-        self.vm.stmt = self
+        # a weak reference: a strong one would make every statement a reference cycle,
+        # which only the cyclic garbage collector frees
+        self.vm.stmt = weakref.ref(self)
         self.column_names = prog.column_names
         self.column_decltypes = prog.column_decltypes
         self.param_count = prog.param_count
@@ -427,7 +437,7 @@ class Database:
             self.bt.commit()
 
     def _vm_halt(self, vm):
-        stmt = vm.stmt
+        stmt = _statement_of(vm)
         if self._stmt_sp:
             sp = self._stmt_sp.pop(stmt, None)
             if sp is not None:
@@ -447,7 +457,7 @@ class Database:
         self.total_changes += n + vm.n_nested
 
     def _stmt_of(self, vm):
-        stmt = vm.stmt
+        stmt = _statement_of(vm)
         return stmt if stmt in self._active else None
 
     def _stmt_error(self, stmt, exc):

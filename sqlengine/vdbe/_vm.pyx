@@ -224,7 +224,7 @@ cdef class Vdbe:
     cdef public object error_action
     cdef public object last_rowid
     cdef public long long n_ops     # instructions run by this run (the progress handler's clock)
-    cdef public object stmt         # the prepared statement running this program (or None)
+    cdef public object stmt         # weak reference to the statement running this program, or None
 
     def __init__(self, db, prog):
         self.db = db
