@@ -65,31 +65,46 @@ def select_id(p, sel) -> int:
 
 
 def _number_selects(root) -> dict:
-    ids = {"next": 0}
+    n = _SelectNumbers()
+    if root is not None:
+        n.visit(root)
+    return n.ids
 
-    def number(node):
+
+class _SelectNumbers:
+    """The walk of ``_number_selects`` (methods, not closures calling each other: those
+    would be a reference cycle per statement, freed only by the cyclic collector)."""
+
+    __slots__ = ("ids",)
+
+    def __init__(self):
+        self.ids = {"next": 0}
+
+    def number(self, node):
+        ids = self.ids
         ids["next"] += 1
         ids[id(node)] = ids["next"]
 
-    def arm(node, tail):
+    def arm(self, node, tail):
+        ids = self.ids
         if type(node) is A.Values:
             for row in node.rows:
                 for e in row:
-                    visit(e)
+                    self.visit(e)
                 ids["next"] += 1
             for t in tail:
-                visit(t)
+                self.visit(t)
             ids[id(node)] = ids["next"]
             return
         for c in iter_children(node):
-            visit(c)
+            self.visit(c)
         for t in tail:
-            visit(t)
-        number(node)
+            self.visit(t)
+        self.number(node)
 
-    def select(sel):
+    def select(self, sel):
         if sel.with_ is not None:
-            visit(sel.with_)
+            self.visit(sel.with_)
         arms = []
         body = sel.body
         while type(body) is A.Compound:
@@ -98,20 +113,16 @@ def _number_selects(root) -> dict:
         arms.append(body)
         arms.reverse()
         for a in arms[:-1]:
-            arm(a, ())
+            self.arm(a, ())
         tail = list(sel.order_by or ()) + [x for x in (sel.limit, sel.offset) if x is not None]
-        arm(arms[-1], tail)
+        self.arm(arms[-1], tail)
 
-    def visit(node):
+    def visit(self, node):
         if type(node) is A.Select:
-            select(node)
+            self.select(node)
             return
         for c in iter_children(node):
-            visit(c)
-
-    if root is not None:
-        visit(root)
-    return ids
+            self.visit(c)
 
 
 def query_plan(db, stmt):
