@@ -467,6 +467,8 @@ class Database:
         vm.close_cursors()
         sp = self._stmt_sp.pop(stmt, None)
         self._active.discard(stmt)
+        if self.autocommit and getattr(self, "fk_dirty", None):
+            self.fk_dirty = None  # its deferred foreign-key marks went with its changes
         rollback = action == O.OE_ROLLBACK or _forces_rollback(exc, vm.prog, sp is not None)
         # as sqlite3VdbeHalt: the changes count when FAIL keeps them
         self._count_changes(vm, vm.n_change if action == O.OE_FAIL and not rollback else 0)
@@ -512,6 +514,7 @@ class Database:
         if self.bt.in_trans:
             self.bt.rollback()
         self.autocommit = True
+        self.fk_dirty = None  # (deferred foreign keys marked by what was rolled back)
         self._savepoints.clear()
         self._load_schema()
 
@@ -730,7 +733,7 @@ class Database:
         out = []
         schema = getattr(self.schema, "main", self.schema)
         bt = getattr(self.bt, "main", self.bt)
-        for table in _hash_order(bt, schema, decode_record):
+        for table in _hash_order(bt, schema):
             if len(out) >= max_errors:
                 break
             if only is not None and table is not only:
@@ -831,63 +834,14 @@ def _check_table_indexes(bt, table, idxs, decode_record, Counter, budget):
     return out
 
 
-def _str_hash(name: str) -> int:
-    """SQLite's strHash: Knuth's multiplicative hash of the ASCII-folded UTF-8 bytes."""
-    h = 0
-    for c in name.encode("utf-8", "surrogatepass"):
-        if 65 <= c <= 90:
-            c += 32
-        h = ((h + c) * 0x9E3779B1) & 0xFFFFFFFF
-    return h
-
-
-def _hash_iteration(names):
-    """The order SQLite's Hash (hash.c) walks ``names`` inserted in turn: each new element
-    goes before the first element of its bucket, or first in the list when the bucket is
-    empty or there are no buckets yet; from 10 elements on the table grows to twice the
-    count (at most 64 buckets: SQLITE_MALLOC_SOFT_LIMIT) and relinks the list."""
-    order = []
-    buckets = None  # [count, first element] per bucket
-
-    def insert(e, entry):
-        head = entry[1] if entry is not None and entry[0] else None
-        if entry is not None:
-            entry[0] += 1
-            entry[1] = e
-        if head is not None:
-            order.insert(order.index(head), e)
-        else:
-            order.insert(0, e)
-    for count, name in enumerate(names, 1):
-        size = len(buckets) if buckets else 0
-        if count >= 10 and count > 2 * size and min(count * 2, 64) != size:
-            size = min(count * 2, 64)
-            buckets = [[0, None] for _ in range(size)]
-            old, order[:] = list(order), []
-            for e in old:
-                insert(e, buckets[_str_hash(e) % size])
-        insert(name, buckets[_str_hash(name) % size] if buckets else None)
-    return order
-
-
-def _hash_order(bt, schema, decode_record):
+def _hash_order(bt, schema):
     """The tables in the order SQLite's integrity_check visits them: its schema's table
     hash (tables and views, loaded in sqlite_schema's rowid order after the schema table
     itself, "sqlite_master")."""
-    names = ["sqlite_master"]
-    cur = bt.cursor(1)
-    try:
-        ok = cur.first()
-        while ok:
-            rec = decode_record(cur.payload())
-            if len(rec) > 1 and rec[0] in ("table", "view") and isinstance(rec[1], str):
-                names.append(rec[1])
-            ok = cur.next()
-    finally:
-        cur.close()
+    from sqlengine.schema import table_hash_order
     tables = dict(schema.tables)
     out = []
-    for name in _hash_iteration(names):
+    for name in table_hash_order(bt):
         t = tables.pop(name.lower(), None)
         if t is not None:
             out.append(t)

@@ -618,3 +618,61 @@ def build_schema(rows, parse) -> Schema:
         if owner is not None:
             owner.triggers.append(tr)
     return s
+
+
+def _str_hash(name: str) -> int:
+    """SQLite's strHash: Knuth's multiplicative hash of the ASCII-folded UTF-8 bytes."""
+    h = 0
+    for c in name.encode("utf-8", "surrogatepass"):
+        if 65 <= c <= 90:
+            c += 32
+        h = ((h + c) * 0x9E3779B1) & 0xFFFFFFFF
+    return h
+
+
+def _hash_iteration(names):
+    """The order SQLite's Hash (hash.c) walks ``names`` inserted in turn: each new element
+    goes before the first element of its bucket, or first in the list when the bucket is
+    empty or there are no buckets yet; from 10 elements on the table grows to twice the
+    count (at most 64 buckets: SQLITE_MALLOC_SOFT_LIMIT) and relinks the list."""
+    order = []
+    buckets = None  # [count, first element] per bucket
+
+    def insert(e, entry):
+        head = entry[1] if entry is not None and entry[0] else None
+        if entry is not None:
+            entry[0] += 1
+            entry[1] = e
+        if head is not None:
+            order.insert(order.index(head), e)
+        else:
+            order.insert(0, e)
+    for count, name in enumerate(names, 1):
+        size = len(buckets) if buckets else 0
+        if count >= 10 and count > 2 * size and min(count * 2, 64) != size:
+            size = min(count * 2, 64)
+            buckets = [[0, None] for _ in range(size)]
+            old, order[:] = list(order), []
+            for e in old:
+                insert(e, buckets[_str_hash(e) % size])
+        insert(name, buckets[_str_hash(name) % size] if buckets else None)
+    return order
+
+
+def table_hash_order(bt) -> list:
+    """The names of the tables and views of the database in ``bt`` in the order SQLite
+    walks its schema's table hash after loading it: "sqlite_master" first, then each
+    sqlite_schema row in rowid order, inserted in turn (``_hash_iteration``)."""
+    from sqlengine.storage import decode_record
+    names = ["sqlite_master"]
+    cur = bt.cursor(1)
+    try:
+        ok = cur.first()
+        while ok:
+            rec = decode_record(cur.payload())
+            if len(rec) > 1 and rec[0] in ("table", "view") and isinstance(rec[1], str):
+                names.append(rec[1])
+            ok = cur.next()
+    finally:
+        cur.close()
+    return _hash_iteration(names)

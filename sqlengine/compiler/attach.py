@@ -320,7 +320,8 @@ def prepare_attached(db, parsed, stmt=None):
         return _database_list(db)
     if t is A.CreateTrigger and _temp_trigger_on_main(db, stmt):
         return _TempTriggerStatement(db, stmt, parsed.text)
-    if t in _DDL:
+    if t in _DDL and not (t is A.Pragma and stmt.name.lower() == "table_list"
+                          and (stmt.schema or "").lower() == "temp"):  # (pragma.py lists it)
         att = find(db, stmt.schema)
         if att is None:
             att = _temp_target(db, stmt)

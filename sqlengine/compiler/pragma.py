@@ -266,6 +266,7 @@ def compile_pragma(p, st: A.Pragma):
     """Emit the code of one PRAGMA; returns its result column names."""
     name = st.name.lower()
     schema = _check_schema(p, st)
+    p.schema_given = st.schema is not None
     val = _value(st.value) if st.value is not None else None
     b = p.b
     if name == "foreign_key_check":
@@ -323,7 +324,6 @@ def compile_pragma(p, st: A.Pragma):
         _emit_call(p, lambda db, attr=name: int(bool(getattr(db, attr, False))))
         return [name]
     if name in ("integrity_check", "quick_check"):
-        p.schema_given = st.schema is not None
         _code_check(p, name, val, schema)
         return [name]
     if name == "page_size":
@@ -392,9 +392,10 @@ def compile_pragma(p, st: A.Pragma):
     return []
 
 
-def _foreign_key_check(p, val, schema):
+def _foreign_key_check(p, val, schema, dest=None):
     """PRAGMA foreign_key_check[(table)]: one row per (row, foreign key) without a parent,
-    in rowid then foreign-key order for each table."""
+    in rowid then foreign-key order for each table (to ``dest`` when given: the
+    pragma_foreign_key_check table-valued function)."""
     from sqlengine.compiler.fkey import _foreign_keys, _parent_columns, _q
     from sqlengine.compiler.select import OutputDest, compile_select
     from sqlengine.sql import parse_one
@@ -417,6 +418,9 @@ def _foreign_key_check(p, val, schema):
         parts = []
         for fkid, (ccols, fk) in enumerate(reversed(fks)):
             parent, pcols = _parent_columns(s, fk)
+            if parent is not None and _fk_mismatch(parent, pcols, ccols):
+                raise OperationalError(
+                    f'foreign key mismatch - "{t.name}" referencing "{parent.name}"')
             cq = _q(t.name)
             notnull = " AND ".join(f"{cq}.{_q(c)} IS NOT NULL" for c in ccols)
             rowid = "NULL" if t.without_rowid else f"{cq}.rowid"
@@ -430,8 +434,26 @@ def _foreign_key_check(p, val, schema):
         if not parts:
             continue
         sql = "SELECT * FROM (" + " UNION ALL ".join(parts) + ") ORDER BY 2, 4"
-        compile_select(p, parse_one(sql).stmt, OutputDest())
+        compile_select(p, parse_one(sql).stmt, dest or OutputDest())
     return names
+
+
+def _fk_mismatch(parent, pcols, ccols) -> bool:
+    """Whether a foreign key's parent columns are not a key SQLite can look up
+    (sqlite3FkLocateIndex): the INTEGER PRIMARY KEY, or exactly the columns of the
+    PRIMARY KEY, a UNIQUE constraint or a full UNIQUE index, as many as the child's."""
+    if pcols is None or len(pcols) != len(ccols):
+        return True
+    cols = [parent.find_column(c) for c in pcols]
+    if any(i < 0 for i in cols):
+        return True
+    if len(cols) == 1 and cols[0] == parent.ipk:
+        return False
+    want = sorted(cols)
+    keys = [spec[0] for spec in parent.unique_specs] + [
+        ix.columns for ix in parent.indexes
+        if ix.unique and ix.where is None and ix.exprs is None]
+    return not any(sorted(k) == want for k in keys)
 
 
 def _sql_str(v):
@@ -464,19 +486,29 @@ def pragma_function_source(p, item, Source, TableDest):
         return None
     prag = name[7:]
     checks = prag in ("integrity_check", "quick_check")
-    if prag not in COLUMNS and not checks:
+    if prag not in COLUMNS and not checks and prag != "foreign_key_check":
         return None
     args = [_value(a) for a in item.args]
     schema = "main"
     if len(args) > 1 and args[1] is not None:
         schema = str(args[1]).lower()
     val = args[0] if args else None
+    p.schema_given = len(args) > 1
+    if prag == "foreign_key_check":
+        cur = p.b.alloc_cursor()
+        once = p.b.new_label()
+        p.b.emit(O.OP_Once, 0, once)
+        p.b.emit(O.OP_OpenEphemeral, cur, 0)
+        names = _foreign_key_check(p, val, schema, TableDest(cur))
+        p.b.resolve(once)
+        n = len(names)
+        return Source(item.alias or item.name, cur, names, [O.AFF_BLOB] * n, [None] * n,
+                      [None] * n)
     if checks:  # rows computed when the statement runs
         cur = p.b.alloc_cursor()
         once = p.b.new_label()
         p.b.emit(O.OP_Once, 0, once)
         p.b.emit(O.OP_OpenEphemeral, cur, 0)
-        p.schema_given = len(args) > 1
         _code_check(p, prag, val, schema, TableDest(cur))
         p.b.resolve(once)
         return Source(item.alias or item.name, cur, [prag], [O.AFF_BLOB], [None], [None])
@@ -506,8 +538,7 @@ def pragma_rows(p, name, val, schema="main"):
             return [(0, "main", _db_file(p)), (1, "temp", "")]
         return [(0, "main", _db_file(p))]
     if name == "collation_list":
-        names = ["decimal", "uint", "RTRIM", "NOCASE", "BINARY"]
-        return [(i, n) for i, n in enumerate(names)]
+        return list(enumerate(p.db.collations.listed()))
     if name == "table_list":
         return _table_list(p, val, schema)
     if name == "database_list" and getattr(p.db, "temp_used", False):
@@ -697,7 +728,7 @@ def _view_info(p, v, xinfo):
     names = list(v.columns) if v.columns else list(info.names)
     rows = []
     for i, n in enumerate(names):
-        row = (i, n, info.decltypes[i] or "", 0, None, 0)
+        row = (i, n, _type_text(info.decltypes[i]), 0, None, 0)
         if xinfo:
             row = row + (0,)
         rows.append(row)
@@ -754,29 +785,48 @@ def _fk_list(t):
 
 
 def _table_list(p, val, schema):
-    s = p.schema
+    """PRAGMA table_list [(X)]: main's tables then temp's (only the one schema named);
+    X is matched against the names SQLite's table hash holds (its schema tables as
+    "sqlite_master" / "sqlite_temp_master")."""
+    temp = next((a for a in getattr(p.db, "attached", ()) if a.name == "temp"), None)
+    dbs = [("main", p.db, p.schema)]
+    if temp is not None:
+        dbs.append(("temp", temp.db, temp.db.schema))
     rows = []
-    if val is not None:
-        t = s.table(str(val))
-        if t is not None and schema != "temp":
-            return [("main", t.name, "table", len(t.columns), 1 if t.without_rowid else 0,
-                     _is_strict(t))]
-        v = s.views.get(str(val).lower())
-        if v is not None and schema != "temp":
-            return [("main", v.name, "view", len(_view_info(p, v, False)), 0, 0)]
-        if str(val).lower() in ("sqlite_temp_schema", "sqlite_temp_master"):
-            return [("temp", "sqlite_temp_schema", "table", 5, 0, 0)]
-        return []
-    if schema != "temp":
-        for key, t in s.tables.items():
-            if key == "sqlite_schema":
-                continue
-            rows.append(("main", t.name, "table", len(t.columns), 1 if t.without_rowid else 0,
-                         _is_strict(t)))
-        for v in s.views.values():
-            rows.append(("main", v.name, "view", len(_view_info(p, v, False)), 0, 0))
-        rows.append(("main", "sqlite_schema", "table", 5, 0, 0))
-    rows.append(("temp", "sqlite_temp_schema", "table", 5, 0, 0))
+    for sch, db, s in dbs:
+        if p.schema_given and schema != sch:
+            continue
+        rows += [r for key, r in _table_list_of(p, sch, db, s)
+                 if val is None or key.lower() == str(val).lower()]
+    if temp is None and (val is None and (not p.schema_given or schema == "temp") or
+                         val is not None and str(val).lower() == "sqlite_temp_master"):
+        rows.append(("temp", "sqlite_temp_schema", "table", 5, 0, 0))
+    return rows
+
+
+def _table_list_of(p, name, db, s):
+    """[(hash key, table_list row)] of one database, in the order SQLite walks its table
+    hash (``schema.table_hash_order``); its schema table is listed under its own name."""
+    from sqlengine.compiler.attach import ROOT_SHIFT
+    from sqlengine.schema import table_hash_order
+    bt = getattr(db.bt, "main", db.bt)
+    rows = []
+    for n in table_hash_order(bt):
+        if n == "sqlite_master":
+            key = "sqlite_master" if name == "main" else "sqlite_temp_master"
+            rows.append((key, (name, "sqlite_schema" if name == "main" else
+                               "sqlite_temp_schema", "table", 5, 0, 0)))
+            continue
+        t = s.tables.get("main." + n.lower()) if name == "main" else None
+        t = t if t is not None else s.table(n)
+        if t is not None and name == "main" and (t.root or 0) >> ROOT_SHIFT:
+            t = None  # (a temp table of the same name: main's is under "main.")
+        v = s.views.get(n.lower()) if t is None else None
+        if t is not None:
+            rows.append((n, (name, t.name, "table", len(t.columns),
+                             1 if t.without_rowid else 0, _is_strict(t))))
+        elif v is not None:
+            rows.append((n, (name, v.name, "view", len(_view_info(p, v, False)), 0, 0)))
     return rows
 
 

@@ -227,7 +227,11 @@ def compile_view_update_delete(p, st, view, event):
     """UPDATE / DELETE on a view: loop over the view's rows matching WHERE and fire the
     INSTEAD OF triggers."""
     b = p.b
-    if not any(tr.event == event and tr.timing == "INSTEAD OF" for tr in view.triggers):
+    changed = {c.lower() for s in st.sets for c in s.columns} if event == "UPDATE" else None
+    # an INSTEAD OF UPDATE OF x trigger counts only when the statement sets x
+    if not any(tr.event == event and tr.timing == "INSTEAD OF" and (
+            changed is None or not tr.update_columns
+            or changed & {c.lower() for c in tr.update_columns}) for tr in view.triggers):
         raise OperationalError(f"cannot modify {view.name} because it is a view")
     cols = _view_columns(p, view)
     n = len(cols)

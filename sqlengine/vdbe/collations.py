@@ -55,14 +55,22 @@ class CollationRegistry:
 
     def __init__(self) -> None:
         self._user: dict[str, Collation] = {}
+        self._names: dict[str, str] = {}  # key -> the name as first registered
 
     def register(self, name: str, fn: Collation | None) -> None:
         """Add or replace a user collation; ``fn=None`` removes it (as in sqlite3)."""
         key = name.upper()
         if fn is None:
             self._user.pop(key, None)
+            self._names.pop(key, None)
         else:
             self._user[key] = fn
+            self._names.setdefault(key, name)
+
+    def listed(self) -> list[str]:
+        """PRAGMA collation_list's names: the user collations, the latest first, then
+        RTRIM, NOCASE, BINARY (the order of SQLite's collation hash)."""
+        return list(reversed(self._names.values())) + ["RTRIM", "NOCASE", "BINARY"]
 
     def has_user(self) -> bool:
         """Whether a user collation is registered."""

@@ -126,6 +126,12 @@ def _floor(x: float) -> float:
     return x if x == 0.0 else float(math.floor(x))
 
 
+# SQLite 3.40 computes log10() and log2() as ln(x) / M_LN10 and ln(x) / M_LN2, which
+# differs from C's log10()/log2() in the last bit for about half of all values
+_LN10 = math.log(10.0)
+_LN2 = math.log(2.0)
+
+
 def f_log(ctx, *args):
     v = _num(args[0])
     if v is None:
@@ -142,7 +148,7 @@ def f_log(ctx, *args):
         if x <= 0.0:
             return None
         return _result(math.log(x) / b)
-    return _result(math.log10(x))
+    return _result(math.log(x) / _LN10)
 
 
 def f_ln(ctx, x):
@@ -156,7 +162,7 @@ def f_log2(ctx, x):
     v = _num(x)
     if v is None or float(v) <= 0.0:
         return None
-    return _result(math.log2(float(v)))
+    return _result(math.log(float(v)) / _LN2)
 
 
 def f_pi(ctx):

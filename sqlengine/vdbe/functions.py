@@ -394,6 +394,39 @@ def f_unicode(ctx, x):
     return ord(t[0])
 
 
+# soundex() codes of the letters A..Z (SQLite's iCode table; a letter coded 0 separates
+# runs of equal codes)
+_SOUNDEX = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "01230120022455012623010202"))
+
+
+def f_soundex(ctx, x):
+    """soundex(X) as SQLite's (SQLITE_SOUNDEX build): over the UTF-8 bytes, from the first
+    ASCII letter; a byte beyond ASCII is coded as its low 7 bits, as in its C code;
+    "?000" when there is no letter."""
+    z = (_text(x) or "").encode("utf-8", "surrogatepass")
+    i = 0
+    while i < len(z) and not (65 <= z[i] <= 90 or 97 <= z[i] <= 122):
+        i += 1
+    if i == len(z):
+        return "?000"
+
+    def code(byte):
+        ch = chr(byte & 0x7F).upper()
+        return int(_SOUNDEX.get(ch, "0"))
+    out = [chr(z[i]).upper()]
+    prev = code(z[i])
+    while len(out) < 4 and i < len(z):
+        c = code(z[i])
+        if c > 0:
+            if c != prev:
+                prev = c
+                out.append(str(c))
+        else:
+            prev = 0
+        i += 1
+    return "".join(out).ljust(4, "0")
+
+
 def f_random(ctx):
     return struct.unpack("<q", ctx.random_bytes(8))[0]
 
@@ -772,6 +805,7 @@ def _register_core() -> None:
     _add("quote", 1, f_quote)
     _add("char", -1, f_char)
     _add("unicode", 1, f_unicode)
+    _add("soundex", 1, f_soundex)
     _add("random", 0, f_random, deterministic=False)
     _add("randomblob", 1, f_randomblob, deterministic=False)
     _add("zeroblob", 1, f_zeroblob)

@@ -262,9 +262,125 @@ def generated_strict(rng):
     return out
 
 
+def scalar_functions(rng):
+    vals = ["NULL", "0", "1", "-1", "2.5", "-0.5", "'abc'", "'ÄbÇ'", "''", "' x '", "'12'",
+            "'1e2'", "x'00ff'", "x''", "9223372036854775807", "-9223372036854775808",
+            "1e308", "'%_'", "'a''b'", "char(0)"]
+    one = ["abs", "length", "lower", "upper", "hex", "quote", "typeof", "unicode", "trim",
+           "ltrim", "rtrim", "round", "sign", "soundex", "zeroblob", "likely", "unlikely",
+           "ceil", "floor", "sqrt", "ln", "log", "log10", "log2", "exp", "sin", "cos",
+           "tan", "asin", "acos", "atan", "sinh", "degrees", "radians", "trunc",
+           "json_quote", "json_valid", "json_type", "char",
+           "total_changes", "nullif", "ifnull", "coalesce"]
+    two = ["instr", "substr", "round", "trim", "ltrim", "rtrim", "ifnull", "nullif",
+           "coalesce", "max", "min", "pow", "power", "atan2", "mod", "log", "glob",
+           "like", "iif", "printf", "char", "substring", "format", "json_array",
+           "json_extract", "replace"]
+    # (unhex, octet_length, concat and concat_ws are newer than the oracle's SQLite 3.40)
+    out = []
+    for _ in range(120):
+        f = rng.choice(one)
+        out.append(f"select {f}({rng.choice(vals)});")
+    for _ in range(120):
+        f = rng.choice(two)
+        args = ", ".join(rng.choice(vals) for _ in range(2))
+        out.append(f"select {f}({args});")
+    for _ in range(40):
+        f = rng.choice(["substr", "replace", "iif", "like", "instr", "coalesce", "max"])
+        args = ", ".join(rng.choice(vals) for _ in range(3))
+        out.append(f"select {f}({args});")
+    for _ in range(40):
+        a, b_ = rng.choice(vals), rng.choice(vals)
+        op = rng.choice(["+", "-", "*", "/", "%", "||", "<", "=", "<>", "IS", "IS NOT",
+                         "AND", "OR", "&", "|", "<<", ">>", "LIKE", "GLOB", "->", "->>"])
+        out.append(f"select {a} {op} {b_};")
+    return out
+
+
+def triggers_views(rng):
+    out = ["create table tb(id integer primary key, v, w);",
+           "create table tlog(ev, a, b);",
+           "create view tv as select id, v, w, v || '-' || w as vw from tb;",
+           "create view tv2 as select * from tv where id > 1;",
+           "create trigger tv_ins instead of insert on tv begin insert into tb(v, w) values(new.v, new.w); insert into tlog values('ins', new.v, new.vw); end;",
+           "create trigger tv_upd instead of update of v on tv begin update tb set v = new.v where id = old.id; insert into tlog values('upd', old.v, new.v); end;",
+           "create trigger tv_del instead of delete on tv begin delete from tb where id = old.id; insert into tlog values('del', old.id, old.vw); end;",
+           "create trigger tb_bu before update on tb when new.v = 'stop' begin select raise(abort, 'stopped'); end;",
+           "create trigger tb_bi before insert on tb when new.v = 'skip' begin select raise(ignore); end;",
+           "create trigger tb_ad after delete on tb begin insert into tlog values('tb-del', old.id, old.v); end;"]
+    for _ in range(40):
+        v = rng.choice(["'a'", "'b'", "'skip'", "'stop'", "1", "NULL"])
+        k = rng.randint(1, 6)
+        out.append(rng.choice([
+            f"insert into tv(v, w) values({v}, {k});",
+            f"update tv set v = {v} where id = {k};",
+            f"update tv set w = {v} where id = {k};",
+            f"delete from tv where id = {k};",
+            f"insert into tb(v, w) values({v}, {k}) returning id, v;",
+            f"update tb set v = {v} where id = {k} returning *;",
+            f"insert into tv2(v, w) values({v}, {k});",
+            f"delete from tv2 where id = {k};",
+            "select * from tv order by id;",
+            "select * from tlog order by rowid;",
+            "select changes(), total_changes();",
+        ]))
+    out += ["savepoint s1;", "insert into tv(v, w) values('sp', 1);", "savepoint s2;",
+            "delete from tv;", "rollback to s2;", "select count(*) from tv;", "release s1;",
+            "select count(*) from tv;", "rollback to s1;", "begin immediate;",
+            "insert into tv(v, w) values('tx', 2);", "rollback;", "select count(*) from tlog;",
+            "begin exclusive;", "commit;", "begin deferred;", "begin;", "end;"]
+    return out
+
+
+def pragmas(rng):
+    # (the AUTOINCREMENT table comes after the table_list checks: SQLite's live
+    # connection lists the sqlite_sequence its CREATE made before the table, a reopened
+    # one after it, which sqlengine does not tell apart)
+    out = ["create table pp(id integer primary key, a text not null default 'x' "
+           "collate nocase, b real unique check (b > 0), c references pp(id) on delete set null,"
+           " d as (a || b) stored, e int generated always as (b * 2) virtual);",
+           "create table pc(x, y, z, primary key(y, x), unique(z desc), foreign key(x, y) "
+           "references pc2(p, q) on update cascade deferrable initially deferred) without rowid;",
+           "create table pc2(p, q, primary key(p, q));",
+           "create index pp_ab on pp(a desc, b) where b > 1;",
+           "create index pp_expr on pp(lower(a), b + 1);",
+           "create view pv as select a, b from pp;",
+           "create table ps(i integer, t text) strict;",
+           "insert into pp(a, b) values('q', 1.5), ('r', 2.5);",
+           "insert into pc2 values(1, 2);", "insert into pc values(1, 2, 3);",
+           "insert into pc values(5, 6, 7);"]
+    for t in ["pp", "pc", "pc2", "pv", "ps", "sqlite_schema", "sqlite_sequence", "nosuch"]:
+        for prag in ["table_info", "table_xinfo", "index_list", "foreign_key_list"]:
+            out.append(f"pragma {prag}({t});")
+            out.append(f"select * from pragma_{prag}('{t}');")
+    for ix in ["pp_ab", "pp_expr", "sqlite_autoindex_pp_1", "sqlite_autoindex_pc_1",
+               "sqlite_autoindex_pc_2", "pc", "nosuch"]:
+        out.append(f"pragma index_info({ix});")
+        out.append(f"pragma index_xinfo({ix});")
+    out += ["pragma foreign_key_check;", "pragma foreign_key_check(pc);",
+            "pragma foreign_key_check(pp);", "select * from pragma_foreign_key_check;",
+            "pragma table_list;", "pragma table_list(pp);", "pragma database_list;",
+            "pragma main.table_list;", "select * from pragma_table_list where name like 'p%';",
+            "pragma user_version;", "pragma user_version = 7;", "pragma user_version;",
+            "pragma application_id = -5;", "pragma application_id;",
+            "pragma schema_version;", "select * from sqlite_sequence;",
+            "select type, name, tbl_name, sql from sqlite_master order by name;",
+            "select name from sqlite_temp_master;", "pragma foreign_keys;",
+            "pragma foreign_keys = 1;", "delete from pc2;", "pragma foreign_key_check;",
+            "pragma defer_foreign_keys;", "pragma recursive_triggers;",
+            "pragma case_sensitive_like;", "pragma encoding;", "pragma page_size;",
+            "pragma auto_vacuum;", "pragma journal_mode;", "pragma freelist_count;",
+            "pragma collation_list;",
+            "create table pa(id integer primary key autoincrement, v);",
+            "insert into pa(v) values(1), (2);", "select * from sqlite_sequence;",
+            "pragma table_info(pa);", "pragma table_info(sqlite_sequence);"]
+    return out
+
+
 SWEEPS = {"windows": windows, "datetime": datetimes, "json": json_cases,
           "printf": printf_cases, "upsert": upserts, "alter": alters,
-          "generated_strict": generated_strict}
+          "generated_strict": generated_strict, "scalar_functions": scalar_functions,
+          "triggers_views": triggers_views, "pragmas": pragmas}
 
 
 def main():

@@ -66,3 +66,27 @@ CREATE TABLE cc(z REFERENCES p(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERR
 INSERT INTO cc VALUES (2);
 DELETE FROM p WHERE id = 2;
 SELECT count(*) FROM cc;
+-- an autocommit statement that fails on a deferred key leaves no mark behind: later
+-- statements on other tables commit
+create table dfp(p, q, primary key(p, q));
+create table dfc(x, y, z, primary key(y, x), foreign key(x, y) references dfp(p, q) deferrable initially deferred) without rowid;
+insert into dfp values(1, 2);
+insert into dfc values(1, 2, 3);
+pragma foreign_keys = 1;
+delete from dfp;
+select count(*) from dfp;
+create table dfa(v);
+insert into dfa values(1);
+select count(*) from dfa;
+begin;
+insert into dfa values(2);
+commit;
+select count(*) from dfa;
+insert into dfc values(8, 9, 10);
+begin;
+delete from dfp;
+insert into dfa values(3);
+commit;
+rollback;
+insert into dfa values(4);
+select count(*) from dfa;

@@ -46,3 +46,7 @@ SELECT 'abc' COLLATE NOCASE = 'ABC', 'abc ' COLLATE RTRIM = 'abc', 'a' COLLATE B
 SELECT likely(1), unlikely(0), likelihood(1, 0.5);
 SELECT changes(), total_changes() >= 0, last_insert_rowid();
 SELECT sqlite_version() IS NOT NULL;
+-- soundex() (the oracle is built with SQLITE_SOUNDEX); log10/log2 as ln(x)/ln(10|2)
+select soundex('Robert'), soundex('Rupert'), soundex('Tymczak'), soundex('Pfister'), soundex('Ashcraft');
+select soundex(''), soundex(NULL), soundex(123), soundex('1a'), soundex('ÄbÇ'), soundex('Lloyd'), soundex('x-y z');
+select log10(1e308), log2(1e308), log(1e308), log10(12345.678), log2(0.1), log(3, 1e100);

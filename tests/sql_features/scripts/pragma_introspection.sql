@@ -154,3 +154,25 @@ PRAGMA foreign_key_list(fk2);
 CREATE TABLE typed(a int, b Integer, c VARCHAR(255), d NUMERIC(10,2), e DOUBLE PRECISION, f unsigned big int, g);
 PRAGMA table_info(typed);
 SELECT type FROM pragma_table_info('typed') ORDER BY cid;
+-- view column types as SQLite reports them (the STRICT names upper-cased), the
+-- connection's collations, table_list in the order of SQLite's table hash (temp too)
+create table ptq(a varchar(10), b int, c decimal(5,2), d blob, e, f float, g integer, h text, i Integer Primary Key, j real, k BOOLEAN);
+create view ptqv as select a, b, c, d, e, f, g, h, i, j, k, a || 1 as m, cast(b as int) as n from ptq;
+pragma table_info(ptqv);
+pragma table_info(ptq);
+pragma collation_list;
+pragma table_list;
+create temp table ptt(q);
+create temp view pttv as select 2;
+create table ptt(z, y);
+pragma table_list;
+pragma temp.table_list;
+pragma main.table_list;
+pragma table_list(ptt);
+pragma temp.table_list(ptt);
+pragma main.table_list(ptt);
+pragma table_list(sqlite_master);
+pragma table_list(sqlite_schema);
+pragma table_list(sqlite_temp_master);
+select * from pragma_foreign_key_check("ptq");
+select * from pragma_foreign_key_check('ptq');

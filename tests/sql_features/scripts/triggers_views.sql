@@ -78,3 +78,12 @@ CREATE TRIGGER src_au AFTER UPDATE OF v ON src WHEN new.v > old.v BEGIN UPDATE c
 UPDATE src SET v = v + 1 WHERE v = 3;
 UPDATE src SET v = v - 1 WHERE v = 1;
 SELECT n FROM cnt;
+-- an INSTEAD OF UPDATE OF x trigger does not make an UPDATE of other columns possible
+create table iv_t(id integer primary key, v, w);
+create view iv as select * from iv_t;
+create trigger iv_u instead of update of v on iv begin update iv_t set v = new.v where id = old.id; end;
+insert into iv_t values(1, 1, 1);
+update iv set v = 5;
+update iv set w = 5;
+update iv set v = 6, w = 6;
+select * from iv_t;
