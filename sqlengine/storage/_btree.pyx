@@ -706,7 +706,12 @@ cdef class BtCursor:
     # -- table seeks ------------------------------------------------------------------------
     cdef int seek_rowid(self, int64_t rowid) except -2:
         """Position near rowid: 0 exactly on it, -1 on a smaller entry, 1 on a larger one
-        (and -1 with the cursor INVALID when the table is empty)."""
+        (and -1 with the cursor INVALID when the table is empty).
+
+        Each page is searched in sqlite3BtreeTableMoveto's order (first probe at the middle
+        cell (ncell - 1) / 2, an equal key on an interior page descends into that cell's
+        child): on sorted keys any binary search finds the same place, but on a damaged
+        page whose keys are out of order this reads the rows sqlite3 reads."""
         cdef MemPage p
         cdef int lo, hi, mid
         cdef int64_t k
@@ -714,32 +719,30 @@ cdef class BtCursor:
             return -1
         while True:
             p = self.top()
+            if p.leaf and p.ncell == 0:
+                raise corrupt()
             lo = 0
-            hi = p.ncell
+            hi = p.ncell - 1
+            mid = hi >> 1
+            while lo <= hi:
+                k = p.cell_rowid(mid)
+                if k < rowid:
+                    lo = mid + 1
+                elif k > rowid:
+                    hi = mid - 1
+                elif p.leaf:
+                    self.idx[self.depth] = mid
+                    return 0
+                else:
+                    lo = mid
+                    break
+                mid = (lo + hi) >> 1
             if p.leaf:
-                if p.ncell == 0:
-                    raise corrupt()
-                while lo < hi:
-                    mid = (lo + hi) >> 1
-                    k = p.cell_rowid(mid)
-                    if k < rowid:
-                        lo = mid + 1
-                    elif k > rowid:
-                        hi = mid
-                    else:
-                        self.idx[self.depth] = mid
-                        return 0
                 if lo >= p.ncell:
                     self.idx[self.depth] = p.ncell - 1
                     return -1
                 self.idx[self.depth] = lo
                 return 1
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if p.cell_rowid(mid) < rowid:
-                    lo = mid + 1
-                else:
-                    hi = mid
             self.idx[self.depth] = lo
             self.push(p.child(lo))
 
