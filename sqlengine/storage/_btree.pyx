@@ -781,7 +781,8 @@ cdef class BtCursor:
     cdef int move_to_key(self, PreparedKey key, int bias, bint leaf_only) except -2:
         """Move to the first entry greater than key-eps (bias -1) or key+eps (bias +1).
         Returns 0 when on such an entry, 1 past the end (cursor INVALID), -1 if empty.
-        With leaf_only, stop on the leaf slot where the key would be inserted (returns 2)."""
+        With leaf_only, stop on the leaf slot where the key would be inserted (returns 2).
+        Pages are searched in sqlite3BtreeIndexMoveto's probe order (as ``seek_rowid``)."""
         cdef MemPage p
         cdef int lo, hi, mid, c
         if not self.move_to_root():
@@ -789,16 +790,17 @@ cdef class BtCursor:
         while True:
             p = self.top()
             lo = 0
-            hi = p.ncell
-            while lo < hi:
-                mid = (lo + hi) >> 1
+            hi = p.ncell - 1
+            mid = hi >> 1
+            while lo <= hi:
                 c = self.compare_cell(p, mid, key)
                 if c == 0:
                     c = -bias
                 if c > 0:
-                    hi = mid
+                    hi = mid - 1
                 else:
                     lo = mid + 1
+                mid = (lo + hi) >> 1
             self.idx[self.depth] = lo
             if not p.leaf:
                 self.push(p.child(lo))

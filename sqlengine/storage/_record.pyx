@@ -162,30 +162,24 @@ cdef object decode_column_at(const unsigned char* p, Py_ssize_t size, Py_ssize_t
 
 
 cdef object decode_last_at(const unsigned char* p, Py_ssize_t size):
-    """The last field of the record at p (an index entry's rowid); an empty record is
-    corrupt."""
+    """The rowid ending the index record at p, read as sqlite3VdbeIdxRowid reads it: its
+    serial type is the varint at the header's last byte (an integer type, else corrupt),
+    its value the last bytes of the record. On a well-formed record that is its last
+    field; on a damaged one it is the value sqlite3 reads."""
+    cdef uint64_t hsz, t
+    cdef Py_ssize_t sz
     if size <= 0:
         raise _corrupt()
-    cdef uint64_t hsz, t, last_t = 0
     cdef int n = get_varint(p, size, &hsz)
-    if n == 0 or hsz > <uint64_t>size or hsz < <uint64_t>n:
+    if n == 0 or hsz < 3 or hsz > <uint64_t>size:
         raise _corrupt()
-    cdef Py_ssize_t pos = n, body = <Py_ssize_t>hsz, sz, last_body = -1, last_sz = 0
-    while pos < <Py_ssize_t>hsz:
-        n = get_varint(p + pos, <Py_ssize_t>hsz - pos, &t)
-        if n == 0 or t == 10 or t == 11:
-            raise _corrupt()
-        pos += n
-        sz = serial_size(t)
-        if body + sz > size:
-            raise _corrupt()
-        last_t = t
-        last_body = body
-        last_sz = sz
-        body += sz
-    if last_body < 0:
+    n = get_varint(p + hsz - 1, size - <Py_ssize_t>hsz + 1, &t)
+    if n == 0 or t < 1 or t > 9 or t == 7:
         raise _corrupt()
-    return decode_value(last_t, p + last_body, last_sz)
+    sz = serial_size(t)
+    if size < <Py_ssize_t>hsz + sz:
+        raise _corrupt()
+    return decode_value(t, p + size - sz, sz)
 
 
 def decode_column(data, Py_ssize_t i):

@@ -166,3 +166,43 @@ def test_rowid_lookup_on_out_of_order_interior_keys_reads_sqlite3s_rows(tmp_path
         c.close()
         return out
     assert answers(sqlengine) == answers(sqlite3)
+
+
+def test_index_rowid_of_a_damaged_record_is_read_from_its_end(tmp_path):
+    """An index record whose key's serial type claims fewer bytes than it has: the rowid
+    (IdxRowid, here the INTEGER PRIMARY KEY of a covering scan) is read as
+    sqlite3VdbeIdxRowid reads it, the header's last type and the record's last bytes
+    (tools.malformed --seed 20261201, trial 617)."""
+    import sqlite3
+
+    import sqlengine
+    path = str(tmp_path / "i.db")
+    con = sqlite3.connect(path)
+    con.execute("pragma page_size=512")
+    con.execute("create table t(a integer primary key, b text)")
+    con.execute("create index tb on t(b)")
+    con.executemany("insert into t values(?, ?)", [(i * 7, f"key{i:02d}x") for i in range(20)])
+    con.commit()
+    root = con.execute("select rootpage from sqlite_schema where name = 'tb'").fetchone()[0]
+    con.close()
+    data = bytearray(open(path, "rb").read())
+    base = (root - 1) * 512
+    assert data[base] == 10                      # a leaf index page
+    ncell = int.from_bytes(data[base + 3:base + 5], "big")
+    for i in range(0, ncell, 3):
+        cell = base + int.from_bytes(data[base + 8 + 2 * i:base + 10 + 2 * i], "big")
+        hdr = cell + 1                           # after the 1-byte payload size
+        assert data[hdr] == 3 and data[hdr + 1] == 13 + 2 * 6
+        data[hdr + 1] = 13 + 2 * 4               # the key claims 4 of its 6 bytes
+    open(path, "wb").write(bytes(data))
+    q = "select a, b from t where b >= 'key' order by b"
+
+    def answer(mod):
+        c = mod.connect(path)
+        try:
+            return c.execute(q).fetchall()
+        except mod.DatabaseError as e:
+            return str(e)
+        finally:
+            c.close()
+    assert answer(sqlengine) == answer(sqlite3)
