@@ -156,24 +156,9 @@ def column_of(scope, e, src):
     return ref.col
 
 
-def _column_source(scope, e):
-    """The source of this scope that the column expression ``e`` reads, or None."""
-    t = type(e)
-    if t is ResolvedColumn:
-        return e.ref.source if e.ref.scope is scope else None
-    if t is A.Column:
-        try:
-            ref = scope.lookup(e.name, e.table)
-        except OperationalError:
-            return None
-        if ref is not None and ref.depth == 0:
-            return ref.source
-    return None
-
-
 def _column_ref(scope, e):
-    """(source, column number) of this scope that the column expression ``e`` is, as
-    ``_column_source`` and ``column_of`` together would answer, with one lookup; or None."""
+    """(source, column number) of this scope that the column expression ``e`` is (the
+    column number as ``column_of`` gives it), with one lookup; or None."""
     t = type(e)
     if t is ResolvedColumn:
         ref = e.ref

@@ -726,14 +726,14 @@ def order_checker(scope, wc, order_by):
     order (SQLite's wherePathSatisfiesOrderBy, for plain column terms): one-row loops fix
     their columns; the first other loop orders by its index columns after the equality
     prefix, then the rowid, forwards or backwards (all terms one way)."""
-    from sqlengine.compiler.plan_terms import _column_source, column_of
+    from sqlengine.compiler.plan_terms import _column_ref
     obs = []
     for e, desc, nulls_first, coll in order_by:
-        src = _column_source(scope, e)
-        c = column_of(scope, e, src) if src is not None else None
-        if c is None:
+        hit = _column_ref(scope, e)  # (source, column): one lookup
+        if hit is None:
             obs.append(None)
             continue
+        src, c = hit
         obs.append((scope.sources.index(src), c, bool(desc), nulls_first, coll, src))
     fixed = {}  # (source index, column) -> collation of an == constant term holding it
     for t in wc.terms:

@@ -278,11 +278,9 @@ def _plan(scope, wc, core, order_by=None, limit=None):
     if order_by and not fixed:
         ob_cols = {}
         for e, _d, _n, _c in order_by:
-            src = plan_terms._column_source(scope, e)
-            if src is not None:
-                c = plan_terms.column_of(scope, e, src)
-                if c is not None:
-                    ob_cols.setdefault(srcs.index(src), set()).add(c)
+            hit = plan_terms._column_ref(scope, e)  # (source, column): one lookup
+            if hit is not None:
+                ob_cols.setdefault(srcs.index(hit[0]), set()).add(hit[1])
     hints = _index_hints(core, n) if core is not None else None
     loops = planner.LoopBuilder(scope, wc, col_used, allowed, ob_cols, hints).build()
     n_row0 = 48 if scope.outer is not None else 0
