@@ -377,10 +377,74 @@ def pragmas(rng):
     return out
 
 
+def constraints(rng):
+    out = ["create table k(id integer primary key, a not null default 5, b unique collate nocase,"
+           " c check (c is null or c > 0) default 7, d default (upper('x')), e text collate rtrim,"
+           " constraint ck check (a <> c));"]
+    vals = ["NULL", "1", "-1", "'A'", "'a'", "'a '", "0", "2.5", "'x'"]
+    for _ in range(50):
+        cols = rng.sample(["a", "b", "c", "e"], rng.randint(1, 3))
+        row = ", ".join(rng.choice(vals) for _ in cols)
+        verb = rng.choice(["insert", "insert or ignore", "insert or replace", "insert or fail",
+                           "replace"])
+        out.append(f"{verb} into k({', '.join(cols)}) values({row});")
+        if rng.random() < 0.3:
+            col = rng.choice(["a", "b", "c", "e"])
+            out.append(f"update {rng.choice(['', 'or ignore ', 'or replace '])}k set {col} = "
+                       f"{rng.choice(vals)} where id = {rng.randint(1, 8)};")
+    out += ["select * from k order by id;", "select * from k where b = 'A';",
+            "select * from k where e = 'a';", "select count(*) from k group by b;",
+            "select b from k order by b collate binary;", "pragma integrity_check;"]
+    return out
+
+
+def queries(rng):
+    out = ["create table q1(a, b);", "create table q2(b, c);"]
+    for i in range(8):
+        out.append(f"insert into q1 values({rng.randint(0, 4)}, {rng.choice(['NULL', str(rng.randint(0, 3))])});")
+        out.append(f"insert into q2 values({rng.choice(['NULL', str(rng.randint(0, 3))])}, {rng.randint(0, 9)});")
+    forms = [
+        "select a, (select count(*) from q2 where q2.b = q1.b) from q1 order by 1, 2;",
+        "select * from q1 where b in (select b from q2) order by 1, 2;",
+        "select * from q1 where b not in (select b from q2) order by 1, 2;",
+        "select * from q1 where exists (select 1 from q2 where q2.b = q1.b and c > {n}) order by 1, 2;",
+        "select * from (values (1, 'x'), (2, 'y'), ({n}, 'z')) order by 1;",
+        "with r(n) as (select 1 union all select n + 1 from r where n < {n}) select sum(n), count(*) from r;",
+        "with recursive f(n, x) as (select 0, 1 union all select n + 1, x * 2 from f limit {n}) select * from f;",
+        "with t(x) as (select a from q1), u(y) as (select x + 1 from t) select max(y), min(y) from u;",
+        "with t as materialized (select * from q1) select count(*) from t, t as t2 where t.a = t2.a;",
+        "with t as not materialized (select * from q1 where a > {n}) select * from t order by 1, 2;",
+        "select a, b, (select c from q2 where q2.b = q1.b order by c limit 1) from q1 order by 1, 2, 3;",
+        "select * from q1 natural join q2 order by 1, 2, 3;",
+        "select * from q1 join q2 using (b) order by 1, 2, 3;",
+        "select * from q1 left join q2 on q1.b = q2.b and q2.c > {n} order by 1, 2, 3, 4;",
+        "select a, count(*) filter (where b > {n}) from q1 group by a order by 1;",
+        "select distinct b from q1 order by b desc nulls first;",
+        "select a from q1 union select b from q2 order by 1;",
+        "select a from q1 intersect select b from q2 order by 1;",
+        "select a from q1 except select b from q2 order by 1;",
+        "select a, b from q1 order by b nulls last, a limit 3 offset {n};",
+        "select (select max(a) from q1) + (select min(c) from q2);",
+        "select a, row_number() over w, sum(b) over w from q1 window w as (partition by a order by b) order by 1, 2;",
+        "select * from q1 where (a, b) in (select b, c from q2) order by 1, 2;",
+        "select * from q1 where (a, b) > (1, 2) order by 1, 2;",
+        "select case a when 1 then 'one' when {n} then 'n' else 'other' end from q1 order by 1;",
+        "select a, b from q1 where a between 1 and {n} and b is not null order by 1, 2;",
+        "update q1 set b = (select max(c) from q2 where q2.b = q1.a) where a = {n} returning *;",
+        "delete from q2 where c = (select max(c) from q2) returning b, c;",
+        "update q2 set c = c + 1 from q1 where q1.a = q2.b returning q2.b, q2.c;",
+        "select group_concat(a, '-') over (order by a rows between current row and 1 following) from q1 order by 1;",
+    ]
+    for _ in range(90):
+        out.append(rng.choice(forms).format(n=rng.randint(0, 4)))
+    return out
+
+
 SWEEPS = {"windows": windows, "datetime": datetimes, "json": json_cases,
           "printf": printf_cases, "upsert": upserts, "alter": alters,
           "generated_strict": generated_strict, "scalar_functions": scalar_functions,
-          "triggers_views": triggers_views, "pragmas": pragmas}
+          "triggers_views": triggers_views, "pragmas": pragmas, "constraints": constraints,
+          "queries": queries}
 
 
 def main():
