@@ -400,7 +400,7 @@ def constraints(rng):
 
 def queries(rng):
     out = ["create table q1(a, b);", "create table q2(b, c);"]
-    for i in range(8):
+    for _ in range(8):
         out.append(f"insert into q1 values({rng.randint(0, 4)}, {rng.choice(['NULL', str(rng.randint(0, 3))])});")
         out.append(f"insert into q2 values({rng.choice(['NULL', str(rng.randint(0, 3))])}, {rng.randint(0, 9)});")
     forms = [
