@@ -721,11 +721,12 @@ def sorting_cost(n_row, n_ob, n_sorted, n_cols, limit=None):
     return cost + est_log(n_row)
 
 
-def order_checker(scope, wc, order_by):
+def order_checker(scope, wc, order_by, group=False):
     """A function telling how many leading ORDER BY terms a sequence of loops delivers in
     order (SQLite's wherePathSatisfiesOrderBy, for plain column terms): one-row loops fix
     their columns; the first other loop orders by its index columns after the equality
-    prefix, then the rowid, forwards or backwards (all terms one way)."""
+    prefix, then the rowid, forwards or backwards (all terms one way). ``group``: the
+    terms are a GROUP BY's, which any direction of each serves (no loop is reversed)."""
     from sqlengine.compiler.plan_terms import _column_ref
     obs = []
     for e, desc, nulls_first, coll in order_by:
@@ -808,12 +809,12 @@ def order_checker(scope, wc, order_by):
                 kc, kdesc, kcoll = keys[j]
                 if kc >= 0 and kcoll != _coll_name(coll):
                     return k, (tuple(moved) if rev else ())
-                r = desc != kdesc
+                r = desc != kdesc and not group
                 if rev is None:
                     rev = r
                 elif rev != r:
                     return k, (tuple(moved) if rev else ())
-                if nulls_first is not None and nulls_first != (not desc):
+                if not group and nulls_first is not None and nulls_first != (not desc):
                     return k, (tuple(moved) if rev else ())
                 if not moved or moved[-1] != i:
                     moved.append(i)

@@ -1122,17 +1122,112 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         where_end(p, w)
         output_row()
         return
-    # GROUP BY: rows into a sorter keyed by the group terms, then one pass over it.
+    # GROUP BY: the rows in group order, from the loops when they deliver that order (an
+    # index on the group terms, as SQLite's WHERE_GROUPBY), else from a sorter keyed by
+    # the group terms; then one pass that closes a group when its key changes.
     ng = len(group_by)
     n_args = sum(n for _a, _f, n in defs)
     filters = [i for i, (a, _f, _n) in enumerate(defs) if a.filter is not None]
     width = ng + n_args + len(bare) + len(filters)
     feats = core.features  # the GROUP BY terms are the core's own
-    gcolls = [p.collation(_result_coll_seq(g, scope, feats)[1]) for g in group_by]
-    spec = SortSpec(ng, gcolls)
+    gnames = [_result_coll_seq(g, scope, feats)[1] for g in group_by]
+    spec = SortSpec(ng, [p.collation(c) for c in gnames])
+    has_group = b.alloc_reg()
+    prev = b.alloc_reg(ng)
+    # a group term's column read outside aggregates is an accumulator column too, loaded
+    # from the row the bare columns come from (a NOCASE key: that row's spelling)
+    bare_keys = {ref.key for ref in bare}
+    for j, g in enumerate(group_by):
+        ref = _column_ref(scope, g)
+        if ref is not None and ref.key not in bare_keys:
+            key_overrides.setdefault(ref.key, prev + j)
+    cur = b.alloc_reg(ng)
+    ret = b.alloc_reg()
+    out_sub = b.new_label()
+    end = b.new_label()
+    b.emit(O.OP_Integer, 0, has_group)
+    b.emit(O.OP_Null, 0, prev, prev + ng - 1)
+    if aggs:
+        b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
+
+    def next_row():
+        """With the row's group key in ``cur``: close the previous group if the key
+        changed, and remember the key."""
+        new_group = b.new_label()
+        same = b.new_label()
+        first_row = b.new_label()
+        b.emit(O.OP_IfNot, has_group, first_row, 0)
+        b.emit(O.OP_Compare, cur, prev, ng, spec)
+        b.emit(O.OP_Jump, new_group, same, new_group)
+        b.resolve(new_group)
+        b.emit(O.OP_Gosub, ret, out_sub)
+        if aggs:
+            b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
+        b.resolve(first_row)
+        b.emit(O.OP_Integer, 1, has_group)
+        if used:
+            b.emit(O.OP_Integer, 0, used)
+        b.emit(O.OP_Copy, cur, prev, ng - 1)
+        b.resolve(same)
+
     srt = b.alloc_cursor()
-    b.emit(O.OP_SorterOpen, srt, width, 0, spec)
-    w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core)
+    sorter_addr = b.emit(O.OP_SorterOpen, srt, width, 0, spec)
+    w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
+                    order_by=[(g, False, True, c) for g, c in zip(group_by, gnames)],
+                    group=True)
+    if w.n_ordered == ng:  # the loops deliver the groups in order: no sorter
+        b.ops[sorter_addr] = [O.OP_Noop, 0, 0, 0, None, 0, None]
+        for j, g in enumerate(group_by):
+            code_expr(p, scope, g, cur + j)
+        next_row()
+        arg_bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
+
+        def code_args(i):
+            a = defs[i][0]
+            for j, x in enumerate(a.args if not a.star else []):
+                code_expr(p, scope, x, arg_bases[i] + j)
+            return arg_bases[i]
+        step_aggs(code_args)
+        copy_bare(lambda k, ref: code_column(p, ref, bare_regs + k))
+        where_end(p, w)
+        b.emit(O.OP_IfNot, has_group, end, 0)
+    else:
+        _group_rows_into_sorter(p, scope, defs, group_by, bare, filters, n_args, srt, width)
+        where_end(p, w)
+        eqp_line(p, _EQP_GROUP_BY)
+        b.emit(O.OP_SorterSort, srt, end)
+        top = b.addr()
+        for j in range(ng):
+            b.emit(O.OP_Column, srt, j, cur + j)
+        next_row()
+        args_base = b.alloc_reg(max(n_args, 1))
+        for j in range(n_args):
+            b.emit(O.OP_Column, srt, ng + j, args_base + j)
+        offs = []
+        o = 0
+        for _a, _f, n in defs:
+            offs.append(o)
+            o += n
+        filter_regs = {}
+        for k, i in enumerate(filters):
+            filter_regs[i] = b.alloc_reg()
+            b.emit(O.OP_Column, srt, ng + n_args + len(bare) + k, filter_regs[i])
+        step_aggs(lambda i: args_base + offs[i], filter_regs)
+        copy_bare(lambda k, ref: b.emit(O.OP_Column, srt, ng + n_args + k, bare_regs + k))
+        b.emit(O.OP_SorterNext, srt, top)
+    b.emit(O.OP_Gosub, ret, out_sub)
+    b.emit(O.OP_Goto, 0, end)
+    b.resolve(out_sub)
+    output_row()
+    b.emit(O.OP_Return, ret)
+    b.resolve(end)
+
+
+def _group_rows_into_sorter(p, scope, defs, group_by, bare, filters, n_args, srt, width):
+    """In the loop: one sorter record per row, the group terms, the aggregates' arguments,
+    the bare columns, then the FILTER values."""
+    b = p.b
+    ng = len(group_by)
     blk = b.alloc_reg(width)
     for j, g in enumerate(group_by):
         code_expr(p, scope, g, blk + j)
@@ -1159,68 +1254,6 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     rec = b.alloc_reg()
     b.emit(O.OP_MakeRecord, blk, width, rec)
     b.emit(O.OP_SorterInsert, srt, rec)
-    where_end(p, w)
-    # the pass over the sorted rows
-    has_group = b.alloc_reg()
-    prev = b.alloc_reg(ng)
-    # a group term's column read outside aggregates is an accumulator column too, loaded
-    # from the row the bare columns come from (a NOCASE key: that row's spelling)
-    bare_keys = {ref.key for ref in bare}
-    for j, g in enumerate(group_by):
-        ref = _column_ref(scope, g)
-        if ref is not None and ref.key not in bare_keys:
-            key_overrides.setdefault(ref.key, prev + j)
-    cur = b.alloc_reg(ng)
-    ret = b.alloc_reg()
-    out_sub = b.new_label()
-    end = b.new_label()
-    b.emit(O.OP_Integer, 0, has_group)
-    b.emit(O.OP_Null, 0, prev, prev + ng - 1)
-    if aggs:
-        b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
-    eqp_line(p, _EQP_GROUP_BY)
-    b.emit(O.OP_SorterSort, srt, end)
-    top = b.addr()
-    for j in range(ng):
-        b.emit(O.OP_Column, srt, j, cur + j)
-    new_group = b.new_label()
-    same = b.new_label()
-    first_row = b.new_label()
-    b.emit(O.OP_IfNot, has_group, first_row, 0)
-    b.emit(O.OP_Compare, cur, prev, ng, spec)
-    b.emit(O.OP_Jump, new_group, same, new_group)
-    b.resolve(new_group)
-    b.emit(O.OP_Gosub, ret, out_sub)
-    if aggs:
-        b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
-    b.resolve(first_row)
-    b.emit(O.OP_Integer, 1, has_group)
-    if used:
-        b.emit(O.OP_Integer, 0, used)
-    b.emit(O.OP_Copy, cur, prev, ng - 1)
-    b.resolve(same)
-    args_base = b.alloc_reg(max(n_args, 1))
-    for j in range(n_args):
-        b.emit(O.OP_Column, srt, ng + j, args_base + j)
-    offs = []
-    o = 0
-    for _a, _f, n in defs:
-        offs.append(o)
-        o += n
-    filter_regs = {}
-    for k, i in enumerate(filters):
-        filter_regs[i] = b.alloc_reg()
-        b.emit(O.OP_Column, srt, ng + n_args + len(bare) + k, filter_regs[i])
-    step_aggs(lambda i: args_base + offs[i], filter_regs)
-    copy_bare(lambda k, ref: b.emit(O.OP_Column, srt, ng + n_args + k, bare_regs + k))
-    b.emit(O.OP_SorterNext, srt, top)
-    b.emit(O.OP_Gosub, ret, out_sub)
-    b.emit(O.OP_Goto, 0, end)
-    b.resolve(out_sub)
-    output_row()
-    b.emit(O.OP_Return, ret)
-    b.resolve(end)
-
 
 # ------------------------------------------------------------------------------------------
 # VALUES and compound selects

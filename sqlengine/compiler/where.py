@@ -107,7 +107,8 @@ def index_key_info(p, idx, table):
 
 
 def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
-                order_by=None, limit=None, open_cursors=True, minmax=False) -> WhereInfo:
+                order_by=None, limit=None, open_cursors=True, minmax=False,
+                group=False) -> WhereInfo:
     """Open the loops over ``scope.sources``. ``where`` is the WHERE expression (or None),
     ``left_on`` maps a level to the ON expression of its LEFT JOIN; ``core`` (the SELECT
     being coded, when there is one) tells which columns the statement reads, so that a
@@ -117,7 +118,8 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     ``open_cursors=False``: the sources' table cursors are open already (a one-pass
     DELETE or UPDATE loops over its write cursor). ``minmax`` marks the loops of a query
     whose one aggregate is min() or max(), which sqlite3's plan calls searches (its
-    WHERE_ORDERBY_MIN/MAX) even where they read every row."""
+    WHERE_ORDERBY_MIN/MAX) even where they read every row. ``group``: ``order_by`` is a
+    GROUP BY, whose terms any direction serves (SQLite's WHERE_GROUPBY)."""
     b = p.b
     info = WhereInfo(scope)
     info.brk = b.new_label()
@@ -133,7 +135,8 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
         return info
     exprs = split_and(where, []) + list(extra_terms)
     wc = WhereClause(scope, exprs, left_on)
-    chosen, info.n_ordered, backwards = _plan(scope, wc, core, order_by, limit) if n else ([], 0, ())
+    chosen, info.n_ordered, backwards = _plan(scope, wc, core, order_by, limit, group) \
+        if n else ([], 0, ())
     order = [lp.src_i for lp in chosen]
     if order != list(range(n)):
         scope.sources[:] = [srcs[i] for i in order]
@@ -254,7 +257,7 @@ def _index_hints(core, n):
             if isinstance(t, A.TableRef) and (t.not_indexed or t.indexed_by)}
 
 
-def _plan(scope, wc, core, order_by=None, limit=None):
+def _plan(scope, wc, core, order_by=None, limit=None, group=False):
     """The chosen WhereLoop of every level, outermost first."""
     srcs = scope.sources
     n = len(srcs)
@@ -263,7 +266,7 @@ def _plan(scope, wc, core, order_by=None, limit=None):
         if not any(t.operands for t in wc.terms) and (not src.is_table or not src.table.indexes):
             lp = planner.WhereLoop(0, "scan")
             if order_by:
-                return [lp], *planner.order_checker(scope, wc, order_by).detail([lp])
+                return [lp], *planner.order_checker(scope, wc, order_by, group).detail([lp])
             return [lp], 0, ()
     # FROM order stays with a LEFT JOIN, and with a table-valued function reading the
     # tables to its left (its prologue refills it inside their loops)
@@ -303,7 +306,7 @@ def _plan(scope, wc, core, order_by=None, limit=None):
             if c is None:
                 c = costs[k] = planner.sorting_cost(n_est, n_ob, k, n_cols, lim)
             return c
-        check = planner.order_checker(scope, wc, order_by)
+        check = planner.order_checker(scope, wc, order_by, group)
         res = planner.solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost))
         if res is not None:
             best = res[0]
