@@ -13,7 +13,9 @@ transfers equals the commits the writers reported.
 ``run_threads`` and ``run_processes`` drive them. Never edits the engine.
 
 CLI: ``python -m tools.concurrency --seconds 20 --writers 3 --readers 3`` (processes, both
-engines) or ``--threads``.
+engines) or ``--threads`` (sqlengine's connections in one process: sqlite3 and sqlengine in
+one process do not see each other's fcntl locks, as two copies of SQLite linked into one
+program do not: sqlite.org/howtocorrupt.html, section 2.2).
 """
 
 from __future__ import annotations
@@ -198,11 +200,20 @@ def main(argv=None):
     ap.add_argument("--writers", type=int, default=3)
     ap.add_argument("--readers", type=int, default=3)
     ap.add_argument("--threads", action="store_true", help="threads of one process")
-    ap.add_argument("--engines", default="sqlengine,sqlite3")
+    ap.add_argument("--engines", default=None,
+                    help="comma-separated (default: sqlengine,sqlite3 for processes, "
+                         "sqlengine for --threads)")
     ap.add_argument("--timeout", type=float, default=5.0, help="busy timeout of each worker")
     a = ap.parse_args(argv)
     import tempfile
-    engines = tuple(a.engines.split(","))
+    engines = tuple((a.engines or ("sqlengine" if a.threads else "sqlengine,sqlite3"))
+                    .split(","))
+    if a.threads and len(set(engines)) > 1:
+        # fcntl locks belong to the process: two SQLite implementations in one process do
+        # not see each other's locks, and a close() by either drops the other's
+        # (sqlite.org/howtocorrupt.html, section 2.2); only separate processes are safe
+        print("warning: threads of one process mixing engines is the unsafe configuration "
+              "of sqlite.org/howtocorrupt.html 2.2 (each keeps its own lock table)")
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "bank.db")
         run = run_threads if a.threads else run_processes
