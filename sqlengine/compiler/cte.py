@@ -13,6 +13,8 @@ This module emits code; it never runs it and never touches storage.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from sqlengine.compiler.explain import eqp_close, eqp_open
 from sqlengine.compiler.walk import iter_children
 from sqlengine.errors import OperationalError
@@ -59,6 +61,18 @@ def push_with(p, with_: A.With, owner=None):
 
 def pop_with(p, token):
     del p.ctes[token:]
+
+
+@contextmanager
+def schema_scope(p):
+    """Hide the statement's WITH frames while the body of a view or trigger compiles: such a
+    body names the schema's tables and views, never a CTE of the statement that uses it."""
+    saved = getattr(p, "ctes", None)
+    p.ctes = []
+    try:
+        yield
+    finally:
+        p.ctes = saved
 
 
 def find_cte(p, name: str):

@@ -286,9 +286,11 @@ def _source_for(p, item, scope, outer=None):
         if v is not None:
             if name.lower() in p.view_stack:
                 raise OperationalError(f"view {name} is circularly defined")
+            from sqlengine.compiler.cte import schema_scope
             p.view_stack.append(name.lower())
             try:
-                src = materialize(p, v.select, item.alias or name, v.columns, v.name)
+                with schema_scope(p):
+                    src = materialize(p, v.select, item.alias or name, v.columns, v.name)
             finally:
                 p.view_stack.pop()
             src.has_rowid = True  # (what it reads: see build_from)

@@ -9,6 +9,7 @@ This module emits code; it never runs it.
 
 from __future__ import annotations
 
+from sqlengine.compiler.cte import schema_scope
 from sqlengine.compiler.expr import if_false
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -63,19 +64,20 @@ def _code_one(p, tr, table, new_base, old_base, skip_label):
     first = b.addr()
     when, body = _bind_new_old(tr, table, new_base, old_base)
     try:
-        if when is not None:
-            if_false(p, None, when, end, True)
-        for st in body:
-            if isinstance(st, A.Insert):
-                compile_insert(p, st)
-            elif isinstance(st, A.Update):
-                compile_update(p, st)
-            elif isinstance(st, A.Delete):
-                compile_delete(p, st)
-            elif isinstance(st, A.Select):
-                compile_select(p, st, CallbackDest(lambda base, n: None))
-            else:
-                raise OperationalError("unsupported statement in trigger")
+        with schema_scope(p):
+            if when is not None:
+                if_false(p, None, when, end, True)
+            for st in body:
+                if isinstance(st, A.Insert):
+                    compile_insert(p, st)
+                elif isinstance(st, A.Update):
+                    compile_update(p, st)
+                elif isinstance(st, A.Delete):
+                    compile_delete(p, st)
+                elif isinstance(st, A.Select):
+                    compile_select(p, st, CallbackDest(lambda base, n: None))
+                else:
+                    raise OperationalError("unsupported statement in trigger")
     finally:
         b.resolve(end)
         p.nested -= 1
@@ -162,7 +164,8 @@ def _bind_new_old(tr, table, new_base, old_base):
 
 def _view_columns(p, view):
     from sqlengine.compiler.select import result_info_only
-    info = result_info_only(p, view.select)
+    with schema_scope(p):
+        info = result_info_only(p, view.select)
     names = list(view.columns) if view.columns else info.names
     return names
 
