@@ -11,6 +11,7 @@ from sqlengine.compiler._codegen import emit_constant
 from sqlengine.compiler.builder import ProgramBuilder
 from sqlengine.compiler.resolve import clear_caches
 from sqlengine.errors import OperationalError
+from sqlengine.sql.limits import MAX_VARIABLE_NUMBER
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.sorter import Coll
 
@@ -104,9 +105,9 @@ class Parse:
                 n = _variable_number(text)
             except ValueError:
                 raise OperationalError(f'near "{text}": syntax error') from None
-            if n < 1 or n > 250000:
+            if n < 1 or n > MAX_VARIABLE_NUMBER:
                 raise OperationalError(
-                    "variable number must be between ?1 and ?250000")
+                    f"variable number must be between ?1 and ?{MAX_VARIABLE_NUMBER}")
             while self.n_param < n:
                 self.n_param += 1
                 self.param_names.append(None)

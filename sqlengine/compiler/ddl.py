@@ -17,6 +17,7 @@ from sqlengine import schema as S
 from sqlengine.compiler.where import index_key_info, table_p4
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
+from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
 
 _HEAD = re.compile(
@@ -214,7 +215,7 @@ def compile_create_index(p, st: A.CreateIndex, text: str):
     if t.name.lower() == "sqlite_schema":
         raise OperationalError("table sqlite_master may not be indexed")
     _check_name(st.name, "index")
-    if len(st.columns) > 2000:  # SQLITE_MAX_COLUMN (sqlite3ExprListCheckLength)
+    if len(st.columns) > MAX_COLUMN:  # sqlite3ExprListCheckLength
         raise OperationalError("too many columns in index")
     try:
         idx = S.index_from_ast(st, t, 0, None)

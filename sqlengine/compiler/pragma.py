@@ -1,7 +1,7 @@
 """PRAGMA statements and the ``pragma_*`` table-valued functions.
 
 Introspection pragmas (table_info, table_xinfo, index_list, index_info, index_xinfo,
-foreign_key_list, database_list, table_list, collation_list) are answered from the schema at
+foreign_key_list, database_list, table_list, collation_list, compile_options) are answered from the schema at
 compile time: a schema change recompiles the statement, so the rows cannot go stale.
 Values that change without a schema change (the header cookies, page_count,
 freelist_count, journal_mode, per-connection flags) are read or written when the program
@@ -11,6 +11,7 @@ SQLite. This module never touches storage at compile time and never runs code.
 
 from __future__ import annotations
 
+from sqlengine.compiler.compile_options import OPTIONS
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import next_token
@@ -28,6 +29,7 @@ COLUMNS = {
     "database_list": ["seq", "name", "file"],
     "table_list": ["schema", "name", "type", "ncol", "wr", "strict"],
     "collation_list": ["seq", "name"],
+    "compile_options": ["compile_options"],
 }
 
 # Flags kept per connection: name -> (attribute on the Database, default).
@@ -541,6 +543,8 @@ def pragma_rows(p, name, val, schema="main"):
         return list(enumerate(p.db.collations.listed()))
     if name == "table_list":
         return _table_list(p, val, schema)
+    if name == "compile_options":
+        return [(o,) for o in OPTIONS]
     if name == "database_list" and getattr(p.db, "temp_used", False):
         return [(0, "main", _db_file(p)), (1, "temp", "")]
     if val is None:

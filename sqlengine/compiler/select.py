@@ -23,11 +23,12 @@ from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, s
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
+from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.sorter import SortSpec
 from sqlengine.vdbe._values import comparison_affinity
 
-MAX_COLUMN = 2000  # SQLITE_MAX_COLUMN: "too many columns in result set" beyond it
+# SQLITE_MAX_COLUMN: "too many columns in result set" beyond it
 
 # ------------------------------------------------------------------------------------------
 # Destinations

@@ -9,7 +9,7 @@ runs a program.
 
 from __future__ import annotations
 
-from sqlengine.compiler import ddl, subtype
+from sqlengine.compiler import compile_options, ddl, subtype
 from sqlengine.compiler._codegen import USES_CALL, USES_TABLE
 from sqlengine.compiler.context import Parse
 from sqlengine.compiler.delete import compile_delete
@@ -21,6 +21,7 @@ from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
+compile_options.register_functions()
 
 # Instructions that may stop a statement with an error half way, leaving its earlier
 # writes to be undone (SQLite's mayAbort, sqlite3VdbeAssertMayAbort's list): a function

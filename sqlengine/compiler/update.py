@@ -15,6 +15,7 @@ from sqlengine.compiler.trigger import code_triggers
 from sqlengine.compiler.where import where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
+from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
 
 
@@ -22,7 +23,7 @@ def compile_update(p, st: A.Update):
     b = p.b
     from sqlengine.compiler.fkey import code_statement_start
     code_statement_start(p)  # foreign-key marks are per run of a statement
-    if sum(len(s.columns) for s in st.sets) > 2000:  # SQLITE_MAX_COLUMN, a parse-time check
+    if sum(len(s.columns) for s in st.sets) > MAX_COLUMN:  # a parse-time check
         raise OperationalError("too many columns in set list")
     if st.with_ is not None:
         from sqlengine.compiler.cte import push_with

@@ -20,6 +20,10 @@ from . import ast as A
 
 MAX_EXPR_DEPTH = 1000
 MAX_COMPOUND_SELECT = 500
+# Limits checked elsewhere (the parser, the compiler), kept here so that each has one home.
+MAX_COLUMN = 2000  # SQLITE_MAX_COLUMN
+MAX_VARIABLE_NUMBER = 250000  # SQLITE_MAX_VARIABLE_NUMBER of the stdlib's SQLite
+MAX_FUNCTION_ARG = 127  # SQLITE_MAX_FUNCTION_ARG
 
 # A statement shorter than this cannot hold an expression deeper than the limit (each
 # level needs an operator and an operand), so its depth is not measured.

@@ -37,6 +37,7 @@ from sqlengine.vfs import EXCLUSIVE, NO_LOCK, RESERVED, SHARED, MemoryVfs, defau
 
 JOURNAL_MODES = ("delete", "truncate", "persist", "memory", "off")
 SECTOR_SIZE = 4096
+DEFAULT_CACHE_SIZE = -2000  # SQLITE_DEFAULT_CACHE_SIZE (KiB, being negative)
 STMT_SPILL_PAGES = 16             # savepoint page images kept in memory before a spill
 
 
@@ -87,7 +88,7 @@ class Pager:
         self.journal_mode = "memory" if self.memory else "delete"
         self.synchronous = 2          # 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA
         self.busy_timeout = 5.0
-        self.cache_size = -2000       # PRAGMA cache_size: pages if > 0, KiB if < 0
+        self.cache_size = DEFAULT_CACHE_SIZE  # PRAGMA cache_size: pages if > 0, KiB if < 0
         self.spill_limit = 500        # dirty pages beyond which maybe_spill() is worth a call
         self.cache: dict[int, object] = {}
         self._next_shrink = 0
