@@ -48,6 +48,9 @@ class Parse:
         self.nested = 0
         self.halt_label = None
         self.view_stack: list[str] = []
+        # True while a FROM subquery or CTE body compiles: SQLite names its columns before
+        # names resolve, so a double-quoted string keeps its bare name there (select.py)
+        self.early_names = False
         self.trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
         self.ast = None  # the statement's AST (the numbers of its SELECTs: explain.py)
         self.eqp_parent = 0  # the EXPLAIN QUERY PLAN line new lines go under

@@ -244,7 +244,7 @@ def _source_for(p, item, scope, outer=None):
     of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do."""
     b = p.b
 
-    def materialize(p, sel, name, col_names, plan_name, forced=False):
+    def materialize(p, sel, name, col_names, plan_name, forced=False, early_names=True):
         clear = None
         if outer is not None:
             from sqlengine.compiler.resolve import subquery_flattens
@@ -253,7 +253,7 @@ def _source_for(p, item, scope, outer=None):
             clear = subquery_clears(p, sel, flat, outer[-1])
             # flattened on the right of a LEFT JOIN, its own FROM item lands there too
             p.left_flat = flat and outer[-1]
-        return _materialize(p, sel, name, col_names, plan_name, clear)
+        return _materialize(p, sel, name, col_names, plan_name, clear, early_names)
 
     if isinstance(item, A.TableRef):
         name = item.name
@@ -291,7 +291,8 @@ def _source_for(p, item, scope, outer=None):
             p.view_stack.append(name.lower())
             try:
                 with schema_scope(p):
-                    src = materialize(p, v.select, item.alias or name, v.columns, v.name)
+                    src = materialize(p, v.select, item.alias or name, v.columns, v.name,
+                                      early_names=False)
             finally:
                 p.view_stack.pop()
             src.has_rowid = True  # (what it reads: see build_from)
@@ -316,19 +317,22 @@ def _source_for(p, item, scope, outer=None):
     raise OperationalError("unsupported FROM item")
 
 
-def _materialize(p, sel, name, col_names, plan_name, clear=None):
+def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=True):
     """A FROM item's SELECT run once into an ephemeral table, the source that reads it;
     ``plan_name`` names it on its MATERIALIZE line (its loop's line gives ``name``, or
-    ``plan_name`` for an unnamed subquery)."""
+    ``plan_name`` for an unnamed subquery); ``early_names``: see ``Parse.early_names``
+    (False for a view, whose columns SQLite names after resolving its body)."""
     b = p.b
     cur = b.alloc_cursor()
     once = b.new_label()
     b.emit(O.OP_Once, 0, once)
     b.emit(O.OP_OpenEphemeral, cur, 0)
     line = eqp_open(p, f"MATERIALIZE {plan_name}")
+    saved, p.early_names = p.early_names, early_names
     try:
         info = compile_select(p, sel, TableDest(cur, clear), None)
     finally:
+        p.early_names = saved
         eqp_close(p, line)
     p.eqp_names[cur] = plan_name if name == "(subquery)" else name
     b.resolve(once)
@@ -476,9 +480,10 @@ def _expand_columns(p, core, scope):
                         name = ref.source.columns[ref.col]
                 elif name is None:
                     name = e.name if ref.source.ipk < 0 else ref.source.columns[ref.source.ipk]
-            if name is None:
+            if name is None and (ref is not None or not e.quoted or e.table is not None
+                                 or p.early_names):
                 name = e.name
-        if name is None:
+        if name is None:  # an expression, or a double-quoted string: its text as written
             name = rc.text or "?"
         out.append((e, name, decl))
     return out
