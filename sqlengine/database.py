@@ -664,6 +664,14 @@ class Database:
     def function_exists(self, name):
         return self.functions.exists(name)
 
+    def function_names(self):
+        """Every function name a statement can call: the scalar and aggregate functions
+        (built-in and created), the window-only ones and the table-valued ones."""
+        from sqlengine.compiler.tablefunc import TABLE_FUNCTIONS
+        from sqlengine.compiler.window import WINDOW_FUNCTIONS
+        names = {n for n in self.functions.names() if n.isidentifier()}  # not '->'
+        return names | WINDOW_FUNCTIONS | TABLE_FUNCTIONS
+
     def create_function(self, name, nargs, func, deterministic=False):
         self.functions.create_function(name, nargs, func, deterministic)
         self._cache.clear()

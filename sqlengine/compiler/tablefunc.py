@@ -19,6 +19,8 @@ from sqlengine.compiler.resolve import Scope, Source
 from sqlengine.errors import OperationalError
 from sqlengine.vdbe import opcodes as O
 
+TABLE_FUNCTIONS = frozenset({"json_each", "json_tree"})  # (besides pragma_NAME)
+
 
 def table_function_source(p, item, scope, Source, TableDest):
     """The FROM source of a table-valued function call, or None when ``item`` names none."""
@@ -26,7 +28,7 @@ def table_function_source(p, item, scope, Source, TableDest):
     if name.startswith("pragma_"):
         from sqlengine.compiler.pragma import pragma_function_source
         return pragma_function_source(p, item, Source, TableDest)
-    if name not in ("json_each", "json_tree"):
+    if name not in TABLE_FUNCTIONS:
         return None
     from sqlengine.vdbe import func_json
     fn = func_json.json_each if name == "json_each" else func_json.json_tree

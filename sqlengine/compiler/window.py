@@ -27,8 +27,9 @@ from sqlengine.storage import compare_values
 from sqlengine.vdbe import opcodes as O
 
 SRC = "__window"
-_RANKING = {"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
-            "lag", "lead", "first_value", "last_value", "nth_value"}
+_RANKING = frozenset({"row_number", "rank", "dense_rank", "percent_rank", "cume_dist",
+                      "ntile", "lag", "lead", "first_value", "last_value", "nth_value"})
+WINDOW_FUNCTIONS = _RANKING  # the functions that exist only as window functions
 
 
 def has_window(core) -> bool:

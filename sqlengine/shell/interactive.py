@@ -37,7 +37,9 @@ def banner(shell) -> str:
 
 
 class SqlCompleter:
-    """Keywords, dot-commands, and the names in the open database's schema."""
+    """Keywords, dot-commands, the connection's functions (from its function registry:
+    built-ins, window and table-valued functions, and those created on it) and the names in
+    the open database's schema."""
 
     def __init__(self, shell):
         self.shell = shell
@@ -48,7 +50,7 @@ class SqlCompleter:
 
         words = set(KEYWORDS)
         words.update("." + name for name, _ in COMMANDS)
-        words.update(FUNCTION_NAMES)
+        words.update(self.function_names())
         try:
             con = self.shell.con
             for kind, name, _, _ in con.execute("SELECT type, name, tbl_name, sql "
@@ -61,6 +63,13 @@ class SqlCompleter:
         except Exception:  # noqa: BLE001 - completion must never break typing
             pass
         return words
+
+    def function_names(self):
+        """The functions of the open connection, as its engine's registry lists them."""
+        try:
+            return self.shell.con._db.function_names()
+        except Exception:  # noqa: BLE001 - no connection (or not sqlengine's): none
+            return ()
 
     def complete(self, prefix: str):
         lowered = prefix.lower()
@@ -80,15 +89,6 @@ class SqlCompleter:
 
 
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_$\x80-\U0010ffff]*$")
-
-FUNCTION_NAMES = (
-    "abs", "avg", "changes", "char", "coalesce", "count", "date", "datetime", "glob",
-    "group_concat", "hex", "ifnull", "iif", "instr", "julianday", "last_insert_rowid",
-    "length", "like", "lower", "ltrim", "max", "min", "nullif", "printf", "quote", "random",
-    "randomblob", "replace", "round", "rtrim", "sqlite_version", "strftime", "substr",
-    "sum", "time", "total", "total_changes", "trim", "typeof", "unicode", "upper",
-    "zeroblob",
-)
 
 
 def _prompt_toolkit_session(shell, stdin):

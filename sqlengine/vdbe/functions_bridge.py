@@ -145,6 +145,10 @@ class FunctionTable:
     def exists(self, name):
         return self.reg.exists(name)
 
+    def names(self):
+        """The lower-case names of every function, built-in or created."""
+        return self.reg.names()
+
     def create_function(self, name, nargs, func, deterministic=False):
         self.reg.register_user_function(name, nargs, func, deterministic)
         self._calls.clear()

@@ -374,6 +374,17 @@ class Database:
             _set_error(ctx, exc)
         return _NO_RESULT
 
+    def function_names(self):
+        """The names ``PRAGMA function_list`` gives (what the shell completes)."""
+        st, _ = self.prepare("SELECT DISTINCT name FROM pragma_function_list")
+        try:
+            names = set()
+            while (row := st.step()) is not None:
+                names.add(row[0])
+            return names
+        finally:
+            st.finalize()
+
     def create_function(self, name, nargs, func, deterministic=False):
         flags = SQLITE_UTF8 | (SQLITE_DETERMINISTIC if deterministic else 0)
         if func is None:
