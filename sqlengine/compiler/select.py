@@ -20,6 +20,7 @@ from sqlengine.compiler.walk import expr_key
 from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.flatten import flatten_from
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
+from sqlengine.compiler.pushdown import and_terms, rowid_filtered
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -365,6 +366,27 @@ def _dedupe(names):
     return out
 
 
+def _rowid_pushed(p, item, sel, terms, right_of_left):
+    """``item`` with SQLite's push-down of the terms on its rowid (compiler/pushdown.py);
+    a view is read as the subquery it stands for, under its name."""
+    if isinstance(item, A.SubqueryRef):
+        new = rowid_filtered(p.db, sel, item.alias, terms, right_of_left)
+        return item if new is None else A.SubqueryRef(new, item.alias, item.pos)
+    v = p.schema.views[item.name.lower()]
+    if v.columns:
+        return item
+    new = rowid_filtered(p.db, sel, item.alias or item.name, terms, right_of_left)
+    return item if new is None else A.SubqueryRef(new, item.alias or item.name, item.pos)
+
+
+def _pushable_terms(core, join):
+    """The terms SQLite would push into the FROM item ``join`` brings (the first item's
+    ``join`` is None): its ON terms on the right of a LEFT JOIN, else the WHERE terms."""
+    if join is not None and join.kind == "LEFT":
+        return and_terms(join.on)
+    return and_terms(core.where) + (and_terms(join.on) if join is not None else [])
+
+
 def build_from(p, from_, scope, outer=None):
     """Make the sources of FROM; returns (sources, extra WHERE terms, {level: ON expr}).
     ``outer`` = (core, ORDER BY, LIMIT) of the query (see ``_source_for``)."""
@@ -382,15 +404,22 @@ def build_from(p, from_, scope, outer=None):
             left = join is not None and join.kind == "LEFT" and not (
                 outer[0].where is not None and where_needs_row(outer[0].where, item))
             ctx = outer + (len(items) == 1, left_flat or left)
-        src = _source_for(p, item, scope, ctx)
         level = len(sources)
-        if src.has_rowid and not src.is_table:  # a subquery or view: what its rowid reads
+        rowid_null = None
+        if isinstance(item, A.SubqueryRef) or (
+                type(item) is A.TableRef and item.name.lower() in p.schema.views):
             nxt = items[level + 1][1] if level + 1 < len(items) else None
             sel = item.select if isinstance(item, A.SubqueryRef) else \
                 p.schema.views[item.name.lower()].select
-            src.rowid_null = subquery_rowid_null(
+            rowid_null = subquery_rowid_null(
                 p.db, sel, level == 0, nxt.kind if nxt is not None else None,
                 join is not None and join.kind == "LEFT")
+            if not rowid_null and outer is not None:
+                item = _rowid_pushed(p, item, sel, _pushable_terms(outer[0], join),
+                                     join is not None and join.kind == "LEFT")
+        src = _source_for(p, item, scope, ctx)
+        if src.has_rowid and not src.is_table:  # a subquery or view: what its rowid reads
+            src.rowid_null = rowid_null
         sources.append(src)
         scope.sources = sources
         if join is None:
