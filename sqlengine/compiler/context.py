@@ -53,6 +53,7 @@ class Parse:
         self.early_names = False
         self.trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
         self.ast = None  # the statement's AST (the numbers of its SELECTs: explain.py)
+        self.eqp = False  # compiling for EXPLAIN QUERY PLAN: plan lines wanted (explain.py)
         self.eqp_parent = 0  # the EXPLAIN QUERY PLAN line new lines go under
         self.eqp_names: dict[int, str] = {}  # cursor -> the name a loop's plan line gives
         self.flat_names: dict[int, str] = {}  # id(TableRef) -> that name (flatten.py)

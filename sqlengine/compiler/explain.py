@@ -4,12 +4,14 @@
 ``MATERIALIZE (subquery-3)``), compounds and temporary b-trees, in sqlite3's words and
 nesting.
 
-The code generators leave one marker per line, where they emit the code the line
-describes: a Noop whose P1 is the line's id (its own address, as SQLite's OP_Explain),
+When a statement is compiled for EXPLAIN QUERY PLAN (``Parse.eqp``), the code generators
+leave one marker per line, where they emit the code the line describes: a Noop whose P1 is the line's id (its own address, as SQLite's OP_Explain),
 P2 the id of the line it is nested under (0 at the top) and P4 the text. ``eqp_line``
 adds a line under the current parent, ``eqp_open``/``eqp_close`` bracket the code of a
 line that has lines under it. Subqueries are numbered as SQLite's parser numbers its
-SELECTs (``select_id``). A program without markers is described from its open and seek
+SELECTs (``select_id``). Any other compile leaves no marker (as SQLite emits OP_Explain
+only under EXPLAIN QUERY PLAN), and its generators skip building the lines' texts. A
+program without markers is described from its open and seek
 instructions. This module never runs a program.
 """
 
@@ -23,7 +25,10 @@ EQP_PREFIX = "eqp:"
 
 
 def eqp_line(p, text: str) -> int:
-    """A plan line under the current parent; returns its address (to patch its text)."""
+    """A plan line under the current parent; returns its address (to patch its text), or
+    -1 when the statement is not compiled for EXPLAIN QUERY PLAN."""
+    if not p.eqp:
+        return -1
     b = p.b
     addr = b.addr()
     return b.emit(O.OP_Noop, addr, p.eqp_parent, 0, EQP_PREFIX + text)
@@ -44,6 +49,8 @@ def eqp_close(p, token) -> None:
 
 def eqp_set(p, addr: int, text: str) -> None:
     """Change the text of the line at ``addr`` (known only once its code is emitted)."""
+    if addr < 0:
+        return
     p.b.ops[addr][4] = EQP_PREFIX + text
 
 

@@ -1595,13 +1595,16 @@ def _sub_columns(sel):
 def _open_subquery_line(p, sel, kind):
     """The plan line of an expression's subquery (``kind``: SCALAR or LIST), its code
     nested under it; the text says CORRELATED once ``_close_subquery_line`` knows."""
-    return eqp_open(p, f"{kind} SUBQUERY {select_id(p, sel)}"), kind, select_id(p, sel)
+    if not p.eqp:
+        return eqp_open(p, ""), kind, 0
+    n = select_id(p, sel)
+    return eqp_open(p, f"{kind} SUBQUERY {n}"), kind, n
 
 
 def _close_subquery_line(p, token, correlated):
     line, kind, n = token
     eqp_close(p, line)
-    if correlated:
+    if correlated and p.eqp:
         eqp_set(p, line[0], f"CORRELATED {kind} SUBQUERY {n}")
 
 

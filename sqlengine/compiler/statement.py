@@ -108,6 +108,7 @@ def _compile(db, stmt, text: str):
         stmt = stmt.statement
     p = Parse(db, text)
     p.ast = stmt
+    p.eqp = explain == 2
     b = p.b
     init = b.emit(O.OP_Init, 0, 0)
     names: list[str] = []

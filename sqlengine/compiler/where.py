@@ -379,7 +379,7 @@ def _open_loop(p, scope, lv):
     prologue = getattr(src, "prologue", None)
     if prologue is not None:  # a correlated table-valued function computes its rows now
         prologue()
-    if src.is_table or src.cursor in p.eqp_names:  # (a table-valued function: no line)
+    if p.eqp and (src.is_table or src.cursor in p.eqp_names):  # (a table-valued function: none)
         lv.eqp_addr = eqp_line(p, _eqp_text(p, lv))
     lv.start = b.addr()
     rev = acc.reverse
@@ -674,7 +674,8 @@ def _make_covering(p, scope, lv) -> bool:
     ins[0] = O.OP_Noop
     ins[1] = ins[2] = ins[3] = 0
     ins[4] = None
-    eqp_set(p, lv.eqp_addr, _eqp_text(p, lv, True))
+    if p.eqp:
+        eqp_set(p, lv.eqp_addr, _eqp_text(p, lv, True))
     return True
 
 

@@ -188,3 +188,23 @@ def test_subqueries_numbered_in_source_order(connections):
     details = [r[3] for r in eng.execute("EXPLAIN QUERY PLAN " + q)]
     assert "SCALAR SUBQUERY 2" in details and "SCALAR SUBQUERY 4" in details
     assert "SCALAR SUBQUERY 3" in details
+
+
+def _explain_opcodes(con, sql):
+    return [row[1] for row in con.execute("explain " + sql)]
+
+
+@pytest.mark.parametrize("sql", SHAPES[:8] + ["select * from t, u where a = x order by b"])
+def test_plain_explain_carries_no_plan_lines(sql):
+    """Plan lines are coded only for EXPLAIN QUERY PLAN (SQLite emits OP_Explain only
+    then): a plain EXPLAIN listing, like sqlite3's, has none, and the plan is unchanged."""
+    con = sqlengine.connect(":memory:")
+    con.executescript(SCHEMA)
+    ref = sqlite3.connect(":memory:")
+    ref.executescript(SCHEMA)
+    assert "Explain" not in _explain_opcodes(ref, sql)
+    listing = list(con.execute("explain " + sql))
+    assert not [r for r in listing if isinstance(r[5], str) and r[5].startswith("eqp:")]
+    assert not [r for r in listing if r[1] == "Noop" and r[5]]
+    plan = con.execute("explain query plan " + sql).fetchall()
+    assert plan and all(isinstance(r[3], str) and r[3] for r in plan)
