@@ -1136,6 +1136,18 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         if used:
             b.emit(O.OP_Integer, 1, used)
 
+    def step_loop_row():
+        """Step every aggregate and load the bare columns from the loops' current row."""
+        arg_bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
+
+        def code_args(i):
+            a = defs[i][0]
+            for j, x in enumerate(a.args if not a.star else []):
+                code_expr(p, scope, x, arg_bases[i] + j)
+            return arg_bases[i]
+        step_aggs(code_args)
+        copy_bare(lambda k, ref: code_column(p, ref, bare_regs + k))
+
     if not group_by:
         if aggs:
             b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
@@ -1147,15 +1159,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
                       and having is None and defs[0][0].name.lower() in ("min", "max"))
         w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
                         minmax=one_minmax)
-        arg_bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
-
-        def code_args(i):
-            a = defs[i][0]
-            for j, x in enumerate(a.args if not a.star else []):
-                code_expr(p, scope, x, arg_bases[i] + j)
-            return arg_bases[i]
-        step_aggs(code_args)
-        copy_bare(lambda k, ref: code_column(p, ref, bare_regs + k))
+        step_loop_row()
         where_end(p, w)
         output_row()
         return
@@ -1217,15 +1221,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         for j, g in enumerate(group_by):
             code_expr(p, scope, g, cur + j)
         next_row()
-        arg_bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
-
-        def code_args(i):
-            a = defs[i][0]
-            for j, x in enumerate(a.args if not a.star else []):
-                code_expr(p, scope, x, arg_bases[i] + j)
-            return arg_bases[i]
-        step_aggs(code_args)
-        copy_bare(lambda k, ref: code_column(p, ref, bare_regs + k))
+        step_loop_row()
         where_end(p, w)
         b.emit(O.OP_IfNot, has_group, end, 0)
     else:
