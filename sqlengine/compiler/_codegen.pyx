@@ -19,7 +19,8 @@ from cpython cimport array
 import array as _pyarray
 
 from sqlengine.compiler._resolve cimport lookup_name
-from sqlengine.compiler.resolve import (ROWID_NAMES, ResolvedColumn, comparison_collation,
+from sqlengine.compiler.resolve import (ROWID_NAMES, CoalesceRef, ResolvedColumn,
+                                        comparison_collation,
                                         expr_affinity, expr_collation, no_such_column)
 from sqlengine.compiler.walk import operands as _operands
 from sqlengine.errors import InternalError, OperationalError
@@ -51,6 +52,7 @@ cdef object T_Raise = A.Raise
 cdef object T_CurrentTime = A.CurrentTime
 cdef object T_Star = A.Star
 cdef object T_ResolvedColumn = ResolvedColumn
+cdef object T_CoalesceRef = CoalesceRef
 
 cdef int OP_OpenRead = O.OP_OpenRead
 cdef int OP_OpenWrite = O.OP_OpenWrite
@@ -323,6 +325,14 @@ cpdef code_column(p, ref, int target):
         if r is not None:
             b.emit(OP_SCopy, r, target)
             return
+    if type(ref) is T_CoalesceRef:  # a FULL JOIN's USING column: the first non-NULL side
+        done = b.new_label()
+        for alt in ref.alts:
+            code_column(p, alt, target)
+            if alt is not ref.alts[-1]:
+                b.emit(OP_NotNull, target, done)
+        b.resolve(done)
+        return
     if col < 0 or (src.is_table and col == src.ipk):
         if col < 0 and src.rowid_null:  # a subquery's rowid that SQLite reads as NULL
             b.emit(OP_Null, 0, target)

@@ -22,7 +22,8 @@ class Source:
 
     __slots__ = ("name", "table", "cursor", "columns", "affs", "colls", "decltypes", "ipk",
                  "hidden", "left", "index_cursor", "col_lower", "defaults", "is_table",
-                 "join_on", "using_cols", "nullable", "has_rowid", "rowid_null")
+                 "join_on", "using_cols", "nullable", "has_rowid", "rowid_null", "right",
+                 "ltorj", "fj")
 
     def __init__(self, name, cursor, columns, affs, colls, decltypes, table=None):
         self.name = name
@@ -36,6 +37,11 @@ class Source:
         self.is_table = table is not None
         self.hidden = set()
         self.left = False
+        # a RIGHT or FULL JOIN brings this item (``right``; FULL sets ``left`` too), or
+        # one is to its right (``ltorj``, SQLite's JT_LTORJ): see compiler/rightjoin.py
+        self.right = False
+        self.ltorj = False
+        self.fj = None  # lower-case USING name -> the Source of its coalesce (CoalesceRef)
         self.index_cursor = -1
         self.col_lower = {}
         for i, c in enumerate(columns):
@@ -103,6 +109,37 @@ class ColRef:
         if self.col < 0:
             return None
         return self.source.colls[self.col]
+
+
+_fj_cursor = [-2]
+
+
+class CoalesceRef(ColRef):
+    """An unqualified USING column of a FULL JOIN: ``coalesce()`` of the columns ``alts``
+    (SQLite's pFJMatch, left to right). Its ``source`` is a one-column stand-in (no
+    affinity, no collation, a cursor number of its own that is never opened) so that
+    the code keying columns by (cursor, column) treats it as one column."""
+
+    __slots__ = ("alts",)
+
+    def __init__(self, source, scope, depth, alts):
+        ColRef.__init__(self, source, 0, scope, depth)
+        self.alts = alts
+
+
+def _coalesce_ref(hits, scope, depth):
+    """The CoalesceRef of the (source, column) matches ``hits`` of one USING name."""
+    last, col = hits[-1]
+    lname = last.columns[col].lower()
+    if last.fj is None:
+        last.fj = {}
+    stand_in = last.fj.get(lname)
+    if stand_in is None:
+        _fj_cursor[0] -= 1
+        stand_in = last.fj[lname] = Source(last.name, _fj_cursor[0], [last.columns[col]],
+                                           [AFF_NONE], [None], [None])
+    return CoalesceRef(stand_in, scope, depth,
+                       [ColRef(s, c, scope, depth) for s, c in hits])
 
 
 class ResolvedColumn:
@@ -200,6 +237,7 @@ class Scope:
         while scope is not None:
             names, rowids = scope._names()
             hit = None
+            fj = None
             cands = names.get(lname)
             if cands:
                 for m in cands:
@@ -212,6 +250,20 @@ class Scope:
                     elif m[1] not in m[0].hidden:
                         shown = name if table is None else f"{table}.{name}"
                         raise OperationalError(f"ambiguous column name: {shown}")
+                    elif ltable is None and m[0].right:
+                        # a USING column of a RIGHT JOIN is its right table's, of a FULL
+                        # JOIN the coalesce of both sides' (an INNER or LEFT JOIN's is
+                        # the leftmost table's)
+                        fj = (fj or [hit]) + [m] if m[0].left else None
+                        hit = m
+            if fj is not None:
+                if depth:
+                    s = self
+                    for _ in range(depth):
+                        s.correlated = True
+                        s.corr[0] = True
+                        s = s.outer
+                return _coalesce_ref(fj, scope, depth)
             if hit is None and rowids and lname in ROWID_NAMES:
                 if ltable is not None:
                     rowids = [s for s in rowids if s.name.lower() == ltable]

@@ -13,7 +13,7 @@ code and never decides the plan (``planner.py`` does).
 from __future__ import annotations
 
 from sqlengine.compiler._terms import mask as _mask
-from sqlengine.compiler.resolve import ResolvedColumn, comparison_collation
+from sqlengine.compiler.resolve import CoalesceRef, ResolvedColumn, comparison_collation
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
@@ -128,6 +128,11 @@ class Masker:
             return PINNED
         if ref.depth:
             return _OUTER
+        if type(ref) is CoalesceRef:  # a FULL JOIN's USING column reads every side
+            b = 0
+            for alt in ref.alts:
+                b |= self.bit_of.get(id(alt.source), 0)
+            return b, (id(ref.alts[0].source), ref.alts[0].col)
         b = self.bit_of.get(id(ref.source))
         if b is None:
             return PINNED
@@ -172,6 +177,8 @@ def _column_ref(scope, e):
         if ref is None or ref.depth != 0:
             return None
     else:
+        return None
+    if type(ref) is CoalesceRef:  # (a coalesce() is no column of an index)
         return None
     src = ref.source
     if src.is_table and ref.col >= 0 and ref.col == src.ipk:

@@ -361,8 +361,9 @@ class LoopBuilder:
         hint = self.hints.get(i)
         not_indexed = hint is not None and hint.not_indexed
         indexed_by = hint.indexed_by.lower() if hint is not None and hint.indexed_by else None
-        # automatic indexes first (SQLite's order: they lose ties)
-        if (not getattr(src, "changes_per_run", False) and hint is None
+        # automatic indexes first (SQLite's order: they lose ties); none on the right
+        # table of a RIGHT JOIN (SQLite's JT_RIGHT test)
+        if (not getattr(src, "changes_per_run", False) and hint is None and not src.right
                 and (table is None or not table.without_rowid)):
             for o in ops:
                 if o.op != "=" or o.col < 0 and table is not None:

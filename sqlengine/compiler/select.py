@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sqlengine.compiler.expr import (aggs_in, code_column, code_expr, code_expr_reg, if_false,
                                      walk, walk_select)
-from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source, expr_affinity,
+from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Scope, Source, expr_affinity,
                                         expr_collation, expr_coll_seq, has_explicit_collate,
                                         check_star_column, subquery_rowid_null,
                                         where_needs_row)
@@ -19,6 +19,7 @@ from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.walk import expr_key
 from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.flatten import flatten_from
+from sqlengine.compiler import rightjoin
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
 from sqlengine.compiler.pushdown import and_terms, rowid_filtered
 from sqlengine.compiler.where import where_begin, where_end
@@ -393,11 +394,15 @@ def build_from(p, from_, scope, outer=None):
     sources = []
     extra = []
     left_on = {}
+    outer_on = {}  # the ON terms SQLite checks for tables to their right
+    # an ambiguous USING reference: SQLite goes on joining and tells the last one
+    ambiguous = None
     left_flat = getattr(p, "left_flat", False)  # (see _source_for)
     p.left_flat = False
     if from_ is None:
         return sources, extra, left_on
     items = _flatten(from_, [])
+    last_right = rightjoin.last_right(items)
     for item, join in items:
         ctx = None
         if outer is not None and not isinstance(item, A.TableFunctionRef):
@@ -414,7 +419,7 @@ def build_from(p, from_, scope, outer=None):
             rowid_null = subquery_rowid_null(
                 p.db, sel, level == 0, nxt.kind if nxt is not None else None,
                 join is not None and join.kind == "LEFT")
-            if not rowid_null and outer is not None:
+            if not rowid_null and outer is not None and last_right < 0:
                 item = _rowid_pushed(p, item, sel, _pushable_terms(outer[0], join),
                                      join is not None and join.kind == "LEFT")
         src = _source_for(p, item, scope, ctx)
@@ -422,36 +427,25 @@ def build_from(p, from_, scope, outer=None):
             src.rowid_null = rowid_null
         sources.append(src)
         scope.sources = sources
+        src.ltorj = src.nullable = level < last_right
         if join is None:
             continue
         kind = join.kind
-        if kind in ("RIGHT", "FULL"):
-            raise OperationalError(f"{kind} JOIN is not supported")
-        is_left = kind == "LEFT"
-        src.left = is_left
+        src.left = kind in ("LEFT", "FULL")
+        src.right = kind in ("RIGHT", "FULL")
         terms = []
         using = join.using
         if join.natural:
             if join.on is not None or join.using:
                 raise OperationalError("a NATURAL join may not have an ON or USING clause")
+            if ambiguous is not None:  # (SQLite stops at a NATURAL join after an error)
+                raise ambiguous
             using = []
             for c in src.columns:
                 if any(s.find(c) is not None and s.find(c) >= 0 for s in sources[:-1]):
                     using.append(c)
         if using:
-            for cname in using:
-                lref = None
-                for s in sources[:-1]:
-                    j = s.find(cname)
-                    if j is not None and j >= 0 and j not in s.hidden:
-                        lref = ColRef(s, j, scope, 0)
-                        break
-                r = src.find(cname)
-                if lref is None or r is None or r < 0:
-                    raise OperationalError(
-                        f"cannot join using column {cname} - column not present in both tables")
-                src.hidden.add(r)
-                terms.append(A.Binary("=", ResolvedColumn(lref), ResolvedColumn(ColRef(src, r, scope, 0))))
+            ambiguous = _using_terms(sources, using, scope, last_right >= 0, terms) or ambiguous
         if join.on is not None:
             terms.append(join.on)
         if not terms:
@@ -459,11 +453,61 @@ def build_from(p, from_, scope, outer=None):
         conj = terms[0]
         for t in terms[1:]:
             conj = A.Binary("AND", conj, t)
-        if is_left:
+        if src.left or src.right or src.ltorj:  # tested at its level (see rightjoin.py)
             left_on[level] = conj
         else:
             extra.append(conj)
+        if src.left or src.right or last_right >= 0:
+            outer_on[level] = conj
+    if ambiguous is not None:
+        raise ambiguous
+    if outer_on:
+        rightjoin.check_on_terms(scope, outer_on)
     return sources, extra, left_on
+
+
+def _using_terms(sources, using, scope, any_right, terms):
+    """Append to ``terms`` the equalities of the USING columns of the last of ``sources``
+    with the sources before it (and hide its copies); returns the error of the last
+    ambiguous reference (SQLite reports it once the joins are processed), or None."""
+    src = sources[-1]
+    ambiguous = None
+    for cname in using:
+        try:
+            lhs = _using_left(sources[:-1], cname, scope, any_right)
+        except OperationalError as err:
+            ambiguous, lhs = err, None
+            if src.find(cname) is not None:
+                continue
+        r = src.find(cname)
+        if lhs is None or r is None or r < 0:
+            raise OperationalError(
+                f"cannot join using column {cname} - column not present in both tables")
+        src.hidden.add(r)
+        terms.append(A.Binary("=", lhs, ResolvedColumn(ColRef(src, r, scope, 0))))
+    return ambiguous
+
+
+def _using_left(sources, cname, scope, any_right):
+    """The left side of a USING term: the column of the first source that has it; with a
+    RIGHT or FULL JOIN in the FROM clause, the coalesce() of every left source's (each
+    after the first merged into it by USING, as SQLite's sqlite3ProcessJoin requires)."""
+    hits = []
+    for s in sources:
+        j = s.find(cname)
+        if j is None or j < 0:
+            continue
+        if not hits:
+            if j in s.hidden:
+                continue
+        elif not any_right:
+            break
+        elif j not in s.hidden:
+            raise OperationalError(f"ambiguous reference to {cname} in USING()")
+        hits.append(ResolvedColumn(ColRef(s, j, scope, 0)))
+    if len(hits) < 2:
+        return hits[0] if hits else None
+    return A.FunctionCall("coalesce", hits)
 
 
 # ------------------------------------------------------------------------------------------
@@ -479,7 +523,7 @@ def _expand_columns(p, core, scope):
                 raise OperationalError("no tables specified")
             twins = len({s.name.lower() for s in scope.sources}) < len(scope.sources)
             found = False
-            for s in scope.sources:
+            for k, s in enumerate(scope.sources):
                 if rc.table is not None and s.name.lower() != rc.table.lower():
                     continue
                 found = True
@@ -490,6 +534,9 @@ def _expand_columns(p, core, scope):
                         continue
                     if twins:
                         check_star_column(scope.sources, s, j)
+                    if s.ltorj and _later_using(scope.sources, k, cname):
+                        out.append(_star_using_column(scope, cname))
+                        continue
                     out.append((ResolvedColumn(ColRef(s, j, scope, 0)), cname, s.decltypes[j]))
             if not found:
                 raise OperationalError(f"no such table: {rc.table}")
@@ -503,7 +550,9 @@ def _expand_columns(p, core, scope):
             except OperationalError:
                 ref = None
             if ref is not None and ref.depth == 0:
-                if ref.col >= 0:
+                if type(ref) is CoalesceRef:  # (an expression: named as written)
+                    name = name or e.name
+                elif ref.col >= 0:
                     decl = ref.source.decltypes[ref.col]
                     if name is None:
                         name = ref.source.columns[ref.col]
@@ -516,6 +565,23 @@ def _expand_columns(p, core, scope):
             name = rc.text or "?"
         out.append((e, name, decl))
     return out
+
+
+def _later_using(sources, k, cname) -> bool:
+    """Whether a FROM item after the ``k``-th joins with USING (or NATURAL) on ``cname``."""
+    for s in sources[k + 1:]:
+        j = s.find(cname)
+        if j is not None and j in s.hidden:
+            return True
+    return False
+
+
+def _star_using_column(p_scope, cname):
+    """``*``'s column for a USING column of a RIGHT or FULL JOIN, on a table left of such
+    a join: SQLite expands it unqualified, so it reads as the name does (the right
+    table's column for a RIGHT JOIN, the coalesce of both sides for a FULL JOIN)."""
+    ref = p_scope.lookup(cname, None)
+    return A.Column(cname), cname, ref.source.decltypes[ref.col] if ref.col >= 0 else None
 
 
 def _resolve_order_by(p, order_by, cols, scope, compound=False):

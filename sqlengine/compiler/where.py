@@ -8,7 +8,7 @@ the body; ``where_end`` closes the loops. This module never decides what the bod
 
 from __future__ import annotations
 
-from sqlengine.compiler import plan_cols, plan_terms, planner
+from sqlengine.compiler import plan_cols, plan_terms, planner, rightjoin
 from sqlengine.compiler.explain import eqp_line, eqp_set
 from sqlengine.compiler.plan_terms import WhereClause, split_and
 from sqlengine.sql import ast as A
@@ -21,7 +21,7 @@ MAX_JOIN_TABLES = 64  # SQLite's BMS: a bitmask of the FROM items in one 64-bit 
 
 class Level:
     __slots__ = ("src", "access", "top", "cont", "brk", "done", "match_reg", "after_match",
-                 "icur", "scratch", "seek", "start", "eqp_addr", "in_loops", "minmax")
+                 "icur", "scratch", "seek", "start", "eqp_addr", "in_loops", "minmax", "rj")
 
     def __init__(self, src):
         self.src = src
@@ -39,6 +39,7 @@ class Level:
         self.eqp_addr = -1  # the Noop that carries the loop's EXPLAIN QUERY PLAN line
         self.in_loops = ()  # (ephemeral cursor, top, next label, desc) per x IN (list)
         self.minmax = False  # in a min()/max() query: its plan line says SEARCH (sqlite3)
+        self.rj = None  # a RIGHT JOIN table's state (rightjoin.RightJoin)
 
 
 class WhereInfo:
@@ -144,6 +145,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     for lvl, i in enumerate(order):
         pos[i] = lvl
     terms = wc.terms
+    last = max((i for i, s in enumerate(scope.sources) if s.right), default=-1)
     for t in terms:
         if n == 0:
             t.level = -1
@@ -158,7 +160,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
                     lvl = pos[i]
                 m >>= 1
                 i += 1
-            t.level = lvl
+            t.level = rightjoin.where_level(lvl, last) if last >= 0 else lvl
     on_terms = wc.on_terms
     # constant terms first
     for t in terms:
@@ -167,6 +169,8 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     if open_cursors:
         for src in scope.sources:
             open_source_cursor(p, src)
+    match_sets = {i: rightjoin.open_match_set(p, s) for i, s in enumerate(scope.sources)
+                  if s.right}
     placed = 0
     by_level = [[] for _ in range(n)]
     for t in terms:
@@ -181,9 +185,12 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
         lv.done = b.new_label()
         level_terms = by_level[i]
         lp = chosen[i]
+        outer = rightjoin.outer_level(src)
+        lv.rj = match_sets.get(i)
         if src.left:
             lv.match_reg = b.alloc_reg()
             b.emit(O.OP_Integer, 0, lv.match_reg)
+        if outer:
             acc = planner.access_of(scope, lp, src, placed, wc, on_terms.get(i, []))
         else:
             acc = planner.access_of(scope, lp, src, placed, wc, terms)
@@ -193,13 +200,18 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
         lv.access = acc
         _open_loop(p, scope, lv)
         done = _enforced_terms(lp)
-        if src.left:
+        if outer:
             for t in on_terms.get(i, []):
                 if t not in done:
                     if_false(p, scope, t.expr, lv.cont, True)
+        if lv.rj is not None:
+            rightjoin.record_match(p, scope, lv)
+        if src.left:
             b.emit(O.OP_Integer, 1, lv.match_reg)
         lv.after_match = b.new_label()
         b.resolve(lv.after_match)
+        if lv.rj is not None:
+            rightjoin.begin_interior(p, lv)
         for t in level_terms:
             if t not in done:
                 if_false(p, scope, t.expr, lv.cont, True)
@@ -270,10 +282,12 @@ def _plan(scope, wc, core, order_by=None, limit=None, group=False):
             return [lp], 0, ()
     # FROM order stays with a LEFT JOIN, and with a table-valued function reading the
     # tables to its left (its prologue refills it inside their loops)
-    fixed = any(s.left or getattr(s, "prologue", None) is not None for s in srcs)
+    fixed = any(rightjoin.outer_level(s) or getattr(s, "prologue", None) is not None
+                for s in srcs)
     allowed = None
     if fixed:
-        allowed = {i: wc.on_terms.get(i, []) for i, s in enumerate(srcs) if s.left}
+        allowed = {i: wc.on_terms.get(i, []) for i, s in enumerate(srcs)
+                   if rightjoin.outer_level(s)}
     col_used = None
     if core is not None and any(s.is_table and s.table.indexes for s in srcs):
         col_used = plan_cols.columns_used(scope, core, wc.masker)
@@ -682,11 +696,14 @@ def _make_covering(p, scope, lv) -> bool:
 def where_end(p, info: WhereInfo) -> None:
     b = p.b
     for lv in info.levels:
-        if lv.seek >= 0 and not lv.src.left and lv.access.kind == "index":
+        if lv.seek >= 0 and not lv.src.left and not lv.src.right and \
+                lv.access.kind == "index":
             _make_covering(p, info.scope, lv)
     for lv in reversed(info.levels):
         src = lv.src
         b.resolve(lv.cont)
+        if lv.rj is not None:
+            rightjoin.end_interior(p, lv)
         if src.left:
             lv.scratch = b.alloc_reg()
             b.emit(O.OP_IfNullRow, src.cursor, lv.done, lv.scratch)
@@ -708,4 +725,6 @@ def where_end(p, info: WhereInfo) -> None:
             b.emit(O.OP_Integer, 1, lv.match_reg)
             b.emit(O.OP_Goto, 0, lv.after_match)
         b.resolve(lv.done)
+    if any(lv.rj is not None for lv in info.levels):
+        rightjoin.unmatched_passes(p, info)
     b.resolve(info.brk)

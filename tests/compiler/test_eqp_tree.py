@@ -97,6 +97,14 @@ SHAPES = [
     "select * from t left join u on u.x > t.a",
     "select * from t left join w on w.id = t.a",
     "select * from t left join u on 1 left join t as t2 on t2.a = u.y",
+    # RIGHT and FULL JOIN: the last pass over the right table's unmatched rows
+    "select * from t right join u on u.x = t.a",
+    "select * from t full join u on u.x = t.a",
+    "select * from u right join t on u.x = t.a",
+    "select * from t full join w on w.id = t.a",
+    "select * from t right join u on u.x = t.a right join w on w.k = u.y",
+    "select * from t left join u on u.x = t.a right join w on w.k = u.y",
+    "select * from t right join (select a from t limit 2) s on s.a = t.a",
 ]
 
 # shape -> why the engine's plan is not sqlite3's
