@@ -85,6 +85,13 @@ class FirstItem(str):
         return id(self) >> 4
 
 
+class LastItem(FirstItem):
+    """A FirstItem for the last FROM item (where UPDATE ... FROM puts its target when the
+    FROM clause has a RIGHT or FULL JOIN)."""
+
+    __slots__ = ()
+
+
 class ColRef:
     """A resolved column: source, column number (-1 = rowid), the scope that owns it."""
 
@@ -226,9 +233,11 @@ class Scope:
         second one is an error unless its column is merged by USING/NATURAL. When no
         column matches, a rowid name is the rowid of the one source with a visible rowid
         (qualifier permitting); with several it is no column at all."""
-        if type(table) is FirstItem:
-            i = self.sources[0].find(name) if self.sources else None
-            return None if i is None else ColRef(self.sources[0], i, self, 0)
+        if type(table) is FirstItem or type(table) is LastItem:
+            src = (self.sources[0 if type(table) is FirstItem else -1]
+                   if self.sources else None)
+            i = src.find(name) if src is not None else None
+            return None if i is None else ColRef(src, i, self, 0)
         scope = self
         depth = 0
         lname = name.lower()

@@ -56,12 +56,27 @@ def _prepend(target, f):
     return A.Join(target, f, ",")
 
 
+def _has_right_join(f) -> bool:
+    return isinstance(f, A.Join) and (f.kind in ("RIGHT", "FULL") or _has_right_join(f.left))
+
+
+def _joined(target, f):
+    """The join of the target with the FROM clause ``f``, and the qualifier that names the
+    target's columns in it. The target comes first; after a FROM clause with a RIGHT or
+    FULL JOIN, which SQLite joins with the target as a whole (the target is no table to
+    the left of its RIGHT JOIN, whose unmatched rows still meet every target row)."""
+    from sqlengine.compiler._resolve import FirstItem, LastItem
+    qual = target.alias or target.name
+    if _has_right_join(f):
+        return A.Join(f, target, ","), LastItem(qual)
+    return _prepend(target, f), FirstItem(qual)
+
+
 def compile_update_from(p, st, table):
     """The code of UPDATE ... FROM on ``table`` (a real table), as SQLite's
     updateFromSelect: the join of the target (first) with the FROM items writes, per
     matching row, the target's row key and every SET value; of several rows for one target
     row the last one written wins; the rows are then updated in key order."""
-    from sqlengine.compiler._resolve import FirstItem
     from sqlengine.compiler.insert import open_write_cursors
     from sqlengine.compiler.select import TableDest, compile_select
     from sqlengine.compiler.upsert import code_update_row, set_assignments
@@ -75,10 +90,10 @@ def compile_update_from(p, st, table):
     assigns = set_assignments(table, st.sets)
     keys = sorted(assigns)
     target = A.TableRef(ref.name, ref.schema, ref.alias, ref.indexed_by, ref.not_indexed)
-    # The target's row key, read from the join's first item (the target) without looking
-    # its visible name up: a FROM item may carry the same name (SQLite's TK_ROW). A rowid
-    # table's key is its rowid; a WITHOUT ROWID table's the columns of its PRIMARY KEY.
-    first = FirstItem(qual)
+    # The target's row key, read from the join's target item without looking its visible
+    # name up: a FROM item may carry the same name (SQLite's TK_ROW). A rowid table's key
+    # is its rowid; a WITHOUT ROWID table's the columns of its PRIMARY KEY.
+    from_, first = _joined(target, st.from_)
     if table.without_rowid:
         from sqlengine.schema import pk_index
         pk = pk_index(table)
@@ -94,7 +109,7 @@ def compile_update_from(p, st, table):
     cols = [A.ResultColumn(A.Column(n, first)) for n in key_names]
     cols += [A.ResultColumn(assigns[k]) for k in keys]
     ncol = len(cols)
-    core = A.SelectCore(columns=cols, from_=_prepend(target, st.from_), where=st.where)
+    core = A.SelectCore(columns=cols, from_=from_, where=st.where)
     # (ORDER BY / LIMIT / OFFSET choose among the join's rows, as in SQLite)
     sel = A.Select(body=core, order_by=st.order_by, limit=st.limit, offset=st.offset)
     joined = b.alloc_cursor()  # the join's rows in the order it makes them

@@ -901,7 +901,7 @@ cdef class Vdbe:
                     continue
             elif op == OP_IdxRowid:
                 c = <VCursor>cursors[p1]
-                mem[p2] = _idx_rowid(c)
+                mem[p2] = None if c.nullrow else _idx_rowid(c)
             elif op == OP_NullRow:
                 c = <VCursor>cursors[p1]
                 if c is None:

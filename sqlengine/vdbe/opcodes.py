@@ -78,7 +78,7 @@ OPCODES: list[tuple[str, str, str]] = [
     ("IdxLE", "P1 P2 P3 P4", "Jump to P2 if the index entry at P1 (rowid ignored) <= key r[P3..P3+P4-1]."),
     ("IdxLT", "P1 P2 P3 P4", "Jump to P2 if the index entry at P1 (rowid ignored) < key r[P3..P3+P4-1]."),
     ("IdxRowid", "P1 P2", "r[P2] = the rowid at the end of the index entry at cursor P1 (WITHOUT ROWID: "
-     "the tuple of its PRIMARY KEY values)."),
+     "the tuple of its PRIMARY KEY values; NULL on a NullRow cursor)."),
     ("Column", "P1 P2 P3 P4", "r[P3] = column P2 of the row at cursor P1 (P4 = default when the record is short)."),
     ("Rowid", "P1 P2", "r[P2] = the rowid of the row at cursor P1 (WITHOUT ROWID: its PRIMARY KEY tuple)."),
     ("NullRow", "P1", "Put cursor P1 on a row of NULLs (the unmatched side of a LEFT JOIN)."),

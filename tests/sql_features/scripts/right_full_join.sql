@@ -133,6 +133,11 @@ SELECT * FROM t1 RIGHT JOIN t2 ON t1.a = t2.x;
 SELECT * FROM t1 FULL JOIN t3 ON t1.rowid = t3.x;
 -- unordered
 SELECT t1.rowid, t3.rowid, t1.b, t3.z FROM t1 FULL JOIN t3 ON t1.a = t3.x;
+-- (t2 read through its covering index t2x: its rowid on the NULL row is NULL)
+-- unordered
+SELECT t2.rowid IS NULL, count(*) FROM t2 RIGHT JOIN t3 ON t2.x = t3.x GROUP BY 1;
+-- unordered
+SELECT t2.rowid, t2.x FROM t2 FULL JOIN t3 ON t2.x = t3.x;
 -- unordered
 SELECT * FROM t2 RIGHT JOIN t4 ON t4.k = t2.x;
 -- unordered
@@ -390,3 +395,17 @@ SELECT * FROM c1 FULL JOIN c2 ON c1.x = c2.x;
 SELECT * FROM c1 FULL JOIN c2 USING(x) ORDER BY x;
 -- unordered
 SELECT * FROM c1 FULL JOIN c2 ON c1.x = c2.x COLLATE BINARY;
+-- UPDATE ... FROM joins the target with the FROM clause as a whole: the unmatched rows of
+-- a RIGHT JOIN in it meet every target row
+CREATE TABLE uf(id INTEGER PRIMARY KEY, x, n);
+INSERT INTO uf VALUES(1,1,0),(2,4,0),(3,5,0),(4,NULL,0);
+UPDATE uf SET n = n + 1 FROM t2 RIGHT JOIN t3 ON t2.x = t3.x;
+SELECT * FROM uf ORDER BY id;
+UPDATE uf SET n = n + 10 FROM t2 FULL JOIN t3 ON t2.x = t3.x WHERE uf.x = t3.x OR uf.x IS NULL;
+SELECT * FROM uf ORDER BY id;
+UPDATE uf SET n = 100 FROM t2 RIGHT JOIN uf AS v ON t2.x = v.x WHERE v.id = uf.id AND t2.x IS NULL;
+SELECT * FROM uf ORDER BY id;
+UPDATE uf SET n = coalesce(t2.y, t3.z) FROM t2 FULL JOIN t3 ON t2.x = t3.x WHERE uf.x = coalesce(t2.x, t3.x);
+SELECT * FROM uf ORDER BY id;
+UPDATE t4 SET v = t3.z FROM t2 RIGHT JOIN t3 ON t2.x = t3.x WHERE t4.k = t3.x;
+SELECT * FROM t4 ORDER BY k;
