@@ -21,7 +21,6 @@ code only for those pieces; it never plans.
 from __future__ import annotations
 
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open
-from sqlengine.errors import OperationalError
 from sqlengine.vdbe import opcodes as O
 
 
@@ -35,16 +34,17 @@ def last_right(items) -> int:
     return last
 
 
-def check_on_terms(scope, ons) -> None:
-    """SQLite's "ON clause references tables to its right": an outer join's ON terms,
-    and with a RIGHT or FULL JOIN in the FROM clause every join's, may name only the
-    tables up to their own (``ons``: {level: ON expression})."""
-    from sqlengine.compiler.plan_terms import PINNED, Masker
-    masker = Masker(scope)
-    for level, on in ons.items():
-        m = masker.mask(on)
-        if m != PINNED and m >> (level + 1):
-            raise OperationalError("ON clause references tables to its right")
+def on_refers_right(masker, sources) -> bool:
+    """SQLite's "ON clause references tables to its right": whether the ON terms of an
+    outer join, or with a RIGHT or FULL JOIN in the FROM clause of any join (each
+    source's ``join_on``, ``sources`` in FROM order), name a table after their own."""
+    from sqlengine.compiler.plan_terms import PINNED
+    for level, src in enumerate(sources):
+        if src.join_on is not None:
+            m = masker.mask(src.join_on)
+            if m != PINNED and m >> (level + 1):
+                return True
+    return False
 
 
 def outer_level(src) -> bool:

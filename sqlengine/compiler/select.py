@@ -394,7 +394,6 @@ def build_from(p, from_, scope, outer=None):
     sources = []
     extra = []
     left_on = {}
-    outer_on = {}  # the ON terms SQLite checks for tables to their right
     # an ambiguous USING reference: SQLite goes on joining and tells the last one
     ambiguous = None
     left_flat = getattr(p, "left_flat", False)  # (see _source_for)
@@ -458,11 +457,9 @@ def build_from(p, from_, scope, outer=None):
         else:
             extra.append(conj)
         if src.left or src.right or last_right >= 0:
-            outer_on[level] = conj
+            src.join_on = conj  # (checked for tables to its right: where.where_begin)
     if ambiguous is not None:
         raise ambiguous
-    if outer_on:
-        rightjoin.check_on_terms(scope, outer_on)
     return sources, extra, left_on
 
 

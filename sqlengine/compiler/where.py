@@ -46,13 +46,14 @@ class WhereInfo:
     """``n_ordered``: how many leading terms of the ORDER BY given to ``where_begin`` the
     loops deliver in order (all of them: the caller needs no sort)."""
 
-    __slots__ = ("levels", "brk", "scope", "n_ordered")
+    __slots__ = ("levels", "brk", "scope", "n_ordered", "on_right")
 
     def __init__(self, scope):
         self.levels: list[Level] = []
         self.brk = None
         self.scope = scope
         self.n_ordered = 0
+        self.on_right = False  # an ON term names a table to its right (see where_end)
 
 def open_source_cursor(p, src, write=False):
     """Emit OpenRead for a table source (once, before any loop)."""
@@ -136,6 +137,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
         return info
     exprs = split_and(where, []) + list(extra_terms)
     wc = WhereClause(scope, exprs, left_on)
+    info.on_right = rightjoin.on_refers_right(wc.masker, srcs)
     chosen, info.n_ordered, backwards = _plan(scope, wc, core, order_by, limit, group) \
         if n else ([], 0, ())
     order = [lp.src_i for lp in chosen]
@@ -694,6 +696,8 @@ def _make_covering(p, scope, lv) -> bool:
 
 
 def where_end(p, info: WhereInfo) -> None:
+    if info.on_right:  # (told after the names of the body are resolved, as SQLite does)
+        raise OperationalError("ON clause references tables to its right")
     b = p.b
     for lv in info.levels:
         if lv.seek >= 0 and not lv.src.left and not lv.src.right and \

@@ -276,6 +276,15 @@ SELECT * FROM t1 RIGHT JOIN t2 USING(nosuch);
 SELECT * FROM t1 NATURAL RIGHT JOIN t2 ON 1;
 -- unordered
 SELECT nosuch FROM t1 RIGHT JOIN t2 ON 1;
+-- (a name that resolves nowhere is told first, as SQLite resolves every name before it
+-- analyses the joins)
+SELECT nosuch FROM t1 RIGHT JOIN t2 ON t2.x = t3.x JOIN t3;
+SELECT nosuch FROM t1 LEFT JOIN t2 ON t2.x = t3.x JOIN t3;
+SELECT * FROM t1 LEFT JOIN t2 ON t2.x = t3.x JOIN t3 WHERE nosuch;
+SELECT * FROM t1 RIGHT JOIN t2 ON t2.x = t3.x JOIN t3 ORDER BY nosuch;
+SELECT * FROM t1 JOIN t2 ON t2.x = t3.x RIGHT JOIN t3 ON 1 WHERE nosuch;
+SELECT count(*) FROM t1 LEFT JOIN t2 ON t2.x = t3.x JOIN t3;
+SELECT (SELECT 1 FROM t1 LEFT JOIN t2 ON t2.x = t3.x JOIN t3);
 -- aggregates, GROUP BY, HAVING, DISTINCT, ORDER BY, LIMIT over RIGHT and FULL joins
 -- unordered
 SELECT count(*), count(t2.x), count(t3.x), sum(t3.z) FROM t2 FULL JOIN t3 ON t2.x = t3.x;
