@@ -1,6 +1,7 @@
 """RIGHT and FULL JOIN against the stdlib sqlite3 (SQLite 3.40): seeded random small
 tables (NULLs and duplicates in the join keys, empty tables, indexed and unindexed join
-columns, rowid, INTEGER PRIMARY KEY and WITHOUT ROWID tables) and random join chains of
+columns, rowid, INTEGER PRIMARY KEY and WITHOUT ROWID tables, read directly or through a
+subquery or view under the table's name) and random join chains of
 two to four tables mixing INNER, LEFT, RIGHT, FULL, CROSS and comma joins with ON, USING
 or NATURAL, with and without WHERE terms, plain and aggregated, compared as sorted rows
 (plus the column names); and the row-key and re-run cases the generator does not reach.
@@ -27,11 +28,11 @@ KINDS = ["JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "RIGHT JOIN", "FULL JOI
 
 
 def _value(rng):
-    return rng.choice(["NULL", "1", "2", "2", "3", "'2'", "4", "1.0"])
+    return rng.choice(["NULL", "1", "2", "2", "3", "'2'", "4", "2.5"])
 
 
 def _setup(rng, with_index):
-    stmts = list(TABLES.values())
+    stmts = list(TABLES.values()) + [f"CREATE VIEW {t}_view AS SELECT * FROM {t}" for t in TABLES]
     if with_index:
         stmts += INDEXES
     for t in TABLES:
@@ -62,17 +63,30 @@ def _on(rng, left, right):
     return f"USING({rng.choice(['k', 'v', 'k, v'])})"
 
 
+def _item(rng, t):
+    """Table ``t`` as a FROM item: itself, or under its own name a subquery or view of it."""
+    k = rng.random()
+    if k < 0.15:
+        return f"(SELECT * FROM {t} WHERE v IS NOT 3) AS {t}"
+    if k < 0.22:
+        return f"(SELECT * FROM {t} LIMIT -1 OFFSET 1) AS {t}"
+    if k < 0.3:
+        return f"{t}_view AS {t}"
+    return t
+
+
 def _query(rng):
     names = rng.sample(list(TABLES), rng.randint(2, 4))
-    sql = names[0]
+    sql = _item(rng, names[0])
     for i, t in enumerate(names[1:], 1):
         kind = rng.choice(KINDS)
+        item = _item(rng, t)
         if kind == ",":
-            sql += f", {t}"
+            sql += f", {item}"
         elif kind != "CROSS JOIN" and rng.random() < 0.1:
-            sql += f" NATURAL {kind} {t}"
+            sql += f" NATURAL {kind} {item}"
         else:
-            sql += f" {kind} {t}" + ("" if kind == "CROSS JOIN" else " " + _on(rng, names[:i], t))
+            sql += f" {kind} {item}" + ("" if kind == "CROSS JOIN" else " " + _on(rng, names[:i], t))
     where = ""
     if rng.random() < 0.5:
         t = rng.choice(names)
