@@ -175,7 +175,9 @@ class Statement:
                 self._recompile()
                 vm = self.vm
             vm.bindings = self._bindings
-            self.db._stmt_start(self)
+            db = self.db
+            db._interrupted = False
+            db._active.add(self)
         try:
             if self.db._interrupted:  # interrupt() between two rows (the VM looks every 4096 ops)
                 self.db._interrupted = False
@@ -428,21 +430,20 @@ class Database:
         return rows
 
     # ---- statement lifecycle (called by Statement) --------------------------------------------
-    def _stmt_start(self, stmt):
-        self._interrupted = False
-        self._active.add(stmt)
-
     def _finish_txn_if_idle(self):
         if self.autocommit and not self._active and self.bt.in_trans:
             self.bt.commit()
 
     def _vm_halt(self, vm):
-        stmt = _statement_of(vm)
+        ref = vm.stmt
+        stmt = ref() if ref is not None else None
         if self._stmt_sp:
             sp = self._stmt_sp.pop(stmt, None)
             if sp is not None:
                 self.bt.savepoint_release(sp)
-        self._count_changes(vm, vm.n_change)
+        n = vm.n_change
+        if n or vm.n_nested or vm.prog.is_write:
+            self._count_changes(vm, n)
         active = self._active
         active.discard(stmt)
         if self.autocommit and not active and self.bt.in_trans:
@@ -599,9 +600,6 @@ class Database:
     def _reload_schema_in_txn(self):
         rows, cookie = self._read_schema_rows()
         self._install_schema(rows, cookie)
-
-    def _vm_cursor(self, root, write, key_info):
-        return self.bt.cursor(root, bool(write), key_info)
 
     def _vm_get_meta(self, i):
         return self.bt.get_meta(i)

@@ -54,6 +54,7 @@ SQLITE_IOERR_SHORT_READ = SQLITE_IOERR | (2 << 8)
 SQLITE_IOERR_WRITE = SQLITE_IOERR | (3 << 8)
 SQLITE_IOERR_FSYNC = SQLITE_IOERR | (4 << 8)
 SQLITE_IOERR_TRUNCATE = SQLITE_IOERR | (6 << 8)
+SQLITE_IOERR_FSTAT = SQLITE_IOERR | (7 << 8)
 SQLITE_IOERR_DELETE = SQLITE_IOERR | (10 << 8)
 
 _NAMES = {v: k for k, v in list(globals().items()) if k.startswith("SQLITE_") and isinstance(v, int)}

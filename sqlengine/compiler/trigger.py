@@ -92,8 +92,9 @@ def _code_one(p, tr, table, new_base, old_base, skip_label):
 def _once_resetter(addrs):
     def reset(vm, args):
         once = vm.once
-        for a in addrs:
-            once[a] = False
+        if once is not None:  # (None: no Once has run yet)
+            for a in addrs:
+                once[a] = False
         return None
     return reset
 

@@ -387,9 +387,10 @@ cdef class BtCursor:
     """A position in one b-tree. See the module docstring for the states."""
 
     def __init__(self, bt, uint32_t root, bint writable=False, KeyInfo key_info=None):
+        pager = bt.pager
         self.bt = bt
-        self.pager = bt.pager
-        self.cache = bt.pager.cache
+        self.pager = pager
+        self.cache = pager.cache
         self.root = root
         self.writable = writable
         self.key_info = key_info
@@ -400,11 +401,13 @@ cdef class BtCursor:
         self.saved_key = None
         self.skip_next = 0
         self.kept = False
-        self.usable = bt.pager.usable_size
-        self.dirty = bt.pager.dirty
-        self.savepoints = bt.pager.savepoints
-        peers = bt._peers(root)
-        if len(peers) >= 8:
+        self.usable = pager.page_size - pager.reserved
+        self.dirty = pager.dirty
+        self.savepoints = pager.savepoints
+        peers = bt._cursors.get(root)
+        if peers is None:
+            peers = bt._peers(root)
+        elif len(peers) >= 8:
             # dead cursors (the VM drops them without close()) are pruned here and in
             # save_peers rather than by a weakref callback per cursor
             peers[:] = [r for r in peers if r() is not None]

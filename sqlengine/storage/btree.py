@@ -141,9 +141,9 @@ class Btree:
                     "auto_vacuum=NONE then VACUUM converts it)")
 
     def _check_page1(self) -> None:
-        p1 = self.pager.get(1)
-        if p1 is self._page1_checked:
+        if self.pager.cache.get(1) is self._page1_checked is not None:
             return  # the same cached page as at the last check (the file did not change)
+        p1 = self.pager.get(1)
         if bytes(p1.data[:16]) != fmt.MAGIC:
             raise errors.DatabaseError("file is not a database", code=errors.SQLITE_NOTADB)
         if _get4(p1.data, 56) in (2, 3):
@@ -217,10 +217,14 @@ class Btree:
 
     # -- meta -----------------------------------------------------------------------------
     def get_meta(self, i: int) -> int:
-        if self.pager.db_size == 0:
+        p = self.pager
+        if p.db_size == 0:
             return 0
-        p1 = self.pager.get(1)
-        return _get4(p1.data, 36 + 4 * i)
+        p1 = p.cache.get(1)
+        if p1 is None:
+            p1 = p.get(1)
+        off = 36 + 4 * i
+        return int.from_bytes(p1.data[off:off + 4], "big")
 
     def set_meta(self, i: int, v: int) -> None:
         if i < 1 or i > 15:
@@ -256,6 +260,8 @@ class Btree:
 
     def _save_all(self) -> None:
         for lst in list(self._cursors.values()):
+            if not lst:
+                continue
             live = []
             for r in list(lst):
                 c = r()

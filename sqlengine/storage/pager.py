@@ -240,9 +240,10 @@ class Pager:
         if self.in_trans:
             return
         if not self.memory:
-            self._lock(SHARED, deadline=deadline)
+            if not self.file.lock(SHARED):
+                self._lock(SHARED, deadline=deadline)
             try:
-                if self._has_hot_journal():
+                if self.vfs.exists(self.journal_path) and self._has_hot_journal():
                     self._lock(EXCLUSIVE)
                     self._playback_hot()
                     self._unlock(SHARED)
@@ -264,7 +265,7 @@ class Pager:
         if self.in_trans == 1:
             self.in_trans = 0
             if not self.memory:
-                self._unlock(NO_LOCK)
+                self.file.unlock(NO_LOCK)
 
     def begin_write(self, wait: bool | None = None, check=None) -> None:
         """Take RESERVED. ``wait`` (default: only when no read transaction was open) says

@@ -242,7 +242,7 @@ cdef class Vdbe:
     def reset(self):
         self.mem = [None] * (self.prog.n_mem + 1)
         self.cursors = [None] * (self.prog.n_cursor + 1)
-        self.once = [False] * (self.opc.shape[0] + 1)
+        self.once = None  # the Once flags, made by the first Once of the run
         self.pc = 0
         self.cmp = 0
         self.n_change = 0
@@ -261,7 +261,7 @@ cdef class Vdbe:
         if p4 is not None and not isinstance(p4, int):
             key_info = p4
             kind = K_INDEX
-        bt = self.db._vm_cursor(root, write, key_info)
+        bt = self.db.bt.cursor(root, write, key_info)
         c = VCursor(kind, bt, None, key_info)
         if key_info is not None:
             c.pk_fields = getattr(key_info, "pk_fields", None)
@@ -604,7 +604,9 @@ cdef class Vdbe:
                 mem[p1] = pc - 1
                 continue
             elif op == OP_Once:
-                if self.once[pc]:
+                if self.once is None:
+                    self.once = [False] * (opc.shape[0] + 1)
+                elif self.once[pc]:
                     pc = p2
                     continue
                 self.once[pc] = True

@@ -52,9 +52,15 @@ class _Inode:
         self.lock_fd = -1
 
 
-def _setlk(fd: int, ltype: int, start: int, length: int) -> bool:
+# lockf operations: shared and exclusive never wait (a conflict is reported, not waited for)
+_SH = fcntl.LOCK_SH | fcntl.LOCK_NB
+_EX = fcntl.LOCK_EX | fcntl.LOCK_NB
+_UN = fcntl.LOCK_UN
+
+
+def _setlk(fd: int, op: int, start: int, length: int) -> bool:
     try:
-        fcntl.lockf(fd, ltype | (fcntl.LOCK_NB if ltype != fcntl.LOCK_UN else 0), length, start, 0)
+        fcntl.lockf(fd, op, length, start, 0)
         return True
     except OSError:
         return False
@@ -98,7 +104,12 @@ class OsFile(File):
             raise ioerr(errors.SQLITE_IOERR_FSYNC) from e
 
     def size(self) -> int:
-        return os.fstat(self.fd).st_size
+        # the end offset, as fstat's st_size but without building a stat result (the
+        # file offset itself is never used: reads and writes are positioned)
+        try:
+            return os.lseek(self.fd, 0, os.SEEK_END)
+        except OSError as e:
+            raise ioerr(errors.SQLITE_IOERR_FSTAT) from e
 
     def close(self) -> None:
         if self.fd < 0:
@@ -130,16 +141,18 @@ class OsFile(File):
             ino = self.inode
             fd = self.fd
             me = id(self)
-            others = [lv for k, lv in ino.holders.items() if k != me]
+            # the strongest level another connection of this process holds (>= RESERVED)
+            others = max([lv for k, lv in ino.holders.items() if k != me], default=NO_LOCK) \
+                if ino.holders else NO_LOCK
             if self.lock_level == NO_LOCK:
                 # SHARED
-                if any(lv >= PENDING for lv in others):
+                if others >= PENDING:
                     return False
                 if ino.nshared == 0:
-                    if not _setlk(fd, fcntl.LOCK_SH, PENDING_BYTE, 1):
+                    if not _setlk(fd, _SH, PENDING_BYTE, 1):
                         return False
-                    ok = _setlk(fd, fcntl.LOCK_SH, SHARED_FIRST, SHARED_SIZE)
-                    _setlk(fd, fcntl.LOCK_UN, PENDING_BYTE, 1)
+                    ok = _setlk(fd, _SH, SHARED_FIRST, SHARED_SIZE)
+                    _setlk(fd, _UN, PENDING_BYTE, 1)
                     if not ok:
                         return False
                     ino.level = SHARED
@@ -150,9 +163,9 @@ class OsFile(File):
                 return True
             if self.lock_level == SHARED:
                 # RESERVED
-                if any(lv >= RESERVED for lv in others):
+                if others >= RESERVED:
                     return False
-                if not _setlk(ino.lock_fd, fcntl.LOCK_EX, RESERVED_BYTE, 1):
+                if not _setlk(ino.lock_fd, _EX, RESERVED_BYTE, 1):
                     return False
                 ino.level = RESERVED
                 self.lock_level = RESERVED
@@ -160,7 +173,7 @@ class OsFile(File):
             if level == RESERVED:
                 return True
             if self.lock_level == RESERVED:
-                if not _setlk(ino.lock_fd, fcntl.LOCK_EX, PENDING_BYTE, 1):
+                if not _setlk(ino.lock_fd, _EX, PENDING_BYTE, 1):
                     return False
                 ino.level = PENDING
                 self.lock_level = PENDING
@@ -170,7 +183,7 @@ class OsFile(File):
             # EXCLUSIVE: no other connection of this process may hold SHARED
             if ino.nshared > 1:
                 return False
-            if not _setlk(ino.lock_fd, fcntl.LOCK_EX, SHARED_FIRST, SHARED_SIZE):
+            if not _setlk(ino.lock_fd, _EX, SHARED_FIRST, SHARED_SIZE):
                 return False
             ino.level = EXCLUSIVE
             self.lock_level = EXCLUSIVE
@@ -186,15 +199,15 @@ class OsFile(File):
             me = id(self)
             if self.lock_level >= RESERVED:
                 if self.lock_level == EXCLUSIVE:
-                    _setlk(fd, fcntl.LOCK_SH, SHARED_FIRST, SHARED_SIZE)
-                _setlk(fd, fcntl.LOCK_UN, PENDING_BYTE, 2)  # PENDING and RESERVED bytes
+                    _setlk(fd, _SH, SHARED_FIRST, SHARED_SIZE)
+                _setlk(fd, _UN, PENDING_BYTE, 2)  # PENDING and RESERVED bytes
                 ino.holders.pop(me, None)
                 ino.level = SHARED
                 self.lock_level = SHARED
             if level == NO_LOCK and self.lock_level == SHARED:
                 ino.nshared -= 1
                 if ino.nshared == 0:
-                    _setlk(fd, fcntl.LOCK_UN, SHARED_FIRST, SHARED_SIZE)
+                    _setlk(fd, _UN, SHARED_FIRST, SHARED_SIZE)
                     ino.level = NO_LOCK
                     for pfd in ino.pending_close:
                         os.close(pfd)
@@ -251,4 +264,7 @@ class OsVfs(Vfs):
             raise ioerr(errors.SQLITE_IOERR_DELETE) from e
 
     def exists(self, path: str) -> bool:
-        return os.path.exists(path)
+        try:
+            return os.access(path, os.F_OK)  # (SQLite's unixAccess; cheaper than a stat)
+        except ValueError:
+            return False
