@@ -82,7 +82,8 @@ def _plain_core(db, core) -> bool:
 def subquery_flattens(db, sel, oc, order_by, limit, single, right_of_left) -> bool:
     """Whether SQLite 3.40's query flattener merges the FROM subquery or view ``sel`` into
     the query reading it (its SelectCore ``oc``, ORDER BY and LIMIT; ``single``: the
-    subquery is its only FROM item; ``right_of_left``: the right side of a LEFT JOIN).
+    subquery is its only FROM item; ``right_of_left``: the right side of a LEFT JOIN, or
+    the left of a RIGHT JOIN; "RIGHT" for the right side of a RIGHT or FULL JOIN).
     The restrictions of its flattenSubquery that decide it for ordinary queries: a plain
     subquery (see ``_plain_core``) or a UNION ALL of plain arms, no OFFSET, no window
     function in the outer query; LIMIT only into a lone, unfiltered, non-aggregate,
@@ -90,7 +91,8 @@ def subquery_flattens(db, sel, oc, order_by, limit, single, right_of_left) -> bo
     a lone ordered subquery under an outer query without ORDER BY runs as a co-routine);
     on the right of a LEFT JOIN not a join nor under DISTINCT; a compound not into an
     aggregate or DISTINCT query nor on the right of a LEFT JOIN."""
-    if sel.with_ is not None or sel.offset is not None or _calls(db, oc, window_only=True):
+    if sel.with_ is not None or sel.offset is not None or _calls(db, oc, window_only=True) \
+            or right_of_left == "RIGHT":  # (the right operand of a RIGHT or FULL JOIN)
         return False
     outer_agg = bool(oc.group_by) or _calls(db, oc)
     body = sel.body

@@ -34,6 +34,16 @@ def last_right(items) -> int:
     return last
 
 
+def outer_side(join, level, last):
+    """How SQLite's flattener sees the FROM item ``join`` brings at ``level`` (``last``:
+    the last RIGHT JOIN's level): "RIGHT" for the right operand of a RIGHT or FULL JOIN
+    (never flattened, its restriction 26), True on the right of a LEFT JOIN or to the left
+    of a RIGHT JOIN (its isOuterJoin restrictions), else False."""
+    if join is not None and join.kind in ("RIGHT", "FULL"):
+        return "RIGHT"
+    return join is not None and join.kind == "LEFT" or level < last
+
+
 def on_refers_right(masker, sources) -> bool:
     """SQLite's "ON clause references tables to its right": whether the ON terms of an
     outer join, or with a RIGHT or FULL JOIN in the FROM clause of any join (each
@@ -154,9 +164,9 @@ def _unmatched_pass(p, scope, levels, i):
     lv = levels[i]
     src = lv.src
     rj = lv.rj
-    name = p.eqp_names.get(src.cursor, src.name)
-    if p.eqp:
-        line = eqp_open(p, f"RIGHT-JOIN {name}")
+    if p.eqp:  # (the RIGHT-JOIN line names a table, not its alias, as sqlite3's does)
+        name = p.eqp_names.get(src.cursor, src.name)
+        line = eqp_open(p, f"RIGHT-JOIN {src.table.name if src.is_table else name}")
         eqp_line(p, f"SCAN {name}")
         eqp_close(p, line)
     for outer in levels[:i]:

@@ -403,21 +403,25 @@ def build_from(p, from_, scope, outer=None):
     items = _flatten(from_, [])
     last_right = rightjoin.last_right(items)
     for item, join in items:
+        level = len(sources)
+        side = rightjoin.outer_side(join, level, last_right)
         ctx = None
         if outer is not None and not isinstance(item, A.TableFunctionRef):
-            left = join is not None and join.kind == "LEFT" and not (
-                outer[0].where is not None and where_needs_row(outer[0].where, item))
-            ctx = outer + (len(items) == 1, left_flat or left)
-        level = len(sources)
+            flat_side = side
+            if join is not None and join.kind == "LEFT" and outer[0].where is not None and \
+                    where_needs_row(outer[0].where, item):
+                flat_side = False  # (SQLite runs that LEFT JOIN as an inner join)
+            ctx = outer + (len(items) == 1, flat_side or left_flat)
         rowid_null = None
         if isinstance(item, A.SubqueryRef) or (
                 type(item) is A.TableRef and item.name.lower() in p.schema.views):
             nxt = items[level + 1][1] if level + 1 < len(items) else None
             sel = item.select if isinstance(item, A.SubqueryRef) else \
                 p.schema.views[item.name.lower()].select
-            rowid_null = subquery_rowid_null(
-                p.db, sel, level == 0, nxt.kind if nxt is not None else None,
-                join is not None and join.kind == "LEFT")
+            # (no co-routine on the left of a RIGHT JOIN: SQLite's JT_LTORJ test)
+            rowid_null = side != "RIGHT" and subquery_rowid_null(
+                p.db, sel, level == 0 and last_right < 0, nxt.kind if nxt is not None else None,
+                bool(side))
             if not rowid_null and outer is not None and last_right < 0:
                 item = _rowid_pushed(p, item, sel, _pushable_terms(outer[0], join),
                                      join is not None and join.kind == "LEFT")

@@ -105,6 +105,8 @@ SHAPES = [
     "select * from t right join u on u.x = t.a right join w on w.k = u.y",
     "select * from t left join u on u.x = t.a right join w on w.k = u.y",
     "select * from t right join (select a from t limit 2) s on s.a = t.a",
+    "select * from t right join u as uu on uu.x = t.a",
+    "select * from t as tt full join t on t.a = tt.a",
 ]
 
 # shape -> why the engine's plan is not sqlite3's

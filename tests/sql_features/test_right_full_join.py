@@ -93,8 +93,9 @@ def _query(rng):
         where = " WHERE " + rng.choice([f"{t}.k IS NULL", f"{t}.k IS NOT NULL", f"{t}.v > 1",
                                         f"{t}.k = 2", f"coalesce({t}.v, 0) < 3",
                                         f"{t}.k IN (1, 3)"])
+    rowids = [f"{t}.rowid" for t in names if t != "d"] or ["1"]  # (d: WITHOUT ROWID)
     cols = rng.choice(["*", f"{names[-1]}.*", "count(*)", f"{names[0]}.k, {names[-1]}.v",
-                       f"{names[0]}.v, count(*)", "k"])
+                       f"{names[0]}.v, count(*)", "k", ", ".join(rowids)])
     group = f" GROUP BY {names[0]}.v" if cols == f"{names[0]}.v, count(*)" else ""
     return f"SELECT {cols} FROM {sql}{where}{group}"
 

@@ -418,3 +418,24 @@ UPDATE uf SET n = coalesce(t2.y, t3.z) FROM t2 FULL JOIN t3 ON t2.x = t3.x WHERE
 SELECT * FROM uf ORDER BY id;
 UPDATE t4 SET v = t3.z FROM t2 RIGHT JOIN t3 ON t2.x = t3.x WHERE t4.k = t3.x;
 SELECT * FROM t4 ORDER BY k;
+-- a FROM subquery on the right of a RIGHT or FULL JOIN is materialized (SQLite never
+-- flattens it): its rowid numbers its rows and its values lose their JSON subtype; on the
+-- left of one it is flattened as on the right of a LEFT JOIN
+-- unordered
+SELECT s.rowid FROM t2 RIGHT JOIN (SELECT a FROM t1 WHERE a > 1) s ON 1;
+-- unordered
+SELECT s.rowid FROM t2 FULL JOIN (SELECT a FROM t1 WHERE a > 1) s ON s.a = t2.x;
+-- unordered
+SELECT s.rowid FROM t2 FULL JOIN (SELECT a FROM t1 WHERE a > 1) s ON s.a = t2.x WHERE s.rowid > 1;
+-- unordered
+SELECT s.rowid, u.rowid FROM (SELECT a FROM t1) s FULL JOIN (SELECT x FROM t3) u ON s.a = u.x;
+-- unordered
+SELECT s.rowid FROM (SELECT a FROM t1 WHERE a > 1) s RIGHT JOIN t2 ON 1;
+-- unordered
+SELECT json_array(s.j) FROM (SELECT json('[1]') AS j FROM t1) s FULL JOIN t3 ON s.j = t3.x;
+-- unordered
+SELECT json_array(s.j) FROM t3 FULL JOIN (SELECT json_array(a) AS j FROM t1) s ON s.j = t3.x;
+-- unordered
+SELECT json_array(s.j) FROM t3 RIGHT JOIN (SELECT json_array(a) AS j FROM t1 WHERE a > 1) s ON s.j = t3.x;
+-- unordered
+SELECT json_array(s.j) FROM t1 RIGHT JOIN (SELECT json('[1]') AS j) s ON t1.a = 1;
