@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from sqlengine.compiler.expr import (aggs_in, code_column, code_expr, code_expr_reg, if_false,
                                      walk, walk_select)
-from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Scope, Source, expr_affinity,
-                                        expr_collation, expr_coll_seq, has_explicit_collate,
+from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Scope, Source,
+                                        expr_affinity, expr_collation, expr_coll_seq,
+                                        has_explicit_collate,
                                         check_star_column, subquery_rowid_null,
                                         where_needs_row)
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
@@ -577,11 +578,11 @@ def _later_using(sources, k, cname) -> bool:
     return False
 
 
-def _star_using_column(p_scope, cname):
-    """``*``'s column for a USING column of a RIGHT or FULL JOIN, on a table left of such
-    a join: SQLite expands it unqualified, so it reads as the name does (the right
+def _star_using_column(scope, cname):
+    """``*``'s column for a USING column of a later join, on a table left of a RIGHT or
+    FULL JOIN: SQLite expands it unqualified, so it reads as the name does (the right
     table's column for a RIGHT JOIN, the coalesce of both sides for a FULL JOIN)."""
-    ref = p_scope.lookup(cname, None)
+    ref = scope.lookup(cname, None)
     return A.Column(cname), cname, ref.source.decltypes[ref.col] if ref.col >= 0 else None
 
 
