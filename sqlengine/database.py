@@ -522,14 +522,15 @@ class Database:
     # ---- hooks the VM calls --------------------------------------------------------------------
     def _vm_begin(self, vm, write):
         bt = self.bt
-        if bt.in_trans == 0:
+        level = bt.in_trans
+        if level == 0:
             bt.begin(bool(write))
             cookie = bt.get_meta(1)
             if cookie != self.schema.cookie:
                 rows, cookie = self._read_schema_rows()
                 self._install_schema(rows, cookie)
                 raise _SchemaChanged()
-        elif write and bt.in_trans < 2:
+        elif write and level < 2:
             bt.begin(True)
         if write and vm.prog.stmt_journal:
             stmt = self._stmt_of(vm)

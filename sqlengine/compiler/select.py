@@ -917,6 +917,32 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             code_expr(p, scope, e, base + i)
         return base
 
+    def emit_topn_row():
+        """A row for a top-N sorter (ORDER BY ... LIMIT), coded as SQLite's pushOntoSorter
+        codes it: the sort keys first, then the cutoff test, and only for a row that may be
+        kept the other result columns (a result column that is a sort key is copied from
+        it, not computed twice)."""
+        blk = b.alloc_reg(len(obt) + n_res)
+        key_of = {}
+        for k, (oe, idx, _d, _nf, _c) in enumerate(obt):
+            if idx is not None:
+                code_expr(p, scope, result_exprs[idx], blk + k)
+                key_of.setdefault(idx, k)
+            else:
+                code_expr(p, scope, oe, blk + k)
+        skip = b.new_label()
+        b.emit(O.OP_SorterCutoff, sorter, skip, blk)
+        base = blk + len(obt)
+        for i, e in enumerate(result_exprs):
+            if i in key_of:
+                b.emit(O.OP_SCopy, blk + key_of[i], base + i)
+            else:
+                code_expr(p, scope, e, base + i)
+        rec = b.alloc_reg()
+        b.emit(O.OP_MakeRecord, blk, len(obt) + n_res, rec)
+        b.emit(O.OP_SorterInsert, sorter, rec)
+        b.resolve(skip)
+
     n_ordered = 0
     if not is_agg:
         plan_ob = None if core.distinct else [
@@ -929,7 +955,10 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             # loops early)
             b.ops[sorter_addr] = [O.OP_Noop, 0, 0, 0, None, 0, None]
             sorter = None
-        emit_result(code_results())
+        if sorter is not None and lreg is not None and distinct_cur is None:
+            emit_topn_row()
+        else:
+            emit_result(code_results())
         stop = getattr(dest, "stop_label", None)
         where_end(p, w)
         if stop is not None:

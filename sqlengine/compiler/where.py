@@ -635,7 +635,7 @@ _CURSOR_OPS = frozenset((
     O.OP_NewRowid, O.OP_Insert, O.OP_IdxInsert, O.OP_Delete, O.OP_IdxDelete, O.OP_Found,
     O.OP_NotFound, O.OP_NoConflict, O.OP_Count, O.OP_Sequence, O.OP_IdxKeyCheck,
     O.OP_RowData, O.OP_SorterOpen, O.OP_SorterInsert, O.OP_SorterSort, O.OP_SorterNext,
-    O.OP_SorterData, O.OP_ResetSorter))
+    O.OP_SorterData, O.OP_ResetSorter, O.OP_SorterCutoff))
 
 
 def _make_covering(p, scope, lv) -> bool:

@@ -71,9 +71,13 @@ cdef class BtCursor:
     cdef object selfref
     cdef dict dirty
     cdef list savepoints
+    cdef bint memo_ok        # the cursor is where seek_rowid(memo_key) left it (result memo_c)
+    cdef int64_t memo_key
+    cdef int memo_c
     cdef object __weakref__
     cdef int mark_dirty(self, MemPage p) except -1
     cdef int save_peers(self) except -1
+    cdef int _memo(self, int64_t rowid, int c)
     cdef MemPage get_page(self, uint32_t pgno)
     cdef int push(self, uint32_t pgno) except -1
     cdef MemPage top(self)

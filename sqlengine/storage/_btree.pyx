@@ -481,6 +481,7 @@ cdef class BtCursor:
 
     cdef void _release(self):
         cdef int i
+        self.memo_ok = False
         for i in range(self.depth + 1):
             self.pages[i] = None
         self.depth = -1
@@ -636,10 +637,12 @@ cdef class BtCursor:
         cdef int d
         if self.state == CURSOR_REQUIRESEEK:
             self.restore()
+            self.memo_ok = False
             if self.skip_next > 0:
                 self.skip_next = 0
                 return self.state == CURSOR_VALID
         self.skip_next = 0
+        self.memo_ok = False
         if self.state != CURSOR_VALID:
             return 0
         d = self.depth
@@ -675,10 +678,12 @@ cdef class BtCursor:
         cdef int d
         if self.state == CURSOR_REQUIRESEEK:
             self.restore()
+            self.memo_ok = False
             if self.skip_next < 0:
                 self.skip_next = 0
                 return self.state == CURSOR_VALID
         self.skip_next = 0
+        self.memo_ok = False
         if self.state != CURSOR_VALID:
             return 0
         d = self.depth
@@ -735,7 +740,7 @@ cdef class BtCursor:
                     hi = mid - 1
                 elif p.leaf:
                     self.idx[self.depth] = mid
-                    return 0
+                    return self._memo(rowid, 0)
                 else:
                     lo = mid
                     break
@@ -743,11 +748,20 @@ cdef class BtCursor:
             if p.leaf:
                 if lo >= p.ncell:
                     self.idx[self.depth] = p.ncell - 1
-                    return -1
+                    return self._memo(rowid, -1)
                 self.idx[self.depth] = lo
-                return 1
+                return self._memo(rowid, 1)
             self.idx[self.depth] = lo
             self.push(p.child(lo))
+
+    cdef int _memo(self, int64_t rowid, int c):
+        """Remember where seek_rowid(rowid) left the cursor, for an insert of that rowid
+        right after (SQLite's OPFLAG_USESEEKRESULT: the NotExists before an Insert found
+        the place already). Any move or change of the tree forgets it (_release)."""
+        self.memo_ok = True
+        self.memo_key = rowid
+        self.memo_c = c
+        return c
 
     cdef int _check_table(self) except -1:
         if not self.intkey:
@@ -1143,7 +1157,12 @@ cdef class BtCursor:
                 raise TypeError("insert(rowid, payload) on a table cursor")
             rowid = args[0]
             payload = bytes(args[1])
-            c = self.seek_rowid(rowid)
+            key = rowid
+            if self.memo_ok and self.state == CURSOR_VALID and self.memo_key == key:
+                c = self.memo_c   # placed by the seek just before (the VM's NotExists)
+            else:
+                c = self.seek_rowid(rowid)
+            self.memo_ok = False
             cell = self.make_cell(True, rowid, payload)
             if self.state != CURSOR_VALID:
                 # empty table: the root is an empty leaf (or an interior root whose
@@ -1262,6 +1281,7 @@ cdef class BtCursor:
         cdef bytes pred
         self._need_valid()
         self._prepare_write()
+        self.memo_ok = False
         key = self.current_rowid() if self.intkey else self.current_payload()
         d = self.depth
         p = self.top()

@@ -54,12 +54,11 @@ def busy() -> errors.OperationalError:
 
 
 def _checksum(nonce: int, data, page_size: int) -> int:
-    ck = nonce
-    i = page_size - 200
-    while i > 0:
-        ck += data[i]
-        i -= 200
-    return ck & 0xFFFFFFFF
+    """The journal record checksum: the nonce plus the bytes at page_size - 200,
+    page_size - 400, ... down to the last offset above 0 (SQLite's pager_cksum)."""
+    if page_size <= 200:
+        return nonce & 0xFFFFFFFF
+    return (nonce + sum(data[page_size - 200:0:-200])) & 0xFFFFFFFF
 
 
 class Savepoint:

@@ -47,7 +47,8 @@ cdef enum:
     OP_MustBeInt, OP_IfPos, OP_IfNotZero, OP_DecrJumpZero, OP_OffsetLimit, OP_Transaction,
     OP_AutoCommit, OP_Savepoint, OP_ReadCookie, OP_SetCookie, OP_CreateBtree, OP_Destroy,
     OP_ParseSchema, OP_SetLastRowid, OP_AddChanges, OP_Sequence, OP_IdxKeyCheck,
-    OP_RowData, OP_MemMax, OP_Raise, OP_IfNullJump, OP_InListCheck, OP_ClrSubtype
+    OP_RowData, OP_MemMax, OP_Raise, OP_IfNullJump, OP_InListCheck, OP_ClrSubtype,
+    OP_SorterCutoff
 
 # Cursor kinds
 cdef enum:
@@ -969,6 +970,12 @@ cdef class Vdbe:
                         w.trim(mem)
                 else:
                     r.append(mem[p2])
+            elif op == OP_SorterCutoff:
+                w = (<VCursor>cursors[p1]).data
+                k = w.cutoff
+                if k is not None and w.order.sorts_after(_regs(mem, p3, w.spec.n_key), k):
+                    pc = p2
+                    continue
             elif op == OP_SorterSort:
                 c = <VCursor>cursors[p1]
                 c.data.sort()

@@ -166,6 +166,9 @@ OPCODES: list[tuple[str, str, str]] = [
     ("InListCheck", "P1 P2 P3 P4", "r[P2] = r[P1] IN set P4 (a frozen set of normalised values), NULL-aware; P3 = has NULL."),
     ("ClrSubtype", "P1", "r[P1] loses its subtype (JSON text becomes plain text), as a value "
      "read out of a FROM subquery, view or CTE does in SQLite."),
+    ("SorterCutoff", "P1 P2 P3", "Jump to P2 when top-N sorter P1 already holds rows that "
+     "a row with the sort keys r[P3..] would sort after (it cannot be among them), before "
+     "its other columns are computed (SQLite's Last + IdxLE on a LIMIT sorter)."),
 ]
 
 NAMES: list[str] = [op[0] for op in OPCODES]

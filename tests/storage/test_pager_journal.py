@@ -207,3 +207,20 @@ def test_failed_journal_delete_rolls_the_commit_back(tmp_path, monkeypatch, kind
     p.close()
     assert _tags(base) == {"v0"}
     assert not base.exists("db-journal")
+
+
+def test_journal_checksum_is_sqlites():
+    """pager_cksum: the nonce plus the bytes at page_size-200, page_size-400, ... (> 0)."""
+    import os as _os
+
+    from sqlengine.storage.pager import _checksum
+
+    for ps in (512, 1024, 4096, 65536):
+        data = bytearray(_os.urandom(ps))
+        for nonce in (0, 7, 0xFFFFFFFF):
+            want, i = nonce, ps - 200
+            while i > 0:
+                want += data[i]
+                i -= 200
+            assert _checksum(nonce, data, ps) == want & 0xFFFFFFFF
+            assert _checksum(nonce, bytes(data), ps) == want & 0xFFFFFFFF
