@@ -396,11 +396,6 @@ cpdef code_expr(p, scope, e, int target):
                     table.lower() in ("new", "old"):
                 _expr.code_trigger_ref(p, e, target)
                 return
-            if table is None and scope is not None:
-                alias = _expr._find_alias(scope, e.name)
-                if alias is not None:
-                    code_expr(p, scope, alias, target)
-                    return
             if e.quoted and table is None:
                 emit_constant(b, e.name, target)
                 return

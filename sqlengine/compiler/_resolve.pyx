@@ -160,16 +160,29 @@ class ResolvedColumn:
         self.pos = -1
 
 
+class OuterAlias:
+    """An expression node the compiler makes itself (``alias.py``): a reference, from a
+    subquery, to a result alias of an enclosing query; ``expr`` is the aliased expression,
+    resolved and coded in that query's ``scope``."""
+
+    __slots__ = ("expr", "scope")
+
+    def __init__(self, expr, scope):
+        self.expr = expr
+        self.scope = scope
+
+
 class Scope:
-    __slots__ = ("sources", "outer", "overrides", "aliases", "correlated", "agg_allowed",
-                 "agg_context", "in_where", "corr", "_cache", "_index", "_index_of",
-                 "_index_len", "sub_affs")
+    __slots__ = ("sources", "outer", "overrides", "aliases", "alias_outer", "correlated",
+                 "agg_allowed", "agg_context", "in_where", "corr", "_cache", "_index",
+                 "_index_of", "_index_len", "sub_affs")
 
     def __init__(self, sources, outer=None, corr=None):
         self.sources = sources
         self.outer = outer
         self.overrides = {}  # (cursor, col) or id(expr) -> register
-        self.aliases = {}
+        self.aliases = {}  # this query's result aliases: lower-case name -> expression
+        self.alias_outer = False  # whether lookups from here see ``outer``'s aliases
         self.correlated = False
         self.agg_allowed = False
         self.agg_context = None  # set while collecting aggregates
@@ -311,6 +324,7 @@ cdef object T_IsNull = A.IsNull
 cdef object T_Case = A.Case
 cdef object T_FunctionCall = A.FunctionCall
 cdef object T_ResolvedColumn = ResolvedColumn
+cdef object T_OuterAlias = OuterAlias
 cdef object T_Scope = Scope
 cdef object _MISSING = object()
 
@@ -343,6 +357,8 @@ cpdef str expr_affinity(e, scope):
         return "D" if ref.col < 0 else ref.source.affs[ref.col]
     if t is T_ResolvedColumn:
         return e.ref.affinity()
+    if t is T_OuterAlias:
+        return expr_affinity(e.expr, e.scope)
     if t is T_Cast:
         from sqlengine.schema import affinity_of_type
         return affinity_of_type(e.type_name)
@@ -392,6 +408,8 @@ cpdef tuple expr_coll_seq(e, scope):
             if ref.col < 0:
                 return _NO_COLL
             return True, ref.collation()
+        if t is T_OuterAlias:
+            return expr_coll_seq(e.expr, e.scope)
         if t is T_Cast:
             e = e.expr
             continue

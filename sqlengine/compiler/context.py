@@ -57,6 +57,9 @@ class Parse:
         self.eqp_parent = 0  # the EXPLAIN QUERY PLAN line new lines go under
         self.eqp_names: dict[int, str] = {}  # cursor -> the name a loop's plan line gives
         self.flat_names: dict[int, str] = {}  # id(TableRef) -> that name (flatten.py)
+        # id(SelectCore of a subquery) -> (Scope of the query around it, the core): the
+        # subqueries that see that query's result aliases (alias.py)
+        self.alias_links: dict[int, tuple] = {}
 
     # ---- parameters --------------------------------------------------------------------
     def _number_params(self) -> dict[int, int]:

@@ -21,7 +21,8 @@ from sqlengine.compiler import _codegen
 from sqlengine.compiler._codegen import (  # noqa: F401  (the public surface of this module)
     _code_case, _emit_cmp_py as _emit_cmp, aff_code, aggs_in, code_column, code_expr,
     code_expr_reg, emit_constant, if_false, if_true, literal_value, no_aggregate_in, walk)
-from sqlengine.compiler.resolve import ResolvedColumn, expr_coll_seq, expr_collation  # noqa: F401
+from sqlengine.compiler.resolve import (  # noqa: F401
+    OuterAlias, ResolvedColumn, expr_coll_seq, expr_collation)
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -100,6 +101,8 @@ def _code_expr_other(p, scope, e, target):
     elif t is A.InTable:
         from sqlengine.compiler.select import code_in_table
         code_in_table(p, scope, e, target)
+    elif t is OuterAlias:  # an enclosing query's alias, coded in that query (alias.py)
+        code_expr(p, e.scope, e.expr, target)
     else:
         raise OperationalError(f"unsupported expression: {type(e).__name__}")
 
@@ -124,13 +127,6 @@ def code_virtual_column(p, ref, target):
     """A VIRTUAL generated column, computed from its row (``generated.py``)."""
     from sqlengine.compiler.generated import code_virtual_column as code
     code(p, ref, target)
-
-
-def _find_alias(scope, name):
-    s = scope
-    if s.aliases:
-        return s.aliases.get(name.lower())
-    return None
 
 
 def code_trigger_ref(p, e, target):

@@ -14,7 +14,8 @@ collation of an expression) are compiled, in ``_resolve.pyx``, and re-exported h
 from __future__ import annotations
 
 from sqlengine.compiler._resolve import (  # noqa: F401  (the public surface of this module)
-    ROWID_NAMES, CoalesceRef, ColRef, ResolvedColumn, Scope, Source, clear_caches, comparison_collation,
+    ROWID_NAMES, CoalesceRef, ColRef, OuterAlias, ResolvedColumn, Scope, Source, clear_caches,
+    comparison_collation,
     expr_affinity, expr_coll_seq, expr_collation, has_explicit_collate, real_affinity,
     release_scopes)
 from sqlengine.errors import OperationalError

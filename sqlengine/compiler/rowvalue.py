@@ -19,7 +19,7 @@ expressions; every other kind is ``expr.code_expr``'s.
 
 from __future__ import annotations
 
-from sqlengine.compiler.expr import (_emit_cmp, _find_alias, code_expr, code_expr_reg,
+from sqlengine.compiler.expr import (_emit_cmp, code_expr, code_expr_reg,
                                      is_constant)
 from sqlengine.compiler.resolve import ResolvedColumn, has_explicit_collate
 from sqlengine.compiler.walk import find_node
@@ -145,7 +145,7 @@ def _names_something(p, scope, c):
     except OperationalError:
         return False
     if c.table is None:
-        return c.quoted or _find_alias(scope, c.name) is not None
+        return c.quoted
     return p.trigger_ctx is not None and c.table.lower() in ("new", "old")
 
 

@@ -9,6 +9,10 @@ This module emits code through ``ProgramBuilder``; it never runs it.
 
 from __future__ import annotations
 
+import dataclasses
+
+from sqlengine.compiler.alias import (Aliases, link_subquery_scope, result_aliases,
+                                      sees_outer_aliases)
 from sqlengine.compiler.expr import (aggs_in, code_column, code_expr, code_expr_reg, if_false,
                                      walk, walk_select)
 from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Scope, Source,
@@ -141,7 +145,9 @@ class ResultInfo:
     an explicit COLLATE; BINARY counts), which a compound SELECT needs (None: all do).
     ``last``: for a compound, the ResultInfo of its rightmost SELECT (of a VALUES of several
     rows, its last row), where SQLite's IN and scalar subqueries read a column's affinity
-    and collation (x.pSelect->pEList); None when that is this one."""
+    and collation (x.pSelect->pEList); None when that is this one. ``arm``: for a SELECT
+    of a compound, (its scope, its result columns, its alias rewrite or None), which the
+    compound's ORDER BY terms are matched against."""
 
     def __init__(self, names, decltypes, affs, colls, has_coll=None):
         self.names = names
@@ -150,6 +156,7 @@ class ResultInfo:
         self.colls = colls
         self.has_coll = has_coll
         self.last = None
+        self.arm = None
 
     def rightmost(self):
         return self.last if self.last is not None else self
@@ -586,8 +593,38 @@ def _star_using_column(scope, cname):
     return A.Column(cname), cname, ref.source.decltypes[ref.col] if ref.col >= 0 else None
 
 
-def _resolve_order_by(p, order_by, cols, scope, compound=False):
-    """[(expr or None, result_index or None, desc, nulls_first, collation_name)]"""
+def _resolve_aliases(names, core, cols, extra, left_on):
+    """The clauses of ``core`` with their alias references rewritten (alias.py): the
+    core, its result columns, the inner joins' ON terms and the LEFT JOINs' (HAVING is
+    rewritten once the query is known to be an aggregate one, as SQLite checks that
+    first)."""
+    if names.levels:  # (only an enclosing query's aliases are seen from a result column)
+        new = [(names.result(e), n, d) for e, n, d in cols]
+        moved = {id(a[0]): b[0] for a, b in zip(cols, new) if a[0] is not b[0]}
+        if moved:  # the aliases stand for the rewritten expressions
+            aliases = names.scope.aliases
+            for k, x in aliases.items():
+                aliases[k] = moved.get(id(x), x)
+        cols = new
+    where = names.clause(core.where) if core.where is not None else None
+    group_by = core.group_by
+    if group_by:
+        new = [names.group_by(g) for g in group_by]
+        if any(a is not b for a, b in zip(new, group_by)):
+            group_by = new
+    if where is not core.where or group_by is not core.group_by:
+        core = dataclasses.replace(core, where=where, group_by=group_by)
+    if extra:
+        extra = [names.clause(x) for x in extra]
+    if left_on:
+        left_on = {k: names.clause(x) for k, x in left_on.items()}
+    return core, cols, extra, left_on
+
+
+def _resolve_order_by(p, order_by, cols, scope, arms=None, names=None):
+    """[(expr or None, result_index or None, desc, nulls_first, collation_name)];
+    ``names``: the query's alias rewrite (alias.py) for the terms that are expressions;
+    ``arms``: the ResultInfos of a compound's SELECTs, each term is matched against."""
     if order_by and len(order_by) > MAX_COLUMN:
         raise OperationalError("too many terms in ORDER BY clause")
     out = []
@@ -605,26 +642,23 @@ def _resolve_order_by(p, order_by, cols, scope, compound=False):
                 raise OperationalError(
                     f"{_ordinal(i + 1)} ORDER BY term out of range - should be between 1 and {len(cols)}")
             idx = k - 1
-        elif isinstance(inner, A.Column) and inner.table is None:
-            # an AS name is matched first, even where a FROM column has that name too
-            # (SQLite's resolveAsName); else the result column that is that column
-            aliased = scope.aliases.get(inner.name.lower()) if scope is not None else None
-            idx = next((j for j, c in enumerate(cols) if c[0] is aliased), None) \
-                if aliased is not None else None
-            for j, (ce, name, _d) in enumerate(cols):
-                if idx is not None:
-                    break
-                if name.lower() == inner.name.lower() and (
-                        compound or _is_alias(p, ce, inner, scope)):
-                    idx = j
-        if idx is None and compound:
-            for j, (ce, _name, _d) in enumerate(cols):
-                if _same_expr(ce, inner):
-                    idx = j
-                    break
+        elif arms is not None:
+            idx = next((j for j in (_arm_order_match(a, inner) for a in arms)
+                        if j is not None), None)
             if idx is None:
                 raise OperationalError(
                     f"{_ordinal(i + 1)} ORDER BY term does not match any column in the result set")
+        elif isinstance(inner, A.Column) and inner.table is None:
+            # an AS name is matched first, even where a FROM column has that name too
+            # (SQLite's resolveAsName); else the result column that is that column
+            idx = _alias_index(scope, cols, inner)
+            for j, (ce, name, _d) in enumerate(cols):
+                if idx is not None:
+                    break
+                if name.lower() == inner.name.lower() and _is_alias(p, ce, inner, scope):
+                    idx = j
+        if idx is None and names is not None:
+            inner = names.order_by(inner)
         if coll is None:
             if idx is not None:
                 coll = expr_collation(cols[idx][0], scope)
@@ -635,6 +669,42 @@ def _resolve_order_by(p, order_by, cols, scope, compound=False):
             nulls_first = term.nulls == "FIRST"
         out.append((None if idx is not None else inner, idx, term.desc, nulls_first, coll))
     return out
+
+
+def _alias_index(scope, cols, e):
+    """The result column the bare name ``e`` is the AS name of, or None."""
+    if scope is None or type(e) is not A.Column or e.table is not None:
+        return None
+    aliased = scope.aliases.get(e.name.lower())
+    if aliased is None:
+        return None
+    return next((j for j, c in enumerate(cols) if c[0] is aliased), None)
+
+
+def _arm_order_match(info, e):
+    """The result column of one SELECT of a compound that its ORDER BY term ``e`` (no
+    COLLATE, not a number) names, or None (SQLite's resolveCompoundOrderBy for that
+    SELECT): an AS name of it, else ``e`` resolved in it (its aliases seen) is one of its
+    result expressions. A SELECT that kept no ``arm`` (a window query) matches a bare
+    name with its columns' names."""
+    if info.arm is None:
+        if type(e) is A.Column and e.table is None:
+            return next((j for j, nm in enumerate(info.names) if nm.lower() == e.name.lower()),
+                        None)
+        return None
+    scope, cols, names = info.arm
+    idx = _alias_index(scope, cols, e)
+    if idx is not None:
+        return idx
+    try:
+        term = names.order_by(e) if names is not None else e
+    except OperationalError:
+        return None
+    key_of = column_key(scope)
+    key = expr_key(term, key_of)
+    if key is None:
+        return None
+    return next((j for j, c in enumerate(cols) if expr_key(c[0], key_of) == key), None)
 
 
 def _is_alias(p, ce, col, scope):
@@ -658,16 +728,6 @@ def _is_alias(p, ce, col, scope):
     if isinstance(ce, ResolvedColumn):
         return ce.ref.source is ref.source and ce.ref.col == ref.col
     return True
-
-
-def _same_expr(a, b):
-    if type(a) is not type(b):
-        if isinstance(a, ResolvedColumn) and isinstance(b, A.Column):
-            return a.ref.source.columns[a.ref.col].lower() == b.name.lower() if a.ref.col >= 0 else False
-        return False
-    if isinstance(a, A.Column):
-        return a.name.lower() == b.name.lower() and (a.table or "").lower() == (b.table or "").lower()
-    return a == b
 
 
 def _ordinal(n):
@@ -787,20 +847,26 @@ def _column_visitor(scope, keys):
 
 def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_arm=False):
     b = p.b
-    core = flatten_from(p, core, order_by)
     scope = Scope([], outer, corr)
+    if outer is not None:
+        link_subquery_scope(p, scope, core)
+    core = flatten_from(p, core, order_by)
     sources, extra, left_on = build_from(p, core.from_, scope, (core, order_by, limit))
     scope.sources = sources
     cols = _expand_columns(p, core, scope)
     if len(cols) > MAX_COLUMN:
         raise OperationalError("too many columns in result set")
-    for rc in core.columns:
-        if type(rc) is A.ResultColumn and rc.alias:
-            scope.aliases.setdefault(rc.alias.lower(), rc.expr)
+    aliases = scope.aliases = result_aliases(core.alias_columns or core.columns)
+    names_rw = None
+    if (aliases and (core.where is not None or core.group_by or core.having is not None
+                     or order_by or extra or left_on)) or (
+            outer is not None and sees_outer_aliases(scope)):
+        names_rw = Aliases(p, scope)
+        core, cols, extra, left_on = _resolve_aliases(names_rw, core, cols, extra, left_on)
     result_exprs = [c[0] for c in cols]
     n_res = len(result_exprs)
     if order_by:
-        obt = _resolve_order_by(p, order_by, cols, scope)
+        obt = _resolve_order_by(p, order_by, cols, scope, names=names_rw)
         order_exprs = [o[0] for o in obt if o[0] is not None]
     else:
         obt, order_exprs = [], []
@@ -840,6 +906,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         # (SQLite: the result columns or GROUP BY make the query an aggregate one)
         if not aggs and group_by is None:
             raise OperationalError("HAVING clause on a non-aggregate query")
+        if names_rw is not None:
+            having = names_rw.clause(having)
         aggs += _collect_aggs(p, [having], refs)
     if order_exprs:
         order_aggs = _collect_aggs(p, order_exprs, refs)
@@ -858,6 +926,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         colls.append(coll)
         has_coll.append(has)
     info = ResultInfo(names, decls, affs, colls, has_coll)
+    if compound_arm:
+        info.arm = (scope, cols, names_rw)
 
     end = b.new_label()
     if limit is not None:
@@ -1080,14 +1150,10 @@ def _and_all(where, extra):
     return e
 
 
-def _merge_aggs(scope, aggs):
-    """The distinct aggregate calls of ``aggs`` (SQLite keeps one accumulator for calls
-    sqlite3ExprCompare finds the same, and steps them once per row) and, per call, the
-    index of its accumulator among them."""
-    if len(aggs) < 2:
-        return aggs, [0] * len(aggs)
-
-    def column_key(e):
+def column_key(scope):
+    """The ``column_key`` of ``walk.expr_key`` for expressions of ``scope``: a column by
+    what it resolves to."""
+    def key(e):
         t = type(e)
         if t is ResolvedColumn:
             return ("col", id(e.ref.source), e.ref.col)
@@ -1100,9 +1166,19 @@ def _merge_aggs(scope, aggs):
         if ref is None:  # decided when coded (a string, an error)
             return ("name", e.name.lower(), (e.table or "").lower(), e.quoted)
         return ("col", id(ref.source), ref.col)
+    return key
+
+
+def _merge_aggs(scope, aggs):
+    """The distinct aggregate calls of ``aggs`` (SQLite keeps one accumulator for calls
+    sqlite3ExprCompare finds the same, and steps them once per row) and, per call, the
+    index of its accumulator among them."""
+    if len(aggs) < 2:
+        return aggs, [0] * len(aggs)
+    key_of = column_key(scope)
     uniq, slot, seen = [], [], {}
     for a in aggs:
-        k = expr_key(a, column_key)
+        k = expr_key(a, key_of)
         j = seen.get(k) if k is not None else None
         if j is None:
             j = len(uniq)
@@ -1146,8 +1222,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         bare = _collect_columns(scope, bare_exprs)
     bare_regs = b.alloc_reg(len(bare)) if bare else 0
     agg_overrides = dict(scope.overrides)
-    for a in aggs:
-        del scope.overrides[id(a)]
+    for a in aggs:  # (a call an alias brings into HAVING or ORDER BY is met twice)
+        scope.overrides.pop(id(a), None)
 
     if (not group_by and len(defs) == 1 and defs[0][0].star and defs[0][0].filter is None
             and core.where is None and not extra and len(scope.sources) == 1
@@ -1403,16 +1479,24 @@ def _compile_values(p, body, sel, dest, outer, corr):
         wrapped = A.Select(A.SelectCore([A.Star()], from_=A.SubqueryRef(A.Select(body))),
                            order_by=sel.order_by, limit=sel.limit, offset=sel.offset)
         return compile_select(p, wrapped, dest, outer, corr)
-    k = len(body.rows)
+    rows = body.rows
+    if outer is not None:
+        link_subquery_scope(p, scope, body)
+        if sees_outer_aliases(scope):  # (an enclosing query's aliases: see alias.py)
+            aliases = Aliases(p, scope)
+            rows = [[aliases.result(e) for e in row] for row in rows]
+    k = len(rows)
     eqp_line(p, "SCAN CONSTANT ROW" if k == 1 else f"SCAN {k} CONSTANT ROWS")
-    for row in body.rows:
+    for row in rows:
         base = b.alloc_reg(n)
         for i, e in enumerate(row):
             code_expr(p, scope, e, base + i)
         dest.emit(p, base, n)
-    info = _row_info(names, body.rows[0], scope)
-    if len(body.rows) > 1:
-        info.last = _row_info(names, body.rows[-1], scope)
+    info = _row_info(names, rows[0], scope)
+    if len(rows) > 1:
+        info.last = _row_info(names, rows[-1], scope)
+    # (a compound's ORDER BY matches a VALUES by its expressions: its names are no AS names)
+    info.arm = (scope, [(e, None, None) for e in rows[0]], None)
     return info
 
 
@@ -1588,7 +1672,7 @@ def _code_compound(p, sel, dest, outer, corr, line):
     eqp_close(p, line)  # (the sort of the combined rows is the compound's sibling)
     scope = None
     cols = [(A.Column(nm), nm, None) for nm in info.names]
-    obt = _resolve_order_by(p, sel.order_by, cols, scope, compound=True) if sel.order_by else []
+    obt = _resolve_order_by(p, sel.order_by, cols, scope, arms=infos) if sel.order_by else []
     end = b.new_label()
     lreg, oreg = _limit_regs(p, scope, sel.limit, sel.offset, end)
     out = b.alloc_reg(n)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 
+from sqlengine.compiler.alias import result_aliases, rewrite_columns, share_link
 from sqlengine.compiler.walk import find_node
 from sqlengine.errors import Error, OperationalError
 from sqlengine.sql import ast as A
@@ -203,25 +204,30 @@ def compile_window_select(p, sel, dest, outer, corr):
         if name is None:
             name = rc.expr.name if isinstance(rc.expr, A.Column) else (rc.text or "?")
         out_cols.append(A.ResultColumn(rw.rewrite(rc.expr), name, rc.text))
-    aliases = {rc.alias.lower() for rc in core.columns
-               if isinstance(rc, A.ResultColumn) and rc.alias}
+    aliases = result_aliases(core.columns)
     order_by = None
     if sel.order_by:
         order_by = []
         for t in sel.order_by:
             e = t.expr
+            while isinstance(e, A.Collate):
+                e = e.expr
             if isinstance(e, A.Column) and e.table is None and e.name.lower() in aliases:
-                order_by.append(t)
+                order_by.append(t)  # (matched with the alias by the outer query)
             elif isinstance(e, A.Literal) and isinstance(e.value, int):
                 order_by.append(t)
             else:
+                e = _order_aliases(p, core, t.expr, aliases)
                 order_by.append(dataclasses.replace(t, expr=rw.rewrite(e)))
     # the inner query: star items first, then every needed expression
     inner_cols = list(star_items) + [A.ResultColumn(e, f"__c{i}") for i, e in
                                      enumerate(rw.inner)]
     # (its columns come from ORDER BY too: what the parser saw of the core does not hold)
+    # (its WHERE, GROUP BY and HAVING see the aliases of the query's own result columns)
     inner = A.Select(body=dataclasses.replace(core, columns=inner_cols, windows=None,
-                                              distinct=False, features=A.FEATURES_UNKNOWN))
+                                              distinct=False, features=A.FEATURES_UNKNOWN,
+                                              alias_columns=core.columns))
+    share_link(p, core, inner.body)
     b = p.b
     cur = b.alloc_cursor()
     b.emit(O.OP_OpenEphemeral, cur, 0)
@@ -269,6 +275,7 @@ def compile_window_select(p, sel, dest, outer, corr):
                               from_=A.TableRef(SRC))
     outer_sel = A.Select(body=outer_core, order_by=order_by, limit=sel.limit,
                          offset=sel.offset)
+    share_link(p, core, outer_core)
     from sqlengine.compiler.cte import CteEntry
     entry = CteEntry(SRC, None)
     entry.recursive_source = src
@@ -283,6 +290,33 @@ def compile_window_select(p, sel, dest, outer, corr):
         if isinstance(rc.expr, A.Column) and rc.expr.name.startswith("__s"):
             res.decltypes[i] = info.decltypes[int(rc.expr.name[3:])]
     return res
+
+
+def _order_aliases(p, core, e, aliases):
+    """An ORDER BY expression of a window query with the AS names in it that are no
+    column of its FROM clause replaced by what they stand for (alias.py's rule: the
+    inner query, whose result columns are not the query's own, cannot apply it)."""
+    if not aliases:
+        return e
+
+    def name(c):
+        x = aliases.get(c.name.lower()) if c.table is None else None
+        if x is None or _from_column(p, core, c):
+            return c
+        return x
+    return rewrite_columns(e, name)
+
+
+def _from_column(p, core, c) -> bool:
+    """Whether the bare name ``c`` is a column (or rowid) of ``core``'s FROM clause (a
+    throw-away compile of SELECT c FROM ...; enclosing queries unseen, as by ORDER BY)."""
+    from sqlengine.compiler.select import result_info_only
+    probe = A.Select(body=A.SelectCore(columns=[A.ResultColumn(c)], from_=core.from_))
+    try:
+        result_info_only(p, probe)
+    except OperationalError as err:
+        return str(err) != f"no such column: {c.name}"  # (another error: the query's own)
+    return True
 
 
 def _star_width(p, core, star, n_star, n_items):

@@ -369,6 +369,10 @@ class SelectCore:
     windows: list[tuple[str, WindowDef]] | None = None
     pos: int = -1
     features: int = field(default=FEATURES_UNKNOWN, compare=False, repr=False)
+    # the result columns whose AS names the clauses see, when they are not ``columns``
+    # (the inner query a window rewrite makes: compiler/window.py, compiler/alias.py);
+    # a list of ResultColumn and Star, or None; typed ``object`` so that walks skip it
+    alias_columns: object = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)

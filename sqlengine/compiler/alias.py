@@ -1,0 +1,236 @@
+"""Result-column aliases: which clauses see a SELECT's AS names (SQLite's resolveAlias).
+
+SQLite resolves a bare name by searching, from the innermost query outwards, each query's
+FROM columns (then its rowid) and after them, when the clause being resolved in that
+query allows it, that query's result aliases:
+
+- WHERE (ON clauses included), GROUP BY, HAVING and ORDER BY see the aliases, and so do
+  the subqueries inside those clauses; the result columns do not, nor do the subqueries
+  inside them (``select 1 as x, x`` is ``no such column: x``);
+- a FROM column of the same name wins, except for a bare ORDER BY name, which
+  ``select._resolve_order_by`` matches with an alias first (resolveAsName);
+- GROUP BY and ORDER BY do not see enclosing queries (neither their columns nor their
+  aliases); LIMIT and OFFSET see no names at all;
+- an alias of a window call is refused everywhere but in this query's ORDER BY
+  (``misuse of aliased window function x``), a row value's anywhere (``row value
+  misused``).
+
+``Aliases.clause`` rewrites one clause expression (copy on write): a name that is this
+query's alias becomes the aliased expression itself (so it plans and codes as if written
+there: affinity, collation, index use); a name that is an enclosing query's alias
+becomes an ``OuterAlias``, which codes that expression in the enclosing query's scope, a
+correlated reference. Which enclosing queries a subquery sees is decided where it sits:
+the rewrite of a clause that sees the aliases marks the subqueries met in it
+(``Parse.alias_links``), and the Scope of such a subquery gets ``alias_outer`` set.
+
+This module rewrites expressions only; it never emits code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sqlengine.compiler.resolve import OuterAlias
+from sqlengine.compiler.walk import child_fields, find_node
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+
+_SUBQUERIES = (A.Subquery, A.Exists, A.InSelect)
+
+
+def result_aliases(columns) -> dict:
+    """The AS names of ``columns``: lower-case name -> expression (the first of a name)."""
+    out = {}
+    for rc in columns:
+        if type(rc) is A.ResultColumn and rc.alias:
+            name = rc.alias.lower()
+            if name not in out:
+                out[name] = rc.expr
+    return out
+
+
+def link_subquery_scope(p, scope, core):
+    """Set ``scope.alias_outer`` for the Scope of ``core`` when the core sits in a clause
+    of its enclosing query that sees that query's aliases."""
+    links = p.alias_links
+    if links:
+        hit = links.get(id(core))
+        if hit is not None and hit[0] is scope.outer:
+            scope.alias_outer = True
+
+
+def share_link(p, core, new_core):
+    """``new_core`` (a rewrite of ``core``, compiled in its place) sees what it sees."""
+    links = p.alias_links
+    if links:
+        hit = links.get(id(core))
+        if hit is not None:
+            links[id(new_core)] = (hit[0], new_core)
+
+
+def sees_outer_aliases(scope) -> bool:
+    """Whether lookups from ``scope`` see aliases of an enclosing query."""
+    s = scope
+    while s.outer is not None:
+        if s.alias_outer and s.outer.aliases:
+            return True
+        s = s.outer
+    return False
+
+
+def _outer_levels(scope):
+    """[(depth, scope)] of the enclosing queries with aliases that lookups from ``scope``
+    see, innermost first."""
+    levels = []
+    s = scope
+    depth = 0
+    while s.outer is not None:
+        seen = s.alias_outer
+        s = s.outer
+        depth += 1
+        if seen and s.aliases:
+            levels.append((depth, s))
+    return levels
+
+
+class Aliases:
+    """The alias rewrite of one query's clauses (see the module docstring)."""
+
+    __slots__ = ("p", "scope", "local", "levels", "names")
+
+    def __init__(self, p, scope):
+        self.p = p
+        self.scope = scope
+        self.local = scope.aliases
+        self.levels = _outer_levels(scope) if scope.outer is not None else ()
+        names = set(self.local)
+        for _d, s in self.levels:
+            names.update(s.aliases)
+        self.names = names
+
+    def result(self, e):
+        """A result column (this query's aliases unseen, enclosing ones seen)."""
+        return self._sub(e, False, True, False)
+
+    def clause(self, e):
+        """WHERE, an ON clause or HAVING."""
+        return self._sub(e, True, True, False)
+
+    def group_by(self, e):
+        """A GROUP BY term (enclosing queries unseen)."""
+        return self._sub(e, True, False, False)
+
+    def order_by(self, e):
+        """An ORDER BY term that is not a bare name (enclosing queries unseen, a window
+        alias allowed)."""
+        return self._sub(e, True, False, True)
+
+    def _sub(self, e, local, outer, win_ok):
+        names = self.names
+
+        def name(c):
+            if c.table is None and c.name.lower() in names:
+                return self._name(c, local, outer, win_ok)
+            return c
+        return rewrite_columns(e, name, self._link if local and self.local else None)
+
+    def _name(self, e, local, outer, win_ok):
+        lname = e.name.lower()
+        scope = self.scope
+        try:
+            ref = scope.lookup(e.name, None)
+        except OperationalError:
+            return e  # (coding it raises the error)
+        if ref is not None and ref.depth == 0:
+            return e
+        if local:
+            x = self.local.get(lname)
+            if x is not None:
+                _check(e.name, x, win_ok)
+                return x
+        if not outer:
+            return e
+        for depth, s in self.levels:
+            if ref is not None and depth >= ref.depth:
+                break
+            x = s.aliases.get(lname)
+            if x is not None:
+                _check(e.name, x, False)
+                inner = scope
+                for _ in range(depth):  # a correlated reference, as a lookup marks it
+                    inner.correlated = True
+                    inner.corr[0] = True
+                    inner = inner.outer
+                return OuterAlias(x, s)
+        return e
+
+    def _link(self, sel):
+        links = self.p.alias_links
+        body = sel.body
+        stack = [body]
+        while stack:
+            b = stack.pop()
+            if type(b) is A.Compound:
+                stack.append(b.left)
+                stack.append(b.right)
+            else:
+                links[id(b)] = (self.scope, b)
+
+
+def rewrite_columns(e, fn, on_subquery=None):
+    """``e`` with each column reference ``c`` outside subqueries replaced by ``fn(c)``
+    (copy on write: unchanged parts are shared); ``on_subquery(select)`` is called for
+    each subquery met (the left side of an IN is rewritten too)."""
+    t = type(e)
+    if t is A.Column:
+        return fn(e)
+    if t in _SUBQUERIES:
+        if on_subquery is not None:
+            on_subquery(e.select)
+        if t is A.InSelect:
+            x = rewrite_columns(e.expr, fn, on_subquery)
+            if x is not e.expr:
+                return dataclasses.replace(e, expr=x)
+        return e
+    changes = None
+    for name in child_fields(t):
+        v = getattr(e, name)
+        if v is None:
+            continue
+        if type(v) is list:
+            nv = [tuple(rewrite_columns(y, fn, on_subquery) for y in x) if type(x) is tuple
+                  else rewrite_columns(x, fn, on_subquery) for x in v]
+            if any(a is not b for a, b in zip(nv, v)):
+                changes = changes or {}
+                changes[name] = nv
+        else:
+            nv = rewrite_columns(v, fn, on_subquery)
+            if nv is not v:
+                changes = changes or {}
+                changes[name] = nv
+    return dataclasses.replace(e, **changes) if changes else e
+
+
+def _check(name, x, win_ok):
+    """SQLite's refusals of an alias where it is met (lookupName)."""
+    if not win_ok and find_node(x, _is_window_call) is not None:
+        raise OperationalError(f"misuse of aliased window function {name}")
+    if type(x) is A.RowValue or (type(x) is A.Subquery and _width(x) > 1):
+        raise OperationalError("row value misused")
+
+
+def _is_window_call(e) -> bool:
+    return type(e) is A.FunctionCall and e.over is not None
+
+
+def _width(sub):
+    body = sub.select.body
+    while type(body) is A.Compound:
+        body = body.left
+    if type(body) is A.SelectCore:
+        if any(type(rc) is not A.ResultColumn for rc in body.columns):
+            return 0  # (a * : not known here)
+        return len(body.columns)
+    if type(body) is A.Values:
+        return len(body.rows[0])
+    return 1
