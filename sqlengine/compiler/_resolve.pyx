@@ -23,7 +23,7 @@ class Source:
     __slots__ = ("name", "table", "cursor", "columns", "affs", "colls", "decltypes", "ipk",
                  "hidden", "left", "index_cursor", "col_lower", "defaults", "is_table",
                  "join_on", "using_cols", "nullable", "has_rowid", "rowid_null", "right",
-                 "ltorj", "fj")
+                 "ltorj", "fj", "enames", "noexpand")
 
     def __init__(self, name, cursor, columns, affs, colls, decltypes, table=None):
         self.name = name
@@ -48,7 +48,12 @@ class Source:
             self.col_lower.setdefault(c.lower(), i)
         self.defaults = None
         self.join_on = None
-        self.using_cols = None
+        self.using_cols = None  # the USING (or NATURAL) names of the join bringing it
+        # a parenthesized join read as a subquery (compiler/nestedfrom.py): per column,
+        # (lower-case table, lower-case column) of the inner column it is, the table None
+        # for a USING column of the join inside; ``noexpand``: the columns * leaves out
+        self.enames = None
+        self.noexpand = None
         self.nullable = False
         # SQLite's VisibleRowid: a rowid table answers rowid/oid/_rowid_; so does a FROM
         # subquery or view (``select.py`` sets it), whose rowid reads NULL when SQLite
@@ -226,16 +231,22 @@ class Scope:
             return idx
         names = {}
         rowids = []
+        nested = []
         for src in srcs:
-            for c, i in src.col_lower.items():
+            if src.enames is not None:
+                nested.append(src)
+                pairs = [(c, i) for i, (_t, c) in enumerate(src.enames)]
+            else:
+                pairs = src.col_lower.items()
+            for c, i in pairs:
                 hit = names.get(c)
                 if hit is None:
                     names[c] = [(src, i)]
                 else:
                     hit.append((src, i))
-            if src.has_rowid:
+            if src.has_rowid and src.enames is None:  # (a nested one: only qualified)
                 rowids.append(src)
-        idx = self._index = (names, rowids)
+        idx = self._index = (names, rowids, nested)
         self._index_of = srcs
         self._index_len = len(srcs)
         return idx
@@ -257,27 +268,40 @@ class Scope:
         ltable = table.lower() if table is not None else None
         n_rowid = 0
         while scope is not None:
-            names, rowids = scope._names()
+            names, rowids, nested = scope._names()
             hit = None
             fj = None
+            done = None  # a nested source whose USING column matched (see nestedfrom.py)
             cands = names.get(lname)
             if cands:
                 for m in cands:
-                    if ltable is not None and m[0].name.lower() != ltable:
+                    src = m[0]
+                    if src is done:
+                        continue
+                    if src.enames is not None:
+                        if ltable is not None and src.enames[m[1]][0] != ltable:
+                            continue
+                    elif ltable is not None and src.name.lower() != ltable:
                         continue
                     if hit is None:
-                        if ltable is None and m[1] in m[0].hidden:
+                        if ltable is None and m[1] in src.hidden and src.enames is None:
                             continue  # (cannot happen: USING hides the right side only)
                         hit = m
-                    elif m[1] not in m[0].hidden:
+                    elif not _merged(src, m[1], lname):
                         shown = name if table is None else f"{table}.{name}"
                         raise OperationalError(f"ambiguous column name: {shown}")
-                    elif ltable is None and m[0].right:
+                    elif ltable is None and src.right:
                         # a USING column of a RIGHT JOIN is its right table's, of a FULL
                         # JOIN the coalesce of both sides' (an INNER or LEFT JOIN's is
                         # the leftmost table's)
-                        fj = (fj or [hit]) + [m] if m[0].left else None
+                        fj = (fj or [hit]) + [m] if src.left else None
                         hit = m
+                    else:
+                        continue
+                    if src.enames is not None and src.enames[m[1]][0] is None:
+                        done = src
+            if hit is None and ltable is not None and nested:
+                hit = _nested_by_alias(nested, lname, ltable)
             if fj is not None:
                 if depth:
                     s = self
@@ -286,9 +310,10 @@ class Scope:
                         s.corr[0] = True
                         s = s.outer
                 return _coalesce_ref(fj, scope, depth)
-            if hit is None and rowids and lname in ROWID_NAMES:
+            if hit is None and (rowids or nested) and lname in ROWID_NAMES:
                 if ltable is not None:
-                    rowids = [s for s in rowids if s.name.lower() == ltable]
+                    rowids = [s for s in rowids + [s for s in nested if s.has_rowid]
+                              if s.name.lower() == ltable]
                 # SQLite counts the sources that could answer the rowid across every
                 # scope searched so far (its cntTab is not reset per name context)
                 if len(rowids) == 1 and n_rowid == 0:
@@ -306,6 +331,26 @@ class Scope:
             depth += 1
         return None
 
+
+
+def _merged(src, col, lname):
+    """Whether a second match of a name in ``src`` is the same column merged by USING
+    (or NATURAL) rather than an ambiguity: for a nested source (a parenthesized join),
+    any of its columns of that name once its join has the name in USING."""
+    if src.enames is None:
+        return col in src.hidden
+    return src.using_cols is not None and lname in src.using_cols
+
+
+def _nested_by_alias(nested, lname, ltable):
+    """``alias.column`` of a parenthesized join with an alias: its column of that name as
+    the subquery names it (``a:1`` for a second ``a``), when no inner table matched."""
+    for src in nested:
+        if src.name.lower() == ltable:
+            i = src.col_lower.get(lname)
+            if i is not None:
+                return (src, i)
+    return None
 
 
 cdef object T_Column = A.Column

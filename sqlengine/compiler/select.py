@@ -24,6 +24,7 @@ from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.walk import expr_key
 from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.flatten import flatten_from
+from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested, star_skips
 from sqlengine.compiler import rightjoin
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
 from sqlengine.compiler.pushdown import and_terms, rowid_filtered
@@ -157,6 +158,7 @@ class ResultInfo:
         self.has_coll = has_coll
         self.last = None
         self.arm = None
+        self.nested = None  # (enames, noexpand) of a parenthesized join's subquery
 
     def rightmost(self):
         return self.last if self.last is not None else self
@@ -353,25 +355,30 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=Tru
                 f"expected {len(col_names)} columns for '{name}' but got {len(names)}")
         names = list(col_names)
     names = _dedupe(names)
-    return Source(name, cur, names, info.affs, info.colls, info.decltypes)
+    src = Source(name, cur, names, info.affs, info.colls, info.decltypes)
+    if info.nested is not None:
+        set_nested(src, info)
+    return src
 
 
 def _dedupe(names):
-    seen = {}
+    """The column names of a FROM subquery made unique as SQLite's
+    sqlite3ColumnsFromExprList makes them: a name already taken (case-insensitively)
+    loses a ``:digits`` ending and gets ``:1``, ``:2``, ... until it is free."""
+    taken = set()
     out = []
     for n in names:
-        k = n.lower()
-        if k in seen:
-            seen[k] += 1
-            n2 = f"{n}:{seen[k]}"
-            while n2.lower() in seen:
-                seen[k] += 1
-                n2 = f"{n}:{seen[k]}"
-            seen[n2.lower()] = 0
-            out.append(n2)
-        else:
-            seen[k] = 0
-            out.append(n)
+        cnt = 0
+        while n.lower() in taken:
+            j = len(n) - 1
+            while j > 0 and "0" <= n[j] <= "9":
+                j -= 1
+            if n and n[j] == ":":
+                n = n[:j]
+            cnt += 1
+            n = f"{n}:{cnt}"
+        taken.add(n.lower())
+        out.append(n)
     return out
 
 
@@ -430,7 +437,8 @@ def build_from(p, from_, scope, outer=None):
             rowid_null = side != "RIGHT" and subquery_rowid_null(
                 p.db, sel, level == 0 and last_right < 0, nxt.kind if nxt is not None else None,
                 bool(side))
-            if not rowid_null and outer is not None and last_right < 0:
+            if not rowid_null and outer is not None and last_right < 0 and not (
+                    isinstance(item, A.SubqueryRef) and is_nested(item.select.body)):
                 item = _rowid_pushed(p, item, sel, _pushable_terms(outer[0], join),
                                      join is not None and join.kind == "LEFT")
         src = _source_for(p, item, scope, ctx)
@@ -456,6 +464,7 @@ def build_from(p, from_, scope, outer=None):
                 if any(s.find(c) is not None and s.find(c) >= 0 for s in sources[:-1]):
                     using.append(c)
         if using:
+            src.using_cols = {c.lower(): c for c in using}
             ambiguous = _using_terms(sources, using, scope, last_right >= 0, terms) or ambiguous
         if join.on is not None:
             terms.append(join.on)
@@ -533,18 +542,28 @@ def _expand_columns(p, core, scope):
             twins = len({s.name.lower() for s in scope.sources}) < len(scope.sources)
             found = False
             for k, s in enumerate(scope.sources):
-                if rc.table is not None and s.name.lower() != rc.table.lower():
+                nested = s.enames is not None
+                if rc.table is not None and not nested and s.name.lower() != rc.table.lower():
                     continue
-                found = True
+                found = found or not nested
                 for j, cname in enumerate(s.columns):
+                    if nested:
+                        if star_skips(s, j, rc.table):
+                            continue
+                        found = True
                     if rc.table is None and j in s.hidden:
                         continue
                     if s.is_table and s.table.columns[j].hidden:
                         continue
-                    if twins:
+                    if twins and not nested:
                         check_star_column(scope.sources, s, j)
                     if s.ltorj and _later_using(scope.sources, k, cname):
                         out.append(_star_using_column(scope, cname))
+                        continue
+                    if nested and len(scope.sources) == 1 and rc.table is None:
+                        # (SQLite expands a lone item's * unqualified: the names are
+                        # looked up again, by the inner tables' column names)
+                        out.append((A.Column(cname), cname, s.decltypes[j]))
                         continue
                     out.append((ResolvedColumn(ColRef(s, j, scope, 0)), cname, s.decltypes[j]))
             if not found:
@@ -853,7 +872,11 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     core = flatten_from(p, core, order_by)
     sources, extra, left_on = build_from(p, core.from_, scope, (core, order_by, limit))
     scope.sources = sources
-    cols = _expand_columns(p, core, scope)
+    nested = None
+    if is_nested(core):
+        cols, *nested = nested_columns(scope)
+    else:
+        cols = _expand_columns(p, core, scope)
     if len(cols) > MAX_COLUMN:
         raise OperationalError("too many columns in result set")
     aliases = scope.aliases = result_aliases(core.alias_columns or core.columns)
@@ -928,6 +951,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     info = ResultInfo(names, decls, affs, colls, has_coll)
     if compound_arm:
         info.arm = (scope, cols, names_rw)
+    info.nested = nested
 
     end = b.new_label()
     if limit is not None:

@@ -277,10 +277,12 @@ class OrderingTerm:
 
 @dataclass(slots=True)
 class Star:
-    """``*`` or ``table.*`` in a result column list."""
+    """``*`` or ``table.*`` in a result column list. ``nested``: the ``*`` of the subquery
+    a parenthesized join stands for (SQLite's SF_NestedFrom; see compiler/nestedfrom.py)."""
 
     table: str | None = None
     pos: int = -1
+    nested: bool = False
 
 
 @dataclass(slots=True)

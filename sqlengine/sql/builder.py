@@ -18,6 +18,8 @@ This module never resolves names and never evaluates anything beyond literal val
 
 from __future__ import annotations
 
+import dataclasses
+
 from . import ast as A
 from . import limits
 
@@ -711,10 +713,19 @@ class Builder:
         return self._join(prefix, A.SubqueryRef(sel, alias, s), on_using, s)
 
     def from_parens(self, k, s, e):
+        """``( seltablist )`` as a FROM item, as SQLite's parser takes it: first, bare,
+        its items join the FROM list as they are; one item becomes that item under the
+        alias written after the parentheses (its own alias and INDEXED BY are dropped);
+        a join becomes a subquery ``SELECT *`` over it (compiler/nestedfrom.py)."""
         prefix, _lp, inner, _rp, alias, on_using = k
-        if alias is not None:
-            # SQLite turns an aliased parenthesised join into a subquery.
-            sel = A.Select(A.SelectCore([A.Star(None, s)], from_=inner, pos=s,
+        if prefix is None and alias is None and on_using == (None, None):
+            return inner
+        if type(inner) is A.TableRef:
+            inner = A.TableRef(inner.name, inner.schema, alias, pos=inner.pos)
+        elif type(inner) is not A.Join:
+            inner = dataclasses.replace(inner, alias=alias)
+        else:
+            sel = A.Select(A.SelectCore([A.Star(None, s, nested=True)], from_=inner, pos=s,
                                         features=self.features), pos=s)
             inner = A.SubqueryRef(sel, alias, s)
         return self._join(prefix, inner, on_using, s)
