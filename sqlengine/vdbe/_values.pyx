@@ -41,6 +41,7 @@ from libc.math cimport isnan, isinf
 from libc.string cimport memcpy
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_READ_CHAR
 
 cdef extern from *:
     bint __builtin_saddll_overflow(long long a, long long b, long long *res) nogil
@@ -340,27 +341,47 @@ cpdef object real_affinity(object v):
     return v
 
 
+cdef inline Py_UCS4 _aff_char(object aff):
+    """The letter of an affinity given as a one-character text ('A'..'E', '@'), else 0:
+    compared as a C character, not through the module's AFF_* names."""
+    if isinstance(aff, str) and PyUnicode_GET_LENGTH(aff) == 1:
+        return PyUnicode_READ_CHAR(aff, 0)
+    return 0
+
+
+DEF CH_TEXT = 66      # 'B'
+DEF CH_NUMERIC = 67   # 'C'
+DEF CH_INTEGER = 68   # 'D'
+DEF CH_REAL = 69      # 'E'
+
+
 cpdef object apply_affinity(object v, object aff):
     """The value ``v`` takes when stored in a column of affinity ``aff``."""
     cdef type t = type(v)
+    cdef Py_UCS4 a
     if v is None or aff is None:
         return v
-    if t is not str and isinstance(v, str):
-        t = str
-    if aff == AFF_NUMERIC or aff == AFF_INTEGER:
+    a = _aff_char(aff)
+    if a == CH_NUMERIC or a == CH_INTEGER:
+        if t is int:
+            return v
+        if t is not str and isinstance(v, str):
+            t = str
         if t is str:
             return apply_numeric_affinity(v, True)
         if t is float:
             return integer_affinity(v)
         return v
-    if aff == AFF_REAL:
+    if t is not str and isinstance(v, str):
+        t = str
+    if a == CH_REAL:
         if t is str:
             v = apply_numeric_affinity(v, True)
             t = type(v)
         if t is int or t is bool:
             return float(v)
         return v
-    if aff == AFF_TEXT:
+    if a == CH_TEXT:
         if t is int or t is float or t is bool:
             return to_text(v)
         return v
@@ -368,7 +389,8 @@ cpdef object apply_affinity(object v, object aff):
 
 
 cdef inline bint _is_numeric_aff(object aff):
-    return aff == AFF_NUMERIC or aff == AFF_INTEGER or aff == AFF_REAL
+    cdef Py_UCS4 a = _aff_char(aff)
+    return a == CH_NUMERIC or a == CH_INTEGER or a == CH_REAL
 
 
 cpdef str comparison_affinity(object aff1, object aff2):
@@ -454,7 +476,7 @@ cpdef object compare_with_affinity(object a, object b, object aff, object coll=N
                 a = apply_numeric_affinity(a, False)
             if isinstance(b, str):
                 b = apply_numeric_affinity(b, False)
-        elif aff == AFF_TEXT:
+        elif _aff_char(aff) == CH_TEXT:
             if _class(a) == 1:
                 a = to_text(a)
             if _class(b) == 1:
