@@ -722,6 +722,20 @@ def sorting_cost(n_row, n_ob, n_sorted, n_cols, limit=None):
     return cost + est_log(n_row)
 
 
+def _key_tail(table, ix):
+    """What an index's entries end with after its columns, as order keys (column,
+    desc, collation, ends a unique key): the rowid, or for a WITHOUT ROWID table the
+    PRIMARY KEY columns the index does not hold (none for the PRIMARY KEY itself)."""
+    if not table.without_rowid:
+        return [(-1, False, None, True)]
+    pk = next((x for x in table.indexes if x.is_pk), None)
+    if pk is None or ix is pk:
+        return []
+    own = set(ix.columns)
+    return [(c, d, _coll_name(pk.collations[j] or table.columns[c].collation), False)
+            for j, (c, d) in enumerate(zip(pk.columns, pk.desc)) if c not in own]
+
+
 def order_checker(scope, wc, order_by, group=False):
     """A function telling how many leading ORDER BY terms a sequence of loops delivers in
     order (SQLite's wherePathSatisfiesOrderBy, for plain column terms): one-row loops fix
@@ -748,10 +762,49 @@ def order_checker(scope, wc, order_by, group=False):
     def check(loops):
         return detail(loops)[0]
 
+    def loop_keys(lp):
+        """(one row, order keys, columns an index equality holds) of a loop; keys None
+        when the loop gives no order."""
+        ix = lp.index if lp.kind == "index" else None
+        # an IN list is walked in its column's order: that column orders the rows
+        has_in = any(o.op == "IN" for o in lp.eq)
+        if not has_in and (lp.kind == "rowid_eq" or (
+                ix is not None and ix.unique and len(lp.eq) == len(ix.columns))):
+            return True, None, ()
+        if lp.kind in ("scan", "rowid_range", "rowid_eq"):
+            return False, [(-1, False, None, True)], ()
+        if ix is None:
+            return False, None, ()
+        table = scope.sources[lp.src_i].table
+        ne = len(lp.eq)
+        keys = [(c, d, _coll_name(ix.collations[j] or table.columns[c].collation), False)
+                for j, (c, d) in enumerate(zip(ix.columns, ix.desc))
+                if j >= ne or lp.eq[j].op == "IN"]
+        keys += _key_tail(table, ix)
+        if table.without_rowid and keys:  # the PRIMARY KEY's last column ends it
+            keys[-1] = keys[-1][:3] + (True,)
+        return False, keys, tuple(c for j, c in enumerate(ix.columns[:ne])
+                                  if lp.eq[j].op != "IN")
+
+    def held(lp, eqcols, t):
+        """Whether the loop ``lp`` holds the term ``t`` to one value (an index equality
+        in the term's collation, or an == constant WHERE term)."""
+        s, c, coll = t[0], t[1], t[4]
+        if c in eqcols:
+            ix = lp.index
+            ne = ix.columns.index(c)
+            table = scope.sources[s].table
+            if c < 0 or _coll_name(ix.collations[ne] or table.columns[c].collation) \
+                    == _coll_name(coll):
+                return True
+        return fixed.get((s, c), False) == _coll_name(coll) or c < 0 and (s, c) in fixed
+
     def detail(loops):
         """(number of leading ORDER BY terms delivered, source indexes of the loops that
         must run backwards for them: also when only some terms are delivered, as SQLite
         sets revMask while it matches)."""
+        if group:
+            return group_detail(loops), ()
         k = 0
         rev = None
         moved = []  # loops whose key order delivered a term (reversed when rev)
@@ -759,27 +812,12 @@ def order_checker(scope, wc, order_by, group=False):
             if k >= n_ob:
                 break
             i = lp.src_i
-            ix = lp.index if lp.kind == "index" else None
-            # an IN list is walked in its column's order: that column orders the rows
-            has_in = any(o.op == "IN" for o in lp.eq)
-            one_row = not has_in and (lp.kind == "rowid_eq" or (
-                ix is not None and ix.unique and len(lp.eq) == len(ix.columns)))
+            one_row, keys, eqcols = loop_keys(lp)
             if one_row:
                 while k < n_ob and obs[k] is not None and obs[k][0] == i:
                     k += 1
                 continue
-            if lp.kind in ("scan", "rowid_range", "rowid_eq"):
-                keys = [(-1, False, None)]
-                eqcols = ()
-            elif ix is not None:
-                table = scope.sources[i].table
-                ne = len(lp.eq)
-                keys = [(c, d, _coll_name(ix.collations[j] or table.columns[c].collation))
-                        for j, (c, d) in enumerate(zip(ix.columns, ix.desc))
-                        if j >= ne or lp.eq[j].op == "IN"]
-                keys.append((-1, False, None))
-                eqcols = tuple(c for j, c in enumerate(ix.columns[:ne]) if lp.eq[j].op != "IN")
-            else:
+            if keys is None:
                 return k, (tuple(moved) if rev else ())
             j = 0
             unique = False
@@ -792,40 +830,70 @@ def order_checker(scope, wc, order_by, group=False):
                     if unique:
                         break  # the next loop may order what this one leaves equal
                     return k, (tuple(moved) if rev else ())
-                if unique:
-                    k += 1
-                    continue
-                if c in eqcols:  # held to one value by the index key, in its collation
-                    ne = ix.columns.index(c)
-                    table = scope.sources[i].table
-                    if c < 0 or _coll_name(ix.collations[ne] or table.columns[c].collation) \
-                            == _coll_name(coll):
-                        k += 1
-                        continue
-                if fixed.get((s, c), False) == _coll_name(coll) or c < 0 and (s, c) in fixed:
+                if unique or held(lp, eqcols, t):
                     k += 1
                     continue
                 if j >= len(keys) or keys[j][0] != c:
                     return k, (tuple(moved) if rev else ())
-                kc, kdesc, kcoll = keys[j]
+                kc, kdesc, kcoll, last = keys[j]
                 if kc >= 0 and kcoll != _coll_name(coll):
                     return k, (tuple(moved) if rev else ())
-                r = desc != kdesc and not group
+                r = desc != kdesc
                 if rev is None:
                     rev = r
                 elif rev != r:
                     return k, (tuple(moved) if rev else ())
-                if not group and nulls_first is not None and nulls_first != (not desc):
+                if nulls_first is not None and nulls_first != (not desc):
                     return k, (tuple(moved) if rev else ())
                 if not moved or moved[-1] != i:
                     moved.append(i)
                 j += 1
                 k += 1
-                if kc < 0:
+                if last:
                     unique = True
             if k < n_ob and not unique:
                 return k, (tuple(moved) if rev else ())
         return k, (tuple(moved) if rev else ())
+
+    def group_detail(loops):
+        """GROUP BY terms (any direction, any order: SQLite's WHERE_GROUPBY matches each
+        key column with whichever term it is) all delivered in groups: n_ob, else 0."""
+        if any(t is None for t in obs):
+            return 0
+        left = list(range(n_ob))
+        for lp in loops:
+            if not left:
+                break
+            i = lp.src_i
+            one_row, keys, eqcols = loop_keys(lp)
+            mine = [k for k in left if obs[k][0] == i]
+            if one_row:
+                left = [k for k in left if k not in mine]
+                continue
+            if keys is None:
+                return 0
+            mine = [k for k in mine if not held(lp, eqcols, obs[k])]
+            unique = False
+            for kc, _kdesc, kcoll, last in keys:
+                if not mine:
+                    break
+                hit = next((k for k in mine if obs[k][1] == kc and (
+                    kc < 0 or kcoll == _coll_name(obs[k][4]))), None)
+                if hit is None:
+                    return 0
+                mine.remove(hit)
+                if last:
+                    unique = True
+                    break
+            # terms of this table its keys leave unordered: not delivered (behind a unique
+            # key SQLite counts them as ordered, but its costs then pick an index that
+            # orders them: tests/compiler/test_without_rowid_order.py)
+            if mine:
+                return 0
+            left = [k for k in left if obs[k][0] != i]
+            if left and not unique:
+                return 0
+        return 0 if left else n_ob
     check.detail = detail
     return check
 

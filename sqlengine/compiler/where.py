@@ -326,8 +326,7 @@ def _plan(scope, wc, core, order_by=None, limit=None, group=False):
         res = planner.solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost))
         if res is not None:
             best = res[0]
-        if not any(s.is_table and s.table.without_rowid for s in srcs):
-            n_ordered, backwards = check.detail(best)
+        n_ordered, backwards = check.detail(best)
     return list(best), n_ordered, backwards
 
 
