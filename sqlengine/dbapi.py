@@ -23,7 +23,7 @@ import weakref
 
 from sqlengine import errors
 from sqlengine.dbapi_types import (  # noqa: F401  (re-exported surface)
-    DEFAULT_LIMITS,
+    SQLITE_LIMIT_WORKER_THREADS,
     Binary,
     Date,
     DateFromTicks,
@@ -65,6 +65,24 @@ _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
 _callback_tracebacks = False
 
+_DEFAULT_LIMITS = None
+
+
+def default_limits() -> tuple:
+    """SQLite's default run-time limits, by sqlite3_limit category (0-11), as the stdlib
+    module's getlimit() reports them: the constants the engine checks, read from where
+    they live (sql/limits.py for most) when the first connection opens, as they sit in
+    layers ``import sqlengine`` does not load."""
+    global _DEFAULT_LIMITS
+    if _DEFAULT_LIMITS is None:
+        from sqlengine.compiler.attach import MAX_ATTACHED
+        from sqlengine.sql import limits as L
+        from sqlengine.vdbe.functions import LIKE_PATTERN_LIMIT, MAX_LENGTH
+        _DEFAULT_LIMITS = (MAX_LENGTH, L.MAX_SQL_LENGTH, L.MAX_COLUMN, L.MAX_EXPR_DEPTH,
+                           L.MAX_COMPOUND_SELECT, L.MAX_VDBE_OP, L.MAX_FUNCTION_ARG,
+                           MAX_ATTACHED, LIKE_PATTERN_LIMIT, L.MAX_VARIABLE_NUMBER,
+                           L.MAX_TRIGGER_DEPTH, L.MAX_WORKER_THREADS)
+    return _DEFAULT_LIMITS
 
 def enable_callback_tracebacks(flag, /):
     """Print tracebacks of exceptions raised in user callbacks (to sys.unraisablehook)."""
@@ -178,7 +196,7 @@ class _Statement:
 def _check_limit_category(category):
     if not isinstance(category, int):
         raise TypeError(f"'{type(category).__name__}' object cannot be interpreted as an integer")
-    if not 0 <= category < len(DEFAULT_LIMITS):
+    if not 0 <= category <= SQLITE_LIMIT_WORKER_THREADS:
         raise ProgrammingError("'category' is out of bounds")
 
 
@@ -256,7 +274,8 @@ class Connection:
         self._blobs = weakref.WeakSet()
         self._trace_callback = None
         self._progress = None
-        self._limits = list(DEFAULT_LIMITS)
+        self._default_limits = default_limits()
+        self._limits = list(self._default_limits)
         self.row_factory = None
         self.text_factory = str
         self._isolation_level = None
@@ -621,7 +640,7 @@ class Connection:
         limit = operator.index(limit)
         old = self._limits[category]
         if limit >= 0:
-            self._limits[category] = min(limit, DEFAULT_LIMITS[category]) if category != 11 \
+            self._limits[category] = min(limit, self._default_limits[category]) if category != 11 \
                 else min(limit, 8)
             setter = getattr(self._db, "set_limit", None)
             if setter is not None:
@@ -960,7 +979,7 @@ class Cursor:
             # the values are returned as given unless an adapter changed one
             bind_all = statement.bind_all
             if bind_all is not None and bind_all(parameters):
-                if self._connection._limits[0] < DEFAULT_LIMITS[0]:
+                if self._connection._limits[0] < self._connection._default_limits[0]:
                     self._check_lengths(parameters)
                 return parameters
             bind = stmt.bind
@@ -982,7 +1001,7 @@ class Cursor:
                 bind(i, value)
             if not values:
                 values = parameters
-            if self._connection._limits[0] < DEFAULT_LIMITS[0]:
+            if self._connection._limits[0] < self._connection._default_limits[0]:
                 self._check_lengths(values)
             return values
         if kind in (tuple, list) or _is_sequence(parameters):
@@ -1016,7 +1035,7 @@ class Cursor:
                 values.append(value)
         else:
             raise ProgrammingError("parameters are of unsupported type")
-        if self._connection._limits[0] < DEFAULT_LIMITS[0]:
+        if self._connection._limits[0] < self._connection._default_limits[0]:
             self._check_lengths(values)
         return values
 

@@ -309,10 +309,7 @@ SQLITE_LIMIT_LIKE_PATTERN_LENGTH = 8
 SQLITE_LIMIT_VARIABLE_NUMBER = 9
 SQLITE_LIMIT_TRIGGER_DEPTH = 10
 SQLITE_LIMIT_WORKER_THREADS = 11
-
-# The defaults of SQLite 3.40 as the stdlib module reports them (getlimit()).
-DEFAULT_LIMITS = (1000000000, 1000000000, 2000, 1000, 500, 250000000, 127, 10, 50000,
-                  250000, 1000, 0)
+# (their defaults: dbapi.default_limits)
 
 # sqlite3_db_config verbs (3.12's getconfig/setconfig).
 SQLITE_DBCONFIG_ENABLE_FKEY = 1002

@@ -24,6 +24,11 @@ MAX_COMPOUND_SELECT = 500
 MAX_COLUMN = 2000  # SQLITE_MAX_COLUMN
 MAX_VARIABLE_NUMBER = 250000  # SQLITE_MAX_VARIABLE_NUMBER of the stdlib's SQLite
 MAX_FUNCTION_ARG = 127  # SQLITE_MAX_FUNCTION_ARG
+# Limits the stdlib module reports (getlimit) that nothing here checks.
+MAX_SQL_LENGTH = 1_000_000_000  # SQLITE_MAX_SQL_LENGTH
+MAX_VDBE_OP = 250_000_000  # SQLITE_MAX_VDBE_OP
+MAX_TRIGGER_DEPTH = 1000  # SQLITE_MAX_TRIGGER_DEPTH
+MAX_WORKER_THREADS = 0  # SQLITE_DEFAULT_WORKER_THREADS
 
 # A statement shorter than this cannot hold an expression deeper than the limit (each
 # level needs an operator and an operand), so its depth is not measured.

@@ -59,11 +59,10 @@ from sqlengine.errors import SQLITE_TOOBIG, DataError, Error, OperationalError
 from sqlengine.vdbe import _values as V
 from sqlengine.vdbe.func_pattern import glob as _glob
 from sqlengine.vdbe.func_pattern import like as _like
-from sqlengine.vdbe.func_printf import sqlite_printf
+from sqlengine.vdbe.func_printf import MAX_LENGTH, sqlite_printf
 
 SQLITE_VERSION = "3.40.1"
 SQLITE_SOURCE_ID = "2022-12-28 14:03:47 df5c253c0b3dd24916e4ec7cf77d3db5294cc9fd45ae7b9c5e82ad8197f3alt1"
-MAX_LENGTH = 1_000_000_000  # SQLITE_LIMIT_LENGTH
 LIKE_PATTERN_LIMIT = 50000  # SQLITE_LIMIT_LIKE_PATTERN_LENGTH
 
 

@@ -52,15 +52,6 @@ QUERIES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cons():
-    ref = sqlite3.connect(":memory:")
-    ref.executescript(SCHEMA)
-    eng = sqlengine.connect(":memory:")
-    eng.executescript(SCHEMA)
-    return ref, eng
-
-
 def _run(con, q, error):
     try:
         cur = con.execute(q)

@@ -4,11 +4,9 @@ order the sorter stays. Each query runs on both engines; rows must be equal in o
 
 from __future__ import annotations
 
-import sqlite3
 
 import pytest
 
-import sqlengine
 
 SCHEMA = """
 create table t(id integer primary key, a, b text collate nocase, c);
@@ -51,15 +49,6 @@ QUERIES = [
     "select count(*) from t group by a",
     "select a, count(*) from t where 0 group by a",
 ]
-
-
-@pytest.fixture(scope="module")
-def cons():
-    ref = sqlite3.connect(":memory:")
-    ref.executescript(SCHEMA)
-    eng = sqlengine.connect(":memory:")
-    eng.executescript(SCHEMA)
-    return ref, eng
 
 
 @pytest.mark.parametrize("q", QUERIES)

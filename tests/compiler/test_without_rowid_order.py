@@ -6,11 +6,7 @@ what sqlite3 says. Each query runs on both engines; rows must be equal in order.
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
-
-import sqlengine
 
 SCHEMA = """
 create table w(a, b, c, primary key(a, b)) without rowid;
@@ -53,25 +49,14 @@ QUERIES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def pair():
-    ref = sqlite3.connect(":memory:")
-    ours = sqlengine.connect(":memory:")
-    ref.executescript(SCHEMA)
-    ours.executescript(SCHEMA)
-    yield ref, ours
-    ref.close()
-    ours.close()
-
-
 @pytest.mark.parametrize("sql", QUERIES)
-def test_rows_in_sqlite_order(pair, sql):
-    ref, ours = pair
+def test_rows_in_sqlite_order(cons, sql):
+    ref, ours = cons
     assert ours.execute(sql).fetchall() == ref.execute(sql).fetchall()
 
 
 @pytest.mark.parametrize("sql", QUERIES)
-def test_plan_as_sqlite(pair, sql):
-    ref, ours = pair
+def test_plan_as_sqlite(cons, sql):
+    ref, ours = cons
     q = "explain query plan " + sql
     assert [r[-1] for r in ours.execute(q)] == [r[-1] for r in ref.execute(q)]
