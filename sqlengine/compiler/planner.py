@@ -73,7 +73,7 @@ class Access:
     (``eq`` on a prefix, optional range, or nothing at all: a full index scan), auto."""
 
     __slots__ = ("kind", "index", "eq", "lo", "lo_op", "hi", "hi_op", "key_aff", "covering",
-                 "eqp", "reverse")
+                 "eqp", "reverse", "lo_aff", "hi_aff")
 
     def __init__(self, kind):
         self.kind = kind
@@ -83,7 +83,8 @@ class Access:
         self.lo_op = None
         self.hi = None
         self.hi_op = None
-        self.key_aff = ""
+        self.key_aff = ""  # of the ``eq`` keys
+        self.lo_aff = self.hi_aff = ""  # of the range bounds (an index access)
         self.covering = False
         self.eqp = ""
         self.reverse = False  # read backwards (delivers a descending ORDER BY)
@@ -939,9 +940,19 @@ def access_of(scope, lp, src, placed_mask, wc, terms) -> Access:
         a.hi, a.hi_op = lp.hi.rhs, lp.hi.op
     if a.lo is not None or a.hi is not None:
         bound = lp.lo if lp.lo is not None else lp.hi
-        a.key_aff = affs + index_column_affinity(table, ix, len(lp.eq),
-                                                 expr_affinity(bound.lhs, scope))
+        ka = index_column_affinity(table, ix, len(lp.eq), expr_affinity(bound.lhs, scope))
+        a.lo_aff = _bound_affinity(scope, a.lo, ka)
+        a.hi_aff = _bound_affinity(scope, a.hi, ka)
     return a
+
+
+def _bound_affinity(scope, e, ka):
+    """The affinity a range bound ``e`` gets before it meets index column affinity ``ka``
+    (SQLite's updateRangeAffinityStr): none where the comparison has none (the bound is
+    a column of another table whose affinity is not numeric, against a TEXT column)."""
+    if e is None:
+        return ""
+    return AFF_BLOB if comparison_affinity(expr_affinity(e, scope), ka) == AFF_BLOB else ka
 
 
 def _correlated(scope, e):

@@ -457,18 +457,21 @@ def _open_loop(p, scope, lv):
         swap = rev != desc
         if swap:
             first, first_op, last, last_op = acc.hi, acc.hi_op, acc.lo, acc.lo_op
+            first_aff, last_aff = acc.hi_aff, acc.lo_aff
         else:
             first, first_op, last, last_op = acc.lo, acc.lo_op, acc.hi, acc.hi_op
+            first_aff, last_aff = acc.lo_aff, acc.hi_aff
         first_strict = first_op in ("<", ">")
         last_strict = last_op in ("<", ">")
         if first is not None:
             exprs.append(first)
         brk = lv.brk  # where a lookup that finds nothing more goes
+        key_aff = acc.key_aff[:n_eq] + (first_aff if first is not None else "")
         if any(type(e) is A.InList for e in acc.eq):
-            key = _in_key_block(p, scope, lv, exprs, acc.key_aff[:len(exprs)])
+            key = _in_key_block(p, scope, lv, exprs, key_aff)
             brk = lv.in_loops[-1][2]
         else:
-            key = _key_block(p, scope, exprs, acc.key_aff[:len(exprs)]) if exprs else 0
+            key = _key_block(p, scope, exprs, key_aff) if exprs else 0
         if exprs:
             b.emit(O.OP_IfNullJump, key, brk, len(exprs))
         end_key = None
@@ -477,9 +480,8 @@ def _open_loop(p, scope, lv):
             if n_eq:
                 b.emit(O.OP_Copy, key, end_key, n_eq - 1)
             code_expr(p, scope, last, end_key + n_eq)
-            aff = acc.key_aff[n_eq:n_eq + 1]
-            if aff and aff not in "@A":
-                b.emit(O.OP_Affinity, end_key + n_eq, 1, 0, aff)
+            if last_aff and last_aff not in "@A":
+                b.emit(O.OP_Affinity, end_key + n_eq, 1, 0, last_aff)
             b.emit(O.OP_IsNull, end_key + n_eq, brk)
         elif swap and first is not None:
             # the NULL entries follow the bound in scan order: stop on the first of them

@@ -54,8 +54,8 @@ def _on(rng, left, right):
         return f"ON {l}.{col} = {r}.{col}"
     if shape < 0.7:
         return f"ON {l}.k = {r}.k AND {l}.v = {r}.v"
-    if shape < 0.78:  # (+: no range seek of d's TEXT key with an untyped number)
-        return f"ON {l}.k < +{r}.k"
+    if shape < 0.78:
+        return f"ON {l}.k < {r}.k"
     if shape < 0.84:
         return f"ON {r}.k = {rng.choice(['1', '2', 'NULL'])}"
     if shape < 0.9:
