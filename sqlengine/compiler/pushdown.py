@@ -14,14 +14,14 @@ Covered: a ``(SELECT ...)`` FROM item or a view without a column list, WHERE ter
 JOIN), terms whose columns are all qualified by the item's name, with no subquery, no
 aggregate or window call and only deterministic functions; a subquery that is no compound
 and has no LIMIT (with window functions: each with PARTITION BY, the term on the rowid
-alone). This module only rewrites the AST; it never emits code.
+and on the columns that are PARTITION BY terms). This module only rewrites the AST; it never emits code.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from sqlengine.compiler.walk import iter_children
+from sqlengine.compiler.walk import expr_key, iter_children
 from sqlengine.sql import ast as A
 
 ROWID_NAMES = frozenset({"rowid", "oid", "_rowid_"})
@@ -39,9 +39,10 @@ def and_terms(e):
 
 def _subquery_kind(sel):
     """How SQLite 3.40 pushes a term into ``sel``: None when it does not (a LIMIT, a
-    compound other than UNION ALL, a window function without PARTITION BY), "window" when only a term that
-    reads no column but the rowid goes in (restriction 6c: constant over the partition),
-    else "plain"."""
+    compound other than UNION ALL, a window function without PARTITION BY), the set of
+    the names of its columns that are a PARTITION BY term of every window when only a term
+    reading no other column but the rowid goes in (restriction 6c: the copy must be
+    constant over each partition, pushDownWindowCheck), else "plain"."""
     core = sel.body
     if sel.limit is not None:
         return None
@@ -67,7 +68,26 @@ def _subquery_kind(sel):
                 stack.extend(iter_children(e))
     if not overs or any(w is None or not _partition(w, named) for w in overs):
         return None if overs else "plain"
-    return "window"
+    return _partition_columns(core, [_partition(w, named) for w in overs])
+
+
+def _partition_columns(core, partitions):
+    """The (lower-case) names of ``core``'s result columns whose expression is a term of
+    each of the PARTITION BY lists ``partitions``."""
+    def name_key(e):
+        if type(e) is A.Column:
+            return (e.name.lower(), (e.table or "").lower())
+        return None
+    keys = [{expr_key(x, name_key) for x in part} - {None} for part in partitions]
+    out = set()
+    for rc in core.columns:
+        if type(rc) is not A.ResultColumn:
+            continue
+        name = rc.alias or (rc.expr.name if type(rc.expr) is A.Column else None)
+        k = expr_key(rc.expr, name_key)
+        if name is not None and k is not None and all(k in ks for ks in keys):
+            out.add(name.lower())
+    return frozenset(out)
 
 
 def _windowed(core) -> bool:
@@ -81,10 +101,10 @@ def _partition(w, named):
     return w.partition_by
 
 
-def _term_reads_rowid(db, term, alias, rowid_only=False) -> bool:
+def _term_reads_rowid(db, term, alias, allowed=None) -> bool:
     """Whether ``term`` reads ``alias``'s rowid and may be pushed: its columns all
-    qualified by ``alias`` (with ``rowid_only``, all of them the rowid), no subquery, only
-    deterministic scalar functions."""
+    qualified by ``alias`` (the rowid or, when ``allowed`` is a set, among those names),
+    no subquery, only deterministic scalar functions."""
     rowid = False
     stack = [term]
     while stack:
@@ -97,7 +117,7 @@ def _term_reads_rowid(db, term, alias, rowid_only=False) -> bool:
                 return False
             if e.name.lower() in ROWID_NAMES:
                 rowid = True
-            elif rowid_only:
+            elif allowed is not None and e.name.lower() not in allowed:
                 return False
         elif t is A.FunctionCall:
             if e.over is not None or e.filter is not None:
@@ -151,8 +171,9 @@ def rowid_filtered(db, sel, alias, terms, right_of_left=False):
     if alias is None or kind is None:
         return None
     key = alias.lower()
+    allowed = None if kind == "plain" else kind
     pushed = [_null_rowid(t, key, not right_of_left) for t in terms
-              if _term_reads_rowid(db, t, key, kind == "window")]
+              if _term_reads_rowid(db, t, key, allowed)]
     if not pushed:
         return None
     where = pushed[0]

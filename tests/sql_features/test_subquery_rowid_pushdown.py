@@ -24,6 +24,9 @@ SUBQUERIES = [
     "select x from t union all select 5", "select x from t except select 2",
     "select x, row_number() over () r from t",
     "select x, count(*) over (partition by x) c from t", "select x from t",
+    "select x, x + 1 y, sum(x) over (partition by x + 1) c from t",
+    "select x, count(*) over (partition by x) c, rank() over (partition by x order by x) r "
+    "from t",
     "select max(x) x from t", "select x from t where x > 1",
 ]
 TERMS = [
@@ -47,6 +50,15 @@ OTHERS = [
     "select * from t2, v where v.rowid = 2", "select * from t2 left join v on v.rowid = 1",
     "select * from v where rowid = 2", "select rowid, * from v",
     "select s.* from t2, (select distinct x from t) s where s.rowid = ?",
+    # a window subquery: the term may read the columns that are PARTITION BY terms
+    "select s.* from t2, (select x, x + 1 y, sum(x) over (partition by x + 1) c from t) s "
+    "where s.rowid = 2 or s.y = 3",
+    "select s.*, s.rowid from (select x, x + 1 y, sum(x) over (partition by x + 1) c "
+    "from t) s where s.rowid is null or s.y > 2",
+    "select s.* from t2, (select x, count(*) over (partition by x) c, "
+    "count(*) over (partition by c) d from t) s where s.rowid = 2 or s.x = 3",
+    "select s.* from t2, (select x, count(*) over w c from t window w as (partition by x)) s "
+    "where s.rowid = 1 or s.x = 2",
 ]
 
 
@@ -70,15 +82,6 @@ def _rows(con, sql, params):
 
 CASES = [s.format(sub=sub, term=term)
          for s, sub, term in itertools.product(SHAPES, SUBQUERIES, TERMS)] + OTHERS
-
-
-# Known gap: a term on the rowid and a PARTITION BY column of a window subquery (SQLite
-# pushes it: the substituted term is constant over the partition; sqlengine does not).
-GAP = {SHAPES[i].format(sub="select x, count(*) over (partition by x) c from t",
-                        term="s.rowid = 2 or s.x = 3") for i in (0, 1, 3, 4, 5)}
-CASES = [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="window push-down on a "
-                                                  "PARTITION BY column"))
-         if c in GAP else c for c in CASES]
 
 
 @pytest.mark.parametrize("sql", CASES)
