@@ -354,7 +354,8 @@ class LoopBuilder:
             ops = [o for t in terms for o in t.operands if o.src is src]
         # output_adjust looks only at the terms that read this source
         terms = [t for t in terms if t.mask & bit]
-        r_size = TABLE_ROWS
+        # (a subquery's own estimate, as SQLite's nRowLogEst of its ephemeral table)
+        r_size = src.row_est if src.row_est is not None else TABLE_ROWS
         r_log = est_log(r_size)
         table = src.table if src.is_table else None
         ob = self.ob_cols.get(i, ())

@@ -356,9 +356,20 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=Tru
         names = list(col_names)
     names = _dedupe(names)
     src = Source(name, cur, names, info.affs, info.colls, info.decltypes)
+    src.row_est = _limit_est(sel.limit)
     if info.nested is not None:
         set_nested(src, info)
     return src
+
+
+def _limit_est(limit):
+    """The LogEst of the rows a LIMIT that is a positive integer literal lets through, as
+    SQLite lowers a SELECT's nSelectRow to it (computeLimitRegisters); else None."""
+    n = _fixed_limit(limit)
+    if n is None:
+        return None
+    from sqlengine.compiler.planner import TABLE_ROWS, log_est
+    return min(TABLE_ROWS, log_est(n))
 
 
 def _dedupe(names):
