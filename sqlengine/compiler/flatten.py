@@ -10,9 +10,9 @@ ones where the rewrite cannot change a result, a name or an error:
 
 - the inner SELECT is one core over one table of the schema (not a view, CTE or
   table-valued function), without DISTINCT, GROUP BY, HAVING, windows, ORDER BY, LIMIT,
-  WITH or a column list (a view's ``(a, b)``), its result columns plain unqualified,
-  unaliased, distinct names of the table's columns, its WHERE free of subqueries and of
-  names other than the table's columns, unqualified;
+  WITH or a column list (a view's ``(a, b)``), its result columns ``*`` alone or plain
+  unqualified, unaliased, distinct names of the table's columns, its WHERE free of
+  subqueries and of names other than the table's columns, unqualified;
 - the outer query names only the columns the inner one returns, unqualified or qualified
   by the item's alias (a ``*`` stands for those columns), holds no subquery, and no CTE
   is in scope (which could hide the view's table).
@@ -53,7 +53,7 @@ def flatten_from(p, core, order_by, views=()):
     if (sel.with_ is not None or sel.order_by or sel.limit is not None
             or type(sel.body) is not A.SelectCore):
         return core
-    body = flatten_from(p, sel.body, None, views)  # a view of a view of a table, ...
+    body = _star_listed(p, flatten_from(p, sel.body, None, views))  # (a view of a view ...)
     names = _exported(p, body)
     if names is None or not _outer_reads_only(core, order_by, names, visible):
         return core
@@ -74,6 +74,21 @@ def _expand_star(rc, body):
         return [rc]
     return [A.ResultColumn(dataclasses.replace(c.expr), None, c.expr.name)
             for c in body.columns]
+
+
+def _star_listed(p, body):
+    """``body`` with a lone ``*`` over one table of the schema written out as its
+    columns (the ones ``*`` shows), else ``body`` itself."""
+    cols, item = body.columns, body.from_
+    if (len(cols) != 1 or type(cols[0]) is not A.Star or cols[0].table is not None
+            or type(item) is not A.TableRef or item.schema is not None):
+        return body
+    t = p.schema.table(item.name)
+    if t is None:
+        return body
+    names = [c.name for c in t.columns if not c.hidden]
+    return dataclasses.replace(body, columns=[A.ResultColumn(A.Column(n), None, n)
+                                              for n in names])
 
 
 def _exported(p, body):
