@@ -6,6 +6,8 @@ exception classes from ``errors.py``. Importing it never loads the engine itself
 first ``connect()`` does.
 """
 
+# first: from here on an edited module whose compiled copy is older runs from its source
+from sqlengine import _source_guard  # noqa: F401  (installs its finder)
 from sqlengine import dbapi_types as _dbapi_types
 from sqlengine.dbapi import (  # noqa: F401
     LEGACY_TRANSACTION_CONTROL,

@@ -254,16 +254,15 @@ def _code_function(p, scope, e, target):
 
 
 def walk_select(sel, fn):
-    body = sel.body
     cores = []
-
-    def collect(bd):
+    stack = [sel.body]
+    while stack:  # the compound's cores, left to right
+        bd = stack.pop()
         if isinstance(bd, A.Compound):
-            collect(bd.left)
-            collect(bd.right)
+            stack.append(bd.right)
+            stack.append(bd.left)
         else:
             cores.append(bd)
-    collect(body)
     for c in cores:
         if isinstance(c, A.Values):
             for row in c.rows:

@@ -69,8 +69,11 @@ def _calls(db, core, window_only=False) -> bool:
     def is_agg(e):
         return type(e) is A.FunctionCall and (e.over is not None or not window_only and (
             db.is_aggregate(e.name, 0 if e.star else len(e.args))))
-    return any(type(rc) is A.ResultColumn and find_node(rc.expr, is_agg) is not None
-               for rc in core.columns)
+    # (a loop: compiled, a generator closing over is_agg would share its frame, a cycle)
+    for rc in core.columns:
+        if type(rc) is A.ResultColumn and find_node(rc.expr, is_agg) is not None:
+            return True
+    return False
 
 
 def _plain_core(db, core) -> bool:

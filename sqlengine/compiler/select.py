@@ -1308,17 +1308,16 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     # counts as not made best unless this is that first row. ``used`` (SQLite's regAcc /
     # iUseFlag) is 0 on the first row, then 1; without GROUP BY it exists only when no
     # min()/max() is free of a FILTER (one of those always says which row to load).
-    def needs_hit(f):
-        return bool(bare) and f.needs_collation
+    needs_hit = [bool(bare) and f.needs_collation for _a, f, _n in defs]
     used = 0
-    if bare and (group_by or not any(needs_hit(f) and a.filter is None for a, f, _n in defs)):
+    if bare and (group_by or not any(h and d[0].filter is None for h, d in zip(needs_hit, defs))):
         used = b.alloc_reg()
-    hit = b.alloc_reg() if any(needs_hit(f) for _a, f, _n in defs) else used
+    hit = b.alloc_reg() if any(needs_hit) else used
 
     def step_aggs(arg_regs_of, filter_regs=None):
         for i, (a, f, nargs) in enumerate(defs):
             skip = None
-            h = hit if needs_hit(f) else 0
+            h = hit if needs_hit[i] else 0
             if a.filter is not None:
                 skip = b.new_label()
                 if h and used:  # a dropped row is loaded only if it is the first
@@ -1344,8 +1343,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         if used:
             b.emit(O.OP_Integer, 1, used)
 
-    def step_loop_row():
-        """Step every aggregate and load the bare columns from the loops' current row."""
+    def step_loop_row(step_aggs, copy_bare):
+        """Step every aggregate and load the bare columns from the loops' current row.
+        (The two are handed in, not closed over: compiled, the closures of one function
+        share one frame, which would then hold them and be held by them, a cycle.)"""
         arg_bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
 
         def code_args(i):
@@ -1367,7 +1368,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
                       and having is None and defs[0][0].name.lower() in ("min", "max"))
         w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
                         minmax=one_minmax)
-        step_loop_row()
+        step_loop_row(step_aggs, copy_bare)
         where_end(p, w)
         output_row()
         return
@@ -1429,7 +1430,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         for j, g in enumerate(group_by):
             code_expr(p, scope, g, cur + j)
         next_row()
-        step_loop_row()
+        step_loop_row(step_aggs, copy_bare)
         where_end(p, w)
         b.emit(O.OP_IfNot, has_group, end, 0)
     else:
