@@ -213,12 +213,17 @@ class Scope:
             ref = self._cache[key] = self._lookup(name, table)
             return ref
         if ref is not None and ref.depth:
-            s = self
-            for _ in range(ref.depth):
-                s.correlated = True
-                s.corr[0] = True
-                s = s.outer
+            self.mark_correlated(ref.depth)
         return ref
+
+    def mark_correlated(self, depth):
+        """Mark this scope and the ``depth - 1`` enclosing ones as reading a column of the
+        scope ``depth`` levels out (the subqueries between are correlated)."""
+        s = self
+        for _ in range(depth):
+            s.correlated = True
+            s.corr[0] = True
+            s = s.outer
 
     def _names(self):
         """This scope's name index: lower-case name -> [(source, column)] in FROM order,
@@ -304,12 +309,7 @@ class Scope:
             if hit is None and ltable is not None and nested:
                 hit = _nested_by_alias(nested, lname, ltable)
             if fj is not None:
-                if depth:
-                    s = self
-                    for _ in range(depth):
-                        s.correlated = True
-                        s.corr[0] = True
-                        s = s.outer
+                self.mark_correlated(depth)
                 return _coalesce_ref(fj, scope, depth)
             if hit is None and (rowids or nested) and lname in ROWID_NAMES:
                 if ltable is not None:
@@ -321,12 +321,7 @@ class Scope:
                     hit = (rowids[0], -1)
                 n_rowid += len(rowids)
             if hit is not None:
-                if depth:
-                    s = self
-                    for _ in range(depth):
-                        s.correlated = True
-                        s.corr[0] = True
-                        s = s.outer
+                self.mark_correlated(depth)
                 return ColRef(hit[0], hit[1], scope, depth)
             scope = scope.outer
             depth += 1

@@ -156,11 +156,7 @@ class Aliases:
             x = s.aliases.get(lname)
             if x is not None:
                 _check(e.name, x, False)
-                inner = scope
-                for _ in range(depth):  # a correlated reference, as a lookup marks it
-                    inner.correlated = True
-                    inner.corr[0] = True
-                    inner = inner.outer
+                scope.mark_correlated(depth)  # a correlated reference, as a lookup marks it
                 return OuterAlias(x, s)
         return e
 
