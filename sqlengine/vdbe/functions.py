@@ -305,11 +305,29 @@ def f_instr(ctx, x, y):
         if len(y) == 0:
             return 1
         return x.find(y) + 1
+    if type(x) is bytes or type(y) is bytes:
+        return _instr_utf8(V.to_blob(x), V.to_blob(y))
     hs = x if type(x) is str else V.to_text(x)
     nd = y if type(y) is str else V.to_text(y)
     if nd == "":
         return 1
     return hs.find(nd) + 1
+
+
+def _instr_utf8(hs, nd):
+    """instr() of a text and a blob: SQLite reads the blob's bytes as text unchanged and
+    compares bytes only where a character starts (never inside a UTF-8 sequence),
+    counting the characters passed (the first byte always starts one); so a blob may match the leading bytes of one."""
+    if len(nd) == 0:
+        return 1
+    at = hs.find(nd)
+    if at == 0:
+        return 1
+    while at > 0:
+        if (hs[at] & 0xC0) != 0x80:
+            return 2 + sum(1 for b in hs[1:at] if (b & 0xC0) != 0x80)
+        at = hs.find(nd, at + 1)
+    return 0
 
 
 def _round(x, y, has_y):

@@ -122,6 +122,25 @@ def test_two_argument_functions(a, b):
         check(name, a, b)
 
 
+utf8_pieces = st.sampled_from([b"a", b"b", b"\x00", b"\x80", b"\xc3", b"\xa9", b"\xf3",
+                                "\u00e9".encode(), "\U000c0000".encode()])
+utf8_bytes = st.lists(utf8_pieces, max_size=5).map(b"".join)
+text_or_blob = st.one_of(utf8_bytes, utf8_bytes.map(lambda b: b.decode("utf-8", "replace")))
+
+
+@settings(max_examples=N * 5, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text_or_blob, text_or_blob)
+def test_instr_mixing_text_and_blob(hay, needle):
+    """A blob against a text is searched byte by byte, only where a character starts."""
+    check("instr", hay, needle)
+
+
+def test_instr_blob_matches_leading_bytes_of_a_character():
+    assert ours("instr", "\U000c0000", b"\xf3") == ("ok", 1)
+    assert ours("instr", "a\u00e9", b"\xa9") == ("ok", 0)
+    assert ours("instr", b"\x80\x80a", "a") == ("ok", 2)
+
+
 @SETTINGS
 @given(values, values, values)
 def test_three_argument_functions(a, b, c):
