@@ -5,6 +5,8 @@ import sqlite3
 import pytest
 
 import sqlengine
+from sqlengine import errors
+from sqlengine.database import Database
 
 
 @pytest.fixture(scope="module")
@@ -19,3 +21,42 @@ def cons(request):
     yield ref, eng
     ref.close()
     eng.close()
+
+
+def outcome(execute, sql):
+    """What running ``sql`` gives: ("rows", rows of (type name, value) pairs) or
+    ("error", message), so that two engines' answers compare with ==."""
+    try:
+        return "rows", [tuple((type(v).__name__, v) for v in r) for r in execute(sql)]
+    except (sqlite3.Error, errors.Error) as e:
+        return "error", str(e)
+
+
+class EnginePair:
+    """A stdlib sqlite3 connection (autocommit) and a sqlengine Database holding the same
+    tables; ``theirs(sql)`` and ``ours(sql)`` give each one's ``outcome``."""
+
+    def __init__(self, setup):
+        self.ref = sqlite3.connect(":memory:", isolation_level=None)
+        self.db = Database(":memory:")
+        for s in setup:
+            self.ref.execute(s)
+            self.db.execute(s)
+
+    def theirs(self, sql):
+        return outcome(lambda q: self.ref.execute(q).fetchall(), sql)
+
+    def ours(self, sql):
+        return outcome(self.db.execute, sql)
+
+    def close(self):
+        self.ref.close()
+        self.db.close()
+
+
+@pytest.fixture(scope="module")
+def pair(request):
+    """An ``EnginePair`` over the test module's ``SETUP`` statements."""
+    p = EnginePair(request.module.SETUP)
+    yield p
+    p.close()

@@ -1,12 +1,9 @@
 """Differential tests of the compiler and VM: the same statements through sqlengine and the
 stdlib sqlite3 must give the same rows (values and types) or the same error message."""
 
-import sqlite3
 
 import pytest
 
-from sqlengine import errors
-from sqlengine.database import Database
 
 SETUP = [
     "CREATE TABLE t1(a INTEGER, b TEXT, c REAL, d)",
@@ -98,40 +95,18 @@ ERRORS = [
 ]
 
 
-def _run(con_exec, sql):
-    try:
-        rows = con_exec(sql)
-        return ("ok", [tuple((type(v).__name__, v) for v in r) for r in rows])
-    except (sqlite3.Error, errors.Error) as e:
-        return ("error", str(e))
-
-
-@pytest.fixture(scope="module")
-def pair():
-    ref = sqlite3.connect(":memory:", isolation_level=None)
-    db = Database(":memory:")
-    for s in SETUP:
-        ref.execute(s)
-        db.execute(s)
-    return ref, db
-
-
 @pytest.mark.parametrize("sql", QUERIES)
 def test_query_matches_sqlite3(pair, sql):
-    ref, db = pair
-    expected = _run(lambda q: ref.execute(q).fetchall(), sql)
-    got = _run(db.execute, sql)
-    assert expected[0] == "ok", expected
+    expected, got = pair.theirs(sql), pair.ours(sql)
+    assert expected[0] == "rows", expected
     if "ORDER BY" not in sql.upper():
         expected = (expected[0], sorted(expected[1], key=repr))
-        got = (got[0], sorted(got[1], key=repr)) if got[0] == "ok" else got
+        got = (got[0], sorted(got[1], key=repr)) if got[0] == "rows" else got
     assert got == expected
 
 
 @pytest.mark.parametrize("sql", ERRORS)
 def test_error_matches_sqlite3(pair, sql):
-    ref, db = pair
-    expected = _run(lambda q: ref.execute(q).fetchall(), sql)
-    got = _run(db.execute, sql)
+    expected, got = pair.theirs(sql), pair.ours(sql)
     assert expected[0] == "error"
     assert got == expected

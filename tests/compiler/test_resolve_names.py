@@ -4,12 +4,9 @@ views, ``*`` expansion over FROM items that share a name, USING/NATURAL merges. 
 statement runs on sqlengine and on the stdlib sqlite3; rows (values and types) or the
 error message must be the same."""
 
-import sqlite3
 
 import pytest
 
-from sqlengine import errors
-from sqlengine.database import Database
 
 SETUP = [
     "CREATE TABLE t1(x, y)",
@@ -128,26 +125,6 @@ QUERIES = [
 ]
 
 
-def _run(execute, sql):
-    try:
-        return "rows", [tuple((type(v).__name__, v) for v in r) for r in execute(sql)]
-    except (sqlite3.Error, errors.Error) as e:
-        return "error", str(e)
-
-
-@pytest.fixture(scope="module")
-def pair():
-    ref = sqlite3.connect(":memory:")
-    db = Database(":memory:")
-    for s in SETUP:
-        ref.execute(s)
-        db.execute(s)
-    yield (lambda q: ref.execute(q).fetchall()), (lambda q: db.execute(q))
-    ref.close()
-    db.close()
-
-
 @pytest.mark.parametrize("sql", QUERIES)
 def test_same_as_sqlite(pair, sql):
-    ref, ours = pair
-    assert _run(ours, sql) == _run(ref, sql)
+    assert pair.ours(sql) == pair.theirs(sql)
