@@ -23,6 +23,17 @@ def cons(request):
     eng.close()
 
 
+def plan_details(con, q):
+    """The detail column of ``EXPLAIN QUERY PLAN q`` on a DB-API connection."""
+    return [r[3] for r in con.execute("EXPLAIN QUERY PLAN " + q)]
+
+
+@pytest.fixture
+def eqp():
+    """``plan_details``, for tests that compare plans: ``eqp(con, q)``."""
+    return plan_details
+
+
 def outcome(execute, sql):
     """What running ``sql`` gives: ("rows", rows of (type name, value) pairs) or
     ("error", message), so that two engines' answers compare with ==."""

@@ -66,20 +66,16 @@ def test_flattened_or_not_same_answer(cons, q):
     assert _run(eng, q, sqlengine.Error) == _run(ref, q, sqlite3.Error)
 
 
-def _plan(con, q):
-    return [r[3] for r in con.execute("EXPLAIN QUERY PLAN " + q)]
-
-
 @pytest.mark.parametrize("q", [
     "select * from v3",
     "select b from v1 where b = 'x'",
     "select w.a from v1 as w",
     "select a from (select a, b from t where c > 2) s where s.a < 4",
 ])
-def test_flattened_plans_read_the_table(cons, q):
+def test_flattened_plans_read_the_table(cons, q, eqp):
     ref, eng = cons
-    assert _plan(eng, q) == _plan(ref, q)
-    assert not any(line.startswith("MATERIALIZE") for line in _plan(eng, q))
+    assert eqp(eng, q) == eqp(ref, q)
+    assert not any(line.startswith("MATERIALIZE") for line in eqp(eng, q))
 
 
 @pytest.mark.parametrize("q", [
@@ -89,9 +85,9 @@ def test_flattened_plans_read_the_table(cons, q):
     "select * from vx",            # a qualified name in the view
     "select a from v1 where a in (select a from t)",  # a subquery in the outer query
 ])
-def test_shapes_left_to_materialization(cons, q):
+def test_shapes_left_to_materialization(cons, q, eqp):
     _ref, eng = cons
-    assert _plan(eng, q)[0].startswith("MATERIALIZE")
+    assert eqp(eng, q)[0].startswith("MATERIALIZE")
 
 
 STAR_SCHEMA = """
@@ -115,12 +111,12 @@ insert into g(x) values(1), (2);
     "select * from (select * from g)",
     "select y from (select * from g) where x > 1",
 ])
-def test_star_subquery_flattened(q):
+def test_star_subquery_flattened(q, eqp):
     out = []
     for mod in (sqlite3, sqlengine):
         con = mod.connect(":memory:")
         con.executescript(STAR_SCHEMA)
         cur = con.execute(q)
         out.append((cur.fetchall(), [d[0] for d in cur.description],
-                    [r[3] for r in con.execute("EXPLAIN QUERY PLAN " + q)]))
+                    eqp(con, q)))
     assert out[1] == out[0]
