@@ -729,13 +729,15 @@ class Pager:
         if self.in_trans != 2:
             raise errors.OperationalError("replace_image needs a write transaction")
         ps = self.page_size
+        # (not recorded in self.journaled: nothing is journaled after this loop, and a set
+        # of every page number would cost memory in proportion to the file)
+        journaled = self.journaled
         for pgno in range(1, self.orig_db_size + 1):
-            if pgno not in self.journaled:
+            if pgno not in journaled:
                 data = self.file.read((pgno - 1) * ps, ps)
                 if len(data) < ps:
                     data += bytes(ps - len(data))
                 self._journal_page(pgno, data)
-                self.journaled.add(pgno)
         self._sync_journal()
         if not self.memory:
             self._lock(EXCLUSIVE)
