@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent
 
 # Plain-Python modules also compiled (see the docstring); paths relative to ROOT.
 PY_COMPILED = (
+    "sqlengine/compiler/aggscope.py",
     "sqlengine/compiler/context.py",
     "sqlengine/compiler/expr.py",
     "sqlengine/compiler/flatten.py",

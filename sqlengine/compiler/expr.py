@@ -209,7 +209,8 @@ def _code_function(p, scope, e, target):
     if e.over is not None:
         raise OperationalError("window functions are not supported")
     if p.db.is_aggregate(name, nargs):
-        raise OperationalError(f"misuse of aggregate: {e.name}()")
+        _code_outer_aggregate(p, scope, e, target)
+        return
     if e.distinct or e.star:
         raise OperationalError("DISTINCT aggregates must have exactly one argument"
                                if e.distinct else f"wrong number of arguments to function {e.name}()")
@@ -251,6 +252,29 @@ def _code_function(p, scope, e, target):
     for i, a in enumerate(e.args):
         code_expr(p, scope, a, base + i)
     b.emit(O.OP_Function, 0, base, target, f, nargs)
+
+
+def _code_outer_aggregate(p, scope, e, target):
+    """An aggregate call this query does not compute: an enclosing query's (it holds the
+    value: compiler/aggscope.py), else a misuse (SQLite's resolve-time message where the
+    clause allows no aggregate: the WHERE or ON of a query that is no aggregate one)."""
+    from sqlengine.compiler.aggscope import PROBED, outer_register
+    if scope is not None and not scope.agg_allowed and scope.in_where is not None and \
+            _inside(scope.in_where, e):
+        raise OperationalError(f"misuse of aggregate function {e.name}()")
+    r = outer_register(scope, e)
+    if r is PROBED:
+        p.b.emit(O.OP_Null, 0, target)
+        return
+    if r is not None:
+        p.b.emit(O.OP_SCopy, r, target)
+        return
+    raise OperationalError(f"misuse of aggregate: {e.name}()")
+
+
+def _inside(exprs, e) -> bool:
+    from sqlengine.compiler.walk import find_node
+    return any(find_node(x, lambda y: y is e) is not None for x in exprs if x is not None)
 
 
 def walk_select(sel, fn):

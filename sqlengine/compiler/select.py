@@ -13,6 +13,8 @@ import dataclasses
 
 from sqlengine.compiler.alias import (Aliases, link_subquery_scope, result_aliases,
                                       sees_outer_aliases)
+from sqlengine.compiler.aggscope import attach as attach_aggregates
+from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.expr import (aggs_in, code_column, code_expr, code_expr_reg, if_false,
                                      walk, walk_select)
 from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Scope, Source,
@@ -929,7 +931,9 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     refs = None
     if feats & A.FEAT_FUNCTION or group_by is not None:
         refs = []
-        aggs = _collect_aggs(p, result_exprs, refs)
+        # (each clause's calls that belong further out leave, and those its subqueries
+        # hand up come in: compiler/aggscope.py)
+        aggs = attach_aggregates(p, scope, _collect_aggs(p, result_exprs, refs), refs)
         if group_by and feats & A.FEAT_FUNCTION:
             for _a in _collect_aggs(p, group_by):
                 raise OperationalError(
@@ -942,15 +946,24 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             raise OperationalError("HAVING clause on a non-aggregate query")
         if names_rw is not None:
             having = names_rw.clause(having)
-        aggs += _collect_aggs(p, [having], refs)
+        n_refs = len(refs)
+        aggs += attach_aggregates(p, scope, _collect_aggs(p, [having], refs), refs, n_refs)
     if order_exprs:
+        n_refs = len(refs) if refs is not None else 0
         order_aggs = _collect_aggs(p, order_exprs, refs)
+        if aggs or group_by is not None:
+            order_aggs = attach_aggregates(p, scope, order_aggs, refs, n_refs)
+        elif order_aggs:
+            order_aggs = own_aggregates(scope, order_aggs)
         if order_aggs and not aggs and group_by is None and sources:
             # an aggregate in ORDER BY does not make a query over a FROM clause an
             # aggregate one (SQLite keeps such a query without FROM to its one row)
             raise OperationalError(f"misuse of aggregate: {order_aggs[0].name}()")
         aggs += order_aggs
     is_agg = bool(aggs) or group_by is not None
+    scope.agg_allowed = is_agg
+    if not is_agg and feats & A.FEAT_FUNCTION:
+        scope.in_where = [core.where, core.from_]  # (a misuse there is a resolve error)
     names, decls, affs, colls, has_coll = [], [], [], [], []
     for e, name, decl in cols:
         names.append(name)

@@ -298,8 +298,6 @@ def test_same_as_sqlite(pair, sql):
 
 
 @pytest.mark.parametrize("sql", OUTER_AGGREGATES)
-@pytest.mark.xfail(strict=True, reason="an aggregate of an enclosing query's columns "
-                   "stays in the subquery")
 def test_outer_aggregate(pair, sql):
     ref_out, ours = _both(pair, sql)
     assert ours == ref_out
