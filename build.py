@@ -34,6 +34,7 @@ PY_COMPILED = (
     "sqlengine/compiler/flatten.py",
     "sqlengine/compiler/plan_cols.py",
     "sqlengine/compiler/plan_terms.py",
+    "sqlengine/compiler/planner.py",
     "sqlengine/compiler/resolve.py",
     "sqlengine/compiler/select.py",
     "sqlengine/compiler/statement.py",

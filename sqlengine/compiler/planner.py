@@ -447,7 +447,7 @@ class LoopBuilder:
                 self.output_adjust(lp, r_size, terms)
                 self.add(lp)
         self._add_ranges(i, None, (), 0, r_size, [o for o in ops if o.op in (">", ">=", "<", "<=")],
-                         lambda n_out: log_add(r_log, n_out + 16), r_size, terms, "rowid_range")
+                         (r_log, 16, False), r_size, terms, "rowid_range")
 
     def _add_ranges(self, i, ix, eq, prereq, n_out, rops, cost, r_size, terms, kind,
                     covering=False, n_in=0):
@@ -479,66 +479,92 @@ class LoopBuilder:
             if n_new < out:
                 out = n_new
             lp.n_out = out + n_in
-            lp.r_run = cost(out) + n_in
+            lp.r_run = _lookup_cost(cost, out) + n_in
             lp.used = tuple(o.term for o in eq) + tuple(x.term for x in (lo, hi) if x)
             self.output_adjust(lp, r_size, terms)
             self.add(lp)
 
     def _add_index(self, i, ix, ops, covering, szi, sz_tab, r_log, terms):
-        scope = self.scope
-        table = scope.sources[i].table
-        a = _row_est(ix)
-        r_size = TABLE_ROWS
+        cost = (r_log, 1 + (15 * szi) // sz_tab, not covering)
+        _IndexLoops(self, i, ix, ops, covering, cost, terms).add_from(0, (), 0, TABLE_ROWS, 0)
 
-        def cost(n_out):
-            r = log_add(r_log, n_out + 1 + (15 * szi) // sz_tab)
-            if not covering:
-                r = log_add(r, n_out + 16)
-            return r
 
-        op_info = self._op_info
+def _lookup_cost(cost, n_out):
+    """The run cost of a keyed loop giving ``n_out`` rows (LogEst); ``cost`` is (LogEst of
+    the seek, per-row cost of the b-tree read, whether each row is then looked up in the
+    table)."""
+    r_log, step, lookup = cost
+    r = log_add(r_log, n_out + step)
+    if lookup:
+        r = log_add(r, n_out + 16)
+    return r
 
-        def fits(o, k):
-            col = ix.columns[k]
-            coll = ix.collations[k] or table.columns[col].collation
-            term_aff, lhs_aff, coll_name = op_info(o)[:3]
-            aff = index_column_affinity(table, ix, k, lhs_aff)
-            return _affinity_ok(aff, term_aff) and coll_name == _coll_name(coll)
 
-        def recurse(again, k, eq, prereq, n_out, n_in_mul):
-            if k >= len(ix.columns):
-                return
-            col = ix.columns[k]
-            mine = [o for o in ops if o.col == col and (
-                col != XN_EXPR or same_expr(scope, o.src, o.lhs.expr, ix.exprs[k]))]
-            if not mine:
-                return
-            # a range on this column after the equalities
-            rops = [o for o in mine if o.op in (">", ">=", "<", "<=") and fits(o, k)]
-            if rops:
-                self._add_ranges(i, ix, eq, prereq, n_out, rops, cost, r_size, terms,
-                                 "index", covering, n_in_mul)
-            for o in mine:
-                n_in = in_list_size(o)
-                if o.op != "=" and n_in is None or not fits(o, k):
-                    continue
-                n_in = n_in or 0
-                lp = WhereLoop(i, "index")
-                lp.index = ix
-                lp.eq = eq + (o,)
-                lp.covering = covering
-                lp.prereq = prereq | o.prereq
-                nxt = n_out + a[k + 1] - a[k]
-                # x IN (list): one lookup per value (SQLite's nIn, multiplied along)
-                lp.n_out = nxt + n_in_mul + n_in
-                lp.r_run = cost(nxt) + n_in_mul + n_in
-                lp.used = tuple(x.term for x in lp.eq)
-                self.output_adjust(lp, r_size, terms)
-                self.add(lp)
-                again(again, k + 1, lp.eq, lp.prereq, nxt, n_in_mul + n_in)
-        # (handed itself rather than closed over: a function in its own closure is a cycle
-        # that only the garbage collector frees)
-        recurse(recurse, 0, (), 0, r_size, 0)
+class _IndexLoops:
+    """The loops one index can key for one source (SQLite's whereLoopAddBtreeIndex):
+    equalities on a prefix of its columns, after each of them optionally a range."""
+
+    __slots__ = ("builder", "i", "ix", "table", "ops", "covering", "cost", "est", "terms")
+
+    def __init__(self, builder, i, ix, ops, covering, cost, terms):
+        self.builder = builder
+        self.i = i
+        self.ix = ix
+        self.table = builder.scope.sources[i].table
+        self.ops = ops
+        self.covering = covering
+        self.cost = cost  # for _lookup_cost
+        self.est = _row_est(ix)
+        self.terms = terms
+
+    def fits(self, o, k):
+        """Whether operand ``o`` may key index column ``k`` (affinity and collation)."""
+        ix = self.ix
+        table = self.table
+        coll = ix.collations[k] or table.columns[ix.columns[k]].collation
+        term_aff, lhs_aff, coll_name = self.builder._op_info(o)[:3]
+        aff = index_column_affinity(table, ix, k, lhs_aff)
+        return _affinity_ok(aff, term_aff) and coll_name == _coll_name(coll)
+
+    def add_from(self, k, eq, prereq, n_out, n_in_mul):
+        """The loops keyed on columns ``k`` on after the equalities ``eq``."""
+        ix = self.ix
+        if k >= len(ix.columns):
+            return
+        b = self.builder
+        scope = b.scope
+        col = ix.columns[k]
+        mine = [o for o in self.ops if o.col == col and (
+            col != XN_EXPR or same_expr(scope, o.src, o.lhs.expr, ix.exprs[k]))]
+        if not mine:
+            return
+        i = self.i
+        covering = self.covering
+        terms = self.terms
+        # a range on this column after the equalities
+        rops = [o for o in mine if o.op in (">", ">=", "<", "<=") and self.fits(o, k)]
+        if rops:
+            b._add_ranges(i, ix, eq, prereq, n_out, rops, self.cost, TABLE_ROWS, terms,
+                          "index", covering, n_in_mul)
+        a = self.est
+        for o in mine:
+            n_in = in_list_size(o)
+            if o.op != "=" and n_in is None or not self.fits(o, k):
+                continue
+            n_in = n_in or 0
+            lp = WhereLoop(i, "index")
+            lp.index = ix
+            lp.eq = eq + (o,)
+            lp.covering = covering
+            lp.prereq = prereq | o.prereq
+            nxt = n_out + a[k + 1] - a[k]
+            # x IN (list): one lookup per value (SQLite's nIn, multiplied along)
+            lp.n_out = nxt + n_in_mul + n_in
+            lp.r_run = _lookup_cost(self.cost, nxt) + n_in_mul + n_in
+            lp.used = tuple(x.term for x in lp.eq)
+            b.output_adjust(lp, TABLE_ROWS, terms)
+            b.add(lp)
+            self.add_from(k + 1, lp.eq, lp.prereq, nxt, n_in_mul + n_in)
 
 
 def _is_constant(e):
@@ -739,74 +765,77 @@ def _key_tail(table, ix):
 
 
 def order_checker(scope, wc, order_by, group=False):
-    """A function telling how many leading ORDER BY terms a sequence of loops delivers in
-    order (SQLite's wherePathSatisfiesOrderBy, for plain column terms): one-row loops fix
-    their columns; the first other loop orders by its index columns after the equality
-    prefix, then the rowid, forwards or backwards (all terms one way). ``group``: the
-    terms are a GROUP BY's, which any direction of each serves (no loop is reversed)."""
-    from sqlengine.compiler.plan_terms import _column_ref
-    obs = []
-    for e, desc, nulls_first, coll in order_by:
-        hit = _column_ref(scope, e)  # (source, column): one lookup
-        if hit is None:
-            obs.append(None)
-            continue
-        src, c = hit
-        obs.append((scope.sources.index(src), c, bool(desc), nulls_first, coll, src))
-    fixed = {}  # (source index, column) -> collation of an == constant term holding it
-    for t in wc.terms:
-        for o in t.operands:
-            if o.op == "=" and not o.prereq:
-                fixed[(scope.sources.index(o.src), o.col)] = _coll_name(
-                    comparison_collation(o.lhs, o.rhs, scope))
-    n_ob = len(obs)
+    """The OrderChecker of ``order_by`` (a GROUP BY's terms when ``group``)."""
+    return OrderChecker(scope, wc, order_by, group)
 
-    def check(loops):
-        return detail(loops)[0]
 
-    def loop_keys(lp):
+class OrderChecker:
+    """Tells how many leading ORDER BY terms a sequence of loops delivers in order
+    (SQLite's wherePathSatisfiesOrderBy, for plain column terms): one-row loops fix their
+    columns; the first other loop orders by its index columns after the equality prefix,
+    then the rowid, forwards or backwards (all terms one way). ``group``: the terms are a
+    GROUP BY's, which any direction of each serves (no loop is reversed). Calling it
+    answers the number of terms; ``detail`` also the loops to run backwards."""
+
+    __slots__ = ("scope", "obs", "fixed", "n_ob", "group", "_keys")
+
+    def __init__(self, scope, wc, order_by, group=False):
+        from sqlengine.compiler.plan_terms import _column_ref
+        sources = scope.sources
+        obs = []
+        for e, desc, nulls_first, coll in order_by:
+            hit = _column_ref(scope, e)  # (source, column): one lookup
+            if hit is None:
+                obs.append(None)
+                continue
+            src, c = hit
+            obs.append((sources.index(src), c, bool(desc), nulls_first, coll, src))
+        fixed = {}  # (source index, column) -> collation of an == constant term holding it
+        for t in wc.terms:
+            for o in t.operands:
+                if o.op == "=" and not o.prereq:
+                    fixed[(sources.index(o.src), o.col)] = _coll_name(
+                        comparison_collation(o.lhs, o.rhs, scope))
+        self.scope = scope
+        self.obs = obs
+        self.fixed = fixed
+        self.n_ob = len(obs)
+        self.group = group
+        self._keys = {}  # id(loop) -> loop_keys' answer (the loops outlive the checker)
+
+    def __call__(self, loops):
+        return self.detail(loops)[0]
+
+    def loop_keys(self, lp):
         """(one row, order keys, columns an index equality holds) of a loop; keys None
         when the loop gives no order."""
-        ix = lp.index if lp.kind == "index" else None
-        # an IN list is walked in its column's order: that column orders the rows
-        has_in = any(o.op == "IN" for o in lp.eq)
-        if not has_in and (lp.kind == "rowid_eq" or (
-                ix is not None and ix.unique and len(lp.eq) == len(ix.columns))):
-            return True, None, ()
-        if lp.kind in ("scan", "rowid_range", "rowid_eq"):
-            return False, [(-1, False, None, True)], ()
-        if ix is None:
-            return False, None, ()
-        table = scope.sources[lp.src_i].table
-        ne = len(lp.eq)
-        keys = [(c, d, _coll_name(ix.collations[j] or table.columns[c].collation), False)
-                for j, (c, d) in enumerate(zip(ix.columns, ix.desc))
-                if j >= ne or lp.eq[j].op == "IN"]
-        keys += _key_tail(table, ix)
-        if table.without_rowid and keys:  # the PRIMARY KEY's last column ends it
-            keys[-1] = keys[-1][:3] + (True,)
-        return False, keys, tuple(c for j, c in enumerate(ix.columns[:ne])
-                                  if lp.eq[j].op != "IN")
+        hit = self._keys.get(id(lp))
+        if hit is None:
+            hit = self._keys[id(lp)] = _loop_keys(self.scope, lp)
+        return hit
 
-    def held(lp, eqcols, t):
+    def held(self, lp, eqcols, t):
         """Whether the loop ``lp`` holds the term ``t`` to one value (an index equality
         in the term's collation, or an == constant WHERE term)."""
         s, c, coll = t[0], t[1], t[4]
         if c in eqcols:
             ix = lp.index
             ne = ix.columns.index(c)
-            table = scope.sources[s].table
+            table = self.scope.sources[s].table
             if c < 0 or _coll_name(ix.collations[ne] or table.columns[c].collation) \
                     == _coll_name(coll):
                 return True
+        fixed = self.fixed
         return fixed.get((s, c), False) == _coll_name(coll) or c < 0 and (s, c) in fixed
 
-    def detail(loops):
+    def detail(self, loops):
         """(number of leading ORDER BY terms delivered, source indexes of the loops that
         must run backwards for them: also when only some terms are delivered, as SQLite
         sets revMask while it matches)."""
-        if group:
-            return group_detail(loops), ()
+        if self.group:
+            return self.group_detail(loops), ()
+        obs = self.obs
+        n_ob = self.n_ob
         k = 0
         rev = None
         moved = []  # loops whose key order delivered a term (reversed when rev)
@@ -814,7 +843,7 @@ def order_checker(scope, wc, order_by, group=False):
             if k >= n_ob:
                 break
             i = lp.src_i
-            one_row, keys, eqcols = loop_keys(lp)
+            one_row, keys, eqcols = self.loop_keys(lp)
             if one_row:
                 while k < n_ob and obs[k] is not None and obs[k][0] == i:
                     k += 1
@@ -832,7 +861,7 @@ def order_checker(scope, wc, order_by, group=False):
                     if unique:
                         break  # the next loop may order what this one leaves equal
                     return k, (tuple(moved) if rev else ())
-                if unique or held(lp, eqcols, t):
+                if unique or self.held(lp, eqcols, t):
                     k += 1
                     continue
                 if j >= len(keys) or keys[j][0] != c:
@@ -857,30 +886,34 @@ def order_checker(scope, wc, order_by, group=False):
                 return k, (tuple(moved) if rev else ())
         return k, (tuple(moved) if rev else ())
 
-    def group_detail(loops):
+    def group_detail(self, loops):
         """GROUP BY terms (any direction, any order: SQLite's WHERE_GROUPBY matches each
         key column with whichever term it is) all delivered in groups: n_ob, else 0."""
+        obs = self.obs
         if any(t is None for t in obs):
             return 0
-        left = list(range(n_ob))
+        left = list(range(self.n_ob))
         for lp in loops:
             if not left:
                 break
             i = lp.src_i
-            one_row, keys, eqcols = loop_keys(lp)
+            one_row, keys, eqcols = self.loop_keys(lp)
             mine = [k for k in left if obs[k][0] == i]
             if one_row:
                 left = [k for k in left if k not in mine]
                 continue
             if keys is None:
                 return 0
-            mine = [k for k in mine if not held(lp, eqcols, obs[k])]
+            mine = [k for k in mine if not self.held(lp, eqcols, obs[k])]
             unique = False
             for kc, _kdesc, kcoll, last in keys:
                 if not mine:
                     break
-                hit = next((k for k in mine if obs[k][1] == kc and (
-                    kc < 0 or kcoll == _coll_name(obs[k][4]))), None)
+                hit = None
+                for k in mine:
+                    if obs[k][1] == kc and (kc < 0 or kcoll == _coll_name(obs[k][4])):
+                        hit = k
+                        break
                 if hit is None:
                     return 0
                 mine.remove(hit)
@@ -895,9 +928,31 @@ def order_checker(scope, wc, order_by, group=False):
             left = [k for k in left if obs[k][0] != i]
             if left and not unique:
                 return 0
-        return 0 if left else n_ob
-    check.detail = detail
-    return check
+        return 0 if left else self.n_ob
+
+
+def _loop_keys(scope, lp):
+    """OrderChecker.loop_keys' answer for loop ``lp``."""
+    ix = lp.index if lp.kind == "index" else None
+    # an IN list is walked in its column's order: that column orders the rows
+    has_in = any(o.op == "IN" for o in lp.eq)
+    if not has_in and (lp.kind == "rowid_eq" or (
+            ix is not None and ix.unique and len(lp.eq) == len(ix.columns))):
+        return True, None, ()
+    if lp.kind in ("scan", "rowid_range", "rowid_eq"):
+        return False, [(-1, False, None, True)], ()
+    if ix is None:
+        return False, None, ()
+    table = scope.sources[lp.src_i].table
+    ne = len(lp.eq)
+    keys = [(c, d, _coll_name(ix.collations[j] or table.columns[c].collation), False)
+            for j, (c, d) in enumerate(zip(ix.columns, ix.desc))
+            if j >= ne or lp.eq[j].op == "IN"]
+    keys += _key_tail(table, ix)
+    if table.without_rowid and keys:  # the PRIMARY KEY's last column ends it
+        keys[-1] = keys[-1][:3] + (True,)
+    return False, keys, tuple(c for j, c in enumerate(ix.columns[:ne])
+                              if lp.eq[j].op != "IN")
 
 
 # ---- from a loop to an access path ----------------------------------------------------------
