@@ -146,6 +146,8 @@ cdef class ProgramBuilder:
     cdef public int n_cursor
     cdef public int n_once
     cdef public list _labels
+    cdef public list consts
+    cdef dict _const_regs
 
     def __init__(self):
         self.ops = []
@@ -153,6 +155,8 @@ cdef class ProgramBuilder:
         self.n_cursor = 0
         self.n_once = 0
         self._labels = []
+        self.consts = []
+        self._const_regs = {}
 
     # ---- emission -------------------------------------------------------------------
     cpdef Py_ssize_t emit(self, object op, object p1=0, object p2=0, object p3=0,
@@ -207,6 +211,25 @@ cdef class ProgramBuilder:
         cdef int c = self.n_once
         self.n_once += 1
         return c
+
+    # ---- constants loaded once ----------------------------------------------------------
+    cpdef int const_reg(self, value) except? -1:
+        """A register that holds the constant ``value`` (None, int, float, str or bytes)
+        for the whole run, for instructions that only read it: SQLite's "factored"
+        constants (sqlite3ExprCodeRunJustOnce), loaded once by ``emit_consts`` in the
+        program's prologue instead of at every row. One register per distinct value."""
+        key = (type(value), repr(value) if type(value) is float else value)
+        r = self._const_regs.get(key)
+        if r is None:
+            r = self._const_regs[key] = self.alloc_reg(1)
+            self.consts.append((value, r))
+        return r
+
+    def emit_consts(self):
+        """Load the constants ``const_reg`` handed out (the prologue, after the Transaction
+        the Init instruction leads to)."""
+        for value, r in self.consts:
+            emit_constant(self, value, r)
 
     # ---- finishing --------------------------------------------------------------------
     cdef long long _target(self, long long v) except? -1:
@@ -372,6 +395,17 @@ cpdef int code_expr_reg(p, scope, e) except? -1:
     return r
 
 
+cdef int code_operand(p, scope, e) except? -1:
+    """The register holding ``e`` for an instruction that only reads it (an arithmetic,
+    comparison or logical operand): a literal's is loaded once per run (``const_reg``),
+    anything else is coded here into a new register."""
+    if type(e) is T_Literal:
+        v = e.value
+        if not (type(v) is int and v > INT64_OVER):
+            return (<ProgramBuilder>p.b).const_reg(literal_value(v))
+    return code_expr_reg(p, scope, e)
+
+
 cpdef code_expr(p, scope, e, int target):
     """Compute ``e`` into register ``target``."""
     cdef ProgramBuilder b = p.b
@@ -405,8 +439,8 @@ cpdef code_expr(p, scope, e, int target):
         op = e.op
         opc = _ARITH.get(op)
         if opc is not None:
-            r1 = code_expr_reg(p, scope, e.left)
-            r2 = code_expr_reg(p, scope, e.right)
+            r1 = code_operand(p, scope, e.left)
+            r2 = code_operand(p, scope, e.right)
             b.emit(opc, r2, r1, target)
             return
         opc = _CMP.get(op)
@@ -425,8 +459,8 @@ cpdef code_expr(p, scope, e, int target):
                       CMP_STOREP2 | (CMP_NULLEQ if op == "IS" or op == "IS NOT" else 0),
                       None, None)
         elif op == "AND" or op == "OR":
-            r1 = code_expr_reg(p, scope, e.left)
-            r2 = code_expr_reg(p, scope, e.right)
+            r1 = code_operand(p, scope, e.left)
+            r2 = code_operand(p, scope, e.right)
             b.emit(OP_And if op == "AND" else OP_Or, r1, r2, target)
         else:
             _expr._code_binary_other(p, scope, e, target)
@@ -532,8 +566,8 @@ def _emit_cmp_py(p, scope, opcode, left, right, dest, flags, left_reg=None, righ
 cdef _emit_cmp(p, scope, int opcode, left, right, int dest, int flags, left_reg, right_reg):
     cdef ProgramBuilder b = p.b
     cdef int rl, rr
-    rl = left_reg if left_reg is not None else code_expr_reg(p, scope, left)
-    rr = right_reg if right_reg is not None else code_expr_reg(p, scope, right)
+    rl = left_reg if left_reg is not None else code_operand(p, scope, left)
+    rr = right_reg if right_reg is not None else code_operand(p, scope, right)
     coll = _MISSING
     tr = type(right)
     if type(left) is T_Column and (tr is T_Literal or tr is T_Param) and scope is not None:

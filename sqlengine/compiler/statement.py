@@ -195,6 +195,7 @@ def _compile(db, stmt, text: str):
     needs_txn = not is_txn and (p.write or uses & USES_TABLE)
     if needs_txn:
         b.emit(O.OP_Transaction, 0, 1 if p.write else 0)
+    b.emit_consts()
     b.emit(O.OP_Goto, 0, init + 1)
     if text and ("json" in text.lower() or "->" in text) or uses & USES_CALL:
         subtype.mark_result_rows(b.ops, text or "", p.schema)  # (nothing without a call)
