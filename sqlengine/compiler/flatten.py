@@ -63,17 +63,26 @@ def flatten_from(p, core, order_by, views=()):
     item = dataclasses.replace(table, alias=visible)
     # its loop's plan line names the table (or the alias it has in the inner SELECT)
     p.flat_names[id(item)] = p.flat_names.get(id(table), table.alias or table.name)
-    columns = [c for rc in core.columns for c in _expand_star(rc, body)]
+    columns = [c for rc in core.columns for c in _expand_star(rc, body, p.schema.table(
+        table.name))]
     return dataclasses.replace(core, columns=columns, from_=item, where=where,
                                features=core.features | body.features)
 
 
-def _expand_star(rc, body):
-    """The result columns ``rc`` stands for: a ``*`` the inner SELECT's columns."""
+def _expand_star(rc, body, table):
+    """The result columns ``rc`` stands for: a ``*`` the inner SELECT's columns, named as
+    the inner SELECT writes them (SQLite names a FROM subquery's columns before resolving
+    them: ``A`` for a column declared ``a``)."""
     if type(rc) is A.ResultColumn:
         return [rc]
-    return [A.ResultColumn(dataclasses.replace(c.expr), None, c.expr.name)
-            for c in body.columns]
+    return [A.ResultColumn(dataclasses.replace(c.expr), _written(c.expr.name, table),
+                           c.expr.name) for c in body.columns]
+
+
+def _written(name, table):
+    """``name`` as an alias when it is spelled otherwise than the column's declared name."""
+    i = table.col_index.get(name.lower(), -1) if table is not None else -1
+    return name if i >= 0 and table.columns[i].name != name else None
 
 
 def _star_listed(p, body):

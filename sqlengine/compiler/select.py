@@ -595,10 +595,10 @@ def _expand_columns(p, core, scope):
                     name = name or e.name
                 elif ref.col >= 0:
                     decl = ref.source.decltypes[ref.col]
-                    if name is None:
+                    if name is None and not p.early_names:
                         name = ref.source.columns[ref.col]
-                elif name is None:
-                    name = e.name if ref.source.ipk < 0 else ref.source.columns[ref.source.ipk]
+                elif name is None and not p.early_names:  # (early: the name as written)
+                    name = "rowid" if ref.source.ipk < 0 else ref.source.columns[ref.source.ipk]
             if name is None and (ref is not None or not e.quoted or e.table is not None
                                  or p.early_names):
                 name = e.name

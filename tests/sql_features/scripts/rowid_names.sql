@@ -1,0 +1,67 @@
+-- The name of a result column that reads a rowid (rowid, oid, _rowid_, any case, with or
+-- without a qualifier): "rowid", or the INTEGER PRIMARY KEY column's name; a real column
+-- named oid keeps its name. A FROM subquery or CTE names its columns before resolving
+-- them (the name as written, "A" for a column declared a); a view after (SQLite's
+-- sqlite3ColumnsFromExprList on a resolved or an unresolved list)
+CREATE TABLE t(a, b);
+INSERT INTO t VALUES (1, 2);
+CREATE TABLE k(id INTEGER PRIMARY KEY, v);
+INSERT INTO k VALUES (5, 6);
+CREATE TABLE o(oid, x);
+INSERT INTO o VALUES (7, 8);
+CREATE TABLE r(_rowid_, rowid);
+INSERT INTO r VALUES (3, 4);
+CREATE VIEW vt AS SELECT oid, _rowid_ AS z FROM t;
+CREATE VIEW vk AS SELECT rowid FROM k;
+select oid from t;
+select _rowid_ from t;
+select rowid from t;
+select OID from t;
+select t.oid from t;
+select x.oid from t as x;
+select x._rowid_ from t x;
+select oid, rowid, _rowid_ from t;
+select "oid" from t;
+select [oid] from t;
+select main.t.oid from t;
+select (oid) from t;
+select oid+0 from t;
+select oid from t where oid = 1;
+select oid from t group by oid;
+select distinct oid from t;
+select oid from t union select 1;
+select 1 union select oid from t;
+select oid from t, o;
+select t.oid from t, o;
+select oid from o;
+select o.oid from o;
+select rowid from o;
+select _rowid_ from o;
+select rowid from r;
+select _rowid_ from r;
+select oid from r;
+select rowid from k;
+select oid from k;
+select k.oid from k;
+select A from t;
+select T.A from t;
+select oid from (select a from t);
+select x.oid from (select a from t) x;
+select oid from (select a from t order by 1 limit 1);
+select * from (select oid from t);
+select * from (select rowid from k);
+select * from (select A from t);
+select * from (select A, a from t);
+select * from (select (oid) from t);
+select * from (select t.oid from t) x;
+with c as (select oid from t) select * from c;
+with c as (select rowid from k) select * from c;
+with c as materialized (select oid from t) select * from c;
+with c as (select oid from t) select oid from c;
+select * from vt;
+select * from vk;
+select oid from vt;
+select (select oid from t);
+CREATE TABLE t2 AS SELECT oid, A FROM t;
+select * from t2;
+insert into t values (3, 4) returning oid;
