@@ -49,13 +49,6 @@ def _from_names(f, out):
     return out
 
 
-def _prepend(target, f):
-    """The FROM clause ``target, f`` as a left-deep join."""
-    if isinstance(f, A.Join):
-        return dataclasses.replace(f, left=_prepend(target, f.left))
-    return A.Join(target, f, ",")
-
-
 def _has_right_join(f) -> bool:
     return isinstance(f, A.Join) and (f.kind in ("RIGHT", "FULL") or _has_right_join(f.left))
 
@@ -69,7 +62,12 @@ def _joined(target, f):
     qual = target.alias or target.name
     if _has_right_join(f):
         return A.Join(f, target, ","), LastItem(qual)
-    return _prepend(target, f), FirstItem(qual)
+    if type(f) is A.Join:
+        # SQLite's parser makes a FROM clause of several items one parenthesized join
+        # (a nested subquery, compiler/nestedfrom.py): its ON clauses do not see the
+        # target, its tables' names stay visible beside the target's
+        f = A.SubqueryRef(A.Select(A.SelectCore([A.Star(None, nested=True)], from_=f)))
+    return A.Join(target, f, ","), FirstItem(qual)
 
 
 def compile_update_from(p, st, table):
