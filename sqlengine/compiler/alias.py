@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 
 from sqlengine.compiler.resolve import OuterAlias
-from sqlengine.compiler.walk import child_fields, find_node
+from sqlengine.compiler.walk import child_fields, find_node, operands
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
@@ -171,6 +171,36 @@ class Aliases:
                 stack.append(b.right)
             else:
                 links[id(b)] = (self.scope, b)
+
+
+def check_local_terms(scope, order_by, group_by):
+    """A subquery's ORDER BY and GROUP BY terms see no enclosing query (SQLite resolves
+    them with its ``sNC.pNext`` cleared): a column of one, outside a nested subquery, is
+    ``no such column``. A bare result alias (ORDER BY) and an ordinal name no column."""
+    aliases = scope.aliases
+    for e in [t.expr for t in order_by or ()] + list(group_by or ()):
+        x = e
+        while type(x) is A.Collate:
+            x = x.expr
+        if type(x) is A.Column and x.table is None and x.name.lower() in aliases:
+            continue
+        _check_local(scope, x)
+
+
+def _check_local(scope, e):
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is A.Column:
+            ref = scope.lookup(x.name, x.table)
+            if ref is not None and ref.depth > 0:
+                shown = x.name if x.table is None else f"{x.table}.{x.name}"
+                raise OperationalError(f"no such column: {shown}")
+        elif t is A.FunctionCall and x.over is not None:
+            continue  # (a window's own clauses resolve with the query's names)
+        elif t not in _SUBQUERIES:
+            stack.extend(c for c in operands(x) if c is not None)
 
 
 def rewrite_columns(e, fn, on_subquery=None):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from sqlengine.compiler.alias import (Aliases, link_subquery_scope, result_aliases,
+from sqlengine.compiler.alias import (Aliases, check_local_terms, link_subquery_scope, result_aliases,
                                       sees_outer_aliases)
 from sqlengine.compiler.aggscope import attach as attach_aggregates
 from sqlengine.compiler.aggscope import own as own_aggregates
@@ -893,6 +893,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     if len(cols) > MAX_COLUMN:
         raise OperationalError("too many columns in result set")
     aliases = scope.aliases = result_aliases(core.alias_columns or core.columns)
+    if outer is not None and core.group_by:
+        check_local_terms(scope, None, core.group_by)
     names_rw = None
     if (aliases and (core.where is not None or core.group_by or core.having is not None
                      or order_by or extra or left_on)) or (
@@ -961,6 +963,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             raise OperationalError(f"misuse of aggregate: {order_aggs[0].name}()")
         aggs += order_aggs
     is_agg = bool(aggs) or group_by is not None
+    if outer is not None and order_by:
+        check_local_terms(scope, order_by, None)
     scope.agg_allowed = is_agg
     if not is_agg and feats & A.FEAT_FUNCTION:
         scope.in_where = [core.where, core.from_]  # (a misuse there is a resolve error)
