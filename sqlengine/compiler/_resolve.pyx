@@ -23,7 +23,7 @@ class Source:
     __slots__ = ("name", "table", "cursor", "columns", "affs", "colls", "decltypes", "ipk",
                  "hidden", "left", "index_cursor", "col_lower", "defaults", "is_table",
                  "join_on", "using_cols", "nullable", "has_rowid", "rowid_null", "right",
-                 "ltorj", "fj", "enames", "noexpand", "row_est")
+                 "ltorj", "fj", "enames", "noexpand", "row_est", "refill")
 
     def __init__(self, name, cursor, columns, affs, colls, decltypes, table=None):
         self.name = name
@@ -62,6 +62,9 @@ class Source:
         self.has_rowid = table is not None and not table.without_rowid
         self.rowid_null = False
         self.row_est = None  # LogEst of its rows when known (a subquery's constant LIMIT)
+        # a FROM subquery that reads an enclosing query's row, filled again on each run of
+        # its query (select._materialize): what is built over it must be built again too
+        self.refill = False
 
     def find(self, name):
         """Column number, -1 for the rowid, None when absent."""

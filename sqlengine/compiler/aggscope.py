@@ -52,6 +52,16 @@ class OuterAggs:
                 self.by_pos.setdefault((call.pos, call.name.lower()), call)
 
 
+class FromLink(list):
+    """The ``corr`` flag of a FROM subquery compiled with the name context around the query
+    that holds it (select._materialize): its Scope's ``outer`` skips that query. SQLite
+    counts an aggregate's depth in name contexts but collects it by SELECT nesting, so a
+    call that belongs further out than such a subquery is never collected: "misuse of
+    aggregate"."""
+
+    __slots__ = ()
+
+
 def home_depth(scope, call) -> int:
     """How many queries out from ``scope`` the aggregate ``call`` belongs: the least depth
     of the columns its arguments and FILTER read (0 when they read none, or a name that
@@ -271,6 +281,8 @@ def outer_register(scope, call):
         return None
     home = scope
     for _ in range(d):
+        if type(home.corr) is FromLink:
+            return None
         home = home.outer
     r = home.overrides.get(id(call))
     if r is not None:

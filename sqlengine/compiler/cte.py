@@ -168,8 +168,10 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize):
                     raise OperationalError(f"table {entry.name} has {len(src.columns)} "
                                            f"values for {len(cte.columns)} columns")
                 from sqlengine.compiler.select import _dedupe
+                refill = src.refill
                 src = Source(src.name, src.cursor, _dedupe(list(cte.columns)), src.affs,
                              src.colls, src.decltypes)
+                src.refill = refill
     finally:
         entry.busy = False
         p.ctes = saved

@@ -14,6 +14,7 @@ import dataclasses
 from sqlengine.compiler.alias import (Aliases, check_local_terms, link_subquery_scope, result_aliases,
                                       sees_outer_aliases)
 from sqlengine.compiler.aggscope import attach as attach_aggregates
+from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.expr import (aggs_in, code_column, code_expr, code_expr_reg, if_false,
                                      walk, walk_select)
@@ -258,7 +259,8 @@ def _source_for(p, item, scope, outer=None):
     of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do."""
     b = p.b
 
-    def materialize(p, sel, name, col_names, plan_name, forced=False, early_names=True):
+    def materialize(p, sel, name, col_names, plan_name, forced=False, early_names=True,
+                    reads_outer=True):
         clear = None
         if outer is not None:
             from sqlengine.compiler.resolve import subquery_flattens
@@ -267,7 +269,8 @@ def _source_for(p, item, scope, outer=None):
             clear = subquery_clears(p, sel, flat, outer[-1])
             # flattened on the right of a LEFT JOIN, its own FROM item lands there too
             p.left_flat = flat and outer[-1]
-        return _materialize(p, sel, name, col_names, plan_name, clear, early_names)
+        return _materialize(p, sel, name, col_names, plan_name, clear, early_names,
+                            scope if reads_outer else None)
 
     if isinstance(item, A.TableRef):
         name = item.name
@@ -306,7 +309,7 @@ def _source_for(p, item, scope, outer=None):
             try:
                 with schema_scope(p):
                     src = materialize(p, v.select, item.alias or name, v.columns, v.name,
-                                      early_names=False)
+                                      early_names=False, reads_outer=False)
             finally:
                 p.view_stack.pop()
             src.has_rowid = True  # (what it reads: see build_from)
@@ -331,23 +334,32 @@ def _source_for(p, item, scope, outer=None):
     raise OperationalError("unsupported FROM item")
 
 
-def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=True):
+def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=True,
+                 scope=None):
     """A FROM item's SELECT run once into an ephemeral table, the source that reads it;
     ``plan_name`` names it on its MATERIALIZE line (its loop's line gives ``name``, or
     ``plan_name`` for an unnamed subquery); ``early_names``: see ``Parse.early_names``
-    (False for a view, whose columns SQLite names after resolving its body)."""
+    (False for a view, whose columns SQLite names after resolving its body). ``scope``:
+    that of the query whose FROM clause holds it, when it may read the queries around that
+    one (not its sibling items, as SQLite resolves a FROM subquery with the outer name
+    context); one that does is filled again each time its query runs."""
     b = p.b
     cur = b.alloc_cursor()
     once = b.new_label()
-    b.emit(O.OP_Once, 0, once)
+    once_addr = b.emit(O.OP_Once, 0, once)
     b.emit(O.OP_OpenEphemeral, cur, 0)
     line = eqp_open(p, f"MATERIALIZE {plan_name}")
     saved, p.early_names = p.early_names, early_names
+    outer = scope.outer if scope is not None else None
+    corr = FromLink([False]) if outer is not None else None
     try:
-        info = compile_select(p, sel, TableDest(cur, clear), None)
+        info = compile_select(p, sel, TableDest(cur, clear), outer, corr)
     finally:
         p.early_names = saved
         eqp_close(p, line)
+    if corr is not None and corr[0]:  # (it reads the enclosing query's row)
+        b.ops[once_addr] = [O.OP_Noop, 0, 0, 0, None, 0, None]
+        scope.mark_correlated(1)
     p.eqp_names[cur] = plan_name if name == "(subquery)" else name
     b.resolve(once)
     names = list(info.names)
@@ -358,6 +370,7 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=Tru
         names = list(col_names)
     names = _dedupe(names)
     src = Source(name, cur, names, info.affs, info.colls, info.decltypes)
+    src.refill = corr is not None and corr[0]
     src.row_est = _limit_est(sel.limit)
     if info.nested is not None:
         set_nested(src, info)
