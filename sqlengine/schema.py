@@ -77,7 +77,7 @@ class Index:
 class Table:
     __slots__ = ("name", "columns", "root", "sql", "ipk", "indexes", "triggers", "checks",
                  "without_rowid", "autoinc", "col_index", "is_view", "pk_conflict", "unique_specs",
-                 "storage", "n_stored")
+                 "storage", "n_stored", "source_lists")
 
     def __init__(self, name, root, sql):
         self.name = name
@@ -100,6 +100,10 @@ class Table:
         # column (-1 for a virtual one) and the record's field count; None otherwise.
         self.storage: list[int] | None = None
         self.n_stored = 0
+        # the column lists every FROM item reading this table shares, built by the compiler
+        # on first use (compiler/_resolve.pyx table_source); a Table's columns never
+        # change once built (a schema change builds new Tables)
+        self.source_lists = None
 
     def find_column(self, name: str) -> int:
         return self.col_index.get(name.lower(), -1)

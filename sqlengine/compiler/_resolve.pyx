@@ -13,6 +13,7 @@ from sqlengine.sql import ast as A
 from sqlengine.vdbe.opcodes import AFF_NONE, AFF_REAL
 
 ROWID_NAMES = ("rowid", "oid", "_rowid_")
+cdef object _MISSING = object()  # (a dict.get default: no entry)
 
 
 class Source:
@@ -25,7 +26,8 @@ class Source:
                  "join_on", "using_cols", "nullable", "has_rowid", "rowid_null", "right",
                  "ltorj", "fj", "enames", "noexpand", "row_est", "refill")
 
-    def __init__(self, name, cursor, columns, affs, colls, decltypes, table=None):
+    def __init__(self, name, cursor, columns, affs, colls, decltypes, table=None,
+                 col_lower=None):
         self.name = name
         self.table = table
         self.cursor = cursor
@@ -43,9 +45,9 @@ class Source:
         self.ltorj = False
         self.fj = None  # lower-case USING name -> the Source of its coalesce (CoalesceRef)
         self.index_cursor = -1
-        self.col_lower = {}
-        for i, c in enumerate(columns):
-            self.col_lower.setdefault(c.lower(), i)
+        # lower-case name -> column number (the first of a name); never changed, so a
+        # table's Sources share one (table_source)
+        self.col_lower = col_lower if col_lower is not None else _col_lower(columns)
         self.defaults = None
         self.join_on = None
         self.using_cols = None  # the USING (or NATURAL) names of the join bringing it
@@ -74,6 +76,27 @@ class Source:
         if self.has_rowid and self.is_table and name.lower() in ROWID_NAMES:
             return -1
         return None
+
+
+cdef dict _col_lower(columns):
+    cdef dict out = {}
+    for i, c in enumerate(columns):
+        out.setdefault(c.lower(), i)
+    return out
+
+
+def table_source(name, cursor, table):
+    """The Source of a FROM item (or a statement's target) named ``name`` reading the
+    schema.Table ``table`` through ``cursor``. Its column lists are built once per Table
+    (``table.source_lists``) and shared by every Source of it: nothing changes them."""
+    lists = table.source_lists
+    if lists is None:
+        cols = table.columns
+        names = [c.name for c in cols]
+        lists = table.source_lists = (names, [c.affinity for c in cols],
+                                      [c.collation for c in cols],
+                                      [c.type_name for c in cols], _col_lower(names))
+    return Source(name, cursor, lists[0], lists[1], lists[2], lists[3], table, lists[4])
 
 
 class FirstItem(str):
@@ -210,9 +233,8 @@ class Scope:
         # Keyed by the names as written (a differently spelled name gets its own entry,
         # resolved to the same ColRef), so that a hit costs no lower-casing.
         key = (name, table, len(self.sources))
-        try:
-            ref = self._cache[key]
-        except KeyError:
+        ref = (<dict>self._cache).get(key, _MISSING)
+        if ref is _MISSING:  # (a miss is the common case: no KeyError raised for it)
             ref = self._cache[key] = self._lookup(name, table)
             return ref
         if ref is not None and ref.depth:
@@ -277,11 +299,20 @@ class Scope:
         ltable = table.lower() if table is not None else None
         n_rowid = 0
         while scope is not None:
-            names, rowids, nested = scope._names()
+            srcs = scope.sources
+            if len(srcs) == 1 and srcs[0].enames is None:
+                # one plain FROM item (the common case): its own name map is the index
+                src = srcs[0]
+                i = src.col_lower.get(lname)
+                cands = ((src, i),) if i is not None else None
+                rowids = [src] if src.has_rowid else []
+                nested = _NO_SOURCES
+            else:
+                names, rowids, nested = scope._names()
+                cands = names.get(lname)
             hit = None
             fj = None
             done = None  # a nested source whose USING column matched (see nestedfrom.py)
-            cands = names.get(lname)
             if cands:
                 for m in cands:
                     src = m[0]
@@ -312,7 +343,8 @@ class Scope:
             if hit is None and ltable is not None and nested:
                 hit = _nested_by_alias(nested, lname, ltable)
             if fj is not None:
-                self.mark_correlated(depth)
+                if depth:
+                    self.mark_correlated(depth)
                 return _coalesce_ref(fj, scope, depth)
             if hit is None and (rowids or nested) and lname in ROWID_NAMES:
                 if ltable is not None:
@@ -324,12 +356,16 @@ class Scope:
                     hit = (rowids[0], -1)
                 n_rowid += len(rowids)
             if hit is not None:
-                self.mark_correlated(depth)
+                if depth:
+                    self.mark_correlated(depth)
                 return ColRef(hit[0], hit[1], scope, depth)
             scope = scope.outer
             depth += 1
         return None
 
+
+
+cdef list _NO_SOURCES = []  # (never changed: read only by _lookup)
 
 
 def _merged(src, col, lname):
@@ -370,7 +406,6 @@ cdef object T_FunctionCall = A.FunctionCall
 cdef object T_ResolvedColumn = ResolvedColumn
 cdef object T_OuterAlias = OuterAlias
 cdef object T_Scope = Scope
-cdef object _MISSING = object()
 
 
 cdef object lookup_name(scope, name, table):

@@ -270,14 +270,13 @@ def _verify_rows(p, t):
     """PRAGMA quick_check's NOT NULL and CHECK tests over every row of ``t`` (the table as
     altered), failing as SQLite's nested verification query does."""
     from sqlengine.compiler.expr import code_column, if_true
-    from sqlengine.compiler.resolve import ColRef, Scope, Source
+    from sqlengine.compiler.resolve import ColRef, Scope, table_source
     from sqlengine.errors import SQLITE_ERROR
     b = p.b
     from sqlengine.compiler.where import table_p4
     cur = b.alloc_cursor()
     b.emit(O.OP_OpenRead, cur, t.root, 0, table_p4(p, t))
-    src = Source(t.name, cur, [c.name for c in t.columns], [c.affinity for c in t.columns],
-                 [c.collation for c in t.columns], [c.type_name for c in t.columns], table=t)
+    src = table_source(t.name, cur, t)
     scope = Scope([src])
     done = b.new_label()
     b.emit(O.OP_Rewind, cur, done)

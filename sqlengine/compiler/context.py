@@ -27,6 +27,26 @@ def _variable_number(text: str) -> int:
 
 
 class Parse:
+    # What a statement starts with; the plain values are class attributes, which an
+    # assignment shadows per statement (only the containers are made per Parse).
+    n_param = 0
+    _param_pos = None  # (source offset -> number, once numbered: _number_params)
+    write = False
+    # an INSERT of one row that cannot fail after its first write (insert.py): its
+    # program needs no statement savepoint (SQLite's !isMultiWrite)
+    one_row_write = False
+    ddl = False
+    trigger_ctx = None  # (new_base_reg, old_base_reg, table) while coding a trigger body
+    nested = 0
+    halt_label = None
+    # True while a FROM subquery or CTE body compiles: SQLite names its columns before
+    # names resolve, so a double-quoted string keeps its bare name there (select.py)
+    early_names = False
+    trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
+    ast = None  # the statement's AST (the numbers of its SELECTs: explain.py)
+    eqp = False  # compiling for EXPLAIN QUERY PLAN: plan lines wanted (explain.py)
+    eqp_parent = 0  # the EXPLAIN QUERY PLAN line new lines go under
+
     def __init__(self, db, sql: str = ""):
         clear_caches()
         self.db = db
@@ -35,26 +55,9 @@ class Parse:
         self.sql = sql
         self.params: dict[str, int] = {}
         self.param_names: list[str | None] = []
-        self.n_param = 0
-        self._param_pos: dict[int, int] | None = None
-        self.write = False
-        # an INSERT of one row that cannot fail after its first write (insert.py): its
-        # program needs no statement savepoint (SQLite's !isMultiWrite)
-        self.one_row_write = False
-        self.ddl = False
         self.trigger_stack: list[str] = []
-        self.trigger_ctx = None  # (new_base_reg, old_base_reg, table) while coding a trigger body
         self.tables_read: set[int] = set()
-        self.nested = 0
-        self.halt_label = None
         self.view_stack: list[str] = []
-        # True while a FROM subquery or CTE body compiles: SQLite names its columns before
-        # names resolve, so a double-quoted string keeps its bare name there (select.py)
-        self.early_names = False
-        self.trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
-        self.ast = None  # the statement's AST (the numbers of its SELECTs: explain.py)
-        self.eqp = False  # compiling for EXPLAIN QUERY PLAN: plan lines wanted (explain.py)
-        self.eqp_parent = 0  # the EXPLAIN QUERY PLAN line new lines go under
         self.eqp_names: dict[int, str] = {}  # cursor -> the name a loop's plan line gives
         self.flat_names: dict[int, str] = {}  # id(TableRef) -> that name (flatten.py)
         # id(SelectCore of a subquery) -> (Scope of the query around it, the core): the

@@ -8,18 +8,12 @@ each row where its loop finds it. This module emits code; it never runs it.
 from __future__ import annotations
 
 from sqlengine.compiler.insert import code_delete_row, open_write_cursors, table_for_write
-from sqlengine.compiler.resolve import Scope, Source
+from sqlengine.compiler.resolve import Scope, table_source
 from sqlengine.compiler.trigger import code_triggers, has_triggers
 from sqlengine.compiler.walk import SUBQUERY_NODES, find_node
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
-
-
-def table_source(p, table, alias, cursor):
-    return Source(alias or table.name, cursor, [c.name for c in table.columns],
-                  [c.affinity for c in table.columns], [c.collation for c in table.columns],
-                  [c.type_name for c in table.columns], table=table)
 
 
 def one_pass(p, table, where, rt, event) -> bool:
@@ -38,7 +32,7 @@ def open_one_pass(p, table, alias, where):
     """The write cursors and the loop of a one-pass DELETE/UPDATE: (table cursor, index
     cursors, scope, WhereInfo); the loop's body runs with the table cursor on the row."""
     tcur, icurs = open_write_cursors(p, table)
-    scope = Scope([table_source(p, table, alias, tcur)])
+    scope = Scope([table_source(alias or table.name, tcur, table)])
     return tcur, icurs, scope, where_begin(p, scope, where, {}, open_cursors=False)
 
 
@@ -59,7 +53,7 @@ def collect_rowids(p, table, alias, where, tcur):
         b.emit(O.OP_OpenEphemeral, eph, n, 0, SortSpec(n, colls, pk.desc))
     else:
         b.emit(O.OP_OpenEphemeral, eph, 1)
-    src = table_source(p, table, alias, tcur)
+    src = table_source(alias or table.name, tcur, table)
     scope = Scope([src])
     w = where_begin(p, scope, where, {})
     rec = b.alloc_reg()

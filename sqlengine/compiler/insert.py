@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from sqlengine import errors as E
 from sqlengine.compiler.expr import code_expr, if_false
-from sqlengine.compiler.resolve import Scope, Source
+from sqlengine.compiler.resolve import Scope, table_source
 from sqlengine.compiler.where import index_key_info, table_p4
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -318,9 +318,7 @@ def _code_generated_early(p, table, base):
 
 def _row_scope(p, table, base):
     """A scope whose columns are the registers of the row at ``base`` (for CHECK)."""
-    src = Source(table.name, -1, [c.name for c in table.columns],
-                 [c.affinity for c in table.columns], [c.collation for c in table.columns],
-                 [c.type_name for c in table.columns], table=table)
+    src = table_source(table.name, -1, table)
     scope = Scope([src])
     for i in range(len(table.columns)):
         scope.overrides[(-1, i)] = base + 1 + i

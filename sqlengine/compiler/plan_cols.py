@@ -13,7 +13,7 @@ from __future__ import annotations
 from sqlengine.compiler.resolve import ResolvedColumn
 from sqlengine.sql import ast as A
 
-_LEAVES = (str, int, float, bytes, bool, type(None))
+_LEAVES = frozenset((str, int, float, bytes, bool, type(None)))
 
 
 def columns_used(scope, core, masker=None):
@@ -23,22 +23,12 @@ def columns_used(scope, core, masker=None):
     walked again."""
     srcs = scope.sources
     used = {i: set() for i in range(len(srcs))}
-    by_name: dict = {}
-    for i, s in enumerate(srcs):
-        for c, j in s.col_lower.items():
-            if s.is_table and j == s.ipk:
-                continue
-            by_name.setdefault(c, []).append((i, j, s.name.lower()))
     index_of = {id(s): i for i, s in enumerate(srcs)}
-
-    def everything(i):
-        used[i] = set(range(len(srcs[i].columns)))
-
     for rc in core.columns:
         if isinstance(rc, A.Star):
             for i, s in enumerate(srcs):
                 if rc.table is None or s.name.lower() == rc.table.lower():
-                    everything(i)
+                    used[i] = set(range(len(s.columns)))
     where = core.where
     if masker is not None and masker.complete:
         where = None
@@ -58,9 +48,7 @@ def columns_used(scope, core, masker=None):
         if t in _LEAVES:
             continue
         if t is A.Column:
-            for i, j, sname in by_name.get(x.name.lower(), ()):
-                if x.table is None or x.table.lower() == sname:
-                    used[i].add(j)
+            _add_named(srcs, used, x.name.lower(), x.table)
             continue
         if t is ResolvedColumn:
             i = index_of.get(id(x.ref.source))
@@ -77,12 +65,22 @@ def columns_used(scope, core, masker=None):
             d = getattr(x, "__dict__", None)
             if d is None:
                 # not an AST node this module knows: assume it reads everything
-                for i in used:
-                    everything(i)
-                return used
+                return {i: set(range(len(s.columns))) for i, s in enumerate(srcs)}
             stack.extend(d.values())
             continue
         for name in slots:
             if name != "pos":
                 push(getattr(x, name, None))
     return used
+
+
+def _add_named(srcs, used, lname, table):
+    """Count the column ``lname`` (qualified by ``table`` or not) as read from every
+    source that has a column of that name (its first, as name lookup finds it)."""
+    ltable = table.lower() if table is not None else None
+    for i, s in enumerate(srcs):
+        j = s.col_lower.get(lname)
+        if j is None or (s.is_table and j == s.ipk):
+            continue
+        if ltable is None or ltable == s.name.lower():
+            used[i].add(j)

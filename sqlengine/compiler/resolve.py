@@ -17,7 +17,7 @@ from sqlengine.compiler._resolve import (  # noqa: F401  (the public surface of 
     ROWID_NAMES, CoalesceRef, ColRef, OuterAlias, ResolvedColumn, Scope, Source, clear_caches,
     comparison_collation,
     expr_affinity, expr_coll_seq, expr_collation, has_explicit_collate, real_affinity,
-    release_scopes)
+    release_scopes, table_source)
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 

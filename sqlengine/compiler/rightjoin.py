@@ -21,6 +21,7 @@ code only for those pieces; it never plans.
 from __future__ import annotations
 
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open
+from sqlengine.compiler.plan_terms import PINNED
 from sqlengine.vdbe import opcodes as O
 
 
@@ -48,7 +49,6 @@ def on_refers_right(masker, sources) -> bool:
     """SQLite's "ON clause references tables to its right": whether the ON terms of an
     outer join, or with a RIGHT or FULL JOIN in the FROM clause of any join (each
     source's ``join_on``, ``sources`` in FROM order), name a table after their own."""
-    from sqlengine.compiler.plan_terms import PINNED
     for level, src in enumerate(sources):
         if src.join_on is not None:
             m = masker.mask(src.join_on)

@@ -22,7 +22,7 @@ from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Sco
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
                                         check_star_column, subquery_rowid_null,
-                                        where_needs_row)
+                                        table_source, where_needs_row)
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.walk import expr_key
 from sqlengine.compiler.window import compile_window_select, has_window
@@ -292,9 +292,7 @@ def _source_for(p, item, scope, outer=None):
             t = p.schema.table("sqlite_schema")
         if t is not None:
             cur = b.alloc_cursor()
-            src = Source(item.alias or name, cur, [c.name for c in t.columns],
-                         [c.affinity for c in t.columns], [c.collation for c in t.columns],
-                         [c.type_name for c in t.columns], table=t)
+            src = table_source(item.alias or name, cur, t)
             if p.flat_names:
                 flat = p.flat_names.get(id(item))
                 if flat is not None:  # the table of a flattened view or subquery

@@ -14,6 +14,7 @@ from sqlengine.compiler.plan_terms import WhereClause, split_and
 from sqlengine.sql import ast as A
 from sqlengine.compiler.expr import aff_code, code_expr, code_expr_reg, if_false  # noqa: F401
 from sqlengine.errors import OperationalError
+from sqlengine.storage import KeyInfo
 from sqlengine.vdbe import opcodes as O
 
 MAX_JOIN_TABLES = 64  # SQLite's BMS: a bitmask of the FROM items in one 64-bit word
@@ -80,8 +81,6 @@ def _row_key_info_class():
     """KeyInfo with ``pk_fields``: where an entry of a WITHOUT ROWID table or of one of
     its indexes holds the PRIMARY KEY (the VM's row key for Rowid/IdxRowid)."""
     if not _ROW_KEY_INFO:
-        from sqlengine.storage import KeyInfo
-
         class RowKeyInfo(KeyInfo):
             pass
         _ROW_KEY_INFO.append(RowKeyInfo)
@@ -89,7 +88,6 @@ def _row_key_info_class():
 
 
 def index_key_info(p, idx, table):
-    from sqlengine.storage import KeyInfo
     colls = []
     for k, col in enumerate(idx.columns):
         name = idx.collations[k] or table.columns[col].collation
