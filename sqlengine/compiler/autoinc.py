@@ -31,6 +31,8 @@ class Autoinc:
     """The registers of one INSERT's sequence value: ``reg`` (the value), ``rowid_reg``
     (the sqlite_sequence row holding it, or NULL)."""
 
+    shared = False
+
     def __init__(self, p, table):
         self.p = p
         self.table = table
@@ -80,6 +82,9 @@ class Autoinc:
 
     def finish(self):
         """At the end of the statement: write the sequence value back."""
+        if self.shared:
+            return
+        self.p.autoincs.pop(self.table.name.lower(), None)
         if self.seq_table is None:
             return
         p = self.p
@@ -96,11 +101,29 @@ class Autoinc:
         b.emit(O.OP_Insert, self.cur, rec, self.rowid_reg)
 
 
+class _Shared(Autoinc):
+    """An INSERT into a table that a statement around it (whose trigger it is in) inserts
+    into too: it uses that statement's sequence registers, written back once at its end
+    (SQLite keeps one AutoincInfo per table for the top-level statement)."""
+
+    shared = True
+
+    def __init__(self, outer):  # (no code: the registers are the outer statement's)
+        self.__dict__.update(outer.__dict__)
+
+
 def begin(p, table):
     """Start AUTOINCREMENT bookkeeping for an INSERT into ``table`` (None if not needed)."""
     if not getattr(table, "autoinc", False):
         return None
-    return Autoinc(p, table)
+    active = getattr(p, "autoincs", None)
+    if active is None:
+        active = p.autoincs = {}
+    outer = active.get(table.name.lower())
+    if outer is not None:
+        return _Shared(outer)
+    ai = active[table.name.lower()] = Autoinc(p, table)
+    return ai
 
 
 def code_drop(p, table_name):

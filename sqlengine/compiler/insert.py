@@ -56,6 +56,18 @@ def table_affinity(table):
     return "".join(c.affinity for c in table.columns)
 
 
+def _code_given_rowid(p, table, pos, rowid_pos, src_regs, base):
+    """The rowid the INSERT gives its row (its INTEGER PRIMARY KEY or rowid value; NULL
+    when it gives none) into ``base``."""
+    b = p.b
+    if table.ipk >= 0 and pos[table.ipk] is not None:
+        b.emit(O.OP_SCopy, base + 1 + table.ipk, base)
+    elif rowid_pos is not None:
+        b.emit(O.OP_SCopy, src_regs + rowid_pos, base)
+    else:
+        b.emit(O.OP_Null, 0, base)
+
+
 def conflict_action(stmt_action, constraint_action):
     """The action for one constraint: the statement's OR clause wins, then the
     constraint's own ON CONFLICT, then ABORT."""
@@ -472,17 +484,29 @@ def compile_insert(p, st: A.Insert):
         else:
             b.emit(O.OP_Null, 0, base + 1 + i)
     # the rowid (none for a WITHOUT ROWID table)
+    from sqlengine.compiler.trigger import code_triggers, has_timing
     have = b.new_label()
     got = b.new_label()
+    before = not table.without_rowid and has_timing(p, table, "INSERT", "BEFORE")
     if table.without_rowid:
         b.emit(O.OP_Null, 0, base)
         b.emit(O.OP_Goto, 0, got)
-    elif table.ipk >= 0 and pos[table.ipk] is not None:
-        b.emit(O.OP_SCopy, base + 1 + table.ipk, base)
-    elif rowid_pos is not None:
-        b.emit(O.OP_SCopy, src_regs + rowid_pos, base)
     else:
-        b.emit(O.OP_Null, 0, base)
+        _code_given_rowid(p, table, pos, rowid_pos, src_regs, base)
+    if before:
+        # a BEFORE trigger sees NEW.rowid -1 where the row gets a new one: SQLite
+        # allocates it after the triggers ran (they may insert rows themselves)
+        given = b.alloc_reg()
+        b.emit(O.OP_SCopy, base, given)
+        known = b.new_label()
+        b.emit(O.OP_NotNull, base, known)
+        b.emit(O.OP_Integer, -1, base)
+        b.resolve(known)
+        b.emit(O.OP_MustBeInt, base, 0)
+        if gen and (us is not None or table.triggers):
+            _code_generated_early(p, table, base)
+        code_triggers(p, table, "INSERT", "BEFORE", base, None, skip, or_action=st.or_action)
+        b.emit(O.OP_SCopy, given, base)
     b.emit(O.OP_NotNull, base, have)
     b.emit(O.OP_NewRowid, tcur, base)
     if ai is not None:
@@ -493,17 +517,17 @@ def compile_insert(p, st: A.Insert):
     b.resolve(got)
     if ai is not None:
         ai.note_rowid(base)
-    from sqlengine.compiler.trigger import code_triggers
-    if gen and (us is not None or table.triggers):
-        _code_generated_early(p, table, base)
-    code_triggers(p, table, "INSERT", "BEFORE", base, None, skip)
+    if not before:
+        if gen and (us is not None or table.triggers):
+            _code_generated_early(p, table, base)
+        code_triggers(p, table, "INSERT", "BEFORE", base, None, skip, or_action=st.or_action)
     if us is not None:
         us.code_checks(base, base, skip)
     keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip)
     code_finish_row(p, table, tcur, icurs, base, keys)
     if rt is not None:
         rt.emit_row(base)
-    code_triggers(p, table, "INSERT", "AFTER", base, None, skip)
+    code_triggers(p, table, "INSERT", "AFTER", base, None, skip, or_action=st.or_action)
     b.resolve(skip)
     b.emit(O.OP_Return, ret)
     b.resolve(end)

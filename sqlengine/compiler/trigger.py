@@ -9,6 +9,8 @@ This module emits code; it never runs it.
 
 from __future__ import annotations
 
+import dataclasses
+
 from sqlengine.compiler.cte import schema_scope
 from sqlengine.compiler.expr import if_false
 from sqlengine.errors import OperationalError
@@ -36,15 +38,24 @@ def has_triggers(table, event, p=None):
         tr.event == event for tr in triggers_for(p, table))
 
 
-def code_triggers(p, table, event, timing, new_base, old_base, skip_label, update_cols=None):
-    """Code every ``timing`` ``event`` trigger of ``table`` for the current row."""
+def has_timing(p, table, event, timing) -> bool:
+    """Whether ``table`` has a ``timing`` ``event`` trigger that would fire here."""
+    return any(tr.name.lower() not in p.trigger_stack
+               for tr in _matching(table, event, timing, None, p))
+
+
+def code_triggers(p, table, event, timing, new_base, old_base, skip_label, update_cols=None,
+                  or_action=None):
+    """Code every ``timing`` ``event`` trigger of ``table`` for the current row;
+    ``or_action``: the OR clause of the statement that fires them, which overrides the
+    conflict clause of each INSERT and UPDATE in their bodies (SQLite's eOrconf)."""
     for tr in _matching(table, event, timing, update_cols, p):
         if tr.name.lower() in p.trigger_stack:
             continue
-        _code_one(p, tr, table, new_base, old_base, skip_label)
+        _code_one(p, tr, table, new_base, old_base, skip_label, or_action)
 
 
-def _code_one(p, tr, table, new_base, old_base, skip_label):
+def _code_one(p, tr, table, new_base, old_base, skip_label, or_action=None):
     from sqlengine.compiler.delete import compile_delete
     from sqlengine.compiler.insert import compile_insert
     from sqlengine.compiler.select import CallbackDest, compile_select
@@ -68,6 +79,8 @@ def _code_one(p, tr, table, new_base, old_base, skip_label):
             if when is not None:
                 if_false(p, None, when, end, True)
             for st in body:
+                if or_action and isinstance(st, (A.Insert, A.Update)):
+                    st = dataclasses.replace(st, or_action=or_action)
                 if isinstance(st, A.Insert):
                     compile_insert(p, st)
                 elif isinstance(st, A.Update):

@@ -100,7 +100,8 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
     from sqlengine.compiler.upsert import code_new_row
     cols = code_new_row(p, table, assigns, old, new,
                         lambda e, target: code_expr(p, scope, e, target))
-    code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols)
+    code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols,
+                  or_action=st.or_action)
     if table.triggers:
         b.emit(O.OP_NotExists, tcur, nxt, old)
     same_rowid = not table.without_rowid and table.ipk not in assigns and -1 not in assigns
@@ -117,4 +118,5 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
     code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old)
     if rt is not None:
         rt.emit_row(new)
-    code_triggers(p, table, "UPDATE", "AFTER", new, old, nxt, cols)
+    code_triggers(p, table, "UPDATE", "AFTER", new, old, nxt, cols,
+                  or_action=st.or_action)
