@@ -146,7 +146,9 @@ def attach(p, scope, aggs, refs, start=0):
     subs = [r for r in refs[start:] if type(r) in _SUBQUERIES]
     if not subs:
         return aggs
-    subs = [s for s in subs if _may_hand_up(p, scope, s.select)]
+    refused = getattr(p, "no_hand_up", None)
+    subs = [s for s in subs if (not refused or id(s) not in refused)
+            and _may_hand_up(p, scope, s.select)]
     if not subs:
         return aggs
     from sqlengine.compiler.select import result_info_only
@@ -162,6 +164,15 @@ def attach(p, scope, aggs, refs, start=0):
         box.collecting = False
     seen = {id(a) for a in aggs}
     return aggs + [c for c in box.calls[n:] if id(c) not in seen]
+
+
+def no_hand_up(p) -> set:
+    """The ids of the subquery nodes whose aggregate calls no enclosing query collects
+    (those a window query's rewrite moves into its inner query)."""
+    out = getattr(p, "no_hand_up", None)
+    if out is None:
+        out = p.no_hand_up = set()
+    return out
 
 
 def _may_hand_up(p, scope, sel) -> bool:

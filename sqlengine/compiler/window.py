@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 
+from sqlengine.compiler.aggscope import no_hand_up
 from sqlengine.compiler.alias import result_aliases, rewrite_columns, share_link
 from sqlengine.compiler.walk import find_node
 from sqlengine.errors import Error, OperationalError
@@ -98,7 +99,10 @@ class _Rewriter:
                 e.name, 0 if e.star else len(e.args)):
             return self.slot(e)
         if isinstance(e, (A.Subquery, A.Exists, A.InSelect)) and _may_correlate(e):
-            # a subquery that may read this query's row runs in the inner query, per row
+            # a subquery that may read this query's row runs in the inner query, per row;
+            # an aggregate of this query's columns in it is never collected (SQLite's
+            # window rewrite leaves it out: "misuse of aggregate", compiler/aggscope.py)
+            no_hand_up(self.p).add(id(e))
             return self.slot(e)
         if isinstance(e, (A.Subquery, A.Exists, A.InSelect, A.Literal, A.Param)):
             return e

@@ -90,3 +90,13 @@ select (select avg(c) from t join u using(a)) from t;
 CREATE VIEW v1 AS SELECT (SELECT count(t.a) FROM u) AS n FROM t;
 SELECT * FROM v1;
 SELECT n + 1 FROM v1;
+-- in a window query a result subquery's outer aggregate is never collected
+select sum(a) over (), (select count(t.b) from u) from t;
+select count(*) over (), (select max(t.b)) from t;
+select a, row_number() over () from t where (select count(t.b) from u) > 0;
+select row_number() over (order by (select count(t.b) from u)) from t;
+select sum(a) over (), (select count(t.b) from u) from t group by a;
+select (select count(t.b) from u), sum(a) over () from t;
+select sum(count(*)) over (), (select count(t.b) from u) from t;
+select sum(a) over (), (select count(*) from u where u.a = t.a) from t;
+select sum(a) over (), (select max(u.c) from u where u.a = t.a) from t;
