@@ -94,7 +94,7 @@ class WhereLoop:
     """One way to read one source: what it needs first (``prereq``), rows out, run cost."""
 
     __slots__ = ("src_i", "bit", "prereq", "kind", "index", "eq", "lo", "hi", "n_out",
-                 "r_run", "r_setup", "covering", "used", "sort_idx")
+                 "r_run", "r_setup", "covering", "used", "sort_idx", "ops")
 
     def __init__(self, src_i, kind):
         self.src_i = src_i
@@ -111,6 +111,7 @@ class WhereLoop:
         self.covering = False
         self.used = ()  # the terms the loop's keys come from
         self.sort_idx = 0  # non-zero: the index might deliver the ORDER BY (kept apart)
+        self.ops = None  # auto: the operands on its source, which access_of keys it by
 
 
 # ---- sizes (SQLite's szEst / szTabRow / szIdxRow) -----------------------------------------
@@ -143,35 +144,57 @@ def _col_size(c) -> int:
     return min(v, 255)
 
 
-# id(table) -> (table, column count, index objects, answer): a table's sizes are asked for
-# by every statement that reads it; the entry holds the table so that its id stays unique.
-_sizes_memo: dict = {}
+class TableFacts:
+    """What the planner asks of a table for every statement that reads it and that
+    depends on the schema alone: SQLite's szTabRow and szIdxRow sizes, and the indexes
+    a loop may read in SQLite's order (the newest first; no partial index, none on a
+    column it cannot key) as (position in that order, index, its column set, szIdxRow,
+    rows per key prefix)."""
+
+    __slots__ = ("sz_tab", "sz_idx", "usable")
+
+    def __init__(self, table):
+        sz = [_col_size(c) for c in table.columns]
+        w = sum(sz) + (1 if table.ipk < 0 else 0)
+        self.sz_tab = log_est(w * 4)
+        idx = {}
+        for ix in table.indexes:
+            wi = 1 + sum(sz[c] if 0 <= c < len(sz) else 1 for c in ix.columns)
+            idx[ix.name] = log_est(wi * 4)
+        self.sz_idx = idx
+        usable = []
+        for k, ix in enumerate(table.indexes[::-1]):
+            if ix.where is not None or any(c < 0 and c != XN_EXPR for c in ix.columns):
+                continue
+            usable.append((k, ix, frozenset(ix.columns), idx[ix.name], _row_est(ix)))
+        self.usable = tuple(usable)
 
 
-def _sizes(table):
-    """(szTabRow, {index name: szIdxRow}) of a table, remembered while the table object,
-    its column count and its list of indexes stay the same."""
-    hit = _sizes_memo.get(id(table))
+# id(table) -> (table, column count, index objects, TableFacts): asked for by every
+# statement that reads the table; the entry holds the table so that its id stays unique.
+_facts_memo: dict = {}
+
+
+def table_facts(table) -> TableFacts:
+    """The TableFacts of a table, remembered while the table object, its column count
+    and its list of indexes stay the same (a schema change that alters any of them
+    makes them anew)."""
+    hit = _facts_memo.get(id(table))
     ixs = tuple(table.indexes)
     # (tuples compare their items by identity first: the same Index objects are equal)
     if hit is not None and hit[0] is table and hit[1] == len(table.columns) and hit[2] == ixs:
         return hit[3]
-    ans = _compute_sizes(table)
-    if len(_sizes_memo) > 256:
-        _sizes_memo.clear()
-    _sizes_memo[id(table)] = (table, len(table.columns), ixs, ans)
+    ans = TableFacts(table)
+    if len(_facts_memo) > 256:
+        _facts_memo.clear()
+    _facts_memo[id(table)] = (table, len(table.columns), ixs, ans)
     return ans
 
 
-def _compute_sizes(table):
-    sz = [_col_size(c) for c in table.columns]
-    w = sum(sz) + (1 if table.ipk < 0 else 0)
-    tab = log_est(w * 4)
-    idx = {}
-    for ix in table.indexes:
-        wi = 1 + sum(sz[c] if 0 <= c < len(sz) else 1 for c in ix.columns)
-        idx[ix.name] = log_est(wi * 4)
-    return tab, idx
+def _sizes(table):
+    """(szTabRow, {index name: szIdxRow}) of a table."""
+    f = table_facts(table)
+    return f.sz_tab, f.sz_idx
 
 
 def _row_est(ix):
@@ -338,7 +361,14 @@ class LoopBuilder:
                 if o is not None:
                     by_src.setdefault(id(o.src), []).append(o)
         self._ops_by_src = by_src
-        for i, src in enumerate(self.scope.sources):
+        sources = self.scope.sources
+        n = len(sources)
+        by_bit = [[] for _ in range(n)]  # the terms reading each source, in WHERE order
+        for t in self.wc.terms:
+            for i in _bits(t.mask, n):
+                by_bit[i].append(t)
+        self._terms_by_src = by_bit
+        for i, src in enumerate(sources):
             self.loops = []
             self.add_source(i, src)
             out.extend(self.loops)
@@ -348,12 +378,13 @@ class LoopBuilder:
     def add_source(self, i, src):
         terms = self.terms_of(i)
         bit = 1 << i
+        # output_adjust looks only at the terms that read this source
         if terms is self.wc.terms:
             ops = self._ops_by_src.get(id(src), [])
+            terms = self._terms_by_src[i]
         else:
             ops = [o for t in terms for o in t.operands if o.src is src]
-        # output_adjust looks only at the terms that read this source
-        terms = [t for t in terms if t.mask & bit]
+            terms = [t for t in terms if t.mask & bit]
         # (a subquery's own estimate, as SQLite's nRowLogEst of its ephemeral table)
         r_size = src.row_est if src.row_est is not None else TABLE_ROWS
         r_log = est_log(r_size)
@@ -381,6 +412,7 @@ class LoopBuilder:
                 lp.n_out = 43
                 lp.r_run = log_add(r_log, 43)
                 lp.used = (o.term,)
+                lp.ops = ops
                 self.add(lp)
         # full scan
         self.sort_idx = 1 if -1 in ob else 0
@@ -397,23 +429,20 @@ class LoopBuilder:
         self.add(lp)
         if table is None:
             return
-        sz_tab, sz_idx = _sizes(table)
+        facts = table_facts(table)
+        sz_tab = facts.sz_tab
         # rowid (INTEGER PRIMARY KEY) lookups and ranges
         if not table.without_rowid and indexed_by is None:
             self._add_rowid(i, bit, [o for o in ops if o.col == -1], r_size, r_log, terms)
         used = self.col_used.get(i) if self.col_used is not None else None
         op_cols = {o.col for o in ops}
-        for k, ix in enumerate(table.indexes[::-1]):
-            if ix.where is not None:
-                continue
-            # (every index ends with the rowid: an ORDER BY on it might be helped by any)
-            self.sort_idx = k + 2 if -1 in ob or any(c in ob for c in ix.columns) else 0
-            if any(c < 0 and c != XN_EXPR for c in ix.columns):
-                continue
+        ob_rowid = -1 in ob  # (every index ends with the rowid: then any might help)
+        for k, ix, cols, szi, est in facts.usable:
             if not_indexed or indexed_by is not None and ix.name.lower() != indexed_by:
                 continue
-            covering = used is not None and used <= set(ix.columns)
-            szi = sz_idx[ix.name]
+            # non-zero: this index might deliver the ORDER BY
+            self.sort_idx = k + 2 if ob_rowid or not cols.isdisjoint(ob) else 0
+            covering = used is not None and used <= cols
             # a full scan of the index: when it is forced, when it might deliver the
             # ORDER BY, or (covering) when it is smaller than the table
             if (indexed_by is not None or self.sort_idx) and not covering:
@@ -432,7 +461,9 @@ class LoopBuilder:
                 self.output_adjust(lp, r_size, terms)
                 self.add(lp)
             if ix.columns and ix.columns[0] in op_cols:  # else no key can start
-                self._add_index(i, ix, ops, covering, szi, sz_tab, r_log, terms)
+                cost = (r_log, 1 + (15 * szi) // sz_tab, not covering)
+                _IndexLoops(self, i, ix, est, ops, covering, cost, terms).add_from(
+                    0, (), 0, TABLE_ROWS, 0)
 
     def _add_rowid(self, i, bit, ops, r_size, r_log, terms):
         for o in ops:
@@ -484,10 +515,6 @@ class LoopBuilder:
             self.output_adjust(lp, r_size, terms)
             self.add(lp)
 
-    def _add_index(self, i, ix, ops, covering, szi, sz_tab, r_log, terms):
-        cost = (r_log, 1 + (15 * szi) // sz_tab, not covering)
-        _IndexLoops(self, i, ix, ops, covering, cost, terms).add_from(0, (), 0, TABLE_ROWS, 0)
-
 
 def _lookup_cost(cost, n_out):
     """The run cost of a keyed loop giving ``n_out`` rows (LogEst); ``cost`` is (LogEst of
@@ -506,7 +533,7 @@ class _IndexLoops:
 
     __slots__ = ("builder", "i", "ix", "table", "ops", "covering", "cost", "est", "terms")
 
-    def __init__(self, builder, i, ix, ops, covering, cost, terms):
+    def __init__(self, builder, i, ix, est, ops, covering, cost, terms):
         self.builder = builder
         self.i = i
         self.ix = ix
@@ -514,7 +541,7 @@ class _IndexLoops:
         self.ops = ops
         self.covering = covering
         self.cost = cost  # for _lookup_cost
-        self.est = _row_est(ix)
+        self.est = est  # _row_est(ix)
         self.terms = terms
 
     def fits(self, o, k):
@@ -629,6 +656,19 @@ def _term_aff(scope, o):
 
 # ---- the path solver -----------------------------------------------------------------------
 
+def _bits(m, n):
+    """The positions of the bits set in mask ``m`` below ``n``, lowest first."""
+    out = []
+    while m:
+        low = m & -m
+        i = low.bit_length() - 1
+        if i >= n:
+            break
+        out.append(i)
+        m ^= low
+    return out
+
+
 def _cost_of(path):
     return path[2]
 
@@ -644,7 +684,9 @@ def solve(loops, n, n_row0=0, fixed_order=False, order=None):
 
     A path carries its *frontier*: the loops with prerequisites that its sources satisfy,
     grown by the loops the newest source enables, so a step looks at those and at the
-    loops without prerequisites (cheapest first, stopping once none can make the cut)."""
+    loops without prerequisites (cheapest first, stopping once none can make the cut).
+    The steps read a loop as the tuple (bit, r_run, r_setup, n_out, loop): no attribute
+    lookups in the inner loop."""
     if n <= 1 or fixed_order:
         mx_choice = 1
     elif n == 2:
@@ -653,16 +695,18 @@ def solve(loops, n, n_row0=0, fixed_order=False, order=None):
         # SQLite keeps 10 paths; in Python a many-way join cannot afford that, and there
         # the plans are chains of lookups that a narrower search finds as well
         mx_choice = 10 if n <= 8 else (5 if n <= 16 else 2)
-    free_loops = sorted((lp for lp in loops if not lp.prereq), key=_run_order)
-    deps: dict = {}
+    if n == 1:
+        return _solve_one(loops, n_row0, order)
+    free_loops = [(lp.bit, lp.r_run, lp.r_setup, lp.n_out, lp)
+                  for lp in sorted([lp for lp in loops if not lp.prereq], key=_run_order)]
+    deps: dict = {}  # source index -> (prerequisites, loop tuple) of the loops needing it
     for lp in loops:
         m = lp.prereq
-        i = 0
-        while m:
-            if m & 1:
-                deps.setdefault(i, []).append(lp)
-            m >>= 1
-            i += 1
+        if not m:
+            continue
+        entry = (m, (lp.bit, lp.r_run, lp.r_setup, lp.n_out, lp))
+        for i in _bits(m, n):
+            deps.setdefault(i, []).append(entry)
     add = log_add
     # ``order``: (function giving the ORDER BY terms a sequence of loops satisfies, number
     # of terms, sort cost by number satisfied); the order is judged on complete paths
@@ -675,48 +719,49 @@ def solve(loops, n, n_row0=0, fixed_order=False, order=None):
     for step in range(n):
         nxt: dict = {}
         mx_cost = 1 << 30  # the worst surviving cost once nxt is full
+        step_bit = 1 << step  # (the one source a fixed order may place now)
+        judge_order = ordered_by is not None and step == last_step
         paths.sort(key=_cost_of)  # good paths first: the bar rises early
         for path in paths:
             pmask, prow, _pcost, punsorted, ploops, frontier = path
             if ploops:
-                last = ploops[-1]
-                frontier = [lp for lp in frontier if not lp.bit & pmask]
-                for lp in deps.get(last.src_i, ()):
-                    if not lp.prereq & ~pmask and not lp.bit & pmask:
-                        frontier.append(lp)
+                frontier = [e for e in frontier if not e[0] & pmask]
+                for m, e in deps.get(ploops[-1].src_i, ()):
+                    if not m & ~pmask and not e[0] & pmask:
+                        frontier.append(e)
                 path[5] = frontier
             if punsorted > mx_cost:
                 continue
             for group in (frontier, free_loops):
-                for lp in group:
-                    if lp.bit & pmask:
+                is_free = group is free_loops
+                for bit, r_run, r_setup, lp_out, lp in group:
+                    if bit & pmask:
                         continue
-                    if fixed_order and lp.src_i != step:
+                    if fixed_order and bit != step_bit:
                         continue
-                    base = lp.r_run + prow
+                    base = r_run + prow
                     if base > mx_cost:
-                        if group is free_loops:
+                        if is_free:
                             break  # sorted: the rest cost more
                         continue
-                    if lp.r_setup:
-                        if prow < 10 or lp.r_setup > mx_cost:
+                    if r_setup:
+                        if prow < 10 or r_setup > mx_cost:
                             continue
-                    cost = add(add(lp.r_setup, base), punsorted)
+                    cost = add(add(r_setup, base), punsorted)
                     unsorted = cost - 2
-                    if ordered_by is not None and step == last_step:
+                    if judge_order:
                         k = ordered_by(ploops + (lp,))
                         if k < n_ob:
                             unsorted = cost
                             cost = add(cost, sort_cost(k)) + 5
-                    n_out = prow + lp.n_out
-                    mask = pmask | lp.bit
+                    n_out = prow + lp_out
+                    mask = pmask | bit
                     pt = nxt.get(mask)
                     if pt is None:
                         if len(nxt) >= mx_choice:
                             if cost >= mx_cost:
                                 continue
-                            worst = max(nxt.values(), key=_cost_of)
-                            del nxt[worst[0]]
+                            del nxt[_worst(nxt)[0]]
                         nxt[mask] = [mask, n_out, cost, unsorted, ploops + (lp,), frontier]
                     elif pt[2] > cost or (pt[2] == cost and pt[1] > n_out):
                         pt[1] = n_out
@@ -727,7 +772,7 @@ def solve(loops, n, n_row0=0, fixed_order=False, order=None):
                     else:
                         continue
                     if len(nxt) >= mx_choice:
-                        mx_cost = max(q[2] for q in nxt.values())
+                        mx_cost = _worst(nxt)[2]
         if not nxt:
             return None
         paths = list(nxt.values())
@@ -736,6 +781,47 @@ def solve(loops, n, n_row0=0, fixed_order=False, order=None):
         if pt[2] < best[2]:
             best = pt
     return best[4], best[1]
+
+
+def _solve_one(loops, prow, order):
+    """solve() for one source (one path, so the best loop so far sets the bar): the
+    cheapest of its loops, the ORDER BY judged on each."""
+    best = None
+    best_cost = best_rows = 0
+    mx_cost = 1 << 30
+    for lp in sorted(loops, key=_run_order):
+        if lp.prereq:
+            continue
+        base = lp.r_run + prow
+        if base > mx_cost:
+            break  # sorted: the rest cost more
+        r_setup = lp.r_setup
+        if r_setup and (prow < 10 or r_setup > mx_cost):
+            continue
+        cost = log_add(log_add(r_setup, base), 0)
+        if order is not None:
+            ordered_by, n_ob, sort_cost = order
+            k = ordered_by((lp,))
+            if k < n_ob:
+                cost = log_add(cost, sort_cost(k)) + 5
+        n_out = prow + lp.n_out
+        if best is None or best_cost > cost or (best_cost == cost and best_rows > n_out):
+            best = lp
+            best_cost = cost
+            best_rows = n_out
+            mx_cost = cost
+    if best is None:
+        return None
+    return (best,), best_rows
+
+
+def _worst(nxt):
+    """The costliest path of ``nxt`` (the first of equals, as max() picks)."""
+    worst = None
+    for pt in nxt.values():
+        if worst is None or pt[2] > worst[2]:
+            worst = pt
+    return worst
 
 
 def sorting_cost(n_row, n_ob, n_sorted, n_cols, limit=None):
@@ -975,7 +1061,10 @@ def access_of(scope, lp, src, placed_mask, wc, terms) -> Access:
             a.hi, a.hi_op = lp.hi.rhs, lp.hi.op
         return a
     if kind == "auto":
-        return _auto(scope, src, placed_mask, terms) or Access("scan")
+        ops = lp.ops
+        if ops is None:
+            ops = [o for t in terms for o in t.operands]
+        return _auto(scope, src, placed_mask, ops) or Access("scan")
     table = src.table
     ix = lp.index
     a = Access("index")
@@ -1011,50 +1100,23 @@ def _bound_affinity(scope, e, ka):
     return AFF_BLOB if comparison_affinity(expr_affinity(e, scope), ka) == AFF_BLOB else ka
 
 
-def _correlated(scope, e):
-    """True when ``e`` reads a column of an enclosing query."""
-    from sqlengine.compiler.expr import walk
-    from sqlengine.compiler.resolve import ResolvedColumn
-    from sqlengine.errors import OperationalError
-    found = [False]
-
-    def visit(x):
-        if isinstance(x, A.Column):
-            try:
-                ref = scope.lookup(x.name, x.table)
-            except OperationalError:
-                return False
-            if ref is not None and ref.depth > 0:
-                found[0] = True
-            return False
-        if isinstance(x, ResolvedColumn):
-            if x.ref.scope is not scope:
-                found[0] = True
-            return False
-        return None
-    walk(e, visit)
-    return found[0]
-
-
-def _auto(scope, src, placed_mask, terms, require_outer=False):
+def _auto(scope, src, placed_mask, ops):
     """An automatic (hash) index on the columns of ``src`` compared for equality with
-    values of outer loops, constants or an enclosing query, or None."""
+    values of outer loops, constants or an enclosing query, or None; ``ops``: the
+    operands of the level's terms (at least those on ``src``), in WHERE order."""
     cols = []
     exprs = []
     affs = ""
-    for t in terms:
-        for o in t.operands:
-            if o.src is not src or o.op != "=" or o.col in cols:
-                continue
-            if o.prereq & ~placed_mask:
-                continue
-            if require_outer and not o.prereq and not _correlated(scope, o.rhs):
-                continue
-            if comparison_collation(o.lhs, o.rhs, scope) is not None:
-                continue
-            cols.append(o.col)
-            exprs.append(o.rhs)
-            affs += _term_aff(scope, o)
+    for o in ops:
+        if o.src is not src or o.op != "=" or o.col in cols:
+            continue
+        if o.prereq & ~placed_mask:
+            continue
+        if comparison_collation(o.lhs, o.rhs, scope) is not None:
+            continue
+        cols.append(o.col)
+        exprs.append(o.rhs)
+        affs += _term_aff(scope, o)
     if not cols:
         return None
     a = Access("auto")
@@ -1062,9 +1124,3 @@ def _auto(scope, src, placed_mask, terms, require_outer=False):
     a.eq = exprs
     a.key_aff = affs
     return a
-
-
-def auto_for_subquery(scope, src, placed_mask, terms):
-    """The old rule kept for a source with no better loop in a correlated subquery: an
-    automatic index when some equality reads an outer loop or the enclosing query."""
-    return _auto(scope, src, placed_mask, terms, require_outer=True)
