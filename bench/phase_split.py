@@ -14,10 +14,15 @@ scripts, writes nothing.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 
-import sqlengine.database as D
-from sqllogictest_runner import runner
+# this checkout's package, not whichever one the environment has installed
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import sqlengine.database as D  # noqa: E402
+from sqllogictest_runner import runner  # noqa: E402
 
 
 class PhaseClock:
