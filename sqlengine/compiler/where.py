@@ -145,7 +145,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     for lvl, i in enumerate(order):
         pos[i] = lvl
     terms = wc.terms
-    last = max((i for i, s in enumerate(scope.sources) if s.right), default=-1)
+    last = _last_right(scope.sources)
     for t in terms:
         if n == 0:
             t.level = -1
@@ -275,21 +275,18 @@ def _plan(scope, wc, core, order_by=None, limit=None, group=False):
     n = len(srcs)
     if n == 1 and not srcs[0].left:
         src = srcs[0]
-        if not any(t.operands for t in wc.terms) and (not src.is_table or not src.table.indexes):
+        if not _any_operands(wc.terms) and (not src.is_table or not src.table.indexes):
             lp = planner.WhereLoop(0, "scan")
             if order_by:
                 return [lp], *planner.order_checker(scope, wc, order_by, group).detail([lp])
             return [lp], 0, ()
-    # FROM order stays with a LEFT JOIN, and with a table-valued function reading the
-    # tables to its left (its prologue refills it inside their loops)
-    fixed = any(rightjoin.outer_level(s) or getattr(s, "prologue", None) is not None
-                for s in srcs)
+    fixed = _fixed_order(srcs)
     allowed = None
     if fixed:
         allowed = {i: wc.on_terms.get(i, []) for i, s in enumerate(srcs)
                    if rightjoin.outer_level(s)}
     col_used = None
-    if core is not None and any(s.is_table and s.table.indexes for s in srcs):
+    if core is not None and _any_indexed(srcs):
         col_used = plan_cols.columns_used(scope, core, wc.masker)
     ob_cols = None
     if order_by and not fixed:
@@ -328,12 +325,54 @@ def _plan(scope, wc, core, order_by=None, limit=None, group=False):
     return list(best), n_ordered, backwards
 
 
+# (loops, not generator expressions: compiled, each generator costs an object per call)
+
+def _last_right(sources) -> int:
+    """The position of the last source a RIGHT or FULL JOIN brings, or -1."""
+    last = -1
+    for i, s in enumerate(sources):
+        if s.right:
+            last = i
+    return last
+
+
+def _any_operands(terms) -> bool:
+    for t in terms:
+        if t.operands:
+            return True
+    return False
+
+
+def _fixed_order(srcs) -> bool:
+    """Whether the FROM order must stay: a LEFT JOIN, or a table-valued function reading
+    the tables to its left (its prologue refills it inside their loops)."""
+    for s in srcs:
+        if rightjoin.outer_level(s) or getattr(s, "prologue", None) is not None:
+            return True
+    return False
+
+
+def _any_indexed(srcs) -> bool:
+    for s in srcs:
+        if s.is_table and s.table.indexes:
+            return True
+    return False
+
+
+def _needs_affinity(aff) -> bool:
+    """Whether an affinity string applies any (``@`` and ``A``, none and BLOB, do not)."""
+    for c in aff:
+        if c not in "@A":
+            return True
+    return False
+
+
 def _key_block(p, scope, exprs, aff):
     b = p.b
     base = b.alloc_reg(len(exprs))
     for j, e in enumerate(exprs):
         code_expr(p, scope, e, base + j)
-    if aff and any(c not in "@A" for c in aff):
+    if aff and _needs_affinity(aff):
         b.emit(O.OP_Affinity, base, len(exprs), 0, aff)
     return base
 
@@ -578,7 +617,7 @@ def _in_key_block(p, scope, lv, exprs, aff):
             coll = ix.collations[j] or src.table.columns[col].collation
             brk = _in_loop(p, scope, lv, e, base + j, aff[j:j + 1], coll, brk,
                            ix.desc[j] != lv.access.reverse)
-    if aff and any(c not in "@A" for c in aff):
+    if aff and _needs_affinity(aff):
         b.emit(O.OP_Affinity, base, len(exprs), 0, aff)
     return base
 
@@ -606,7 +645,7 @@ def _open_auto(p, scope, lv):
     nxt = b.new_label()
     for j, c in enumerate(cols):
         code_column(p, ColRef(src, c, scope, 0), key + j)
-    if any(a not in "@A" for a in acc.key_aff):
+    if _needs_affinity(acc.key_aff):
         b.emit(O.OP_Affinity, key, n, 0, acc.key_aff)
     b.emit(O.OP_IfNullJump, key, nxt, n)
     b.emit(O.OP_Rowid, src.cursor, key + n)
@@ -729,6 +768,8 @@ def where_end(p, info: WhereInfo) -> None:
             b.emit(O.OP_Integer, 1, lv.match_reg)
             b.emit(O.OP_Goto, 0, lv.after_match)
         b.resolve(lv.done)
-    if any(lv.rj is not None for lv in info.levels):
-        rightjoin.unmatched_passes(p, info)
+    for lv in info.levels:
+        if lv.rj is not None:
+            rightjoin.unmatched_passes(p, info)
+            break
     b.resolve(info.brk)
