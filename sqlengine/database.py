@@ -338,7 +338,7 @@ class Database:
                 raise malformed(name, f"no such table: main.{st.table}")
             return st
         try:
-            s = S.build_schema(rows, parse)
+            s = S.build_schema(rows, parse, getattr(self.schema, "main", self.schema))
         except E.Error as e:
             if str(e).startswith("malformed database schema"):
                 raise

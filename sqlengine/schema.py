@@ -382,14 +382,18 @@ def index_from_ast(ast: A.CreateIndex, table: Table, root: int, sql: str | None)
 class Schema:
     """Every object of one database, by lower-case name."""
 
-    def __init__(self):
+    def __init__(self, schema_tab: Table | None = None):
         self.tables: dict[str, Table] = {}
         self.indexes: dict[str, Index] = {}
         self.views: dict[str, View] = {}
         self.triggers: dict[str, Trigger] = {}
         self.cookie = 0
         self.version = 0  # bumped on every reload (invalidates compiled programs)
-        self.tables[SCHEMA_TABLE] = schema_table()
+        self.tables[SCHEMA_TABLE] = schema_tab if schema_tab is not None else schema_table()
+        # the sqlite_schema rows each object was built from, by lower-case tbl_name (a
+        # table or view with its indexes and triggers): a reload reuses a group whose
+        # rows did not change (build_schema's ``old``)
+        self.groups: dict[str, tuple] = {}
 
     def table(self, name: str):
         return self.tables.get(name.lower())
@@ -541,12 +545,44 @@ class IndexMap(_LazyMap):
         self.tables.build_all()
 
 
-def build_schema(rows, parse) -> Schema:
+def _row_groups(rows) -> tuple:
+    """Each row's group and the rows of each group: (keys, {key: tuple of its rows, in
+    order}). A row's group is the lower-case name of the table or view it is (its own
+    name) or belongs to (an index's or trigger's tbl_name, the name it is attached by)."""
+    keys = []
+    groups: dict = {}
+    for row in rows:
+        typ = row[0]
+        key = row[1] if typ == "table" or typ == "view" else row[2]
+        if type(key) is str:
+            key = key.lower()
+        keys.append(key)
+        g = groups.get(key)
+        if g is None:
+            groups[key] = [row]
+        else:
+            g.append(row)
+    return keys, {key: tuple(g) for key, g in groups.items()}
+
+
+def _kept_groups(groups, old) -> set:
+    """The groups whose rows are the same as when ``old`` was built: their objects
+    (immutable once built) are taken over as they are."""
+    if old is None:
+        return set()
+    prev = old.groups
+    return {key for key, g in groups.items() if prev.get(key) == g}
+
+
+def build_schema(rows, parse, old: Schema | None = None) -> Schema:
     """The schema from sqlite_schema rows (type, name, tbl_name, rootpage, sql);
     ``parse(sql)`` returns the statement's AST. Tables and indexes with plain CREATE texts
     (``schema_fast``) are built on first use (TableMap); every other text is parsed here,
-    so a damaged schema is reported at once, as SQLite reports it."""
-    s = Schema()
+    so a damaged schema is reported at once, as SQLite reports it. With ``old`` (the
+    schema this connection had), the objects of every group of rows that did not change
+    are taken from it instead of being built again (a DDL statement changes one group;
+    SQLite likewise parses only the new rows), in the same order a full build gives."""
+    s = Schema(old.tables[SCHEMA_TABLE] if old is not None else None)
     tables = TableMap(s.tables)
     tables.parse = parse
     tables.schema = s
@@ -554,33 +590,52 @@ def build_schema(rows, parse) -> Schema:
     indexes.tables = tables
     s.tables = tables
     s.indexes = indexes
+    keys, s.groups = _row_groups(rows)
+    kept = _kept_groups(s.groups, old)
     autos: list = []
     idx_rows = []
     trig_rows = []
-    for typ, name, tbl_name, root, sql in rows:
-        _check_schema_row(typ, name, tbl_name, root, sql)
+    for (typ, name, tbl_name, root, sql), key in zip(rows, keys):
+        reuse = key in kept  # (its rows were checked when they were first built)
+        if not reuse:
+            _check_schema_row(typ, name, tbl_name, root, sql)
         if typ == "table":
             if sql is None:
                 continue
+            key = name.lower()
+            if reuse:
+                t = dict.__getitem__(old.tables, key)
+                dict.__setitem__(tables, key, t)
+                if type(t) is Table:
+                    for idx in t.indexes:  # the key of a WITHOUT ROWID table
+                        if idx.is_pk:
+                            dict.__setitem__(indexes, idx.name.lower(), idx)
+                continue
             names = plain_table(sql) if type(root) is int else None
             if names is not None:
-                dict.__setitem__(tables, name.lower(), _Deferred(root, sql, names))
+                dict.__setitem__(tables, key, _Deferred(root, sql, names))
                 continue
             t = table_from_ast(parse(sql), root, sql)
-            s.tables[name.lower()] = t
+            s.tables[key] = t
             for idx in t.indexes:  # the key of a WITHOUT ROWID table
                 s.indexes[idx.name.lower()] = idx
         elif typ == "view":
+            if reuse:
+                s.views[name.lower()] = old.views[name.lower()]
+                continue
             ast = parse(sql)
             s.views[name.lower()] = View(ast.name, ast.select, ast.columns, sql)
         elif typ == "index":
             if sql is None:
-                autos.append((name, tbl_name, root))
+                autos.append((name, tbl_name, root, reuse))
             else:
-                idx_rows.append((name, tbl_name, root, sql))
+                idx_rows.append((name, tbl_name, root, sql, reuse))
         elif typ == "trigger":
-            trig_rows.append((name, tbl_name, sql))
-    for name, tbl_name, root in autos:
+            trig_rows.append((name, tbl_name, sql, reuse))
+    for name, tbl_name, root, reuse in autos:
+        if reuse:
+            _take_over(indexes, old.indexes, name.lower())
+            continue
         t = s.table(tbl_name)
         if t is None:
             continue
@@ -600,7 +655,10 @@ def build_schema(rows, parse) -> Schema:
             else:
                 t.indexes.append(idx)
             s.indexes[name.lower()] = idx
-    for name, tbl_name, root, sql in idx_rows:
+    for name, tbl_name, root, sql, reuse in idx_rows:
+        if reuse:
+            _take_over(indexes, old.indexes, name.lower())
+            continue
         key = tbl_name.lower()
         d = dict.get(tables, key)
         if type(d) is _Deferred and type(root) is int:
@@ -615,13 +673,24 @@ def build_schema(rows, parse) -> Schema:
         idx = index_from_ast(parse(sql), t, root, sql)
         t.indexes.append(idx)
         s.indexes[name.lower()] = idx
-    for name, tbl_name, sql in trig_rows:
+    for name, tbl_name, sql, reuse in trig_rows:
+        if reuse:
+            s.triggers[name.lower()] = old.triggers[name.lower()]
+            continue
         tr = Trigger(parse(sql), sql)
         s.triggers[name.lower()] = tr
         owner = s.table(tbl_name) or s.views.get(tbl_name.lower())
         if owner is not None:
             owner.triggers.append(tr)
     return s
+
+
+def _take_over(indexes, old_indexes, key) -> None:
+    """An index of a kept group, as the old schema holds it (built, or still deferred with
+    its table); none when the old build left it out (an index of no table)."""
+    v = dict.get(old_indexes, key)
+    if v is not None:
+        dict.__setitem__(indexes, key, v)
 
 
 def _str_hash(name: str) -> int:

@@ -257,11 +257,28 @@ cdef class Vdbe:
         self.cursors = [None] * (self.prog.n_cursor + 1)
 
     cdef VCursor _open_table(self, int i, long long root, bint write, object p4):
+        """OpenRead/OpenWrite of cursor ``i``. A cursor the slot already holds on the same
+        b-tree (an open inside a loop: an inner table's index, an OR term's) is cleared
+        and kept, as SQLite's OP_OpenRead keeps it, instead of a new b-tree cursor."""
+        cdef VCursor c
+        cdef BtCursor bc
         key_info = None
         kind = K_TABLE
         if p4 is not None and not isinstance(p4, int):
             key_info = p4
             kind = K_INDEX
+        c = self.cursors[i]
+        if c is not None and c.kind == kind and c.key_info is key_info:
+            bc = <BtCursor?>c.bt
+            if bc.root == root and bc.writable == write:
+                bc.invalidate()
+                c.row = None
+                c.nullrow = False
+                c.eof = True
+                c.pos = -1
+                c.seq = 0
+                c.rowid_cache = None
+                return c
         bt = self.db.bt.cursor(root, write, key_info)
         c = VCursor(kind, bt, None, key_info)
         if key_info is not None:
