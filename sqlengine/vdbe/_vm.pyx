@@ -392,7 +392,11 @@ cdef class Vdbe:
                         continue
                     pc += 1
                     continue
-                if type(v) is tuple or type(w) is tuple:  # WITHOUT ROWID row keys
+                if type(v) is int and type(w) is int and (p5 & 7) != 2:
+                    # two integers under any affinity but TEXT: compared as they are (what
+                    # compare_with_affinity does for them; no collation applies to numbers)
+                    res = 0 if v == w else (-1 if v < w else 1)
+                elif type(v) is tuple or type(w) is tuple:  # WITHOUT ROWID row keys
                     res = 0 if v == w else 1
                 else:
                     res = compare_with_affinity(v, w, AFF_CHARS[p5 & 7], coll)
