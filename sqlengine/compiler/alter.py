@@ -97,11 +97,11 @@ def compile_alter(p, st: A.AlterTable):
     if low in ("sqlite_schema", "sqlite_master") or low.startswith("sqlite_"):
         raise OperationalError(f"table {st.table} may not be altered")
     t = s.table(st.table)
+    action = st.action.upper()
     if t is None:
         if low in s.views:
-            raise OperationalError(f"view {st.table} may not be altered")
+            raise _view_not_altered(s.views[low].name, action)
         raise OperationalError(f"no such table: {st.table}")
-    action = st.action.upper()
     if action in ("ADD", "ADD COLUMN"):
         return _add_column(p, t, st)
     if action in ("RENAME", "RENAME TO", "RENAME TABLE"):
@@ -111,6 +111,17 @@ def compile_alter(p, st: A.AlterTable):
     if action in ("DROP", "DROP COLUMN"):
         return _drop_column(p, t, st.column)
     raise OperationalError(f"unsupported ALTER TABLE action: {st.action}")
+
+
+def _view_not_altered(name, action):
+    """SQLite's refusal to ALTER a view, worded per action, naming the view as declared."""
+    if action in ("ADD", "ADD COLUMN"):
+        return OperationalError("Cannot add a column to a view")
+    if action == "RENAME COLUMN":
+        return OperationalError(f'cannot rename columns of view "{name}"')
+    if action in ("DROP", "DROP COLUMN"):
+        return OperationalError(f'cannot drop column from view "{name}"')
+    return OperationalError(f"view {name} may not be altered")
 
 
 # ---- the schema rows ---------------------------------------------------------------------

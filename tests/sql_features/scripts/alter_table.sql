@@ -84,3 +84,15 @@ drop trigger dc_t3;
 create trigger dc_t4 after delete on dc begin delete from dcl where b = 1; update dc set x = 1 where y = 2; end;
 alter table dc drop column y;
 select name, sql from sqlite_schema where tbl_name = 'dc' order by name;
+-- ALTER on a view: the refusal is worded per action and names the view as declared
+CREATE TABLE vbase(a);
+CREATE VIEW vw AS SELECT a FROM vbase;
+CREATE VIEW "Q x" AS SELECT a FROM vbase;
+ALTER TABLE VW ADD COLUMN b;
+ALTER TABLE VW ADD COLUMN b PRIMARY KEY;
+ALTER TABLE VW RENAME TO vw2;
+ALTER TABLE VW RENAME COLUMN a TO b;
+ALTER TABLE VW RENAME COLUMN nope TO b;
+ALTER TABLE main.vw DROP COLUMN a;
+ALTER TABLE "Q x" RENAME COLUMN a TO b;
+ALTER TABLE "q X" DROP a;
