@@ -216,9 +216,12 @@ class Scope:
         self.aliases = {}  # this query's result aliases: lower-case name -> expression
         self.alias_outer = False  # whether lookups from here see ``outer``'s aliases
         self.correlated = False
+        # aggregate attribution (compiler/aggscope.py): whether the query is an aggregate
+        # one, the calls its subqueries hand up (an OuterAggs), and, for a query that is
+        # none, its WHERE and FROM (an aggregate there is a resolve-time misuse)
         self.agg_allowed = False
-        self.agg_context = None  # set while collecting aggregates
-        self.in_where = False
+        self.agg_context = None
+        self.in_where = None
         self.corr = corr if corr is not None else [False]
         self._cache = {}
         self._index = None  # see _names

@@ -257,10 +257,12 @@ def _code_function(p, scope, e, target):
 def _code_outer_aggregate(p, scope, e, target):
     """An aggregate call this query does not compute: an enclosing query's (it holds the
     value: compiler/aggscope.py), else a misuse (SQLite's resolve-time message where the
-    clause allows no aggregate: the WHERE or ON of a query that is no aggregate one)."""
+    clause allows no aggregate, its code-time one elsewhere)."""
     from sqlengine.compiler.aggscope import PROBED, outer_register
-    if scope is not None and not scope.agg_allowed and scope.in_where is not None and \
-            _inside(scope.in_where, e):
+    if scope is None or not scope.agg_allowed and (
+            scope.in_where is None or _inside(scope.in_where, e)):
+        # (LIMIT, VALUES, SET, an UPDATE's or DELETE's WHERE, or the WHERE and FROM of a
+        # SELECT that is no aggregate one: clauses where SQLite allows no aggregate)
         raise OperationalError(f"misuse of aggregate function {e.name}()")
     r = outer_register(scope, e)
     if r is PROBED:

@@ -100,3 +100,12 @@ select (select count(t.b) from u), sum(a) over () from t;
 select sum(count(*)) over (), (select count(t.b) from u) from t;
 select sum(a) over (), (select count(*) from u where u.a = t.a) from t;
 select sum(a) over (), (select max(u.c) from u where u.a = t.a) from t;
+-- aggregates where no clause allows them
+insert into t values (count(*), 1);
+update t set b = max(a);
+delete from t where count(*) > 1;
+select 1 limit count(*);
+update t set b = 1 where (select count(t.a) from u) > 0;
+select a from t order by count(*);
+select 1 order by count(*);
+select count(*) from t join u on count(*) > 0;
