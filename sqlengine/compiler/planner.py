@@ -16,7 +16,7 @@ keys a lookup needs no test in the loop (``where.py`` drops it). This module emi
 from __future__ import annotations
 
 from sqlengine.compiler.exprindex import XN_EXPR, index_column_affinity, same_expr
-from sqlengine.compiler.plan_terms import Operand, split_and  # noqa: F401  (re-exported)
+from sqlengine.compiler.plan_terms import Operand, _column_ref, split_and  # noqa: F401  (re-exported)
 from sqlengine.compiler.resolve import comparison_collation, expr_affinity
 from sqlengine.sql import ast as A
 from sqlengine.vdbe._values import comparison_affinity
@@ -618,7 +618,6 @@ def _or_to_in(scope, t):
     """SQLite's OR-to-IN rewrite for the planner: a term ``x = c1 OR x = c2 OR ...`` on one
     column with constants is an operand ``x IN (c1, c2, ...)`` (the term itself is still
     tested in the loop); None for any other OR."""
-    from sqlengine.compiler.plan_terms import _column_ref
     stack = [t.expr]
     col = None
     values = []
@@ -866,7 +865,6 @@ class OrderChecker:
     __slots__ = ("scope", "obs", "fixed", "n_ob", "group", "_keys")
 
     def __init__(self, scope, wc, order_by, group=False):
-        from sqlengine.compiler.plan_terms import _column_ref
         sources = scope.sources
         obs = []
         for e, desc, nulls_first, coll in order_by:

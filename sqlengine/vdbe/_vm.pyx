@@ -65,6 +65,7 @@ DEF CMP_STOREP2 = 0x20
 DEF CMP_NULLEQ = 0x80
 
 cdef str AFF_CHARS = "@ABCDE"
+cdef int TEXT_AFF_CODE = AFF_CHARS.index("B")   # a comparison's P5 & 7 under TEXT affinity
 
 # Names the compiler may use to call back into the VM for functions needing connection state.
 SQLITE_MAX_I64 = 9223372036854775807
@@ -92,13 +93,17 @@ cdef class VCursor:
         self.data = data
         self.key_info = key_info
         self.n_cols = n_cols
+        self.pk_fields = None
+        self.reset()
+
+    cdef void reset(self):
+        """Back to the state of a cursor just opened: no row, at EOF, not a NULL row."""
         self.row = None
         self.nullrow = False
         self.eof = True
         self.pos = -1
         self.seq = 0
         self.rowid_cache = None
-        self.pk_fields = None
 
 
 cdef class AggState:
@@ -272,12 +277,7 @@ cdef class Vdbe:
             bc = <BtCursor?>c.bt
             if bc.root == root and bc.writable == write:
                 bc.invalidate()
-                c.row = None
-                c.nullrow = False
-                c.eof = True
-                c.pos = -1
-                c.seq = 0
-                c.rowid_cache = None
+                c.reset()
                 return c
         bt = self.db.bt.cursor(root, write, key_info)
         c = VCursor(kind, bt, None, key_info)
@@ -392,7 +392,7 @@ cdef class Vdbe:
                         continue
                     pc += 1
                     continue
-                if type(v) is int and type(w) is int and (p5 & 7) != 2:
+                if type(v) is int and type(w) is int and (p5 & 7) != TEXT_AFF_CODE:
                     # two integers under any affinity but TEXT: compared as they are (what
                     # compare_with_affinity does for them; no collation applies to numbers)
                     res = 0 if v == w else (-1 if v < w else 1)

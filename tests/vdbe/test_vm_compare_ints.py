@@ -6,11 +6,9 @@ a WHERE filter, against sqlite3."""
 from __future__ import annotations
 
 import itertools
-import sqlite3
 
 import pytest
 
-import sqlengine
 
 VALUES = [0, 1, -1, 9, 10, 100, 2 ** 62, -(2 ** 63), 2 ** 63 - 1, 1.0, 9.5, "9", "10", "abc",
           None, b"\x01"]
@@ -19,19 +17,9 @@ OPERANDS = COLUMNS + ["10", "'10'", "CAST(t AS INTEGER)", "+i", "i + 0", "-92233
 OPS = ["=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT"]
 
 
-def _fill(con):
+def fill(con):
     con.execute("CREATE TABLE v(i INTEGER, t TEXT, r REAL, n NUMERIC, b)")
     con.executemany("INSERT INTO v VALUES (?, ?, ?, ?, ?)", [(x,) * 5 for x in VALUES])
-
-
-@pytest.fixture(scope="module")
-def pair():
-    ours, theirs = sqlengine.connect(":memory:"), sqlite3.connect(":memory:")
-    _fill(ours)
-    _fill(theirs)
-    yield ours, theirs
-    ours.close()
-    theirs.close()
 
 
 @pytest.mark.parametrize("op", OPS)

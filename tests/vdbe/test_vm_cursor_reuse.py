@@ -7,11 +7,9 @@ must not grow with the outer loop."""
 from __future__ import annotations
 
 import random
-import sqlite3
 
 import pytest
 
-import sqlengine
 from sqlengine.storage import btree
 
 SETUP = [
@@ -35,7 +33,7 @@ QUERIES = [
 ]
 
 
-def _fill(con):
+def fill(con):
     rnd = random.Random(7)
     for sql in SETUP:
         con.execute(sql)
@@ -43,16 +41,6 @@ def _fill(con):
         con.executemany(f"INSERT INTO {t} VALUES (?, ?, ?, ?)",
                         [(rnd.randrange(10), rnd.randrange(10), rnd.randrange(10),
                           f"x{rnd.randrange(50)}") for _ in range(60)])
-
-
-@pytest.fixture(scope="module")
-def pair():
-    ours, theirs = sqlengine.connect(":memory:"), sqlite3.connect(":memory:")
-    _fill(ours)
-    _fill(theirs)
-    yield ours, theirs
-    ours.close()
-    theirs.close()
 
 
 @pytest.mark.parametrize("sql", QUERIES)
