@@ -25,7 +25,7 @@ from sqllogictest_runner.clusters import Clusters
 from sqllogictest_runner.corpus import ci_subset, collect, shard
 from sqllogictest_runner.engines import open_engine
 from sqllogictest_runner.harness import call_in_child, default_jobs, run_tasks
-from sqllogictest_runner.report import format_table, summarise, to_json
+from sqllogictest_runner.report import format_slowest, format_table, summarise, to_json
 
 __all__ = ["main", "build_parser"]
 
@@ -136,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     print(format_table(summary, engines, wall), file=out)
 
     primary = [r for r in results if r.engine == args.engine]
+    slowest = format_slowest(results, args.engine)
+    if slowest:
+        print("\n" + slowest, file=out)
     failing = sorted((r for r in primary if r.failures), key=lambda r: r.path)
     if failing and args.failures:
         print(f"\nfirst failing records ({args.engine}):", file=out)

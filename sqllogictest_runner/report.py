@@ -144,6 +144,21 @@ def format_table(summary: dict[str, dict[str, Totals]], engines: list[str],
     return "\n".join(lines)
 
 
+def format_slowest(results: list[ScriptResult], engine: str, n: int = 5,
+                   limit: float = 1.0) -> str:
+    """The ``n`` slowest records of ``engine`` (each script keeps its slowest one) and how
+    many scripts have a record over ``limit`` seconds of engine time."""
+    mine = sorted((r for r in results if r.engine == engine and r.slowest_line),
+                  key=lambda r: r.slowest_seconds, reverse=True)
+    if not mine:
+        return ""
+    over = sum(1 for r in mine if r.slowest_seconds > limit)
+    lines = [f"slowest records ({engine}): {over} script{'s' if over != 1 else ''} with a "
+             f"record over {limit:g} s"]
+    lines += [f"  {r.slowest_seconds:8.3f} s  {r.path}:{r.slowest_line}" for r in mine[:n]]
+    return "\n".join(lines)
+
+
 def to_json(results: list[ScriptResult], engines: list[str], wall: float,
             max_failures_per_file: int = 200, extra: dict | None = None) -> str:
     summary = summarise(results)
@@ -158,6 +173,7 @@ def to_json(results: list[ScriptResult], engines: list[str], wall: float,
                 "records_run": r.records_run, "skipped": r.skipped, "failed": r.failed,
                 "seconds": round(r.seconds, 4), "engine_seconds": round(r.engine_seconds, 4),
                 "cpu_seconds": round(r.cpu_seconds, 4),
+                "slowest_seconds": round(r.slowest_seconds, 4), "slowest_line": r.slowest_line,
                 "failures": [{"line": f[0], "kind": f[1], "message": f[2], "sql": f[3]}
                              for f in r.failures[:max_failures_per_file]],
                 "notes": [{"line": n[0], "note": n[1]} for n in r.notes],

@@ -58,6 +58,8 @@ class ScriptResult:
     engine_seconds: float = 0.0   # time spent inside the engine's two operations
     cpu_seconds: float = 0.0      # CPU time of the process running the script
     last_line: int = 0            # line of the last record reached
+    slowest_seconds: float = 0.0  # engine time of the script's slowest record
+    slowest_line: int = 0         # that record's first line
     notes: list = field(default_factory=list)  # (line, text): records run differently
 
     @property
@@ -72,6 +74,7 @@ class ScriptResult:
             "status": self.status, "seconds": self.seconds,
             "engine_seconds": self.engine_seconds, "cpu_seconds": self.cpu_seconds,
             "last_line": self.last_line,
+            "slowest_seconds": self.slowest_seconds, "slowest_line": self.slowest_line,
             "notes": [list(n) for n in self.notes],
         }
 
@@ -86,6 +89,8 @@ class ScriptResult:
         r.engine_seconds = d["engine_seconds"]
         r.cpu_seconds = d.get("cpu_seconds", 0.0)
         r.last_line = d["last_line"]
+        r.slowest_seconds = d.get("slowest_seconds", 0.0)
+        r.slowest_line = d.get("slowest_line", 0)
         r.notes = [tuple(n) for n in d["notes"]]
         return r
 
@@ -136,7 +141,7 @@ def run_script(text: str, engine: Engine, path: str = "", progress=None,
     threshold = DEFAULT_HASH_THRESHOLD
     labels: dict[str, str] = {}
     run = skipped = 0
-    t_engine = 0.0
+    t_engine = slowest = 0.0
     countdown = progress_every
     t_start = clock()
     prev_line = 0
@@ -170,10 +175,14 @@ def run_script(text: str, engine: Engine, path: str = "", progress=None,
             try:
                 err = statement(rec.sql)
             except EngineCrash as e:
-                t_engine += clock() - t0
-                fail((rec.line, CRASH, str(e), rec.sql))
+                err = e
+            dt = clock() - t0
+            t_engine += dt
+            if dt > slowest:
+                slowest, result.slowest_line = dt, rec.line
+            if isinstance(err, EngineCrash):
+                fail((rec.line, CRASH, str(err), rec.sql))
                 continue
-            t_engine += clock() - t0
             if rec.ok:
                 if err is not None:
                     fail((rec.line, STATEMENT_FAILED, err, rec.sql))
@@ -182,17 +191,20 @@ def run_script(text: str, engine: Engine, path: str = "", progress=None,
         elif kind == "query":
             run += 1
             t0 = clock()
+            error = None
             try:
                 ncols, rows, step_error = query(rec.sql)
             except PrepareError as e:
-                t_engine += clock() - t0
-                fail((rec.line, QUERY_ERROR, str(e), rec.sql))
-                continue
+                error = (QUERY_ERROR, e)
             except EngineCrash as e:
-                t_engine += clock() - t0
-                fail((rec.line, CRASH, str(e), rec.sql))
+                error = (CRASH, e)
+            dt = clock() - t0
+            t_engine += dt
+            if dt > slowest:
+                slowest, result.slowest_line = dt, rec.line
+            if error is not None:
+                fail((rec.line, error[0], str(error[1]), rec.sql))
                 continue
-            t_engine += clock() - t0
             types = rec.types
             if ncols != len(types) and ncols is not None:  # None: the adapter cannot tell
                 fail((rec.line, COLUMN_COUNT,
@@ -239,6 +251,7 @@ def run_script(text: str, engine: Engine, path: str = "", progress=None,
     result.records_run = run
     result.skipped = skipped
     result.engine_seconds = t_engine
+    result.slowest_seconds = slowest
     result.seconds = clock() - t_start
     return result
 

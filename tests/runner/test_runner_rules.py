@@ -155,3 +155,17 @@ def test_parser_records_and_lines():
     assert (q.types, q.sort, q.label, q.sql, q.expected, q.first_line) == \
         ("IT", "rowsort", "label-9", "SELECT 1,\n'a'", ["1", "a"], 4)
     assert recs[0].threshold == 3 and recs[2].ok is False
+
+
+def test_slowest_record_is_the_one_that_took_longest():
+    heavy = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000)"
+             " SELECT count(*) FROM c")
+    r = run("statement ok\nCREATE TABLE t(a)\n\n"
+            "query I nosort\nSELECT 1\n----\n1\n\n"
+            f"query I nosort\n{heavy}\n----\n1000000\n\n"
+            "query I nosort\nSELECT 2\n----\n2\n")
+    assert r.failures == []
+    assert r.slowest_line == 9  # the heavy query record starts on line 9
+    assert 0 < r.slowest_seconds <= r.engine_seconds
+    back = type(r).from_dict(r.to_dict())
+    assert (back.slowest_line, back.slowest_seconds) == (9, r.slowest_seconds)
