@@ -305,6 +305,21 @@ def find(db, name):
     return None
 
 
+def holder_name(db, schema, obj, kind="views"):
+    """The name SQLite gives the tables named unqualified in the body of the view (or, with
+    ``kind="triggers"``, the trigger) ``obj`` of ``schema`` when they are missing: its
+    database's ("main", an attached one's), None for a temp one, whose body SQLite leaves
+    unbound (sqlite3FixSrcList: "no such table: main.t" against "no such table: t"), and
+    for one the schema does not hold (a foreign key's trigger names its tables in full)."""
+    key = obj.name.lower()
+    if getattr(schema, kind).get(key) is not obj:
+        return None
+    for att in db.attached:
+        if getattr(att.db.schema, kind).get(key) is obj:
+            return None if att.name.lower() == "temp" else att.name
+    return "main"
+
+
 def prepare_attached(db, parsed, stmt=None):
     """A Statement for ``parsed`` (or for ``stmt``, its AST as the authorizer rewrote it)
     on a connection that has attached files (or for ATTACH, DETACH, CREATE TEMP ...)."""

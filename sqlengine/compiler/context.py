@@ -42,6 +42,7 @@ class Parse:
     # True while a FROM subquery or CTE body compiles: SQLite names its columns before
     # names resolve, so a double-quoted string keeps its bare name there (select.py)
     early_names = False
+    body_db = None  # the database of the view or trigger body compiling (cte.schema_scope)
     trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
     ast = None  # the statement's AST (the numbers of its SELECTs: explain.py)
     eqp = False  # compiling for EXPLAIN QUERY PLAN: plan lines wanted (explain.py)

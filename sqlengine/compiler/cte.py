@@ -64,15 +64,28 @@ def pop_with(p, token):
 
 
 @contextmanager
-def schema_scope(p):
-    """Hide the statement's WITH frames while the body of a view or trigger compiles: such a
-    body names the schema's tables and views, never a CTE of the statement that uses it."""
-    saved = getattr(p, "ctes", None)
+def schema_scope(p, holder=None, kind="views"):
+    """Hide the statement's WITH frames while the body of the view or trigger ``holder``
+    compiles: such a body names the schema's tables and views, never a CTE of the statement
+    that uses it; a table it names unqualified and misses is missed in the holder's
+    database (``Parse.body_db``: attach.holder_name)."""
+    saved = getattr(p, "ctes", None), p.body_db
     p.ctes = []
+    if holder is not None:
+        from sqlengine.compiler.attach import holder_name
+        p.body_db = holder_name(p.db, p.schema, holder, kind)
     try:
         yield
     finally:
-        p.ctes = saved
+        p.ctes, p.body_db = saved
+
+
+def missing_table(p, name, schema=None):
+    """SQLite's error for a FROM item naming no table, view or CTE: the name as written,
+    qualified by its schema, or else by the database of the view or trigger body it is in."""
+    db_name = schema or p.body_db
+    return OperationalError(f"no such table: {db_name}.{name}" if db_name else
+                            f"no such table: {name}")
 
 
 def find_cte(p, name: str):

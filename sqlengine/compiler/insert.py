@@ -33,7 +33,8 @@ def table_for_write(p, name, schema_name=None):
         v = p.schema.views.get(name.lower())
         if v is not None:
             return v
-        raise OperationalError(f"no such table: {name}")
+        from sqlengine.compiler.cte import missing_table
+        raise missing_table(p, name, schema_name)
     if t.name.lower() == "sqlite_schema" and not p.db.writable_schema:
         raise OperationalError(f"table {name} may not be modified")
     return t

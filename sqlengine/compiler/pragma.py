@@ -724,11 +724,13 @@ def _type_text(type_name):
 
 
 def _view_info(p, v, xinfo):
+    """PRAGMA table_info of the view ``v``: its body is compiled to learn its columns, so a
+    body that no longer compiles (a table dropped under it) is the PRAGMA's error, as in
+    SQLite's sqlite3ViewGetColumnNames."""
+    from sqlengine.compiler.cte import schema_scope
     from sqlengine.compiler.select import result_info_only
-    try:
+    with schema_scope(p, v):
         info = result_info_only(p, v.select)
-    except OperationalError:
-        return []
     names = list(v.columns) if v.columns else list(info.names)
     rows = []
     for i, n in enumerate(names):
@@ -830,7 +832,11 @@ def _table_list_of(p, name, db, s):
             rows.append((n, (name, t.name, "table", len(t.columns),
                              1 if t.without_rowid else 0, _is_strict(t))))
         elif v is not None:
-            rows.append((n, (name, v.name, "view", len(_view_info(p, v, False)), 0, 0)))
+            try:
+                ncol = len(_view_info(p, v, False))
+            except OperationalError:  # (SQLite counts the columns it could not name: 0)
+                ncol = 0
+            rows.append((n, (name, v.name, "view", ncol, 0, 0)))
     return rows
 
 

@@ -305,7 +305,7 @@ def _source_for(p, item, scope, outer=None):
             from sqlengine.compiler.cte import schema_scope
             p.view_stack.append(name.lower())
             try:
-                with schema_scope(p):
+                with schema_scope(p, v):
                     src = materialize(p, v.select, item.alias or name, v.columns, v.name,
                                       early_names=False, reads_outer=False)
             finally:
@@ -317,7 +317,8 @@ def _source_for(p, item, scope, outer=None):
             src = pragma_function_source(p, item, Source, TableDest)
             if src is not None:
                 return src
-        raise OperationalError(f"no such table: {name}")
+        from sqlengine.compiler.cte import missing_table
+        raise missing_table(p, name, item.schema)
     if isinstance(item, A.SubqueryRef):
         src = materialize(p, item.select, item.alias or "(subquery)", None,
                           item.alias or f"(subquery-{select_id(p, item.select)})")

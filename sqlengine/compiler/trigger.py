@@ -75,7 +75,7 @@ def _code_one(p, tr, table, new_base, old_base, skip_label, or_action=None):
     first = b.addr()
     when, body = _bind_new_old(tr, table, new_base, old_base)
     try:
-        with schema_scope(p):
+        with schema_scope(p, tr, "triggers"):
             if when is not None:
                 if_false(p, None, when, end, True)
             for st in body:
@@ -178,7 +178,7 @@ def _bind_new_old(tr, table, new_base, old_base):
 
 def _view_columns(p, view):
     from sqlengine.compiler.select import result_info_only
-    with schema_scope(p):
+    with schema_scope(p, view):
         info = result_info_only(p, view.select)
     names = list(view.columns) if view.columns else info.names
     return names

@@ -1,0 +1,51 @@
+-- A view or trigger whose table was dropped: SQLite binds the unqualified FROM items of a
+-- main view's or trigger's body to main (sqlite3FixSrcList), so the error names the table
+-- as main.t2; a temp view's body stays unbound ("no such table: t2"); PRAGMA table_info of
+-- such a view is that error (compiler/cte.py missing_table, attach.holder_name)
+CREATE TABLE t(a, b);
+CREATE TABLE t2(x);
+CREATE TABLE log(m);
+CREATE VIEW v AS SELECT * FROM t2;
+CREATE VIEW vv AS SELECT * FROM v;
+CREATE VIEW vs AS SELECT (SELECT count(*) FROM t2) AS n FROM t;
+CREATE VIEW vw AS WITH c AS (SELECT * FROM t2) SELECT * FROM c;
+CREATE VIEW vq AS SELECT * FROM main.t2;
+CREATE VIEW vj AS SELECT * FROM t JOIN t2;
+CREATE TEMP VIEW tv AS SELECT * FROM t2;
+CREATE TEMP VIEW tvq AS SELECT * FROM main.t2;
+CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO log SELECT * FROM t2; END;
+CREATE TRIGGER tr2 AFTER UPDATE ON t BEGIN UPDATE t2 SET x = 1; END;
+CREATE TRIGGER tr3 AFTER DELETE ON t BEGIN DELETE FROM t2; END;
+select * from v;
+DROP TABLE t2;
+select * from v;
+select * from vv;
+select * from vs;
+select * from vw;
+select * from vq;
+select * from vj;
+select * from tv;
+select * from tvq;
+select * from t, v;
+select * from t where a in (select x from v);
+select (select count(*) from v);
+select * from main.nosuch;
+select * from temp.nosuch;
+insert into main.nosuch values (1);
+pragma table_info(v);
+pragma table_xinfo(v);
+pragma table_info(vv);
+pragma table_info(tv);
+pragma table_info(vs);
+select * from pragma_table_info('v');
+select * from pragma_table_info('t');
+insert into t values (1, 2);
+update t set a = 2;
+delete from t;
+DROP TRIGGER tr;
+DROP TRIGGER tr2;
+DROP TRIGGER tr3;
+insert into t values (1, 2);
+CREATE TABLE t2(x);
+select * from v;
+pragma table_info(vv);
