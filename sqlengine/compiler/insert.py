@@ -523,7 +523,8 @@ def compile_insert(p, st: A.Insert):
             _code_generated_early(p, table, base)
         code_triggers(p, table, "INSERT", "BEFORE", base, None, skip, or_action=st.or_action)
     if us is not None:
-        us.code_checks(base, base, skip)
+        us.code_checks(base, rowid_pos is not None or (
+            table.ipk >= 0 and pos[table.ipk] is not None), skip)
     keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip)
     code_finish_row(p, table, tcur, icurs, base, keys)
     if rt is not None:

@@ -115,7 +115,9 @@ class Upsert:
 
     def code_checks(self, base, rowid_given, skip_label):
         """Probe the targeted constraints with the row at ``base``; on a conflict take the
-        clause's action and continue at ``skip_label``."""
+        clause's action and continue at ``skip_label``. The rowid is a constraint only
+        when the INSERT gives it (``rowid_given``: SQLite's pkChng); a clause that no
+        probed constraint leads to is not coded at all, so its errors never show."""
         from sqlengine.compiler.insert import index_key, table_affinity
         p = self.p
         b = p.b
@@ -130,12 +132,13 @@ class Upsert:
         for u, cons in zip(self.upserts, self.targets):
             action = b.new_label()
             other = b.alloc_reg()
-            actions.append((u, action, other))
+            probed = False
             for c in cons:
                 key_id = "rowid" if c == "rowid" else c.name
-                if key_id in seen:
+                if key_id in seen or c == "rowid" and not rowid_given:
                     continue
                 seen.add(key_id)
+                probed = True
                 ok = b.new_label()
                 if c == "rowid":
                     b.emit(O.OP_NotExists, self.tcur, ok, base)
@@ -147,6 +150,8 @@ class Upsert:
                     b.emit(O.OP_IdxRowid, icur, other)
                 b.emit(O.OP_Goto, 0, action)
                 b.resolve(ok)
+            if probed:
+                actions.append((u, action, other))
         b.emit(O.OP_Goto, 0, done)
         for u, action, other in actions:
             b.resolve(action)

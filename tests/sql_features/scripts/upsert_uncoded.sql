@@ -1,0 +1,50 @@
+-- An ON CONFLICT DO UPDATE clause that no constraint of the row leads to is never coded
+-- by SQLite (sqlite3GenerateConstraintChecks codes it per conflicting constraint), so its
+-- errors never show: no target on a table without PRIMARY KEY or UNIQUE constraint, or
+-- the rowid as the only one when the INSERT does not give it (compiler/upsert.py)
+CREATE TABLE t(a, b);
+CREATE TABLE w(a UNIQUE, c);
+CREATE TABLE k(a INTEGER PRIMARY KEY, c);
+CREATE TABLE n(a NOT NULL, c CHECK (c > 0));
+CREATE TABLE wo(a PRIMARY KEY, c) WITHOUT ROWID;
+CREATE TABLE g(a, b AS (a * 2));
+INSERT INTO w VALUES (1, 2);
+INSERT INTO k VALUES (1, 2);
+insert into t values (1, 2) on conflict do update set b = count(*);
+insert into t values (1, 2) on conflict do update set b = 1 where count(*) > 0;
+insert into t values (1, 2) on conflict do update set zz = 1;
+insert into t values (1, 2) on conflict do update set b = nosuch;
+insert into t values (1, 2) on conflict do update set b = nosuchf(1);
+insert into t values (1, 2) on conflict do update set b = (select x from nosuch);
+insert into t values (1, 2) on conflict do update set b = excluded.zz;
+insert into t values (1, 2) on conflict do update set b = 1 where zz;
+insert into t select 5, 6 on conflict do update set b = count(*);
+insert into t(a) values (2) on conflict do update set zz = 1;
+insert into t(rowid, a) values (1, 2) on conflict do update set b = count(*);
+insert into t(oid, a) values (1, 2) on conflict do update set zz = 1;
+insert into t(rowid, a) values (1, 9) on conflict do update set b = excluded.a;
+insert into t(b) values (2) on conflict(rowid) do update set zz = 1;
+insert into t values (1, 2) on conflict(a) do update set b = 1;
+insert into n values (1, 2) on conflict do update set c = count(*);
+insert into n values (1, 2) on conflict do update set zz = 1;
+insert into g values (1) on conflict do update set a = count(*);
+insert into g values (1) on conflict do update set b = 1;
+insert into k values (1, 2) on conflict do update set c = count(*);
+insert into k values (1, 2) on conflict do update set zz = 1;
+insert into k(c) values (2) on conflict do update set c = count(*);
+insert into k(c) values (2) on conflict do update set zz = 1;
+insert into k(a, c) values (null, 2) on conflict do update set zz = 1;
+insert into k(c) values (2) on conflict(a) do update set zz = 1;
+insert into k(c) values (2) on conflict(rowid) do update set zz = 1;
+insert into k(c) select 2 on conflict do update set zz = 1;
+insert into k(c) values (2) on conflict(a) do nothing;
+insert into k values (1, 7) on conflict(a) do update set c = excluded.c;
+insert into w values (1, 2) on conflict do update set c = count(*);
+insert into w(c) values (2) on conflict do update set zz = 1;
+insert into w(c) values (2) on conflict(a) do update set zz = 1;
+insert into w values (1, 5) on conflict do update set c = excluded.c;
+insert into wo values (1, 2) on conflict do update set c = count(*);
+select rowid, * from t;
+select * from n;
+select * from k;
+select * from w;
