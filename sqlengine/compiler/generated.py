@@ -33,12 +33,6 @@ def is_virtual(table, i) -> bool:
     return st is not None and i >= 0 and st[i] < 0
 
 
-def storage_index(table, i) -> int:
-    """The record field of column ``i`` (its number when the table has no virtual column)."""
-    st = table.storage
-    return i if st is None else st[i]
-
-
 def _column_refs(e, out):
     """Names (lower case) of the unqualified columns ``e`` reads."""
     if isinstance(e, A.Column):
@@ -108,14 +102,12 @@ def _col_affinity(p, col, reg):
 
 def code_read_row(p, table, cur, base):
     """Read the row under table cursor ``cur`` into ``base+1 ..`` (``base`` holds its
-    rowid): stored columns from the record, the rowid alias from ``base``, the virtual
-    columns computed from those registers."""
+    rowid): stored columns from the record, the virtual columns computed from those
+    registers (the rowid alias's register stays NULL: its reads take ``base``)."""
     b = p.b
     st = table.storage
     for i, c in enumerate(table.columns):
-        if i == table.ipk:
-            b.emit(O.OP_SCopy, base, base + 1 + i)
-        elif st is not None and st[i] < 0:
+        if i == table.ipk or st is not None and st[i] < 0:
             continue
         else:
             b.emit(O.OP_Column, cur, i if st is None else st[i], base + 1 + i)
@@ -127,23 +119,17 @@ def code_read_row(p, table, cur, base):
 
 def record_registers(p, table, base):
     """(first, count) of registers holding the record of the row at ``base``: the stored
-    columns in order, the rowid alias as NULL."""
-    b = p.b
-    n = len(table.columns)
+    columns in order (the rowid alias's register is NULL); the row's own registers when
+    it has no VIRTUAL column."""
     st = table.storage
-    if table.ipk < 0 and st is None:
-        return base + 1, n
-    m = table.n_stored
-    tmp = b.alloc_reg(m)
     if st is None:
-        b.emit(O.OP_Copy, base + 1, tmp, n - 1)
-    else:
-        for i in range(n):
-            if st[i] >= 0:
-                b.emit(O.OP_SCopy, base + 1 + i, tmp + st[i])
-    if table.ipk >= 0:
-        b.emit(O.OP_Null, 0, tmp + storage_index(table, table.ipk))
-    return tmp, m
+        return base + 1, len(table.columns)
+    b = p.b
+    tmp = b.alloc_reg(table.n_stored)
+    for i, k in enumerate(st):
+        if k >= 0:
+            b.emit(O.OP_SCopy, base + 1 + i, tmp + k)
+    return tmp, table.n_stored
 
 
 # ---- writing -------------------------------------------------------------------------------

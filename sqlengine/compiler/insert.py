@@ -3,8 +3,10 @@ NOT NULL / CHECK / PRIMARY KEY / UNIQUE constraints with their conflict actions 
 FAIL, ROLLBACK, IGNORE, REPLACE), index maintenance, INTEGER PRIMARY KEY as the rowid,
 and the firing of triggers around each row.
 
-A row being written sits in registers ``base`` (the rowid) and ``base+1 ..`` (the columns,
-the INTEGER PRIMARY KEY column holding the rowid too), SQLite's layout for NEW and OLD.
+A row being written sits in registers ``base`` (the rowid) and ``base+1 ..`` (the columns),
+SQLite's layout for NEW and OLD. The INTEGER PRIMARY KEY column's own register is never
+written and stays NULL, as the record stores that column (every read of it takes the
+rowid in ``base``), so the record is made from the row's registers in place.
 
 A WITHOUT ROWID table has no rowid: its b-tree is its PRIMARY KEY index (an Index with
 ``is_pk`` whose root is the table's), so the row is written and deleted as that index's
@@ -55,18 +57,6 @@ def open_write_cursors(p, table):
 
 def table_affinity(table):
     return "".join(c.affinity for c in table.columns)
-
-
-def _code_given_rowid(p, table, pos, rowid_pos, src_regs, base):
-    """The rowid the INSERT gives its row (its INTEGER PRIMARY KEY or rowid value; NULL
-    when it gives none) into ``base``."""
-    b = p.b
-    if table.ipk >= 0 and pos[table.ipk] is not None:
-        b.emit(O.OP_SCopy, base + 1 + table.ipk, base)
-    elif rowid_pos is not None:
-        b.emit(O.OP_SCopy, src_regs + rowid_pos, base)
-    else:
-        b.emit(O.OP_Null, 0, base)
 
 
 def conflict_action(stmt_action, constraint_action):
@@ -175,8 +165,6 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
     aff = table_affinity(table)
     if any(a not in "@A" for a in aff):
         b.emit(O.OP_Affinity, base + 1, n, 0, aff)
-    if table.ipk >= 0:
-        b.emit(O.OP_SCopy, rowid, base + 1 + table.ipk)
     from sqlengine.compiler.generated import code_generated
     code_generated(p, table, base)
     # NOT NULL
@@ -334,7 +322,7 @@ def _row_scope(p, table, base):
     src = table_source(table.name, -1, table)
     scope = Scope([src])
     for i in range(len(table.columns)):
-        scope.overrides[(-1, i)] = base + 1 + i
+        scope.overrides[(-1, i)] = base if i == table.ipk else base + 1 + i
     scope.overrides[(-1, -1)] = base
     return scope
 
@@ -411,7 +399,8 @@ def compile_insert(p, st: A.Insert):
             if table.columns[i].generated is not None:
                 raise OperationalError(
                     f'cannot INSERT into generated column "{table.columns[i].name}"')
-            pos[i] = j
+            if pos[i] is None or i == table.ipk:  # SQLite: a column named twice takes
+                pos[i] = j                        # its first value, the rowid its last
         n_src = len(st.columns)
     elif gen:
         pos = [None] * n
@@ -431,23 +420,83 @@ def compile_insert(p, st: A.Insert):
     from sqlengine.compiler import upsert
     us = upsert.begin(p, table, st, tcur, icurs)
     base = b.alloc_reg(n + 1)
-    src_regs = b.alloc_reg(max(n_src, 1))
-    row_sub = b.new_label()
-    ret = b.alloc_reg()
-    end = b.new_label()
-
+    skip = b.new_label()
+    rowid_given = rowid_pos is not None or table.ipk >= 0 and pos[table.ipk] is not None
     src = st.source
-    if src is None:
-        b.emit(O.OP_Gosub, ret, row_sub)
-    elif isinstance(src.body, A.Values) and not src.order_by and src.limit is None:
+    if src is None or _one_values_row(src):
+        # one row: its values are coded straight into the row's registers
+        row = [] if src is None else _checked_row(table, st, src.body.rows[0], n_src)
+        values_scope = Scope([])
+
+        def value(j, target):
+            code_expr(p, values_scope, row[j], b.alloc_reg() if target is None else target)
+        _code_row_values(p, table, pos, rowid_pos, base, n_src, value)
+        _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip)
+        b.resolve(skip)
+    else:
+        _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, gen, us,
+                          ai, rt, skip, rowid_given)
+    if ai is not None:
+        ai.finish()
+    if rt is not None:
+        rt.finish()
+    return None
+
+
+def _one_values_row(src) -> bool:
+    return isinstance(src.body, A.Values) and len(src.body.rows) == 1 and \
+        not src.order_by and src.limit is None
+
+
+def _checked_row(table, st, row, n_src):
+    """A VALUES row, once its width is checked against the columns it fills."""
+    if len(row) != n_src:
+        if st.columns is not None:
+            raise OperationalError(f"{len(row)} values for {n_src} columns")
+        raise OperationalError(f"table {table.name} has {n_src} columns but "
+                               f"{len(row)} values were supplied")
+    return row
+
+
+def _code_row_values(p, table, pos, rowid_pos, base, n_src, value):
+    """The registers of a new row: ``value(j, target)`` codes the source's value ``j``
+    (in the source's order; None as ``target`` for a value no column takes), the rowid
+    into ``base`` (NULL when none is given), a column not given gets its default.
+    Generated columns and the INTEGER PRIMARY KEY's own register are left alone."""
+    b = p.b
+    target = [None] * n_src
+    for i, j in enumerate(pos):
+        if j is not None:
+            target[j] = base if i == table.ipk else base + 1 + i
+    if rowid_pos is not None:
+        target[rowid_pos] = base
+    for j in range(n_src):
+        value(j, target[j])
+    for i, c in enumerate(table.columns):
+        if pos[i] is not None or i == table.ipk or c.generated is not None:
+            continue
+        if c.default is not None:
+            code_expr(p, None, c.default, base + 1 + i)
+        else:
+            b.emit(O.OP_Null, 0, base + 1 + i)
+    if base not in target:
+        b.emit(O.OP_Null, 0, base)
+
+
+def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, gen, us, ai,
+                      rt, skip, rowid_given):
+    """Several rows (a VALUES list, a SELECT): each is coded into ``n_src`` source
+    registers, then a subroutine inserts it."""
+    b = p.b
+    src = st.source
+    src_regs = b.alloc_reg(max(n_src, 1))
+    ret = b.alloc_reg()
+    row_sub = b.new_label()
+    end = b.new_label()
+    if isinstance(src.body, A.Values) and not src.order_by and src.limit is None:
         values_scope = Scope([])
         for row in src.body.rows:
-            if len(row) != n_src:
-                if st.columns is not None:
-                    raise OperationalError(f"{len(row)} values for {n_src} columns")
-                raise OperationalError(f"table {table.name} has {n_src} columns but "
-                                       f"{len(row)} values were supplied")
-            for j, e in enumerate(row):
+            for j, e in enumerate(_checked_row(table, st, row, n_src)):
                 # an empty scope, not None: a scalar subquery's column affinity is looked
                 # up through it (repro subquery_affinity_in_insert_values)
                 code_expr(p, values_scope, e, src_regs + j)
@@ -472,28 +521,25 @@ def compile_insert(p, st: A.Insert):
         b.emit(O.OP_Next, eph, top)
         b.resolve(done)
     b.emit(O.OP_Goto, 0, end)
-    # the row subroutine
     b.resolve(row_sub)
-    skip = b.new_label()
-    for i, c in enumerate(table.columns):
-        if pos[i] is not None:
-            b.emit(O.OP_SCopy, src_regs + pos[i], base + 1 + i)
-        elif c.generated is not None:
-            continue
-        elif c.default is not None:
-            code_expr(p, None, c.default, base + 1 + i)
-        else:
-            b.emit(O.OP_Null, 0, base + 1 + i)
-    # the rowid (none for a WITHOUT ROWID table)
+    def value(j, target):
+        if target is not None:
+            b.emit(O.OP_SCopy, src_regs + j, target)
+    _code_row_values(p, table, pos, rowid_pos, base, n_src, value)
+    _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip)
+    b.resolve(skip)
+    b.emit(O.OP_Return, ret)
+    b.resolve(end)
+
+
+def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip):
+    """The new row at ``base`` (its rowid NULL when it gets a new one; ``rowid_given``:
+    the INSERT gives one, by its INTEGER PRIMARY KEY or a rowid name): the rowid, BEFORE
+    triggers, the upsert, constraint checks, the writes, RETURNING and AFTER triggers;
+    ``skip`` abandons the row."""
+    b = p.b
     from sqlengine.compiler.trigger import code_triggers, has_timing
-    have = b.new_label()
-    got = b.new_label()
     before = not table.without_rowid and has_timing(p, table, "INSERT", "BEFORE")
-    if table.without_rowid:
-        b.emit(O.OP_Null, 0, base)
-        b.emit(O.OP_Goto, 0, got)
-    else:
-        _code_given_rowid(p, table, pos, rowid_pos, src_regs, base)
     if before:
         # a BEFORE trigger sees NEW.rowid -1 where the row gets a new one: SQLite
         # allocates it after the triggers ran (they may insert rows themselves)
@@ -508,36 +554,27 @@ def compile_insert(p, st: A.Insert):
             _code_generated_early(p, table, base)
         code_triggers(p, table, "INSERT", "BEFORE", base, None, skip, or_action=st.or_action)
         b.emit(O.OP_SCopy, given, base)
-    b.emit(O.OP_NotNull, base, have)
-    b.emit(O.OP_NewRowid, tcur, base)
-    if ai is not None:
-        ai.adjust_new_rowid(base)
-    b.emit(O.OP_Goto, 0, got)
-    b.resolve(have)
-    b.emit(O.OP_MustBeInt, base, 0)
-    b.resolve(got)
-    if ai is not None:
-        ai.note_rowid(base)
+    if not table.without_rowid:
+        have = b.new_label()
+        b.emit(O.OP_NotNull, base, have)
+        b.emit(O.OP_NewRowid, tcur, base)
+        if ai is not None:
+            ai.adjust_new_rowid(base)
+        b.resolve(have)
+        b.emit(O.OP_MustBeInt, base, 0)
+        if ai is not None:
+            ai.note_rowid(base)
     if not before:
         if gen and (us is not None or table.triggers):
             _code_generated_early(p, table, base)
         code_triggers(p, table, "INSERT", "BEFORE", base, None, skip, or_action=st.or_action)
     if us is not None:
-        us.code_checks(base, rowid_pos is not None or (
-            table.ipk >= 0 and pos[table.ipk] is not None), skip)
+        us.code_checks(base, rowid_given, skip)
     keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip)
     code_finish_row(p, table, tcur, icurs, base, keys)
     if rt is not None:
         rt.emit_row(base)
     code_triggers(p, table, "INSERT", "AFTER", base, None, skip, or_action=st.or_action)
-    b.resolve(skip)
-    b.emit(O.OP_Return, ret)
-    b.resolve(end)
-    if ai is not None:
-        ai.finish()
-    if rt is not None:
-        rt.finish()
-    return None
 
 
 __all__ = ["compile_insert", "code_write_row", "code_finish_row", "code_delete_row",

@@ -177,8 +177,9 @@ class Upsert:
             xscope = Scope([xsrc])
             scope = Scope([tsrc], outer=xscope)
             for i in range(n):
-                scope.overrides[(tcur, i)] = old + 1 + i
-                xscope.overrides[(EXCLUDED_CURSOR, i)] = excluded + 1 + i
+                ipk = i == table.ipk  # the rowid stands for it
+                scope.overrides[(tcur, i)] = old if ipk else old + 1 + i
+                xscope.overrides[(EXCLUDED_CURSOR, i)] = excluded if ipk else excluded + 1 + i
             scope.overrides[(tcur, -1)] = old
             xscope.overrides[(EXCLUDED_CURSOR, -1)] = excluded
             return scope
@@ -273,11 +274,10 @@ def code_new_row(p, table, assigns, old, new, value) -> set:
     b = p.b
     for i in range(len(table.columns)):
         if i in assigns:
-            value(assigns[i], new + 1 + i)
-        else:
+            value(assigns[i], new if i == table.ipk else new + 1 + i)
+        elif i != table.ipk:
             b.emit(O.OP_SCopy, old + 1 + i, new + 1 + i)
     if table.ipk >= 0 and table.ipk in assigns:
-        b.emit(O.OP_SCopy, new + 1 + table.ipk, new)
         b.emit(O.OP_MustBeInt, new, 0)
     elif -1 in assigns:
         value(assigns[-1], new)

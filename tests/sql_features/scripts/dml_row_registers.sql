@@ -1,0 +1,52 @@
+-- The registers of a written row (insert.py): every reader of the INTEGER PRIMARY KEY
+-- column takes the rowid, the other columns are coded in place, a column named twice.
+CREATE TABLE t(id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BLOB);
+CREATE INDEX t_i ON t(i);
+INSERT INTO t VALUES (1, '2', '3', 4, x'05');
+INSERT INTO t VALUES ('2', 3.0, 4, 5.5, 'b');
+INSERT INTO t VALUES (NULL, 7, 7, 7, 7), (NULL, '8', '8.5', 8, NULL);
+INSERT INTO t(s, i) VALUES ('s', 9);
+INSERT INTO t(i, i, s) VALUES (10, 11, 'twice');
+INSERT INTO t(id, rowid, s) VALUES (20, 21, 'rowid twice');
+INSERT INTO t(rowid, id, s) VALUES (30, 31, 'id twice');
+INSERT INTO t(i, i) SELECT 12, 13;
+INSERT INTO t(s, i) VALUES (nosuch1, nosuch2);
+INSERT INTO t VALUES (1, 0, 0, 0, 0);
+INSERT INTO t VALUES ('x', 0, 0, 0, 0);
+SELECT id, typeof(id), i, typeof(i), r, typeof(r), s, typeof(s), b, typeof(b) FROM t ORDER BY id;
+SELECT i, id FROM t INDEXED BY t_i WHERE i > -1 ORDER BY i, id;
+SELECT count(*) FROM t WHERE id IS NULL;
+INSERT INTO t VALUES (NULL, 1, 1, 1, 1) RETURNING id, typeof(id), rowid, i;
+INSERT INTO t(id, i) VALUES ('100', '2') RETURNING *;
+UPDATE t SET id = id + 1000 WHERE id = 100 RETURNING id, i;
+UPDATE t SET i = i + 1 WHERE id BETWEEN 2 AND 4 RETURNING id, i, s, b;
+UPDATE t SET s = 'big' WHERE i > 7;
+UPDATE t SET id = '5000' WHERE s = 'twice';
+UPDATE t SET id = NULL WHERE id = 5000;
+UPDATE t SET id = 1 WHERE id = 2;
+UPDATE OR REPLACE t SET id = 1 WHERE id = 2;
+SELECT id, typeof(id), i, r, s, b FROM t ORDER BY id;
+SELECT i, id FROM t INDEXED BY t_i WHERE i > -1 ORDER BY i, id;
+PRAGMA integrity_check;
+-- CHECK and generated columns reading the rowid alias
+CREATE TABLE c(id INTEGER PRIMARY KEY CHECK (id > 0), a, g AS (id * 10) STORED, v AS (id + a));
+INSERT INTO c(id, a) VALUES (1, 1), (NULL, 2);
+INSERT INTO c(id, a) VALUES (-1, 1);
+INSERT INTO c(a) VALUES (5) RETURNING *;
+UPDATE c SET id = id + 10 RETURNING *;
+UPDATE c SET a = a * 2 WHERE id > 11 RETURNING id, g, v;
+UPDATE c SET id = -5 WHERE id = 11;
+SELECT * FROM c ORDER BY id;
+CREATE INDEX c_g ON c(g);
+CREATE INDEX c_v ON c(v);
+UPDATE c SET id = id * 2;
+SELECT g, id FROM c INDEXED BY c_g WHERE g > 0 ORDER BY g;
+SELECT v, id FROM c INDEXED BY c_v WHERE v > 0 ORDER BY v;
+PRAGMA integrity_check;
+-- upsert: excluded.* and the table's own INTEGER PRIMARY KEY
+CREATE TABLE u(id INTEGER PRIMARY KEY, a, n DEFAULT 0);
+INSERT INTO u VALUES ('7', 1, 0);
+INSERT INTO u VALUES ('7', 2, 0) ON CONFLICT(id) DO UPDATE SET a = typeof(excluded.id) || excluded.id || u.id, n = n + 1;
+INSERT INTO u VALUES (7, 3, 0) ON CONFLICT DO UPDATE SET id = excluded.id + 1 RETURNING *;
+INSERT INTO u(a) VALUES (9) ON CONFLICT(id) DO UPDATE SET a = 0 RETURNING id, a;
+SELECT * FROM u ORDER BY id;
