@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent
 # Plain-Python modules also compiled (see the docstring); paths relative to ROOT.
 PY_COMPILED = (
     "sqlengine/compiler/aggscope.py",
+    "sqlengine/compiler/alias.py",
     "sqlengine/compiler/context.py",
     "sqlengine/compiler/explain.py",
     "sqlengine/compiler/expr.py",
@@ -46,6 +47,7 @@ PY_COMPILED = (
     "sqlengine/compiler/where.py",
     "sqlengine/compiler/window.py",
     "sqlengine/sql/builder.py",
+    "sqlengine/vdbe/functions_bridge.py",
     "sqlengine/vdbe/program.py",
     "sqlengine/vdbe/sorter.py",
 )

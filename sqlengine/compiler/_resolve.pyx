@@ -16,15 +16,15 @@ ROWID_NAMES = ("rowid", "oid", "_rowid_")
 cdef object _MISSING = object()  # (a dict.get default: no entry)
 
 
-class Source:
+cdef class Source:
     """One FROM item. ``table`` is a schema.Table for a real table (None for a subquery or
     view, whose rows sit in an ephemeral table); ``columns``, ``affs``, ``colls`` and
     ``decltypes`` describe its columns."""
 
-    __slots__ = ("name", "table", "cursor", "columns", "affs", "colls", "decltypes", "ipk",
-                 "hidden", "left", "index_cursor", "col_lower", "defaults", "is_table",
-                 "join_on", "using_cols", "nullable", "has_rowid", "rowid_null", "right",
-                 "ltorj", "fj", "enames", "noexpand", "row_est", "refill")
+    cdef public object name, table, cursor, columns, affs, colls, decltypes, ipk, hidden
+    cdef public object left, index_cursor, col_lower, defaults, is_table, join_on
+    cdef public object using_cols, nullable, has_rowid, rowid_null, right, ltorj, fj
+    cdef public object enames, noexpand, row_est, refill
 
     def __init__(self, name, cursor, columns, affs, colls, decltypes, table=None,
                  col_lower=None):
@@ -124,10 +124,10 @@ class LastItem(FirstItem):
     __slots__ = ()
 
 
-class ColRef:
+cdef class ColRef:
     """A resolved column: source, column number (-1 = rowid), the scope that owns it."""
 
-    __slots__ = ("source", "col", "scope", "depth")
+    cdef public object source, col, scope, depth
 
     def __init__(self, source, col, scope, depth):
         self.source = source
@@ -153,13 +153,13 @@ class ColRef:
 _fj_cursor = [-2]
 
 
-class CoalesceRef(ColRef):
+cdef class CoalesceRef(ColRef):
     """An unqualified USING column of a FULL JOIN: ``coalesce()`` of the columns ``alts``
     (SQLite's pFJMatch, left to right). Its ``source`` is a one-column stand-in (no
     affinity, no collation, a cursor number of its own that is never opened) so that
     the code keying columns by (cursor, column) treats it as one column."""
 
-    __slots__ = ("alts",)
+    cdef public object alts
 
     def __init__(self, source, scope, depth, alts):
         ColRef.__init__(self, source, 0, scope, depth)
@@ -204,10 +204,10 @@ class OuterAlias:
         self.scope = scope
 
 
-class Scope:
-    __slots__ = ("sources", "outer", "overrides", "aliases", "alias_outer", "correlated",
-                 "agg_allowed", "agg_context", "in_where", "corr", "_cache", "_index",
-                 "_index_of", "_index_len", "sub_affs")
+cdef class Scope:
+    cdef public object sources, outer, overrides, aliases, alias_outer, correlated
+    cdef public object agg_allowed, agg_context, in_where, corr, _cache, _index, _index_of
+    cdef public object _index_len, sub_affs
 
     def __init__(self, sources, outer=None, corr=None):
         self.sources = sources

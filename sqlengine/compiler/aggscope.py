@@ -185,7 +185,7 @@ def _may_hand_up(p, scope, sel) -> bool:
         last = last.right
     if not getattr(last, "features", A.FEATURES_UNKNOWN) & A.FEAT_FUNCTION:
         return False
-    is_aggregate = p.db.is_aggregate
+    is_aggregate = p.functions.is_aggregate
     stack = [(sel, ())]
     while stack:
         node, levels = stack.pop()

@@ -33,16 +33,18 @@ import dataclasses
 from sqlengine.compiler.resolve import OuterAlias
 from sqlengine.compiler.walk import child_fields, find_node, operands
 from sqlengine.errors import OperationalError
-from sqlengine.sql import ast as A
+from sqlengine.sql.ast import (
+    Collate, Column, Compound, Exists, FunctionCall, InSelect, ResultColumn, RowValue,
+    SelectCore, Subquery, Values)
 
-_SUBQUERIES = (A.Subquery, A.Exists, A.InSelect)
+_SUBQUERIES = (Subquery, Exists, InSelect)
 
 
 def result_aliases(columns) -> dict:
     """The AS names of ``columns``: lower-case name -> expression (the first of a name)."""
     out = {}
     for rc in columns:
-        if type(rc) is A.ResultColumn and rc.alias:
+        if type(rc) is ResultColumn and rc.alias:
             name = rc.alias.lower()
             if name not in out:
                 out[name] = rc.expr
@@ -166,7 +168,7 @@ class Aliases:
         stack = [body]
         while stack:
             b = stack.pop()
-            if type(b) is A.Compound:
+            if type(b) is Compound:
                 stack.append(b.left)
                 stack.append(b.right)
             else:
@@ -180,9 +182,9 @@ def check_local_terms(scope, order_by, group_by):
     aliases = scope.aliases
     for e in [t.expr for t in order_by or ()] + list(group_by or ()):
         x = e
-        while type(x) is A.Collate:
+        while type(x) is Collate:
             x = x.expr
-        if type(x) is A.Column and x.table is None and x.name.lower() in aliases:
+        if type(x) is Column and x.table is None and x.name.lower() in aliases:
             continue
         _check_local(scope, x)
 
@@ -192,12 +194,12 @@ def _check_local(scope, e):
     while stack:
         x = stack.pop()
         t = type(x)
-        if t is A.Column:
+        if t is Column:
             ref = scope.lookup(x.name, x.table)
             if ref is not None and ref.depth > 0:
                 shown = x.name if x.table is None else f"{x.table}.{x.name}"
                 raise OperationalError(f"no such column: {shown}")
-        elif t is A.FunctionCall and x.over is not None:
+        elif t is FunctionCall and x.over is not None:
             continue  # (a window's own clauses resolve with the query's names)
         elif t not in _SUBQUERIES:
             stack.extend(c for c in operands(x) if c is not None)
@@ -208,12 +210,12 @@ def rewrite_columns(e, fn, on_subquery=None):
     (copy on write: unchanged parts are shared); ``on_subquery(select)`` is called for
     each subquery met (the left side of an IN is rewritten too)."""
     t = type(e)
-    if t is A.Column:
+    if t is Column:
         return fn(e)
     if t in _SUBQUERIES:
         if on_subquery is not None:
             on_subquery(e.select)
-        if t is A.InSelect:
+        if t is InSelect:
             x = rewrite_columns(e.expr, fn, on_subquery)
             if x is not e.expr:
                 return dataclasses.replace(e, expr=x)
@@ -241,22 +243,22 @@ def _check(name, x, win_ok):
     """SQLite's refusals of an alias where it is met (lookupName)."""
     if not win_ok and find_node(x, _is_window_call) is not None:
         raise OperationalError(f"misuse of aliased window function {name}")
-    if type(x) is A.RowValue or (type(x) is A.Subquery and _width(x) > 1):
+    if type(x) is RowValue or (type(x) is Subquery and _width(x) > 1):
         raise OperationalError("row value misused")
 
 
 def _is_window_call(e) -> bool:
-    return type(e) is A.FunctionCall and e.over is not None
+    return type(e) is FunctionCall and e.over is not None
 
 
 def _width(sub):
     body = sub.select.body
-    while type(body) is A.Compound:
+    while type(body) is Compound:
         body = body.left
-    if type(body) is A.SelectCore:
-        if any(type(rc) is not A.ResultColumn for rc in body.columns):
+    if type(body) is SelectCore:
+        if any(type(rc) is not ResultColumn for rc in body.columns):
             return 0  # (a * : not known here)
         return len(body.columns)
-    if type(body) is A.Values:
+    if type(body) is Values:
         return len(body.rows[0])
     return 1

@@ -47,11 +47,13 @@ class Parse:
     ast = None  # the statement's AST (the numbers of its SELECTs: explain.py)
     eqp = False  # compiling for EXPLAIN QUERY PLAN: plan lines wanted (explain.py)
     eqp_parent = 0  # the EXPLAIN QUERY PLAN line new lines go under
+    returning = None  # what a RETURNING clause (or ALTER's check) returns (returning.py)
 
     def __init__(self, db, sql: str = ""):
         clear_caches()
         self.db = db
         self.schema = db.schema
+        self.functions = db.functions  # (the compiler's look-ups: vdbe/functions_bridge.py)
         self.b = ProgramBuilder()
         self.sql = sql
         self.params: dict[str, int] = {}

@@ -24,8 +24,13 @@ from sqlengine.compiler._codegen import (  # noqa: F401  (the public surface of 
 from sqlengine.compiler.resolve import (  # noqa: F401
     OuterAlias, ResolvedColumn, expr_coll_seq, expr_collation)
 from sqlengine.errors import OperationalError
-from sqlengine.sql import ast as A
-from sqlengine.vdbe import opcodes as O
+from sqlengine.sql.ast import (
+    Binary, Case, Cast, Collate, Compound, CurrentTime, Exists, FunctionCall, InSelect,
+    InTable, Join, Like, Literal, Raise, ResultColumn, RowValue, Subquery, SubqueryRef,
+    Unary, Values)
+from sqlengine.vdbe.opcodes import (
+    OE_ABORT, ON_CONFLICT, OP_Function, OP_Goto, OP_Not, OP_NotNull, OP_Null, OP_Raise,
+    OP_SCopy)
 
 _AGG_NAMES = frozenset(("count", "sum", "total", "avg", "min", "max", "group_concat",
                         "string_agg"))
@@ -55,50 +60,50 @@ def _hex_text(p, e):
 
 def is_constant(e) -> bool:
     """True when ``e`` reads no column, parameter-free subquery or non-deterministic function."""
-    if isinstance(e, A.Literal):
+    if isinstance(e, Literal):
         return True
-    if isinstance(e, A.Unary):
+    if isinstance(e, Unary):
         return is_constant(e.operand)
-    if isinstance(e, A.Binary):
+    if isinstance(e, Binary):
         return is_constant(e.left) and is_constant(e.right)
-    if isinstance(e, A.Collate):
+    if isinstance(e, Collate):
         return is_constant(e.expr)
-    if isinstance(e, A.Cast):
+    if isinstance(e, Cast):
         return is_constant(e.expr)
     return False
 
 
 def is_aggregate_call(p, e) -> bool:
-    if not isinstance(e, A.FunctionCall) or e.over is not None:
+    if not isinstance(e, FunctionCall) or e.over is not None:
         return False
-    return p.db.is_aggregate(e.name, len(e.args) if not e.star else 0)
+    return p.functions.is_aggregate(e.name, len(e.args) if not e.star else 0)
 
 
 def _code_expr_other(p, scope, e, target):
     """``code_expr`` for the kinds ``_codegen`` leaves to Python."""
     b = p.b
     t = type(e)
-    if t is A.InSelect:
+    if t is InSelect:
         _code_in_select(p, scope, e, target)
-    elif t is A.Like:
+    elif t is Like:
         _code_like(p, scope, e, target)
-    elif t is A.FunctionCall:
+    elif t is FunctionCall:
         _code_function(p, scope, e, target)
-    elif t is A.Subquery:
+    elif t is Subquery:
         from sqlengine.compiler.select import code_scalar_subquery
         code_scalar_subquery(p, scope, e, target)
-    elif t is A.Exists:
+    elif t is Exists:
         from sqlengine.compiler.select import code_exists
         code_exists(p, scope, e, target)
-    elif t is A.CurrentTime:
-        f = p.db.find_function(e.kind.lower(), 0)
-        b.emit(O.OP_Function, 0, target, target, f, 0)
-    elif t is A.Raise:
+    elif t is CurrentTime:
+        f = p.functions.scalar(e.kind.lower(), 0)
+        b.emit(OP_Function, 0, target, target, f, 0)
+    elif t is Raise:
         _code_raise(p, e)
-        b.emit(O.OP_Null, 0, target)
-    elif t is A.RowValue:
+        b.emit(OP_Null, 0, target)
+    elif t is RowValue:
         raise OperationalError("row value misused")
-    elif t is A.InTable:
+    elif t is InTable:
         from sqlengine.compiler.select import code_in_table
         code_in_table(p, scope, e, target)
     elif t is OuterAlias:  # an enclosing query's alias, coded in that query (alias.py)
@@ -112,13 +117,13 @@ def _code_binary_other(p, scope, e, target):
     b = p.b
     op = e.op
     if op in ("->", "->>"):  # SQLite's JSON operators are the functions of that name
-        f = p.db.find_function(op, 2)
+        f = p.functions.scalar(op, 2)
         if f is None:
             raise OperationalError(f"no such function: {op}")
         base = b.alloc_reg(2)
         code_expr(p, scope, e.left, base)
         code_expr(p, scope, e.right, base + 1)
-        b.emit(O.OP_Function, 0, base, target, f, 2)
+        b.emit(OP_Function, 0, base, target, f, 2)
     else:
         raise OperationalError(f"no such function: {op}")
 
@@ -141,13 +146,13 @@ def code_trigger_ref(p, e, target):
         _view_col(table, e.name)
     if n is None or n < 0:
         if name in ("rowid", "oid", "_rowid_") and not getattr(table, "is_view", False):
-            p.b.emit(O.OP_SCopy, base, target)
+            p.b.emit(OP_SCopy, base, target)
             return
         raise OperationalError(f"no such column: {e.table}.{e.name}")
     if not getattr(table, "is_view", False) and n == table.ipk:
-        p.b.emit(O.OP_SCopy, base, target)
+        p.b.emit(OP_SCopy, base, target)
         return
-    p.b.emit(O.OP_SCopy, base + 1 + n, target)
+    p.b.emit(OP_SCopy, base + 1 + n, target)
 
 
 def _view_col(view, name):
@@ -169,13 +174,13 @@ def _code_raise(p, e):
     if e.action == "IGNORE":
         if p.trigger_ignore is None:
             raise OperationalError("RAISE() may only be used within a trigger-program")
-        b.emit(O.OP_Goto, 0, p.trigger_ignore)
+        b.emit(OP_Goto, 0, p.trigger_ignore)
         return
     if p.trigger_ctx is None:
         raise OperationalError("RAISE() may only be used within a trigger-program")
-    msg = e.message.value if isinstance(e.message, A.Literal) else ""
-    action = O.ON_CONFLICT.get(e.action, O.OE_ABORT)
-    b.emit(O.OP_Raise, action, 0, 0, str(msg))
+    msg = e.message.value if isinstance(e.message, Literal) else ""
+    action = ON_CONFLICT.get(e.action, OE_ABORT)
+    b.emit(OP_Raise, action, 0, 0, str(msg))
 
 
 def _code_in_select(p, scope, e, target):
@@ -186,15 +191,15 @@ def _code_in_select(p, scope, e, target):
 def _code_like(p, scope, e, target):
     name = e.op.lower()
     args = [e.right, e.left] + ([e.escape] if e.escape is not None else [])
-    f = p.db.find_function(name, len(args))
+    f = p.functions.scalar(name, len(args))
     if f is None:
         raise OperationalError(f"no such function: {e.op}")
     base = p.b.alloc_reg(len(args))
     for i, a in enumerate(args):
         code_expr(p, scope, a, base + i)
-    p.b.emit(O.OP_Function, 0, base, target, f, len(args))
+    p.b.emit(OP_Function, 0, base, target, f, len(args))
     if e.negated:
-        p.b.emit(O.OP_Not, target, target)
+        p.b.emit(OP_Not, target, target)
 
 
 def _code_function(p, scope, e, target):
@@ -202,13 +207,13 @@ def _code_function(p, scope, e, target):
     if scope is not None:
         ov = scope.overrides.get(id(e))
         if ov is not None:
-            b.emit(O.OP_SCopy, ov, target)
+            b.emit(OP_SCopy, ov, target)
             return
     nargs = 0 if e.star else len(e.args)
     name = e.name.lower()
     if e.over is not None:
         raise OperationalError("window functions are not supported")
-    if p.db.is_aggregate(name, nargs):
+    if p.functions.is_aggregate(name, nargs):
         _code_outer_aggregate(p, scope, e, target)
         return
     if e.distinct or e.star:
@@ -223,11 +228,11 @@ def _code_function(p, scope, e, target):
         for i, a in enumerate(e.args):
             code_expr(p, scope, a, target)
             if i < nargs - 1:
-                b.emit(O.OP_NotNull, target, end)
+                b.emit(OP_NotNull, target, end)
         b.resolve(end)
         return
     if name in ("iif", "if") and nargs == 3:
-        _code_case(p, scope, A.Case(None, [(e.args[0], e.args[1])], e.args[2]), target)
+        _code_case(p, scope, Case(None, [(e.args[0], e.args[1])], e.args[2]), target)
         return
     if name in ("likely", "unlikely") and nargs == 1:
         code_expr(p, scope, e.args[0], target)
@@ -235,7 +240,7 @@ def _code_function(p, scope, e, target):
     if name == "likelihood" and nargs == 2:
         code_expr(p, scope, e.args[0], target)
         return
-    f = p.db.find_function(name, nargs)
+    f = p.functions.scalar(name, nargs)
     if f is None:
         if p.db.function_exists(name):
             raise OperationalError(f"wrong number of arguments to function {e.name}()")
@@ -251,7 +256,7 @@ def _code_function(p, scope, e, target):
     base = b.alloc_reg(max(nargs, 1))
     for i, a in enumerate(e.args):
         code_expr(p, scope, a, base + i)
-    b.emit(O.OP_Function, 0, base, target, f, nargs)
+    b.emit(OP_Function, 0, base, target, f, nargs)
 
 
 def _code_outer_aggregate(p, scope, e, target):
@@ -266,10 +271,10 @@ def _code_outer_aggregate(p, scope, e, target):
         raise OperationalError(f"misuse of aggregate function {e.name}()")
     r = outer_register(scope, e)
     if r is PROBED:
-        p.b.emit(O.OP_Null, 0, target)
+        p.b.emit(OP_Null, 0, target)
         return
     if r is not None:
-        p.b.emit(O.OP_SCopy, r, target)
+        p.b.emit(OP_SCopy, r, target)
         return
     raise OperationalError(f"misuse of aggregate: {e.name}()")
 
@@ -284,19 +289,19 @@ def walk_select(sel, fn):
     stack = [sel.body]
     while stack:  # the compound's cores, left to right
         bd = stack.pop()
-        if isinstance(bd, A.Compound):
+        if isinstance(bd, Compound):
             stack.append(bd.right)
             stack.append(bd.left)
         else:
             cores.append(bd)
     for c in cores:
-        if isinstance(c, A.Values):
+        if isinstance(c, Values):
             for row in c.rows:
                 for x in row:
                     walk(x, fn, True)
             continue
         for rc in c.columns:
-            if isinstance(rc, A.ResultColumn):
+            if isinstance(rc, ResultColumn):
                 walk(rc.expr, fn, True)
         walk(c.where, fn, True)
         for g in c.group_by or ():
@@ -310,11 +315,11 @@ def walk_select(sel, fn):
 def _walk_from(f, fn):
     if f is None:
         return
-    if isinstance(f, A.Join):
+    if isinstance(f, Join):
         _walk_from(f.left, fn)
         _walk_from(f.right, fn)
         walk(f.on, fn, True)
-    elif isinstance(f, A.SubqueryRef):
+    elif isinstance(f, SubqueryRef):
         walk_select(f.select, fn)
 
 

@@ -29,18 +29,19 @@ from __future__ import annotations
 import dataclasses
 
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children
-from sqlengine.sql import ast as A
+from sqlengine.sql.ast import (
+    Binary, Column, InTable, ResultColumn, SelectCore, Star, SubqueryRef, TableRef)
 
-_SUBQUERIES = SUBQUERY_NODES + (A.InTable,)
+_SUBQUERIES = SUBQUERY_NODES + (InTable,)
 
 
 def flatten_from(p, core, order_by, views=()):
     """``core`` with its one view or subquery FROM item merged into it, or ``core`` itself
     when the rewrite does not apply (``views``: the views being flattened around it)."""
     item = core.from_
-    if type(item) is A.SubqueryRef:
+    if type(item) is SubqueryRef:
         sel, visible = item.select, item.alias
-    elif type(item) is A.TableRef and item.schema is None and not getattr(p, "ctes", None):
+    elif type(item) is TableRef and item.schema is None and not getattr(p, "ctes", None):
         key = item.name.lower()
         view = p.schema.views.get(key)
         if (view is None or view.columns or key in views
@@ -51,7 +52,7 @@ def flatten_from(p, core, order_by, views=()):
     else:
         return core
     if (sel.with_ is not None or sel.order_by or sel.limit is not None
-            or type(sel.body) is not A.SelectCore):
+            or type(sel.body) is not SelectCore):
         return core
     body = _star_listed(p, flatten_from(p, sel.body, None, views))  # (a view of a view ...)
     names = _exported(p, body)
@@ -59,7 +60,7 @@ def flatten_from(p, core, order_by, views=()):
         return core
     table = body.from_
     where = body.where if core.where is None else (
-        core.where if body.where is None else A.Binary("AND", body.where, core.where))
+        core.where if body.where is None else Binary("AND", body.where, core.where))
     item = dataclasses.replace(table, alias=visible)
     # its loop's plan line names the table (or the alias it has in the inner SELECT)
     p.flat_names[id(item)] = p.flat_names.get(id(table), table.alias or table.name)
@@ -73,9 +74,9 @@ def _expand_star(rc, body, table):
     """The result columns ``rc`` stands for: a ``*`` the inner SELECT's columns, named as
     the inner SELECT writes them (SQLite names a FROM subquery's columns before resolving
     them: ``A`` for a column declared ``a``)."""
-    if type(rc) is A.ResultColumn:
+    if type(rc) is ResultColumn:
         return [rc]
-    return [A.ResultColumn(dataclasses.replace(c.expr), _written(c.expr.name, table),
+    return [ResultColumn(dataclasses.replace(c.expr), _written(c.expr.name, table),
                            c.expr.name) for c in body.columns]
 
 
@@ -89,14 +90,14 @@ def _star_listed(p, body):
     """``body`` with a lone ``*`` over one table of the schema written out as its
     columns (the ones ``*`` shows), else ``body`` itself."""
     cols, item = body.columns, body.from_
-    if (len(cols) != 1 or type(cols[0]) is not A.Star or cols[0].table is not None
-            or type(item) is not A.TableRef or item.schema is not None):
+    if (len(cols) != 1 or type(cols[0]) is not Star or cols[0].table is not None
+            or type(item) is not TableRef or item.schema is not None):
         return body
     t = p.schema.table(item.name)
     if t is None:
         return body
     names = [c.name for c in t.columns if not c.hidden]
-    return dataclasses.replace(body, columns=[A.ResultColumn(A.Column(n), None, n)
+    return dataclasses.replace(body, columns=[ResultColumn(Column(n), None, n)
                                               for n in names])
 
 
@@ -106,17 +107,17 @@ def _exported(p, body):
     if body.distinct or body.group_by or body.having is not None or body.windows:
         return None
     table = body.from_
-    t = p.schema.table(table.name) if type(table) is A.TableRef else None
+    t = p.schema.table(table.name) if type(table) is TableRef else None
     if (t is None or table.schema is not None
             or getattr(p, "ctes", None) and _names_cte(p, table.name)):
         return None
     columns = {c.name.lower() for c in t.columns}
     names = set()
     for rc in body.columns:
-        if type(rc) is not A.ResultColumn or rc.alias is not None:
+        if type(rc) is not ResultColumn or rc.alias is not None:
             return None
         e = rc.expr
-        if type(e) is not A.Column or e.table is not None or e.schema is not None:
+        if type(e) is not Column or e.table is not None or e.schema is not None:
             return None
         key = e.name.lower()
         if key in names or key not in columns:
@@ -137,10 +138,10 @@ def _outer_reads_only(core, order_by, names, visible):
     qualified by ``visible``) and it holds no ``*`` nor subquery."""
     vis = visible.lower() if visible else None
     for rc in core.columns:
-        if type(rc) is not A.ResultColumn and (
-                type(rc) is not A.Star or rc.table is not None and rc.table.lower() != vis):
+        if type(rc) is not ResultColumn and (
+                type(rc) is not Star or rc.table is not None and rc.table.lower() != vis):
             return False
-    parts = [rc.expr for rc in core.columns if type(rc) is A.ResultColumn]
+    parts = [rc.expr for rc in core.columns if type(rc) is ResultColumn]
     parts += [x for x in (core.where, core.having) if x is not None]
     parts += list(core.group_by or ())
     parts += [w for _n, w in core.windows or ()]
@@ -156,7 +157,7 @@ def _plain_names(e, qualifier, names=None):
         x = stack.pop()
         if isinstance(x, _SUBQUERIES):
             return False
-        if type(x) is A.Column:
+        if type(x) is Column:
             if x.schema is not None:
                 return False
             if x.table is not None and (qualifier is None or x.table.lower() != qualifier):

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from sqlengine.compiler.resolve import ColRef, ResolvedColumn, check_star_column
 from sqlengine.sql import ast as A
+from sqlengine.sql.ast import Column, SelectCore
 
 
 def is_nested(core) -> bool:
     """Whether ``core`` is the ``SELECT *`` a parenthesized join stands for."""
-    if type(core) is not A.SelectCore:
+    if type(core) is not SelectCore:
         return False
     cols = core.columns
     return len(cols) == 1 and type(cols[0]) is A.Star and cols[0].nested
@@ -50,7 +51,7 @@ def nested_columns(scope):
             noexpand.add(len(cols))  # (a second one of that name: SQLite's bUsingTerm)
             ref = scope.lookup(uname, None)
             decl = ref.source.decltypes[ref.col] if ref is not None and ref.col >= 0 else None
-            cols.append((A.Column(uname), uname, decl))
+            cols.append((Column(uname), uname, decl))
             enames.append((None, lname))
         for j, cname in enumerate(s.columns):
             if s.is_table and s.table.columns[j].hidden:

@@ -31,11 +31,25 @@ from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested,
 from sqlengine.compiler import rightjoin
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
 from sqlengine.compiler.pushdown import and_terms, rowid_filtered
+from sqlengine.compiler.plan_minmax import code_count, code_minmax
+from sqlengine.compiler.plan_terms import column_of
+from sqlengine.compiler.planner import TABLE_ROWS, log_est
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
+from sqlengine.sql.ast import (
+    Binary, Cast, Collate, Column, Compound, FEAT_COLLATE, FEAT_FUNCTION, FunctionCall,
+    Join, Literal, ResultColumn, RowValue, Select, SelectCore, Star, SubqueryRef,
+    TableFunctionRef, TableRef, Unary, Values)
 from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.opcodes import (
+    OP_AggFinal, OP_AggStep, OP_Column, OP_Compare, OP_Copy, OP_Count, OP_DecrJumpZero,
+    OP_Found, OP_Gosub, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_If, OP_IfNot, OP_IfNullJump,
+    OP_IfPos, OP_Insert, OP_Integer, OP_Jump, OP_MakeRecord, OP_MustBeInt, OP_Ne,
+    OP_NewRowid, OP_Next, OP_Noop, OP_NotFound, OP_Null, OP_Once, OP_OpenEphemeral,
+    OP_ResultRow, OP_Return, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
+    OP_SorterInsert, OP_SorterNext, OP_SorterOpen, OP_SorterSort)
 from sqlengine.vdbe.sorter import SortSpec
 from sqlengine.vdbe._values import comparison_affinity
 
@@ -57,7 +71,7 @@ class Dest:
 
 class OutputDest(Dest):
     def emit(self, p, base, n):
-        p.b.emit(O.OP_ResultRow, base, n)
+        p.b.emit(OP_ResultRow, base, n)
 
 
 class ScalarDest(Dest):
@@ -70,8 +84,8 @@ class ScalarDest(Dest):
 
     def emit(self, p, base, n):
         for i in range(min(n, self.width)):
-            p.b.emit(O.OP_SCopy, base + i, self.target + i)
-        p.b.emit(O.OP_Goto, 0, self.stop_label)
+            p.b.emit(OP_SCopy, base + i, self.target + i)
+        p.b.emit(OP_Goto, 0, self.stop_label)
 
 
 class ExistsDest(Dest):
@@ -80,8 +94,8 @@ class ExistsDest(Dest):
         self.stop_label = stop
 
     def emit(self, p, base, n):
-        p.b.emit(O.OP_Integer, 1, self.target)
-        p.b.emit(O.OP_Goto, 0, self.stop_label)
+        p.b.emit(OP_Integer, 1, self.target)
+        p.b.emit(OP_Goto, 0, self.stop_label)
 
 
 class SetDest(Dest):
@@ -97,15 +111,15 @@ class SetDest(Dest):
     def emit(self, p, base, n):
         b = p.b
         if self.delete:
-            b.emit(O.OP_IdxDelete, self.cursor, base, n)
+            b.emit(OP_IdxDelete, self.cursor, base, n)
             return
         r = b.alloc_reg()
-        self.addrs.append(b.emit(O.OP_MakeRecord, base, n, r, self.aff))
+        self.addrs.append(b.emit(OP_MakeRecord, base, n, r, self.aff))
         skip = None
         if self.keep_first:
             skip = b.new_label()
-            b.emit(O.OP_Found, self.cursor, skip, r, 0)
-        b.emit(O.OP_IdxInsert, self.cursor, r)
+            b.emit(OP_Found, self.cursor, skip, r, 0)
+        b.emit(OP_IdxInsert, self.cursor, r)
         if skip is not None:
             b.resolve(skip)
 
@@ -130,9 +144,9 @@ class TableDest(Dest):
             code_clear(p, base, n, self.clear)
         r = b.alloc_reg()
         rid = b.alloc_reg()
-        b.emit(O.OP_MakeRecord, base, n, r)
-        b.emit(O.OP_NewRowid, self.cursor, rid)
-        b.emit(O.OP_Insert, self.cursor, r, rid)
+        b.emit(OP_MakeRecord, base, n, r)
+        b.emit(OP_NewRowid, self.cursor, rid)
+        b.emit(OP_Insert, self.cursor, r, rid)
 
 
 class CallbackDest(Dest):
@@ -153,15 +167,17 @@ class ResultInfo:
     of a compound, (its scope, its result columns, its alias rewrite or None), which the
     compound's ORDER BY terms are matched against."""
 
+    # (defaults, which an assignment shadows per ResultInfo)
+    last = None
+    arm = None
+    nested = None  # (enames, noexpand) of a parenthesized join's subquery
+
     def __init__(self, names, decltypes, affs, colls, has_coll=None):
         self.names = names
         self.decltypes = decltypes
         self.affs = affs
         self.colls = colls
         self.has_coll = has_coll
-        self.last = None
-        self.arm = None
-        self.nested = None  # (enames, noexpand) of a parenthesized join's subquery
 
     def rightmost(self):
         return self.last if self.last is not None else self
@@ -171,27 +187,27 @@ class ResultInfo:
 # Entry points
 # ------------------------------------------------------------------------------------------
 
-def compile_select(p, sel: A.Select, dest: Dest, outer: Scope | None = None, corr=None) -> ResultInfo:
+def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=None) -> ResultInfo:
     """Emit the code of a whole SELECT; rows go to ``dest``."""
     if sel.with_ is not None:
         from sqlengine.compiler.cte import pop_with, push_with
         token = push_with(p, sel.with_, sel)
         try:
-            return compile_select(p, A.Select(sel.body, None, sel.order_by, sel.limit,
+            return compile_select(p, Select(sel.body, None, sel.order_by, sel.limit,
                                               sel.offset, sel.pos), dest, outer, corr)
         finally:
             pop_with(p, token)
     body = sel.body
-    if isinstance(body, A.Compound):
+    if isinstance(body, Compound):
         return _compile_compound(p, sel, dest, outer, corr)
-    if isinstance(body, A.Values):
+    if isinstance(body, Values):
         return _compile_values(p, body, sel, dest, outer, corr)
     if has_window(body):
         return compile_window_select(p, sel, dest, outer, corr)
     return _compile_core(p, body, sel.order_by, sel.limit, sel.offset, dest, outer, corr)
 
 
-def result_info_only(p, sel: A.Select, outer=None) -> ResultInfo:
+def result_info_only(p, sel: Select, outer=None) -> ResultInfo:
     """The result description of a SELECT without keeping its code (views, CREATE AS)."""
     saved = p.b
     from sqlengine.compiler.builder import ProgramBuilder
@@ -219,12 +235,12 @@ def _limit_regs(p, scope, limit, offset, end_label):
     if limit is not None:
         lreg = b.alloc_reg()
         code_expr(p, None, limit, lreg)
-        b.emit(O.OP_MustBeInt, lreg, 0)
-        b.emit(O.OP_IfNot, lreg, end_label, 0)
+        b.emit(OP_MustBeInt, lreg, 0)
+        b.emit(OP_IfNot, lreg, end_label, 0)
         if offset is not None:
             oreg = b.alloc_reg()
             code_expr(p, None, offset, oreg)
-            b.emit(O.OP_MustBeInt, oreg, 0)
+            b.emit(OP_MustBeInt, oreg, 0)
     return lreg, oreg
 
 
@@ -233,10 +249,10 @@ def _emit_limited(p, dest, base, n, lreg, oreg, end_label):
     skip = None
     if oreg is not None:
         skip = b.new_label()
-        b.emit(O.OP_IfPos, oreg, skip, 1)
+        b.emit(OP_IfPos, oreg, skip, 1)
     dest.emit(p, base, n)
     if lreg is not None:
-        b.emit(O.OP_DecrJumpZero, lreg, end_label)
+        b.emit(OP_DecrJumpZero, lreg, end_label)
     if skip is not None:
         b.resolve(skip)
 
@@ -246,7 +262,7 @@ def _emit_limited(p, dest, base, n, lreg, oreg, end_label):
 # ------------------------------------------------------------------------------------------
 
 def _flatten(f, out):
-    if isinstance(f, A.Join):
+    if isinstance(f, Join):
         _flatten(f.left, out)
         out.append((f.right, f))
     else:
@@ -272,7 +288,7 @@ def _source_for(p, item, scope, outer=None):
         return _materialize(p, sel, name, col_names, plan_name, clear, early_names,
                             scope if reads_outer else None)
 
-    if isinstance(item, A.TableRef):
+    if isinstance(item, TableRef):
         name = item.name
         if item.schema is None and getattr(p, "ctes", None):
             from sqlengine.compiler.cte import cte_source, find_cte
@@ -319,12 +335,12 @@ def _source_for(p, item, scope, outer=None):
                 return src
         from sqlengine.compiler.cte import missing_table
         raise missing_table(p, name, item.schema)
-    if isinstance(item, A.SubqueryRef):
+    if isinstance(item, SubqueryRef):
         src = materialize(p, item.select, item.alias or "(subquery)", None,
                           item.alias or f"(subquery-{select_id(p, item.select)})")
         src.has_rowid = True  # (what it reads: see build_from)
         return src
-    if isinstance(item, A.TableFunctionRef):
+    if isinstance(item, TableFunctionRef):
         from sqlengine.compiler.tablefunc import table_function_source
         src = table_function_source(p, item, scope, Source, TableDest)
         if src is not None:
@@ -345,8 +361,8 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=Tru
     b = p.b
     cur = b.alloc_cursor()
     once = b.new_label()
-    once_addr = b.emit(O.OP_Once, 0, once)
-    b.emit(O.OP_OpenEphemeral, cur, 0)
+    once_addr = b.emit(OP_Once, 0, once)
+    b.emit(OP_OpenEphemeral, cur, 0)
     line = eqp_open(p, f"MATERIALIZE {plan_name}")
     saved, p.early_names = p.early_names, early_names
     outer = scope.outer if scope is not None else None
@@ -357,7 +373,7 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=Tru
         p.early_names = saved
         eqp_close(p, line)
     if corr is not None and corr[0]:  # (it reads the enclosing query's row)
-        b.ops[once_addr] = [O.OP_Noop, 0, 0, 0, None, 0, None]
+        b.ops[once_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
         scope.mark_correlated(1)
     p.eqp_names[cur] = plan_name if name == "(subquery)" else name
     b.resolve(once)
@@ -382,7 +398,6 @@ def _limit_est(limit):
     n = _fixed_limit(limit)
     if n is None:
         return None
-    from sqlengine.compiler.planner import TABLE_ROWS, log_est
     return min(TABLE_ROWS, log_est(n))
 
 
@@ -410,14 +425,14 @@ def _dedupe(names):
 def _rowid_pushed(p, item, sel, terms, right_of_left):
     """``item`` with SQLite's push-down of the terms on its rowid (compiler/pushdown.py);
     a view is read as the subquery it stands for, under its name."""
-    if isinstance(item, A.SubqueryRef):
+    if isinstance(item, SubqueryRef):
         new = rowid_filtered(p.db, sel, item.alias, terms, right_of_left)
-        return item if new is None else A.SubqueryRef(new, item.alias, item.pos)
+        return item if new is None else SubqueryRef(new, item.alias, item.pos)
     v = p.schema.views[item.name.lower()]
     if v.columns:
         return item
     new = rowid_filtered(p.db, sel, item.alias or item.name, terms, right_of_left)
-    return item if new is None else A.SubqueryRef(new, item.alias or item.name, item.pos)
+    return item if new is None else SubqueryRef(new, item.alias or item.name, item.pos)
 
 
 def _pushable_terms(core, join):
@@ -446,24 +461,24 @@ def build_from(p, from_, scope, outer=None):
         level = len(sources)
         side = rightjoin.outer_side(join, level, last_right)
         ctx = None
-        if outer is not None and not isinstance(item, A.TableFunctionRef):
+        if outer is not None and not isinstance(item, TableFunctionRef):
             flat_side = side
             if join is not None and join.kind == "LEFT" and outer[0].where is not None and \
                     where_needs_row(outer[0].where, item):
                 flat_side = False  # (SQLite runs that LEFT JOIN as an inner join)
             ctx = outer + (len(items) == 1, flat_side or left_flat)
         rowid_null = None
-        if isinstance(item, A.SubqueryRef) or (
-                type(item) is A.TableRef and item.name.lower() in p.schema.views):
+        if isinstance(item, SubqueryRef) or (
+                type(item) is TableRef and item.name.lower() in p.schema.views):
             nxt = items[level + 1][1] if level + 1 < len(items) else None
-            sel = item.select if isinstance(item, A.SubqueryRef) else \
+            sel = item.select if isinstance(item, SubqueryRef) else \
                 p.schema.views[item.name.lower()].select
             # (no co-routine on the left of a RIGHT JOIN: SQLite's JT_LTORJ test)
             rowid_null = side != "RIGHT" and subquery_rowid_null(
                 p.db, sel, level == 0 and last_right < 0, nxt.kind if nxt is not None else None,
                 bool(side))
             if not rowid_null and outer is not None and last_right < 0 and not (
-                    isinstance(item, A.SubqueryRef) and is_nested(item.select.body)):
+                    isinstance(item, SubqueryRef) and is_nested(item.select.body)):
                 item = _rowid_pushed(p, item, sel, _pushable_terms(outer[0], join),
                                      join is not None and join.kind == "LEFT")
         src = _source_for(p, item, scope, ctx)
@@ -497,7 +512,7 @@ def build_from(p, from_, scope, outer=None):
             continue
         conj = terms[0]
         for t in terms[1:]:
-            conj = A.Binary("AND", conj, t)
+            conj = Binary("AND", conj, t)
         if src.left or src.right or src.ltorj:  # tested at its level (see rightjoin.py)
             left_on[level] = conj
         else:
@@ -527,7 +542,7 @@ def _using_terms(sources, using, scope, any_right, terms):
             raise OperationalError(
                 f"cannot join using column {cname} - column not present in both tables")
         src.hidden.add(r)
-        terms.append(A.Binary("=", lhs, ResolvedColumn(ColRef(src, r, scope, 0))))
+        terms.append(Binary("=", lhs, ResolvedColumn(ColRef(src, r, scope, 0))))
     return ambiguous
 
 
@@ -550,7 +565,7 @@ def _using_left(sources, cname, scope, any_right):
         hits.append(ResolvedColumn(ColRef(s, j, scope, 0)))
     if len(hits) < 2:
         return hits[0] if hits else None
-    return A.FunctionCall("coalesce", hits)
+    return FunctionCall("coalesce", hits)
 
 
 # ------------------------------------------------------------------------------------------
@@ -561,7 +576,7 @@ def _expand_columns(p, core, scope):
     """[(expr, name, decltype)] with * and t.* expanded."""
     out = []
     for rc in core.columns:
-        if isinstance(rc, A.Star):
+        if isinstance(rc, Star):
             if not scope.sources:
                 raise OperationalError("no tables specified")
             twins = len({s.name.lower() for s in scope.sources}) < len(scope.sources)
@@ -588,7 +603,7 @@ def _expand_columns(p, core, scope):
                     if nested and len(scope.sources) == 1 and rc.table is None:
                         # (SQLite expands a lone item's * unqualified: the names are
                         # looked up again, by the inner tables' column names)
-                        out.append((A.Column(cname), cname, s.decltypes[j]))
+                        out.append((Column(cname), cname, s.decltypes[j]))
                         continue
                     out.append((ResolvedColumn(ColRef(s, j, scope, 0)), cname, s.decltypes[j]))
             if not found:
@@ -597,7 +612,7 @@ def _expand_columns(p, core, scope):
         e = rc.expr
         name = rc.alias
         decl = None
-        if isinstance(e, A.Column):
+        if isinstance(e, Column):
             try:
                 ref = scope.lookup(e.name, e.table)
             except OperationalError:
@@ -634,7 +649,7 @@ def _star_using_column(scope, cname):
     FULL JOIN: SQLite expands it unqualified, so it reads as the name does (the right
     table's column for a RIGHT JOIN, the coalesce of both sides for a FULL JOIN)."""
     ref = scope.lookup(cname, None)
-    return A.Column(cname), cname, ref.source.decltypes[ref.col] if ref.col >= 0 else None
+    return Column(cname), cname, ref.source.decltypes[ref.col] if ref.col >= 0 else None
 
 
 def _resolve_aliases(names, core, cols, extra, left_on):
@@ -676,11 +691,11 @@ def _resolve_order_by(p, order_by, cols, scope, arms=None, names=None):
         e = term.expr
         coll = None
         inner = e
-        while isinstance(inner, A.Collate):
+        while isinstance(inner, Collate):
             coll = inner.collation if coll is None else coll
             inner = inner.expr
         idx = None
-        if isinstance(inner, A.Literal) and type(inner.value) is int:
+        if isinstance(inner, Literal) and type(inner.value) is int:
             k = inner.value
             if k < 1 or k > len(cols):
                 raise OperationalError(
@@ -692,7 +707,7 @@ def _resolve_order_by(p, order_by, cols, scope, arms=None, names=None):
             if idx is None:
                 raise OperationalError(
                     f"{_ordinal(i + 1)} ORDER BY term does not match any column in the result set")
-        elif isinstance(inner, A.Column) and inner.table is None:
+        elif isinstance(inner, Column) and inner.table is None:
             # an AS name is matched first, even where a FROM column has that name too
             # (SQLite's resolveAsName); else the result column that is that column
             idx = _alias_index(scope, cols, inner)
@@ -717,7 +732,7 @@ def _resolve_order_by(p, order_by, cols, scope, arms=None, names=None):
 
 def _alias_index(scope, cols, e):
     """The result column the bare name ``e`` is the AS name of, or None."""
-    if scope is None or type(e) is not A.Column or e.table is not None:
+    if scope is None or type(e) is not Column or e.table is not None:
         return None
     aliased = scope.aliases.get(e.name.lower())
     if aliased is None:
@@ -732,7 +747,7 @@ def _arm_order_match(info, e):
     result expressions. A SELECT that kept no ``arm`` (a window query) matches a bare
     name with its columns' names."""
     if info.arm is None:
-        if type(e) is A.Column and e.table is None:
+        if type(e) is Column and e.table is None:
             return next((j for j, nm in enumerate(info.names) if nm.lower() == e.name.lower()),
                         None)
         return None
@@ -763,7 +778,7 @@ def _is_alias(p, ce, col, scope):
     if ref is None:
         return True
     # the name is a real column too: it is the result column only if that column is it
-    if isinstance(ce, A.Column):
+    if isinstance(ce, Column):
         try:
             r2 = scope.lookup(ce.name, ce.table)
         except OperationalError:
@@ -792,7 +807,7 @@ def _collect_aggs(p, exprs, refs=None):
     same walk appends to it, in pre-order, what ``_collect_columns`` needs: the column
     references outside aggregates and the subqueries (Subquery, Exists, InSelect) met
     (the walk is compiled: ``expr.aggs_in``)."""
-    is_aggregate = p.db.is_aggregate
+    is_aggregate = p.functions.is_aggregate
     aggs = []
     found = refs if refs is not None else []
     memo = {}
@@ -831,7 +846,7 @@ def _bare_columns(scope, refs, exprs):
             ref = e.ref
             if ref.scope is scope:
                 keys[ref.key] = ref
-        elif t is A.Column:
+        elif t is Column:
             try:
                 ref = scope.lookup(e.name, e.table)
             except OperationalError:
@@ -847,13 +862,13 @@ def _bare_columns(scope, refs, exprs):
 
 def _columns_in(e, scope, keys):
     t = type(e)
-    if t is A.Literal:
+    if t is Literal:
         return
-    if t is A.Binary:
+    if t is Binary:
         _columns_in(e.left, scope, keys)
         _columns_in(e.right, scope, keys)
         return
-    if t is A.Column or t is ResolvedColumn or t is A.FunctionCall and \
+    if t is Column or t is ResolvedColumn or t is FunctionCall and \
             id(e) in scope.overrides:
         _column_visitor(scope, keys)(e)
         return
@@ -871,13 +886,13 @@ def _columns_in(e, scope, keys):
 
 def _column_visitor(scope, keys):
     def visit(x):
-        if isinstance(x, A.FunctionCall) and id(x) in scope.overrides:
+        if isinstance(x, FunctionCall) and id(x) in scope.overrides:
             return False
         if isinstance(x, ResolvedColumn):
             if x.ref.scope is scope:
                 keys[x.ref.key] = x.ref
             return False
-        if isinstance(x, A.Column):
+        if isinstance(x, Column):
             try:
                 ref = scope.lookup(x.name, x.table)
             except OperationalError:
@@ -928,9 +943,9 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         group_by = []
         for g in core.group_by:
             inner = g
-            while isinstance(inner, A.Collate):
+            while isinstance(inner, Collate):
                 inner = inner.expr
-            if isinstance(inner, A.Literal) and type(inner.value) is int:
+            if isinstance(inner, Literal) and type(inner.value) is int:
                 k = inner.value
                 if k < 1 or k > n_res:
                     raise OperationalError(
@@ -943,12 +958,12 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     # The same walk gathers the column references an aggregate query keeps per group.
     feats = core.features
     refs = None
-    if feats & A.FEAT_FUNCTION or group_by is not None:
+    if feats & FEAT_FUNCTION or group_by is not None:
         refs = []
         # (each clause's calls that belong further out leave, and those its subqueries
         # hand up come in: compiler/aggscope.py)
         aggs = attach_aggregates(p, scope, _collect_aggs(p, result_exprs, refs), refs)
-        if group_by and feats & A.FEAT_FUNCTION:
+        if group_by and feats & FEAT_FUNCTION:
             for _a in _collect_aggs(p, group_by):
                 raise OperationalError(
                     "aggregate functions are not allowed in the GROUP BY clause")
@@ -978,7 +993,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     if outer is not None and order_by:
         check_local_terms(scope, order_by, None)
     scope.agg_allowed = is_agg
-    if not is_agg and feats & A.FEAT_FUNCTION:
+    if not is_agg and feats & FEAT_FUNCTION:
         scope.in_where = [core.where, core.from_]  # (a misuse there is a resolve error)
     names, decls, affs, colls, has_coll = [], [], [], [], []
     for e, name, decl in cols:
@@ -991,7 +1006,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     info = ResultInfo(names, decls, affs, colls, has_coll)
     if compound_arm:
         info.arm = (scope, cols, names_rw)
-    info.nested = nested
+    if nested is not None:
+        info.nested = nested
 
     end = b.new_label()
     if limit is not None:
@@ -1003,9 +1019,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     distinct_cur = None
     if core.distinct:
         distinct_cur = b.alloc_cursor()
-        from sqlengine.vdbe.sorter import SortSpec as _SS
-        b.emit(O.OP_OpenEphemeral, distinct_cur, n_res, 0,
-               _SS(n_res, [p.collation(c) for c in info.colls]))
+        b.emit(OP_OpenEphemeral, distinct_cur, n_res, 0,
+               SortSpec(n_res, [p.collation(c) for c in info.colls]))
     sorter = None
     if obt:
         sorter = b.alloc_cursor()
@@ -1013,7 +1028,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                         [o[3] for o in obt])
         if lreg is not None:
             spec.limit_regs = (lreg, oreg or 0)  # top-N: keep LIMIT+OFFSET rows (sorter.py)
-        sorter_addr = b.emit(O.OP_SorterOpen, sorter, len(obt) + n_res, 0, spec)
+        sorter_addr = b.emit(OP_SorterOpen, sorter, len(obt) + n_res, 0, spec)
 
     distinct_said = []  # the EXPLAIN QUERY PLAN line for DISTINCT, once
 
@@ -1025,21 +1040,21 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                 distinct_said.append(eqp_line(p, _EQP_DISTINCT))
             skip = b.new_label()
             rec = b.alloc_reg()
-            b.emit(O.OP_MakeRecord, res_base, n_res, rec)
-            b.emit(O.OP_Found, distinct_cur, skip, rec, 0)
-            b.emit(O.OP_IdxInsert, distinct_cur, rec)
+            b.emit(OP_MakeRecord, res_base, n_res, rec)
+            b.emit(OP_Found, distinct_cur, skip, rec, 0)
+            b.emit(OP_IdxInsert, distinct_cur, rec)
         if sorter is not None:
             blk = b.alloc_reg(len(obt) + n_res)
             for k, (oe, idx, _d, _nf, _c) in enumerate(obt):
                 if idx is not None:
-                    b.emit(O.OP_SCopy, res_base + idx, blk + k)
+                    b.emit(OP_SCopy, res_base + idx, blk + k)
                 else:
                     code_expr(p, scope, oe, blk + k)
             if n_res:
-                b.emit(O.OP_Copy, res_base, blk + len(obt), n_res - 1)
+                b.emit(OP_Copy, res_base, blk + len(obt), n_res - 1)
             rec = b.alloc_reg()
-            b.emit(O.OP_MakeRecord, blk, len(obt) + n_res, rec)
-            b.emit(O.OP_SorterInsert, sorter, rec)
+            b.emit(OP_MakeRecord, blk, len(obt) + n_res, rec)
+            b.emit(OP_SorterInsert, sorter, rec)
         else:
             _emit_limited(p, dest, res_base, n_res, lreg, oreg, end)
         if skip is not None:
@@ -1065,16 +1080,16 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             else:
                 code_expr(p, scope, oe, blk + k)
         skip = b.new_label()
-        b.emit(O.OP_SorterCutoff, sorter, skip, blk)
+        b.emit(OP_SorterCutoff, sorter, skip, blk)
         base = blk + len(obt)
         for i, e in enumerate(result_exprs):
             if i in key_of:
-                b.emit(O.OP_SCopy, blk + key_of[i], base + i)
+                b.emit(OP_SCopy, blk + key_of[i], base + i)
             else:
                 code_expr(p, scope, e, base + i)
         rec = b.alloc_reg()
-        b.emit(O.OP_MakeRecord, blk, len(obt) + n_res, rec)
-        b.emit(O.OP_SorterInsert, sorter, rec)
+        b.emit(OP_MakeRecord, blk, len(obt) + n_res, rec)
+        b.emit(OP_SorterInsert, sorter, rec)
         b.resolve(skip)
 
     n_ordered = 0
@@ -1087,7 +1102,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         if sorter is not None and n_ordered == len(obt):
             # the loops deliver the rows in ORDER BY order: no sort (and LIMIT stops the
             # loops early)
-            b.ops[sorter_addr] = [O.OP_Noop, 0, 0, 0, None, 0, None]
+            b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
             sorter = None
         if sorter is not None and lreg is not None and distinct_cur is None:
             emit_topn_row()
@@ -1104,13 +1119,13 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     if sorter is not None:
         eqp_line(p, _EQP_RIGHT_PART if n_ordered else _EQP_ORDER_BY)
         done = b.new_label()
-        b.emit(O.OP_SorterSort, sorter, done)
+        b.emit(OP_SorterSort, sorter, done)
         top = b.addr()
         out = b.alloc_reg(max(n_res, 1))
         for i in range(n_res):
-            b.emit(O.OP_Column, sorter, len(obt) + i, out + i)
+            b.emit(OP_Column, sorter, len(obt) + i, out + i)
         _emit_limited(p, dest, out, n_res, lreg, oreg, end)
-        b.emit(O.OP_SorterNext, sorter, top)
+        b.emit(OP_SorterNext, sorter, top)
         b.resolve(done)
     b.resolve(end)
     return info
@@ -1125,7 +1140,7 @@ _EQP_DISTINCT = "USE TEMP B-TREE FOR DISTINCT"
 def _fixed_limit(limit):
     """The value of a LIMIT that is a positive integer literal (SQLite's SF_FixedLimit),
     else None."""
-    if type(limit) is A.Literal and type(limit.value) is int and limit.value > 0:
+    if type(limit) is Literal and type(limit.value) is int and limit.value > 0:
         return limit.value
     return None
 
@@ -1133,7 +1148,7 @@ def _fixed_limit(limit):
 def _hint(core):
     """The single FROM item of ``core`` when it carries INDEXED BY / NOT INDEXED."""
     f = core.from_
-    if isinstance(f, A.TableRef) and (f.not_indexed or f.indexed_by):
+    if isinstance(f, TableRef) and (f.not_indexed or f.indexed_by):
         return f
     return None
 
@@ -1144,15 +1159,13 @@ def _minmax_by_index(p, scope, aggs, acc, bare, bare_regs, emit_result, code_res
     end of an index on x (or of the table for the rowid), the ``bare`` columns from that
     row into ``bare_regs``; False when none answers it (nothing emitted then)."""
     agg = aggs[0]
-    from sqlengine.compiler.plan_minmax import code_minmax
-    from sqlengine.compiler.plan_terms import column_of
     src = scope.sources[0]
     col = column_of(scope, agg.args[0], src)
     load_row = None
     if bare:
         def load_row(found):
             if not found:
-                p.b.emit(O.OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
+                p.b.emit(OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
                 return
             for k, ref in enumerate(bare):
                 code_column(p, ref, bare_regs + k)
@@ -1172,20 +1185,20 @@ def _result_coll_seq(e, scope, feats):
     """``expr_coll_seq`` of a result column. When the parser saw no COLLATE in the core,
     only a column (under CAST, unary + or a row value's first item) can carry one, so
     other expressions are not searched for an explicit COLLATE."""
-    if feats & A.FEAT_COLLATE:
+    if feats & FEAT_COLLATE:
         return expr_coll_seq(e, scope)
     x = e
     while True:
         t = type(x)
-        if t is A.Cast:
+        if t is Cast:
             x = x.expr
-        elif t is A.Unary and x.op == "+":
+        elif t is Unary and x.op == "+":
             x = x.operand
-        elif t is A.RowValue and x.items:
+        elif t is RowValue and x.items:
             x = x.items[0]
         else:
             break
-    if t is A.Column or t is ResolvedColumn:
+    if t is Column or t is ResolvedColumn:
         return expr_coll_seq(x, scope)
     return _NO_COLL
 
@@ -1197,7 +1210,7 @@ def _column_ref(scope, e):
     """The ColRef of this scope that ``e`` (a plain column) is, or None."""
     if isinstance(e, ResolvedColumn):
         return e.ref if e.ref.scope is scope else None
-    if isinstance(e, A.Column):
+    if isinstance(e, Column):
         try:
             ref = scope.lookup(e.name, e.table)
         except OperationalError:
@@ -1210,7 +1223,7 @@ def _column_ref(scope, e):
 def _and_all(where, extra):
     e = where
     for x in extra:
-        e = x if e is None else A.Binary("AND", x, e)
+        e = x if e is None else Binary("AND", x, e)
     return e
 
 
@@ -1221,7 +1234,7 @@ def column_key(scope):
         t = type(e)
         if t is ResolvedColumn:
             return ("col", id(e.ref.source), e.ref.col)
-        if t is not A.Column:
+        if t is not Column:
             return None
         try:
             ref = scope.lookup(e.name, e.table)
@@ -1262,7 +1275,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         nargs = 0 if a.star else len(a.args)
         if a.distinct and nargs != 1:
             raise OperationalError("DISTINCT aggregates must have exactly one argument")
-        f = p.db.find_aggregate(a.name, nargs)
+        f = p.functions.aggregate(a.name, nargs)
         if f is None:
             raise OperationalError(f"wrong number of arguments to function {a.name}()")
         if f.needs_collation and nargs:
@@ -1293,7 +1306,6 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             and core.where is None and not extra and len(scope.sources) == 1
             and scope.sources[0].is_table and not bare):
         # count(*) of a whole table: a b-tree counts its cells, no row is read
-        from sqlengine.compiler.plan_minmax import code_count
         r = b.alloc_reg()
         code_count(p, scope.sources[0], r, _hint(core))
         for a in aggs:
@@ -1320,7 +1332,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         """Finalize, test HAVING, compute and emit one result row."""
         skip = b.new_label()
         for i, (_a, f, nargs) in enumerate(defs):
-            b.emit(O.OP_AggFinal, acc + i, nargs, 0, f)
+            b.emit(OP_AggFinal, acc + i, nargs, 0, f)
         scope.overrides.update(agg_overrides)
         for k, ref in enumerate(bare):
             scope.overrides[ref.key] = bare_regs + k
@@ -1350,14 +1362,14 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             if a.filter is not None:
                 skip = b.new_label()
                 if h and used:  # a dropped row is loaded only if it is the first
-                    b.emit(O.OP_Copy, used, hit, 0)
+                    b.emit(OP_Copy, used, hit, 0)
                 if filter_regs is not None:  # its value, computed while scanning the rows
-                    b.emit(O.OP_IfNot, filter_regs[i], skip, 1)
+                    b.emit(OP_IfNot, filter_regs[i], skip, 1)
                 else:
                     if_false(p, scope, a.filter, skip, True)
             # the arguments after the FILTER, as SQLite: a row it drops computes none
             base = arg_regs_of(i)
-            b.emit(O.OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, f, nargs)
+            b.emit(OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, f, nargs)
             if skip is not None:
                 b.resolve(skip)
 
@@ -1365,12 +1377,12 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         if not bare:
             return
         skip = b.new_label()
-        b.emit(O.OP_If, hit, skip, 0)
+        b.emit(OP_If, hit, skip, 0)
         for k, ref in enumerate(bare):
             emit_one(k, ref)
         b.resolve(skip)
         if used:
-            b.emit(O.OP_Integer, 1, used)
+            b.emit(OP_Integer, 1, used)
 
     def step_loop_row(step_aggs, copy_bare):
         """Step every aggregate and load the bare columns from the loops' current row.
@@ -1388,11 +1400,11 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
 
     if not group_by:
         if aggs:
-            b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
+            b.emit(OP_Null, 0, acc, acc + len(defs) - 1)
         if bare:
-            b.emit(O.OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
+            b.emit(OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
         if used:
-            b.emit(O.OP_Integer, 0, used)
+            b.emit(OP_Integer, 0, used)
         one_minmax = (len(defs) == 1 and defs[0][2] == 1 and defs[0][0].filter is None
                       and having is None and defs[0][0].name.lower() in ("min", "max"))
         w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
@@ -1424,10 +1436,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     ret = b.alloc_reg()
     out_sub = b.new_label()
     end = b.new_label()
-    b.emit(O.OP_Integer, 0, has_group)
-    b.emit(O.OP_Null, 0, prev, prev + ng - 1)
+    b.emit(OP_Integer, 0, has_group)
+    b.emit(OP_Null, 0, prev, prev + ng - 1)
     if aggs:
-        b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
+        b.emit(OP_Null, 0, acc, acc + len(defs) - 1)
 
     def next_row():
         """With the row's group key in ``cur``: close the previous group if the key
@@ -1435,45 +1447,45 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         new_group = b.new_label()
         same = b.new_label()
         first_row = b.new_label()
-        b.emit(O.OP_IfNot, has_group, first_row, 0)
-        b.emit(O.OP_Compare, cur, prev, ng, spec)
-        b.emit(O.OP_Jump, new_group, same, new_group)
+        b.emit(OP_IfNot, has_group, first_row, 0)
+        b.emit(OP_Compare, cur, prev, ng, spec)
+        b.emit(OP_Jump, new_group, same, new_group)
         b.resolve(new_group)
-        b.emit(O.OP_Gosub, ret, out_sub)
+        b.emit(OP_Gosub, ret, out_sub)
         if aggs:
-            b.emit(O.OP_Null, 0, acc, acc + len(defs) - 1)
+            b.emit(OP_Null, 0, acc, acc + len(defs) - 1)
         b.resolve(first_row)
-        b.emit(O.OP_Integer, 1, has_group)
+        b.emit(OP_Integer, 1, has_group)
         if used:
-            b.emit(O.OP_Integer, 0, used)
-        b.emit(O.OP_Copy, cur, prev, ng - 1)
+            b.emit(OP_Integer, 0, used)
+        b.emit(OP_Copy, cur, prev, ng - 1)
         b.resolve(same)
 
     srt = b.alloc_cursor()
-    sorter_addr = b.emit(O.OP_SorterOpen, srt, width, 0, spec)
+    sorter_addr = b.emit(OP_SorterOpen, srt, width, 0, spec)
     w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
                     order_by=[(g, False, True, c) for g, c in zip(group_by, gnames)],
                     group=True)
     if w.n_ordered == ng:  # the loops deliver the groups in order: no sorter
-        b.ops[sorter_addr] = [O.OP_Noop, 0, 0, 0, None, 0, None]
+        b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
         for j, g in enumerate(group_by):
             code_expr(p, scope, g, cur + j)
         next_row()
         step_loop_row(step_aggs, copy_bare)
         where_end(p, w)
-        b.emit(O.OP_IfNot, has_group, end, 0)
+        b.emit(OP_IfNot, has_group, end, 0)
     else:
         _group_rows_into_sorter(p, scope, defs, group_by, bare, filters, n_args, srt, width)
         where_end(p, w)
         eqp_line(p, _EQP_GROUP_BY)
-        b.emit(O.OP_SorterSort, srt, end)
+        b.emit(OP_SorterSort, srt, end)
         top = b.addr()
         for j in range(ng):
-            b.emit(O.OP_Column, srt, j, cur + j)
+            b.emit(OP_Column, srt, j, cur + j)
         next_row()
         args_base = b.alloc_reg(max(n_args, 1))
         for j in range(n_args):
-            b.emit(O.OP_Column, srt, ng + j, args_base + j)
+            b.emit(OP_Column, srt, ng + j, args_base + j)
         offs = []
         o = 0
         for _a, _f, n in defs:
@@ -1482,15 +1494,15 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         filter_regs = {}
         for k, i in enumerate(filters):
             filter_regs[i] = b.alloc_reg()
-            b.emit(O.OP_Column, srt, ng + n_args + len(bare) + k, filter_regs[i])
+            b.emit(OP_Column, srt, ng + n_args + len(bare) + k, filter_regs[i])
         step_aggs(lambda i: args_base + offs[i], filter_regs)
-        copy_bare(lambda k, ref: b.emit(O.OP_Column, srt, ng + n_args + k, bare_regs + k))
-        b.emit(O.OP_SorterNext, srt, top)
-    b.emit(O.OP_Gosub, ret, out_sub)
-    b.emit(O.OP_Goto, 0, end)
+        copy_bare(lambda k, ref: b.emit(OP_Column, srt, ng + n_args + k, bare_regs + k))
+        b.emit(OP_SorterNext, srt, top)
+    b.emit(OP_Gosub, ret, out_sub)
+    b.emit(OP_Goto, 0, end)
     b.resolve(out_sub)
     output_row()
-    b.emit(O.OP_Return, ret)
+    b.emit(OP_Return, ret)
     b.resolve(end)
 
 
@@ -1512,8 +1524,8 @@ def _group_rows_into_sorter(p, scope, defs, group_by, bare, filters, n_args, srt
             skip = b.new_label()
             code_expr(p, scope, a.filter, blk + fpos[i])
             if nargs:
-                b.emit(O.OP_Null, 0, blk + pos, blk + pos + nargs - 1)
-            b.emit(O.OP_IfNot, blk + fpos[i], skip, 1)
+                b.emit(OP_Null, 0, blk + pos, blk + pos + nargs - 1)
+            b.emit(OP_IfNot, blk + fpos[i], skip, 1)
         for x in (a.args if not a.star else []):
             code_expr(p, scope, x, blk + pos)
             pos += 1
@@ -1523,8 +1535,8 @@ def _group_rows_into_sorter(p, scope, defs, group_by, bare, filters, n_args, srt
         code_column(p, ref, blk + pos)
         pos += 1
     rec = b.alloc_reg()
-    b.emit(O.OP_MakeRecord, blk, width, rec)
-    b.emit(O.OP_SorterInsert, srt, rec)
+    b.emit(OP_MakeRecord, blk, width, rec)
+    b.emit(OP_SorterInsert, srt, rec)
 
 # ------------------------------------------------------------------------------------------
 # VALUES and compound selects
@@ -1541,7 +1553,7 @@ def _compile_values(p, body, sel, dest, outer, corr):
     names = [f"column{i + 1}" for i in range(n)]
     scope = Scope([], outer, corr)
     if sel.order_by or sel.limit is not None:
-        wrapped = A.Select(A.SelectCore([A.Star()], from_=A.SubqueryRef(A.Select(body))),
+        wrapped = Select(SelectCore([Star()], from_=SubqueryRef(Select(body))),
                            order_by=sel.order_by, limit=sel.limit, offset=sel.offset)
         return compile_select(p, wrapped, dest, outer, corr)
     rows = body.rows
@@ -1576,19 +1588,19 @@ def last_result_exprs(sel):
     """The result expressions of the rightmost SELECT of ``sel`` (the last row of a
     VALUES), where SQLite looks for an explicit COLLATE; None for ``*``."""
     body = sel.body
-    while isinstance(body, A.Compound):
+    while isinstance(body, Compound):
         body = body.right
-    if isinstance(body, A.Values):
+    if isinstance(body, Values):
         return list(body.rows[-1])
-    if not isinstance(body, A.SelectCore):
+    if not isinstance(body, SelectCore):
         return None
-    if any(not isinstance(c, A.ResultColumn) for c in body.columns):
+    if any(not isinstance(c, ResultColumn) for c in body.columns):
         return None
     return [c.expr for c in body.columns]
 
 
 def _arms(body, out):
-    if isinstance(body, A.Compound):
+    if isinstance(body, Compound):
         _arms(body.left, out)
         out.append((body.op, body.right))
     else:
@@ -1611,11 +1623,11 @@ def _compile_arm(p, arm, dest, outer, corr, op=None):
 
 
 def _code_arm(p, arm, dest, outer, corr):
-    if isinstance(arm, A.Values):
-        return _compile_values(p, arm, A.Select(arm), dest, outer, corr)
+    if isinstance(arm, Values):
+        return _compile_values(p, arm, Select(arm), dest, outer, corr)
     if has_window(arm):
         # a window function in any arm: that arm alone runs in the two window steps
-        return compile_window_select(p, A.Select(arm), dest, outer, corr)
+        return compile_window_select(p, Select(arm), dest, outer, corr)
     return _compile_core(p, arm, None, None, None, dest, outer, corr, compound_arm=True)
 
 
@@ -1650,15 +1662,15 @@ def _code_compound(p, sel, dest, outer, corr, line):
 
     def open_store(as_index, n):
         if as_index:
-            b.emit(O.OP_OpenEphemeral, cur, n, 0, SortSpec(n, [p.collation(c) for c in info.colls]))
+            b.emit(OP_OpenEphemeral, cur, n, 0, SortSpec(n, [p.collation(c) for c in info.colls]))
         else:
-            b.emit(O.OP_OpenEphemeral, cur, n)
+            b.emit(OP_OpenEphemeral, cur, n)
     # the first arm
     for k, (op, arm) in enumerate(arms):
         if k == 0:
             # compile into a temporary destination decided by the next op
             as_index = first_op != "UNION ALL"
-            open_addr = b.emit(O.OP_Noop)
+            open_addr = b.emit(OP_Noop)
             # with ORDER BY, SQLite merges sorted arms and keeps the first of equal rows
             first = bool(sel.order_by)
             d = SetDest(cur, keep_first=first) if as_index else TableDest(cur)
@@ -1668,7 +1680,7 @@ def _code_compound(p, sel, dest, outer, corr, line):
             # arms are known (multiSelectCollSeq: the first arm whose column has one)
             spec = SortSpec(n, [p.collation(c) for c in info.colls])
             infos = [info]
-            ins = [O.OP_OpenEphemeral, cur, n, 0, spec if as_index else None, 0, None]
+            ins = [OP_OpenEphemeral, cur, n, 0, spec if as_index else None, 0, None]
             b.ops[open_addr] = ins
             store_is_index = as_index
             continue
@@ -1686,15 +1698,15 @@ def _code_compound(p, sel, dest, outer, corr, line):
                 # SQLite's merge keeps, of equal rows, the first of the later arm: collect
                 # this arm on its own, then let its rows replace the store's
                 tmp = b.alloc_cursor()
-                b.emit(O.OP_OpenEphemeral, tmp, n, 0, spec)
+                b.emit(OP_OpenEphemeral, tmp, n, 0, spec)
                 i2 = _compile_arm(p, arm, SetDest(tmp, keep_first=True), outer, corr, op)
                 done = b.new_label()
-                b.emit(O.OP_Rewind, tmp, done)
+                b.emit(OP_Rewind, tmp, done)
                 top = b.addr()
                 rec = b.alloc_reg()
-                b.emit(O.OP_RowData, tmp, rec)
-                b.emit(O.OP_IdxInsert, cur, rec)
-                b.emit(O.OP_Next, tmp, top)
+                b.emit(OP_RowData, tmp, rec)
+                b.emit(OP_IdxInsert, cur, rec)
+                b.emit(OP_Next, tmp, top)
                 b.resolve(done)
             else:
                 i2 = _compile_arm(p, arm, SetDest(cur), outer, corr, op)
@@ -1710,20 +1722,20 @@ def _code_compound(p, sel, dest, outer, corr, line):
                                      keep_first=first)
                 store_is_index = True
             other = b.alloc_cursor()
-            b.emit(O.OP_OpenEphemeral, other, n, 0, spec)
+            b.emit(OP_OpenEphemeral, other, n, 0, spec)
             i2 = _compile_arm(p, arm, SetDest(other), outer, corr, op)
             new = b.alloc_cursor()
-            b.emit(O.OP_OpenEphemeral, new, n, 0, spec)
+            b.emit(OP_OpenEphemeral, new, n, 0, spec)
             done = b.new_label()
-            b.emit(O.OP_Rewind, cur, done)
+            b.emit(OP_Rewind, cur, done)
             top = b.addr()
             rec = b.alloc_reg()
             nxt = b.new_label()
-            b.emit(O.OP_RowData, cur, rec)
-            b.emit(O.OP_NotFound, other, nxt, rec, 0)
-            b.emit(O.OP_IdxInsert, new, rec)
+            b.emit(OP_RowData, cur, rec)
+            b.emit(OP_NotFound, other, nxt, rec, 0)
+            b.emit(OP_IdxInsert, new, rec)
             b.resolve(nxt)
-            b.emit(O.OP_Next, cur, top)
+            b.emit(OP_Next, cur, top)
             b.resolve(done)
             cur = new
         if len(i2.names) != n:
@@ -1736,7 +1748,7 @@ def _code_compound(p, sel, dest, outer, corr, line):
     # read out
     eqp_close(p, line)  # (the sort of the combined rows is the compound's sibling)
     scope = None
-    cols = [(A.Column(nm), nm, None) for nm in info.names]
+    cols = [(Column(nm), nm, None) for nm in info.names]
     obt = _resolve_order_by(p, sel.order_by, cols, scope, arms=infos) if sel.order_by else []
     end = b.new_label()
     lreg, oreg = _limit_regs(p, scope, sel.limit, sel.offset, end)
@@ -1745,37 +1757,37 @@ def _code_compound(p, sel, dest, outer, corr, line):
         srt = b.alloc_cursor()
         ocolls = [p.collation(o[4] if o[4] is not None else colls[o[1]]) for o in obt]
         ospec = SortSpec(len(obt), ocolls, [o[2] for o in obt], [o[3] for o in obt])
-        b.emit(O.OP_SorterOpen, srt, len(obt) + n, 0, ospec)
+        b.emit(OP_SorterOpen, srt, len(obt) + n, 0, ospec)
         eqp_line(p, _EQP_ORDER_BY)
         done = b.new_label()
-        b.emit(O.OP_Rewind, cur, done)
+        b.emit(OP_Rewind, cur, done)
         top = b.addr()
         blk = b.alloc_reg(len(obt) + n)
         for k, o in enumerate(obt):
-            b.emit(O.OP_Column, cur, o[1], blk + k)
+            b.emit(OP_Column, cur, o[1], blk + k)
         for i in range(n):
-            b.emit(O.OP_Column, cur, i, blk + len(obt) + i)
+            b.emit(OP_Column, cur, i, blk + len(obt) + i)
         rec = b.alloc_reg()
-        b.emit(O.OP_MakeRecord, blk, len(obt) + n, rec)
-        b.emit(O.OP_SorterInsert, srt, rec)
-        b.emit(O.OP_Next, cur, top)
+        b.emit(OP_MakeRecord, blk, len(obt) + n, rec)
+        b.emit(OP_SorterInsert, srt, rec)
+        b.emit(OP_Next, cur, top)
         b.resolve(done)
         done2 = b.new_label()
-        b.emit(O.OP_SorterSort, srt, done2)
+        b.emit(OP_SorterSort, srt, done2)
         top2 = b.addr()
         for i in range(n):
-            b.emit(O.OP_Column, srt, len(obt) + i, out + i)
+            b.emit(OP_Column, srt, len(obt) + i, out + i)
         _emit_limited(p, dest, out, n, lreg, oreg, end)
-        b.emit(O.OP_SorterNext, srt, top2)
+        b.emit(OP_SorterNext, srt, top2)
         b.resolve(done2)
     else:
         done = b.new_label()
-        b.emit(O.OP_Rewind, cur, done)
+        b.emit(OP_Rewind, cur, done)
         top = b.addr()
         for i in range(n):
-            b.emit(O.OP_Column, cur, i, out + i)
+            b.emit(OP_Column, cur, i, out + i)
         _emit_limited(p, dest, out, n, lreg, oreg, end)
-        b.emit(O.OP_Next, cur, top)
+        b.emit(OP_Next, cur, top)
         b.resolve(done)
     b.resolve(end)
     return info
@@ -1793,25 +1805,25 @@ def _convert_store(p, cur, n, to_index, info, spec=None, keep_first=False):
     if to_index:
         if spec is None:
             spec = SortSpec(n, [p.collation(c) for c in info.colls])
-        b.emit(O.OP_OpenEphemeral, new, n, 0, spec)
+        b.emit(OP_OpenEphemeral, new, n, 0, spec)
     else:
-        b.emit(O.OP_OpenEphemeral, new, n)
+        b.emit(OP_OpenEphemeral, new, n)
     done = b.new_label()
-    b.emit(O.OP_Rewind, cur, done)
+    b.emit(OP_Rewind, cur, done)
     top = b.addr()
     rec = b.alloc_reg()
-    b.emit(O.OP_RowData, cur, rec)
+    b.emit(OP_RowData, cur, rec)
     if to_index:
         skip = b.new_label()
         if keep_first:
-            b.emit(O.OP_Found, new, skip, rec, 0)
-        b.emit(O.OP_IdxInsert, new, rec)
+            b.emit(OP_Found, new, skip, rec, 0)
+        b.emit(OP_IdxInsert, new, rec)
         b.resolve(skip)
     else:
         rid = b.alloc_reg()
-        b.emit(O.OP_NewRowid, new, rid)
-        b.emit(O.OP_Insert, new, rec, rid)
-    b.emit(O.OP_Next, cur, top)
+        b.emit(OP_NewRowid, new, rid)
+        b.emit(OP_Insert, new, rec, rid)
+    b.emit(OP_Next, cur, top)
     b.resolve(done)
     return new
 
@@ -1822,13 +1834,13 @@ def _convert_store(p, cur, n, to_index, info, spec=None, keep_first=False):
 
 def _sub_columns(sel):
     body = sel.body
-    while isinstance(body, A.Compound):
+    while isinstance(body, Compound):
         body = body.left
-    if isinstance(body, A.Values):
+    if isinstance(body, Values):
         return len(body.rows[0])
     n = 0
     for c in body.columns:
-        if isinstance(c, A.Star):
+        if isinstance(c, Star):
             return -1
         n += 1
     return n
@@ -1855,7 +1867,7 @@ def code_scalar_subquery(p, scope, e, target):
     aff = info.rightmost().affs[0]
     if scope is not None and aff:  # its column's affinity, for comparisons
         scope.sub_affs[id(e)] = aff
-    p.b.emit(O.OP_SCopy, reg, target)
+    p.b.emit(OP_SCopy, reg, target)
 
 
 def code_subquery_row(p, scope, e):
@@ -1871,8 +1883,8 @@ def _code_subquery(p, scope, e, width):
     b = p.b
     reg = b.alloc_reg(width)
     after = b.new_label()
-    once_addr = b.emit(O.OP_Once, 0, after)
-    b.emit(O.OP_Null, 0, reg, reg + width - 1)
+    once_addr = b.emit(OP_Once, 0, after)
+    b.emit(OP_Null, 0, reg, reg + width - 1)
     stop = b.new_label()
     corr = [False]
     line = _open_subquery_line(p, e.select, "SCALAR")
@@ -1883,7 +1895,7 @@ def _code_subquery(p, scope, e, width):
     b.resolve(stop)
     b.resolve(after)
     if corr[0]:
-        b.ops[once_addr][0] = O.OP_Noop
+        b.ops[once_addr][0] = OP_Noop
     return reg, info
 
 
@@ -1891,8 +1903,8 @@ def code_exists(p, scope, e, target):
     b = p.b
     reg = b.alloc_reg()
     after = b.new_label()
-    once_addr = b.emit(O.OP_Once, 0, after)
-    b.emit(O.OP_Integer, 0, reg)
+    once_addr = b.emit(OP_Once, 0, after)
+    b.emit(OP_Integer, 0, reg)
     stop = b.new_label()
     corr = [False]
     line = _open_subquery_line(p, e.select, "SCALAR")
@@ -1901,8 +1913,8 @@ def code_exists(p, scope, e, target):
     b.resolve(stop)
     b.resolve(after)
     if corr[0]:
-        b.ops[once_addr][0] = O.OP_Noop
-    b.emit(O.OP_SCopy, reg, target)
+        b.ops[once_addr][0] = OP_Noop
+    b.emit(OP_SCopy, reg, target)
 
 
 def code_in_subquery(p, scope, e, target, sel=None):
@@ -1918,13 +1930,13 @@ def code_in_subquery(p, scope, e, target, sel=None):
         else:
             lhs_items, lhs_regs = v.items, v.regs
     else:
-        lhs_items = lhs.items if isinstance(lhs, A.RowValue) else [lhs]
+        lhs_items = lhs.items if isinstance(lhs, RowValue) else [lhs]
     n = len(lhs_items)
     # affinity and collation of each comparison: lhs item vs the subquery's column
     cur = b.alloc_cursor()
     after = b.new_label()
-    once_addr = b.emit(O.OP_Once, 0, after)
-    open_addr = b.emit(O.OP_Noop)
+    once_addr = b.emit(OP_Once, 0, after)
+    open_addr = b.emit(OP_Noop)
     corr = [False]
     dest = SetDest(cur, None)
     line = _open_subquery_line(p, sel, "LIST")
@@ -1948,10 +1960,10 @@ def code_in_subquery(p, scope, e, target, sel=None):
             c = last.colls[i]
         colls.append(p.collation(c))
     dest.set_affinity(p, affs if any(a not in "@A" for a in affs) else None)
-    b.ops[open_addr] = [O.OP_OpenEphemeral, cur, n, 0, SortSpec(n, colls), 0, None]
+    b.ops[open_addr] = [OP_OpenEphemeral, cur, n, 0, SortSpec(n, colls), 0, None]
     b.resolve(after)
     if corr[0]:
-        b.ops[once_addr][0] = O.OP_Noop
+        b.ops[once_addr][0] = OP_Noop
     _probe(p, scope, lhs_items, cur, affs, e.negated, target, lhs_regs)
 
 
@@ -1961,56 +1973,56 @@ def _probe(p, scope, lhs_items, cur, affs, negated, target, lhs_regs=None):
     key = b.alloc_reg(n)
     for i, item in enumerate(lhs_items):
         if lhs_regs is not None:
-            b.emit(O.OP_SCopy, lhs_regs[i], key + i)
+            b.emit(OP_SCopy, lhs_regs[i], key + i)
         else:
             code_expr(p, scope, item, key + i)
     done = b.new_label()
     found = b.new_label()
     has_null = b.new_label()
     cnt = b.alloc_reg()
-    b.emit(O.OP_Count, cur, cnt)
+    b.emit(OP_Count, cur, cnt)
     empty = b.new_label()
-    b.emit(O.OP_IfNot, cnt, empty, 0)
+    b.emit(OP_IfNot, cnt, empty, 0)
     scan = has_null if n == 1 else b.new_label()
     # a left side holding a NULL goes to the scan before the affinity is applied to it
     # (sqlite3ExprCodeIN's step 2 comes before its OP_Affinity)
-    b.emit(O.OP_IfNullJump, key, scan, n)
+    b.emit(OP_IfNullJump, key, scan, n)
     if any(a not in "@A" for a in affs):
         b.emit(O.OP_Affinity, key, n, 0, affs)
-    b.emit(O.OP_Found, cur, found, key, n)
+    b.emit(OP_Found, cur, found, key, n)
     # not found: NULL if the set holds a NULL (single column), else false
     if n == 1:
         nul = b.alloc_reg()
-        b.emit(O.OP_Null, 0, nul)
-        b.emit(O.OP_Found, cur, has_null, nul, 1)
+        b.emit(OP_Null, 0, nul)
+        b.emit(OP_Found, cur, has_null, nul, 1)
     else:
         # several columns (sqlite3ExprCodeIN's step 6): NULL when some row of the set has
         # no column that differs for sure from the left side's (NULLs compare unknown)
         b.resolve(scan)
-        b.emit(O.OP_Rewind, cur, empty)
+        b.emit(OP_Rewind, cur, empty)
         top = b.addr()
         differs = b.new_label()
         r = b.alloc_reg()
         for i, item in enumerate(lhs_items):
-            b.emit(O.OP_Column, cur, i, r)
+            b.emit(OP_Column, cur, i, r)
             c = p.coll_func(expr_collation(item, scope))
-            b.emit(O.OP_Ne, key + i, differs, r, c, 0)
-        b.emit(O.OP_Goto, 0, has_null)
+            b.emit(OP_Ne, key + i, differs, r, c, 0)
+        b.emit(OP_Goto, 0, has_null)
         b.resolve(differs)
-        b.emit(O.OP_Next, cur, top)
+        b.emit(OP_Next, cur, top)
     b.resolve(empty)
-    b.emit(O.OP_Integer, 1 if negated else 0, target)
-    b.emit(O.OP_Goto, 0, done)
+    b.emit(OP_Integer, 1 if negated else 0, target)
+    b.emit(OP_Goto, 0, done)
     b.resolve(found)
-    b.emit(O.OP_Integer, 0 if negated else 1, target)
-    b.emit(O.OP_Goto, 0, done)
+    b.emit(OP_Integer, 0 if negated else 1, target)
+    b.emit(OP_Goto, 0, done)
     b.resolve(has_null)
-    b.emit(O.OP_Null, 0, target)
+    b.emit(OP_Null, 0, target)
     b.resolve(done)
 
 
 def code_in_table(p, scope, e, target):
-    sel = A.Select(A.SelectCore([A.Star()], from_=A.TableRef(e.name, e.schema)))
+    sel = Select(SelectCore([Star()], from_=TableRef(e.name, e.schema)))
     code_in_subquery(p, scope, A.InSelect(e.expr, sel, e.negated), target, sel)
 
 

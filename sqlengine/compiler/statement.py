@@ -19,7 +19,14 @@ from sqlengine.compiler.select import OutputDest, compile_select
 from sqlengine.compiler.update import compile_update
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
-from sqlengine.vdbe import opcodes as O
+from sqlengine.sql.ast import (
+    AlterTable, Analyze, Attach, Begin, Commit, CreateIndex, CreateTable, CreateTrigger,
+    CreateView, CreateVirtualTable, Delete, Detach, Drop, Explain, Insert, Pragma, Reindex,
+    Release, Rollback, Select, Update, Vacuum)
+from sqlengine.vdbe.opcodes import (
+    OE_FAIL, OE_ROLLBACK, OP_AggFinal, OP_AggStep, OP_AggValue, OP_AutoCommit, OP_Destroy,
+    OP_Function, OP_Goto, OP_Halt, OP_HaltIfNull, OP_Init, OP_MustBeInt, OP_ParseSchema,
+    OP_Raise, OP_Savepoint, OP_Transaction)
 
 compile_options.register_functions()
 
@@ -27,10 +34,10 @@ compile_options.register_functions()
 # writes to be undone (SQLite's mayAbort, sqlite3VdbeAssertMayAbort's list): a function
 # call (built-in or user: either may raise) or aggregate step, MustBeInt without a jump,
 # and (see _may_abort) a halt whose conflict action is ABORT.
-_MAY_RAISE = frozenset((O.OP_Function, O.OP_AggStep, O.OP_AggFinal, O.OP_AggValue,
-                        O.OP_Destroy, O.OP_ParseSchema))
-_HALTS = frozenset((O.OP_Halt, O.OP_HaltIfNull, O.OP_Raise))
-_KEEPS_OR_DROPS_ALL = (O.OE_ROLLBACK, O.OE_FAIL)
+_MAY_RAISE = frozenset((OP_Function, OP_AggStep, OP_AggFinal, OP_AggValue,
+                        OP_Destroy, OP_ParseSchema))
+_HALTS = frozenset((OP_Halt, OP_HaltIfNull, OP_Raise))
+_KEEPS_OR_DROPS_ALL = (OE_ROLLBACK, OE_FAIL)
 
 
 def _may_abort(p, prog) -> bool:
@@ -44,12 +51,12 @@ def _may_abort(p, prog) -> bool:
         if op in _MAY_RAISE:
             return True
         if op in _HALTS:
-            if op == O.OP_Raise:
+            if op == OP_Raise:
                 if p1[i] not in _KEEPS_OR_DROPS_ALL:
                     return True
-            elif (p1[i] or op == O.OP_HaltIfNull) and p2[i] not in _KEEPS_OR_DROPS_ALL:
+            elif (p1[i] or op == OP_HaltIfNull) and p2[i] not in _KEEPS_OR_DROPS_ALL:
                 return True
-        elif op == O.OP_MustBeInt and p2[i] == 0:
+        elif op == OP_MustBeInt and p2[i] == 0:
             return True
     return False
 
@@ -103,101 +110,101 @@ def _compile_deep(db, stmt, text):
 
 def _compile(db, stmt, text: str):
     explain = 0
-    if isinstance(stmt, A.Explain):
+    if isinstance(stmt, Explain):
         explain = 2 if stmt.query_plan else 1
         stmt = stmt.statement
     p = Parse(db, text)
     p.ast = stmt
     p.eqp = explain == 2
     b = p.b
-    init = b.emit(O.OP_Init, 0, 0)
+    init = b.emit(OP_Init, 0, 0)
     names: list[str] = []
     decls: list = []
     t = type(stmt)
     is_txn = False
-    if t is A.Select:
+    if t is Select:
         info = compile_select(p, stmt, OutputDest())
         names, decls = info.names, info.decltypes
-    elif t is A.Insert:
+    elif t is Insert:
         compile_insert(p, stmt)
-    elif t is A.Update:
+    elif t is Update:
         compile_update(p, stmt)
-    elif t is A.Delete:
+    elif t is Delete:
         compile_delete(p, stmt)
-    elif t is A.CreateTable:
+    elif t is CreateTable:
         ddl.compile_create_table(p, stmt, text)
-    elif t is A.CreateIndex:
+    elif t is CreateIndex:
         ddl.compile_create_index(p, stmt, text)
-    elif t is A.CreateView:
+    elif t is CreateView:
         ddl.compile_create_view(p, stmt, text)
-    elif t is A.CreateTrigger:
+    elif t is CreateTrigger:
         ddl.compile_create_trigger(p, stmt, text)
-    elif t is A.Drop:
+    elif t is Drop:
         ddl.compile_drop(p, stmt)
-    elif t is A.Reindex:
+    elif t is Reindex:
         ddl.compile_reindex(p, stmt)
-    elif t is A.Begin:
+    elif t is Begin:
         is_txn = True
         if stmt.mode and stmt.mode.upper() in ("IMMEDIATE", "EXCLUSIVE"):
             # SQLite: the write transaction (RESERVED lock) starts now, not at the first write
-            b.emit(O.OP_Transaction, 0, 1)
-        b.emit(O.OP_AutoCommit, 0, 0, 0, stmt.mode)
-    elif t is A.Commit:
+            b.emit(OP_Transaction, 0, 1)
+        b.emit(OP_AutoCommit, 0, 0, 0, stmt.mode)
+    elif t is Commit:
         is_txn = True
         from sqlengine.compiler import fkey
         fkey.code_commit_check(p)
-        b.emit(O.OP_AutoCommit, 1, 0)
+        b.emit(OP_AutoCommit, 1, 0)
         fkey.code_transaction_end(p)
-    elif t is A.Rollback:
+    elif t is Rollback:
         is_txn = True
         if stmt.savepoint is not None:
-            b.emit(O.OP_Savepoint, 2, 0, 0, stmt.savepoint)
+            b.emit(OP_Savepoint, 2, 0, 0, stmt.savepoint)
         else:
-            b.emit(O.OP_AutoCommit, 1, 1)
+            b.emit(OP_AutoCommit, 1, 1)
             from sqlengine.compiler import fkey
             fkey.code_transaction_end(p)
     elif t is A.Savepoint:
         is_txn = True
-        b.emit(O.OP_Savepoint, 0, 0, 0, stmt.name)
-    elif t is A.Release:
+        b.emit(OP_Savepoint, 0, 0, 0, stmt.name)
+    elif t is Release:
         is_txn = True
         from sqlengine.compiler import fkey
         fkey.code_release_check(p, stmt.name)
-        b.emit(O.OP_Savepoint, 1, 0, 0, stmt.name)
-    elif t is A.Pragma:
+        b.emit(OP_Savepoint, 1, 0, 0, stmt.name)
+    elif t is Pragma:
         from sqlengine.compiler.pragma import compile_pragma
         names = compile_pragma(p, stmt)
         decls = [None] * len(names)
-    elif t is A.Vacuum:
+    elif t is Vacuum:
         from sqlengine.compiler.vacuum import compile_vacuum
         compile_vacuum(p, stmt)
-    elif t is A.Analyze:
+    elif t is Analyze:
         pass
-    elif t is A.CreateVirtualTable:
+    elif t is CreateVirtualTable:
         raise OperationalError(f"no such module: {stmt.module}")
-    elif t in (A.Attach, A.Detach):
+    elif t in (Attach, Detach):
         raise OperationalError("ATTACH/DETACH are not supported")
-    elif t is A.AlterTable:
+    elif t is AlterTable:
         from sqlengine.compiler.alter import compile_alter
         compile_alter(p, stmt)
     else:
         raise OperationalError(f"unsupported statement: {t.__name__}")
-    if t in (A.Insert, A.Update, A.Delete):
+    if t in (Insert, Update, Delete):
         from sqlengine.compiler.fkey import code_statement_end_check
         code_statement_end_check(p)  # deferred foreign keys of an autocommit statement
-    rt = getattr(p, "returning", None)
+    rt = p.returning
     if rt is not None:
         names, decls = rt.names, rt.decltypes
-    b.emit(O.OP_Halt, 0, 0)
+    b.emit(OP_Halt, 0, 0)
     # the tail: open the transaction, then go back to the start
     b.change_p2(init, b.addr())
     uses = b.uses()
     needs_txn = not is_txn and (p.write or uses & USES_TABLE)
     if needs_txn:
-        b.emit(O.OP_Transaction, 0, 1 if p.write else 0)
+        b.emit(OP_Transaction, 0, 1 if p.write else 0)
     b.emit_consts()
-    b.emit(O.OP_Goto, 0, init + 1)
-    if text and ("json" in text.lower() or "->" in text) or uses & USES_CALL:
+    b.emit(OP_Goto, 0, init + 1)
+    if uses & USES_CALL or text and ("json" in text.lower() or "->" in text):
         subtype.mark_result_rows(b.ops, text or "", p.schema)  # (nothing without a call)
     prog = b.finish()
     prog.column_names = list(names)
@@ -206,7 +213,7 @@ def _compile(db, stmt, text: str):
     prog.param_names = list(p.param_names)
     prog.readonly = not p.write and not is_txn
     prog.is_write = p.write
-    prog.stmt_journal = p.write and (t not in (A.Insert, A.Update, A.Delete) or (
+    prog.stmt_journal = p.write and (t not in (Insert, Update, Delete) or (
         not p.one_row_write and _may_abort(p, prog)))
     prog.is_ddl = p.ddl
     prog.is_txn = is_txn

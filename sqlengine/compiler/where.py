@@ -12,10 +12,21 @@ from sqlengine.compiler import plan_cols, plan_terms, planner, rightjoin
 from sqlengine.compiler.explain import eqp_line, eqp_set
 from sqlengine.compiler.plan_terms import WhereClause, split_and
 from sqlengine.sql import ast as A
-from sqlengine.compiler.expr import aff_code, code_expr, code_expr_reg, if_false  # noqa: F401
+from sqlengine.sql.ast import Between, Binary, InList
+from sqlengine.compiler.expr import aff_code, code_column, code_expr, code_expr_reg, if_false  # noqa: F401
+from sqlengine.compiler.resolve import ColRef
 from sqlengine.errors import OperationalError
 from sqlengine.storage import KeyInfo
-from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.sorter import SortSpec
+from sqlengine.vdbe.opcodes import (
+    OP_Affinity, OP_Close, OP_Column, OP_Copy, OP_Count, OP_Delete, OP_Found, OP_Goto,
+    OP_IdxDelete, OP_IdxGE, OP_IdxGT, OP_IdxInsert, OP_IdxKeyCheck, OP_IdxLE, OP_IdxLT,
+    OP_IdxRowid, OP_IfNullJump, OP_IfNullRow, OP_IfPos, OP_Insert, OP_Integer, OP_IsNull,
+    OP_Last, OP_MakeRecord, OP_NewRowid, OP_Next, OP_NoConflict, OP_Noop, OP_NotExists,
+    OP_NotFound, OP_Null, OP_NullRow, OP_Once, OP_OpenEphemeral, OP_OpenPseudo, OP_OpenRead,
+    OP_OpenWrite, OP_Prev, OP_ResetSorter, OP_Rewind, OP_RowData, OP_Rowid, OP_SeekGE,
+    OP_SeekGT, OP_SeekLE, OP_SeekLT, OP_SeekRowid, OP_Sequence, OP_SorterCutoff,
+    OP_SorterData, OP_SorterInsert, OP_SorterNext, OP_SorterOpen, OP_SorterSort)
 
 MAX_JOIN_TABLES = 64  # SQLite's BMS: a bitmask of the FROM items in one 64-bit word
 
@@ -59,7 +70,7 @@ class WhereInfo:
 def open_source_cursor(p, src, write=False):
     """Emit OpenRead for a table source (once, before any loop)."""
     if src.is_table:
-        p.b.emit(O.OP_OpenWrite if write else O.OP_OpenRead, src.cursor, src.table.root, 0,
+        p.b.emit(OP_OpenWrite if write else OP_OpenRead, src.cursor, src.table.root, 0,
                  table_p4(p, src.table), comment=src.table.name)
 
 
@@ -189,7 +200,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
         lv.rj = match_sets.get(i)
         if src.left:
             lv.match_reg = b.alloc_reg()
-            b.emit(O.OP_Integer, 0, lv.match_reg)
+            b.emit(OP_Integer, 0, lv.match_reg)
         if outer:
             acc = planner.access_of(scope, lp, src, placed, wc, on_terms.get(i, []))
         else:
@@ -207,7 +218,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
         if lv.rj is not None:
             rightjoin.record_match(p, scope, lv)
         if src.left:
-            b.emit(O.OP_Integer, 1, lv.match_reg)
+            b.emit(OP_Integer, 1, lv.match_reg)
         lv.after_match = b.new_label()
         b.resolve(lv.after_match)
         if lv.rj is not None:
@@ -243,9 +254,9 @@ def _enforced_terms(lp):
         t = o.term
         e = t.expr
         ty = type(e)
-        if ty is A.Binary and e.op in _TERM_OPS or ty is A.InList and not e.negated:
+        if ty is Binary and e.op in _TERM_OPS or ty is InList and not e.negated:
             done.add(t)
-        elif ty is A.Between and not e.negated:
+        elif ty is Between and not e.negated:
             if sum(1 for x in ops if x.term is t) == 2:
                 done.add(t)
     return done
@@ -373,7 +384,7 @@ def _key_block(p, scope, exprs, aff):
     for j, e in enumerate(exprs):
         code_expr(p, scope, e, base + j)
     if aff and _needs_affinity(aff):
-        b.emit(O.OP_Affinity, base, len(exprs), 0, aff)
+        b.emit(OP_Affinity, base, len(exprs), 0, aff)
     return base
 
 
@@ -436,45 +447,45 @@ def _open_loop(p, scope, lv):
     lv.start = b.addr()
     rev = acc.reverse
     if acc.kind == "scan":
-        b.emit(O.OP_Last if rev else O.OP_Rewind, cur, lv.brk)
+        b.emit(OP_Last if rev else OP_Rewind, cur, lv.brk)
         lv.top = b.addr()
     elif acc.kind == "auto":
         _open_auto(p, scope, lv)
-    elif acc.kind == "rowid_eq" and type(acc.eq[0]) is A.InList:
+    elif acc.kind == "rowid_eq" and type(acc.eq[0]) is InList:
         r = b.alloc_reg()
         brk = _in_loop(p, scope, lv, acc.eq[0], r, "C", None, lv.brk, rev)
         lv.top = -1
-        b.emit(O.OP_SeekRowid, cur, brk, r)
+        b.emit(OP_SeekRowid, cur, brk, r)
     elif acc.kind == "rowid_eq":
         r = code_expr_reg(p, scope, acc.eq[0])
         lv.top = -1
-        b.emit(O.OP_SeekRowid, cur, lv.brk, r)
+        b.emit(OP_SeekRowid, cur, lv.brk, r)
     elif acc.kind == "rowid_range" and rev:
         rl = None
         if acc.lo is not None:
             rl = code_expr_reg(p, scope, acc.lo)
-            b.emit(O.OP_IsNull, rl, lv.brk)
+            b.emit(OP_IsNull, rl, lv.brk)
         if acc.hi is not None:
             rh = code_expr_reg(p, scope, acc.hi)
-            b.emit(O.OP_SeekLT if acc.hi_op == "<" else O.OP_SeekLE, cur, lv.brk, rh, 1)
+            b.emit(OP_SeekLT if acc.hi_op == "<" else OP_SeekLE, cur, lv.brk, rh, 1)
         else:
-            b.emit(O.OP_Last, cur, lv.brk)
+            b.emit(OP_Last, cur, lv.brk)
         lv.top = b.addr()
         if rl is not None:
-            b.emit(O.OP_IdxLE if acc.lo_op == ">" else O.OP_IdxLT, cur, lv.brk, rl, 1)
+            b.emit(OP_IdxLE if acc.lo_op == ">" else OP_IdxLT, cur, lv.brk, rl, 1)
     elif acc.kind == "rowid_range":
         rh = None
         if acc.hi is not None:
             rh = code_expr_reg(p, scope, acc.hi)
         if acc.lo is not None:
             rl = code_expr_reg(p, scope, acc.lo)
-            b.emit(O.OP_IsNull, rl, lv.brk)
-            b.emit(O.OP_SeekGT if acc.lo_op == ">" else O.OP_SeekGE, cur, lv.brk, rl, 1)
+            b.emit(OP_IsNull, rl, lv.brk)
+            b.emit(OP_SeekGT if acc.lo_op == ">" else OP_SeekGE, cur, lv.brk, rl, 1)
         else:
-            b.emit(O.OP_Rewind, cur, lv.brk)
+            b.emit(OP_Rewind, cur, lv.brk)
         lv.top = b.addr()
         if rh is not None:
-            b.emit(O.OP_IdxGE if acc.hi_op == "<" else O.OP_IdxGT, cur, lv.brk, rh, 1)
+            b.emit(OP_IdxGE if acc.hi_op == "<" else OP_IdxGT, cur, lv.brk, rh, 1)
     else:
         idx = acc.index
         own_key = idx.is_pk and src.table.without_rowid
@@ -482,7 +493,7 @@ def _open_loop(p, scope, lv):
             lv.icur = cur
         else:
             lv.icur = p.b.alloc_cursor()
-            b.emit(O.OP_OpenRead, lv.icur, idx.root, 0, index_key_info(p, idx, src.table),
+            b.emit(OP_OpenRead, lv.icur, idx.root, 0, index_key_info(p, idx, src.table),
                    comment=idx.name)
         src.index_cursor = lv.icur
         n_eq = len(acc.eq)
@@ -504,83 +515,82 @@ def _open_loop(p, scope, lv):
             exprs.append(first)
         brk = lv.brk  # where a lookup that finds nothing more goes
         key_aff = acc.key_aff[:n_eq] + (first_aff if first is not None else "")
-        if any(type(e) is A.InList for e in acc.eq):
+        if any(type(e) is InList for e in acc.eq):
             key = _in_key_block(p, scope, lv, exprs, key_aff)
             brk = lv.in_loops[-1][2]
         else:
             key = _key_block(p, scope, exprs, key_aff) if exprs else 0
         if exprs:
-            b.emit(O.OP_IfNullJump, key, brk, len(exprs))
+            b.emit(OP_IfNullJump, key, brk, len(exprs))
         end_key = None
         if last is not None:
             end_key = b.alloc_reg(n_eq + 1)
             if n_eq:
-                b.emit(O.OP_Copy, key, end_key, n_eq - 1)
+                b.emit(OP_Copy, key, end_key, n_eq - 1)
             code_expr(p, scope, last, end_key + n_eq)
             if last_aff and last_aff not in "@A":
-                b.emit(O.OP_Affinity, end_key + n_eq, 1, 0, last_aff)
-            b.emit(O.OP_IsNull, end_key + n_eq, brk)
+                b.emit(OP_Affinity, end_key + n_eq, 1, 0, last_aff)
+            b.emit(OP_IsNull, end_key + n_eq, brk)
         elif swap and first is not None:
             # the NULL entries follow the bound in scan order: stop on the first of them
             end_key = b.alloc_reg(n_eq + 1)
             if n_eq:
-                b.emit(O.OP_Copy, key, end_key, n_eq - 1)
-            b.emit(O.OP_Null, 0, end_key + n_eq)
+                b.emit(OP_Copy, key, end_key, n_eq - 1)
+            b.emit(OP_Null, 0, end_key + n_eq)
             last_strict = True  # stop on an entry equal to (..., NULL)
         if first is not None:
             if rev:
-                op = O.OP_SeekLT if first_strict else O.OP_SeekLE
+                op = OP_SeekLT if first_strict else OP_SeekLE
             else:
-                op = O.OP_SeekGT if first_strict else O.OP_SeekGE
+                op = OP_SeekGT if first_strict else OP_SeekGE
             b.emit(op, lv.icur, brk, key, n_eq + 1)
         elif end_key is not None and not swap:
             # no bound on this side: skip the NULL entries the scan starts with
             nul = b.alloc_reg(n_eq + 1)
             if n_eq:
-                b.emit(O.OP_Copy, key, nul, n_eq - 1)
-            b.emit(O.OP_Null, 0, nul + n_eq)
-            b.emit(O.OP_SeekLT if rev else O.OP_SeekGT, lv.icur, brk, nul, n_eq + 1)
+                b.emit(OP_Copy, key, nul, n_eq - 1)
+            b.emit(OP_Null, 0, nul + n_eq)
+            b.emit(OP_SeekLT if rev else OP_SeekGT, lv.icur, brk, nul, n_eq + 1)
         elif n_eq:
-            b.emit(O.OP_SeekLE if rev else O.OP_SeekGE, lv.icur, brk, key, n_eq)
+            b.emit(OP_SeekLE if rev else OP_SeekGE, lv.icur, brk, key, n_eq)
         else:
-            b.emit(O.OP_Last if rev else O.OP_Rewind, lv.icur, brk)  # the whole index
+            b.emit(OP_Last if rev else OP_Rewind, lv.icur, brk)  # the whole index
         lv.top = b.addr()
         if end_key is not None:
             if rev:
-                op = O.OP_IdxLE if last_strict else O.OP_IdxLT
+                op = OP_IdxLE if last_strict else OP_IdxLT
             else:
-                op = O.OP_IdxGE if last_strict else O.OP_IdxGT
+                op = OP_IdxGE if last_strict else OP_IdxGT
             b.emit(op, lv.icur, brk, end_key, n_eq + 1)
         elif n_eq:
-            b.emit(O.OP_IdxLT if rev else O.OP_IdxGT, lv.icur, brk, key, n_eq)
+            b.emit(OP_IdxLT if rev else OP_IdxGT, lv.icur, brk, key, n_eq)
         if own_key:
             return
         rr = b.alloc_reg()
-        lv.seek = b.emit(O.OP_IdxRowid, lv.icur, rr)
-        b.emit(O.OP_SeekRowid, cur, lv.cont, rr)
+        lv.seek = b.emit(OP_IdxRowid, lv.icur, rr)
+        b.emit(OP_SeekRowid, cur, lv.cont, rr)
 
 
 def _in_values(p, scope, e, aff, coll):
     """An ephemeral index of the values of ``x IN (constant, ...)`` with the comparison's
     affinity applied (NULLs left out, equal values kept once, in ``coll`` order), filled
     once per run; returns its cursor."""
-    from sqlengine.vdbe.sorter import SortSpec
     b = p.b
     eph = b.alloc_cursor()
     filled = b.new_label()
-    b.emit(O.OP_Once, 0, filled)
-    b.emit(O.OP_OpenEphemeral, eph, 1, 0, SortSpec(1, [p.collation(coll)]),
+    b.emit(OP_Once, 0, filled)
+    b.emit(OP_OpenEphemeral, eph, 1, 0, SortSpec(1, [p.collation(coll)]),
            comment="IN-list")
     r = b.alloc_reg()
     rec = b.alloc_reg()
     for item in e.items:
         code_expr(p, scope, item, r)
         if aff and aff not in "@A":
-            b.emit(O.OP_Affinity, r, 1, 0, aff)
+            b.emit(OP_Affinity, r, 1, 0, aff)
         skip = b.new_label()
-        b.emit(O.OP_IsNull, r, skip)
-        b.emit(O.OP_MakeRecord, r, 1, rec)
-        b.emit(O.OP_IdxInsert, eph, rec)
+        b.emit(OP_IsNull, r, skip)
+        b.emit(OP_MakeRecord, r, 1, rec)
+        b.emit(OP_IdxInsert, eph, rec)
         b.resolve(skip)
     b.resolve(filled)
     return eph
@@ -592,9 +602,9 @@ def _in_loop(p, scope, lv, e, reg, aff, coll, brk, desc=False):
     lookup goes to when it is done (the next value)."""
     b = p.b
     eph = _in_values(p, scope, e, aff, coll)
-    b.emit(O.OP_Last if desc else O.OP_Rewind, eph, brk)
+    b.emit(OP_Last if desc else OP_Rewind, eph, brk)
     top = b.addr()
-    b.emit(O.OP_Column, eph, 0, reg)
+    b.emit(OP_Column, eph, 0, reg)
     nxt = b.new_label()
     lv.in_loops = lv.in_loops + ((eph, top, nxt, desc),)
     return nxt
@@ -608,26 +618,23 @@ def _in_key_block(p, scope, lv, exprs, aff):
     ix = lv.access.index
     base = b.alloc_reg(len(exprs))
     for j, e in enumerate(exprs):
-        if type(e) is not A.InList:
+        if type(e) is not InList:
             code_expr(p, scope, e, base + j)
     brk = lv.brk
     for j, e in enumerate(exprs):
-        if type(e) is A.InList:
+        if type(e) is InList:
             col = ix.columns[j]
             coll = ix.collations[j] or src.table.columns[col].collation
             brk = _in_loop(p, scope, lv, e, base + j, aff[j:j + 1], coll, brk,
                            ix.desc[j] != lv.access.reverse)
     if aff and _needs_affinity(aff):
-        b.emit(O.OP_Affinity, base, len(exprs), 0, aff)
+        b.emit(OP_Affinity, base, len(exprs), 0, aff)
     return base
 
 
 def _open_auto(p, scope, lv):
     """Build (once) a hash index over the source on the compared columns, then look the
     outer values up in it."""
-    from sqlengine.compiler.expr import code_column
-    from sqlengine.compiler.resolve import ColRef
-    from sqlengine.vdbe.sorter import SortSpec
     b = p.b
     acc = lv.access
     src = lv.src
@@ -636,45 +643,45 @@ def _open_auto(p, scope, lv):
     lv.icur = b.alloc_cursor()
     built = b.new_label()
     if not src.refill:  # (over a FROM subquery filled on each run: built on each run)
-        b.emit(O.OP_Once, 0, built)
-    b.emit(O.OP_OpenEphemeral, lv.icur, n, 0, SortSpec(n), 1, comment="auto-index")
+        b.emit(OP_Once, 0, built)
+    b.emit(OP_OpenEphemeral, lv.icur, n, 0, SortSpec(n), 1, comment="auto-index")
     done = b.new_label()
-    b.emit(O.OP_Rewind, src.cursor, done)
+    b.emit(OP_Rewind, src.cursor, done)
     top = b.addr()
     key = b.alloc_reg(n + 1)
     nxt = b.new_label()
     for j, c in enumerate(cols):
         code_column(p, ColRef(src, c, scope, 0), key + j)
     if _needs_affinity(acc.key_aff):
-        b.emit(O.OP_Affinity, key, n, 0, acc.key_aff)
-    b.emit(O.OP_IfNullJump, key, nxt, n)
-    b.emit(O.OP_Rowid, src.cursor, key + n)
+        b.emit(OP_Affinity, key, n, 0, acc.key_aff)
+    b.emit(OP_IfNullJump, key, nxt, n)
+    b.emit(OP_Rowid, src.cursor, key + n)
     rec = b.alloc_reg()
-    b.emit(O.OP_MakeRecord, key, n + 1, rec)
-    b.emit(O.OP_IdxInsert, lv.icur, rec)
+    b.emit(OP_MakeRecord, key, n + 1, rec)
+    b.emit(OP_IdxInsert, lv.icur, rec)
     b.resolve(nxt)
-    b.emit(O.OP_Next, src.cursor, top)
+    b.emit(OP_Next, src.cursor, top)
     b.resolve(done)
     b.resolve(built)
     probe = _key_block(p, scope, acc.eq, acc.key_aff)
-    b.emit(O.OP_IfNullJump, probe, lv.brk, n)
-    b.emit(O.OP_SeekGE, lv.icur, lv.brk, probe, n)
+    b.emit(OP_IfNullJump, probe, lv.brk, n)
+    b.emit(OP_SeekGE, lv.icur, lv.brk, probe, n)
     lv.top = b.addr()
     rr = b.alloc_reg()
-    b.emit(O.OP_IdxRowid, lv.icur, rr)
-    b.emit(O.OP_SeekRowid, src.cursor, lv.cont, rr)
+    b.emit(OP_IdxRowid, lv.icur, rr)
+    b.emit(OP_SeekRowid, src.cursor, lv.cont, rr)
 
 
 # opcodes whose P1 is a cursor (the others' P1 is a register or a constant)
 _CURSOR_OPS = frozenset((
-    O.OP_OpenRead, O.OP_OpenWrite, O.OP_OpenEphemeral, O.OP_OpenPseudo, O.OP_Close,
-    O.OP_Rewind, O.OP_Last, O.OP_Next, O.OP_Prev, O.OP_SeekRowid, O.OP_NotExists,
-    O.OP_SeekGE, O.OP_SeekGT, O.OP_SeekLE, O.OP_SeekLT, O.OP_IdxGE, O.OP_IdxGT, O.OP_IdxLE,
-    O.OP_IdxLT, O.OP_IdxRowid, O.OP_Column, O.OP_Rowid, O.OP_NullRow, O.OP_IfNullRow,
-    O.OP_NewRowid, O.OP_Insert, O.OP_IdxInsert, O.OP_Delete, O.OP_IdxDelete, O.OP_Found,
-    O.OP_NotFound, O.OP_NoConflict, O.OP_Count, O.OP_Sequence, O.OP_IdxKeyCheck,
-    O.OP_RowData, O.OP_SorterOpen, O.OP_SorterInsert, O.OP_SorterSort, O.OP_SorterNext,
-    O.OP_SorterData, O.OP_ResetSorter, O.OP_SorterCutoff))
+    OP_OpenRead, OP_OpenWrite, OP_OpenEphemeral, OP_OpenPseudo, OP_Close,
+    OP_Rewind, OP_Last, OP_Next, OP_Prev, OP_SeekRowid, OP_NotExists,
+    OP_SeekGE, OP_SeekGT, OP_SeekLE, OP_SeekLT, OP_IdxGE, OP_IdxGT, OP_IdxLE,
+    OP_IdxLT, OP_IdxRowid, OP_Column, OP_Rowid, OP_NullRow, OP_IfNullRow,
+    OP_NewRowid, OP_Insert, OP_IdxInsert, OP_Delete, OP_IdxDelete, OP_Found,
+    OP_NotFound, OP_NoConflict, OP_Count, OP_Sequence, OP_IdxKeyCheck,
+    OP_RowData, OP_SorterOpen, OP_SorterInsert, OP_SorterSort, OP_SorterNext,
+    OP_SorterData, OP_ResetSorter, OP_SorterCutoff))
 
 
 def _make_covering(p, scope, lv) -> bool:
@@ -701,16 +708,16 @@ def _make_covering(p, scope, lv) -> bool:
         if ins[1] != cur or ins[0] not in _CURSOR_OPS:
             continue
         op = ins[0]
-        if a == seek + 1 or op == O.OP_OpenRead and a < lv.start:
+        if a == seek + 1 or op == OP_OpenRead and a < lv.start:
             continue
         if a < lv.start:
             return False
-        if op == O.OP_Column:
+        if op == OP_Column:
             k = pos_of.get(ins[2])
             if k is None:
                 return False
             changes.append((a, k))
-        elif op == O.OP_Rowid:
+        elif op == OP_Rowid:
             changes.append((a, -1))
         else:
             return False
@@ -718,7 +725,7 @@ def _make_covering(p, scope, lv) -> bool:
     for a, k in changes:
         ins = ops[a]
         if k < 0:
-            ins[0] = O.OP_IdxRowid
+            ins[0] = OP_IdxRowid
             ins[1] = icur
         else:
             ins[1] = icur
@@ -726,7 +733,7 @@ def _make_covering(p, scope, lv) -> bool:
             ins[4] = None
     # the IdxRowid stays: it reads the rowid (and checks the entry) as sqlite3 does
     ins = ops[seek + 1]
-    ins[0] = O.OP_Noop
+    ins[0] = OP_Noop
     ins[1] = ins[2] = ins[3] = 0
     ins[4] = None
     if p.eqp:
@@ -749,24 +756,24 @@ def where_end(p, info: WhereInfo) -> None:
             rightjoin.end_interior(p, lv)
         if src.left:
             lv.scratch = b.alloc_reg()
-            b.emit(O.OP_IfNullRow, src.cursor, lv.done, lv.scratch)
+            b.emit(OP_IfNullRow, src.cursor, lv.done, lv.scratch)
         acc = lv.access
-        step = O.OP_Prev if acc.reverse else O.OP_Next
+        step = OP_Prev if acc.reverse else OP_Next
         if acc.kind in ("scan", "rowid_range"):
             b.emit(step, src.cursor, lv.top)
         elif acc.kind in ("index", "auto"):
             b.emit(step, lv.icur, lv.top)
         for eph, top, nxt, desc in reversed(lv.in_loops):  # each IN list's next value
             b.resolve(nxt)
-            b.emit(O.OP_Prev if desc else O.OP_Next, eph, top)
+            b.emit(OP_Prev if desc else OP_Next, eph, top)
         b.resolve(lv.brk)
         if src.left:
-            b.emit(O.OP_IfPos, lv.match_reg, lv.done, 0)
-            b.emit(O.OP_NullRow, src.cursor)
+            b.emit(OP_IfPos, lv.match_reg, lv.done, 0)
+            b.emit(OP_NullRow, src.cursor)
             if lv.icur >= 0:
-                b.emit(O.OP_NullRow, lv.icur)
-            b.emit(O.OP_Integer, 1, lv.match_reg)
-            b.emit(O.OP_Goto, 0, lv.after_match)
+                b.emit(OP_NullRow, lv.icur)
+            b.emit(OP_Integer, 1, lv.match_reg)
+            b.emit(OP_Goto, 0, lv.after_match)
         b.resolve(lv.done)
     for lv in info.levels:
         if lv.rj is not None:

@@ -25,8 +25,13 @@ from sqlengine.compiler.alias import result_aliases, rewrite_columns, share_link
 from sqlengine.compiler.walk import find_node
 from sqlengine.errors import Error, OperationalError
 from sqlengine.sql import ast as A
+from sqlengine.sql.ast import (
+    Collate, Compound, Exists, FEATURES_UNKNOWN, FEAT_WINDOW, Frame, FrameBound,
+    FunctionCall, InSelect, Literal, OrderingTerm, Param, ResultColumn, Select, SelectCore,
+    Star, Subquery, TableRef, Unary)
 from sqlengine.storage import compare_values
 from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.opcodes import AFF_BLOB, OP_OpenEphemeral
 
 SRC = "__window"
 _RANKING = frozenset({"row_number", "rank", "dense_rank", "percent_rank", "cume_dist",
@@ -37,16 +42,16 @@ WINDOW_FUNCTIONS = _RANKING  # the functions that exist only as window functions
 def has_window(core) -> bool:
     """Whether a result column of the SELECT core calls a window function (subqueries
     aside). The parser's ``features`` tells at once when the statement has none."""
-    if not isinstance(core, A.SelectCore) or not core.features & A.FEAT_WINDOW:
+    if not isinstance(core, SelectCore) or not core.features & FEAT_WINDOW:
         return False
     for rc in core.columns:
-        if isinstance(rc, A.ResultColumn) and find_node(rc.expr, _is_window_call) is not None:
+        if isinstance(rc, ResultColumn) and find_node(rc.expr, _is_window_call) is not None:
             return True
     return False
 
 
 def _is_window_call(e) -> bool:
-    return type(e) is A.FunctionCall and e.over is not None
+    return type(e) is FunctionCall and e.over is not None
 
 
 def _window_def(core, over):
@@ -91,20 +96,20 @@ class _Rewriter:
     def rewrite(self, e):
         if e is None:
             return None
-        if isinstance(e, A.FunctionCall) and e.over is not None:
+        if isinstance(e, FunctionCall) and e.over is not None:
             return self._window(e)
         if isinstance(e, A.Column):
             return self.slot(e)
-        if isinstance(e, A.FunctionCall) and e.over is None and self.p.db.is_aggregate(
+        if isinstance(e, FunctionCall) and e.over is None and self.p.functions.is_aggregate(
                 e.name, 0 if e.star else len(e.args)):
             return self.slot(e)
-        if isinstance(e, (A.Subquery, A.Exists, A.InSelect)) and _may_correlate(e):
+        if isinstance(e, (Subquery, Exists, InSelect)) and _may_correlate(e):
             # a subquery that may read this query's row runs in the inner query, per row;
             # an aggregate of this query's columns in it is never collected (SQLite's
             # window rewrite leaves it out: "misuse of aggregate", compiler/aggscope.py)
             no_hand_up(self.p).add(id(e))
             return self.slot(e)
-        if isinstance(e, (A.Subquery, A.Exists, A.InSelect, A.Literal, A.Param)):
+        if isinstance(e, (Subquery, Exists, InSelect, Literal, Param)):
             return e
         if dataclasses.is_dataclass(e):
             changes = {}
@@ -124,7 +129,7 @@ class _Rewriter:
         nargs = 0 if e.star else len(e.args)
         agg = None
         if name not in _RANKING:
-            agg = self.p.db.find_aggregate(e.name, nargs)
+            agg = self.p.functions.aggregate(e.name, nargs)
             if agg is None:
                 if self.p.db.function_exists(e.name):
                     raise OperationalError(f"{e.name}() may not be used as a window function")
@@ -147,14 +152,14 @@ def _may_correlate(e) -> bool:
     """Whether a subquery may be computed per row of the inner query: it names a column
     (perhaps of this query), gives one value (a scalar subquery of one column) and holds
     no window call of this query (an IN's left side)."""
-    if isinstance(e, A.InSelect) and find_node(e.expr, _is_window_call) is not None:
+    if isinstance(e, InSelect) and find_node(e.expr, _is_window_call) is not None:
         return False
-    if isinstance(e, A.Subquery):
+    if isinstance(e, Subquery):
         body = e.select.body
-        while isinstance(body, A.Compound):
+        while isinstance(body, Compound):
             body = body.left
-        if not isinstance(body, A.SelectCore) or len(body.columns) != 1 or \
-                isinstance(body.columns[0], A.Star):
+        if not isinstance(body, SelectCore) or len(body.columns) != 1 or \
+                isinstance(body.columns[0], Star):
             return False
     return find_node(e, lambda x: type(x) is A.Column, stop=()) is not None
 
@@ -168,8 +173,8 @@ def _window_capable(agg) -> bool:
 
 
 def _is_expr(v):
-    return dataclasses.is_dataclass(v) and not isinstance(v, (A.WindowDef, A.OrderingTerm,
-                                                               A.Frame, A.FrameBound))
+    return dataclasses.is_dataclass(v) and not isinstance(v, (A.WindowDef, OrderingTerm,
+                                                               Frame, FrameBound))
 
 
 def _check_frame(w, name):
@@ -199,7 +204,7 @@ def compile_window_select(p, sel, dest, outer, corr):
     out_cols = []
     star_items = []
     for rc in core.columns:
-        if isinstance(rc, A.Star):
+        if isinstance(rc, Star):
             star_items.append(rc)
             n_star_items += 1
             out_cols.append(rc)
@@ -207,34 +212,34 @@ def compile_window_select(p, sel, dest, outer, corr):
         name = rc.alias
         if name is None:
             name = rc.expr.name if isinstance(rc.expr, A.Column) else (rc.text or "?")
-        out_cols.append(A.ResultColumn(rw.rewrite(rc.expr), name, rc.text))
+        out_cols.append(ResultColumn(rw.rewrite(rc.expr), name, rc.text))
     aliases = result_aliases(core.columns)
     order_by = None
     if sel.order_by:
         order_by = []
         for t in sel.order_by:
             e = t.expr
-            while isinstance(e, A.Collate):
+            while isinstance(e, Collate):
                 e = e.expr
             if isinstance(e, A.Column) and e.table is None and e.name.lower() in aliases:
                 order_by.append(t)  # (matched with the alias by the outer query)
-            elif isinstance(e, A.Literal) and isinstance(e.value, int):
+            elif isinstance(e, Literal) and isinstance(e.value, int):
                 order_by.append(t)
             else:
                 e = _order_aliases(p, core, t.expr, aliases)
                 order_by.append(dataclasses.replace(t, expr=rw.rewrite(e)))
     # the inner query: star items first, then every needed expression
-    inner_cols = list(star_items) + [A.ResultColumn(e, f"__c{i}") for i, e in
+    inner_cols = list(star_items) + [ResultColumn(e, f"__c{i}") for i, e in
                                      enumerate(rw.inner)]
     # (its columns come from ORDER BY too: what the parser saw of the core does not hold)
     # (its WHERE, GROUP BY and HAVING see the aliases of the query's own result columns)
-    inner = A.Select(body=dataclasses.replace(core, columns=inner_cols, windows=None,
-                                              distinct=False, features=A.FEATURES_UNKNOWN,
+    inner = Select(body=dataclasses.replace(core, columns=inner_cols, windows=None,
+                                              distinct=False, features=FEATURES_UNKNOWN,
                                               alias_columns=core.columns))
     share_link(p, core, inner.body)
     b = p.b
     cur = b.alloc_cursor()
-    b.emit(O.OP_OpenEphemeral, cur, 0)
+    b.emit(OP_OpenEphemeral, cur, 0)
     info = compile_select(p, inner, TableDest(cur), outer, corr)
     n_total = len(info.names)
     n_star = n_total - len(rw.inner)
@@ -258,7 +263,7 @@ def compile_window_select(p, sel, dest, outer, corr):
         decls.append(info.decltypes[n_star + i])
     for j in range(len(rw.windows)):
         names.append(f"__w{j}")
-        affs.append(O.AFF_BLOB)
+        affs.append(AFF_BLOB)
         colls.append(None)
         decls.append(None)
     src = Source(SRC, cur, names, affs, colls, decls)
@@ -267,17 +272,17 @@ def compile_window_select(p, sel, dest, outer, corr):
     k = 0
     star_names = info.names[:n_star]
     for rc in out_cols:
-        if isinstance(rc, A.Star):
+        if isinstance(rc, Star):
             # each star item's share of the stored columns, in order
             count = _star_width(p, core, rc, n_star, len(star_items))
             for _ in range(count):
-                final_cols.append(A.ResultColumn(A.Column(f"__s{k}", SRC), star_names[k]))
+                final_cols.append(ResultColumn(A.Column(f"__s{k}", SRC), star_names[k]))
                 k += 1
         else:
             final_cols.append(rc)
-    outer_core = A.SelectCore(columns=final_cols, distinct=core.distinct,
-                              from_=A.TableRef(SRC))
-    outer_sel = A.Select(body=outer_core, order_by=order_by, limit=sel.limit,
+    outer_core = SelectCore(columns=final_cols, distinct=core.distinct,
+                              from_=TableRef(SRC))
+    outer_sel = Select(body=outer_core, order_by=order_by, limit=sel.limit,
                          offset=sel.offset)
     share_link(p, core, outer_core)
     from sqlengine.compiler.cte import CteEntry
@@ -315,7 +320,7 @@ def _from_column(p, core, c) -> bool:
     """Whether the bare name ``c`` is a column (or rowid) of ``core``'s FROM clause (a
     throw-away compile of SELECT c FROM ...; enclosing queries unseen, as by ORDER BY)."""
     from sqlengine.compiler.select import result_info_only
-    probe = A.Select(body=A.SelectCore(columns=[A.ResultColumn(c)], from_=core.from_))
+    probe = Select(body=SelectCore(columns=[ResultColumn(c)], from_=core.from_))
     try:
         result_info_only(p, probe)
     except OperationalError as err:
@@ -327,7 +332,7 @@ def _star_width(p, core, star, n_star, n_items):
     if n_items == 1:
         return n_star
     from sqlengine.compiler.select import result_info_only
-    probe = A.Select(body=dataclasses.replace(core, columns=[star], windows=None,
+    probe = Select(body=dataclasses.replace(core, columns=[star], windows=None,
                                               distinct=False, group_by=None, having=None))
     return len(result_info_only(p, probe).names)
 
@@ -437,9 +442,9 @@ def _checked_offset(v, units, side):
 
 
 def _const(e):
-    if isinstance(e, A.Literal):
+    if isinstance(e, Literal):
         return e.value
-    if isinstance(e, A.Unary) and isinstance(e.operand, A.Literal) and e.op == "-":
+    if isinstance(e, Unary) and isinstance(e.operand, Literal) and e.op == "-":
         return -e.operand.value
     raise OperationalError("frame starting offset must be a non-negative integer")
 

@@ -11,8 +11,6 @@ This module never runs a program.
 
 from __future__ import annotations
 
-from array import array
-
 from sqlengine.vdbe.opcodes import NAMES
 
 
@@ -24,48 +22,27 @@ class Program:
         "stmt_journal",
     )
 
-    def __init__(self, ops, n_mem, n_cursor, n_once=0):
-        """``ops``: the instructions as [opcode, p1, p2, p3, p4, p5, comment] lists."""
-        cols = tuple(zip(*ops)) if ops else ((),) * 7
-        self._init(*cols, n_mem, n_cursor, n_once)
-
     @classmethod
     def from_arrays(cls, opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once=0):
         """A program that takes the given columns as they are (not copied): ``opcodes``
         and ``p5`` ``array('i')``, ``p1``..``p3`` ``array('q')``, ``p4`` and ``comments``
-        lists, all of one length and not changed afterwards (``ProgramBuilder.finish``)."""
+        lists, all of one length and not changed afterwards (``ProgramBuilder.finish``).
+        What the statement reports about itself (column names and declared types,
+        parameters, read-only, write, DDL, transaction, EXPLAIN, statement journal, SQL
+        text) is set by its compiler (``compiler/statement.py``), every attribute of it."""
         prog = cls.__new__(cls)
-        prog._set(opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once)
+        prog.opcodes = opcodes
+        prog.p1 = p1
+        prog.p2 = p2
+        prog.p3 = p3
+        prog.p5 = p5
+        prog.p4 = p4
+        prog.comments = comments
+        prog.n_mem = n_mem
+        prog.n_cursor = n_cursor
+        prog.n_once = n_once
+        prog.schema_version = 0
         return prog
-
-    def _init(self, opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once):
-        self._set(array("i", opcodes), array("q", p1), array("q", p2), array("q", p3),
-                  list(p4), array("i", p5), list(comments), n_mem, n_cursor, n_once)
-
-    def _set(self, opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once):
-        self.opcodes = opcodes
-        self.p1 = p1
-        self.p2 = p2
-        self.p3 = p3
-        self.p5 = p5
-        self.p4 = p4
-        self.comments = comments
-        self.n_mem = n_mem
-        self.n_cursor = n_cursor
-        self.n_once = n_once
-        self.column_names: list[str] = []
-        self.column_decltypes: list[str | None] = []
-        self.param_count = 0
-        self.param_names: list[str | None] = []
-        self.readonly = True
-        self.is_explain = 0
-        self.sql = ""
-        self.schema_version = 0
-        self.is_ddl = False
-        self.is_write = False
-        self.is_txn = False
-        # a writing statement that may fail after a write runs in a statement savepoint
-        self.stmt_journal = True
 
     def __len__(self):
         return len(self.opcodes)
