@@ -187,9 +187,18 @@ def _may_hand_up(p, scope, sel) -> bool:
         return False
     is_aggregate = p.functions.is_aggregate
     stack = [(sel, ())]
+    ctes = getattr(p, "ctes", None)
+    seen = set()
     while stack:
         node, levels = stack.pop()
         t = type(node)
+        if t is A.TableRef and ctes and node.schema is None:
+            # a CTE's body resolves where it is read, like a FROM subquery there
+            entry = find_cte(p, node.name)
+            if entry is not None and id(entry) not in seen:
+                seen.add(id(entry))
+                stack.append((entry.cte.select, levels[:-1]))
+            continue
         if t is A.SelectCore:
             inner = levels + (_local_names(p, node.from_),)
             for c in iter_children(node):
@@ -281,10 +290,12 @@ def _visible(scope, c) -> bool:
     return False
 
 
-def outer_register(scope, call):
+def outer_register(scope, call, uncoded=False):
     """The register that holds the aggregate ``call`` of an enclosing query, PROBED when
     that query is collecting its calls (``attach``), None when the call is this query's
-    or its query does not compute it here."""
+    or its query does not compute it here. ``uncoded``: the value is one SQLite never
+    codes (Parse.values_unused), so a FROM subquery between does not stop the call from
+    making its home an aggregate query, as SQLite's resolver attributes it."""
     if scope is None or scope.outer is None:
         return None
     d = home_depth(scope, call)
@@ -292,7 +303,7 @@ def outer_register(scope, call):
         return None
     home = scope
     for _ in range(d):
-        if type(home.corr) is FromLink:
+        if type(home.corr) is FromLink and not uncoded:
             return None
         home = home.outer
     r = home.overrides.get(id(call))

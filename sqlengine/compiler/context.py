@@ -42,6 +42,10 @@ class Parse:
     # True while a FROM subquery or CTE body compiles: SQLite names its columns before
     # names resolve, so a double-quoted string keeps its bare name there (select.py)
     early_names = False
+    # True while a value SQLite never codes is coded (select.py: an EXISTS subquery's
+    # result columns, a flattened subquery's unused ones): an aggregate that would be
+    # "misuse of aggregate" there is NULL (expr.py)
+    values_unused = False
     body_db = None  # the database of the view or trigger body compiling (cte.schema_scope)
     trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
     ast = None  # the statement's AST (the numbers of its SELECTs: explain.py)
@@ -66,6 +70,9 @@ class Parse:
         # id(SelectCore of a subquery) -> (Scope of the query around it, the core): the
         # subqueries that see that query's result aliases (alias.py)
         self.alias_links: dict[int, tuple] = {}
+        # id(SelectCore of a FROM subquery SQLite flattens) -> the numbers of its result
+        # columns the outer query never names (select.py)
+        self.unused_values: dict[int, set] = {}
 
     # ---- parameters --------------------------------------------------------------------
     def _number_params(self) -> dict[int, int]:

@@ -175,7 +175,8 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize):
             # SQLite flattens a CTE like a subquery unless MATERIALIZED, or not NOT
             # MATERIALIZED and read more than once
             forced = cte.materialized is True or (cte.materialized is None and entry.uses > 1)
-            src = materialize(p, sel, alias or entry.name, None, entry.name, forced=forced)
+            src = materialize(p, sel, alias or entry.name, None, entry.name, forced=forced,
+                              names_as=cte.columns)
             if cte.columns:
                 if len(cte.columns) != len(src.columns):
                     raise OperationalError(f"table {entry.name} has {len(src.columns)} "

@@ -269,8 +269,8 @@ def _code_outer_aggregate(p, scope, e, target):
         # (LIMIT, VALUES, SET, an UPDATE's or DELETE's WHERE, or the WHERE and FROM of a
         # SELECT that is no aggregate one: clauses where SQLite allows no aggregate)
         raise OperationalError(f"misuse of aggregate function {e.name}()")
-    r = outer_register(scope, e)
-    if r is PROBED:
+    r = outer_register(scope, e, p.values_unused)
+    if r is PROBED or r is None and p.values_unused:
         p.b.emit(OP_Null, 0, target)
         return
     if r is not None:

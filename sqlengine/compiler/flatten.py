@@ -30,9 +30,12 @@ import dataclasses
 
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children
 from sqlengine.sql.ast import (
-    Binary, Column, InTable, ResultColumn, SelectCore, Star, SubqueryRef, TableRef)
+    FEAT_FUNCTION, Binary, Column, FunctionCall, InTable, Join, Literal, ResultColumn,
+    SelectCore, Star, SubqueryRef, TableRef)
 
 _SUBQUERIES = SUBQUERY_NODES + (InTable,)
+_AGGREGATES = frozenset(("count", "sum", "total", "avg", "min", "max", "group_concat",
+                         "string_agg"))
 
 
 def flatten_from(p, core, order_by, views=()):
@@ -167,3 +170,93 @@ def _plain_names(e, qualifier, names=None):
             continue
         stack.extend(iter_children(x))
     return True
+
+
+def unused_columns(body, col_names, outer_core, order_by):
+    """The numbers of the result columns of ``body`` (a FROM subquery's core that SQLite's
+    flattener merges into ``outer_core``; ``col_names``: the names a CTE's or view's
+    column list gives them) that the outer query never names: merged away, SQLite never
+    codes them, so their code-time errors never show. Judged by name over the whole outer
+    query (its subqueries too); any ``*`` or quoted name there uses them all."""
+    names = set()
+    stack = list(iter_children(outer_core)) + [o.expr for o in order_by or ()]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is Star or t is Column and x.quoted:
+            return set()
+        if t is Column:
+            names.add(x.name.lower())
+        stack.extend(iter_children(x))
+    out = set()
+    for i, rc in enumerate(body.columns):
+        if type(rc) is not ResultColumn:
+            return set()
+        if col_names:
+            name = col_names[i] if i < len(col_names) else ""
+        else:
+            name = rc.alias or (rc.expr.name if type(rc.expr) is Column else rc.text)
+        if name.lower() not in names:
+            out.add(i)
+    return out
+
+
+def without_outer_aggregates(sel):
+    """``sel`` (a FROM subquery) with each result column that is an aggregate call of an
+    enclosing query's columns only (every column qualified by a name no FROM item of its
+    own has: aggscope attaches such a call further out) made NULL, or None when it has
+    none: SQLite's flattener sees no aggregate query there."""
+    body = sel.body
+    if type(body) is not SelectCore or not body.features & FEAT_FUNCTION:
+        return None
+    own = set()
+    stack = [body.from_] if body.from_ is not None else []
+    while stack:
+        item = stack.pop()
+        if type(item) is Join:
+            stack += [item.left, item.right]
+        else:
+            name = getattr(item, "alias", None) or getattr(item, "name", None)
+            if name:
+                own.add(name.lower())
+    columns = list(body.columns)
+    changed = False
+    for i, rc in enumerate(columns):
+        if type(rc) is ResultColumn and _outer_aggregate(rc.expr, own):
+            columns[i] = dataclasses.replace(rc, expr=Literal(None))
+            changed = True
+    if not changed:
+        return None
+    return dataclasses.replace(sel, body=dataclasses.replace(body, columns=columns))
+
+
+def _outer_aggregate(e, own) -> bool:
+    """Whether ``e`` is (an expression of) aggregate calls whose arguments read only
+    columns qualified by names not in ``own``."""
+    found = False
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if isinstance(x, _SUBQUERIES):
+            return False
+        if t is Column:
+            return False  # (outside an aggregate's arguments)
+        if t is FunctionCall and x.name.lower() in _AGGREGATES and x.over is None:
+            cols = [c for a in x.args for c in _walk(a) if type(c) is Column]
+            if x.star or not cols or any(c.table is None or c.table.lower() in own
+                                         for c in cols):
+                return False
+            found = True
+            continue
+        stack.extend(iter_children(x))
+    return found
+
+
+def _walk(e):
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        if not isinstance(x, _SUBQUERIES):
+            stack.extend(iter_children(x))

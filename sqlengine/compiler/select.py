@@ -26,7 +26,7 @@ from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Sco
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.walk import expr_key
 from sqlengine.compiler.window import compile_window_select, has_window
-from sqlengine.compiler.flatten import flatten_from
+from sqlengine.compiler.flatten import flatten_from, unused_columns, without_outer_aggregates
 from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested, star_skips
 from sqlengine.compiler import rightjoin
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
@@ -276,13 +276,20 @@ def _source_for(p, item, scope, outer=None):
     b = p.b
 
     def materialize(p, sel, name, col_names, plan_name, forced=False, early_names=True,
-                    reads_outer=True):
+                    reads_outer=True, names_as=None):
         clear = None
         if outer is not None:
             from sqlengine.compiler.resolve import subquery_flattens
             from sqlengine.compiler.subtype import subquery_clears
             flat = not forced and subquery_flattens(p.db, sel, *outer)
             clear = subquery_clears(p, sel, flat, outer[-1])
+            plain = without_outer_aggregates(sel) if not flat and not forced else None
+            # (aggregates of an enclosing query's leave it a plain one: aggscope.py)
+            merged = flat or plain is not None and subquery_flattens(p.db, plain, *outer)
+            if merged and type(sel.body) is A.SelectCore:
+                unused = unused_columns(sel.body, col_names or names_as, outer[0], outer[1])
+                if unused:
+                    p.unused_values[id(sel.body)] = unused
             # flattened on the right of a LEFT JOIN, its own FROM item lands there too
             p.left_flat = flat and outer[-1]
         return _materialize(p, sel, name, col_names, plan_name, clear, early_names,
@@ -909,8 +916,14 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     scope = Scope([], outer, corr)
     if outer is not None:
         link_subquery_scope(p, scope, core)
+    # the result columns SQLite never codes: all of an EXISTS subquery's (SRT_Exists), the
+    # unused ones of a FROM subquery it flattens (flatten.unused_columns)
+    unused = _ALL if type(dest) is ExistsDest else (
+        p.unused_values.pop(id(core), None) if p.unused_values else None)
     core = flatten_from(p, core, order_by)
-    sources, extra, left_on = build_from(p, core.from_, scope, (core, order_by, limit))
+    # (SQLite gives a scalar or EXISTS subquery a LIMIT 1 before flattening into it)
+    sources, extra, left_on = build_from(p, core.from_, scope, (core, order_by, limit if (
+        limit is not None or type(dest) not in _LIMIT_ONE) else _ONE))
     scope.sources = sources
     nested = None
     if is_nested(core):
@@ -1062,8 +1075,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
 
     def code_results():
         base = b.alloc_reg(max(n_res, 1))
-        for i, e in enumerate(result_exprs):
-            code_expr(p, scope, e, base + i)
+        for i in range(n_res):
+            _code_result(p, scope, result_exprs, unused, i, base + i)
         return base
 
     def emit_topn_row():
@@ -1075,18 +1088,18 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         key_of = {}
         for k, (oe, idx, _d, _nf, _c) in enumerate(obt):
             if idx is not None:
-                code_expr(p, scope, result_exprs[idx], blk + k)
+                _code_result(p, scope, result_exprs, unused, idx, blk + k)
                 key_of.setdefault(idx, k)
             else:
                 code_expr(p, scope, oe, blk + k)
         skip = b.new_label()
         b.emit(OP_SorterCutoff, sorter, skip, blk)
         base = blk + len(obt)
-        for i, e in enumerate(result_exprs):
+        for i in range(n_res):
             if i in key_of:
                 b.emit(OP_SCopy, blk + key_of[i], base + i)
             else:
-                code_expr(p, scope, e, base + i)
+                _code_result(p, scope, result_exprs, unused, i, base + i)
         rec = b.alloc_reg()
         b.emit(OP_MakeRecord, blk, len(obt) + n_res, rec)
         b.emit(OP_SorterInsert, sorter, rec)
@@ -1131,10 +1144,27 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     return info
 
 
+_ALL = frozenset()  # (``unused``: every result column)
+_LIMIT_ONE = (ScalarDest, ExistsDest)
+_ONE = A.Literal(1)
 _EQP_ORDER_BY = "USE TEMP B-TREE FOR ORDER BY"
 _EQP_RIGHT_PART = "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"
 _EQP_GROUP_BY = "USE TEMP B-TREE FOR GROUP BY"
 _EQP_DISTINCT = "USE TEMP B-TREE FOR DISTINCT"
+
+
+def _code_result(p, scope, result_exprs, unused, i, target):
+    """Result column ``i`` into ``target``; one of ``unused`` (``_ALL``: every one) as a
+    value SQLite never codes (Parse.values_unused)."""
+    if unused is None or unused is not _ALL and i not in unused:
+        code_expr(p, scope, result_exprs[i], target)
+        return
+    saved = p.values_unused
+    p.values_unused = True
+    try:
+        code_expr(p, scope, result_exprs[i], target)
+    finally:
+        p.values_unused = saved
 
 
 def _fixed_limit(limit):

@@ -109,3 +109,48 @@ update t set b = 1 where (select count(t.a) from u) > 0;
 select a from t order by count(*);
 select 1 order by count(*);
 select count(*) from t join u on count(*) > 0;
+-- Values SQLite never codes (compiler/select.py unused): an EXISTS subquery's result columns
+-- (SRT_Exists), a FROM subquery's or CTE's columns its flattener merges away unused; an
+-- enclosing query's aggregate there is never 'misuse of aggregate', yet still makes that
+-- query an aggregate one (a scalar or EXISTS subquery flattens under its LIMIT 1)
+select (select 1 from (select a, count(t.b) from u)) from t;
+select (select a from (select a, count(t.b) from u)) from t;
+select (select x from (select a, count(t.b) as x from u)) from t;
+select (select 1 from (select distinct a, count(t.b) from u)) from t;
+select (select 1 from (select a, count(t.b) from u limit 2)) from t;
+select (select 1 from (select a, count(t.b) from u) join u) from t;
+select (select count(*) from (select a, count(t.b) from u)) from t;
+select (select 1 from (select a, count(t.b) from u union all select 1, 2)) from t;
+select (select 1 from (select a, count(t.b) from u group by a)) from t;
+select (select 1 from (select count(t.b) from u)) from t;
+select (select 1 from (select a, sum(t.b) + 1 from u)) from t;
+select 1 from t where exists (select a, count(t.a) from u);
+select 1 from t where exists (select count(t.a) from u);
+select 1 from t where exists (select count(t.a) from u where u.a = t.a);
+select 1 from t where exists (select distinct count(t.a) from u);
+select 1 from t where exists (select count(t.a) from u order by 1);
+select (select exists (select count(t.a) from u)) from t;
+select exists (select count(t.a) from u) from t;
+select 1 from t where not exists (select count(t.a) from u);
+select 1 from t where a in (select count(t.a) from u);
+select exists (select count(t.a) from u group by u.a) from t;
+select exists (select u.a, count(t.a) from u group by u.a) from t;
+select (select 1 from (select a, count(t.b) from u) where a > 0) from t;
+select (select 1 from (select a, count(t.b) from u) x where x.a > 0) from t;
+with c(x, y) as (select a, count(t.b) from u) select (select x from c) from t;
+with c(x, y) as (select a, count(t.b) from u) select (select y from c) from t;
+with c as (select a, count(t.b) as n from u) select (select a from c) from t;
+with c as (select a, count(t.b) as n from u) select (select n from c) from t;
+select (select "count(t.b)" from (select a, count(t.b) from u)) from t;
+select (select a from (select a, count(t.b) from u) as z where z.a = t.a) from t;
+select (select a from (select a, max(t.b) from u)) from t;
+select (select a from (select a, count(t.b) filter (where t.a > 1) from u)) from t;
+select (select a from (select a, count(u.c) from u)) from t;
+select (select a from (select a, count(t.b) from u) left join u using (a)) from t;
+select 1 from t where exists (select count(t.a) from u limit 1 offset 1);
+select 1 from t where exists (select nosuch from u);
+select 1 from t where exists (select count(nosuch) from u);
+select 1 from t where exists (select sum(count(t.a)) from u);
+select a, exists (select count(t.b) from u) from t group by a;
+select 1 from t where exists (select count(t.a) from u where u.a > 100);
+select (select count(*) from u where exists (select count(t.a)));
