@@ -308,21 +308,28 @@ class Database:
     def _install_schema(self, rows, cookie):
         from sqlengine.sql import parse_one
         # SQLite names the damaged row: "malformed database schema (x) - <why>". The row
-        # being built is the one whose text was parsed last.
+        # being built is the one whose text was parsed last. The rows by text and the
+        # table names are gathered at the first parse (a reload after DROP, or one whose
+        # new tables are plain and built later, parses nothing).
         by_sql = {}
         tables = set()
-        for typ, name, _tbl, _root, sql in rows:
-            if isinstance(sql, str) and isinstance(name, str):
-                by_sql.setdefault(sql, (typ, name))
-            if typ == "table" and isinstance(name, str):
-                tables.add(name.lower())
         current = [None]
+
+        def gather():
+            for typ, name, _tbl, _root, sql in rows:
+                if isinstance(name, str):
+                    if isinstance(sql, str):
+                        by_sql.setdefault(sql, (typ, name))
+                    if typ == "table":
+                        tables.add(name.lower())
 
         def malformed(name, why=None):
             return E.DatabaseError(f"malformed database schema ({name})"
                                    + (f" - {why}" if why else ""), code=E.SQLITE_CORRUPT)
 
         def parse(sql):
+            if not by_sql:
+                gather()
             typ, name = by_sql.get(sql, (None, None))
             current[0] = name
             r = parse_one(sql)

@@ -70,6 +70,12 @@ CASES = [
     ["update t set c = -c where b > 'v5' and id < 2000"],
     ["update t set a = a + 1 where a < 100"],                       # the loop's index changes
     ["update t set c = 0 where id in (select id from t where a = 3)"],   # a subquery
+    # a subquery that sees the rows deleted so far (one pass would delete every row): in
+    # the WHERE itself, in an IN list, in a CASE arm
+    ["delete from t where not exists (select 1 from t t2 where t2.id = t.id - 1)"],
+    ["delete from t where 0 in (1, (select count(*) from t t2 where t2.id = t.id - 1))"],
+    ["delete from t where case when id > 0 then "
+     "not exists (select 1 from t t2 where t2.id = t.id - 1) end"],
     ["create trigger tr after delete on t begin insert into log values(old.id); end",
      "delete from t where a = 4", "update t set c = 1 where a = 5"],
     ["update t set c = abs(-9223372036854775807 - a) where id < 20"],
