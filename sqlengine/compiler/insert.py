@@ -110,11 +110,14 @@ def index_key(p, table, idx, base, rowid_reg):
     return key
 
 
-def code_delete_keys(p, table, icurs, regs, rowid_reg):
+def code_delete_keys(p, table, icurs, regs, rowid_reg, only=None):
     """Delete the index entries of the row at ``regs`` (for a WITHOUT ROWID table this
-    includes its own key's entry, i.e. the row itself)."""
+    includes its own key's entry, i.e. the row itself); ``only``: the positions in
+    ``table.indexes`` of the indexes to change (None: all)."""
     b = p.b
-    for idx, c in zip(table.indexes, icurs):
+    for k, (idx, c) in enumerate(zip(table.indexes, icurs)):
+        if only is not None and k not in only:
+            continue
         key = index_key(p, table, idx, regs, rowid_reg)
         if table.without_rowid and idx.is_pk:
             b.emit(O.OP_IdxDelete, c, key, len(idx.columns))  # the key is unique
@@ -154,10 +157,13 @@ def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
 
 
 def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid=None,
-                   same_rowid=False):
+                   same_rowid=False, only=None):
     """Constraint checks, index maintenance and the table write for the row in ``base``.
     ``old_rowid`` is set for UPDATE (the row being replaced); ``same_rowid`` when the
-    UPDATE assigns neither the rowid nor the INTEGER PRIMARY KEY (no rowid check)."""
+    UPDATE assigns neither the rowid nor the INTEGER PRIMARY KEY (no rowid check);
+    ``only``: the positions in ``table.indexes`` of the indexes the row changes (None:
+    all; the others keep their entries and need no check). Returns the index keys (None
+    for an index left alone) for code_finish_row."""
     b = p.b
     n = len(table.columns)
     rowid = base
@@ -221,7 +227,11 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
     # unique indexes, checked in sqlite3's order (check_order)
     keys = []
     pflags = []
-    for idx in table.indexes:
+    for k, idx in enumerate(table.indexes):
+        if only is not None and k not in only:
+            keys.append(None)
+            pflags.append(None)
+            continue
         key = index_key(p, table, idx, base, rowid)
         keys.append(key)
         pflag = None
@@ -234,7 +244,7 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
         c = icurs[k]
         key = keys[k]
         pflag = pflags[k]
-        if not idx.unique:
+        if not idx.unique or key is None:
             continue
         ncol = len(idx.columns)
         ok = b.new_label()
@@ -278,10 +288,12 @@ def check_order(table) -> list:
 
 
 def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=True):
-    """Remove the old index entries (UPDATE), write the new ones and the record."""
+    """Write the new index entries (of the indexes with a key) and the record."""
     b = p.b
     from sqlengine.compiler.partial import partial_flag
     for idx, c, key in zip(table.indexes, icurs, keys):
+        if key is None:
+            continue
         pflag = partial_flag(p, key)
         skip = None
         if pflag is not None:

@@ -11,7 +11,7 @@ from sqlengine.compiler.delete import code_row_key, collect_rowids, one_pass, op
 from sqlengine.compiler.expr import code_expr
 from sqlengine.compiler.insert import (code_delete_keys, code_finish_row, code_write_row,
                                        conflict_action, open_write_cursors, table_for_write)
-from sqlengine.compiler.trigger import code_triggers
+from sqlengine.compiler.trigger import code_triggers, has_triggers
 from sqlengine.compiler.where import where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -89,26 +89,54 @@ def _one_pass_update(p, table, st, assigns, rt) -> bool:
 
 
 def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
-    """The update of the row the table cursor is on (its rowid in ``old``): read it, compute
-    the new row, triggers, checks, the new index entries and record; ``nxt`` skips it."""
+    """The update of the row the table cursor is on (its rowid in ``old``): the new row,
+    triggers, checks, the new index entries and record; ``nxt`` skips it. The SET
+    expressions read the row through the cursor. Without triggers (nothing reads OLD) only
+    the old values of the indexes the update changes are read into ``old``, and the
+    other columns go straight from the record to their place in the new row, which is
+    ``old``'s own registers when no old value is needed, as in SQLite."""
     b = p.b
     n = len(table.columns)
-    new = b.alloc_reg(n + 1)
-    from sqlengine.compiler.generated import code_read_row
-    code_read_row(p, table, tcur, old)
-    # new values (expressions see the old row)
-    from sqlengine.compiler.upsert import code_new_row
-    cols = code_new_row(p, table, assigns, old, new,
-                        lambda e, target: code_expr(p, scope, e, target))
+    same_rowid = not table.without_rowid and table.ipk not in assigns and -1 not in assigns
+    from sqlengine.compiler.generated import code_read_row, has_generated
+    trig = has_triggers(table, "UPDATE", p)
+    if trig or table.without_rowid or has_generated(table):
+        only = None
+        new = b.alloc_reg(n + 1)
+        code_read_row(p, table, tcur, old)
+        from sqlengine.compiler.upsert import code_new_row
+        cols = code_new_row(p, table, assigns, old, new,
+                            lambda e, target: code_expr(p, scope, e, target))
+    else:
+        only = changed_indexes(table, assigns)
+        need = _old_columns(table, only)
+        new = old if same_rowid and not need else b.alloc_reg(n + 1)
+        for i in sorted(need):
+            _code_column(p, table, tcur, i, old + 1 + i)
+        for i in range(n):
+            if i in assigns:
+                code_expr(p, scope, assigns[i], new if i == table.ipk else new + 1 + i)
+            elif i == table.ipk:
+                continue
+            elif i in need:
+                b.emit(O.OP_SCopy, old + 1 + i, new + 1 + i)
+            else:
+                _code_column(p, table, tcur, i, new + 1 + i)
+        if -1 in assigns:
+            code_expr(p, scope, assigns[-1], new)
+        if not same_rowid:
+            b.emit(O.OP_MustBeInt, new, 0)
+        elif new != old:
+            b.emit(O.OP_SCopy, old, new)
+        cols = None
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols,
                   or_action=st.or_action)
     if table.triggers:
         b.emit(O.OP_NotExists, tcur, nxt, old)
-    same_rowid = not table.without_rowid and table.ipk not in assigns and -1 not in assigns
     keys = code_write_row(p, table, tcur, icurs, new, st.or_action, nxt, old_rowid=old,
-                          same_rowid=same_rowid)
+                          same_rowid=same_rowid, only=only)
     # remove the old index entries, and the old record when the rowid changes
-    code_delete_keys(p, table, icurs, old, old)
+    code_delete_keys(p, table, icurs, old, old, only)
     if not same_rowid:
         same = b.new_label()
         b.emit(O.OP_Eq, old, same, new, None, 0)
@@ -120,3 +148,33 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
         rt.emit_row(new)
     code_triggers(p, table, "UPDATE", "AFTER", new, old, nxt, cols,
                   or_action=st.or_action)
+
+
+def changed_indexes(table, assigns) -> set:
+    """The positions in ``table.indexes`` of the indexes whose entry an UPDATE of the
+    ``assigns`` columns (-1 the rowid) changes: all when the rowid changes, else those
+    with an assigned column, and (not looked into) those on expressions or partial."""
+    if -1 in assigns or table.ipk in assigns:
+        return set(range(len(table.indexes)))
+    return {k for k, ix in enumerate(table.indexes)
+            if ix.exprs is not None or ix.where is not None
+            or any(c in assigns for c in ix.columns)}
+
+
+def _old_columns(table, only) -> set:
+    """The columns whose old value the old entries of the ``only`` indexes need."""
+    need = set()
+    for k in only:
+        ix = table.indexes[k]
+        if ix.exprs is not None or ix.where is not None:
+            return set(range(len(table.columns))) - {table.ipk}
+        need.update(c for c in ix.columns if c != table.ipk)
+    return need
+
+
+def _code_column(p, table, cur, i, target):
+    """Column ``i`` (stored, not the rowid alias) of the row under ``cur`` into ``target``."""
+    b = p.b
+    b.emit(O.OP_Column, cur, i, target)
+    if table.columns[i].affinity == O.AFF_REAL:
+        b.emit(O.OP_RealAffinity, target)

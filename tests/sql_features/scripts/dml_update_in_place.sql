@@ -1,0 +1,84 @@
+-- UPDATE builds its new row in place (update.py): the old values only of the indexes it
+-- changes, the other indexes left alone, the other columns read into the new row.
+CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL, d);
+CREATE INDEX t_a ON t(a);
+CREATE UNIQUE INDEX t_b ON t(b);
+CREATE INDEX t_ca ON t(c, a);
+INSERT INTO t VALUES (1, 10, 'x', 1.5, 'p'), (2, 20, 'y', 2, 'q'), (3, 30, 'z', 3, 'r'), (4, 40, NULL, NULL, NULL);
+UPDATE t SET a = b, b = a WHERE id < 3;
+UPDATE t SET d = d || '!', c = c * 2 WHERE a > 15;
+UPDATE t SET a = a + 1;
+UPDATE t SET b = 'z' WHERE id = 1;
+UPDATE OR IGNORE t SET b = 'z' WHERE id = 1;
+UPDATE OR REPLACE t SET b = 'z' WHERE id = 1;
+UPDATE t SET id = id + 10 WHERE id > 2;
+UPDATE t SET id = 1 WHERE id = 13;
+UPDATE OR REPLACE t SET id = 1 WHERE id = 13;
+UPDATE t SET c = '7', a = '8' WHERE id = 14;
+SELECT id, a, typeof(a), b, c, typeof(c), d FROM t ORDER BY id;
+SELECT a, id FROM t INDEXED BY t_a WHERE a > -1e9 OR a IS NULL ORDER BY a, id;
+SELECT b, id FROM t INDEXED BY t_b WHERE b > '' OR b IS NULL ORDER BY b, id;
+SELECT c, a, id FROM t INDEXED BY t_ca WHERE c > -1e9 OR c IS NULL ORDER BY c, a, id;
+SELECT total_changes();
+PRAGMA integrity_check;
+-- partial and expression indexes
+CREATE TABLE e(id INTEGER PRIMARY KEY, a, b);
+CREATE INDEX e_low ON e(lower(b));
+CREATE UNIQUE INDEX e_part ON e(a) WHERE b > 'm';
+INSERT INTO e VALUES (1, 1, 'A'), (2, 1, 'B'), (3, 2, 'n');
+UPDATE e SET b = 'q' WHERE id = 1;
+UPDATE e SET b = 'q' WHERE id = 2;
+UPDATE e SET b = upper(b);
+UPDATE e SET a = 5 WHERE b = 'N';
+SELECT * FROM e ORDER BY id;
+SELECT lower(b), id FROM e INDEXED BY e_low WHERE lower(b) > '' ORDER BY 1, 2;
+PRAGMA integrity_check;
+-- triggers with OLD and NEW around an UPDATE of the primary key
+CREATE TABLE g(id INTEGER PRIMARY KEY, a, b);
+CREATE INDEX g_a ON g(a);
+CREATE TABLE glog(x);
+CREATE TRIGGER g_bu BEFORE UPDATE ON g BEGIN INSERT INTO glog VALUES ('before ' || OLD.id || '>' || NEW.id || ' ' || OLD.a || '>' || NEW.a || ' ' || quote(NEW.b)); END;
+CREATE TRIGGER g_au AFTER UPDATE OF id ON g BEGIN INSERT INTO glog VALUES ('after ' || OLD.id || '>' || NEW.id || ' ' || OLD.rowid || '>' || NEW.rowid); END;
+INSERT INTO g VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3);
+UPDATE g SET id = id * 10, a = a || a WHERE id > 1;
+UPDATE g SET b = b + 1;
+UPDATE OR REPLACE g SET id = 20 WHERE id = 1;
+SELECT * FROM g ORDER BY id;
+SELECT * FROM glog ORDER BY rowid;
+SELECT a, id FROM g INDEXED BY g_a WHERE a > '' ORDER BY a;
+-- generated STORED and VIRTUAL columns in UPDATE
+CREATE TABLE s(id INTEGER PRIMARY KEY, a INT, b TEXT, g INT AS (a * 2 + id) STORED, v AS (b || id) VIRTUAL);
+CREATE INDEX s_g ON s(g);
+CREATE INDEX s_v ON s(v);
+INSERT INTO s(id, a, b) VALUES (1, 1, 'x'), (2, 2, 'y');
+UPDATE s SET a = a + 10;
+UPDATE s SET id = id + 5 RETURNING *;
+UPDATE s SET b = 'w' WHERE id = 6 RETURNING g, v;
+SELECT * FROM s ORDER BY id;
+SELECT g, id FROM s INDEXED BY s_g WHERE g > 0 ORDER BY g;
+SELECT v, id FROM s INDEXED BY s_v WHERE v > '' ORDER BY v;
+PRAGMA integrity_check;
+-- upsert and REPLACE on a WITHOUT ROWID table with a secondary unique index
+CREATE TABLE w(k TEXT PRIMARY KEY, u INT UNIQUE, n INT DEFAULT 0) WITHOUT ROWID;
+INSERT INTO w(k, u) VALUES ('a', 1), ('b', 2);
+INSERT INTO w(k, u) VALUES ('a', 5) ON CONFLICT(k) DO UPDATE SET n = n + 1, u = excluded.u + 10;
+INSERT INTO w(k, u) VALUES ('c', 2) ON CONFLICT(u) DO UPDATE SET k = 'bb' RETURNING *;
+INSERT INTO w(k, u) VALUES ('d', 15) ON CONFLICT DO NOTHING;
+REPLACE INTO w(k, u) VALUES ('e', 15);
+UPDATE w SET u = 2 WHERE k = 'e';
+UPDATE OR REPLACE w SET u = 2 WHERE k = 'e';
+SELECT * FROM w ORDER BY k;
+SELECT u, k FROM w INDEXED BY sqlite_autoindex_w_2 WHERE u > 0 ORDER BY u;
+PRAGMA integrity_check;
+-- REPLACE with several indexes, and an upsert on a rowid table with indexes
+CREATE TABLE r(id INTEGER PRIMARY KEY, a UNIQUE, b UNIQUE, c);
+CREATE INDEX r_c ON r(c);
+INSERT INTO r VALUES (1, 1, 1, 'one'), (2, 2, 2, 'two'), (3, 3, 3, 'three');
+REPLACE INTO r VALUES (4, 1, 2, 'four');
+INSERT OR REPLACE INTO r VALUES (3, 9, 9, 'nine');
+INSERT INTO r VALUES (5, 9, 5, 'five') ON CONFLICT(a) DO UPDATE SET c = excluded.c || '/' || c, b = excluded.b;
+UPDATE OR REPLACE r SET a = 9, c = 'x' WHERE id = 4;
+SELECT * FROM r ORDER BY id;
+SELECT c, id FROM r INDEXED BY r_c WHERE c > '' ORDER BY c;
+SELECT changes(), total_changes();
+PRAGMA integrity_check;
