@@ -48,7 +48,6 @@ PY_COMPILED = (
     "sqlengine/compiler/window.py",
     "sqlengine/sql/builder.py",
     "sqlengine/vdbe/functions_bridge.py",
-    "sqlengine/vdbe/program.py",
     "sqlengine/vdbe/sorter.py",
 )
 SOURCES_MANIFEST = "sqlengine/_compiled_sources.txt"  # read by sqlengine/_source_guard.py

@@ -27,7 +27,7 @@ from sqlengine.errors import InternalError, OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe._values import comparison_affinity
-from sqlengine.vdbe.program import Program
+from sqlengine.vdbe.program cimport Program
 
 # ---- node classes, opcodes and flags as C variables -----------------------------------------
 cdef object T_Literal = A.Literal
@@ -258,6 +258,7 @@ cdef class ProgramBuilder:
         cdef list p4 = [None] * n
         cdef list comments = [None] * n
         cdef list ins
+        cdef Program prog
         for i in range(n):
             ins = <list>ops[i]
             op = ins[0]
@@ -275,8 +276,19 @@ cdef class ProgramBuilder:
             p4[i] = ins[4]
             p5.data.as_ints[i] = ins[5]
             comments[i] = ins[6]
-        return Program.from_arrays(opcodes, p1, p2, p3, p4, p5, comments,
-                                   self.n_mem + 1, self.n_cursor, self.n_once)
+        prog = Program.__new__(Program)
+        prog.opcodes = opcodes
+        prog.p1 = p1
+        prog.p2 = p2
+        prog.p3 = p3
+        prog.p4 = p4
+        prog.p5 = p5
+        prog.comments = comments
+        prog.n_mem = self.n_mem + 1
+        prog.n_cursor = self.n_cursor
+        prog.n_once = self.n_once
+        prog.schema_version = 0
+        return prog
 
 
 # ------------------------------------------------------------------------------------------

@@ -591,13 +591,18 @@ cpdef bint has_explicit_collate(e) except -1:
     hit = _explicit_memo.get(id(e))
     if hit is not None and (<tuple>hit)[0] is e:
         return (<tuple>hit)[1]
-    left, rest = _collate_operands(e)
-    found = left is not None and has_explicit_collate(left)
-    if not found:
-        for x in rest:
-            if has_explicit_collate(x):
-                found = True
-                break
+    if t is T_Binary:  # (the common nodes without _collate_operands' lists)
+        found = has_explicit_collate(e.left) or has_explicit_collate(e.right)
+    elif t is T_Unary:
+        found = has_explicit_collate(e.operand)
+    else:
+        left, rest = _collate_operands(e)
+        found = left is not None and has_explicit_collate(left)
+        if not found:
+            for x in rest:
+                if has_explicit_collate(x):
+                    found = True
+                    break
     if len(_explicit_memo) > 20000:
         _explicit_memo.clear()
     _explicit_memo[id(e)] = (e, found)

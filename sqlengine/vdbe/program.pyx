@@ -1,3 +1,4 @@
+# cython: language_level=3
 """A compiled program: the immutable output of the compiler, the input of the VM.
 
 A program is five parallel integer arrays (opcode, p1, p2, p3, p5), a list of P4 operands
@@ -9,40 +10,15 @@ its run state (registers, cursors, pc) elsewhere, so one program can be run many
 This module never runs a program.
 """
 
-from __future__ import annotations
-
 from sqlengine.vdbe.opcodes import NAMES
 
 
-class Program:
-    __slots__ = (
-        "opcodes", "p1", "p2", "p3", "p5", "p4", "comments", "n_mem", "n_cursor",
-        "column_names", "column_decltypes", "param_count", "param_names", "readonly",
-        "is_explain", "n_once", "sql", "schema_version", "is_ddl", "is_write", "is_txn",
-        "stmt_journal",
-    )
-
-    @classmethod
-    def from_arrays(cls, opcodes, p1, p2, p3, p4, p5, comments, n_mem, n_cursor, n_once=0):
-        """A program that takes the given columns as they are (not copied): ``opcodes``
-        and ``p5`` ``array('i')``, ``p1``..``p3`` ``array('q')``, ``p4`` and ``comments``
-        lists, all of one length and not changed afterwards (``ProgramBuilder.finish``).
-        What the statement reports about itself (column names and declared types,
-        parameters, read-only, write, DDL, transaction, EXPLAIN, statement journal, SQL
-        text) is set by its compiler (``compiler/statement.py``), every attribute of it."""
-        prog = cls.__new__(cls)
-        prog.opcodes = opcodes
-        prog.p1 = p1
-        prog.p2 = p2
-        prog.p3 = p3
-        prog.p5 = p5
-        prog.p4 = p4
-        prog.comments = comments
-        prog.n_mem = n_mem
-        prog.n_cursor = n_cursor
-        prog.n_once = n_once
-        prog.schema_version = 0
-        return prog
+cdef class Program:
+    """The attributes are declared in ``program.pxd``. ``ProgramBuilder.finish``
+    (compiler/_codegen.pyx) fills the arrays, ``n_mem``, ``n_cursor`` and ``n_once``;
+    ``compiler/statement.py`` what the statement reports about itself (column names and
+    declared types, parameters, read-only, write, DDL, transaction, EXPLAIN, statement
+    journal, SQL text); the connection ``schema_version`` once compiled."""
 
     def __len__(self):
         return len(self.opcodes)
