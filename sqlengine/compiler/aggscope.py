@@ -200,7 +200,7 @@ def _may_hand_up(p, scope, sel) -> bool:
                 stack.append((entry.cte.select, levels[:-1]))
             continue
         if t is A.SelectCore:
-            inner = levels + (_local_names(p, node.from_),)
+            inner = levels + (local_names(p, node.from_),)
             for c in iter_children(node):
                 # (a FROM subquery does not see its siblings)
                 stack.append((c, levels if type(c) is A.SubqueryRef else inner))
@@ -233,7 +233,7 @@ def _hands_up(scope, call, levels) -> bool:
     return True
 
 
-def _local_names(p, from_):
+def local_names(p, from_):
     """The FROM clause ``from_`` as {lower-case item name: lower-case column names} when
     it is plain schema tables (None when another kind of item may answer names)."""
     out = {}

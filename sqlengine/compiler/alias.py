@@ -175,10 +175,11 @@ class Aliases:
                 links[id(b)] = (self.scope, b)
 
 
-def check_local_terms(scope, order_by, group_by):
+def check_local_terms(p, scope, order_by, group_by):
     """A subquery's ORDER BY and GROUP BY terms see no enclosing query (SQLite resolves
-    them with its ``sNC.pNext`` cleared): a column of one, outside a nested subquery, is
-    ``no such column``. A bare result alias (ORDER BY) and an ordinal name no column."""
+    them with its ``sNC.pNext`` cleared), nor do the subqueries inside them: a column of
+    one is ``no such column``. A bare result alias (ORDER BY) and an ordinal name no
+    column."""
     aliases = scope.aliases
     for e in [t.expr for t in order_by or ()] + list(group_by or ()):
         x = e
@@ -186,23 +187,71 @@ def check_local_terms(scope, order_by, group_by):
             x = x.expr
         if type(x) is Column and x.table is None and x.name.lower() in aliases:
             continue
-        _check_local(scope, x)
+        _check_local(p, scope, x, ())
 
 
-def _check_local(scope, e):
+def _check_local(p, scope, e, levels):
+    """Raise ``no such column`` for a column of ``e`` that no query from ``scope`` in
+    answers but an enclosing one does; ``levels``: the FROM names of the subqueries
+    between (aggscope.local_names), a column one of them answers is theirs."""
     stack = [e]
     while stack:
         x = stack.pop()
         t = type(x)
         if t is Column:
+            if any(_answers(lv, x) for lv in levels):
+                continue
             ref = scope.lookup(x.name, x.table)
             if ref is not None and ref.depth > 0:
                 shown = x.name if x.table is None else f"{x.table}.{x.name}"
                 raise OperationalError(f"no such column: {shown}")
-        elif t is FunctionCall and x.over is not None:
+        elif t is FunctionCall and x.over is not None and not levels:
             continue  # (a window's own clauses resolve with the query's names)
-        elif t not in _SUBQUERIES:
+        elif t in _SUBQUERIES:
+            if t is InSelect:
+                stack.append(x.expr)
+            _check_local_select(p, scope, x.select, levels)
+        else:
             stack.extend(c for c in operands(x) if c is not None)
+
+
+def _check_local_select(p, scope, sel, levels):
+    """``_check_local`` over the cores of a subquery met in such a term, where their FROM
+    clauses are plain tables (any other kind may answer a name: left to the coder)."""
+    from sqlengine.compiler.aggscope import local_names
+    if sel.with_ is not None:
+        return
+    cores = []
+    stack = [sel.body]
+    while stack:
+        body = stack.pop()
+        if type(body) is Compound:
+            stack += [body.left, body.right]
+        elif type(body) is SelectCore:
+            cores.append(body)
+        else:
+            return
+    for core in cores:
+        names = local_names(p, core.from_)
+        if names is None:
+            continue
+        inner = levels + (names,)
+        parts = [rc.expr for rc in core.columns if type(rc) is ResultColumn]
+        parts += [x for x in (core.where, core.having) if x is not None]
+        parts += list(core.group_by or ())
+        for x in parts:
+            _check_local(p, scope, x, inner)
+    for o in sel.order_by or ():
+        if len(cores) == 1 and local_names(p, cores[0].from_) is not None:
+            _check_local(p, scope, o.expr, levels + (local_names(p, cores[0].from_),))
+
+
+def _answers(level, c) -> bool:
+    lname = c.name.lower()
+    if c.table is not None:
+        cols = level.get(c.table.lower())
+        return cols is not None and lname in cols
+    return any(lname in cols for cols in level.values())
 
 
 def rewrite_columns(e, fn, on_subquery=None):

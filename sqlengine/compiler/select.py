@@ -934,7 +934,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         raise OperationalError("too many columns in result set")
     aliases = scope.aliases = result_aliases(core.alias_columns or core.columns)
     if outer is not None and core.group_by:
-        check_local_terms(scope, None, core.group_by)
+        check_local_terms(p, scope, None, core.group_by)
     names_rw = None
     if (aliases and (core.where is not None or core.group_by or core.having is not None
                      or order_by or extra or left_on)) or (
@@ -1004,7 +1004,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         aggs += order_aggs
     is_agg = bool(aggs) or group_by is not None
     if outer is not None and order_by:
-        check_local_terms(scope, order_by, None)
+        check_local_terms(p, scope, order_by, None)
     scope.agg_allowed = is_agg
     if not is_agg and feats & FEAT_FUNCTION:
         scope.in_where = [core.where, core.from_]  # (a misuse there is a resolve error)
