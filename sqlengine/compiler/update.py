@@ -12,6 +12,7 @@ from sqlengine.compiler.expr import code_expr
 from sqlengine.compiler.insert import (code_delete_keys, code_finish_row, code_write_row,
                                        conflict_action, open_write_cursors, table_for_write)
 from sqlengine.compiler.trigger import code_triggers, has_triggers
+from sqlengine.compiler.upsert import code_after_before_triggers, code_new_row, set_assignments
 from sqlengine.compiler.where import where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -42,7 +43,6 @@ def compile_update(p, st: A.Update):
         from sqlengine.compiler.update_from import compile_update_from
         return compile_update_from(p, st, table)
     n = len(table.columns)
-    from sqlengine.compiler.upsert import set_assignments
     assigns = set_assignments(table, st.sets)  # column number (-1 rowid) -> expr
     old = b.alloc_reg(n + 1)
     if _one_pass_update(p, table, st, assigns, rt):
@@ -104,7 +104,6 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
         only = None
         new = b.alloc_reg(n + 1)
         code_read_row(p, table, tcur, old)
-        from sqlengine.compiler.upsert import code_new_row
         cols = code_new_row(p, table, assigns, old, new,
                             lambda e, target: code_expr(p, scope, e, target))
     else:
@@ -131,8 +130,7 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
         cols = None
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols,
                   or_action=st.or_action)
-    if table.triggers:
-        b.emit(O.OP_NotExists, tcur, nxt, old)
+    code_after_before_triggers(p, table, tcur, assigns, old, new, nxt)
     keys = code_write_row(p, table, tcur, icurs, new, st.or_action, nxt, old_rowid=old,
                           same_rowid=same_rowid, only=only)
     # remove the old index entries, and the old record when the rowid changes

@@ -243,8 +243,7 @@ def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where
             code_expr(p, scope, e, target)
     names = code_new_row(p, table, assigns, old, new, value)
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, skip_label, names)
-    if table.triggers:
-        b.emit(O.OP_NotExists, tcur, skip_label, old)
+    code_after_before_triggers(p, table, tcur, assigns, old, new, skip_label)
     keys = code_write_row(p, table, tcur, icurs, new, or_action, skip_label, old_rowid=old)
     code_delete_keys(p, table, icurs, old, old)
     same = b.new_label()
@@ -288,3 +287,23 @@ def code_new_row(p, table, assigns, old, new, value) -> set:
         from sqlengine.compiler.insert import _code_generated_early
         _code_generated_early(p, table, new)
     return {table.columns[i].name.lower() for i in assigns if i >= 0}
+
+
+def code_after_before_triggers(p, table, tcur, assigns, old, new, skip_label):
+    """After an UPDATE's BEFORE triggers: the cursor back on the row (``skip_label`` when
+    they deleted it), and the columns the UPDATE does not assign read again from it
+    (the triggers may have changed them), as SQLite does."""
+    if not table.triggers:
+        return
+    b = p.b
+    b.emit(O.OP_NotExists, tcur, skip_label, old)
+    from sqlengine.compiler.trigger import has_timing
+    if not has_timing(p, table, "UPDATE", "BEFORE"):
+        return
+    st = table.storage
+    for i, c in enumerate(table.columns):
+        if i in assigns or i == table.ipk or c.generated is not None:
+            continue
+        b.emit(O.OP_Column, tcur, i if st is None else st[i], new + 1 + i)
+        if c.affinity == O.AFF_REAL:
+            b.emit(O.OP_RealAffinity, new + 1 + i)
