@@ -204,7 +204,11 @@ def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=
         return _compile_values(p, body, sel, dest, outer, corr)
     if has_window(body):
         return compile_window_select(p, sel, dest, outer, corr)
-    return _compile_core(p, body, sel.order_by, sel.limit, sel.offset, dest, outer, corr)
+    try:
+        return _compile_core(p, body, sel.order_by, sel.limit, sel.offset, dest, outer, corr)
+    except OperationalError as err:  # (SQLite tells the first error its resolver meets)
+        from sqlengine.compiler.resolve_order import first_error
+        raise first_error(p, body, outer, corr, err) from None
 
 
 def result_info_only(p, sel: Select, outer=None) -> ResultInfo:

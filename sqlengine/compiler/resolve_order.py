@@ -1,0 +1,214 @@
+"""Which error of a failing SELECT core SQLite reports: the first its resolver meets.
+
+sqlengine resolves names while it codes, in coding order (the loops' ON and WHERE terms
+before the result columns); SQLite resolves a whole core first (resolve.c,
+resolveSelectStep), in its own order: the result columns, then HAVING, then WHERE with
+the ON terms after it in join order (sqlite3ProcessJoin appended them to it). So when
+compiling a core fails, ``first_error`` walks those clauses again in SQLite's order, on a
+throw-away program, and returns the first error found there, else the one raised.
+
+Within one clause it follows resolveExprStep: a column that does not resolve ends the
+walk; a function's error (no such function, wrong number of arguments, an aggregate where
+the clause allows none) is noted and the walk goes on into its arguments, a later error
+replacing it (sqlite3ErrorMsg keeps the last); a subquery is compiled, its first error
+ending the walk (but for a misused aggregate: its wording depends on the enclosing
+query's aggregate state). Errors SQLite raises while coding ("misuse of aggregate: f()")
+are left to the coder. This module runs only when compiling has already failed; it emits no code
+that is kept.
+"""
+
+from __future__ import annotations
+
+from sqlengine.compiler.resolve import OuterAlias, ResolvedColumn, Scope, no_such_column
+from sqlengine.compiler.walk import iter_children
+from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
+
+_SUBQUERIES = (A.Subquery, A.Exists, A.InSelect)
+_COMPARISONS = frozenset(("=", "==", "<", "<=", ">", ">=", "!=", "<>", "IS", "IS NOT"))
+_SPECIAL = frozenset(("coalesce", "ifnull", "iif", "if", "likely", "unlikely", "likelihood"))
+
+
+# errors SQLite raises before resolving (sqlite3SelectExpand: FROM, joins, *, sizes)
+_BEFORE_RESOLVING = ("too many ", "no such table", "no tables specified", "cannot join",
+                     "a NATURAL join", "circular reference", "multiple references")
+
+
+class _Abort(Exception):
+    def __init__(self, err):
+        self.err = err
+
+
+def first_error(p, core, outer, corr, err):
+    """The error SQLite reports for the core ``core`` whose compile raised ``err``."""
+    if str(err).startswith(_BEFORE_RESOLVING):
+        return err
+    from sqlengine.compiler.alias import link_subquery_scope, result_aliases
+    from sqlengine.compiler.builder import ProgramBuilder
+    from sqlengine.compiler.select import _expand_columns, build_from
+    saved = p.b
+    p.b = ProgramBuilder()
+    p.b.n_mem = saved.n_mem
+    p.b.n_cursor = saved.n_cursor
+    try:
+        scope = Scope([], outer, corr if corr is not None else [False])
+        if outer is not None:
+            link_subquery_scope(p, scope, core)
+        sources, _extra, _left_on = build_from(p, core.from_, scope, None)
+        scope.sources = sources
+        cols = _expand_columns(p, core, scope)
+        scope.aliases = result_aliases(core.alias_columns or core.columns)
+        results = [c[0] for c in cols]
+        found = _clause_error(p, scope, results, True, False, True)
+        if found is not None:
+            return found
+        # (SQLite: GROUP BY or an aggregate among the result columns makes the query an
+        # aggregate one; only then do HAVING and WHERE allow aggregates)
+        is_agg = bool(core.group_by) or any(_has_aggregate(p, e) for e in results)
+        if core.having is not None:
+            if not is_agg:
+                return OperationalError("HAVING clause on a non-aggregate query")
+            found = _clause_error(p, scope, [core.having], True, True, False)
+            if found is not None:
+                return found
+        # (the ON terms joined the WHERE clause, after it: one expression)
+        where = ([core.where] if core.where is not None else []) + _on_terms(core.from_, [])
+        found = _clause_error(p, scope, where, is_agg, True, False)
+        if found is not None:
+            return found
+    except OperationalError:
+        return err  # (the FROM clause or its * failed: that was the error)
+    finally:
+        p.b = saved
+    return err
+
+
+def _on_terms(from_, out):
+    if type(from_) is A.Join:
+        _on_terms(from_.left, out)
+        _on_terms(from_.right, out)
+        if from_.on is not None:
+            out.append(from_.on)
+    return out
+
+
+def _clause_error(p, scope, exprs, agg_ok, aliases, each):
+    """The error resolving ``exprs`` (one clause) ends with, None when there is none;
+    ``each``: SQLite resolves them one by one (a result list), else as one expression."""
+    noted = [None]
+    for e in exprs:
+        try:
+            _walk(p, scope, e, agg_ok, aliases, noted)
+        except _Abort as stop:
+            return stop.err
+        if each and noted[0] is not None:
+            return noted[0]
+    return noted[0]
+
+
+def _has_aggregate(p, e) -> bool:
+    """Whether ``e`` calls an aggregate function outside its subqueries."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t in _SUBQUERIES:
+            continue
+        if t is A.FunctionCall and x.over is None and p.db.is_aggregate(
+                x.name.lower(), 0 if x.star else len(x.args)):
+            return True
+        stack.extend(iter_children(x))
+    return False
+
+
+def _walk(p, scope, e, agg_ok, aliases, noted):
+    t = type(e)
+    if t is A.Column:
+        _column(p, scope, e, aliases)
+        return
+    if t is ResolvedColumn or t is OuterAlias or t is A.Literal or t is A.Param:
+        return
+    if t in _SUBQUERIES:
+        if t is A.InSelect:
+            _walk(p, scope, e.expr, agg_ok, aliases, noted)
+        from sqlengine.compiler.select import result_info_only
+        if aliases:
+            _link_aliases(p, scope, e.select)
+        try:
+            result_info_only(p, e.select, scope)
+        except OperationalError as err:
+            # (a misused aggregate there depends on this query's aggregate state, which
+            # this walk does not set up: left to the coder)
+            if not str(err).startswith("misuse of aggregate"):
+                raise _Abort(err) from None
+        return
+    if t is A.FunctionCall and e.over is None:
+        found = _function_error(p, e, agg_ok)
+        if found is not None:
+            noted[0] = found
+    elif t is A.Binary and e.op.upper() in _COMPARISONS and _mismatch(e.left, e.right) or \
+            t is A.Between and _mismatch(e.expr, e.low, e.high):
+        raise _Abort(OperationalError("row value misused"))  # (before its operands)
+    for c in iter_children(e):
+        _walk(p, scope, c, agg_ok, aliases, noted)
+
+
+def _mismatch(*operands) -> bool:
+    """Whether the vector sizes of ``operands`` differ (a subquery's is not looked at)."""
+    if any(type(x) in _SUBQUERIES for x in operands):
+        return False
+    return len({len(x.items) if type(x) is A.RowValue else 1 for x in operands}) > 1
+
+
+def _link_aliases(p, scope, sel):
+    """Let the cores of ``sel`` see the result aliases of ``scope`` (alias.py's links)."""
+    stack = [sel.body]
+    while stack:
+        body = stack.pop()
+        if type(body) is A.Compound:
+            stack += [body.left, body.right]
+        else:
+            p.alias_links[id(body)] = (scope, body)
+
+
+def _column(p, scope, e, aliases):
+    try:
+        ref = scope.lookup(e.name, e.table)
+    except OperationalError as err:
+        if e.schema is not None and str(err).startswith("ambiguous"):  # (as expr codes it)
+            err = OperationalError(f"ambiguous column name: {e.schema}.{e.table}.{e.name}")
+        raise _Abort(err) from None
+    if ref is not None:
+        return
+    if e.table is None and (e.quoted or aliases and e.name.lower() in scope.aliases
+                            or _outer_alias(scope, e.name.lower())):
+        return
+    if e.table is not None and p.trigger_ctx is not None and \
+            e.table.lower() in ("new", "old"):
+        return
+    raise _Abort(no_such_column(e.name, e.table))
+
+
+def _outer_alias(scope, lname) -> bool:
+    """Whether an enclosing query has a result alias ``lname`` (some subqueries see them:
+    alias.py; taken as seen, so no error is made up)."""
+    s = scope.outer
+    while s is not None:
+        if s.aliases and lname in s.aliases:
+            return True
+        s = s.outer
+    return False
+
+
+def _function_error(p, e, agg_ok):
+    name = e.name.lower()
+    nargs = 0 if e.star else len(e.args)
+    db = p.db
+    if db.is_aggregate(name, nargs):
+        return None if agg_ok else OperationalError(
+            f"misuse of aggregate function {e.name}()")
+    if name in _SPECIAL or db.find_function(name, nargs) is not None:
+        return None
+    if db.function_exists(name):
+        return OperationalError(f"wrong number of arguments to function {e.name}()")
+    return OperationalError(f"no such function: {e.name}")
