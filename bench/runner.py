@@ -59,8 +59,9 @@ def _reset_peak() -> bool:
 WARM_UP = (
     "CREATE TABLE warm(id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BLOB)",
     "CREATE TABLE warm_k(k INTEGER, v TEXT)",
-    "INSERT INTO warm VALUES (?,?,?,?,?)",
-    "INSERT INTO warm_k VALUES (?,?)",
+    ("INSERT INTO warm VALUES (?,?,?,?,?)",
+     [(i, i % 37, i / 200, "s%dab%d" % (i, i % 5), bytes([i % 256]) * 8) for i in range(200)]),
+    ("INSERT INTO warm_k VALUES (?,?)", [(i * 3 % 200, "v%d" % i) for i in range(100)]),
     "CREATE INDEX warm_i ON warm(i)",
     "SELECT * FROM warm WHERE id = 7",
     "SELECT * FROM warm WHERE i = 7",
@@ -79,20 +80,15 @@ WARM_UP = (
 
 
 def warm_up(module, path: str) -> None:
-    """Run ``WARM_UP`` on a fresh database file at ``path`` (see the module docstring)."""
+    """Run ``WARM_UP`` (statements, and (INSERT, rows) pairs) on a fresh database file at ``path`` (see the module docstring)."""
     con = module.connect(path)
-    rows = [(i, i % 37, i / 200, "s%dab%d" % (i, i % 5), bytes([i % 256]) * 8)
-            for i in range(200)]
-    for sql in WARM_UP:
-        if sql.startswith("INSERT INTO warm VALUES"):
-            con.executemany(sql, rows)
-        elif sql.startswith("INSERT INTO warm_k"):
-            con.executemany(sql, [(i * 3 % 200, "v%d" % i) for i in range(100)])
-        elif sql == "VACUUM":
-            con.commit()
-            con.execute(sql)
-        else:
-            con.execute(sql).fetchall()
+    for step in WARM_UP:
+        if type(step) is tuple:  # (INSERT, its rows)
+            con.executemany(*step)
+            continue
+        if step == "VACUUM":
+            con.commit()  # VACUUM cannot run inside the module's implicit transaction
+        con.execute(step).fetchall()
     con.close()
 
 

@@ -226,7 +226,7 @@ def _hands_up(scope, call, levels) -> bool:
     if not cols:
         return False
     for c in cols:
-        if type(c) is A.Column and any(lv is not None and _answers(lv, c) for lv in levels):
+        if type(c) is A.Column and any(lv is not None and answers(lv, c) for lv in levels):
             return False
         if not _visible(scope, c):
             return False
@@ -259,7 +259,9 @@ def local_names(p, from_):
     return out
 
 
-def _answers(level, c) -> bool:
+def answers(level, c) -> bool:
+    """Whether the FROM names ``level`` (a ``local_names`` result) answer the column
+    reference ``c``."""
     lname = c.name.lower()
     if c.table is not None:
         cols = level.get(c.table.lower())

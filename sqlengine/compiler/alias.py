@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from sqlengine.compiler.aggscope import answers, local_names
 from sqlengine.compiler.resolve import OuterAlias
 from sqlengine.compiler.walk import child_fields, find_node, operands
 from sqlengine.errors import OperationalError
@@ -199,7 +200,7 @@ def _check_local(p, scope, e, levels):
         x = stack.pop()
         t = type(x)
         if t is Column:
-            if any(_answers(lv, x) for lv in levels):
+            if any(answers(lv, x) for lv in levels):
                 continue
             ref = scope.lookup(x.name, x.table)
             if ref is not None and ref.depth > 0:
@@ -218,7 +219,6 @@ def _check_local(p, scope, e, levels):
 def _check_local_select(p, scope, sel, levels):
     """``_check_local`` over the cores of a subquery met in such a term, where their FROM
     clauses are plain tables (any other kind may answer a name: left to the coder)."""
-    from sqlengine.compiler.aggscope import local_names
     if sel.with_ is not None:
         return
     cores = []
@@ -241,17 +241,10 @@ def _check_local_select(p, scope, sel, levels):
         parts += list(core.group_by or ())
         for x in parts:
             _check_local(p, scope, x, inner)
-    for o in sel.order_by or ():
-        if len(cores) == 1 and local_names(p, cores[0].from_) is not None:
-            _check_local(p, scope, o.expr, levels + (local_names(p, cores[0].from_),))
-
-
-def _answers(level, c) -> bool:
-    lname = c.name.lower()
-    if c.table is not None:
-        cols = level.get(c.table.lower())
-        return cols is not None and lname in cols
-    return any(lname in cols for cols in level.values())
+    names = local_names(p, cores[0].from_) if len(cores) == 1 else None
+    if names is not None:
+        for o in sel.order_by or ():
+            _check_local(p, scope, o.expr, levels + (names,))
 
 
 def rewrite_columns(e, fn, on_subquery=None):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlengine.compiler.insert import code_delete_row, open_write_cursors, table_for_write
 from sqlengine.compiler.resolve import Scope, table_source
 from sqlengine.compiler.trigger import code_triggers, has_triggers
-from sqlengine.compiler.walk import SUBQUERY_NODES, child_fields
+from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -33,24 +33,11 @@ def _has_subquery(e) -> bool:
     corpus's long WHEREs made find_node's recursion of generators a sixth of a DELETE's
     compile time)."""
     stack = [e]
-    pop = stack.pop
-    push = stack.append
     while stack:
-        e = pop()
+        e = stack.pop()
         if isinstance(e, SUBQUERY_NODES):
             return True
-        for name in child_fields(type(e)):
-            v = getattr(e, name)
-            if v is None:
-                continue
-            if type(v) is list:
-                for x in v:
-                    if type(x) is tuple:
-                        stack.extend(x)
-                    else:
-                        push(x)
-            else:
-                push(v)
+        stack.extend(iter_children(e))
     return False
 
 
