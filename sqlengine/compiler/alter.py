@@ -10,12 +10,15 @@ name for a table and a column.
 
 Rows are rewritten when their records change shape: ADD COLUMN with a non-NULL default
 stores the default in every existing row, DROP COLUMN removes the value from every row.
+RENAME TO, RENAME COLUMN and DROP COLUMN first check that every view and trigger still
+resolves (alter_check.py), as SQLite's renameTestSchema does.
 
 This module emits code; it never runs it.
 """
 
 from __future__ import annotations
 
+from sqlengine.compiler.alter_check import altered_schema, check_schema
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import dequote, next_token
@@ -380,6 +383,7 @@ def _rename_table(p, t, new):
             f"there is already another table or index with this name: {new}")
     if new.lower().startswith("sqlite_"):
         raise OperationalError(f"object name reserved for internal use: {new}")
+    check_schema(p, rename_table=True)
     old = t.name
     qn = _quote(new)
     changes = {}
@@ -410,33 +414,6 @@ def _rename_table(p, t, new):
     if t.autoinc and s.table("sqlite_sequence") is not None:
         _rename_sequence(p, old, new)
     _finish(p)
-
-
-def _trigger_reads(tr, table, name):
-    """The first reference (an ``A.Column``; None when there is none) of trigger ``tr``
-    (on ``table``) to column ``name`` in an expression (its WHEN clause or its statements'
-    expressions, NEW.x and OLD.x included), which SQLite resolves again after DROP COLUMN;
-    the columns an UPDATE sets or an INSERT lists are names, not expressions, and are not
-    looked at (SQLite's renameResolveTrigger)."""
-    from sqlengine.compiler.walk import iter_children
-    key = name.lower()
-    for part in [tr.when] + list(tr.body or ()):
-        # a bare name is the table's column only in a statement on that table
-        target = getattr(part, "table", None)
-        target = getattr(target, "name", target)  # (UPDATE/DELETE name a TableRef)
-        own = isinstance(target, str) and target.lower() == table.lower()
-        quals = ("new", "old", table.lower()) + ((None,) if own else ())
-        stack = [part]
-        while stack:
-            e = stack.pop()
-            if e is None:
-                continue
-            if type(e) is A.Column:
-                if e.name.lower() == key and (e.table.lower() if e.table else None) in quals:
-                    return e
-                continue
-            stack.extend(reversed(list(iter_children(e))))
-    return None
 
 
 def _mentions(sql, name):
@@ -479,6 +456,8 @@ def _rename_column(p, t, old, new):
     if t.find_column(new) >= 0 and new.lower() != old.lower():
         raise OperationalError(
             f"error in table {t.name} after rename: duplicate column name: {new}")
+    check_schema(p)
+
     def nt(original, new=new):
         # the new name keeps the old token's quoting
         return _quote(new) if original[:1] in "\"[`" else _plain_or_quoted(new)
@@ -535,7 +514,6 @@ def _after_references(table_name):
 # ---- DROP COLUMN -----------------------------------------------------------------------------
 
 def _drop_column(p, t, name):
-    s = p.schema
     i = t.find_column(name)
     if i < 0:
         raise OperationalError(f'no such column: "{name}"')
@@ -547,31 +525,24 @@ def _drop_column(p, t, name):
             raise OperationalError(f'cannot drop UNIQUE column: "{c.name}"')
     if len(t.columns) == 1:
         raise OperationalError(f'cannot drop column "{c.name}": no other columns exist')
-    cut = _cut_column(t.sql, i)
-    if cut is not None:
-        _table_after(p, t, cut, "drop")
+    check_schema(p)
+    new_sql = _cut_column(t.sql, i)
+    if new_sql is None:
+        raise OperationalError(f"cannot drop column: {c.name}")
+    new_t = _table_after(p, t, new_sql, "drop")
     from sqlengine.compiler.generated import _column_refs
+    own_indexes = {}
     for idx in t.indexes:
         refs = set()
         for e in (idx.exprs or []) + [idx.where]:
             if e is not None:
                 _column_refs(e, refs)
         if i in idx.columns or c.name.lower() in refs:
-            raise OperationalError(
-                f"error in index {idx.name} after drop column: no such column: {c.name}")
-    for _key, v in s.views.items():
-        if _mentions(v.sql, t.name) and _mentions(v.sql, name):
-            raise OperationalError(
-                f"error in view {v.name} after drop column: no such column: {c.name}")
-    for tr in s.triggers.values():
-        ref = _trigger_reads(tr, t.name, name) if tr.table.lower() == t.name.lower() else None
-        if ref is not None:
-            shown = f"{ref.table}.{ref.name}" if ref.table else ref.name
-            raise OperationalError(
-                f"error in trigger {tr.name} after drop column: no such column: {shown}")
-    new_sql = _cut_column(t.sql, i)
-    if new_sql is None:
-        raise OperationalError(f"cannot drop column: {c.name}")
+            own_indexes[idx.name.lower()] = f"no such column: {c.name}"
+
+    def own(kind, name):
+        return own_indexes.get(name.lower()) if kind == "index" else None
+    check_schema(p, "after drop column", altered_schema(p, t, new_t), own)
     _rewrite_schema(p, {t.name.lower(): ("table", t.name, t.name, new_sql)})
     n = t.n_stored
     field = i if t.storage is None else t.storage[i]

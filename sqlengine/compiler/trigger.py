@@ -73,7 +73,7 @@ def _code_one(p, tr, table, new_base, old_base, skip_label, or_action=None):
     reset = b.alloc_reg()
     reset_addr = b.emit(O.OP_Function, 0, reset, reset, _once_resetter(once_addrs), 0)
     first = b.addr()
-    when, body = _bind_new_old(tr, table, new_base, old_base)
+    when, body = bind_new_old(tr, table, new_base, old_base)
     try:
         with schema_scope(p, tr, "triggers"):
             if when is not None:
@@ -112,7 +112,7 @@ def _once_resetter(addrs):
     return reset
 
 
-def _bind_new_old(tr, table, new_base, old_base):
+def bind_new_old(tr, table, new_base, old_base):
     """The trigger's WHEN and body with NEW.x / OLD.x as columns of two row sources whose
     values sit in the registers of the row, so that they carry the column's collation into
     comparisons as in SQLite (and no affinity, as there). On a view they stay names."""
@@ -191,6 +191,13 @@ class _ViewShape:
     def __init__(self, name, cols):
         self.name = name
         self.col_names = cols
+
+
+def view_shape(p, view):
+    """What NEW. and OLD. name in an INSTEAD OF trigger of ``view`` (its columns)."""
+    shape = _ViewShape(view.name, _view_columns(p, view))
+    shape.triggers = view.triggers
+    return shape
 
 
 def compile_view_insert(p, st, view):
