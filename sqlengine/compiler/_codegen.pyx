@@ -15,6 +15,8 @@ scope and appends instructions; it never runs code, touches storage, or changes 
 
 cimport cython
 from cpython cimport array
+from cpython.mem cimport PyMem_Free, PyMem_Realloc
+from libc.string cimport memcpy
 
 import array as _pyarray
 
@@ -134,44 +136,132 @@ def _bind(module):
 cdef class ProgramBuilder:
     """Emits VM instructions, allocates registers and cursors, resolves labels.
 
-    ``ops`` holds the instructions as ``[opcode, p1, p2, p3, p4, p5, comment]`` lists
-    (callers may patch one in place before ``finish``). A label is a negative integer
-    handed out by ``new_label``; it may be used as a jump target (P2, and P1/P3 of Jump)
-    before its address is known, and ``resolve`` pins it to the next instruction.
-    ``finish`` replaces every label by its address and returns an immutable
+    The instructions are kept column by column in C arrays (opcode, P1, P2, P3, P5) and
+    two lists (P4, comment), so that emitting one allocates no Python object. ``ops`` is
+    a view of them as ``[opcode, p1, p2, p3, p4, p5, comment]`` rows (``ops[a][k]`` reads
+    or patches a field in place, ``ops[a] = [...]`` replaces an instruction). A label is
+    a negative integer handed out by ``new_label``; it may be used as a jump target (P2,
+    and P1/P3 of Jump) before its address is known, and ``resolve`` pins it to the next
+    instruction. ``finish`` replaces every label by its address and returns an immutable
     ``vdbe.program.Program``."""
 
-    cdef public list ops
     cdef public int n_mem
     cdef public int n_cursor
     cdef public int n_once
-    cdef public list _labels
-    cdef public list consts
+    cdef Py_ssize_t n_ops, cap
+    cdef int *_op
+    cdef int *_p5
+    cdef long long *_p1
+    cdef long long *_p2
+    cdef long long *_p3
+    cdef list _p4
+    cdef list _comments
+    cdef Py_ssize_t n_labels, label_cap
+    cdef Py_ssize_t *_labels
+    cdef list _consts
     cdef dict _const_regs
 
-    def __init__(self):
-        self.ops = []
-        self.n_mem = 0
-        self.n_cursor = 0
-        self.n_once = 0
-        self._labels = []
-        self.consts = []
-        self._const_regs = {}
+    def __cinit__(self):
+        self.n_ops = self.cap = self.n_labels = self.label_cap = 0
+        self._p4 = []
+        self._comments = []
+
+    def __dealloc__(self):
+        PyMem_Free(self._op)
+        PyMem_Free(self._p5)
+        PyMem_Free(self._p1)
+        PyMem_Free(self._p2)
+        PyMem_Free(self._p3)
+        PyMem_Free(self._labels)
+
+    cdef int _grow(self) except -1:
+        cdef Py_ssize_t cap = self.cap * 2 if self.cap else 32
+        cdef void *m
+        m = PyMem_Realloc(self._op, cap * sizeof(int))
+        if m == NULL:
+            raise MemoryError()
+        self._op = <int *>m
+        m = PyMem_Realloc(self._p5, cap * sizeof(int))
+        if m == NULL:
+            raise MemoryError()
+        self._p5 = <int *>m
+        m = PyMem_Realloc(self._p1, cap * sizeof(long long))
+        if m == NULL:
+            raise MemoryError()
+        self._p1 = <long long *>m
+        m = PyMem_Realloc(self._p2, cap * sizeof(long long))
+        if m == NULL:
+            raise MemoryError()
+        self._p2 = <long long *>m
+        m = PyMem_Realloc(self._p3, cap * sizeof(long long))
+        if m == NULL:
+            raise MemoryError()
+        self._p3 = <long long *>m
+        self.cap = cap
+        return 0
 
     # ---- emission -------------------------------------------------------------------
-    cpdef Py_ssize_t emit(self, object op, object p1=0, object p2=0, object p3=0,
-                          object p4=None, object p5=0, object comment=None) except -1:
-        self.ops.append([op, p1, p2, p3, p4, p5, comment])
-        return len(self.ops) - 1
+    cpdef Py_ssize_t emit(self, int op, long long p1=0, long long p2=0, long long p3=0,
+                          object p4=None, int p5=0, object comment=None) except -1:
+        cdef Py_ssize_t a = self.n_ops
+        if a == self.cap:
+            self._grow()
+        self._op[a] = op
+        self._p1[a] = p1
+        self._p2[a] = p2
+        self._p3[a] = p3
+        self._p5[a] = p5
+        self._p4.append(p4)
+        self._comments.append(comment)
+        self.n_ops = a + 1
+        return a
+
+    @property
+    def ops(self):
+        """The instructions so far as ``[opcode, p1, p2, p3, p4, p5, comment]`` rows (a
+        live view: patching a row patches the instruction)."""
+        return OpsView(self)
+
+    cdef object _field(self, Py_ssize_t a, int k):
+        if k == 0:
+            return self._op[a]
+        if k == 1:
+            return self._p1[a]
+        if k == 2:
+            return self._p2[a]
+        if k == 3:
+            return self._p3[a]
+        if k == 4:
+            return self._p4[a]
+        if k == 5:
+            return self._p5[a]
+        return self._comments[a]
+
+    cdef int _set_field(self, Py_ssize_t a, int k, object v) except -1:
+        if k == 0:
+            self._op[a] = v
+        elif k == 1:
+            self._p1[a] = v
+        elif k == 2:
+            self._p2[a] = v
+        elif k == 3:
+            self._p3[a] = v
+        elif k == 4:
+            self._p4[a] = v
+        elif k == 5:
+            self._p5[a] = v
+        else:
+            self._comments[a] = v
+        return 0
 
     cpdef int uses(self) except -1:
         """What the instructions emitted so far do, as bits: USES_TABLE (an OpenRead or
         OpenWrite) and USES_CALL (a Function, AggStep or AggFinal: a call that may return
         a JSON value, ``compiler/subtype.py``)."""
-        cdef list ins
         cdef int op, found = 0
-        for ins in self.ops:
-            op = ins[0]
+        cdef Py_ssize_t i
+        for i in range(self.n_ops):
+            op = self._op[i]
             if op == OP_OpenRead or op == OP_OpenWrite:
                 found |= USES_TABLE
             elif op == OP_Function or op == OP_AggStep or op == OP_AggFinal:
@@ -180,21 +270,39 @@ cdef class ProgramBuilder:
 
     cpdef Py_ssize_t addr(self):
         """Address of the next instruction."""
-        return len(self.ops)
+        return self.n_ops
 
-    def change_p2(self, addr, p2):
-        self.ops[addr][2] = p2
+    cdef Py_ssize_t _index(self, Py_ssize_t a) except -1:
+        if a < 0:
+            a += self.n_ops
+        if a < 0 or a >= self.n_ops:
+            raise IndexError("instruction address out of range")
+        return a
 
-    def change_p1(self, addr, p1):
-        self.ops[addr][1] = p1
+    def change_p2(self, Py_ssize_t addr, long long p2):
+        self._p2[self._index(addr)] = p2
+
+    def change_p1(self, Py_ssize_t addr, long long p1):
+        self._p1[self._index(addr)] = p1
 
     # ---- labels ---------------------------------------------------------------------
     cpdef int new_label(self) except? 0:
-        self._labels.append(-1)
-        return -len(self._labels)
+        cdef void *m
+        if self.n_labels == self.label_cap:
+            self.label_cap = self.label_cap * 2 if self.label_cap else 16
+            m = PyMem_Realloc(self._labels, self.label_cap * sizeof(Py_ssize_t))
+            if m == NULL:
+                raise MemoryError()
+            self._labels = <Py_ssize_t *>m
+        self._labels[self.n_labels] = -1
+        self.n_labels += 1
+        return -self.n_labels
 
     cpdef resolve(self, int label):
-        self._labels[-label - 1] = len(self.ops)
+        cdef Py_ssize_t i = -label - 1
+        if i < 0 or i >= self.n_labels:
+            raise IndexError("no such label")
+        self._labels[i] = self.n_ops
 
     # ---- registers and cursors --------------------------------------------------------
     cpdef int alloc_reg(self, int n=1) except? -1:
@@ -219,22 +327,28 @@ cdef class ProgramBuilder:
         constants (sqlite3ExprCodeRunJustOnce), loaded once by ``emit_consts`` in the
         program's prologue instead of at every row. One register per distinct value."""
         key = (type(value), repr(value) if type(value) is float else value)
+        if self._const_regs is None:
+            self._const_regs = {}
+            self._consts = []
         r = self._const_regs.get(key)
         if r is None:
             r = self._const_regs[key] = self.alloc_reg(1)
-            self.consts.append((value, r))
+            self._consts.append((value, r))
         return r
 
     def emit_consts(self):
         """Load the constants ``const_reg`` handed out (the prologue, after the Transaction
         the Init instruction leads to)."""
-        for value, r in self.consts:
-            emit_constant(self, value, r)
+        if self._consts is not None:
+            for value, r in self._consts:
+                emit_constant(self, value, r)
 
     # ---- finishing --------------------------------------------------------------------
     cdef long long _target(self, long long v) except? -1:
         cdef Py_ssize_t a
         if v < 0:
+            if -v > self.n_labels:
+                raise InternalError("unknown label in program")
             a = self._labels[-v - 1]
             if a < 0:
                 raise InternalError("unresolved label in program")
@@ -243,52 +357,116 @@ cdef class ProgramBuilder:
 
     def finish(self):
         """The Program, every label replaced by its address (P2, and P1/P3 of Jump); the
-        instructions are copied column by column into the Program's arrays in one pass
-        (``ops`` itself is left as emitted)."""
-        cdef list ops = self.ops
-        cdef Py_ssize_t n = len(ops), i
-        cdef bint has_labels = len(self._labels) > 0
-        cdef int op
-        cdef long long v
+        instruction arrays are copied into the Program's (the builder's own are left as
+        emitted)."""
+        cdef Py_ssize_t n = self.n_ops, i
         cdef array.array opcodes = array.clone(_INTS, n, False)
         cdef array.array p1 = array.clone(_INT64S, n, False)
         cdef array.array p2 = array.clone(_INT64S, n, False)
         cdef array.array p3 = array.clone(_INT64S, n, False)
         cdef array.array p5 = array.clone(_INTS, n, False)
-        cdef list p4 = [None] * n
-        cdef list comments = [None] * n
-        cdef list ins
+        cdef long long *q2
         cdef Program prog
-        for i in range(n):
-            ins = <list>ops[i]
-            op = ins[0]
-            opcodes.data.as_ints[i] = op
-            v = ins[2]
-            if v < 0 and has_labels:
-                v = self._target(v)
-            p2.data.as_longlongs[i] = v
-            if op == OP_Jump and has_labels:
-                p1.data.as_longlongs[i] = self._target(ins[1])
-                p3.data.as_longlongs[i] = self._target(ins[3])
-            else:
-                p1.data.as_longlongs[i] = ins[1]
-                p3.data.as_longlongs[i] = ins[3]
-            p4[i] = ins[4]
-            p5.data.as_ints[i] = ins[5]
-            comments[i] = ins[6]
+        if n:
+            memcpy(opcodes.data.as_ints, self._op, n * sizeof(int))
+            memcpy(p5.data.as_ints, self._p5, n * sizeof(int))
+            memcpy(p1.data.as_longlongs, self._p1, n * sizeof(long long))
+            memcpy(p2.data.as_longlongs, self._p2, n * sizeof(long long))
+            memcpy(p3.data.as_longlongs, self._p3, n * sizeof(long long))
+        if self.n_labels:
+            q2 = p2.data.as_longlongs
+            for i in range(n):
+                if q2[i] < 0:
+                    q2[i] = self._target(q2[i])
+                if self._op[i] == OP_Jump:
+                    p1.data.as_longlongs[i] = self._target(self._p1[i])
+                    p3.data.as_longlongs[i] = self._target(self._p3[i])
         prog = Program.__new__(Program)
         prog.opcodes = opcodes
         prog.p1 = p1
         prog.p2 = p2
         prog.p3 = p3
-        prog.p4 = p4
+        prog.p4 = self._p4[:]
         prog.p5 = p5
-        prog.comments = comments
+        prog.comments = self._comments[:]
         prog.n_mem = self.n_mem + 1
         prog.n_cursor = self.n_cursor
         prog.n_once = self.n_once
         prog.schema_version = 0
         return prog
+
+
+_FIELDS = 7  # (opcode, p1, p2, p3, p4, p5, comment)
+
+
+@cython.final
+cdef class OpsView:
+    """``ProgramBuilder.ops``: the instructions as rows, live (see ProgramBuilder)."""
+
+    cdef ProgramBuilder b
+
+    def __cinit__(self, ProgramBuilder b):
+        self.b = b
+
+    def __len__(self):
+        return self.b.n_ops
+
+    def __getitem__(self, Py_ssize_t a):
+        return OpView(self.b, self.b._index(a))
+
+    def __setitem__(self, Py_ssize_t a, row):
+        cdef Py_ssize_t i = self.b._index(a)
+        cdef int k
+        row = list(row)
+        if len(row) != _FIELDS:
+            raise ValueError("an instruction has 7 fields")
+        for k in range(_FIELDS):
+            self.b._set_field(i, k, row[k])
+
+    def __iter__(self):
+        cdef Py_ssize_t a
+        for a in range(self.b.n_ops):
+            yield OpView(self.b, a)
+
+
+@cython.final
+cdef class OpView:
+    """One instruction of a builder, ``[opcode, p1, p2, p3, p4, p5, comment]``, live."""
+
+    cdef ProgramBuilder b
+    cdef Py_ssize_t a
+
+    def __cinit__(self, ProgramBuilder b, Py_ssize_t a):
+        self.b = b
+        self.a = a
+
+    def __len__(self):
+        return _FIELDS
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self.b._field(self.a, i) for i in range(*k.indices(_FIELDS))]
+        cdef int i = k
+        if i < 0:
+            i += _FIELDS
+        if i < 0 or i >= _FIELDS:
+            raise IndexError("an instruction has 7 fields")
+        return self.b._field(self.a, i)
+
+    def __setitem__(self, int k, v):
+        if k < 0:
+            k += _FIELDS
+        if k < 0 or k >= _FIELDS:
+            raise IndexError("an instruction has 7 fields")
+        self.b._set_field(self.a, k, v)
+
+    def __iter__(self):
+        cdef int k
+        for k in range(_FIELDS):
+            yield self.b._field(self.a, k)
+
+    def __repr__(self):
+        return repr(self[:])
 
 
 # ------------------------------------------------------------------------------------------

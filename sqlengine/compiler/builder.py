@@ -13,8 +13,9 @@ The class is compiled (``_codegen.pyx``), so that the expression coder beside it
 - ``new_label()``, ``resolve(label)``
 - ``alloc_reg(n=1)``, ``alloc_cursor()``, ``alloc_once()``
 - ``finish() -> Program``
-- ``ops`` (the instructions, ``[op, p1, p2, p3, p4, p5, comment]`` lists that a caller may
-  patch before ``finish``), ``n_mem``, ``n_cursor``, ``n_once``.
+- ``ops`` (the instructions as ``[op, p1, p2, p3, p4, p5, comment]`` rows, a live view of
+  the builder's arrays: ``ops[a][k] = v`` or ``ops[a] = [...]`` patches an instruction
+  before ``finish``), ``n_mem``, ``n_cursor``, ``n_once``.
 """
 
 from __future__ import annotations

@@ -62,6 +62,30 @@ def test_builder_allocators_and_patching():
     assert b.ops[0][:3] == [O.OP_Integer, 8, 2]
 
 
+def test_ops_view_reads_and_patches_instructions_in_place():
+    b = ProgramBuilder()
+    for i in range(40):  # (past the first growth of the builder's arrays)
+        b.emit(O.OP_Integer, i, i + 1, 0, None, 0, f"c{i}")
+    ops = b.ops
+    assert len(ops) == 40
+    assert list(ops[39]) == [O.OP_Integer, 39, 40, 0, None, 0, "c39"]
+    assert ops[-1][1] == 39 and ops[5][-1] == "c5"
+    ins = ops[3]
+    ins[1] = ins[2] = ins[3] = 0
+    ins[0] = O.OP_Noop
+    ops[4] = [O.OP_Null, 0, 9, 9, "p4", 1, None]
+    assert [row[0] for row in ops][:6] == [O.OP_Integer] * 3 + [O.OP_Noop, O.OP_Null,
+                                                                O.OP_Integer]
+    with pytest.raises(IndexError):
+        ops[40]
+    with pytest.raises(ValueError):
+        ops[0] = [O.OP_Noop]
+    prog = b.finish()
+    assert (prog.opcodes[3], prog.p1[3], prog.p2[3], prog.comments[3]) == (O.OP_Noop, 0, 0, "c3")
+    assert (prog.opcodes[4], prog.p2[4], prog.p3[4], prog.p4[4], prog.p5[4]) == (
+        O.OP_Null, 9, 9, "p4", 1)
+
+
 def test_int64_operands_survive_finish():
     b = ProgramBuilder()
     b.emit(O.OP_Integer, -2147483648, 2**40, -(2**62))
