@@ -269,15 +269,14 @@ class Database:
     # ---- schema ---------------------------------------------------------------------------
     def _read_schema_rows(self):
         from sqlengine.storage import decode_record
-        cur = self.bt.cursor(1, False)
-        rows = []
+        rows = S.SchemaRows()
         if self.bt.page_count() == 0:
             return rows, 0
+        cur = self.bt.cursor(1, False)
+        add = rows.add
         ok = cur.first()
         while ok:
-            r = decode_record(cur.payload())
-            r = tuple(r) + (None,) * (5 - len(r))
-            rows.append(r[:5])
+            add(decode_record(cur.payload()))
             ok = cur.next()
         cur.close()
         return rows, self.bt.get_meta(1)
@@ -308,41 +307,24 @@ class Database:
     def _install_schema(self, rows, cookie):
         from sqlengine.sql import parse_one
         # SQLite names the damaged row: "malformed database schema (x) - <why>". The row
-        # being built is the one whose text was parsed last. The rows by text and the
-        # table names are gathered at the first parse (a reload after DROP, or one whose
-        # new tables are plain and built later, parses nothing).
-        by_sql = {}
-        tables = set()
+        # being built is the one whose text was parsed last.
         current = [None]
-
-        def gather():
-            for typ, name, _tbl, _root, sql in rows:
-                if isinstance(name, str):
-                    if isinstance(sql, str):
-                        by_sql.setdefault(sql, (typ, name))
-                    if typ == "table":
-                        tables.add(name.lower())
 
         def malformed(name, why=None):
             return E.DatabaseError(f"malformed database schema ({name})"
                                    + (f" - {why}" if why else ""), code=E.SQLITE_CORRUPT)
 
-        def parse(sql):
-            if not by_sql:
-                gather()
-            typ, name = by_sql.get(sql, (None, None))
+        def parse(sql, typ, name):
             current[0] = name
             r = parse_one(sql)
             if r is None:
-                raise malformed(name or "?")
+                raise malformed(name)
             st = r.stmt
             want = _SCHEMA_KINDS.get(typ)
             if want is not None and (not isinstance(st, want)
                                      or st.name.lower() != name.lower()):
                 # not the CREATE statement of the row's own object
                 raise malformed(name)
-            if isinstance(st, A.CreateIndex) and st.table.lower() not in tables:
-                raise malformed(name, f"no such table: main.{st.table}")
             return st
         try:
             s = S.build_schema(rows, parse, getattr(self.schema, "main", self.schema))

@@ -165,7 +165,8 @@ def deserialize(conn, data, name):
     try:
         db._load_schema()
     except errors.DatabaseError:
-        db._install_schema([], -1)  # cookie -1: read again (and fail again) when used
+        from sqlengine.schema import SchemaRows
+        db._install_schema(SchemaRows(), -1)  # cookie -1: read again (and fail again) when used
     if db is not conn._db:
         from sqlengine.compiler.attach import remerge
 

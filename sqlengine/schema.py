@@ -422,24 +422,15 @@ def _check_schema_row(typ, name, tbl_name, root, sql) -> None:
                                 code=SQLITE_CORRUPT)
 
 
-class _Deferred:
-    """A table whose CREATE text is plain (``schema_fast``): known to build without error,
-    built on first use. ``index_rows``: its plain indexes, attached when it is built."""
+class _Deferred(tuple):
+    """A table built on first use: its group of sqlite_schema rows (``SchemaRows``: the
+    key, then type, name, tbl_name, rootpage, sql of each row), all plain (``schema_fast``):
+    the table's CREATE TABLE and CREATE INDEX texts of its columns, nothing else. The same
+    object is the group's entry in ``Schema.groups`` and the placeholder of the table and
+    of each of its indexes in ``Schema.tables`` / ``Schema.indexes``, so a cold open keeps
+    one tuple per table and the texts it read."""
 
-    __slots__ = ("root", "sql", "names", "index_rows")
-
-    def __init__(self, root, sql, names):
-        self.root = root
-        self.sql = sql
-        self.names = names
-        self.index_rows: list = []
-
-
-class _DeferredIndex:
-    __slots__ = ("table_key",)
-
-    def __init__(self, table_key):
-        self.table_key = table_key
+    __slots__ = ()
 
 
 class _LazyMap(dict):
@@ -508,20 +499,27 @@ class _LazyMap(dict):
 
 class TableMap(_LazyMap):
     """``Schema.tables`` as loaded from a file: lower-case name -> Table, where a table
-    with a plain CREATE text is built (with its plain indexes) the first time anything
+    whose group is plain (``_Deferred``) is built with its indexes the first time anything
     reads it."""
 
     __slots__ = ("parse", "schema")
     deferred = _Deferred
 
     def _resolve(self, key, d):
-        t = table_from_ast(self.parse(d.sql), d.root, d.sql)
+        parse = self.parse
+        t = None
+        for i in range(1, len(d), 5):
+            if d[i] == "table":
+                name, root, sql = d[i + 1], d[i + 3], d[i + 4]
+                t = table_from_ast(parse(sql, "table", name), root, sql)
         dict.__setitem__(self, key, t)
         indexes = self.schema.indexes
-        for name, root, sql in d.index_rows:
-            idx = index_from_ast(self.parse(sql), t, root, sql)
-            t.indexes.append(idx)
-            dict.__setitem__(indexes, name.lower(), idx)
+        for i in range(1, len(d), 5):
+            if d[i] == "index":
+                name, root, sql = d[i + 1], d[i + 3], d[i + 4]
+                idx = index_from_ast(parse(sql, "index", name), t, root, sql)
+                t.indexes.append(idx)
+                dict.__setitem__(indexes, name.lower(), idx)
         return t
 
     def build_all(self):
@@ -535,53 +533,146 @@ class IndexMap(_LazyMap):
     reached through that table (see TableMap)."""
 
     __slots__ = ("tables",)
-    deferred = _DeferredIndex
+    deferred = _Deferred
 
-    def _resolve(self, key, v):
-        self.tables[v.table_key]  # builds the table, which stores its indexes here
+    def _resolve(self, key, d):
+        self.tables[d[0]]  # builds the table, which stores its indexes here
         return dict.__getitem__(self, key)
 
     def build_all(self):
         self.tables.build_all()
 
 
-def _row_groups(rows) -> tuple:
-    """Each row's group and the rows of each group: (keys, {key: tuple of its rows, in
-    order}). A row's group is the lower-case name of the table or view it is (its own
-    name) or belongs to (an index's or trigger's tbl_name, the name it is attached by)."""
-    keys = []
-    groups: dict = {}
-    for row in rows:
-        typ = row[0]
-        key = row[1] if typ == "table" or typ == "view" else row[2]
-        if type(key) is str:
-            key = key.lower()
-        keys.append(key)
+_TYPES = {t: t for t in ("table", "index", "view", "trigger")}
+
+
+class SchemaRows:
+    """The sqlite_schema rows of a database as ``build_schema`` takes them, gathered one
+    record at a time (``add``) into groups: a row's group is the lower-case name of the
+    table or view it is (its own name) or belongs to (an index's or trigger's tbl_name,
+    the name it is attached by). ``keys``: each row's group, in rowid order; ``groups``:
+    key -> [key, then type, name, tbl_name, rootpage, sql of each of its rows]. Equal
+    names share one string object and the type names are the constants, as the groups
+    stay in memory for the next reload to compare with (and a cold open of a large schema
+    keeps little more than the texts it read)."""
+
+    __slots__ = ("keys", "groups")
+
+    def __init__(self, records=()):
+        self.keys: list = []
+        self.groups: dict = {}
+        for r in records:
+            self.add(r)
+
+    def add(self, rec) -> None:
+        if len(rec) != 5:
+            rec = (tuple(rec) + (None,) * 5)[:5]
+        typ, name, tbl_name, root, sql = rec
+        if type(typ) is str:
+            typ = _TYPES.get(typ, typ)
+        groups = self.groups
+        if typ == "table" or typ == "view":
+            key = name
+            if type(name) is str:
+                key = name.lower()
+                if key == name:
+                    key = name
+                if tbl_name == name:
+                    tbl_name = name
+        else:
+            key = tbl_name
+            if type(tbl_name) is str:
+                key = tbl_name.lower()
+                g = groups.get(key)
+                if g is not None:
+                    key = g[0]
+                    if tbl_name == key:
+                        tbl_name = key
+                    elif len(g) > 2 and tbl_name == g[2]:
+                        tbl_name = g[2]  # the table row's own name
+                elif key == tbl_name:
+                    key = tbl_name
+        self.keys.append(key)
         g = groups.get(key)
         if g is None:
-            groups[key] = [row]
+            groups[key] = g = [key]
+        g += (typ, name, tbl_name, root, sql)
+
+    def rows(self):
+        """(type, name, tbl_name, rootpage, sql, group key) of each row, in rowid order."""
+        groups = self.groups
+        at: dict = {}
+        for key in self.keys:
+            g = groups[key]
+            i = at.get(key, 1)
+            at[key] = i + 5
+            yield g[i], g[i + 1], g[i + 2], g[i + 3], g[i + 4], key
+
+
+def _final_groups(lists, old) -> tuple:
+    """The groups of a build as kept in ``Schema.groups`` (one tuple each: a group of
+    ``old`` whose rows did not change, whose objects are taken over as they are; a
+    ``_Deferred`` for a plain one; else the rows as a tuple), and the set of the kept."""
+    prev = old.groups if old is not None else {}
+    groups: dict = {}
+    kept = set()
+    for key, g in lists.items():
+        p = prev.get(key)
+        if p is not None and len(p) == len(g) and p == tuple(g):
+            kept.add(key)
+            groups[key] = p
+        elif _plain_group(g):
+            groups[key] = _Deferred(g)
         else:
-            g.append(row)
-    return keys, {key: tuple(g) for key, g in groups.items()}
+            groups[key] = tuple(g)
+    return groups, kept
 
 
-def _kept_groups(groups, old) -> set:
-    """The groups whose rows are the same as when ``old`` was built: their objects
-    (immutable once built) are taken over as they are."""
-    if old is None:
-        return set()
-    prev = old.groups
-    return {key for key, g in groups.items() if prev.get(key) == g}
+def _plain_group(g):
+    """A group (``SchemaRows``) whose table can be built on first use: one CREATE TABLE
+    row with a plain text (``schema_fast``) and an integer rootpage, and otherwise only
+    rows of plain CREATE INDEX texts on that table's columns (a trigger, a view of the
+    same name, an automatic index or any other row builds the table at once)."""
+    names = None
+    for i in range(1, len(g), 5):
+        if g[i] == "table":
+            sql = g[i + 4]
+            if names is not None or type(sql) is not str or type(g[i + 3]) is not int \
+                    or type(g[i + 1]) is not str:
+                return False
+            names = plain_table(sql)
+            if names is None:
+                return False
+    if names is None:
+        return False
+    key = g[0]
+    for i in range(1, len(g), 5):
+        if g[i] == "table":
+            continue
+        sql = g[i + 4]
+        if g[i] != "index" or type(sql) is not str or type(g[i + 3]) is not int \
+                or type(g[i + 1]) is not str or type(g[i + 2]) is not str:
+            return False
+        plain = plain_index(sql)
+        if plain is None or plain[0].lower() != key or not plain[1] <= names:
+            return False
+    return True
 
 
-def build_schema(rows, parse, old: Schema | None = None) -> Schema:
-    """The schema from sqlite_schema rows (type, name, tbl_name, rootpage, sql);
-    ``parse(sql)`` returns the statement's AST. Tables and indexes with plain CREATE texts
-    (``schema_fast``) are built on first use (TableMap); every other text is parsed here,
-    so a damaged schema is reported at once, as SQLite reports it. With ``old`` (the
-    schema this connection had), the objects of every group of rows that did not change
-    are taken from it instead of being built again (a DDL statement changes one group;
-    SQLite likewise parses only the new rows), in the same order a full build gives."""
+def _no_table(name, table):
+    return DatabaseError(f"malformed database schema ({name}) - no such table: main.{table}",
+                         code=SQLITE_CORRUPT)
+
+
+def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
+    """The schema from the sqlite_schema rows;
+    ``parse(sql, type, name)`` returns the AST of a row's statement. A table whose rows are
+    all plain CREATE texts (``_plain_group``) is built with its indexes on first use
+    (TableMap); every other text is parsed here, so a damaged schema is reported at once,
+    as SQLite reports it. With ``old`` (the schema this connection had), the objects of
+    every group of rows that did not change are taken from it instead of being built again
+    (a DDL statement changes one group; SQLite likewise parses only the new rows), in the
+    same order a full build gives."""
     s = Schema(old.tables[SCHEMA_TABLE] if old is not None else None)
     tables = TableMap(s.tables)
     tables.parse = parse
@@ -590,19 +681,19 @@ def build_schema(rows, parse, old: Schema | None = None) -> Schema:
     indexes.tables = tables
     s.tables = tables
     s.indexes = indexes
-    keys, s.groups = _row_groups(rows)
-    kept = _kept_groups(s.groups, old)
+    groups, kept = _final_groups(rows.groups, old)
+    s.groups = groups
     autos: list = []
-    idx_rows = []
+    n_idx = 0  # CREATE INDEX rows, built after the tables (second pass over the rows)
     trig_rows = []
-    for (typ, name, tbl_name, root, sql), key in zip(rows, keys):
+    table_names = None  # every table row's lower-case name: the tables an index may be on
+    for typ, name, tbl_name, root, sql, key in rows.rows():
         reuse = key in kept  # (its rows were checked when they were first built)
         if not reuse:
             _check_schema_row(typ, name, tbl_name, root, sql)
         if typ == "table":
             if sql is None:
                 continue
-            key = name.lower()
             if reuse:
                 t = dict.__getitem__(old.tables, key)
                 dict.__setitem__(tables, key, t)
@@ -611,11 +702,11 @@ def build_schema(rows, parse, old: Schema | None = None) -> Schema:
                         if idx.is_pk:
                             dict.__setitem__(indexes, idx.name.lower(), idx)
                 continue
-            names = plain_table(sql) if type(root) is int else None
-            if names is not None:
-                dict.__setitem__(tables, key, _Deferred(root, sql, names))
+            g = groups[key]
+            if type(g) is _Deferred:
+                dict.__setitem__(tables, key, g)
                 continue
-            t = table_from_ast(parse(sql), root, sql)
+            t = table_from_ast(parse(sql, typ, name), root, sql)
             s.tables[key] = t
             for idx in t.indexes:  # the key of a WITHOUT ROWID table
                 s.indexes[idx.name.lower()] = idx
@@ -623,13 +714,13 @@ def build_schema(rows, parse, old: Schema | None = None) -> Schema:
             if reuse:
                 s.views[name.lower()] = old.views[name.lower()]
                 continue
-            ast = parse(sql)
+            ast = parse(sql, typ, name)
             s.views[name.lower()] = View(ast.name, ast.select, ast.columns, sql)
         elif typ == "index":
             if sql is None:
                 autos.append((name, tbl_name, root, reuse))
             else:
-                idx_rows.append((name, tbl_name, root, sql, reuse))
+                n_idx += 1
         elif typ == "trigger":
             trig_rows.append((name, tbl_name, sql, reuse))
     for name, tbl_name, root, reuse in autos:
@@ -655,29 +746,33 @@ def build_schema(rows, parse, old: Schema | None = None) -> Schema:
             else:
                 t.indexes.append(idx)
             s.indexes[name.lower()] = idx
-    for name, tbl_name, root, sql, reuse in idx_rows:
-        if reuse:
+    for typ, name, tbl_name, root, sql, key in rows.rows() if n_idx else ():
+        if typ != "index" or sql is None:
+            continue
+        if key in kept:
             _take_over(indexes, old.indexes, name.lower())
             continue
-        key = tbl_name.lower()
-        d = dict.get(tables, key)
-        if type(d) is _Deferred and type(root) is int:
-            plain = plain_index(sql)
-            if plain is not None and plain[0].lower() == key and plain[1] <= d.names:
-                d.index_rows.append((name, root, sql))
-                dict.__setitem__(indexes, name.lower(), _DeferredIndex(key))
-                continue
+        g = groups[key]
+        if type(g) is _Deferred:
+            low = name.lower()
+            dict.__setitem__(indexes, name if low == name else low, g)
+            continue
         t = s.table(tbl_name)
         if t is None:
             continue
-        idx = index_from_ast(parse(sql), t, root, sql)
+        st = parse(sql, "index", name)
+        if table_names is None:
+            table_names = {r[1].lower() for r in rows.rows() if r[0] == "table"}
+        if st.table.lower() not in table_names:
+            raise _no_table(name, st.table)
+        idx = index_from_ast(st, t, root, sql)
         t.indexes.append(idx)
         s.indexes[name.lower()] = idx
     for name, tbl_name, sql, reuse in trig_rows:
         if reuse:
             s.triggers[name.lower()] = old.triggers[name.lower()]
             continue
-        tr = Trigger(parse(sql), sql)
+        tr = Trigger(parse(sql, "trigger", name), sql)
         s.triggers[name.lower()] = tr
         owner = s.table(tbl_name) or s.views.get(tbl_name.lower())
         if owner is not None:

@@ -287,3 +287,43 @@ def test_damaged_schema_still_reported_at_open(tmp_path):
     # not yet, whether the schema is built lazily or not)
     assert str(r.value).startswith("malformed database schema")
     assert str(e.value).startswith("malformed database schema")
+
+
+def test_scattered_rows_and_mixed_case_names(tmp_path):
+    # a table's index rows after other tables' rows, names in other cases than their
+    # tables': each index is still found with its table, as sqlite3 finds it
+    path = str(tmp_path / "m.db")
+    _make(path, ["CREATE TABLE Aa(x INTEGER PRIMARY KEY, y TEXT)", "CREATE TABLE b(x, y)",
+                 "CREATE INDEX i1 ON aA(y)", "CREATE INDEX I2 ON b(x, y)",
+                 "CREATE INDEX i3 ON AA(x, y)", "INSERT INTO aa VALUES (1, 'one')",
+                 "INSERT INTO B VALUES (2, 'two')"])
+    ours, ref = sqlengine.connect(path), sqlite3.connect(path)
+    for q in ["PRAGMA index_list(aa)", "PRAGMA index_list(B)", "PRAGMA index_xinfo(i3)",
+              "PRAGMA index_info(i2)", "SELECT * FROM aa WHERE y = 'one'",
+              "EXPLAIN QUERY PLAN SELECT x FROM b WHERE x = 2",
+              "SELECT * FROM b INDEXED BY i2 WHERE x = 2"]:
+        assert ours.execute(q).fetchall() == ref.execute(q).fetchall(), q
+    ours.close()
+    ref.close()
+
+
+def test_a_plain_table_is_one_tuple_until_used(tmp_path):
+    # a cold open keeps a plain table and its indexes as the group of rows they are built
+    # from, one object for the table, its indexes and the group (see schema._Deferred);
+    # a DDL statement rebuilds only its own group
+    path = str(tmp_path / "p.db")
+    _make(path, ["CREATE TABLE a(x, y)", "CREATE INDEX a_x ON a(x)", "CREATE TABLE b(x)",
+                 "CREATE INDEX b_x ON b(x)", "CREATE TABLE c(x UNIQUE)"])
+    con = sqlengine.connect(path)
+    s = con._db.schema
+    d = dict.__getitem__(s.tables, "a")
+    assert type(d) is S._Deferred and s.groups["a"] is d
+    assert dict.__getitem__(s.indexes, "a_x") is d
+    assert type(dict.__getitem__(s.tables, "c")) is S.Table  # (an automatic index)
+    b = s.tables["b"]
+    assert isinstance(b, S.Table) and [i.name for i in b.indexes] == ["b_x"]
+    con.execute("CREATE INDEX a_y ON a(y)")
+    s2 = con._db.schema
+    assert s2 is not s and s2.tables["b"] is b and s2.tables["c"] is s.tables["c"]
+    assert [i.name for i in s2.tables["a"].indexes] == ["a_x", "a_y"]
+    con.close()

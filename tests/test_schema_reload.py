@@ -175,7 +175,7 @@ def test_unchanged_objects_are_taken_over_and_changed_ones_rebuilt():
     assert s2.triggers["bt"] is b2.triggers[0] is not bt
     # a full build from the same rows gives the same schema, in the same order
     rows, cookie = db._read_schema_rows()
-    full = S.build_schema(rows, lambda sql: parse_one(sql).stmt)
+    full = S.build_schema(rows, lambda sql, typ, name: parse_one(sql).stmt)
     for attr in ("tables", "indexes", "views", "triggers"):
         assert list(getattr(full, attr)) == list(getattr(s2, attr))
     assert [i.name for i in full.tables["a"].indexes] == [i.name for i in a.indexes]
