@@ -95,6 +95,28 @@ def _value(v):
     return None
 
 
+_SAFETY_WORDS = {"on": 1, "no": 0, "off": 0, "false": 0, "yes": 1, "true": 1, "extra": 3,
+                 "full": 2, "normal": 1}
+
+
+def _safety_level(v) -> int:
+    """PRAGMA synchronous's value as SQLite reads it (getSafetyLevel, then kept plus one
+    in three bits, 0 taken as 1): a leading digit is read as an integer, else one of the
+    words, else NORMAL; the level reported back is 0..7 (OFF, NORMAL, FULL, EXTRA; above
+    EXTRA it syncs as FULL)."""
+    text = str(v).lower() if not isinstance(v, bool) else ("true" if v else "false")
+    if text[:1].isdigit():
+        n = _int_value(text)
+    else:
+        n = _SAFETY_WORDS.get(text, 1)
+    return (((n + 1) & 7) or 1) - 1
+
+
+def _synchronous(db) -> int:
+    level = getattr(db.bt, "synchronous_pragma", None)
+    return level if level is not None else getattr(db.bt, "synchronous", 2)
+
+
 def _int_value(v) -> int:
     if isinstance(v, bool):
         return int(v)
@@ -358,8 +380,17 @@ def compile_pragma(p, st: A.Pragma):
         return [name]
     if name == "synchronous":
         if st.value is None:
-            _emit_call(p, lambda db: getattr(db.bt, "synchronous", 2))
+            _emit_call(p, _synchronous)
             return [name]
+        level = _safety_level(val)
+
+        def setsync(db, level=level):
+            if not db.autocommit:
+                raise OperationalError("Safety level may not be changed inside a transaction")
+            db.bt.synchronous_pragma = level
+            db.bt.synchronous = level if level <= 3 else 2  # (4 and 5 sync as FULL)
+            return None
+        _emit_call(p, setsync, 0)
         return []
     if name == "cache_size":
         if st.value is not None:
