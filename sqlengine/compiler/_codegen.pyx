@@ -359,6 +359,28 @@ cdef class ProgramBuilder:
         """The Program, every label replaced by its address (P2, and P1/P3 of Jump); the
         instruction arrays are copied into the Program's (the builder's own are left as
         emitted)."""
+        return self._finish()
+
+    def finish_statement(self, names, decls, int n_param, param_names, bint write,
+                         bint is_txn, bint is_ddl, int explain, sql):
+        """``finish``, with the statement's description stored in the Program (result
+        column names and declared types, parameters, what it does); ``stmt_journal`` is
+        left False for the caller to set."""
+        cdef Program prog = self._finish()
+        prog.column_names = list(names)
+        prog.column_decltypes = list(decls)
+        prog.param_count = n_param
+        prog.param_names = list(param_names)
+        prog.readonly = not write and not is_txn
+        prog.is_write = write
+        prog.stmt_journal = False
+        prog.is_ddl = is_ddl
+        prog.is_txn = is_txn
+        prog.is_explain = explain
+        prog.sql = sql
+        return prog
+
+    cdef Program _finish(self):
         cdef Py_ssize_t n = self.n_ops, i
         cdef array.array opcodes = array.clone(_INTS, n, False)
         cdef array.array p1 = array.clone(_INT64S, n, False)

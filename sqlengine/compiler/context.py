@@ -52,6 +52,12 @@ class Parse:
     eqp = False  # compiling for EXPLAIN QUERY PLAN: plan lines wanted (explain.py)
     eqp_parent = 0  # the EXPLAIN QUERY PLAN line new lines go under
     returning = None  # what a RETURNING clause (or ALTER's check) returns (returning.py)
+    # made on their first write (most statements need none of them):
+    view_stack = None  # the views being expanded, lower-case (select.py: circular views)
+    flat_names = None  # id(TableRef) -> the name its plan line gives (flatten.py)
+    # id(SelectCore of a FROM subquery SQLite flattens) -> the numbers of its result
+    # columns the outer query never names (select.py)
+    unused_values = None
 
     def __init__(self, db, sql: str = ""):
         clear_caches()
@@ -63,16 +69,10 @@ class Parse:
         self.params: dict[str, int] = {}
         self.param_names: list[str | None] = []
         self.trigger_stack: list[str] = []
-        self.tables_read: set[int] = set()
-        self.view_stack: list[str] = []
         self.eqp_names: dict[int, str] = {}  # cursor -> the name a loop's plan line gives
-        self.flat_names: dict[int, str] = {}  # id(TableRef) -> that name (flatten.py)
         # id(SelectCore of a subquery) -> (Scope of the query around it, the core): the
         # subqueries that see that query's result aliases (alias.py)
         self.alias_links: dict[int, tuple] = {}
-        # id(SelectCore of a FROM subquery SQLite flattens) -> the numbers of its result
-        # columns the outer query never names (select.py)
-        self.unused_values: dict[int, set] = {}
 
     # ---- parameters --------------------------------------------------------------------
     def _number_params(self) -> dict[int, int]:

@@ -66,6 +66,8 @@ def flatten_from(p, core, order_by, views=()):
         core.where if body.where is None else Binary("AND", body.where, core.where))
     item = dataclasses.replace(table, alias=visible)
     # its loop's plan line names the table (or the alias it has in the inner SELECT)
+    if p.flat_names is None:
+        p.flat_names = {}
     p.flat_names[id(item)] = p.flat_names.get(id(table), table.alias or table.name)
     columns = [c for rc in core.columns for c in _expand_star(rc, body, p.schema.table(
         table.name))]

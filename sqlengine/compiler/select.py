@@ -198,9 +198,10 @@ def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=
         finally:
             pop_with(p, token)
     body = sel.body
-    if isinstance(body, Compound):
+    tb = type(body)  # (no AST class has subclasses: a type test is isinstance's answer)
+    if tb is Compound:
         return _compile_compound(p, sel, dest, outer, corr)
-    if isinstance(body, Values):
+    if tb is Values:
         return _compile_values(p, body, sel, dest, outer, corr)
     if has_window(body):
         return compile_window_select(p, sel, dest, outer, corr)
@@ -266,7 +267,7 @@ def _emit_limited(p, dest, base, n, lreg, oreg, end_label):
 # ------------------------------------------------------------------------------------------
 
 def _flatten(f, out):
-    if isinstance(f, Join):
+    if type(f) is Join:
         _flatten(f.left, out)
         out.append((f.right, f))
     else:
@@ -293,6 +294,8 @@ def _source_for(p, item, scope, outer=None):
             if merged and type(sel.body) is A.SelectCore:
                 unused = unused_columns(sel.body, col_names or names_as, outer[0], outer[1])
                 if unused:
+                    if p.unused_values is None:
+                        p.unused_values = {}
                     p.unused_values[id(sel.body)] = unused
             # flattened on the right of a LEFT JOIN, its own FROM item lands there too
             p.left_flat = flat and outer[-1]
@@ -327,10 +330,13 @@ def _source_for(p, item, scope, outer=None):
             return src
         v = p.schema.views.get(name.lower())
         if v is not None:
-            if name.lower() in p.view_stack:
+            stack = p.view_stack
+            if stack is None:
+                stack = p.view_stack = []
+            if name.lower() in stack:
                 raise OperationalError(f"view {name} is circularly defined")
             from sqlengine.compiler.cte import schema_scope
-            p.view_stack.append(name.lower())
+            stack.append(name.lower())
             try:
                 with schema_scope(p, v):
                     src = materialize(p, v.select, item.alias or name, v.columns, v.name,
@@ -472,14 +478,14 @@ def build_from(p, from_, scope, outer=None):
         level = len(sources)
         side = rightjoin.outer_side(join, level, last_right)
         ctx = None
-        if outer is not None and not isinstance(item, TableFunctionRef):
+        if outer is not None and type(item) is not TableFunctionRef:
             flat_side = side
             if join is not None and join.kind == "LEFT" and outer[0].where is not None and \
                     where_needs_row(outer[0].where, item):
                 flat_side = False  # (SQLite runs that LEFT JOIN as an inner join)
             ctx = outer + (len(items) == 1, flat_side or left_flat)
         rowid_null = None
-        if isinstance(item, SubqueryRef) or (
+        if type(item) is SubqueryRef or (
                 type(item) is TableRef and item.name.lower() in p.schema.views):
             nxt = items[level + 1][1] if level + 1 < len(items) else None
             sel = item.select if isinstance(item, SubqueryRef) else \
@@ -587,7 +593,7 @@ def _expand_columns(p, core, scope):
     """[(expr, name, decltype)] with * and t.* expanded."""
     out = []
     for rc in core.columns:
-        if isinstance(rc, Star):
+        if type(rc) is Star:
             if not scope.sources:
                 raise OperationalError("no tables specified")
             twins = len({s.name.lower() for s in scope.sources}) < len(scope.sources)
@@ -623,7 +629,7 @@ def _expand_columns(p, core, scope):
         e = rc.expr
         name = rc.alias
         decl = None
-        if isinstance(e, Column):
+        if type(e) is Column:
             try:
                 ref = scope.lookup(e.name, e.table)
             except OperationalError:
@@ -1286,10 +1292,16 @@ def _merge_aggs(scope, aggs):
     index of its accumulator among them."""
     if len(aggs) < 2:
         return aggs, [0] * len(aggs)
+    # (a key holds the call's case-folded name: only calls of a name met twice may share
+    # one, so the others are not keyed)
+    names = [a.name.lower() for a in aggs]
+    shared = {n for n in names if names.count(n) > 1}
+    if not shared:
+        return aggs, list(range(len(aggs)))
     key_of = column_key(scope)
     uniq, slot, seen = [], [], {}
-    for a in aggs:
-        k = expr_key(a, key_of)
+    for i, a in enumerate(aggs):
+        k = expr_key(a, key_of) if names[i] in shared else None
         j = seen.get(k) if k is not None else None
         if j is None:
             j = len(uniq)

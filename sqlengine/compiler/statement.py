@@ -110,7 +110,7 @@ def _compile_deep(db, stmt, text):
 
 def _compile(db, stmt, text: str):
     explain = 0
-    if isinstance(stmt, Explain):
+    if type(stmt) is Explain:
         explain = 2 if stmt.query_plan else 1
         stmt = stmt.statement
     p = Parse(db, text)
@@ -189,7 +189,7 @@ def _compile(db, stmt, text: str):
         compile_alter(p, stmt)
     else:
         raise OperationalError(f"unsupported statement: {t.__name__}")
-    if t in (Insert, Update, Delete):
+    if t is Insert or t is Update or t is Delete:
         from sqlengine.compiler.fkey import code_statement_end_check
         code_statement_end_check(p)  # deferred foreign keys of an autocommit statement
     rt = p.returning
@@ -206,17 +206,10 @@ def _compile(db, stmt, text: str):
     b.emit(OP_Goto, 0, init + 1)
     if uses & USES_CALL or text and ("json" in text.lower() or "->" in text):
         subtype.mark_result_rows(b.ops, text or "", p.schema)  # (nothing without a call)
-    prog = b.finish()
-    prog.column_names = list(names)
-    prog.column_decltypes = list(decls)
-    prog.param_count = p.n_param
-    prog.param_names = list(p.param_names)
-    prog.readonly = not p.write and not is_txn
-    prog.is_write = p.write
-    prog.stmt_journal = p.write and (t not in (Insert, Update, Delete) or (
-        not p.one_row_write and _may_abort(p, prog)))
-    prog.is_ddl = p.ddl
-    prog.is_txn = is_txn
-    prog.is_explain = explain
-    prog.sql = text
+    write = p.write
+    prog = b.finish_statement(names, decls, p.n_param, p.param_names, write, is_txn, p.ddl,
+                              explain, text)
+    if write:
+        prog.stmt_journal = (t is not Insert and t is not Update and t is not Delete) or (
+            not p.one_row_write and _may_abort(p, prog))
     return prog
