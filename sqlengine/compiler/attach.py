@@ -532,8 +532,6 @@ def _rewrite_node(node, names, temp):
                     n.alias = n.table
                 n.table = f"{schema.lower()}.{n.table}"
                 n.schema = None
-            elif t is A.Column:
-                n.schema = None
         for s in slots:
             v = getattr(n, s, None)
             if v is not None and not isinstance(v, (str, int, float, bytes, bool)):

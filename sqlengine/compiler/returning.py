@@ -28,6 +28,7 @@ class Returning:
         self.p = p
         self.table = table
         self.items = items
+        _check_names(items)
         self.cursor = p.b.alloc_cursor()
         self.n = None
         p.b.emit(O.OP_OpenEphemeral, self.cursor, 0)
@@ -60,12 +61,24 @@ class Returning:
         cols = _expand_columns(p, _Core(self.items), scope)
         n = len(cols)
         regs = b.alloc_reg(n)
+        first_real = bool(self.table.columns) and \
+            self.table.columns[0].affinity == O.AFF_REAL
+        deleting = isinstance(p.ast, A.Delete)  # (the row as read: no IntReal)
         for i, (e, _name, _decl) in enumerate(cols):
             if isinstance(e, A.FunctionCall) and p.db.is_aggregate(
                     e.name, 0 if e.star else len(e.args)) and e.over is None:
                 from sqlengine.errors import OperationalError
                 raise OperationalError(f"misuse of aggregate function {e.name}()")
+            _check_schema_names(scope, e)
             code_expr(p, scope, e, regs + i)
+            col, plain = _row_column(scope, e)
+            if col is None:
+                continue
+            if not deleting and col >= 0 and \
+                    self.table.columns[col].affinity == O.AFF_REAL:
+                b.emit(O.OP_Function, 0, regs + i, regs + i, _stored_int_real, 1)
+            if plain and first_real:
+                b.emit(O.OP_RealAffinity, regs + i)
         rec = b.alloc_reg()
         rid = b.alloc_reg()
         b.emit(O.OP_MakeRecord, regs, n, rec)
@@ -86,6 +99,73 @@ class Returning:
         b.emit(O.OP_ResultRow, regs, n)
         b.emit(O.OP_Next, self.cursor, top)
         b.resolve(done)
+
+
+def _check_names(items):
+    """SQLite's refusal of ``t.*`` (before any name is resolved)."""
+    from sqlengine.errors import OperationalError
+    if any(isinstance(it, A.Star) and it.table is not None for it in items):
+        raise OperationalError('RETURNING may not use "TABLE.*" wildcards')
+
+
+def _check_schema_names(scope, e):
+    """SQLite's error for the first column of item ``e`` (outside its subqueries) that is
+    named with a schema (``main.t.a``: the row RETURNING reads belongs to none) or does not
+    resolve."""
+    from sqlengine.compiler.walk import find_node
+    from sqlengine.errors import OperationalError
+
+    def bad(x):
+        if type(x) is not A.Column:
+            return False
+        if x.schema is not None:
+            return True
+        try:
+            return scope.lookup(x.name, x.table) is None and x.table is not None
+        except OperationalError:
+            return True
+    c = find_node(e, bad)
+    if c is not None and c.schema is not None:
+        raise OperationalError(f"no such column: {c.schema}.{c.table}.{c.name}")
+
+
+def _row_column(scope, e):
+    """(column number, -1 for the rowid, or None; whether only COLLATE wraps it) of a
+    RETURNING item that is a column of the row (through COLLATE and unary +)."""
+    from sqlengine.compiler.resolve import ResolvedColumn
+    plain = True
+    while True:
+        t = type(e)
+        if t is A.Collate:
+            e = e.expr
+        elif t is A.Unary and e.op == "+":
+            e = e.operand
+            plain = False
+        else:
+            break
+    if t is ResolvedColumn:
+        return e.ref.col, plain
+    if t is A.Column and e.schema is None:
+        try:
+            ref = scope.lookup(e.name, e.table)
+        except Exception:  # noqa: BLE001 - (coded above: it resolved)
+            return None, False
+        if ref is not None:
+            return ref.col, plain
+    return None, False
+
+
+_INT_REAL_MIN = -(1 << 47)
+_INT_REAL_MAX = (1 << 47) - 1
+
+
+def _stored_int_real(vm, args):
+    """A REAL column's value as a record stores it: a whole number that fits in six bytes
+    (SQLite's MEM_IntReal) is an integer."""
+    v = args[0]
+    if type(v) is float and v.is_integer() and _INT_REAL_MIN <= v <= _INT_REAL_MAX:
+        return int(v)
+    return v
 
 
 def start(p, table, items):

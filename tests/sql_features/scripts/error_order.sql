@@ -59,3 +59,7 @@ select b from t where x and (a, b) = (1, 2, 3);
 select count(*) as c from t where exists (select 1 where c > 1);
 select a as k from t where k and nosuch(1);
 select a as k from t join u on k = zz where nosuch(1);
+-- a schema-qualified column keeps its schema in the error, with a database attached too
+-- (tests/dbapi/test_attach.py runs this script beside an attachment)
+select main.t.a from t, t;
+select main.t.a from t, t as t2, t;
