@@ -7,6 +7,9 @@ cimport cython
 
 from sqlengine.storage._record cimport KeyInfo, PreparedKey
 
+cdef enum:
+    REC_CACHE = 64      # record fields whose serial type and offset a cursor remembers
+
 
 cdef struct CellInfo:
     int64_t key          # rowid (table) or payload size (index)
@@ -74,6 +77,19 @@ cdef class BtCursor:
     cdef bint memo_ok        # the cursor is where seek_rowid(memo_key) left it (result memo_c)
     cdef int64_t memo_key
     cdef int memo_c
+    # the record of the current entry, its header parsed as far as Column has needed it
+    # (SQLite's VdbeCursor aType/aOffset cache): valid while rec_ok; every move clears it
+    cdef bint rec_ok
+    cdef const unsigned char* rec_p     # the record (its local bytes: no overflow)
+    cdef Py_ssize_t rec_size
+    cdef Py_ssize_t rec_hsz             # header size
+    cdef Py_ssize_t rec_hpos            # header bytes parsed so far
+    cdef Py_ssize_t rec_body            # body offset of field rec_n
+    cdef int rec_n                      # fields parsed
+    cdef void* rec_page                 # the page and cell index the cache was made on
+    cdef int rec_idx
+    cdef uint32_t rec_type[REC_CACHE]
+    cdef uint32_t rec_off[REC_CACHE]
     cdef object __weakref__
     cdef int mark_dirty(self, MemPage p) except -1
     cdef int save_peers(self) except -1
@@ -116,6 +132,7 @@ cdef class BtCursor:
     cdef bint edit_parent(self, MemPage parent, int first, int n, list newdivs, uint32_t lastpg) except -1
     cdef int balance_nonroot(self, MemPage parent, int pi, MemPage page) except -1
     cdef object column_or(self, Py_ssize_t i, object dflt, bint* done)
+    cdef int _rec_load(self) except -1
     cdef object rowid_c(self)
     cdef object idx_rowid_c(self)
     cdef bint seek_rowid_eq(self, int64_t rowid) except -1

@@ -27,13 +27,14 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport int64_t, uint64_t, uint32_t
 cimport cython
 
-from sqlengine.storage._varint cimport get_varint, put_varint, varint_len
+from sqlengine.storage._varint cimport get_varint, put_varint, varint_len, serial_size
 from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compare_record_key,
                                         decode_value, decode_record_at, decode_column_at,
                                         decode_column_or, decode_last_at,
                                         compare_records)
 from sqlengine.storage._record import decode_record, decode_column, encode_record
 
+from sqlengine.storage._pageread cimport load_page, read_page_data, cache_page
 from sqlengine.errors import DatabaseError, SQLITE_CORRUPT
 from weakref import ref as _weakref
 
@@ -370,8 +371,17 @@ cdef int cells_cost(list cells) except -1:
     return s
 
 
-def make_page(int pgno, bytearray data, int usable):
-    return MemPage(pgno, data, usable)
+@cython.final
+cdef class PageFactory:
+    """The page factory of a b-tree file's pager: ``factory(pgno, data)`` is the MemPage of
+    that buffer, with the usable size the pager has when the page is made."""
+    cdef object pager
+
+    def __init__(self, pager):
+        self.pager = pager
+
+    def __call__(self, int pgno, bytearray data):
+        return MemPage(pgno, data, self.pager.page_size - self.pager.reserved)
 
 
 def init_empty_page(MemPage page, bint intkey):
@@ -459,7 +469,9 @@ cdef class BtCursor:
         if p is None:
             if pgno < 1 or pgno > <uint32_t>self.pager.db_size:
                 raise corrupt()
-            p = self.pager.get(pgno)
+            pager = self.pager
+            p = MemPage(pgno, read_page_data(pager, pgno), pager.page_size - pager.reserved)
+            cache_page(pager, pgno, p)
         if not p.parsed:
             p.parse()
         return p
@@ -482,6 +494,7 @@ cdef class BtCursor:
     cdef void _release(self):
         cdef int i
         self.memo_ok = False
+        self.rec_ok = False
         for i in range(self.depth + 1):
             self.pages[i] = None
         self.depth = -1
@@ -635,6 +648,7 @@ cdef class BtCursor:
     cdef int next_(self) except -1:
         cdef MemPage p
         cdef int d
+        self.rec_ok = False
         if self.state == CURSOR_REQUIRESEEK:
             self.restore()
             self.memo_ok = False
@@ -676,6 +690,7 @@ cdef class BtCursor:
     cdef int prev_(self) except -1:
         cdef MemPage p
         cdef int d
+        self.rec_ok = False
         if self.state == CURSOR_REQUIRESEEK:
             self.restore()
             self.memo_ok = False
@@ -958,7 +973,10 @@ cdef class BtCursor:
             if pg < 2 or pg > dbsize or left_pages <= 0:
                 raise corrupt()
             left_pages -= 1
-            od = self.pager.get(pg).data
+            op = self.cache.get(pg)
+            if op is None:
+                op = load_page(self.pager, pg)
+            od = op.data
             n = npay - pos
             if n > chunk:
                 n = chunk
@@ -1006,21 +1024,70 @@ cdef class BtCursor:
         return decode_column(self.read_payload(p, off, &info), i)
 
     cdef object column_or(self, Py_ssize_t i, object dflt, bint* done):
-        """Field i of the current record (``dflt`` past its last field) decoded in place, for
-        the VM's Column; ``*done`` is False (and None returned) when the record overflows its
-        page (the caller then reads the whole payload once)."""
+        """Field i (>= 0) of the current record (``dflt`` past its last field) decoded in
+        place, for the VM's Column; ``*done`` is False (and None returned) when the record
+        overflows its page (the caller then reads the whole payload once). The record's
+        header is parsed once per entry, as far as the fields asked for (``rec_*``); the
+        fields before i are checked as decode_column_or checks them."""
+        cdef uint64_t t
+        cdef Py_ssize_t sz, body
+        cdef int n
+        if not (self.rec_ok and self.state == CURSOR_VALID
+                and <void*>self.pages[self.depth] == self.rec_page
+                and self.rec_idx == self.idx[self.depth]):
+            if not self._rec_load():
+                done[0] = False
+                return None
+        done[0] = True
+        if i >= REC_CACHE:
+            return decode_column_or(self.rec_p, self.rec_size, i, dflt)
+        while self.rec_n <= i:
+            if self.rec_hpos >= self.rec_hsz:
+                return dflt
+            n = get_varint(self.rec_p + self.rec_hpos, self.rec_hsz - self.rec_hpos, &t)
+            if n == 0 or t == 10 or t == 11:
+                raise corrupt()
+            sz = serial_size(t)
+            body = self.rec_body
+            if body + sz > self.rec_size:
+                raise corrupt()
+            self.rec_hpos += n
+            self.rec_type[self.rec_n] = <uint32_t>t
+            self.rec_off[self.rec_n] = <uint32_t>body
+            self.rec_body = body + sz
+            self.rec_n += 1
+        t = self.rec_type[i]
+        return decode_value(t, self.rec_p + self.rec_off[i], serial_size(t))
+
+    cdef int _rec_load(self) except -1:
+        """Start the record cache on the current entry: 1, or 0 when its record overflows
+        the page (not cached)."""
         cdef CellInfo info
         cdef MemPage p
-        cdef int off
+        cdef int off, n
+        cdef uint64_t hsz
+        self.rec_ok = False
         self._need_valid()
         p = <MemPage>self.pages[self.depth]
         off = p.cell_offset(self.idx[self.depth])
         p.parse_cell(off, &info)
         if info.nlocal != info.npayload:
-            done[0] = False
-            return None
-        done[0] = True
-        return decode_column_or(p.a + off + info.hdrlen, info.nlocal, i, dflt)
+            return 0
+        if info.nlocal <= 0:
+            raise corrupt()
+        self.rec_p = p.a + off + info.hdrlen
+        self.rec_size = info.nlocal
+        n = get_varint(self.rec_p, self.rec_size, &hsz)
+        if n == 0 or hsz > <uint64_t>self.rec_size or hsz < <uint64_t>n:
+            raise corrupt()
+        self.rec_hsz = <Py_ssize_t>hsz
+        self.rec_hpos = n
+        self.rec_body = <Py_ssize_t>hsz
+        self.rec_n = 0
+        self.rec_page = <void*>p
+        self.rec_idx = self.idx[self.depth]
+        self.rec_ok = True
+        return 1
 
     cdef bint seek_rowid_eq(self, int64_t rowid) except -1:
         """Move to the entry with this rowid: True when it exists (the VM's SeekRowid)."""
@@ -1163,6 +1230,7 @@ cdef class BtCursor:
             else:
                 c = self.seek_rowid(rowid)
             self.memo_ok = False
+            self.rec_ok = False
             cell = self.make_cell(True, rowid, payload)
             if self.state != CURSOR_VALID:
                 # empty table: the root is an empty leaf (or an interior root whose
@@ -1282,6 +1350,7 @@ cdef class BtCursor:
         self._need_valid()
         self._prepare_write()
         self.memo_ok = False
+        self.rec_ok = False
         key = self.current_rowid() if self.intkey else self.current_payload()
         d = self.depth
         p = self.top()

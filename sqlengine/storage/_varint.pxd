@@ -69,7 +69,7 @@ cdef inline Py_ssize_t serial_size(uint64_t t) noexcept:
     if t >= 12:
         return <Py_ssize_t>((t - 12) >> 1)
     if t <= 4:
-        return (0, 1, 2, 3, 4)[t]
+        return <Py_ssize_t>t        # types 0..4: NULL, then ints of 1..4 bytes
     if t == 5:
         return 6
     if t == 6 or t == 7:
@@ -78,20 +78,37 @@ cdef inline Py_ssize_t serial_size(uint64_t t) noexcept:
 
 
 cdef inline int64_t get_int(const unsigned char* p, int n) noexcept:
-    cdef int64_t v = <signed char>p[0]
+    cdef int64_t v
     cdef int i
+    if n == 8:
+        return <int64_t>load_be64(p)
+    v = <signed char>p[0]
     for i in range(1, n):
         v = (v << 8) | p[i]
     return v
 
 
+cdef extern from *:
+    """
+    static inline uint64_t sqlengine_load_be64(const unsigned char* p) {
+        uint64_t u;
+        memcpy(&u, p, 8);
+    #if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        return __builtin_bswap64(u);
+    #elif defined(__GNUC__)
+        return u;
+    #else
+        return ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40)
+             | ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16)
+             | ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+    #endif
+    }
+    """
+    uint64_t load_be64 "sqlengine_load_be64" (const unsigned char* p) noexcept nogil
+
+
 cdef inline double get_double(const unsigned char* p) noexcept:
-    cdef uint64_t u = 0
-    cdef int i
+    cdef uint64_t u = load_be64(p)
     cdef double d
-    for i in range(8):
-        u = (u << 8) | p[i]
     memcpy(&d, &u, 8)
     return d
-
-

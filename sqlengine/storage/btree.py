@@ -31,7 +31,8 @@ class Btree:
     """An open database file. See the package docstring for the interface."""
 
     def __init__(self, path: str, vfs=None):
-        self.pager = Pager(path, vfs, self._make_page)
+        self.pager = Pager(path, vfs)
+        self.pager.factory = _btree.PageFactory(self.pager)
         self.path = self.pager.path
         self._cursors: dict[int, list] = {}
         self._page1_checked = None
@@ -45,9 +46,6 @@ class Btree:
     @classmethod
     def open(cls, path: str, vfs=None) -> Btree:
         return cls(path, vfs)
-
-    def _make_page(self, pgno: int, data: bytearray):
-        return _btree.make_page(pgno, data, self.pager.usable_size)
 
     # -- configuration --------------------------------------------------------------------
     @property

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 import tempfile
 import time
 
 from sqlengine import errors
 from sqlengine.storage import format as fmt
+from sqlengine.storage._pageread import load_page, shrink_cache
 from sqlengine.vfs import EXCLUSIVE, NO_LOCK, RESERVED, SHARED, MemoryVfs, default_vfs
 
 JOURNAL_MODES = ("delete", "truncate", "persist", "memory", "off")
@@ -639,59 +639,16 @@ class Pager:
 
     # -- pages ----------------------------------------------------------------------------
     def get(self, pgno: int):
+        """Page ``pgno``: from the cache, else read (the file's bytes within the database,
+        zeroes beyond it), made by the factory and cached (_pageread.load_page)."""
         page = self.cache.get(pgno)
         if page is not None:
             return page
-        if pgno < 1 or pgno > max(self.db_size, 1) + 1_000_000_000 // self.page_size:
-            raise corrupt()
-        ps = self.page_size
-        if pgno <= self.db_size and not (self.memory and self.file.size() < pgno * ps):
-            data = bytearray(self.file.read((pgno - 1) * ps, ps))
-            if len(data) < ps:
-                data.extend(bytes(ps - len(data)))
-        else:
-            data = bytearray(ps)
-        page = self.factory(pgno, data)
-        self.cache[pgno] = page
-        if len(self.cache) > self._next_shrink:
-            self._shrink_cache()
-        return page
+        return load_page(self, pgno)
 
     def _shrink_cache(self) -> None:
-        cap = self.cache_capacity()
-        excess = len(self.cache) - cap
-        if excess <= 0:
-            self._next_shrink = cap + max(cap // 8, 16)
-            return
-        excess += cap // 8
-        victims = []
-        seen = set()
-        getref = sys.getrefcount
-        cache = self.cache
-        dirty = self.dirty
-        # two passes: first leaves and overflow pages, then interior pages too (interior
-        # pages are few and on every seek path, so they are the last to go)
-        for keep_interior in (True, False):
-            for pgno in cache:
-                if pgno in dirty:
-                    continue
-                page = cache[pgno]
-                if keep_interior and page.parsed and not page.leaf:
-                    continue
-                # referenced only by the cache dict, ``page`` and getrefcount's argument:
-                # no cursor holds it
-                if getref(page) <= 3 and pgno not in seen:
-                    victims.append(pgno)
-                    seen.add(pgno)
-                    if len(victims) >= excess:
-                        break
-            if len(victims) >= excess:
-                break
-        for pgno in victims:
-            del self.cache[pgno]
-        # the next scan waits until another eighth of the capacity has been read in, so the
-        # cost stays amortized even when most cached pages are dirty (not evictable)
-        self._next_shrink = max(len(self.cache), cap) + max(cap // 8, 16)
+        """Evict clean pages no cursor holds, leaves first (_pageread.shrink_cache)."""
+        shrink_cache(self)
 
     def maybe_spill(self) -> None:
         """Called by the b-tree between operations (never in the middle of one, when a page

@@ -21,7 +21,7 @@ from sqlengine.vdbe._values cimport (apply_affinity, compare, compare_with_affin
 
 from cpython.list cimport PyList_GET_ITEM
 from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 
 from sqlengine import errors as E
 from sqlengine.vdbe._aggregates cimport AggBase
@@ -65,6 +65,7 @@ DEF CMP_STOREP2 = 0x20
 DEF CMP_NULLEQ = 0x80
 
 cdef str AFF_CHARS = "@ABCDE"
+cdef tuple AFF_ONE = tuple(AFF_CHARS) + (None, None)   # P5 & 7 -> its affinity string
 cdef int TEXT_AFF_CODE = AFF_CHARS.index("B")   # a comparison's P5 & 7 under TEXT affinity
 
 # Names the compiler may use to call back into the VM for functions needing connection state.
@@ -109,12 +110,14 @@ cdef class VCursor:
 cdef class AggState:
     """The running state of one aggregate: the aggregate object and, for DISTINCT, the
     set of argument tuples already seen."""
-    cdef public object obj
-    cdef public object seen
+    cdef readonly object obj
+    cdef readonly object seen
+    cdef bint compiled      # a compiled built-in (AggBase) stepping every row: step_mem
 
     def __init__(self, obj, distinct):
         self.obj = obj
         self.seen = set() if distinct else None
+        self.compiled = not distinct and isinstance(obj, AggBase)
 
 
 cdef inline tuple _regs(list mem, Py_ssize_t base, Py_ssize_t n):
@@ -289,23 +292,34 @@ cdef class Vdbe:
     def step(self):
         """Run to the next result row (a tuple) or to the end (None)."""
         cdef list mem = self.mem
-        cdef int[:] opc = self.opc
-        cdef long long[:] a1 = self.a1
-        cdef long long[:] a2 = self.a2
-        cdef long long[:] a3 = self.a3
-        cdef int[:] a5 = self.a5
+        # the operand arrays read through plain pointers (the memoryviews held by self keep
+        # them alive); pc is checked against the program's length once per instruction
+        cdef Py_ssize_t n_op = self.opc.shape[0]
+        cdef const int* opc
+        cdef const long long* a1
+        cdef const long long* a2
+        cdef const long long* a3
+        cdef const int* a5
         cdef list p4s = self.p4
         cdef list cursors = self.cursors
         cdef int pc = self.pc
-        cdef int op, i, n, p5
+        cdef int op, i, n, p5, res
         cdef long long p1, p2, p3
         cdef VCursor c
         cdef BtCursor bc
-        cdef bint done
+        cdef bint done, jump
         cdef object v, w, r, k
+        cdef double dv, dw
         cdef long long nops, check_at
         if self.done:
             return None
+        if n_op == 0:
+            raise E.InternalError("empty program")
+        opc = &self.opc[0]
+        a1 = &self.a1[0]
+        a2 = &self.a2[0]
+        a3 = &self.a3[0]
+        a5 = &self.a5[0]
         self.started = True
         nops = self.n_ops
         check_at = self._next_check(nops)
@@ -314,6 +328,8 @@ cdef class Vdbe:
             if nops >= check_at:
                 self.n_ops = nops
                 check_at = self._tick(nops)
+            if <size_t>pc >= <size_t>n_op:
+                raise E.InternalError("jump to %d outside the program" % pc)
             op = opc[pc]
             p1 = a1[pc]
             p2 = a2[pc]
@@ -396,25 +412,31 @@ cdef class Vdbe:
                     # two integers under any affinity but TEXT: compared as they are (what
                     # compare_with_affinity does for them; no collation applies to numbers)
                     res = 0 if v == w else (-1 if v < w else 1)
+                elif type(v) is float and type(w) is float and (p5 & 7) != TEXT_AFF_CODE:
+                    # two reals likewise (compare()'s double comparison)
+                    dv = v
+                    dw = w
+                    res = (dv > dw) - (dv < dw)
                 elif type(v) is tuple or type(w) is tuple:  # WITHOUT ROWID row keys
                     res = 0 if v == w else 1
                 else:
-                    res = compare_with_affinity(v, w, AFF_CHARS[p5 & 7], coll)
+                    res = compare_with_affinity(
+                        v, w, <object>PyTuple_GET_ITEM(AFF_ONE, p5 & 7), coll)
                 if op == OP_Eq:
-                    r = res == 0
+                    jump = res == 0
                 elif op == OP_Ne:
-                    r = res != 0
+                    jump = res != 0
                 elif op == OP_Lt:
-                    r = res < 0
+                    jump = res < 0
                 elif op == OP_Le:
-                    r = res <= 0
+                    jump = res <= 0
                 elif op == OP_Gt:
-                    r = res > 0
+                    jump = res > 0
                 else:
-                    r = res >= 0
+                    jump = res >= 0
                 if p5 & CMP_STOREP2:
-                    mem[p2] = 1 if r else 0
-                elif r:
+                    mem[p2] = 1 if jump else 0
+                elif jump:
                     pc = p2
                     continue
             elif op == OP_Goto:
@@ -554,7 +576,7 @@ cdef class Vdbe:
                 # the row the min()/max() (its bare columns are loaded), 1 after one that
                 # did not; a DISTINCT duplicate steps nothing and leaves it as it was
                 i = p1 >> 1
-                if (<AggState>st).seen is None and isinstance((<AggState>st).obj, AggBase):
+                if (<AggState>st).compiled:
                     # compiled built-in aggregate: arguments read from the registers
                     r = (<AggBase>(<AggState>st).obj).step_mem(mem, p2, n)
                     if i:
@@ -622,12 +644,14 @@ cdef class Vdbe:
             elif op == OP_EndCoroutine:
                 i = mem[p1]
                 # the caller's Yield: jump to its P2
+                if <size_t>i >= <size_t>n_op:
+                    raise E.InternalError("return to %d outside the program" % i)
                 pc = a2[i]
                 mem[p1] = pc - 1
                 continue
             elif op == OP_Once:
                 if self.once is None:
-                    self.once = [False] * (opc.shape[0] + 1)
+                    self.once = [False] * (n_op + 1)
                 elif self.once[pc]:
                     pc = p2
                     continue
