@@ -159,7 +159,13 @@ def attach(p, scope, aggs, refs, start=0):
     n = len(box.calls)
     try:
         for s in subs:
-            result_info_only(p, s.select, scope)
+            try:
+                result_info_only(p, s.select, scope)
+            except OperationalError as err:
+                if not str(err).startswith("misuse of aggregate: "):
+                    raise
+                # (left to the code of the subquery where it stands, which may fail first
+                # with another error: resolve_order.subquery_size_error)
     finally:
         box.collecting = False
     seen = {id(a) for a in aggs}

@@ -83,6 +83,27 @@ def first_error(p, core, outer, corr, err):
     return err
 
 
+def subquery_size_error(p, scope, sel, expected, err):
+    """The error of a scalar or IN subquery ``sel`` (``expected`` columns wanted) whose
+    compile raised ``err``: SQLite checks its number of columns before coding it, so a
+    misused aggregate inside it (its coder's error) comes after 'sub-select returns 2
+    columns - expected 1'."""
+    if not str(err).startswith("misuse of aggregate: "):
+        return err
+    from sqlengine.compiler.select import result_info_only
+    saved = p.values_unused
+    p.values_unused = True  # (such an aggregate codes as NULL: only the names are wanted)
+    try:
+        n = len(result_info_only(p, sel, scope).names)
+    except OperationalError:
+        return err
+    finally:
+        p.values_unused = saved
+    if n != expected:
+        return OperationalError(f"sub-select returns {n} columns - expected {expected}")
+    return err
+
+
 def _on_terms(from_, out):
     if type(from_) is A.Join:
         _on_terms(from_.left, out)

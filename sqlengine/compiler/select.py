@@ -1934,7 +1934,11 @@ def _code_subquery(p, scope, e, width):
     stop = b.new_label()
     corr = [False]
     line = _open_subquery_line(p, e.select, "SCALAR")
-    info = compile_select(p, e.select, ScalarDest(reg, stop, width), scope, corr)
+    try:
+        info = compile_select(p, e.select, ScalarDest(reg, stop, width), scope, corr)
+    except OperationalError as err:
+        from sqlengine.compiler.resolve_order import subquery_size_error
+        raise subquery_size_error(p, scope, e.select, 1, err) from None
     _close_subquery_line(p, line, corr[0])
     if len(info.names) != width:
         raise OperationalError(f"sub-select returns {len(info.names)} columns - expected 1")
@@ -1986,7 +1990,11 @@ def code_in_subquery(p, scope, e, target, sel=None):
     corr = [False]
     dest = SetDest(cur, None)
     line = _open_subquery_line(p, sel, "LIST")
-    info = compile_select(p, sel, dest, scope, corr)
+    try:
+        info = compile_select(p, sel, dest, scope, corr)
+    except OperationalError as err:
+        from sqlengine.compiler.resolve_order import subquery_size_error
+        raise subquery_size_error(p, scope, sel, n, err) from None
     _close_subquery_line(p, line, corr[0])
     if len(info.names) != n:
         raise OperationalError(f"sub-select returns {len(info.names)} columns - expected {n}")

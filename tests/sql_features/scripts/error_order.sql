@@ -63,3 +63,24 @@ select a as k from t join u on k = zz where nosuch(1);
 -- (tests/dbapi/test_attach.py runs this script beside an attachment)
 select main.t.a from t, t;
 select main.t.a from t, t as t2, t;
+-- a scalar or IN subquery's size is checked before its code: an aggregate of an outer
+-- query in its FROM subquery (a misuse there) is reported after 'sub-select returns ...'
+select (select * from (select a, count(t.b) from u));
+select (select * from (select a, count(t.b) from u)) from t;
+select (select * from (select a, count(t.b) from u)) from t group by a;
+select (select * from (select a, count(t.b) from u), u) from t;
+select (select * from (select count(t.b) from u), (select 1)) from t;
+select (select * from (select count(t.b) from u)) from t;
+select (select x from (select count(t.b) as x, 2 from u)) from t;
+select 1 from t where (select * from (select a, count(t.b) from u));
+select t.a in (select * from (select a, count(t.b) from u)) from t;
+select (t.a, t.b) in (select * from (select a, count(t.b), 1 from u)) from t;
+select (select * from (select a, count(t.b) from u) order by 1) from t;
+select (select * from (select a, count(t.b) from u) union select 1, 2) from t;
+select count(*), (select * from (select a, count(t.b) from u)) from t;
+select (select * from (select a, count(t.b) from u)) + 1 from t;
+select a from t order by (select * from (select a, count(t.b) from u));
+select a from t group by a having (select * from (select a, count(t.b) from u));
+select (select (select * from (select a, count(t.b) from u))) from t;
+select (select a, count(t.b) from u) from t;
+select (select a, count(t.b) from u where t.a) from t;
