@@ -130,11 +130,11 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
         cols = None
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols,
                   or_action=st.or_action)
-    code_after_before_triggers(p, table, tcur, assigns, old, new, nxt)
+    now = code_after_before_triggers(p, table, tcur, assigns, old, new, nxt)
     keys = code_write_row(p, table, tcur, icurs, new, st.or_action, nxt, old_rowid=old,
                           same_rowid=same_rowid, only=only)
     # remove the old index entries, and the old record when the rowid changes
-    code_delete_keys(p, table, icurs, old, old, only)
+    code_delete_keys(p, table, icurs, now, old, only)
     if not same_rowid:
         same = b.new_label()
         b.emit(O.OP_Eq, old, same, new, None, 0)

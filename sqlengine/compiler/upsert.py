@@ -243,9 +243,9 @@ def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where
             code_expr(p, scope, e, target)
     names = code_new_row(p, table, assigns, old, new, value)
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, skip_label, names)
-    code_after_before_triggers(p, table, tcur, assigns, old, new, skip_label)
+    now = code_after_before_triggers(p, table, tcur, assigns, old, new, skip_label)
     keys = code_write_row(p, table, tcur, icurs, new, or_action, skip_label, old_rowid=old)
-    code_delete_keys(p, table, icurs, old, old)
+    code_delete_keys(p, table, icurs, now, old)
     same = b.new_label()
     b.emit(O.OP_Eq, old, same, new, None, 0)
     b.emit(O.OP_NotExists, tcur, same, old)
@@ -292,18 +292,23 @@ def code_new_row(p, table, assigns, old, new, value) -> set:
 def code_after_before_triggers(p, table, tcur, assigns, old, new, skip_label):
     """After an UPDATE's BEFORE triggers: the cursor back on the row (``skip_label`` when
     they deleted it), and the columns the UPDATE does not assign read again from it
-    (the triggers may have changed them), as SQLite does."""
+    (the triggers may have changed them), as SQLite does. Returns the registers of the
+    row as it now is (``old`` when no BEFORE trigger ran), whose index entries are the
+    ones to replace (SQLite's sqlite3GenerateRowIndexDelete reads them from the cursor):
+    a trigger that changed an indexed column left its own entries."""
     if not table.triggers:
-        return
+        return old
     b = p.b
     b.emit(O.OP_NotExists, tcur, skip_label, old)
     from sqlengine.compiler.trigger import has_timing
     if not has_timing(p, table, "UPDATE", "BEFORE"):
-        return
-    st = table.storage
+        return old
+    from sqlengine.compiler.generated import code_read_row
+    now = b.alloc_reg(len(table.columns) + 1)
+    b.emit(O.OP_SCopy, old, now)
+    code_read_row(p, table, tcur, now)
     for i, c in enumerate(table.columns):
         if i in assigns or i == table.ipk or c.generated is not None:
             continue
-        b.emit(O.OP_Column, tcur, i if st is None else st[i], new + 1 + i)
-        if c.affinity == O.AFF_REAL:
-            b.emit(O.OP_RealAffinity, new + 1 + i)
+        b.emit(O.OP_SCopy, now + 1 + i, new + 1 + i)
+    return now
