@@ -83,6 +83,48 @@ def first_error(p, core, outer, corr, err):
     return err
 
 
+# errors SQLite's coder raises, after every name is resolved
+_CODER_ERRORS = ("misuse of aggregate: ", "sub-select returns ", "hex literal too big")
+
+
+def compound_error(p, sel, arms, outer, err):
+    """The error SQLite reports for the compound SELECT ``sel`` (``arms``: select._arms)
+    whose compile raised ``err``. It expands every arm before resolving any, each from the
+    right-most to the left (so a missing table of the right-most arm is the one named);
+    then it resolves the LIMIT and OFFSET (which see no names), and the arms from the
+    right-most to the left, each one whole, checking each arm's number of columns against
+    the arm on its right once it is resolved. The first error met there, else ``err``
+    (its coder's errors, in coding order)."""
+    from sqlengine.compiler.select import _arity_error, result_info_only
+    results = []
+    for k in range(len(arms) - 1, -1, -1):
+        try:
+            results.append(len(result_info_only(p, A.Select(arms[k][1]), outer).names))
+        except OperationalError as found:
+            results.append(found)
+    for r in results:
+        if isinstance(r, OperationalError) and str(r).startswith(_BEFORE_RESOLVING):
+            return r
+    for e in (sel.limit, sel.offset):
+        if e is not None:
+            try:
+                result_info_only(p, A.Select(A.SelectCore([A.ResultColumn(e)])))
+            except OperationalError as found:
+                if not str(found).startswith(_CODER_ERRORS):
+                    return found
+    right = None
+    for j, r in enumerate(results):
+        if isinstance(r, OperationalError):
+            if str(r).startswith(_CODER_ERRORS):
+                right = None
+                continue
+            return r
+        if right is not None and r != right:
+            return _arity_error(arms[len(arms) - j][0])
+        right = r
+    return err
+
+
 def subquery_size_error(p, scope, sel, expected, err):
     """The error of a scalar or IN subquery ``sel`` (``expected`` columns wanted) whose
     compile raised ``err``: SQLite checks its number of columns before coding it, so a
@@ -150,11 +192,15 @@ def _walk(p, scope, e, agg_ok, aliases, noted):
     if t is ResolvedColumn or t is OuterAlias or t is A.Literal or t is A.Param:
         return
     if t in _SUBQUERIES:
-        if t is A.InSelect:
-            _walk(p, scope, e.expr, agg_ok, aliases, noted)
+        # (IN's subquery is resolved before its left operand: resolveExprStep's TK_IN)
         from sqlengine.compiler.select import result_info_only
+        pending = noted[0] or getattr(p, "pending_error", None)
+        if pending is not None:
+            _abort_at_from_subquery(p, scope, e.select, pending)
         if aliases:
             _link_aliases(p, scope, e.select)
+        saved = getattr(p, "pending_error", None)
+        p.pending_error = pending  # (its own subqueries stop at theirs)
         try:
             result_info_only(p, e.select, scope)
         except OperationalError as err:
@@ -162,6 +208,10 @@ def _walk(p, scope, e, agg_ok, aliases, noted):
             # this walk does not set up: left to the coder)
             if not str(err).startswith("misuse of aggregate"):
                 raise _Abort(err) from None
+        finally:
+            p.pending_error = saved
+        if t is A.InSelect:
+            _walk(p, scope, e.expr, agg_ok, aliases, noted)
         return
     if t is A.FunctionCall and e.over is None:
         found = _function_error(p, e, agg_ok)
@@ -172,6 +222,43 @@ def _walk(p, scope, e, agg_ok, aliases, noted):
         raise _Abort(OperationalError("row value misused"))  # (before its operands)
     for c in iter_children(e):
         _walk(p, scope, c, agg_ok, aliases, noted)
+
+
+def _abort_at_from_subquery(p, scope, sel, noted):
+    """SQLite's resolver, an error already noted, stops once it has resolved the first
+    FROM item of subquery ``sel`` (of its right-most arm) that is a subquery, a CTE or a
+    view (resolveSelectStep: 'if( pParse->nErr ) return WRC_Abort'): that item's own
+    error, else the noted one."""
+    from sqlengine.compiler.cte import find_cte
+    from sqlengine.compiler.select import result_info_only
+    body = sel.body
+    while type(body) is A.Compound:
+        body = body.right
+    if type(body) is not A.SelectCore or body.from_ is None:
+        return
+    own = {c.name.lower() for c in sel.with_.ctes} if sel.with_ is not None else set()
+    stack = [body.from_]
+    while stack:
+        item = stack.pop()
+        t = type(item)
+        if t is A.Join:
+            stack += [item.right, item.left]
+            continue
+        if t is A.TableRef:
+            key = item.name.lower()
+            if item.schema is None and (key in own or find_cte(p, item.name) is not None) \
+                    or key in p.schema.views:
+                break
+        elif t is A.SubqueryRef:
+            break
+    else:
+        return
+    probe = A.Select(A.SelectCore([A.Star()], from_=item), with_=sel.with_)
+    try:
+        result_info_only(p, probe, scope)
+    except OperationalError as err:
+        raise _Abort(err) from None
+    raise _Abort(noted)
 
 
 def _mismatch(*operands) -> bool:

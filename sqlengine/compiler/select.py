@@ -1681,6 +1681,9 @@ def _compile_compound(p, sel, dest, outer, corr):
     line = eqp_open(p, "COMPOUND QUERY")
     try:
         return _code_compound(p, sel, dest, outer, corr, line)
+    except OperationalError as err:  # (SQLite resolves the right-most arm first)
+        from sqlengine.compiler.resolve_order import compound_error
+        raise compound_error(p, sel, _arms(sel.body, []), outer, err) from None
     finally:
         eqp_close(p, line)
 
