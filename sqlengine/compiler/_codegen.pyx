@@ -83,6 +83,8 @@ cdef int OP_CastType = O.OP_CastType
 cdef int OP_IsNull = O.OP_IsNull
 cdef int OP_NotNull = O.OP_NotNull
 cdef int OP_Goto = O.OP_Goto
+cdef int OP_Halt = O.OP_Halt
+cdef int OP_Transaction = O.OP_Transaction
 cdef int OP_If = O.OP_If
 cdef int OP_IfNot = O.OP_IfNot
 cdef int OP_IfPos = O.OP_IfPos
@@ -491,6 +493,23 @@ cdef class OpView:
         return repr(self[:])
 
 
+cpdef int code_program_tail(ProgramBuilder b, Py_ssize_t init, bint is_txn,
+                            bint write) except -1:
+    """The end of a statement's program (the frame ``compiler/statement.py`` describes):
+    Halt, then the tail the Init at ``init`` jumps to (the Transaction a statement that
+    writes or opens a table needs, the constants, a Goto back to ``init + 1``). Returns
+    ``b.uses()`` of the body."""
+    cdef int uses
+    b.emit(OP_Halt, 0, 0)
+    b._p2[b._index(init)] = b.n_ops
+    uses = b.uses()
+    if not is_txn and (write or uses & USES_TABLE):
+        b.emit(OP_Transaction, 0, 1 if write else 0)
+    b.emit_consts()
+    b.emit(OP_Goto, 0, init + 1)
+    return uses
+
+
 # ------------------------------------------------------------------------------------------
 # Constants, columns, lookups
 # ------------------------------------------------------------------------------------------
@@ -620,9 +639,13 @@ cdef int code_operand(p, scope, e) except? -1:
 
 cpdef code_expr(p, scope, e, int target):
     """Compute ``e`` into register ``target``."""
-    cdef ProgramBuilder b = p.b
+    cdef ProgramBuilder b
     cdef int r, r1, r2, rx, z
     t = type(e)
+    if t is T_Unary:  # (before reading p.b: a unary plus needs no builder of its own)
+        _code_unary(p, scope, e, target)
+        return
+    b = p.b
     if t is T_Literal:
         v = e.value
         if type(v) is int and v > INT64_OVER:
@@ -680,8 +703,6 @@ cpdef code_expr(p, scope, e, int target):
         code_column(p, e.ref, target)
     elif t is T_Param:
         b.emit(OP_Variable, p.param_number(e.text, e.pos), target)
-    elif t is T_Unary:
-        _code_unary(p, scope, e, target)
     elif t is T_Collate:
         p.collation(e.collation)
         code_expr(p, scope, e.expr, target)
@@ -719,10 +740,14 @@ cpdef code_expr(p, scope, e, int target):
 
 
 cdef _code_unary(p, scope, e, int target):
-    cdef ProgramBuilder b = p.b
+    cdef ProgramBuilder b
     cdef int r, z
     op = e.op
     operand = e.operand
+    if op == "+":  # a no-op on the value (SQLite codes the operand into the target)
+        code_expr(p, scope, operand, target)
+        return
+    b = p.b
     if op == "-" and type(operand) is T_Literal and type(operand.value) in (int, float):
         v = operand.value
         if type(v) is int and (v > INT64_OVER or (v == INT64_MIN
@@ -732,9 +757,6 @@ cdef _code_unary(p, scope, e, int target):
             emit_constant(b, -v, target)
         else:
             emit_constant(b, literal_value(-literal_value(v)), target)
-        return
-    if op == "+":  # a no-op on the value (SQLite codes the operand into the target)
-        code_expr(p, scope, operand, target)
         return
     r = code_expr_reg(p, scope, operand)
     if op == "-":
@@ -1147,6 +1169,18 @@ cpdef aggs_in(e, is_aggregate, list out, list refs, dict memo):
     if t is T_Unary:
         aggs_in(e.operand, is_aggregate, out, refs, memo)
         return
+    if t is T_Cast or t is T_Collate or t is T_IsNull:
+        aggs_in(e.expr, is_aggregate, out, refs, memo)
+        return
+    if t is T_Case:  # (walk.operands' order: operand, each WHEN and THEN, ELSE)
+        if e.operand is not None:
+            aggs_in(e.operand, is_aggregate, out, refs, memo)
+        for w, th in e.whens:
+            aggs_in(w, is_aggregate, out, refs, memo)
+            aggs_in(th, is_aggregate, out, refs, memo)
+        if e.else_ is not None:
+            aggs_in(e.else_, is_aggregate, out, refs, memo)
+        return
     if t is T_FunctionCall:
         if _is_agg_call(e, is_aggregate, memo):
             for a in e.args:
@@ -1182,6 +1216,16 @@ cpdef no_aggregate_in(e, is_aggregate, dict memo):
         if t is T_FunctionCall and _is_agg_call(e, is_aggregate, memo):
             raise OperationalError(f"misuse of aggregate function {e.name}()")
         if t is T_Subquery or t is T_Exists or t is T_InSelect:
+            continue
+        if t is T_Unary:
+            stack.append(e.operand)
+            continue
+        if t is T_Binary:
+            stack.append(e.left)
+            stack.append(e.right)
+            continue
+        if t is T_Cast or t is T_Collate or t is T_IsNull:
+            stack.append(e.expr)
             continue
         for x in _operands(e):
             if x is not None:

@@ -30,6 +30,9 @@ class Parse:
     # What a statement starts with; the plain values are class attributes, which an
     # assignment shadows per statement (only the containers are made per Parse).
     n_param = 0
+    # made by the first parameter (param_number): text -> number, and the names by number
+    params = None
+    param_names = ()
     _param_pos = None  # (source offset -> number, once numbered: _number_params)
     write = False
     # an INSERT of one row that cannot fail after its first write (insert.py): its
@@ -58,6 +61,14 @@ class Parse:
     # id(SelectCore of a FROM subquery SQLite flattens) -> the numbers of its result
     # columns the outer query never names (select.py)
     unused_values = None
+    # set while they apply (read with getattr(p, name, None) by their modules; a class
+    # default makes that read a plain look-up): the WITH stack (cte.py), the calls a
+    # subquery may not hand up (aggscope.py), a flattened subquery's FROM item on the
+    # right of a LEFT JOIN (select.py), whether the statement can carry JSON (subtype.py)
+    ctes = None
+    no_hand_up = None
+    left_flat = False
+    json_seen = None
 
     def __init__(self, db, sql: str = ""):
         clear_caches()
@@ -66,8 +77,6 @@ class Parse:
         self.functions = db.functions  # (the compiler's look-ups: vdbe/functions_bridge.py)
         self.b = ProgramBuilder()
         self.sql = sql
-        self.params: dict[str, int] = {}
-        self.param_names: list[str | None] = []
         self.trigger_stack: list[str] = []
         self.eqp_names: dict[int, str] = {}  # cursor -> the name a loop's plan line gives
         # id(SelectCore of a subquery) -> (Scope of the query around it, the core): the
@@ -104,6 +113,9 @@ class Parse:
         return by_pos
 
     def param_number(self, text: str, pos: int = -1) -> int:
+        if self.params is None:
+            self.params = {}
+            self.param_names = []
         if pos >= 0:
             if self._param_pos is None:
                 self._param_pos = self._number_params()

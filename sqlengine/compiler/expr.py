@@ -252,7 +252,9 @@ def _code_function(p, scope, e, target):
             if has:
                 coll = c
                 break
-        f = f.with_collation(p.coll_func(coll))
+        cf = p.coll_func(coll)
+        if cf is not f.coll:  # (a call with the collation it has is the same call)
+            f = f.with_collation(cf)
     base = b.alloc_reg(max(nargs, 1))
     for i, a in enumerate(e.args):
         code_expr(p, scope, a, base + i)

@@ -468,8 +468,9 @@ def build_from(p, from_, scope, outer=None):
     left_on = {}
     # an ambiguous USING reference: SQLite goes on joining and tells the last one
     ambiguous = None
-    left_flat = getattr(p, "left_flat", False)  # (see _source_for)
-    p.left_flat = False
+    left_flat = p.left_flat  # (see _source_for)
+    if left_flat is not False:
+        p.left_flat = False
     if from_ is None:
         return sources, extra, left_on
     items = _flatten(from_, [])
@@ -1089,32 +1090,6 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             _code_result(p, scope, result_exprs, unused, i, base + i)
         return base
 
-    def emit_topn_row():
-        """A row for a top-N sorter (ORDER BY ... LIMIT), coded as SQLite's pushOntoSorter
-        codes it: the sort keys first, then the cutoff test, and only for a row that may be
-        kept the other result columns (a result column that is a sort key is copied from
-        it, not computed twice)."""
-        blk = b.alloc_reg(len(obt) + n_res)
-        key_of = {}
-        for k, (oe, idx, _d, _nf, _c) in enumerate(obt):
-            if idx is not None:
-                _code_result(p, scope, result_exprs, unused, idx, blk + k)
-                key_of.setdefault(idx, k)
-            else:
-                code_expr(p, scope, oe, blk + k)
-        skip = b.new_label()
-        b.emit(OP_SorterCutoff, sorter, skip, blk)
-        base = blk + len(obt)
-        for i in range(n_res):
-            if i in key_of:
-                b.emit(OP_SCopy, blk + key_of[i], base + i)
-            else:
-                _code_result(p, scope, result_exprs, unused, i, base + i)
-        rec = b.alloc_reg()
-        b.emit(OP_MakeRecord, blk, len(obt) + n_res, rec)
-        b.emit(OP_SorterInsert, sorter, rec)
-        b.resolve(skip)
-
     n_ordered = 0
     if not is_agg:
         plan_ob = None if core.distinct else [
@@ -1128,13 +1103,10 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
             sorter = None
         if sorter is not None and lreg is not None and distinct_cur is None:
-            emit_topn_row()
+            _emit_topn_row(p, scope, obt, result_exprs, unused, sorter)
         else:
             emit_result(code_results())
-        stop = getattr(dest, "stop_label", None)
         where_end(p, w)
-        if stop is not None:
-            pass
     else:
         _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having,
                            result_exprs, order_exprs, emit_result, code_results, refs)
@@ -1161,6 +1133,35 @@ _EQP_ORDER_BY = "USE TEMP B-TREE FOR ORDER BY"
 _EQP_RIGHT_PART = "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"
 _EQP_GROUP_BY = "USE TEMP B-TREE FOR GROUP BY"
 _EQP_DISTINCT = "USE TEMP B-TREE FOR DISTINCT"
+
+
+def _emit_topn_row(p, scope, obt, result_exprs, unused, sorter):
+    """A row for a top-N sorter (ORDER BY ... LIMIT), coded as SQLite's pushOntoSorter
+    codes it: the sort keys first, then the cutoff test, and only for a row that may be
+    kept the other result columns (a result column that is a sort key is copied from it,
+    not computed twice)."""
+    b = p.b
+    n_res = len(result_exprs)
+    blk = b.alloc_reg(len(obt) + n_res)
+    key_of = {}
+    for k, (oe, idx, _d, _nf, _c) in enumerate(obt):
+        if idx is not None:
+            _code_result(p, scope, result_exprs, unused, idx, blk + k)
+            key_of.setdefault(idx, k)
+        else:
+            code_expr(p, scope, oe, blk + k)
+    skip = b.new_label()
+    b.emit(OP_SorterCutoff, sorter, skip, blk)
+    base = blk + len(obt)
+    for i in range(n_res):
+        if i in key_of:
+            b.emit(OP_SCopy, blk + key_of[i], base + i)
+        else:
+            _code_result(p, scope, result_exprs, unused, i, base + i)
+    rec = b.alloc_reg()
+    b.emit(OP_MakeRecord, blk, len(obt) + n_res, rec)
+    b.emit(OP_SorterInsert, sorter, rec)
+    b.resolve(skip)
 
 
 def _code_result(p, scope, result_exprs, unused, i, target):

@@ -10,7 +10,7 @@ runs a program.
 from __future__ import annotations
 
 from sqlengine.compiler import compile_options, ddl, subtype
-from sqlengine.compiler._codegen import USES_CALL, USES_TABLE
+from sqlengine.compiler._codegen import USES_CALL, code_program_tail
 from sqlengine.compiler.context import Parse
 from sqlengine.compiler.delete import compile_delete
 from sqlengine.compiler.insert import compile_insert
@@ -25,7 +25,7 @@ from sqlengine.sql.ast import (
     Release, Rollback, Select, Update, Vacuum)
 from sqlengine.vdbe.opcodes import (
     OE_FAIL, OE_ROLLBACK, OP_AggFinal, OP_AggStep, OP_AggValue, OP_AutoCommit, OP_Destroy,
-    OP_Function, OP_Goto, OP_Halt, OP_HaltIfNull, OP_Init, OP_MustBeInt, OP_ParseSchema,
+    OP_Function, OP_Halt, OP_HaltIfNull, OP_Init, OP_MustBeInt, OP_ParseSchema,
     OP_Raise, OP_Savepoint, OP_Transaction)
 
 compile_options.register_functions()
@@ -195,18 +195,11 @@ def _compile(db, stmt, text: str):
     rt = p.returning
     if rt is not None:
         names, decls = rt.names, rt.decltypes
-    b.emit(OP_Halt, 0, 0)
-    # the tail: open the transaction, then go back to the start
-    b.change_p2(init, b.addr())
-    uses = b.uses()
-    needs_txn = not is_txn and (p.write or uses & USES_TABLE)
-    if needs_txn:
-        b.emit(OP_Transaction, 0, 1 if p.write else 0)
-    b.emit_consts()
-    b.emit(OP_Goto, 0, init + 1)
+    # Halt, then the tail: open the transaction, load the constants, go back to the start
+    write = p.write
+    uses = code_program_tail(b, init, is_txn, write)
     if uses & USES_CALL or text and ("json" in text.lower() or "->" in text):
         subtype.mark_result_rows(b.ops, text or "", p.schema)  # (nothing without a call)
-    write = p.write
     prog = b.finish_statement(names, decls, p.n_param, p.param_names, write, is_txn, p.ddl,
                               explain, text)
     if write:

@@ -745,7 +745,11 @@ def where_end(p, info: WhereInfo) -> None:
     if info.on_right:  # (told after the names of the body are resolved, as SQLite does)
         raise OperationalError("ON clause references tables to its right")
     b = p.b
-    for lv in info.levels:
+    levels = info.levels
+    if not levels:  # (no FROM: one row, no loop to close)
+        b.resolve(info.brk)
+        return
+    for lv in levels:
         if lv.seek >= 0 and not lv.src.left and not lv.src.right and \
                 lv.access.kind == "index":
             _make_covering(p, info.scope, lv)
