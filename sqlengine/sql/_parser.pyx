@@ -24,13 +24,56 @@ from .builder import MAX_FUNCTION_ARG
 
 from cpython.object cimport PyTypeObject
 
+from cpython.ref cimport PyObject, Py_INCREF
+
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef *d_member
 
 # The commonest nodes are made without running their dataclass __init__ (allocate, then
-# set every slot), which halves their cost. Only done when the classes still have exactly
-# the fields below and no __post_init__; otherwise the classes are called as usual.
+# store every slot straight into the object, as the slot descriptors would), which cuts
+# their cost by more than half. Only done when the classes still have exactly the fields
+# below, each an object slot, and no __post_init__; otherwise the classes are called as
+# usual.
 cdef bint FAST_NEW = False
+cdef int _T_OBJECT_EX = 16  # (structmember.h: an object slot, AttributeError when unset)
+# OFF[K + i]: the offset in the object of the i-th field (dataclass order) of class K
+cdef Py_ssize_t OFF[41]
+cdef enum:
+    LITERAL = 0
+    BINARY = 2
+    UNARY = 6
+    COLUMN = 9
+    RESULT_COLUMN = 14
+    SELECT_CORE = 17
+    SELECT = 27
+    FUNCTION = 33
+
+
+cdef inline void _set(object o, Py_ssize_t off, object v):
+    """Store ``v`` into the slot at ``off`` of a just-allocated node (the slot is empty)."""
+    Py_INCREF(v)
+    (<PyObject **>((<char *><PyObject *>o) + off))[0] = <PyObject *>v
+
+
+def _slot_offsets(cls, names):
+    """The offsets of the object slots ``names`` of ``cls`` (None when one is not a plain
+    object slot)."""
+    import types
+    out = []
+    for name in names:
+        d = cls.__dict__.get(name)
+        if type(d) is not types.MemberDescriptorType:
+            return None
+        m = (<PyMemberDescrObject *>d).d_member
+        if m.type != _T_OBJECT_EX:
+            return None
+        out.append(m.offset)
+    return out
 
 
 def _check_fast_new():
@@ -40,15 +83,25 @@ def _check_fast_new():
                 _ast.Column: ["name", "table", "schema", "quoted", "pos"],
                 _ast.ResultColumn: ["expr", "alias", "text"],
                 _ast.SelectCore: ["columns", "distinct", "from_", "where", "group_by",
-                                  "having", "windows", "pos", "features"],
+                                  "having", "windows", "pos", "features", "alias_columns"],
                 _ast.Select: ["body", "with_", "order_by", "limit", "offset", "pos"],
                 _ast.FunctionCall: ["name", "args", "distinct", "star", "filter", "over",
                                     "order_by", "pos"]}
+    starts = {_ast.Literal: LITERAL, _ast.Binary: BINARY, _ast.Unary: UNARY,
+              _ast.Column: COLUMN, _ast.ResultColumn: RESULT_COLUMN,
+              _ast.SelectCore: SELECT_CORE, _ast.Select: SELECT, _ast.FunctionCall: FUNCTION}
+    offsets = {}
     for cls, names in expected.items():
         if [f.name for f in dataclasses.fields(cls)] != names or hasattr(cls, "__post_init__"):
             return False
         if not hasattr(cls, "__slots__"):
             return False
+        offsets[cls] = _slot_offsets(cls, names)
+        if offsets[cls] is None:
+            return False
+    for cls, offs in offsets.items():
+        for i, off in enumerate(offs):
+            OFF[starts[cls] + i] = off
     return True
 
 
@@ -56,8 +109,8 @@ cdef inline object new_literal(object value, Py_ssize_t pos):
     if not FAST_NEW:
         return Literal(value, pos)
     o = PyType_GenericAlloc(<PyTypeObject *> Literal, 0)
-    o.value = value
-    o.pos = pos
+    _set(o, OFF[LITERAL + 0], value)  # value
+    _set(o, OFF[LITERAL + 1], pos)  # pos
     return o
 
 
@@ -65,10 +118,10 @@ cdef inline object new_binary(object op, object left, object right, Py_ssize_t p
     if not FAST_NEW:
         return Binary(op, left, right, pos)
     o = PyType_GenericAlloc(<PyTypeObject *> Binary, 0)
-    o.op = op
-    o.left = left
-    o.right = right
-    o.pos = pos
+    _set(o, OFF[BINARY + 0], op)  # op
+    _set(o, OFF[BINARY + 1], left)  # left
+    _set(o, OFF[BINARY + 2], right)  # right
+    _set(o, OFF[BINARY + 3], pos)  # pos
     return o
 
 
@@ -76,9 +129,9 @@ cdef inline object new_unary(object op, object operand, Py_ssize_t pos):
     if not FAST_NEW:
         return Unary(op, operand, pos)
     o = PyType_GenericAlloc(<PyTypeObject *> Unary, 0)
-    o.op = op
-    o.operand = operand
-    o.pos = pos
+    _set(o, OFF[UNARY + 0], op)  # op
+    _set(o, OFF[UNARY + 1], operand)  # operand
+    _set(o, OFF[UNARY + 2], pos)  # pos
     return o
 
 
@@ -91,9 +144,9 @@ cdef inline object new_result_column(object expr, object alias, str text):
     if not FAST_NEW:
         return ResultColumn(expr, alias, text)
     o = PyType_GenericAlloc(<PyTypeObject *> ResultColumn, 0)
-    o.expr = expr
-    o.alias = alias
-    o.text = text
+    _set(o, OFF[RESULT_COLUMN + 0], expr)  # expr
+    _set(o, OFF[RESULT_COLUMN + 1], alias)  # alias
+    _set(o, OFF[RESULT_COLUMN + 2], text)  # text
     return o
 
 
@@ -102,15 +155,16 @@ cdef inline object new_select_core(list k, Py_ssize_t pos, object features):
     if not FAST_NEW:
         return SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], None, pos, features)
     o = PyType_GenericAlloc(<PyTypeObject *> SelectCore, 0)
-    o.columns = k[2]
-    o.distinct = bool(k[1])
-    o.from_ = k[3]
-    o.where = k[4]
-    o.group_by = k[5]
-    o.having = k[6]
-    o.windows = None
-    o.pos = pos
-    o.features = features
+    _set(o, OFF[SELECT_CORE + 0], k[2])  # columns
+    _set(o, OFF[SELECT_CORE + 1], bool(k[1]))  # distinct
+    _set(o, OFF[SELECT_CORE + 2], k[3])  # from_
+    _set(o, OFF[SELECT_CORE + 3], k[4])  # where
+    _set(o, OFF[SELECT_CORE + 4], k[5])  # group_by
+    _set(o, OFF[SELECT_CORE + 5], k[6])  # having
+    _set(o, OFF[SELECT_CORE + 6], None)  # windows
+    _set(o, OFF[SELECT_CORE + 7], pos)  # pos
+    _set(o, OFF[SELECT_CORE + 8], features)  # features
+    _set(o, OFF[SELECT_CORE + 9], None)  # alias_columns
     return o
 
 
@@ -119,14 +173,14 @@ cdef inline object new_function(str name, list args, bint distinct, bint star,
     if not FAST_NEW:
         return FunctionCall(name, args, distinct, star, pos=pos)
     o = PyType_GenericAlloc(<PyTypeObject *> FunctionCall, 0)
-    o.name = name
-    o.args = args
-    o.distinct = distinct
-    o.star = star
-    o.filter = None
-    o.over = None
-    o.order_by = None
-    o.pos = pos
+    _set(o, OFF[FUNCTION + 0], name)  # name
+    _set(o, OFF[FUNCTION + 1], args)  # args
+    _set(o, OFF[FUNCTION + 2], distinct)  # distinct
+    _set(o, OFF[FUNCTION + 3], star)  # star
+    _set(o, OFF[FUNCTION + 4], None)  # filter
+    _set(o, OFF[FUNCTION + 5], None)  # over
+    _set(o, OFF[FUNCTION + 6], None)  # order_by
+    _set(o, OFF[FUNCTION + 7], pos)  # pos
     return o
 
 
@@ -134,12 +188,12 @@ cdef inline object new_select(object body, Py_ssize_t pos):
     if not FAST_NEW:
         return Select(body, None, None, None, None, pos)
     o = PyType_GenericAlloc(<PyTypeObject *> Select, 0)
-    o.body = body
-    o.with_ = None
-    o.order_by = None
-    o.limit = None
-    o.offset = None
-    o.pos = pos
+    _set(o, OFF[SELECT + 0], body)  # body
+    _set(o, OFF[SELECT + 1], None)  # with_
+    _set(o, OFF[SELECT + 2], None)  # order_by
+    _set(o, OFF[SELECT + 3], None)  # limit
+    _set(o, OFF[SELECT + 4], None)  # offset
+    _set(o, OFF[SELECT + 5], pos)  # pos
     return o
 
 
@@ -147,11 +201,11 @@ cdef inline object new_column(object name, bint quoted, Py_ssize_t pos):
     if not FAST_NEW:
         return Column(name, None, None, quoted, pos)
     o = PyType_GenericAlloc(<PyTypeObject *> Column, 0)
-    o.name = name
-    o.table = None
-    o.schema = None
-    o.quoted = quoted
-    o.pos = pos
+    _set(o, OFF[COLUMN + 0], name)  # name
+    _set(o, OFF[COLUMN + 1], None)  # table
+    _set(o, OFF[COLUMN + 2], None)  # schema
+    _set(o, OFF[COLUMN + 3], quoted)  # quoted
+    _set(o, OFF[COLUMN + 4], pos)  # pos
     return o
 cdef dict BINARY_OPS = {"==": "=", "<>": "!="}
 cdef object SLOW = object()

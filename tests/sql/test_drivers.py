@@ -63,3 +63,14 @@ def test_corpus_sample_parses_like_sqlite():
     """Every 40th corpus script: no false reject, false accept or wrong message."""
     from sqlengine.sql import corpus_check
     assert corpus_check.main(["--every", "40"]) == 0
+
+
+def test_compiled_driver_allocates_its_common_nodes_directly():
+    """The compiled driver makes Literal, Binary, Unary, Column, ResultColumn, SelectCore,
+    Select and FunctionCall nodes by storing their slots (no dataclass __init__) only while
+    their fields are the ones it knows; a field added to one of them must be added there
+    too, or every statement pays for the slow path."""
+    from sqlengine.sql import _parser
+    assert _parser._check_fast_new()
+    sql = "SELECT DISTINCT - 1 + x AS c, count(*), f(DISTINCT y) FROM t WHERE +z"
+    assert parser.python_parse_one(sql).stmt == parser.parse_one(sql).stmt
