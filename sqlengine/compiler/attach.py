@@ -432,12 +432,13 @@ _TEMP_KEYWORD = re.compile(r"^(\s*CREATE\s+)(?:TEMP|TEMPORARY)\s+", re.IGNORECAS
 
 def _temp_target(db, stmt):
     """The temp database for a CREATE TEMP object (made on first use), or for an index or
-    trigger on a temp table; None for anything else."""
+    trigger on a temp table (or a trigger on a temp view); None for anything else."""
     t = type(stmt)
     temp = find(db, "temp")
     if t is A.CreateIndex or (t is A.CreateTrigger and not stmt.temp):
-        if stmt.schema is None and temp is not None and \
-                stmt.table.lower() in temp.db.schema.tables:
+        if stmt.schema is None and temp is not None and (
+                stmt.table.lower() in temp.db.schema.tables or
+                t is A.CreateTrigger and stmt.table.lower() in temp.db.schema.views):
             return temp
         return None
     wanted = getattr(stmt, "temp", False) or (getattr(stmt, "schema", None) or "").lower() \
@@ -732,8 +733,15 @@ class _TempTriggerStatement:
                 return None
             raise OperationalError(f"trigger {st.name} already exists")
         owner = db.schema.tables.get(st.table.lower()) or db.schema.views.get(st.table.lower())
+        # (the table as written: SQLite names it with the schema only when one was given)
+        written = f"main.{st.table}" if (st.schema or "").lower() == "main" else st.table
         if owner is None:
-            raise OperationalError(f"no such table: main.{st.table}")
+            raise OperationalError(f"no such table: {written}")
+        is_view = getattr(owner, "is_view", False)
+        if is_view and st.timing != "INSTEAD OF":
+            raise OperationalError(f"cannot create {st.timing} trigger on view: {written}")
+        if not is_view and st.timing == "INSTEAD OF":
+            raise OperationalError(f"cannot create INSTEAD OF trigger on table: {written}")
         temp = temp_database(db)
         adb = temp.db
         if not db.autocommit and adb.autocommit:

@@ -322,7 +322,7 @@ def compile_create_trigger(p, st: A.CreateTrigger, text: str):
         raise OperationalError(f"no such table: main.{st.table}")
     if v is not None and st.timing != "INSTEAD OF":
         raise OperationalError(
-            f"cannot create {st.timing} trigger on view: main.{st.table}")
+            f"cannot create {st.timing} trigger on view: {st.table}")
     if t is not None and st.timing == "INSTEAD OF":
         raise OperationalError(f"cannot create INSTEAD OF trigger on table: {st.table}")
     if t is not None and t.name.lower() == "sqlite_schema":
