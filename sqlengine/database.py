@@ -423,28 +423,11 @@ class Database:
         if self.autocommit and not self._active and self.bt.in_trans:
             self.bt.commit()
 
-    def _vm_halt(self, vm):
-        ref = vm.stmt
-        stmt = ref() if ref is not None else None
-        if self._stmt_sp:
-            sp = self._stmt_sp.pop(stmt, None)
-            if sp is not None:
-                self.bt.savepoint_release(sp)
-        n = vm.n_change
-        if n or vm.n_nested or vm.prog.is_write:
-            self._count_changes(vm, n)
-        active = self._active
-        active.discard(stmt)
-        if self.autocommit and not active and self.bt.in_trans:
-            self.bt.commit()
-
-    def _count_changes(self, vm, n):
-        """sqlite3VdbeSetChanges at the end of a run: ``n`` rows changed by the statement,
-        and those its triggers changed (in total_changes only)."""
-        prog = vm.prog
-        if prog.is_write and not prog.is_ddl:
-            self.changes = n
-        self.total_changes += n + vm.n_nested
+    def _vm_release_statement(self, stmt):
+        """At the end of a run (the VM's Halt): release the statement's journal, if any."""
+        sp = self._stmt_sp.pop(stmt, None)
+        if sp is not None:
+            self.bt.savepoint_release(sp)
 
     def _stmt_of(self, vm):
         stmt = _statement_of(vm)
@@ -461,7 +444,7 @@ class Database:
             self.fk_dirty = None  # its deferred foreign-key marks went with its changes
         rollback = action == O.OE_ROLLBACK or _forces_rollback(exc, vm.prog, sp is not None)
         # as sqlite3VdbeHalt: the changes count when FAIL keeps them
-        self._count_changes(vm, vm.n_change if action == O.OE_FAIL and not rollback else 0)
+        vm.count_changes(vm.n_change if action == O.OE_FAIL and not rollback else 0)
         if not self.bt.in_trans:
             return
         if rollback:

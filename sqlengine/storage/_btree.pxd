@@ -91,6 +91,8 @@ cdef class BtCursor:
     cdef uint32_t rec_type[REC_CACHE]
     cdef uint32_t rec_off[REC_CACHE]
     cdef object __weakref__
+    cdef int attach(self) except -1
+    cdef int detach(self) except -1
     cdef int mark_dirty(self, MemPage p) except -1
     cdef int save_peers(self) except -1
     cdef int _memo(self, int64_t rowid, int c)
@@ -120,6 +122,8 @@ cdef class BtCursor:
     cdef int free_cell_overflow(self, MemPage p, int i) except -1
     cdef int _prepare_write(self) except -1
     cdef int _append(self, rowid, bytes payload) except -1
+    cdef int insert_row(self, int64_t rowid, bytes payload) except -1
+    cdef int insert_key(self, bytes rec) except -1
     cdef bytes current_payload_at(self, MemPage p, int i)
     cdef void _after_write(self, key)
     cdef int replace_cell(self, int i, bytes cell) except -1

@@ -31,8 +31,8 @@ from sqlengine.storage._varint cimport get_varint, put_varint, varint_len, seria
 from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compare_record_key,
                                         decode_value, decode_record_at, decode_column_at,
                                         decode_column_or, decode_last_at,
-                                        compare_records)
-from sqlengine.storage._record import decode_record, decode_column, encode_record
+                                        compare_records, encode_record)
+from sqlengine.storage._record import decode_record, decode_column
 
 from sqlengine.storage._pageread cimport load_page, read_page_data, cache_page
 from sqlengine.errors import DatabaseError, SQLITE_CORRUPT
@@ -405,25 +405,45 @@ cdef class BtCursor:
         self.writable = writable
         self.key_info = key_info
         self.intkey = key_info is None
-        self.state = CURSOR_INVALID
         self.pages = [None] * MAX_DEPTH
         self.depth = -1
+        self.dirty = pager.dirty
+        self.savepoints = pager.savepoints
+        self.selfref = _weakref(self)
+        self.attach()
+
+    cdef int attach(self) except -1:
+        """Join the cursors of this root (the peers every write saves) as a cursor just
+        opened: no position, the pager's current usable size. __init__, and the VM's
+        reuse of a cursor a previous run of the same program detached."""
+        cdef object bt = self.bt
+        self.state = CURSOR_INVALID
         self.saved_key = None
         self.skip_next = 0
         self.kept = False
-        self.usable = pager.page_size - pager.reserved
-        self.dirty = pager.dirty
-        self.savepoints = pager.savepoints
-        peers = bt._cursors.get(root)
+        self.usable = self.pager.page_size - self.pager.reserved
+        peers = bt._cursors.get(self.root)
         if peers is None:
-            peers = bt._peers(root)
+            peers = bt._peers(self.root)
         elif len(peers) >= 8:
             # dead cursors (the VM drops them without close()) are pruned here and in
             # save_peers rather than by a weakref callback per cursor
             peers[:] = [r for r in peers if r() is not None]
         self.peers = peers
-        self.selfref = _weakref(self)
         peers.append(self.selfref)
+        return 0
+
+    cdef int detach(self) except -1:
+        """Leave the cursors of this root, holding no page and no position, but keep the
+        object for ``attach`` (the VM keeps a finished run's cursors for the next run)."""
+        self._release()
+        self.state = CURSOR_INVALID
+        self.saved_key = None
+        try:
+            self.peers.remove(self.selfref)
+        except ValueError:
+            pass
+        return 0
 
     def close(self):
         self._release()
@@ -1215,71 +1235,83 @@ cdef class BtCursor:
     def insert(self, *args):
         """Table cursor: insert(rowid, payload) (replacing an existing rowid). Index cursor:
         insert(record). Afterwards the cursor is on the new entry (restored lazily)."""
+        if self.intkey:
+            if len(args) != 2:
+                self._prepare_write()
+                raise TypeError("insert(rowid, payload) on a table cursor")
+            self.insert_row(args[0], bytes(args[1]))
+        else:
+            if len(args) != 1:
+                self._prepare_write()
+                raise TypeError("insert(record) on an index cursor")
+            self.insert_key(bytes(args[0]))
+
+    cdef int insert_key(self, bytes rec) except -1:
+        """insert(record) on an index cursor, for the VM's IdxInsert."""
         cdef int c, i
         cdef MemPage p
         cdef bytes cell
         self._prepare_write()
-        if self.intkey:
-            if len(args) != 2:
-                raise TypeError("insert(rowid, payload) on a table cursor")
-            rowid = args[0]
-            payload = bytes(args[1])
-            key = rowid
-            if self.memo_ok and self.state == CURSOR_VALID and self.memo_key == key:
-                c = self.memo_c   # placed by the seek just before (the VM's NotExists)
-            else:
-                c = self.seek_rowid(rowid)
-            self.memo_ok = False
-            self.rec_ok = False
-            cell = self.make_cell(True, rowid, payload)
-            if self.state != CURSOR_VALID:
-                # empty table: the root is an empty leaf (or an interior root whose
-                # only child is empty)
-                self._release()
-                self.push(self.root)
-                while not self.top().leaf:
-                    self.idx[self.depth] = 0
-                    self.push(self.top().child(0))
-                i = 0
-            else:
-                i = self.idx[self.depth]
-                if c == 0:
-                    p = self.top()
-                    self.free_cell_overflow(p, i)
-                    self.replace_cell(i, cell)
-                    self._after_write(rowid)
-                    return
-                if c < 0:
-                    i += 1
-            self.insert_cell(i, cell)
-            self._after_write(rowid)
+        if len(rec) == 0:
+            raise corrupt()
+        self.probe = rec
+        self.probe_key = None
+        c = self.move_to_key(None, -1, True)
+        cell = self.make_cell(False, 0, rec)
+        if c == -1:
+            self._release()
+            self.push(self.root)
+            while not self.top().leaf:
+                self.idx[self.depth] = 0
+                self.push(self.top().child(0))
+            i = 0
         else:
-            if len(args) != 1:
-                raise TypeError("insert(record) on an index cursor")
-            rec = bytes(args[0])
-            if len(rec) == 0:
-                raise corrupt()
-            self.probe = rec
-            self.probe_key = None
-            c = self.move_to_key(None, -1, True)
-            cell = self.make_cell(False, 0, rec)
-            if c == -1:
-                self._release()
-                self.push(self.root)
-                while not self.top().leaf:
-                    self.idx[self.depth] = 0
-                    self.push(self.top().child(0))
-                i = 0
-            else:
-                i = self.idx[self.depth]
+            i = self.idx[self.depth]
+            p = self.top()
+            if i < p.ncell and self.current_payload_at(p, i) == rec:
+                self.free_cell_overflow(p, i)
+                self.replace_cell(i, cell)
+                self._after_write(rec)
+                return 0
+        self.insert_cell(i, cell)
+        self._after_write(rec)
+        return 0
+
+    cdef int insert_row(self, int64_t rowid, bytes payload) except -1:
+        """insert(rowid, payload) on a table cursor, for the VM's Insert (no argument tuple)."""
+        cdef int c, i
+        cdef MemPage p
+        cdef bytes cell
+        self._prepare_write()
+        if self.memo_ok and self.state == CURSOR_VALID and self.memo_key == rowid:
+            c = self.memo_c   # placed by the seek just before (the VM's NotExists)
+        else:
+            c = self.seek_rowid(rowid)
+        self.memo_ok = False
+        self.rec_ok = False
+        cell = self.make_cell(True, rowid, payload)
+        if self.state != CURSOR_VALID:
+            # empty table: the root is an empty leaf (or an interior root whose
+            # only child is empty)
+            self._release()
+            self.push(self.root)
+            while not self.top().leaf:
+                self.idx[self.depth] = 0
+                self.push(self.top().child(0))
+            i = 0
+        else:
+            i = self.idx[self.depth]
+            if c == 0:
                 p = self.top()
-                if i < p.ncell and self.current_payload_at(p, i) == rec:
-                    self.free_cell_overflow(p, i)
-                    self.replace_cell(i, cell)
-                    self._after_write(rec)
-                    return
-            self.insert_cell(i, cell)
-            self._after_write(rec)
+                self.free_cell_overflow(p, i)
+                self.replace_cell(i, cell)
+                self._after_write(rowid)
+                return 0
+            if c < 0:
+                i += 1
+        self.insert_cell(i, cell)
+        self._after_write(rowid)
+        return 0
 
     def append(self, *args):
         """Insert an entry known to sort after every entry of the tree (no key compare):

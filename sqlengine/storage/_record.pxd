@@ -22,6 +22,7 @@ cdef class PreparedKey:
 
 
 cpdef PreparedKey prepare_key(tuple values)
+cpdef bytes encode_record(object values)
 cdef tuple decode_record_at(const unsigned char* p, Py_ssize_t size)
 cdef object decode_column_at(const unsigned char* p, Py_ssize_t size, Py_ssize_t i)
 cdef object decode_last_at(const unsigned char* p, Py_ssize_t size)

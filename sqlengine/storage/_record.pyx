@@ -17,6 +17,8 @@ never applies affinity (that is the VM's job before it calls ``encode_record``).
 """
 
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_DATA, PyUnicode_DecodeUTF8
+from libc.stdlib cimport malloc, free
 from libc.string cimport memcmp, memcpy
 from libc.stdint cimport int64_t, uint64_t, uint32_t
 
@@ -24,6 +26,9 @@ from sqlengine.storage._varint cimport (get_varint, varint_len, put_varint, seri
                                       get_int, get_double)
 
 from sqlengine.errors import DatabaseError, SQLITE_CORRUPT
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object o)
 
 
 cdef object _corrupt():
@@ -60,8 +65,8 @@ cdef object decode_value(uint64_t t, const unsigned char* p, Py_ssize_t n):
     """The Python value of serial type t whose n bytes are at p."""
     if t >= 12:
         if t & 1:
-            return (<bytes>PyBytes_FromStringAndSize(<const char*>p, n)).decode(
-                "utf-8", "surrogateescape")
+            # decoded straight from the record (as bytes.decode, without the bytes object)
+            return PyUnicode_DecodeUTF8(<char*>p, n, "surrogateescape")
         return PyBytes_FromStringAndSize(<const char*>p, n)
     if t == 0:
         return None
@@ -205,90 +210,141 @@ cdef inline bytes _text_bytes(str s):
         return s.encode("utf-8", "surrogatepass")
 
 
-def encode_record(values):
+cdef enum:
+    ENC_NONE = 0        # no body bytes (NULL, integers 0 and 1)
+    ENC_INT = 1         # an integer of enc_len bytes
+    ENC_REAL = 2
+    ENC_ASCII = 3       # an ASCII str: its characters are its UTF-8 bytes
+    ENC_BYTES = 4       # bytes (the value itself, or its encoding kept in ``held``)
+
+DEF ENC_STACK = 32      # fields encoded without a heap allocation
+
+
+cdef struct EncField:
+    uint64_t t          # serial type
+    int kind
+    Py_ssize_t n        # body bytes
+    int64_t iv
+    double dv
+
+
+cpdef bytes encode_record(object values):
     """The record bytes of a sequence of Python values (None, int, float, str, bytes-like).
-    Integers must fit in 64 bits; bool is an integer."""
-    cdef list parts = []
-    cdef list types = []
-    cdef Py_ssize_t hdr = 0, body = 0, nfield = 0
-    cdef uint64_t t
+    Integers must fit in 64 bits; bool is an integer. Two passes over the values: the
+    serial types and sizes, then the header and the body written into the result."""
+    cdef tuple vals = values if type(values) is tuple else tuple(values)
+    cdef Py_ssize_t n = len(vals), i, hdr = 0, body = 0, pos, hsz
+    cdef EncField stack[ENC_STACK]
+    cdef EncField* f = stack
+    cdef EncField* e
+    cdef list held = None      # bytes objects the body is copied from (encodings, copies)
     cdef int64_t iv
-    cdef double dv
     cdef uint64_t u
-    cdef unsigned char buf[8]
-    cdef int k
-    for v in values:
-        if v is None:
-            t = 0
-            parts.append(None)
-        elif isinstance(v, int):
-            if v > 9223372036854775807 or v < -9223372036854775808:
-                raise OverflowError("integer out of 64-bit range")
-            iv = v
-            if iv == 0:
-                t = 8
-                parts.append(None)
-            elif iv == 1:
-                t = 9
-                parts.append(None)
-            else:
-                if -128 <= iv <= 127:
-                    t = 1; k = 1
-                elif -32768 <= iv <= 32767:
-                    t = 2; k = 2
-                elif -8388608 <= iv <= 8388607:
-                    t = 3; k = 3
-                elif -2147483648 <= iv <= 2147483647:
-                    t = 4; k = 4
-                elif -140737488355328 <= iv <= 140737488355327:
-                    t = 5; k = 6
+    cdef int hn, j
+    cdef object v
+    cdef bytes b, out
+    cdef unsigned char* o
+    if n > ENC_STACK:
+        f = <EncField*>malloc(n * sizeof(EncField))
+        if f == NULL:
+            raise MemoryError()
+    try:
+        for i in range(n):
+            v = vals[i]
+            e = &f[i]
+            e.n = 0
+            e.kind = ENC_NONE
+            if v is None:
+                e.t = 0
+            elif type(v) is int or (type(v) is not float and isinstance(v, int)):
+                if v > 9223372036854775807 or v < -9223372036854775808:
+                    raise OverflowError("integer out of 64-bit range")
+                iv = v
+                if iv == 0:
+                    e.t = 8
+                elif iv == 1:
+                    e.t = 9
                 else:
-                    t = 6; k = 8
-                u = <uint64_t>iv
-                for j in range(k - 1, -1, -1):
-                    buf[j] = <unsigned char>(u & 0xFF)
+                    e.kind = ENC_INT
+                    e.iv = iv
+                    if -128 <= iv <= 127:
+                        e.t = 1; e.n = 1
+                    elif -32768 <= iv <= 32767:
+                        e.t = 2; e.n = 2
+                    elif -8388608 <= iv <= 8388607:
+                        e.t = 3; e.n = 3
+                    elif -2147483648 <= iv <= 2147483647:
+                        e.t = 4; e.n = 4
+                    elif -140737488355328 <= iv <= 140737488355327:
+                        e.t = 5; e.n = 6
+                    else:
+                        e.t = 6; e.n = 8
+            elif isinstance(v, float):
+                e.kind = ENC_REAL
+                e.dv = v
+                e.t = 7
+                e.n = 8
+            elif isinstance(v, str):
+                # a str subclass (JSON text) is stored as its plain text
+                if type(v) is not str:
+                    v = str(v)
+                if PyUnicode_IS_ASCII(v):
+                    e.kind = ENC_ASCII
+                    e.n = PyUnicode_GET_LENGTH(v)
+                else:
+                    v = _text_bytes(v)
+                    e.kind = ENC_BYTES
+                    e.n = PyBytes_GET_SIZE(v)
+                e.t = 13 + 2 * <uint64_t>e.n
+            elif isinstance(v, (bytes, bytearray, memoryview)):
+                if type(v) is not bytes:
+                    v = bytes(v)
+                e.kind = ENC_BYTES
+                e.n = PyBytes_GET_SIZE(v)
+                e.t = 12 + 2 * <uint64_t>e.n
+            else:
+                raise TypeError(f"cannot store a value of type {type(v).__name__}")
+            if v is not vals[i]:
+                if held is None:
+                    held = [None] * n
+                held[i] = v
+            hdr += varint_len(e.t)
+            body += e.n
+        # the header size includes its own varint
+        hn = 1
+        while varint_len(<uint64_t>(hdr + hn)) != hn:
+            hn += 1
+        hsz = hdr + hn
+        out = PyBytes_FromStringAndSize(NULL, hsz + body)
+        o = <unsigned char*>PyBytes_AS_STRING(out)
+        pos = put_varint(o, <uint64_t>hsz)
+        for i in range(n):
+            pos += put_varint(o + pos, f[i].t)
+        for i in range(n):
+            e = &f[i]
+            if e.kind == ENC_NONE:
+                continue
+            if e.kind == ENC_INT:
+                u = <uint64_t>e.iv
+                for j in range(<int>e.n - 1, -1, -1):
+                    o[pos + j] = <unsigned char>(u & 0xFF)
                     u >>= 8
-                parts.append(PyBytes_FromStringAndSize(<char*>buf, k))
-        elif isinstance(v, float):
-            dv = v
-            memcpy(&u, &dv, 8)
-            for j in range(7, -1, -1):
-                buf[j] = <unsigned char>(u & 0xFF)
-                u >>= 8
-            t = 7
-            parts.append(PyBytes_FromStringAndSize(<char*>buf, 8))
-        elif isinstance(v, str):
-            # a str subclass (JSON text) is stored as its plain text
-            b = _text_bytes(v if type(v) is str else str(v))
-            t = 13 + 2 * <uint64_t>len(b)
-            parts.append(b)
-        elif isinstance(v, (bytes, bytearray, memoryview)):
-            b = bytes(v)
-            t = 12 + 2 * <uint64_t>len(b)
-            parts.append(b)
-        else:
-            raise TypeError(f"cannot store a value of type {type(v).__name__}")
-        types.append(t)
-        hdr += varint_len(t)
-        last = parts[len(parts) - 1]
-        if last is not None:
-            body += len(<bytes>last)
-        nfield += 1
-    # header size includes its own varint
-    cdef int hn = 1
-    while varint_len(<uint64_t>(hdr + hn)) != hn:
-        hn += 1
-    cdef Py_ssize_t hsz = hdr + hn
-    cdef bytearray out = bytearray(hsz + body)
-    cdef unsigned char* o = out
-    cdef Py_ssize_t pos = put_varint(o, <uint64_t>hsz)
-    for tt in types:
-        pos += put_varint(o + pos, <uint64_t>tt)
-    for part in parts:
-        if part is not None:
-            memcpy(o + pos, PyBytes_AS_STRING(part), PyBytes_GET_SIZE(part))
-            pos += PyBytes_GET_SIZE(part)
-    return bytes(out)
+            elif e.kind == ENC_REAL:
+                memcpy(&u, &e.dv, 8)
+                for j in range(7, -1, -1):
+                    o[pos + j] = <unsigned char>(u & 0xFF)
+                    u >>= 8
+            else:
+                v = held[i] if held is not None and held[i] is not None else vals[i]
+                if e.kind == ENC_ASCII:
+                    memcpy(o + pos, PyUnicode_DATA(v), e.n)
+                else:
+                    memcpy(o + pos, PyBytes_AS_STRING(v), e.n)
+            pos += e.n
+        return out
+    finally:
+        if f != stack:
+            free(f)
 
 
 # ---------------------------------------------------------------------------------------------

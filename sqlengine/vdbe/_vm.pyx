@@ -27,7 +27,8 @@ from sqlengine import errors as E
 from sqlengine.vdbe._aggregates cimport AggBase
 from sqlengine.storage._btree cimport BtCursor
 from sqlengine.vdbe import sorter as S
-from sqlengine.storage._record import encode_record, decode_record
+from sqlengine.storage._record cimport encode_record
+from sqlengine.storage._record import decode_record
 
 cdef enum:
     OP_Noop, OP_Init, OP_Goto, OP_Halt, OP_HaltIfNull, OP_Integer, OP_Int64, OP_Real,
@@ -118,6 +119,19 @@ cdef class AggState:
         self.obj = obj
         self.seen = set() if distinct else None
         self.compiled = not distinct and isinstance(obj, AggBase)
+
+
+cdef tuple CHAR1 = tuple([chr(i) for i in range(128)])   # the one-character strings
+
+
+cdef inline object _aff_at(object aff, Py_ssize_t i):
+    """aff[i] of an affinity string (a cached one-character str, not a new one)."""
+    cdef Py_UCS4 ch
+    if type(aff) is str and 0 <= i < len(<str>aff):
+        ch = (<str>aff)[i]
+        if ch < 128:
+            return <object>PyTuple_GET_ITEM(CHAR1, ch)
+    return aff[i]
 
 
 cdef inline tuple _regs(list mem, Py_ssize_t base, Py_ssize_t n):
@@ -222,6 +236,7 @@ cdef class Vdbe:
     cdef list p4
     cdef public list mem
     cdef public list cursors
+    cdef list spare                 # the last run's b-tree cursors, detached (_keep_cursors)
     cdef public list bindings
     cdef public int pc
     cdef public list once
@@ -263,11 +278,31 @@ cdef class Vdbe:
 
     def close_cursors(self):
         self.cursors = [None] * (self.prog.n_cursor + 1)
+        self.spare = None
+
+    cdef int _keep_cursors(self, list cursors) except -1:
+        """At Halt: the b-tree cursors of the run, detached from their trees (no page, no
+        position), kept in ``spare`` for the next run of the program to open again."""
+        cdef VCursor c
+        cdef list spare = None
+        cdef Py_ssize_t i
+        for i in range(len(cursors)):
+            c = <VCursor>cursors[i]
+            if c is not None and (c.kind == K_TABLE or c.kind == K_INDEX) \
+                    and c.data is None and type(c.bt) is BtCursor:
+                (<BtCursor>c.bt).detach()
+                if spare is None:
+                    spare = [None] * len(cursors)
+                spare[i] = c
+        self.spare = spare
+        return 0
 
     cdef VCursor _open_table(self, int i, long long root, bint write, object p4):
         """OpenRead/OpenWrite of cursor ``i``. A cursor the slot already holds on the same
         b-tree (an open inside a loop: an inner table's index, an OR term's) is cleared
-        and kept, as SQLite's OP_OpenRead keeps it, instead of a new b-tree cursor."""
+        and kept, as SQLite's OP_OpenRead keeps it, instead of a new b-tree cursor; so is
+        the one the previous run of the program left in the slot (``spare``), attached
+        again (a repeated INSERT makes no b-tree cursor per row)."""
         cdef VCursor c
         cdef BtCursor bc
         key_info = None
@@ -282,6 +317,17 @@ cdef class Vdbe:
                 bc.invalidate()
                 c.reset()
                 return c
+        if c is None and self.spare is not None and i < len(self.spare):
+            c = <VCursor>self.spare[i]
+            if c is not None:
+                self.spare[i] = None
+                bc = <BtCursor>c.bt
+                if c.kind == kind and c.key_info is key_info and bc.root == root \
+                        and bc.writable == write and bc.bt is self.db.bt:
+                    bc.attach()
+                    c.reset()
+                    self.cursors[i] = c
+                    return c
         bt = self.db.bt.cursor(root, write, key_info)
         c = VCursor(kind, bt, None, key_info)
         if key_info is not None:
@@ -609,13 +655,14 @@ cdef class Vdbe:
             elif op == OP_Affinity:
                 aff = p4s[pc]
                 for i in range(p2):
-                    mem[p1 + i] = apply_affinity(mem[p1 + i], aff[i])
+                    mem[p1 + i] = apply_affinity(mem[p1 + i], _aff_at(aff, i))
             elif op == OP_MakeRecord:
                 aff = p4s[pc]
                 if aff is None:
                     mem[p3] = _regs(mem, p1, p2)
                 else:
-                    mem[p3] = tuple([apply_affinity(mem[p1 + i], aff[i]) for i in range(p2)])
+                    mem[p3] = tuple([apply_affinity(mem[p1 + i], _aff_at(aff, i))
+                                     for i in range(p2)])
             elif op == OP_RealAffinity:
                 v = mem[p1]
                 if type(v) is int:
@@ -729,8 +776,9 @@ cdef class Vdbe:
                     raise E.error_for_code(p1, p4s[pc])
                 self.pc = pc
                 self.done = True
+                self._keep_cursors(cursors)
                 self.cursors = [None] * len(cursors)
-                self.db._vm_halt(self)
+                self._halt()
                 return None
             elif op == OP_HaltIfNull:
                 if mem[p3] is None:
@@ -740,7 +788,13 @@ cdef class Vdbe:
                 self.error_action = p1
                 raise E.error_for_code(E.SQLITE_CONSTRAINT_TRIGGER, p4s[pc])
             elif op == OP_Transaction:
-                self.db._vm_begin(self, p2)
+                # nothing to do when the transaction is open at the level needed and no
+                # statement journal is wanted (a repeated statement inside a transaction)
+                if p2:
+                    if self.db.bt.pager.in_trans < 2 or self.prog.stmt_journal:
+                        self.db._vm_begin(self, p2)
+                elif self.db.bt.pager.in_trans < 1:
+                    self.db._vm_begin(self, p2)
             elif op == OP_AutoCommit:
                 self.db._vm_autocommit(p1, p2)
             elif op == OP_Savepoint:
@@ -981,7 +1035,11 @@ cdef class Vdbe:
                         c.bt = c.data.cursor
                         c.kind = K_TABLE
                 else:
-                    c.bt.insert(v, encode_record(mem[p2]))
+                    k = encode_record(mem[p2])
+                    if type(v) is int and type(c.bt) is BtCursor:
+                        (<BtCursor>c.bt).insert_row(v, k)
+                    else:
+                        c.bt.insert(v, k)
                     c.row = None
                     p5 = a5[pc]
                     if p5 & 0x01:
@@ -996,6 +1054,8 @@ cdef class Vdbe:
                     c.data.insert(mem[p2])
                 elif c.kind == K_SORTER:
                     c.data.rows.append(mem[p2])
+                elif type(c.bt) is BtCursor:
+                    (<BtCursor>c.bt).insert_key(encode_record(mem[p2]))
                 else:
                     c.bt.insert(encode_record(mem[p2]))
             elif op == OP_SorterInsert:
@@ -1123,6 +1183,34 @@ cdef class Vdbe:
             else:
                 raise E.InternalError("unknown opcode %d at %d" % (op, pc))
             pc += 1
+
+    cdef int _halt(self) except -1:
+        """The end of a run (sqlite3VdbeHalt): the statement's journal released, the change
+        counts set, the statement no longer active, and in autocommit mode the transaction
+        committed once no statement runs."""
+        db = self.db
+        ref = self.stmt
+        stmt = ref() if ref is not None else None
+        if db._stmt_sp:
+            db._vm_release_statement(stmt)
+        if self.n_change or self.n_nested or self.prog.is_write:
+            self.count_changes(self.n_change)
+        active = db._active
+        active.discard(stmt)
+        if db.autocommit and not active:
+            bt = db.bt
+            if bt.pager.in_trans:
+                bt.commit()
+        return 0
+
+    cpdef count_changes(self, long long n):
+        """sqlite3VdbeSetChanges at the end of a run: ``n`` rows changed by the statement
+        (changes()), and those its triggers changed (in total_changes() only)."""
+        prog = self.prog
+        db = self.db
+        if prog.is_write and not prog.is_ddl:
+            db.changes = n
+        db.total_changes += n + self.n_nested
 
     cdef long long _next_check(self, long long nops) except -1:
         """The instruction count at which the loop next looks at interrupt() and calls the
