@@ -162,6 +162,7 @@ cdef class ProgramBuilder:
     cdef Py_ssize_t *_labels
     cdef list _consts
     cdef dict _const_regs
+    cdef dict _const_ints
 
     def __cinit__(self):
         self.n_ops = self.cap = self.n_labels = self.label_cap = 0
@@ -328,13 +329,20 @@ cdef class ProgramBuilder:
         for the whole run, for instructions that only read it: SQLite's "factored"
         constants (sqlite3ExprCodeRunJustOnce), loaded once by ``emit_consts`` in the
         program's prologue instead of at every row. One register per distinct value."""
-        key = (type(value), repr(value) if type(value) is float else value)
-        if self._const_regs is None:
-            self._const_regs = {}
+        cdef dict regs
+        if self._consts is None:
             self._consts = []
-        r = self._const_regs.get(key)
+            self._const_ints = {}
+            self._const_regs = {}
+        if type(value) is int:  # (the commonest: keyed by the value itself)
+            regs = self._const_ints
+            key = value
+        else:  # (1, 1.0 and '1' are different constants; -0.0 and 0.0 too)
+            regs = self._const_regs
+            key = (type(value), repr(value) if type(value) is float else value)
+        r = regs.get(key)
         if r is None:
-            r = self._const_regs[key] = self.alloc_reg(1)
+            r = regs[key] = self.alloc_reg(1)
             self._consts.append((value, r))
         return r
 
