@@ -26,6 +26,8 @@ This module never raises except through that Python function and never touches s
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
+from sqlengine.vdbe._scalar cimport ScalarBase
+
 cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
@@ -285,12 +287,13 @@ def glob(str pattern, str s):
     return _compiled(pattern, True, None, False).matches(s)
 
 
-cdef class PatternCall:
+cdef class PatternCall(ScalarBase):
     """P4 of OP_Function for the built-in like() (2 or 3 arguments) and glob().
 
-    ``call(vm, args)`` as the VM calls every scalar function; ``fdef`` is the function's
-    FuncDef and ``func(ctx, *args)`` the Python function that covers every case this fast
-    path leaves out. ``db_flags`` is the connection's attribute dict, read per call for
+    ``call(vm, args)`` as the VM calls every scalar function, and ``call_mem`` with the
+    arguments in the VM's registers; ``fdef`` is the function's FuncDef and
+    ``func(ctx, *args)`` the Python function that covers every case this fast path leaves
+    out. ``db_flags`` is the connection's attribute dict, read per call for
     ``case_sensitive_like`` (the PRAGMA may change between calls).
     """
 
@@ -329,18 +332,20 @@ cdef class PatternCall:
         return not self.ctx.case_sensitive_like
 
     def __call__(self, vm, args):
-        cdef Py_ssize_t n = len(args)
+        return self.call_mem(vm, args if type(args) is list else list(args), 0, len(args))
+
+    cdef object call_mem(self, object vm, list mem, Py_ssize_t base, Py_ssize_t n):
         cdef bint nocase
         cdef Pattern p
-        pattern = args[0]
-        if n >= 2 and type(pattern) is str and type(args[1]) is str \
+        pattern = mem[base]
+        if n >= 2 and type(pattern) is str and type(mem[base + 1]) is str \
                 and PyUnicode_GET_LENGTH(pattern) < FAST_PATTERN_CHARS:
             escape = None
             if n == 3:
-                escape = args[2]
+                escape = mem[base + 2]
                 if type(escape) is not str or PyUnicode_GET_LENGTH(escape) != 1 \
                         or escape == "\0":
-                    return self.func(self.ctx, *args)
+                    return self.func(self.ctx, *mem[base:base + n])
             nocase = self._nocase()
             p = self.last
             if p is None or not (pattern is self.last_pattern or pattern == self.last_pattern) \
@@ -350,5 +355,5 @@ cdef class PatternCall:
                 self.last_pattern = pattern
                 self.last_escape = escape
                 self.last_nocase = nocase
-            return 1 if p.matches(args[1]) else 0
-        return self.func(self.ctx, *args)
+            return 1 if p.matches(mem[base + 1]) else 0
+        return self.func(self.ctx, *mem[base:base + n])

@@ -25,6 +25,7 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 
 from sqlengine import errors as E
 from sqlengine.vdbe._aggregates cimport AggBase
+from sqlengine.vdbe._scalar cimport ScalarBase
 from sqlengine.storage._btree cimport BtCursor
 from sqlengine.vdbe import sorter as S
 from sqlengine.storage._record cimport encode_record
@@ -611,7 +612,12 @@ cdef class Vdbe:
                 mem[p2] = negate(mem[p1])
             elif op == OP_Function:
                 n = a5[pc]
-                mem[p3] = p4s[pc](self, mem[p2:p2 + n])
+                v = p4s[pc]
+                if isinstance(v, ScalarBase):
+                    # compiled: arguments read from the registers
+                    mem[p3] = (<ScalarBase>v).call_mem(self, mem, p2, n)
+                else:
+                    mem[p3] = v(self, mem[p2:p2 + n])
             elif op == OP_AggStep:
                 n = a5[pc]
                 st = mem[p3]
