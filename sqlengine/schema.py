@@ -612,7 +612,8 @@ class SchemaRows:
 def _final_groups(lists, old) -> tuple:
     """The groups of a build as kept in ``Schema.groups`` (one tuple each: a group of
     ``old`` whose rows did not change, whose objects are taken over as they are; a
-    ``_Deferred`` for a plain one; else the rows as a tuple), and the set of the kept."""
+    ``_Deferred`` for a plain one old has not built; else the rows as a tuple), and the
+    set of the kept."""
     prev = old.groups if old is not None else {}
     groups: dict = {}
     kept = set()
@@ -621,7 +622,9 @@ def _final_groups(lists, old) -> tuple:
         if p is not None and len(p) == len(g) and p == tuple(g):
             kept.add(key)
             groups[key] = p
-        elif _plain_group(g):
+        elif _plain_group(g) and (p is None or type(dict.get(old.tables, key)) is not Table):
+            # (a changed group whose table old has built is built again at once, from
+            # old's objects where its rows did not change: see build_schema)
             groups[key] = _Deferred(g)
         else:
             groups[key] = tuple(g)
@@ -664,6 +667,39 @@ def _no_table(name, table):
                          code=SQLITE_CORRUPT)
 
 
+class _OldRows:
+    """The rows of ``old``'s groups, as sets, for asking whether a row of a changed group
+    is one that ``old`` built an object from (a CREATE INDEX changes its table's group, but
+    the table's own row and its other indexes' rows are the same)."""
+
+    __slots__ = ("old", "sets")
+
+    def __init__(self, old):
+        self.old = old
+        self.sets: dict = {}
+
+    def has(self, key, row) -> bool:
+        if self.old is None:
+            return False
+        rows = self.sets.get(key)
+        if rows is None:
+            g = self.old.groups.get(key, ())
+            rows = self.sets[key] = {g[i:i + 5] for i in range(1, len(g), 5)}
+        return row in rows
+
+
+def _table_again(old: Table) -> Table:
+    """A Table built from the same CREATE TABLE row as ``old``: its columns, constraints
+    and layout are old's (nothing changes them once built), its lists of indexes and
+    triggers new (a WITHOUT ROWID table's key, its own b-tree, stays)."""
+    t = Table.__new__(Table)
+    for f in Table.__slots__:
+        setattr(t, f, getattr(old, f))
+    t.indexes = [i for i in old.indexes if i.is_pk and old.without_rowid]
+    t.triggers = []
+    return t
+
+
 def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
     """The schema from the sqlite_schema rows;
     ``parse(sql, type, name)`` returns the AST of a row's statement. A table whose rows are
@@ -672,7 +708,9 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
     as SQLite reports it. With ``old`` (the schema this connection had), the objects of
     every group of rows that did not change are taken from it instead of being built again
     (a DDL statement changes one group; SQLite likewise parses only the new rows), in the
-    same order a full build gives."""
+    same order a full build gives; in a changed group, a row ``old`` has too gives the
+    object built from it again without parsing (its table only when the table's own row
+    is the same)."""
     s = Schema(old.tables[SCHEMA_TABLE] if old is not None else None)
     tables = TableMap(s.tables)
     tables.parse = parse
@@ -687,6 +725,8 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
     n_idx = 0  # CREATE INDEX rows, built after the tables (second pass over the rows)
     trig_rows = []
     table_names = None  # every table row's lower-case name: the tables an index may be on
+    same = _OldRows(old)
+    again = set()  # the groups whose Table was made again from old's (_table_again)
     for typ, name, tbl_name, root, sql, key in rows.rows():
         reuse = key in kept  # (its rows were checked when they were first built)
         if not reuse:
@@ -706,7 +746,13 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
             if type(g) is _Deferred:
                 dict.__setitem__(tables, key, g)
                 continue
-            t = table_from_ast(parse(sql, typ, name), root, sql)
+            t = dict.get(old.tables, key) if same.has(key, (typ, name, tbl_name, root, sql)) \
+                else None
+            if type(t) is Table:
+                t = _table_again(t)
+                again.add(key)
+            else:
+                t = table_from_ast(parse(sql, typ, name), root, sql)
             s.tables[key] = t
             for idx in t.indexes:  # the key of a WITHOUT ROWID table
                 s.indexes[idx.name.lower()] = idx
@@ -714,15 +760,19 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
             if reuse:
                 s.views[name.lower()] = old.views[name.lower()]
                 continue
-            ast = parse(sql, typ, name)
-            s.views[name.lower()] = View(ast.name, ast.select, ast.columns, sql)
+            v = old.views.get(name.lower()) if same.has(key, (typ, name, tbl_name, root, sql)) \
+                else None
+            if v is None:
+                v = parse(sql, typ, name)
+            s.views[name.lower()] = View(v.name, v.select, v.columns, sql)
         elif typ == "index":
             if sql is None:
                 autos.append((name, tbl_name, root, reuse))
             else:
                 n_idx += 1
         elif typ == "trigger":
-            trig_rows.append((name, tbl_name, sql, reuse))
+            trig_rows.append((name, tbl_name, sql, reuse,
+                              same.has(key, (typ, name, tbl_name, root, sql))))
     for name, tbl_name, root, reuse in autos:
         if reuse:
             _take_over(indexes, old.indexes, name.lower())
@@ -760,6 +810,12 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
         t = s.table(tbl_name)
         if t is None:
             continue
+        if key in again and same.has(key, (typ, name, tbl_name, root, sql)):
+            idx = dict.get(old.indexes, name.lower())
+            if type(idx) is Index:
+                t.indexes.append(idx)
+                s.indexes[name.lower()] = idx
+                continue
         st = parse(sql, "index", name)
         if table_names is None:
             table_names = {r[1].lower() for r in rows.rows() if r[0] == "table"}
@@ -768,11 +824,13 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
         idx = index_from_ast(st, t, root, sql)
         t.indexes.append(idx)
         s.indexes[name.lower()] = idx
-    for name, tbl_name, sql, reuse in trig_rows:
+    for name, tbl_name, sql, reuse, unchanged in trig_rows:
         if reuse:
             s.triggers[name.lower()] = old.triggers[name.lower()]
             continue
-        tr = Trigger(parse(sql, "trigger", name), sql)
+        tr = old.triggers.get(name.lower()) if unchanged else None
+        if tr is None:
+            tr = Trigger(parse(sql, "trigger", name), sql)
         s.triggers[name.lower()] = tr
         owner = s.table(tbl_name) or s.views.get(tbl_name.lower())
         if owner is not None:

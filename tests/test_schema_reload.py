@@ -172,10 +172,39 @@ def test_unchanged_objects_are_taken_over_and_changed_ones_rebuilt():
     b2 = s2.tables["b"]
     assert b2 is not b and [i.name for i in b2.indexes] == ["bx"]
     assert [t.name for t in b2.triggers] == ["bt"] and not b.indexes
-    assert s2.triggers["bt"] is b2.triggers[0] is not bt
+    # (its table row and trigger row did not change: the columns are b's, the trigger is bt)
+    assert s2.triggers["bt"] is b2.triggers[0] is bt and b2.columns is b.columns
     # a full build from the same rows gives the same schema, in the same order
     rows, cookie = db._read_schema_rows()
     full = S.build_schema(rows, lambda sql, typ, name: parse_one(sql).stmt)
     for attr in ("tables", "indexes", "views", "triggers"):
         assert list(getattr(full, attr)) == list(getattr(s2, attr))
     assert [i.name for i in full.tables["a"].indexes] == [i.name for i in a.indexes]
+
+
+def test_a_changed_group_rebuilds_only_its_changed_rows():
+    # CREATE INDEX changes its table's group: the table's row and its other indexes' rows
+    # did not change, so their objects are made again without parsing; a changed table
+    # row (ALTER TABLE) rebuilds the table and every index of it
+    db = D.Database(":memory:")
+    db.execute("CREATE TABLE t(a, b, c UNIQUE)")
+    db.execute("CREATE INDEX tb ON t(b)")
+    db.execute("CREATE INDEX tc ON t(c, a)")
+    db.execute("INSERT INTO t VALUES (1, 2, 3), (4, 5, 6)")
+    s1 = _built_schema(db)
+    t1, tb, tc = s1.tables["t"], s1.indexes["tb"], s1.indexes["tc"]
+
+    db.execute("CREATE INDEX ta ON t(a)")
+    s2 = _built_schema(db)
+    t2 = s2.tables["t"]
+    assert t2 is not t1 and t2.columns is t1.columns
+    assert [i.name for i in t2.indexes] == ["sqlite_autoindex_t_1", "tb", "tc", "ta"]
+    assert s2.indexes["tb"] is tb and s2.indexes["tc"] is tc
+    assert "ta" not in [i.name for i in t1.indexes]  # (the old table's list is its own)
+    db.execute("DROP INDEX tb")
+    db.execute("ALTER TABLE t DROP COLUMN b")
+    s3 = _built_schema(db)
+    t3 = s3.tables["t"]
+    assert t3.columns is not t1.columns and [c.name for c in t3.columns] == ["a", "c"]
+    assert s3.indexes["tc"] is not tc and s3.indexes["tc"].columns == [1, 0]
+    assert list(db.execute("SELECT a FROM t INDEXED BY tc WHERE c = 6")) == [(4,)]
