@@ -19,7 +19,7 @@ from sqlengine.vdbe._values cimport (apply_affinity, compare, compare_with_affin
                                      bit_not, shift_left, shift_right, concat, truth,
                                      logical_not, cast_affinity, cast, real_affinity)
 
-from cpython.list cimport PyList_GET_ITEM
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 
@@ -133,6 +133,21 @@ cdef inline object _aff_at(object aff, Py_ssize_t i):
         if ch < 128:
             return <object>PyTuple_GET_ITEM(CHAR1, ch)
     return aff[i]
+
+
+cdef inline object _slot(list items, long long i):
+    """items[i] for 0 <= i < len(items) (a cursor slot, a P4 operand) without the general
+    index path; IndexError otherwise."""
+    if 0 <= i < PyList_GET_SIZE(items):
+        return <object>PyList_GET_ITEM(items, i)
+    raise IndexError("list index out of range")
+
+
+cdef inline BtCursor _btc(object bt):
+    """The b-tree cursor of a table or index cursor (BtCursor is final: one type test)."""
+    if type(bt) is BtCursor:
+        return <BtCursor>bt
+    return <BtCursor?>bt
 
 
 cdef inline tuple _regs(list mem, Py_ssize_t base, Py_ssize_t n):
@@ -382,7 +397,7 @@ cdef class Vdbe:
             p2 = a2[pc]
             p3 = a3[pc]
             if op == OP_Column:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 if c.nullrow:
                     mem[p3] = None
                 else:
@@ -390,7 +405,7 @@ cdef class Vdbe:
                     if r is None:
                         if c.kind == K_TABLE or c.kind == K_INDEX:
                             # one field decoded in place, no row tuple
-                            v = (<BtCursor?>c.bt).column_or(p2, p4s[pc], &done)
+                            v = _btc(c.bt).column_or(p2, _slot(p4s, pc), &done)
                             if done:
                                 mem[p3] = v
                                 pc += 1
@@ -399,13 +414,13 @@ cdef class Vdbe:
                     if p2 < len(r):
                         mem[p3] = r[p2]
                     else:
-                        mem[p3] = p4s[pc]
+                        mem[p3] = _slot(p4s, pc)
             elif op == OP_Next:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 c.row = None
                 c.nullrow = False
                 if c.kind == K_TABLE or c.kind == K_INDEX:
-                    if (<BtCursor?>c.bt).next_():
+                    if _btc(c.bt).next_():
                         pc = p2
                         continue
                     c.eof = True
@@ -432,7 +447,7 @@ cdef class Vdbe:
                 p5 = a5[pc]
                 v = mem[p3]
                 w = mem[p1]
-                coll = p4s[pc]
+                coll = _slot(p4s, pc)
                 if v is None or w is None:
                     if p5 & CMP_NULLEQ:
                         res = 0 if (v is None and w is None) else 1
@@ -497,11 +512,11 @@ cdef class Vdbe:
                                   for v in mem[p1:p1 + p2]])
                 return _regs(mem, p1, p2)
             elif op == OP_Rowid:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 if c.nullrow:
                     mem[p2] = None
                 elif c.kind == K_TABLE:
-                    mem[p2] = (<BtCursor?>c.bt).rowid_c()
+                    mem[p2] = _btc(c.bt).rowid_c()
                 elif c.kind == K_EPH_TABLE:
                     mem[p2] = c.data.rowids[c.pos]
                 else:
@@ -527,7 +542,7 @@ cdef class Vdbe:
             elif op == OP_Integer:
                 mem[p2] = p1
             elif op == OP_Int64 or op == OP_Real or op == OP_String8 or op == OP_Blob:
-                mem[p2] = p4s[pc]
+                mem[p2] = _slot(p4s, pc)
             elif op == OP_Null:
                 mem[p2] = None
                 if p3 > p2:
@@ -585,7 +600,7 @@ cdef class Vdbe:
                 if v is None:
                     mem[p2] = p3
                 else:
-                    mem[p2] = (1 if v else 0) ^ (<int>p4s[pc])
+                    mem[p2] = (1 if v else 0) ^ (<int>_slot(p4s, pc))
             elif op == OP_Add:
                 mem[p3] = add(mem[p2], mem[p1])
             elif op == OP_Subtract:
@@ -612,7 +627,7 @@ cdef class Vdbe:
                 mem[p2] = negate(mem[p1])
             elif op == OP_Function:
                 n = a5[pc]
-                v = p4s[pc]
+                v = _slot(p4s, pc)
                 if isinstance(v, ScalarBase):
                     # compiled: arguments read from the registers
                     mem[p3] = (<ScalarBase>v).call_mem(self, mem, p2, n)
@@ -622,7 +637,7 @@ cdef class Vdbe:
                 n = a5[pc]
                 st = mem[p3]
                 if st is None:
-                    st = AggState(p4s[pc].new(), (p1 & 1) != 0)
+                    st = AggState(_slot(p4s, pc).new(), (p1 & 1) != 0)
                     mem[p3] = st
                 # r[P1 >> 1] (when non-zero) is SQLite's regHit: 0 after a step that made
                 # the row the min()/max() (its bare columns are loaded), 1 after one that
@@ -638,18 +653,18 @@ cdef class Vdbe:
                 args = mem[p2:p2 + n]
                 if (<AggState>st).seen is not None:
                     # the first NULL is a distinct value too (the step sees it once)
-                    f = p4s[pc]
+                    f = _slot(p4s, pc)
                     k = S.row_key(args, n, f.distinct_norms or [None] * n)
                     if k in (<AggState>st).seen:
                         pc += 1
                         continue
                     (<AggState>st).seen.add(k)
-                r = p4s[pc].step((<AggState>st).obj, args)
+                r = _slot(p4s, pc).step((<AggState>st).obj, args)
                 if i:
                     mem[i] = 0 if r else 1
             elif op == OP_AggFinal or op == OP_AggValue:
                 st = mem[p1]
-                f = p4s[pc]
+                f = _slot(p4s, pc)
                 if st is None:
                     v = f.final(f.new())
                 else:
@@ -659,11 +674,11 @@ cdef class Vdbe:
                 else:
                     mem[p3] = v
             elif op == OP_Affinity:
-                aff = p4s[pc]
+                aff = _slot(p4s, pc)
                 for i in range(p2):
                     mem[p1 + i] = apply_affinity(mem[p1 + i], _aff_at(aff, i))
             elif op == OP_MakeRecord:
-                aff = p4s[pc]
+                aff = _slot(p4s, pc)
                 if aff is None:
                     mem[p3] = _regs(mem, p1, p2)
                 else:
@@ -676,7 +691,7 @@ cdef class Vdbe:
             elif op == OP_Cast:
                 mem[p1] = cast_affinity(mem[p1], AFF_CHARS[p2])
             elif op == OP_CastType:
-                mem[p1] = cast(mem[p1], p4s[pc])
+                mem[p1] = cast(mem[p1], _slot(p4s, pc))
             elif op == OP_Gosub:
                 mem[p1] = pc
                 pc = p2
@@ -749,7 +764,7 @@ cdef class Vdbe:
                 if mem[p2] > mem[p1]:
                     mem[p1] = mem[p2]
             elif op == OP_Compare:
-                ki = p4s[pc]
+                ki = _slot(p4s, pc)
                 self.cmp = 0
                 for i in range(p3):
                     v = mem[p1 + i]
@@ -779,7 +794,7 @@ cdef class Vdbe:
             elif op == OP_Halt:
                 if p1:
                     self.error_action = p2
-                    raise E.error_for_code(p1, p4s[pc])
+                    raise E.error_for_code(p1, _slot(p4s, pc))
                 self.pc = pc
                 self.done = True
                 self._keep_cursors(cursors)
@@ -789,10 +804,10 @@ cdef class Vdbe:
             elif op == OP_HaltIfNull:
                 if mem[p3] is None:
                     self.error_action = p2
-                    raise E.error_for_code(p1, p4s[pc])
+                    raise E.error_for_code(p1, _slot(p4s, pc))
             elif op == OP_Raise:
                 self.error_action = p1
-                raise E.error_for_code(E.SQLITE_CONSTRAINT_TRIGGER, p4s[pc])
+                raise E.error_for_code(E.SQLITE_CONSTRAINT_TRIGGER, _slot(p4s, pc))
             elif op == OP_Transaction:
                 # nothing to do when the transaction is open at the level needed and no
                 # statement journal is wanted (a repeated statement inside a transaction)
@@ -804,7 +819,7 @@ cdef class Vdbe:
             elif op == OP_AutoCommit:
                 self.db._vm_autocommit(p1, p2)
             elif op == OP_Savepoint:
-                self.db._vm_savepoint(p1, p4s[pc])
+                self.db._vm_savepoint(p1, _slot(p4s, pc))
             elif op == OP_ReadCookie:
                 mem[p2] = self.db._vm_get_meta(p3)
             elif op == OP_SetCookie:
@@ -829,9 +844,9 @@ cdef class Vdbe:
             elif op == OP_OpenRead or op == OP_OpenWrite:
                 if a5[pc] & 0x10:
                     p2 = mem[p2]
-                self._open_table(p1, p2, op == OP_OpenWrite, p4s[pc])
+                self._open_table(p1, p2, op == OP_OpenWrite, _slot(p4s, pc))
             elif op == OP_OpenEphemeral:
-                ki = p4s[pc]
+                ki = _slot(p4s, pc)
                 if a5[pc] & 1:
                     c = VCursor(K_EPH_HASH, None, S.EphHash(ki), ki, p2)
                 elif ki is None:
@@ -840,14 +855,14 @@ cdef class Vdbe:
                     c = VCursor(K_EPH_INDEX, None, S.EphIndex(ki, p2), ki, p2)
                 cursors[p1] = c
             elif op == OP_SorterOpen:
-                cursors[p1] = VCursor(K_SORTER, None, S.Sorter(p4s[pc]), p4s[pc], p2)
+                cursors[p1] = VCursor(K_SORTER, None, S.Sorter(_slot(p4s, pc)), _slot(p4s, pc), p2)
             elif op == OP_OpenPseudo:
                 c = VCursor(K_PSEUDO, None, None, None, p3)
                 c.row = mem[p2]
                 c.data = p2
                 cursors[p1] = c
             elif op == OP_ResetSorter:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 if c is not None:
                     if c.kind == K_SORTER:
                         c.data = S.Sorter(c.key_info)
@@ -864,15 +879,15 @@ cdef class Vdbe:
             elif op == OP_Close:
                 cursors[p1] = None
             elif op == OP_Rewind or op == OP_Last:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 c.row = None
                 c.nullrow = False
                 k = c.kind
                 if k == K_TABLE or k == K_INDEX:
                     if op == OP_Rewind:
-                        ok = (<BtCursor?>c.bt).first()
+                        ok = _btc(c.bt).first()
                     else:
-                        ok = (<BtCursor?>c.bt).last()
+                        ok = _btc(c.bt).last()
                 elif k == K_EPH_TABLE:
                     n = len(c.data.rows)
                     c.pos = 0 if op == OP_Rewind else n - 1
@@ -888,11 +903,11 @@ cdef class Vdbe:
                     pc = p2
                     continue
             elif op == OP_Prev:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 c.row = None
                 c.nullrow = False
                 if c.kind == K_TABLE or c.kind == K_INDEX:
-                    if (<BtCursor?>c.bt).prev_():
+                    if _btc(c.bt).prev_():
                         pc = p2
                         continue
                 else:
@@ -902,7 +917,7 @@ cdef class Vdbe:
                         continue
                 c.eof = True
             elif op == OP_SeekRowid or op == OP_NotExists:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 c.row = None
                 c.nullrow = False
                 v = mem[p3]
@@ -932,14 +947,14 @@ cdef class Vdbe:
                         c.eof = True
                         pc = p2
                         continue
-                elif not (<BtCursor?>c.bt).seek_rowid_eq(v):
+                elif not _btc(c.bt).seek_rowid_eq(v):
                     c.eof = True
                     pc = p2
                     continue
                 else:
                     c.eof = False
             elif op == OP_SeekGE or op == OP_SeekGT or op == OP_SeekLE or op == OP_SeekLT:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 c.row = None
                 c.nullrow = False
                 if c.kind == K_TABLE:
@@ -968,11 +983,11 @@ cdef class Vdbe:
                     else:
                         ok = bc.seek_lt(k)
                 elif c.kind == K_EPH_HASH:
-                    n = <int>p4s[pc]
+                    n = <int>_slot(p4s, pc)
                     ok = c.data.lookup(_regs(mem, p3, n))
                     c.pos = 0
                 else:
-                    n = <int>p4s[pc]
+                    n = <int>_slot(p4s, pc)
                     key = _regs(mem, p3, n)
                     bc = <BtCursor?>c.bt
                     if op == OP_SeekGE:
@@ -988,14 +1003,14 @@ cdef class Vdbe:
                     pc = p2
                     continue
             elif op == OP_IdxGE or op == OP_IdxGT or op == OP_IdxLE or op == OP_IdxLT:
-                c = <VCursor>cursors[p1]
-                n = <int>p4s[pc]
+                c = <VCursor>_slot(cursors, p1)
+                n = <int>_slot(p4s, pc)
                 if c.kind == K_TABLE:
-                    v = (<BtCursor?>c.bt).rowid_c()
+                    v = _btc(c.bt).rowid_c()
                     w = mem[p3]
                     res = compare(v, apply_affinity(w, "C"), None) if w is not None else 1
                 else:
-                    res = (<BtCursor?>c.bt).compare_key(_regs(mem, p3, n))
+                    res = _btc(c.bt).compare_key(_regs(mem, p3, n))
                 if op == OP_IdxGE:
                     ok = res >= 0
                 elif op == OP_IdxGT:
@@ -1008,29 +1023,29 @@ cdef class Vdbe:
                     pc = p2
                     continue
             elif op == OP_IdxRowid:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 mem[p2] = None if c.nullrow else _idx_rowid(c)
             elif op == OP_NullRow:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 if c is None:
                     c = VCursor(K_PSEUDO, None, None, None, 0)
                     cursors[p1] = c
                 c.nullrow = True
                 c.row = None
             elif op == OP_IfNullRow:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 if c is None or c.nullrow:
                     mem[p3] = None
                     pc = p2
                     continue
             elif op == OP_NewRowid:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_TABLE:
                     mem[p2] = c.data.next_rowid
                 else:
                     mem[p2] = self._new_rowid(c)
             elif op == OP_Insert:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 v = mem[p3]
                 if c.kind == K_EPH_TABLE:
                     c.data.insert(v, mem[p2])
@@ -1055,7 +1070,7 @@ cdef class Vdbe:
                     if p5 & 0x20:
                         self.db.last_insert_rowid = v
             elif op == OP_IdxInsert:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_INDEX or c.kind == K_EPH_HASH:
                     c.data.insert(mem[p2])
                 elif c.kind == K_SORTER:
@@ -1065,7 +1080,7 @@ cdef class Vdbe:
                 else:
                     c.bt.insert(encode_record(mem[p2]))
             elif op == OP_SorterInsert:
-                w = (<VCursor>cursors[p1]).data
+                w = (<VCursor>_slot(cursors, p1)).data
                 r = w.rows
                 n = w.trim_at
                 if n:
@@ -1082,13 +1097,13 @@ cdef class Vdbe:
                 else:
                     r.append(mem[p2])
             elif op == OP_SorterCutoff:
-                w = (<VCursor>cursors[p1]).data
+                w = (<VCursor>_slot(cursors, p1)).data
                 k = w.cutoff
                 if k is not None and w.order.sorts_after(_regs(mem, p3, w.spec.n_key), k):
                     pc = p2
                     continue
             elif op == OP_SorterSort:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 c.data.sort()
                 c.pos = 0
                 c.row = None
@@ -1098,7 +1113,7 @@ cdef class Vdbe:
                     continue
                 c.eof = False
             elif op == OP_SorterNext:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 c.pos += 1
                 c.row = None
                 if c.pos < len(c.data.rows):
@@ -1111,10 +1126,10 @@ cdef class Vdbe:
                     continue
                 c.eof = True
             elif op == OP_SorterData or op == OP_RowData:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 mem[p2] = _row_of(c)
             elif op == OP_Delete:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_INDEX:
                     c.data.delete(_row_of(c))
                 else:
@@ -1126,7 +1141,7 @@ cdef class Vdbe:
                 elif p5 & 0x08:
                     self.n_nested += 1
             elif op == OP_IdxDelete:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 key = _regs(mem, p2, p3)
                 if c.kind == K_EPH_INDEX:
                     c.data.delete(key)
@@ -1135,8 +1150,8 @@ cdef class Vdbe:
                 c.row = None
             elif op == OP_Found or op == OP_NotFound or op == OP_NoConflict \
                     or op == OP_IdxKeyCheck:
-                c = <VCursor>cursors[p1]
-                n = <int>p4s[pc]
+                c = <VCursor>_slot(cursors, p1)
+                n = <int>_slot(p4s, pc)
                 if n == 0:
                     key = tuple(mem[p3])
                 else:
@@ -1159,7 +1174,7 @@ cdef class Vdbe:
                     pc = p2
                     continue
             elif op == OP_Count:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_TABLE:
                     mem[p2] = len(c.data.rows)
                 elif c.kind == K_EPH_INDEX:
@@ -1167,7 +1182,7 @@ cdef class Vdbe:
                 else:
                     mem[p2] = c.bt.count()
             elif op == OP_Sequence:
-                c = <VCursor>cursors[p1]
+                c = <VCursor>_slot(cursors, p1)
                 mem[p2] = c.seq
                 c.seq += 1
             elif op == OP_InListCheck:
@@ -1176,7 +1191,7 @@ cdef class Vdbe:
                     mem[p2] = None
                 else:
                     k = v if type(v) is not str else ("s", v)
-                    if k in p4s[pc]:
+                    if k in _slot(p4s, pc):
                         mem[p2] = 1
                     else:
                         mem[p2] = None if p3 else 0
