@@ -21,6 +21,8 @@ States (as SQLite's pager.c; the lock is the VFS lock level):
 
 The pager never parses b-tree pages: it hands out page objects made by the factory given by the
 b-tree layer (anything with ``pgno``, ``data`` (a bytearray of page_size) and ``invalidate()``).
+A page read on a cache miss and the cache's eviction scan are compiled (``_pageread.pyx``);
+the b-tree's cursors use that miss path directly and make their own pages.
 """
 
 from __future__ import annotations
