@@ -5,6 +5,16 @@ as written, or as it was before a DELETE) and collected in an ephemeral table; t
 handed to the caller only after every change is made, so a caller that stops stepping
 early still sees the whole statement applied. Result column names follow SELECT's rules.
 
+The types of REAL columns follow SQLite 3.40, the stdlib sqlite3 this project is checked
+against. The row an INSERT or UPDATE writes holds a whole number in a REAL column as an
+"IntReal" (a real in arithmetic, an integer once stored), so an item that hands that
+column back as it is (itself, or through COLLATE, unary +, CASE results and the functions
+that return an argument unchanged: ``_IntReals``) returns an integer. And 3.40's resolver
+leaves every column of the row with the column number 0, so an item that is a column or
+the rowid (through COLLATE) gets the *first* column's affinity: a float when that column
+is REAL. DELETE returns the row as read. An IntReal a subquery returns is still a float
+here (SQLite returns the integer).
+
 This module emits code; it never runs it.
 """
 
@@ -64,20 +74,18 @@ class Returning:
         first_real = bool(self.table.columns) and \
             self.table.columns[0].affinity == O.AFF_REAL
         deleting = isinstance(p.ast, A.Delete)  # (the row as read: no IntReal)
+        int_reals = _IntReals(p, self.table, scope)
         for i, (e, _name, _decl) in enumerate(cols):
             if isinstance(e, A.FunctionCall) and p.db.is_aggregate(
                     e.name, 0 if e.star else len(e.args)) and e.over is None:
                 from sqlengine.errors import OperationalError
                 raise OperationalError(f"misuse of aggregate function {e.name}()")
             _check_schema_names(scope, e)
-            code_expr(p, scope, e, regs + i)
             col, plain = _row_column(scope, e)
-            if col is None:
-                continue
-            if not deleting and col >= 0 and \
-                    self.table.columns[col].affinity == O.AFF_REAL:
-                b.emit(O.OP_Function, 0, regs + i, regs + i, _stored_int_real, 1)
-            if plain and first_real:
+            if not deleting:
+                e = int_reals.passed(e)
+            code_expr(p, scope, e, regs + i)
+            if col is not None and plain and first_real:
                 b.emit(O.OP_RealAffinity, regs + i)
         rec = b.alloc_reg()
         rid = b.alloc_reg()
@@ -148,11 +156,79 @@ def _row_column(scope, e):
     if t is A.Column and e.schema is None:
         try:
             ref = scope.lookup(e.name, e.table)
-        except Exception:  # noqa: BLE001 - (coded above: it resolved)
+        except Exception:  # noqa: BLE001 - (its coding reports the error)
             return None, False
         if ref is not None:
             return ref.col, plain
     return None, False
+
+
+# the functions that return one of their arguments as it is (by argument position; None:
+# any of them), through which a REAL column's IntReal reaches the RETURNING row
+_PASS_ARGS = {"coalesce": None, "ifnull": None, "max": None, "min": None, "nullif": (0,),
+              "likely": (0,), "unlikely": (0,), "likelihood": (0,), "iif": (1, 2),
+              "if": (1, 2)}
+
+
+class _IntReals:
+    """Rewrites a RETURNING item so that each REAL column of the row it hands back as it is
+    (itself, or through COLLATE, unary +, CASE results and the functions of _PASS_ARGS)
+    reads that column as its record stores it (``_stored_int_real``), the column's value
+    anywhere else (an operand, a condition) staying the REAL one."""
+
+    def __init__(self, p, table, scope):
+        self.p = p
+        self.table = table
+        self.scope = scope
+        self.regs = {}  # column number -> register of its stored form
+        self.conv = None
+
+    def passed(self, e):
+        import dataclasses
+        t = type(e)
+        if t is A.Collate:
+            x = self.passed(e.expr)
+            return e if x is e.expr else dataclasses.replace(e, expr=x)
+        if t is A.Unary and e.op == "+":
+            x = self.passed(e.operand)
+            return e if x is e.operand else dataclasses.replace(e, operand=x)
+        if t is A.Case:
+            whens = [(w, self.passed(r)) for w, r in e.whens]
+            other = self.passed(e.else_) if e.else_ is not None else None
+            if all(a[1] is b[1] for a, b in zip(whens, e.whens)) and other is e.else_:
+                return e
+            return dataclasses.replace(e, whens=whens, else_=other)
+        if t is A.FunctionCall:
+            name = e.name.lower()
+            if name not in _PASS_ARGS or e.over is not None or e.filter is not None or \
+                    e.distinct or e.star or (name in ("max", "min") and len(e.args) < 2):
+                return e
+            which = _PASS_ARGS[name]
+            args = [self.passed(a) if which is None or k in which else a
+                    for k, a in enumerate(e.args)]
+            if all(a is b for a, b in zip(args, e.args)):
+                return e
+            return dataclasses.replace(e, args=args)
+        from sqlengine.compiler.resolve import ResolvedColumn
+        col, _plain = _row_column(self.scope, e) if t is A.Column or \
+            t is ResolvedColumn else (None, False)
+        if col is None or col < 0 or self.table.columns[col].affinity != O.AFF_REAL:
+            return e
+        return self._stored(col)
+
+    def _stored(self, col):
+        """A node reading column ``col`` of the row in its stored form."""
+        from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope, table_source
+        b = self.p.b
+        if self.conv is None:
+            self.conv = Scope([table_source(self.table.name, -3, self.table)])
+        r = self.regs.get(col)
+        if r is None:
+            r = self.regs[col] = b.alloc_reg()
+            src = self.scope.overrides[(-1, col)]
+            b.emit(O.OP_Function, 0, src, r, _stored_int_real, 1)
+            self.conv.overrides[(-3, col)] = r
+        return ResolvedColumn(ColRef(self.conv.sources[0], col, self.conv, 0))
 
 
 _INT_REAL_MIN = -(1 << 47)

@@ -58,3 +58,9 @@ delete from t returning main.t.a;
 insert into t values(2, 1, 'x', 20) returning nosuch, main.t.b;
 insert into t values(2, 1, 'x', 20) returning main.t.b, nosuch;
 insert into t values(2, 1, 'x', 21) returning (select main.f.b from f);
+-- the IntReal passes through CASE results and the functions that return an argument
+create table pt(b int, a real, n real);
+insert into pt values(2, 1, null) returning coalesce(a, 0), ifnull(a, 0), max(a, 0), min(a, 5), max(a, 1.5), nullif(a, 2), likely(a), unlikely(a), likelihood(a, 0.5), iif(1, a, 0), case when 1 then a end, case when a = 1 then a + 0 else a end, case a when 1 then 'one' end;
+insert into pt values(2, 1, null) returning coalesce(n, 2.0), coalesce(n, a), coalesce(n, a + 0), max(a), abs(a), round(a), quote(a), printf('%s', a), nullif(1, a), iif(a, 'y', 'n');
+update pt set b = 3 returning coalesce(a, 0), case when b > 0 then a end;
+delete from pt returning coalesce(a, 0), max(a, 0);
