@@ -848,6 +848,7 @@ def parse_at(str sql, Py_ssize_t pos):
     cdef Py_ssize_t s = pos, e = 0, rs, re_, last_end = pos, stmt_start = pos
     cdef list values = [None] * (STACK_DEPTH + 1)
     cdef object v, fn
+    cdef bint failed = False  # builder.error is set (see fail() in builder.py)
     builder = BUILDER(sql, pos)
     states[0] = 0
     kind = next_token(sql, s, n, &e)
@@ -901,8 +902,11 @@ def parse_at(str sql, Py_ssize_t pos):
                     builder.lookahead = s - stmt_start
                     v = fn(builder, values[top - length + 1:top + 1], rs - stmt_start,
                            re_ - stmt_start)
+                    # (only builder.py's reductions record an error, and none clears one)
+                    if not failed:
+                        failed = builder.error is not None
             if RULE_START[r]:
-                if builder.error is not None:
+                if failed:
                     raise OperationalError(builder.error)
                 return PARSED(v, sql[stmt_start:last_end], stmt_start,
                               e if kind == T_END else s)
@@ -915,7 +919,7 @@ def parse_at(str sql, Py_ssize_t pos):
             starts[top] = rs
             ends[top] = re_
         # shift
-        if builder.error is not None:
+        if failed:
             raise OperationalError(builder.error)
         if top >= STACK_DEPTH - 1:
             raise OperationalError("parser stack overflow")
