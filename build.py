@@ -46,6 +46,7 @@ PY_COMPILED = (
     "sqlengine/compiler/walk.py",
     "sqlengine/compiler/where.py",
     "sqlengine/compiler/window.py",
+    "sqlengine/schema.py",  # (a DDL statement rebuilds the schema, a cold open builds it)
     "sqlengine/sql/builder.py",
     "sqlengine/vdbe/functions_bridge.py",
     "sqlengine/vdbe/sorter.py",
