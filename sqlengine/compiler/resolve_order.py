@@ -217,7 +217,8 @@ def _walk(p, scope, e, agg_ok, aliases, noted):
         found = _function_error(p, e, agg_ok)
         if found is not None:
             noted[0] = found
-    elif t is A.Binary and e.op.upper() in _COMPARISONS and _mismatch(e.left, e.right) or \
+    elif t is A.Binary and e.op.upper() in _COMPARISONS and (
+            _mismatch(e.left, e.right) or _row_subquery_mismatch(p, scope, e)) or \
             t is A.Between and _mismatch(e.expr, e.low, e.high):
         raise _Abort(OperationalError("row value misused"))  # (before its operands)
     for c in iter_children(e):
@@ -259,6 +260,28 @@ def _abort_at_from_subquery(p, scope, sel, noted):
     except OperationalError as err:
         raise _Abort(err) from None
     raise _Abort(noted)
+
+
+def _row_subquery_mismatch(p, scope, e) -> bool:
+    """Whether a row value is compared with a subquery of another number of columns (the
+    subquery's number counted as SQLite's resolver knows it, its * expanded)."""
+    left, right = e.left, e.right
+    if type(left) in _SUBQUERIES:
+        left, right = right, left
+    if type(left) is not A.RowValue or type(right) is not A.Subquery:
+        return False
+    from sqlengine.compiler.select import _sub_columns, result_info_only
+    n = _sub_columns(right.select)  # (its result list as written, unless it has a *)
+    if n < 0:
+        saved = p.values_unused
+        p.values_unused = True  # (an aggregate SQLite's coder would refuse: the names)
+        try:
+            n = len(result_info_only(p, right.select, scope).names)
+        except OperationalError:
+            return False
+        finally:
+            p.values_unused = saved
+    return n != len(left.items)
 
 
 def _mismatch(*operands) -> bool:

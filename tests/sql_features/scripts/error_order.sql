@@ -84,3 +84,19 @@ select a from t group by a having (select * from (select a, count(t.b) from u));
 select (select (select * from (select a, count(t.b) from u))) from t;
 select (select a, count(t.b) from u) from t;
 select (select a, count(t.b) from u where t.a) from t;
+-- a row value compared with a subquery of another size: 'row value misused' before its
+-- operands' errors and its coder's (the subquery's * counted as expanded)
+select (1, 2) = (select * from (select a, count(t.b), 3 from u)) from t;
+select (1, 2, 3) = (select * from (select a, count(t.b), 3 from u)) from t;
+select (1, 2) = (select 1, 2, 3);
+select (select 1, 2, 3) = (1, 2);
+select (1, 2) = (select 1, 2);
+select (1, 2) < (select 1);
+select (1, nosuch) = (select 1, 2, 3);
+select (1, 2) = (select nosuch, 2, 3);
+select a from t where (a, b) = (select a, c, 1 from u);
+select a from t where (a, b) in (select a, c, 1 from u);
+select (a, b) = (select * from u) from t;
+select (a, b) = (select * from u, t) from t;
+select (1, 2) is (select 1, 2, 3);
+select (1, 2) between (select 1, 2) and (select 1, 2, 3);
