@@ -21,6 +21,9 @@ cdef object Column = _ast.Column
 cdef object FunctionCall = _ast.FunctionCall
 cdef int FEAT_FUNCTION = _ast.FEAT_FUNCTION
 from .builder import MAX_FUNCTION_ARG
+from .limits import MIN_TEXT_FOR_DEPTH as _MIN_TEXT_FOR_DEPTH
+cdef object Cast = _ast.Cast
+cdef Py_ssize_t MIN_TEXT_FOR_DEPTH = _MIN_TEXT_FOR_DEPTH
 
 from cpython.object cimport PyTypeObject
 
@@ -237,6 +240,9 @@ cdef enum:
     F_UNARY_PLUS = 21
     F_FUNCTION = 22
     F_FUNCTION_STAR = 23
+    F_FINISH = 24
+    F_TYPETOKEN = 25
+    F_CAST = 26
 FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "paren": F_PAREN, "string": F_STRING, "null": F_NULL, "column": F_COLUMN,
                 "float_": F_FLOAT, "unary_minus": F_UNARY_MINUS, "scanpt": F_SCANPT,
@@ -244,7 +250,8 @@ FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "true": F_TRUE, "false": F_FALSE, "second": F_SECOND, "third": F_THIRD,
                 "rcol": F_RCOL, "oneselect": F_ONESELECT, "select_plain": F_SELECT_PLAIN,
                 "unary_plus": F_UNARY_PLUS, "function": F_FUNCTION,
-                "function_star": F_FUNCTION_STAR}
+                "function_star": F_FUNCTION_STAR, "finish": F_FINISH,
+                "typetoken": F_TYPETOKEN, "cast": F_CAST}
 
 cdef enum:
     STACK_DEPTH = 100
@@ -730,7 +737,7 @@ cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
 # ------------------------------------------------------------------ the LALR loop
 
 cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t s,
-                        str sql, Py_ssize_t stmt_start, object builder):
+                        Py_ssize_t e, str sql, Py_ssize_t stmt_start, object builder):
     cdef str text
     cdef list lst
     cdef Py_ssize_t a, b
@@ -812,6 +819,15 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         return new_literal(None, s)
     if code == F_FLOAT:
         return new_literal(_float_value(values[base]), s)
+    if code == F_FINISH:  # (a text too short to nest too deep needs no depth test)
+        if e - s < MIN_TEXT_FOR_DEPTH:
+            return values[base]
+        return SLOW
+    if code == F_TYPETOKEN:
+        return sql[stmt_start + s:stmt_start + e]
+    if code == F_CAST:
+        text = values[base + 4]
+        return Cast(values[base + 2], text if text else "", s)
     # F_COLUMN
     name = values[base]
     if type(name) is QNAME:
@@ -897,7 +913,8 @@ def parse_at(str sql, Py_ssize_t pos):
                 v = SLOW
                 if RULE_FAST[r] != F_CALL:
                     v = fast_reduce(RULE_FAST[r], values, top - length + 1, length,
-                                    rs - stmt_start, sql, stmt_start, builder)
+                                    rs - stmt_start, re_ - stmt_start, sql, stmt_start,
+                                    builder)
                 if v is SLOW:
                     builder.lookahead = s - stmt_start
                     v = fn(builder, values[top - length + 1:top + 1], rs - stmt_start,
