@@ -307,6 +307,7 @@ cdef class Vdbe:
             if c is not None and (c.kind == K_TABLE or c.kind == K_INDEX) \
                     and c.data is None and type(c.bt) is BtCursor:
                 (<BtCursor>c.bt).detach()
+                c.reset()           # (drops the row it decoded last)
                 if spare is None:
                     spare = [None] * len(cursors)
                 spare[i] = c

@@ -118,3 +118,21 @@ def test_statement_run_again_after_deserialize():
         con.commit()
         con.deserialize(image)
     _both(ours, theirs, q)
+
+
+def test_a_kept_cursor_holds_no_row_between_runs():
+    import tracemalloc
+    con = sqlengine.connect(":memory:")
+    con.execute("CREATE TABLE big(a, b)")
+    con.execute("INSERT INTO big VALUES (1, ?)", (b"z" * 2_000_000,))   # overflow pages
+    q = "SELECT a, length(b) FROM big WHERE rowid = 1"   # no Next after the read
+    assert con.execute(q).fetchall() == [(1, 2_000_000)]
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        # the run decodes the overflowing record whole (the cursor's row); once it is
+        # over, the cursor kept for the next run must not keep that row alive
+        assert con.execute(q).fetchall() == [(1, 2_000_000)]
+        assert tracemalloc.get_traced_memory()[0] - before < 500_000
+    finally:
+        tracemalloc.stop()
