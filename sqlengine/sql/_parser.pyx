@@ -27,10 +27,12 @@ cdef Py_ssize_t MIN_TEXT_FOR_DEPTH = _MIN_TEXT_FOR_DEPTH
 
 from cpython.object cimport PyTypeObject
 
-from cpython.ref cimport PyObject, Py_INCREF
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
+    PyObject *_list_get "PyList_GET_ITEM" (object lst, Py_ssize_t i)
+    void _list_set "PyList_SET_ITEM" (object lst, Py_ssize_t i, PyObject *v)
     ctypedef struct PyMemberDef:
         int type
         Py_ssize_t offset
@@ -853,6 +855,18 @@ def parse_one(str sql, Py_ssize_t start=0):
     return None
 
 
+cdef inline int _put(list values, Py_ssize_t i, object v) except -1:
+    """values[i] = v for the value stack (parse_at tests its depth against STACK_DEPTH
+    before each push; the range test here is the list's own, without its call)."""
+    if i < 0 or i >= len(values):
+        raise IndexError("parser value stack index out of range")
+    cdef PyObject *old = _list_get(values, i)
+    Py_INCREF(v)
+    _list_set(values, i, <PyObject *>v)
+    Py_XDECREF(old)
+    return 0
+
+
 def parse_at(str sql, Py_ssize_t pos):
     """Parse the statement whose first token starts at ``pos`` (caller skipped blanks)."""
     cdef Py_ssize_t n = len(sql)
@@ -932,7 +946,7 @@ def parse_at(str sql, Py_ssize_t pos):
                 raise OperationalError("parser stack overflow")
             top += 1
             states[top] = GOTO[states[top - 1] * NNTS + RULE_ORIGIN[r]]
-            values[top] = v
+            _put(values, top, v)
             starts[top] = rs
             ends[top] = re_
         # shift
@@ -942,7 +956,7 @@ def parse_at(str sql, Py_ssize_t pos):
             raise OperationalError("parser stack overflow")
         top += 1
         states[top] = a
-        values[top] = token_value(kind, sql, s, e)
+        _put(values, top, token_value(kind, sql, s, e))
         starts[top] = s
         ends[top] = e
         if kind == T_SEMI:
