@@ -180,6 +180,7 @@ def _parse_timezone(z: str, i: int, p: DateTime) -> bool:
         i += 1
         while i < n and _isspace(z[i]):
             i += 1
+        p.tzSet = True  # (a time with a zone is UTC already: "utc" leaves it)
         return i < n
     else:
         return True
@@ -191,6 +192,7 @@ def _parse_timezone(z: str, i: int, p: DateTime) -> bool:
     p.tz = sgn * (d[1] + d[0] * 60)
     while i < n and _isspace(z[i]):
         i += 1
+    p.tzSet = True
     return i < n
 
 
