@@ -558,11 +558,9 @@ class SchemaRows:
 
     __slots__ = ("keys", "groups")
 
-    def __init__(self, records=()):
+    def __init__(self):
         self.keys: list = []
         self.groups: dict = {}
-        for r in records:
-            self.add(r)
 
     def add(self, rec) -> None:
         if len(rec) != 5:
@@ -589,7 +587,7 @@ class SchemaRows:
                     if tbl_name == key:
                         tbl_name = key
                     elif len(g) > 2 and tbl_name == g[2]:
-                        tbl_name = g[2]  # the table row's own name
+                        tbl_name = g[2]  # (the name of the group's first row)
                 elif key == tbl_name:
                     key = tbl_name
         self.keys.append(key)

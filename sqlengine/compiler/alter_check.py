@@ -22,6 +22,9 @@ This module only compiles to find errors; the code it emits is thrown away.
 
 from __future__ import annotations
 
+import dataclasses
+
+from sqlengine.compiler.walk import map_children
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
@@ -171,28 +174,12 @@ def _without_ordinals(node):
     """``node`` without the ORDER BY terms of a plain (not compound) SELECT that are column
     numbers from 1 to 65535: SQLite checks those against the result columns while coding,
     not while resolving (0, a negative or a larger one it rejects at once)."""
-    import dataclasses
-    t = type(node)
-    if t is list:
-        out = [_without_ordinals(v) for v in node]
-        return node if all(a is b for a, b in zip(out, node)) else out
-    if t is tuple:
-        out = tuple(_without_ordinals(v) for v in node)
-        return node if all(a is b for a, b in zip(out, node)) else out
-    if not dataclasses.is_dataclass(node) or isinstance(node, type):
-        return node
-    changes = {}
-    for f in dataclasses.fields(node):
-        v = getattr(node, f.name)
-        w = _without_ordinals(v)
-        if w is not v:
-            changes[f.name] = w
-    if t is A.Select and node.order_by and not isinstance(node.body, A.Compound):
-        terms = changes.get("order_by", node.order_by)
-        kept = [o for o in terms if not _ordinal(o.expr)]
-        if len(kept) != len(terms):
-            changes["order_by"] = kept or None
-    return dataclasses.replace(node, **changes) if changes else node
+    node = map_children(node, _without_ordinals)
+    if type(node) is A.Select and node.order_by and not isinstance(node.body, A.Compound):
+        kept = [o for o in node.order_by if not _ordinal(o.expr)]
+        if len(kept) != len(node.order_by):
+            node = dataclasses.replace(node, order_by=kept or None)
+    return node
 
 
 def _ordinal(e):

@@ -13,6 +13,7 @@ import dataclasses
 
 from sqlengine.compiler.cte import schema_scope
 from sqlengine.compiler.expr import if_false
+from sqlengine.compiler.walk import map_children, map_value
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -116,8 +117,6 @@ def bind_new_old(tr, table, new_base, old_base):
     """The trigger's WHEN and body with NEW.x / OLD.x as columns of two row sources whose
     values sit in the registers of the row, so that they carry the column's collation into
     comparisons as in SQLite (and no affinity, as there). On a view they stay names."""
-    import dataclasses
-
     from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope, Source
     from sqlengine.vdbe.opcodes import AFF_NONE
     if getattr(table, "is_view", False) or not hasattr(table, "columns"):
@@ -150,30 +149,14 @@ def bind_new_old(tr, table, new_base, old_base):
         return ResolvedColumn(ColRef(src, i, scope, 0))
 
     def walk(x):
-        t = type(x)
-        if t is A.Column:
+        if type(x) is A.Column:
             if x.table is not None and x.table.lower() in ("new", "old"):
                 r = ref_of(x)
                 if r is not None:
                     return r
             return x
-        if t is list:
-            return [walk(v) for v in x]
-        if t is tuple:
-            return tuple(walk(v) for v in x)
-        if dataclasses.is_dataclass(x) and not isinstance(x, type):
-            changes = {}
-            for f in dataclasses.fields(x):
-                v = getattr(x, f.name)
-                w = walk(v)
-                if w is not v:
-                    changes[f.name] = w
-            if not changes:
-                return x
-            y = dataclasses.replace(x, **changes)
-            return y
-        return x
-    return walk(tr.when), walk(tr.body)
+        return map_children(x, walk)
+    return map_value(tr.when, walk), map_value(tr.body, walk)
 
 
 def _view_columns(p, view):

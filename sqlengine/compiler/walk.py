@@ -9,8 +9,8 @@ instead of ``dataclasses.fields`` and ``is_dataclass`` on every node. Objects th
 AST dataclasses (the compiler's ``ResolvedColumn``, strings, numbers) are leaves.
 
 The typed walks the compiler uses per statement (expression coding, aggregate collection)
-stay beside their users; this module holds the generic ones and must never emit code or
-change a node.
+stay beside their users; this module holds the generic ones (and ``map_children``, the
+copy-on-change rebuild of a node's fields) and must never emit code or change a node.
 """
 
 from __future__ import annotations
@@ -65,6 +65,40 @@ def iter_children(node):
                     yield x
         elif _is_node(v):
             yield v
+
+
+_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def map_children(node, f):
+    """``node`` with ``f`` applied to each node in its fields (through lists and tuples),
+    rebuilt by ``dataclasses.replace`` only where ``f`` returned another object: ``node``
+    itself when nothing changed. Every field is looked at (not only ``child_fields``), and
+    no node is changed. A value that is not an AST node comes back as it is."""
+    if not _is_node(node):
+        return node
+    names = _ALL_FIELDS.get(type(node))
+    if names is None:
+        names = _ALL_FIELDS[type(node)] = tuple(x.name for x in dataclasses.fields(node))
+    changes = {}
+    for name in names:
+        v = getattr(node, name)
+        w = map_value(v, f)
+        if w is not v:
+            changes[name] = w
+    return dataclasses.replace(node, **changes) if changes else node
+
+
+def map_value(v, f):
+    """``f`` applied to ``v`` when it is a node, to the items of a list or tuple (rebuilt
+    only when one of them changed), else ``v``."""
+    t = type(v)
+    if t is list or t is tuple:
+        out = [map_value(x, f) for x in v]
+        if all(a is b for a, b in zip(out, v)):
+            return v
+        return out if t is list else tuple(out)
+    return f(v) if _is_node(v) else v
 
 
 def _is_node(v) -> bool:

@@ -122,6 +122,7 @@ cdef class BtCursor:
     cdef int free_cell_overflow(self, MemPage p, int i) except -1
     cdef int _prepare_write(self) except -1
     cdef int _append(self, rowid, bytes payload) except -1
+    cdef int _empty_leaf(self) except -1
     cdef int insert_row(self, int64_t rowid, bytes payload) except -1
     cdef int insert_key(self, bytes rec) except -1
     cdef bytes current_payload_at(self, MemPage p, int i)

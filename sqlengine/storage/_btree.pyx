@@ -1246,6 +1246,16 @@ cdef class BtCursor:
                 raise TypeError("insert(record) on an index cursor")
             self.insert_key(bytes(args[0]))
 
+    cdef int _empty_leaf(self) except -1:
+        """Position 0 of the leaf an insert into an empty tree goes to: the root is an
+        empty leaf, or an interior root whose only child is empty."""
+        self._release()
+        self.push(self.root)
+        while not self.top().leaf:
+            self.idx[self.depth] = 0
+            self.push(self.top().child(0))
+        return 0
+
     cdef int insert_key(self, bytes rec) except -1:
         """insert(record) on an index cursor, for the VM's IdxInsert."""
         cdef int c, i
@@ -1259,12 +1269,7 @@ cdef class BtCursor:
         c = self.move_to_key(None, -1, True)
         cell = self.make_cell(False, 0, rec)
         if c == -1:
-            self._release()
-            self.push(self.root)
-            while not self.top().leaf:
-                self.idx[self.depth] = 0
-                self.push(self.top().child(0))
-            i = 0
+            i = self._empty_leaf()
         else:
             i = self.idx[self.depth]
             p = self.top()
@@ -1291,14 +1296,7 @@ cdef class BtCursor:
         self.rec_ok = False
         cell = self.make_cell(True, rowid, payload)
         if self.state != CURSOR_VALID:
-            # empty table: the root is an empty leaf (or an interior root whose
-            # only child is empty)
-            self._release()
-            self.push(self.root)
-            while not self.top().leaf:
-                self.idx[self.depth] = 0
-                self.push(self.top().child(0))
-            i = 0
+            i = self._empty_leaf()
         else:
             i = self.idx[self.depth]
             if c == 0:
