@@ -1,8 +1,10 @@
 # cython: language_level=3
 """The compiled core of WHERE-term analysis (``compiler/plan_terms.py`` is the public module
 and documents the rules): the walk that computes which FROM items an expression reads
-(``Masker.mask``), run for every term and every operand side of a join's WHERE clause.
-It reads the AST and the scope's lookups; it emits no code and never decides the plan.
+(``Masker.mask``), run for every term and every operand side of a join's WHERE clause, and
+the term and operand objects themselves, C structs that the loop builder (``_loops.pyx``)
+reads without attribute lookups. It reads the AST and the scope's lookups; it emits no code
+and never decides the plan.
 """
 
 from sqlengine.compiler._resolve import ResolvedColumn
@@ -24,6 +26,45 @@ cdef object T_Case = A.Case
 cdef object T_RowValue = A.RowValue
 cdef object T_CurrentTime = A.CurrentTime
 cdef object T_ResolvedColumn = ResolvedColumn
+
+
+cdef class Operand:
+    """One way a term constrains a column: ``column(src) op rhs``. ``lhs`` is the column
+    side as the comparison sees it (wrapped in the term's collation for ``=``/``<``...),
+    ``prereq`` the mask of the sources ``rhs`` reads."""
+
+    def __init__(self, src, int col, str op, rhs, lhs, unsigned long long prereq,
+                 WhereTerm term):
+        self.src = src
+        self.col = col
+        self.op = op
+        self.rhs = rhs
+        self.lhs = lhs
+        self.prereq = prereq
+        self.term = term
+
+
+cdef class WhereTerm:
+    """One AND-connected term. ``mask``: the sources it reads; ``pinned``: it must be
+    tested at the innermost level; ``operands``: the index-usable comparisons in it;
+    ``level``: the loop that tests it (set by ``where.py``)."""
+
+    def __init__(self, expr, unsigned long long mask, bint pinned, bint left_on=False):
+        self.expr = expr
+        self.mask = mask
+        self.pinned = pinned
+        self.operands = []
+        self.left_on = left_on
+        self.level = -1
+
+
+cpdef bint is_constant(e):
+    """Whether ``e`` is a literal, a parameter or a signed literal (a value an index can be
+    looked up with value by value: SQLite's OR-to-IN rewrite and its nIn)."""
+    t = type(e)
+    if t is T_Literal or t is T_Param:
+        return True
+    return t is T_Unary and (e.op == "-" or e.op == "+") and type(e.operand) is T_Literal
 
 
 def mask(masker, e, frozenset volatile, object pinned, object outer):

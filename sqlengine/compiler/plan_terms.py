@@ -12,6 +12,8 @@ code and never decides the plan (``planner.py`` does).
 
 from __future__ import annotations
 
+from sqlengine.compiler._terms import Operand, WhereTerm  # noqa: F401  (C structs; re-exported)
+from sqlengine.compiler._terms import is_constant
 from sqlengine.compiler._terms import mask as _mask
 from sqlengine.compiler.resolve import CoalesceRef, ResolvedColumn, comparison_collation
 from sqlengine.errors import OperationalError
@@ -22,38 +24,6 @@ _VOLATILE = frozenset(("random", "randomblob", "changes", "last_insert_rowid",
 _FLIP = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 PINNED = -1  # mask value of an expression that must be tested where every source is open
 _OUTER = (0, None)  # a Masker memo entry: a column of an enclosing scope (no bit here)
-
-
-class Operand:
-    """One way a term constrains a column: ``column(src) op rhs``. ``lhs`` is the column
-    side as the comparison sees it (wrapped in the term's collation for ``=``/``<``...),
-    ``prereq`` the mask of the sources ``rhs`` reads."""
-
-    __slots__ = ("src", "col", "op", "rhs", "lhs", "prereq", "term")
-
-    def __init__(self, src, col, op, rhs, lhs, prereq, term):
-        self.src = src
-        self.col = col
-        self.op = op
-        self.rhs = rhs
-        self.lhs = lhs
-        self.prereq = prereq
-        self.term = term
-
-
-class WhereTerm:
-    """One AND-connected term. ``mask``: the sources it reads; ``pinned``: it must be
-    tested at the innermost level; ``operands``: the index-usable comparisons in it."""
-
-    __slots__ = ("expr", "mask", "pinned", "operands", "left_on", "level")
-
-    def __init__(self, expr, mask, pinned, left_on=False):
-        self.expr = expr
-        self.mask = mask
-        self.pinned = pinned
-        self.operands = []
-        self.left_on = left_on
-        self.level = -1
 
 
 def split_and(e, out):
@@ -184,6 +154,41 @@ def _column_ref(scope, e):
     if src.is_table and ref.col >= 0 and ref.col == src.ipk:
         return src, -1
     return src, ref.col
+
+
+def or_to_in(scope, t):
+    """SQLite's OR-to-IN rewrite for the planner: a term ``x = c1 OR x = c2 OR ...`` on one
+    column with constants is an operand ``x IN (c1, c2, ...)`` (the term itself is still
+    tested in the loop); None for any other OR."""
+    stack = [t.expr]
+    col = None
+    values = []
+    while stack:
+        e = stack.pop()
+        if type(e) is not A.Binary:
+            return None
+        if e.op == "OR":
+            stack.append(e.right)
+            stack.append(e.left)
+            continue
+        if e.op != "=":
+            return None
+        if is_constant(e.right):
+            x, v = e.left, e.right
+        elif is_constant(e.left):
+            x, v = e.right, e.left
+        else:
+            return None
+        hit = _column_ref(scope, x)
+        if hit is None or hit[0].is_table is False:
+            return None
+        if col is None:
+            col, lhs = hit, x
+        elif hit != col:
+            return None
+        values.append(v)
+    src, c = col
+    return Operand(src, c, "IN", A.InList(lhs, values), lhs, 0, t)
 
 
 class WhereClause:

@@ -1,0 +1,695 @@
+# cython: language_level=3
+"""The compiled core of the query planner (``compiler/planner.py`` is the public module and
+documents the estimates): SQLite's LogEst arithmetic, the ``WhereLoop``, the sizes the
+planner reads from a table's schema, and the making of every source's loops with their
+costs (SQLite's whereLoopAddBtree, whereLoopAddBtreeIndex, whereLoopInsert and
+whereLoopOutputAdjust). Loops, terms and operands are C structs here, so a candidate loop
+costs no attribute lookups. It reads the analysed WHERE terms and the schema; it emits no
+code and never chooses the join order (``planner.solve`` does).
+"""
+
+from sqlengine.compiler._terms cimport Operand, WhereTerm, is_constant
+from sqlengine.compiler.exprindex import XN_EXPR, index_column_affinity, same_expr
+from sqlengine.compiler.plan_terms import or_to_in
+from sqlengine.compiler.resolve import comparison_collation, expr_affinity
+from sqlengine.sql import ast as A
+from sqlengine.vdbe._values import comparison_affinity
+from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_NONE, AFF_NUMERIC, AFF_TEXT
+
+cdef object T_Binary = A.Binary
+cdef object T_Unary = A.Unary
+cdef object T_Literal = A.Literal
+
+# ---- LogEst arithmetic (SQLite's util.c) -------------------------------------------------
+
+cdef int[32] _ADD = [10, 10, 9, 9, 8, 8, 7, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 3,
+                     3, 2, 2, 2, 2, 2, 2, 2]
+cdef int[8] _LOW = [0, 2, 3, 5, 6, 7, 8, 9]
+
+
+cdef int c_log_est(unsigned long long x) noexcept:
+    cdef int y = 40
+    if x < 8:
+        if x < 2:
+            return 0
+        while x < 8:
+            y -= 10
+            x <<= 1
+    else:
+        while x >= 16:
+            y += 10
+            x >>= 1
+    return _LOW[x & 7] + y - 10
+
+
+def log_est(x) -> int:
+    """sqlite3LogEst: 10*log2(x), rounded the way SQLite does."""
+    if 0 <= x < 0xFFFFFFFFFFFFFFFF:
+        return c_log_est(x)
+    y = 40
+    if x < 8:
+        return 0  # (negative)
+    i = x.bit_length() - 4
+    y += i * 10
+    x >>= i
+    return _LOW[x & 7] + y - 10
+
+
+cdef int c_log_add(int a, int b) noexcept:
+    if a >= b:
+        if a > b + 49:
+            return a
+        if a > b + 31:
+            return a + 1
+        return a + _ADD[a - b]
+    if b > a + 49:
+        return b
+    if b > a + 31:
+        return b + 1
+    return b + _ADD[b - a]
+
+
+def log_add(int a, int b) -> int:
+    """sqlite3LogEstAdd: the LogEst of the sum of two LogEst values."""
+    return c_log_add(a, b)
+
+
+cdef int c_est_log(int n) noexcept:
+    return 0 if n <= 10 else c_log_est(n) - 33
+
+
+def est_log(int n) -> int:
+    return c_est_log(n)
+
+
+TABLE_ROWS = 200  # LogEst of 1,048,576: SQLite's row count for a table without statistics
+cdef int C_TABLE_ROWS = 200
+_IDX_EST = (33, 32, 30, 28, 26)  # rows per key prefix: 10, 9, 8, 7, 6, then 5 (23)
+
+
+cdef class WhereLoop:
+    """One way to read one source: what it needs first (``prereq``), rows out, run cost.
+    ``kind``: scan, rowid_eq, rowid_range, index, auto."""
+
+    cdef public int src_i
+    cdef public unsigned long long bit
+    cdef public unsigned long long prereq
+    cdef public str kind
+    cdef public object index
+    cdef public tuple eq  # Operands, one per leading index column
+    cdef public object lo
+    cdef public object hi
+    cdef public int n_out
+    cdef public int r_run
+    cdef public int r_setup
+    cdef public bint covering
+    cdef public tuple used  # the terms the loop's keys come from
+    cdef public int sort_idx  # non-zero: the index might deliver the ORDER BY (kept apart)
+    cdef public object ops  # auto: the operands on its source, which access_of keys it by
+
+    def __init__(self, int src_i, str kind):
+        self.src_i = src_i
+        self.bit = 1ULL << src_i
+        self.kind = kind
+        self.eq = ()
+        self.used = ()
+
+
+cdef inline WhereLoop new_loop(int src_i, str kind):
+    cdef WhereLoop lp = WhereLoop.__new__(WhereLoop)
+    lp.src_i = src_i
+    lp.bit = 1ULL << src_i
+    lp.kind = kind
+    lp.eq = ()
+    lp.used = ()
+    return lp
+
+
+# ---- sizes (SQLite's szEst / szTabRow / szIdxRow) -----------------------------------------
+
+def _col_size(c) -> int:
+    t = c.type_name
+    if not t:
+        return 1
+    v = 0
+    if c.affinity in (AFF_BLOB, AFF_TEXT):
+        u = t.upper()
+        k = u.rfind("CHAR")
+        if k >= 0:
+            rest = u[k + 4:]
+        elif "BLOB" in u and u[u.rfind("BLOB") + 4:].startswith("("):
+            rest = u[u.rfind("BLOB") + 4:]
+        else:
+            rest = None
+        if rest is None:
+            v = 16
+        else:
+            digits = ""
+            for ch in rest:
+                if ch.isdigit():
+                    digits += ch
+                elif digits:
+                    break
+            v = int(digits[:9]) if digits else 0
+    v = v // 4 + 1
+    return min(v, 255)
+
+
+class TableFacts:
+    """What the planner asks of a table for every statement that reads it and that
+    depends on the schema alone: SQLite's szTabRow and szIdxRow sizes, and the indexes
+    a loop may read in SQLite's order (the newest first; no partial index, none on a
+    column it cannot key) as (position in that order, index, its column set, szIdxRow,
+    rows per key prefix)."""
+
+    __slots__ = ("sz_tab", "sz_idx", "usable")
+
+    def __init__(self, table):
+        sz = [_col_size(c) for c in table.columns]
+        w = sum(sz) + (1 if table.ipk < 0 else 0)
+        self.sz_tab = log_est(w * 4)
+        idx = {}
+        for ix in table.indexes:
+            wi = 1 + sum(sz[c] if 0 <= c < len(sz) else 1 for c in ix.columns)
+            idx[ix.name] = log_est(wi * 4)
+        self.sz_idx = idx
+        usable = []
+        for k, ix in enumerate(table.indexes[::-1]):
+            if ix.where is not None or any(c < 0 and c != XN_EXPR for c in ix.columns):
+                continue
+            usable.append((k, ix, frozenset(ix.columns), idx[ix.name], _row_est(ix)))
+        self.usable = tuple(usable)
+
+
+# id(table) -> (table, column count, index objects, TableFacts): asked for by every
+# statement that reads the table; the entry holds the table so that its id stays unique.
+cdef dict _facts_memo = {}
+
+
+def table_facts(table):
+    """The TableFacts of a table, remembered while the table object, its column count
+    and its list of indexes stay the same (a schema change that alters any of them
+    makes them anew)."""
+    hit = _facts_memo.get(id(table))
+    ixs = tuple(table.indexes)
+    # (tuples compare their items by identity first: the same Index objects are equal)
+    if hit is not None and hit[0] is table and hit[1] == len(table.columns) and hit[2] == ixs:
+        return hit[3]
+    ans = TableFacts(table)
+    if len(_facts_memo) > 256:
+        _facts_memo.clear()
+    _facts_memo[id(table)] = (table, len(table.columns), ixs, ans)
+    return ans
+
+
+def _row_est(ix):
+    n = len(ix.columns)
+    a = [TABLE_ROWS] + [(_IDX_EST[i] if i < len(_IDX_EST) else 23) for i in range(n)]
+    if ix.unique:
+        a[n] = 0
+    return a
+
+
+# ---- validity of an operand for an index column --------------------------------------------
+
+cdef bint affinity_ok(idx_aff, aff):
+    if aff is None or aff == AFF_BLOB or aff == AFF_NONE:
+        return True
+    if aff == AFF_TEXT:
+        return idx_aff == AFF_TEXT
+    return idx_aff == AFF_NUMERIC or idx_aff == "D" or idx_aff == "E"
+
+
+cpdef str coll_name(c):
+    """A collation name as compared: upper case, BINARY for none."""
+    return (c or "BINARY").upper()
+
+
+cdef bint is_small_int(e):
+    if type(e) is T_Unary and e.op == "-" and type(e.operand) is T_Literal:
+        v = e.operand.value
+        return type(v) is int and v <= 1
+    return type(e) is T_Literal and type(e.value) is int and -1 <= e.value <= 1
+
+
+cpdef object in_list_size(Operand o):
+    """For an operand ``column IN (constant, ...)``: the LogEst of the number of values
+    (SQLite's nIn), else None. Only constant lists are looked up value by value (their
+    comparison affinity is the column's, as for ``=``)."""
+    if o.op != "IN":
+        return None
+    items = o.rhs.items
+    for it in items:
+        if not is_constant(it):
+            return None
+    return c_log_est(len(items))
+
+
+# ---- loop generation ---------------------------------------------------------------------
+
+cdef bint cheaper_subset(WhereLoop x, WhereLoop y):
+    """whereLoopCheaperProperSubset: ``x`` uses a proper subset of the terms of ``y``, is
+    not worse in both cost and rows, and is covering only if ``y`` is."""
+    if len(x.used) >= len(y.used):
+        return False
+    if x.r_run > y.r_run and x.n_out > y.n_out:
+        return False
+    for t in x.used:
+        if t not in y.used:
+            return False
+    return not (x.covering and not y.covering)
+
+
+cdef void adjust_cost(list loops, WhereLoop new):
+    """whereLoopAdjustCost: an index loop using more terms than a cheaper one on the same
+    source is made at least as cheap (and one using fewer at least as costly)."""
+    cdef WhereLoop p
+    for p in loops:
+        if p.src_i != new.src_i or p.kind != "index" or not p.used:
+            continue
+        if cheaper_subset(p, new):
+            new.r_run = min(p.r_run, new.r_run)
+            new.n_out = min(p.n_out, new.n_out) - 1
+        elif cheaper_subset(new, p):
+            new.r_run = max(p.r_run, new.r_run)
+            new.n_out = max(p.n_out, new.n_out) + 1
+
+
+cdef int lookup_cost(int r_log, int step, bint lookup, int n_out) noexcept:
+    """The run cost of a keyed loop giving ``n_out`` rows (LogEst): the seek's ``r_log``,
+    ``step`` per row read from the b-tree, and (``lookup``) each row then looked up in
+    the table."""
+    cdef int r = c_log_add(r_log, n_out + step)
+    if lookup:
+        r = c_log_add(r, n_out + 16)
+    return r
+
+
+cdef class LoopBuilder:
+    """Makes the WhereLoops of every source of one WHERE clause."""
+
+    cdef object scope
+    cdef dict hints  # {source index: TableRef} with INDEXED BY / NOT INDEXED
+    cdef dict ob_cols  # {source index: columns named by ORDER BY}
+    cdef int sort_idx
+    cdef object wc
+    cdef object col_used  # {source index: set of columns} or None (unknown: all)
+    cdef public list loops
+    cdef object allowed  # {source index: [terms]} restricting the terms (LEFT JOIN)
+    cdef dict _op_memo  # id(Operand) -> op_info's answer, for this build only
+    cdef dict _ops_by_src
+    cdef list _terms_by_src
+
+    def __init__(self, scope, wc, col_used, allowed=None, ob_cols=None, hints=None):
+        self.scope = scope
+        self.hints = hints or {}
+        self.ob_cols = ob_cols or {}
+        self.sort_idx = 0
+        self.wc = wc
+        self.col_used = col_used
+        self.loops = []
+        self.allowed = allowed
+        self._op_memo = {}
+
+    cdef tuple op_info(self, Operand o):
+        """(comparison affinity, affinity of the column side, comparison collation name)
+        of an operand; asked once per index column it could key, answered once per build
+        (no code is emitted while the loops are built, so the answers cannot change)."""
+        hit = self._op_memo.get(id(o))
+        if hit is None:
+            scope = self.scope
+            lhs_aff = expr_affinity(o.lhs, scope)
+            hit = self._op_memo[id(o)] = (
+                comparison_affinity(lhs_aff, expr_affinity(o.rhs, scope)), lhs_aff,
+                coll_name(comparison_collation(o.lhs, o.rhs, scope)), o)
+        return <tuple>hit
+
+    cdef void add(self, WhereLoop new) except *:
+        """whereLoopInsert: keep ``new`` unless a loop as good with no more prerequisites
+        exists; drop the loops it beats."""
+        cdef list loops = self.loops
+        cdef WhereLoop p
+        cdef Py_ssize_t k
+        new.sort_idx = self.sort_idx
+        if new.kind == "index" and new.used:
+            adjust_cost(loops, new)
+        for k in range(len(loops)):
+            p = <WhereLoop>loops[k]
+            if p.src_i != new.src_i or p.sort_idx != new.sort_idx:
+                continue
+            if (p.kind == "auto" and new.kind == "index" and new.eq
+                    and (p.prereq & new.prereq) == new.prereq):
+                loops[k] = new
+                self.drop_worse(k, new)
+                return
+            if ((p.prereq & new.prereq) == p.prereq and p.r_setup <= new.r_setup
+                    and p.r_run <= new.r_run and p.n_out <= new.n_out):
+                return
+            if ((p.prereq & new.prereq) == new.prereq and p.r_run >= new.r_run
+                    and p.n_out >= new.n_out):
+                loops[k] = new
+                self.drop_worse(k, new)
+                return
+        loops.append(new)
+
+    cdef void drop_worse(self, Py_ssize_t k, WhereLoop new) except *:
+        cdef list loops = self.loops
+        cdef Py_ssize_t j = k + 1
+        cdef WhereLoop p
+        while j < len(loops):
+            p = <WhereLoop>loops[j]
+            if (p.src_i == new.src_i and p.sort_idx == new.sort_idx
+                    and (p.prereq & new.prereq) == new.prereq
+                    and p.r_setup >= new.r_setup and p.r_run >= new.r_run
+                    and p.n_out >= new.n_out):
+                del loops[j]
+            else:
+                j += 1
+
+    cdef object terms_of(self, int i):
+        if self.allowed is not None and i in self.allowed:
+            return self.allowed[i]
+        return self.wc.terms
+
+    cdef void output_adjust(self, WhereLoop lp, int n_row, list terms) except *:
+        """whereLoopOutputAdjust: fewer rows out for each term on this source the loop
+        does not use."""
+        cdef unsigned long long not_allowed = ~(lp.prereq | lp.bit)
+        cdef unsigned long long m
+        cdef int reduce = 0
+        cdef int k
+        cdef int n_out = lp.n_out
+        cdef WhereTerm t
+        cdef Operand o
+        for t in terms:
+            m = t.mask
+            if m & not_allowed or not m & lp.bit:
+                continue
+            if t in lp.used:
+                continue
+            n_out -= 1
+            e = t.expr
+            if type(e) is T_Binary and e.op == "=" and t.operands:
+                o = <Operand>t.operands[0]
+                k = 10 if is_small_int(o.rhs) else 20
+                if reduce < k:
+                    reduce = k
+        if n_out > n_row - reduce:
+            n_out = n_row - reduce
+        lp.n_out = n_out
+
+    def build(self):
+        # A loop is only ever compared with loops of its own source (see add), so each
+        # source's loops are collected apart and joined in FROM order.
+        cdef WhereTerm t
+        cdef Operand o
+        cdef list out = []
+        cdef dict by_src = {}
+        scope = self.scope
+        for t in self.wc.terms:
+            for o in t.operands:
+                by_src.setdefault(id(o.src), []).append(o)
+            if not t.operands and type(t.expr) is T_Binary and t.expr.op == "OR":
+                x = or_to_in(scope, t)
+                if x is not None:
+                    by_src.setdefault(id((<Operand>x).src), []).append(x)
+        self._ops_by_src = by_src
+        sources = scope.sources
+        cdef int n = len(sources)
+        cdef list by_bit = [[] for _ in range(n)]  # the terms reading each source
+        cdef unsigned long long m, low
+        cdef int i
+        for t in self.wc.terms:
+            m = t.mask
+            i = 0
+            while m and i < n:
+                if m & 1:
+                    (<list>by_bit[i]).append(t)
+                m >>= 1
+                i += 1
+        self._terms_by_src = by_bit
+        for i in range(n):
+            self.loops = []
+            self.add_source(i, sources[i])
+            out.extend(self.loops)
+        self.loops = out
+        return out
+
+    cdef void add_source(self, int i, src) except *:
+        cdef unsigned long long bit = 1ULL << i
+        cdef list ops
+        cdef list terms
+        cdef Operand o
+        cdef WhereTerm t
+        cdef WhereLoop lp
+        cdef int r_size, r_log, sz_tab, szi, k
+        cdef bint covering
+        tl = self.terms_of(i)
+        # output_adjust looks only at the terms that read this source
+        if tl is self.wc.terms:
+            ops = self._ops_by_src.get(id(src), [])
+            terms = self._terms_by_src[i]
+        else:
+            ops = [o for t in tl for o in t.operands if o.src is src]
+            terms = [t for t in tl if t.mask & bit]
+        # (a subquery's own estimate, as SQLite's nRowLogEst of its ephemeral table)
+        r_size = src.row_est if src.row_est is not None else C_TABLE_ROWS
+        r_log = c_est_log(r_size)
+        table = src.table if src.is_table else None
+        ob = self.ob_cols.get(i, ())
+        self.sort_idx = 0
+        hint = self.hints.get(i)
+        cdef bint not_indexed = hint is not None and hint.not_indexed
+        indexed_by = hint.indexed_by.lower() if hint is not None and hint.indexed_by else None
+        # automatic indexes first (SQLite's order: they lose ties); none on the right
+        # table of a RIGHT JOIN (SQLite's JT_RIGHT test)
+        if (not getattr(src, "changes_per_run", False) and hint is None and not src.right
+                and (table is None or not table.without_rowid)):
+            for o in ops:
+                if o.op != "=" or o.col < 0 and table is not None:
+                    continue
+                if table is not None and not affinity_ok(table.columns[o.col].affinity,
+                                                         self.op_info(o)[0]):
+                    continue
+                lp = new_loop(i, "auto")
+                lp.prereq = o.prereq
+                lp.r_setup = r_log + r_size + (28 if table is not None else -10)
+                if lp.r_setup < 0:
+                    lp.r_setup = 0
+                lp.n_out = 43
+                lp.r_run = c_log_add(r_log, 43)
+                lp.used = (o.term,)
+                lp.ops = ops
+                self.add(lp)
+        # full scan
+        self.sort_idx = 1 if -1 in ob else 0
+        lp = new_loop(i, "scan")
+        if table is not None and table.without_rowid:
+            # a WITHOUT ROWID table is read in PRIMARY KEY order (its key is its b-tree)
+            pk = next((ix for ix in table.indexes if ix.is_pk), None)
+            if pk is not None:
+                lp = new_loop(i, "index")
+                lp.index = pk
+        lp.n_out = r_size
+        lp.r_run = r_size + 16
+        self.output_adjust(lp, r_size, terms)
+        self.add(lp)
+        if table is None:
+            return
+        facts = table_facts(table)
+        sz_tab = facts.sz_tab
+        # rowid (INTEGER PRIMARY KEY) lookups and ranges
+        if not table.without_rowid and indexed_by is None:
+            self.add_rowid(i, [o for o in ops if o.col == -1], r_size, r_log, terms)
+        used = self.col_used.get(i) if self.col_used is not None else None
+        op_cols = {o.col for o in ops}
+        cdef bint ob_rowid = -1 in ob  # (every index ends with the rowid: any might help)
+        for k, ix, cols, szi, est in facts.usable:
+            if not_indexed or indexed_by is not None and ix.name.lower() != indexed_by:
+                continue
+            # non-zero: this index might deliver the ORDER BY
+            self.sort_idx = k + 2 if ob_rowid or not cols.isdisjoint(ob) else 0
+            covering = used is not None and used <= cols
+            # a full scan of the index: when it is forced, when it might deliver the
+            # ORDER BY, or (covering) when it is smaller than the table
+            if (indexed_by is not None or self.sort_idx) and not covering:
+                lp = new_loop(i, "index")
+                lp.index = ix
+                lp.n_out = r_size
+                lp.r_run = c_log_add(r_size + 1 + (15 * szi) // sz_tab, r_size + 16)
+                self.output_adjust(lp, r_size, terms)
+                self.add(lp)
+            if covering and (szi < sz_tab or indexed_by is not None or self.sort_idx):
+                lp = new_loop(i, "index")
+                lp.index = ix
+                lp.covering = True
+                lp.n_out = r_size
+                lp.r_run = r_size + 1 + (15 * szi) // sz_tab
+                self.output_adjust(lp, r_size, terms)
+                self.add(lp)
+            if ix.columns and ix.columns[0] in op_cols:  # else no key can start
+                IndexLoops(self, i, ix, est, ops, covering, r_log,
+                           1 + (15 * szi) // sz_tab, not covering, terms).add_from(
+                    0, (), 0, C_TABLE_ROWS, 0)
+
+    cdef void add_rowid(self, int i, list ops, int r_size, int r_log, list terms) except *:
+        cdef Operand o
+        cdef WhereLoop lp
+        cdef int n
+        for o in ops:
+            n_in = in_list_size(o)
+            if o.op == "=" or n_in is not None:
+                n = n_in or 0
+                lp = new_loop(i, "rowid_eq")
+                lp.eq = (o,)
+                lp.prereq = o.prereq
+                lp.n_out = n
+                lp.r_run = c_log_add(r_log, 16) + n
+                lp.used = (o.term,)
+                self.output_adjust(lp, r_size, terms)
+                self.add(lp)
+        self.add_ranges(i, None, (), 0, r_size,
+                        [o for o in ops if o.op in (">", ">=", "<", "<=")],
+                        r_log, 16, False, r_size, terms, "rowid_range", False, 0)
+
+    cdef void add_ranges(self, int i, ix, tuple eq, unsigned long long prereq, int n_out,
+                         list rops, int r_log, int step, bint lookup, int r_size,
+                         list terms, str kind, bint covering, int n_in) except *:
+        cdef Operand o, lo, hi
+        cdef list his = [o for o in rops if o.op == "<" or o.op == "<="]
+        cdef list combos = []
+        for o in rops:  # in WHERE order, as SQLite adds them
+            if o.op == ">" or o.op == ">=":
+                combos.append((o, None))
+                for hi in his:
+                    combos.append((o, hi))
+            else:
+                combos.append((None, o))
+        cdef set seen = set()
+        cdef WhereLoop lp
+        cdef int n_new, out
+        cdef tuple used
+        for lo_, hi_ in combos:
+            key = (id(lo_), id(hi_))
+            if key in seen:
+                continue
+            seen.add(key)
+            lp = new_loop(i, kind)
+            lp.index = ix
+            lp.eq = eq
+            lp.lo = lo_
+            lp.hi = hi_
+            lp.covering = covering
+            lp.prereq = prereq
+            n_new = n_out
+            out = n_out
+            used = tuple([(<Operand>x).term for x in eq])
+            if lo_ is not None:
+                lo = <Operand>lo_
+                lp.prereq |= lo.prereq
+                n_new -= 20
+                out -= 1
+                used += (lo.term,)
+            if hi_ is not None:
+                hi = <Operand>hi_
+                lp.prereq |= hi.prereq
+                n_new -= 20
+                out -= 1
+                used += (hi.term,)
+            if lo_ is not None and hi_ is not None:
+                n_new -= 20
+            if n_new < 10:
+                n_new = 10
+            if n_new < out:
+                out = n_new
+            lp.n_out = out + n_in
+            lp.r_run = lookup_cost(r_log, step, lookup, out) + n_in
+            lp.used = used
+            self.output_adjust(lp, r_size, terms)
+            self.add(lp)
+
+
+cdef class IndexLoops:
+    """The loops one index can key for one source (SQLite's whereLoopAddBtreeIndex):
+    equalities on a prefix of its columns, after each of them optionally a range."""
+
+    cdef LoopBuilder builder
+    cdef int i
+    cdef object ix, table
+    cdef list ops, terms, est
+    cdef bint covering, lookup
+    cdef int r_log, step  # (the seek, the per-row b-tree read: lookup_cost)
+
+    def __init__(self, LoopBuilder builder, int i, ix, list est, list ops, bint covering,
+                 int r_log, int step, bint lookup, list terms):
+        self.builder = builder
+        self.i = i
+        self.ix = ix
+        self.table = builder.scope.sources[i].table
+        self.ops = ops
+        self.covering = covering
+        self.r_log = r_log
+        self.step = step
+        self.lookup = lookup
+        self.est = est  # _row_est(ix)
+        self.terms = terms
+
+    cdef bint fits(self, Operand o, int k) except -1:
+        """Whether operand ``o`` may key index column ``k`` (affinity and collation)."""
+        ix = self.ix
+        table = self.table
+        coll = ix.collations[k] or table.columns[ix.columns[k]].collation
+        info = self.builder.op_info(o)
+        aff = index_column_affinity(table, ix, k, info[1])
+        return affinity_ok(aff, info[0]) and info[2] == coll_name(coll)
+
+    cdef void add_from(self, int k, tuple eq, unsigned long long prereq, int n_out,
+                       int n_in_mul) except *:
+        """The loops keyed on columns ``k`` on after the equalities ``eq``."""
+        ix = self.ix
+        cols = ix.columns
+        if k >= len(cols):
+            return
+        cdef LoopBuilder b = self.builder
+        cdef Operand o
+        cdef WhereLoop lp
+        cdef int col = cols[k]
+        cdef int nxt, n
+        cdef list mine = []
+        for o in self.ops:
+            if o.col == col and (col != XN_EXPR or same_expr(b.scope, o.src, o.lhs.expr,
+                                                              ix.exprs[k])):
+                mine.append(o)
+        if not mine:
+            return
+        cdef int i = self.i
+        cdef bint covering = self.covering
+        cdef list terms = self.terms
+        # a range on this column after the equalities
+        cdef list rops = []
+        for o in mine:
+            if (o.op == ">" or o.op == ">=" or o.op == "<" or o.op == "<=") and \
+                    self.fits(o, k):
+                rops.append(o)
+        if rops:
+            b.add_ranges(i, ix, eq, prereq, n_out, rops, self.r_log, self.step,
+                         self.lookup, C_TABLE_ROWS, terms, "index", covering, n_in_mul)
+        cdef list a = self.est
+        for o in mine:
+            n_in = in_list_size(o)
+            if o.op != "=" and n_in is None or not self.fits(o, k):
+                continue
+            n = n_in or 0
+            lp = new_loop(i, "index")
+            lp.index = ix
+            lp.eq = eq + (o,)
+            lp.covering = covering
+            lp.prereq = prereq | o.prereq
+            nxt = n_out + <int>a[k + 1] - <int>a[k]
+            # x IN (list): one lookup per value (SQLite's nIn, multiplied along)
+            lp.n_out = nxt + n_in_mul + n
+            lp.r_run = lookup_cost(self.r_log, self.step, self.lookup, nxt) + n_in_mul + n
+            lp.used = tuple([(<Operand>x).term for x in lp.eq])
+            b.output_adjust(lp, C_TABLE_ROWS, terms)
+            b.add(lp)
+            self.add_from(k + 1, lp.eq, lp.prereq, nxt, n_in_mul + n)
