@@ -91,21 +91,7 @@ cdef class WhereLoop:
     """One way to read one source: what it needs first (``prereq``), rows out, run cost.
     ``kind``: scan, rowid_eq, rowid_range, index, auto."""
 
-    cdef public int src_i
-    cdef public unsigned long long bit
-    cdef public unsigned long long prereq
-    cdef public str kind
-    cdef public object index
-    cdef public tuple eq  # Operands, one per leading index column
-    cdef public object lo
-    cdef public object hi
-    cdef public int n_out
-    cdef public int r_run
-    cdef public int r_setup
-    cdef public bint covering
-    cdef public tuple used  # the terms the loop's keys come from
-    cdef public int sort_idx  # non-zero: the index might deliver the ORDER BY (kept apart)
-    cdef public object ops  # auto: the operands on its source, which access_of keys it by
+    # (its fields: _loops.pxd)
 
     def __init__(self, int src_i, str kind):
         self.src_i = src_i

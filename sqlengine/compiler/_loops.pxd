@@ -1,0 +1,25 @@
+# Declarations of sqlengine.compiler._loops for other Cython modules (the path solver,
+# _paths.pyx, cimports these). See _loops.pyx and planner.py for the documentation.
+
+cdef int c_log_est(unsigned long long x) noexcept
+cdef int c_log_add(int a, int b) noexcept
+cdef int c_est_log(int n) noexcept
+cpdef str coll_name(c)
+
+
+cdef class WhereLoop:
+    cdef public int src_i
+    cdef public unsigned long long bit
+    cdef public unsigned long long prereq
+    cdef public str kind
+    cdef public object index
+    cdef public tuple eq  # Operands, one per leading index column
+    cdef public object lo
+    cdef public object hi
+    cdef public int n_out
+    cdef public int r_run
+    cdef public int r_setup
+    cdef public bint covering
+    cdef public tuple used  # the terms the loop's keys come from
+    cdef public int sort_idx  # non-zero: the index might deliver the ORDER BY (kept apart)
+    cdef public object ops  # auto: the operands on its source, which access_of keys it by

@@ -1,0 +1,511 @@
+# cython: language_level=3
+"""The compiled path solver of the query planner (``compiler/planner.py`` is the public
+module): SQLite's wherePathSolver, which picks one loop per source and the join order, and
+the ORDER BY check it asks on each candidate path (wherePathSatisfiesOrderBy), with
+whereSortingCost for the paths that need a sort. Loops are ``_loops.WhereLoop`` C structs;
+a path is a small C struct too. It reads loops, terms and the schema; it emits no code and
+never makes loops (``_loops.pyx`` does).
+"""
+
+from sqlengine.compiler._loops cimport WhereLoop, c_est_log, c_log_add, c_log_est, coll_name
+from sqlengine.compiler._terms cimport Operand, WhereTerm
+from sqlengine.compiler.plan_terms import _column_ref
+from sqlengine.compiler.resolve import comparison_collation
+
+
+cdef class Path:
+    """A partial path of the solver: the sources placed (``mask``), rows out, cost, the
+    cost without the sort, its loops, and its frontier (the loops with prerequisites
+    that its sources satisfy)."""
+
+    cdef unsigned long long mask
+    cdef int n_row, cost, unsorted
+    cdef tuple loops
+    cdef list frontier
+
+
+cdef Path new_path(unsigned long long mask, int n_row, int cost, int unsorted, tuple loops,
+                   list frontier):
+    cdef Path p = Path.__new__(Path)
+    p.mask = mask
+    p.n_row = n_row
+    p.cost = cost
+    p.unsorted = unsorted
+    p.loops = loops
+    p.frontier = frontier
+    return p
+
+
+cdef list sorted_by_run(list loops):
+    """The loops by (r_run, n_out), equals in their order (a stable insertion sort: a
+    source has a few loops)."""
+    cdef list out = []
+    cdef WhereLoop lp, q
+    cdef Py_ssize_t j
+    for lp in loops:
+        j = len(out)
+        while j > 0:
+            q = <WhereLoop>out[j - 1]
+            if q.r_run < lp.r_run or (q.r_run == lp.r_run and q.n_out <= lp.n_out):
+                break
+            j -= 1
+        out.insert(j, lp)
+    return out
+
+
+cdef int order_k(object ordered_by, tuple loops) except? -1:
+    if type(ordered_by) is OrderChecker:
+        return (<OrderChecker>ordered_by).count(loops)
+    return ordered_by(loops)
+
+
+cdef Path worst(dict nxt):
+    """The costliest path of ``nxt`` (the first of equals, as max() picks)."""
+    cdef Path w = None
+    cdef Path pt
+    for pt in nxt.values():
+        if w is None or pt.cost > w.cost:
+            w = pt
+    return w
+
+
+def solve(loops, int n, int n_row0=0, bint fixed_order=False, order=None):
+    """wherePathSolver: the cheapest sequence of loops, one per source, each placed after
+    its prerequisites; the ``mx_choice`` cheapest partial paths survive each step. With
+    ``fixed_order`` the sources stay in FROM order. Answers (loops, rows out) or None.
+
+    A path carries its *frontier*: the loops with prerequisites that its sources satisfy,
+    grown by the loops the newest source enables, so a step looks at those and at the
+    loops without prerequisites (cheapest first, stopping once none can make the cut).
+    ``order``: (a function giving the number of ORDER BY terms a sequence of loops
+    satisfies, the number of terms, the sort cost by number satisfied); the order is
+    judged on complete paths."""
+    cdef int mx_choice
+    if n <= 1 or fixed_order:
+        mx_choice = 1
+    elif n == 2:
+        mx_choice = 5
+    else:
+        # SQLite keeps 10 paths; in Python a many-way join cannot afford that, and there
+        # the plans are chains of lookups that a narrower search finds as well
+        mx_choice = 10 if n <= 8 else (5 if n <= 16 else 2)
+    if n == 1:
+        return solve_one(loops, n_row0, order)
+    cdef WhereLoop lp
+    cdef list free = []
+    for lp in loops:
+        if not lp.prereq:
+            free.append(lp)
+    cdef list free_loops = sorted_by_run(free)
+    cdef dict deps = {}  # source index -> the loops needing it
+    cdef unsigned long long m
+    cdef int i
+    for lp in loops:
+        m = lp.prereq
+        i = 0
+        while m and i < n:
+            if m & 1:
+                deps.setdefault(i, []).append(lp)
+            m >>= 1
+            i += 1
+    ordered_by = sort_cost = None
+    cdef int n_ob = 0
+    if order is not None:
+        ordered_by, n_ob, sort_cost = order
+    cdef int last_step = n - 1
+    cdef list paths = [new_path(0, n_row0, 0, 0, (), [])]
+    cdef dict nxt
+    cdef int step, mx_cost, base, cost, unsorted, n_out, k, prow, punsorted
+    cdef unsigned long long step_bit, pmask, mask
+    cdef bint judge_order, is_free
+    cdef Path path, pt
+    cdef list frontier, group
+    cdef tuple ploops, nl
+    for step in range(n):
+        nxt = {}
+        mx_cost = 1 << 30  # the worst surviving cost once nxt is full
+        step_bit = 1ULL << step  # (the one source a fixed order may place now)
+        judge_order = ordered_by is not None and step == last_step
+        paths = sort_paths(paths)  # good paths first: the bar rises early
+        for path in paths:
+            pmask = path.mask
+            prow = path.n_row
+            punsorted = path.unsorted
+            ploops = path.loops
+            frontier = path.frontier
+            if ploops:
+                frontier = [e for e in frontier if not (<WhereLoop>e).bit & pmask]
+                for e in deps.get((<WhereLoop>ploops[-1]).src_i, ()):
+                    lp = <WhereLoop>e
+                    if not lp.prereq & ~pmask and not lp.bit & pmask:
+                        frontier.append(lp)
+                path.frontier = frontier
+            if punsorted > mx_cost:
+                continue
+            for group in (frontier, free_loops):
+                is_free = group is free_loops
+                for lp in group:
+                    if lp.bit & pmask:
+                        continue
+                    if fixed_order and lp.bit != step_bit:
+                        continue
+                    base = lp.r_run + prow
+                    if base > mx_cost:
+                        if is_free:
+                            break  # sorted: the rest cost more
+                        continue
+                    if lp.r_setup:
+                        if prow < 10 or lp.r_setup > mx_cost:
+                            continue
+                    cost = c_log_add(c_log_add(lp.r_setup, base), punsorted)
+                    unsorted = cost - 2
+                    nl = ploops + (lp,)
+                    if judge_order:
+                        k = order_k(ordered_by, nl)
+                        if k < n_ob:
+                            unsorted = cost
+                            cost = c_log_add(cost, sort_cost(k)) + 5
+                    n_out = prow + lp.n_out
+                    mask = pmask | lp.bit
+                    pt = nxt.get(mask)
+                    if pt is None:
+                        if len(nxt) >= mx_choice:
+                            if cost >= mx_cost:
+                                continue
+                            del nxt[worst(nxt).mask]
+                        nxt[mask] = new_path(mask, n_out, cost, unsorted, nl, frontier)
+                    elif pt.cost > cost or (pt.cost == cost and pt.n_row > n_out):
+                        pt.n_row = n_out
+                        pt.cost = cost
+                        pt.unsorted = unsorted
+                        pt.loops = nl
+                        pt.frontier = frontier
+                    else:
+                        continue
+                    if len(nxt) >= mx_choice:
+                        mx_cost = worst(nxt).cost
+        if not nxt:
+            return None
+        paths = list(nxt.values())
+    cdef Path best = <Path>paths[0]
+    for pt in paths[1:]:
+        if pt.cost < best.cost:
+            best = pt
+    return best.loops, best.n_row
+
+
+cdef list sort_paths(list paths):
+    """The paths by cost, equals in their order (a stable insertion sort: a few paths)."""
+    cdef list out = []
+    cdef Path p, q
+    cdef Py_ssize_t j
+    for p in paths:
+        j = len(out)
+        while j > 0:
+            q = <Path>out[j - 1]
+            if q.cost <= p.cost:
+                break
+            j -= 1
+        out.insert(j, p)
+    return out
+
+
+cdef object solve_one(list loops, int prow, order):
+    """solve() for one source (one path, so the best loop so far sets the bar): the
+    cheapest of its loops, the ORDER BY judged on each."""
+    cdef WhereLoop best = None
+    cdef WhereLoop lp
+    cdef int best_cost = 0, best_rows = 0, base, cost, n_out, k
+    cdef int mx_cost = 1 << 30
+    cdef int n_ob = 0
+    ordered_by = sort_cost = None
+    if order is not None:
+        ordered_by, n_ob, sort_cost = order
+    for lp in sorted_by_run(loops):
+        if lp.prereq:
+            continue
+        base = lp.r_run + prow
+        if base > mx_cost:
+            break  # sorted: the rest cost more
+        if lp.r_setup and (prow < 10 or lp.r_setup > mx_cost):
+            continue
+        cost = c_log_add(c_log_add(lp.r_setup, base), 0)
+        if ordered_by is not None:
+            k = order_k(ordered_by, (lp,))
+            if k < n_ob:
+                cost = c_log_add(cost, sort_cost(k)) + 5
+        n_out = prow + lp.n_out
+        if best is None or best_cost > cost or (best_cost == cost and best_rows > n_out):
+            best = lp
+            best_cost = cost
+            best_rows = n_out
+            mx_cost = cost
+    if best is None:
+        return None
+    return (best,), best_rows
+
+
+def sorting_cost(int n_row, int n_ob, int n_sorted, int n_cols, limit=None):
+    """whereSortingCost: the cost of sorting ``n_row`` (LogEst) rows on ``n_ob`` terms of
+    which the first ``n_sorted`` already come in order; a constant LIMIT (LogEst) smaller
+    than the rows bounds the log factor (a top-N sort)."""
+    cdef int cost = n_row + c_log_est((n_cols + 59) // 30)
+    if n_sorted > 0:
+        cost += c_log_est((n_ob - n_sorted) * 100 // n_ob) - 66
+    if limit is not None and limit < n_row:
+        n_row = limit
+    return cost + c_est_log(n_row)
+
+
+cdef list key_tail(table, ix):
+    """What an index's entries end with after its columns, as order keys (column,
+    desc, collation, ends a unique key): the rowid, or for a WITHOUT ROWID table the
+    PRIMARY KEY columns the index does not hold (none for the PRIMARY KEY itself)."""
+    if not table.without_rowid:
+        return [(-1, False, None, True)]
+    pk = next((x for x in table.indexes if x.is_pk), None)
+    if pk is None or ix is pk:
+        return []
+    own = set(ix.columns)
+    return [(c, d, coll_name(pk.collations[j] or table.columns[c].collation), False)
+            for j, (c, d) in enumerate(zip(pk.columns, pk.desc)) if c not in own]
+
+
+def order_checker(scope, wc, order_by, group=False):
+    """The OrderChecker of ``order_by`` (a GROUP BY's terms when ``group``)."""
+    return OrderChecker(scope, wc, order_by, group)
+
+
+cdef class OrderChecker:
+    """Tells how many leading ORDER BY terms a sequence of loops delivers in order
+    (SQLite's wherePathSatisfiesOrderBy, for plain column terms): one-row loops fix their
+    columns; the first other loop orders by its index columns after the equality prefix,
+    then the rowid, forwards or backwards (all terms one way). ``group``: the terms are a
+    GROUP BY's, which any direction of each serves (no loop is reversed). Calling it
+    answers the number of terms; ``detail`` also the loops to run backwards.
+
+    An ORDER BY term is (source index, column, desc, nulls first, collation, source,
+    collation name as compared), or None when it is no column of this scope."""
+
+    cdef object scope
+    cdef list obs
+    cdef dict fixed  # (source index, column) -> collation of an == constant term holding it
+    cdef int n_ob
+    cdef bint group
+    cdef dict _keys  # id(loop) -> loop_keys' answer (the loops outlive the checker)
+
+    def __init__(self, scope, wc, order_by, group=False):
+        cdef WhereTerm t
+        cdef Operand o
+        sources = scope.sources
+        obs = []
+        for e, desc, nulls_first, coll in order_by:
+            hit = _column_ref(scope, e)  # (source, column): one lookup
+            if hit is None:
+                obs.append(None)
+                continue
+            src, c = hit
+            obs.append((sources.index(src), c, bool(desc), nulls_first, coll, src,
+                        coll_name(coll)))
+        fixed = {}
+        for t in wc.terms:
+            for o in t.operands:
+                if o.op == "=" and not o.prereq:
+                    fixed[(sources.index(o.src), o.col)] = coll_name(
+                        comparison_collation(o.lhs, o.rhs, scope))
+        self.scope = scope
+        self.obs = obs
+        self.fixed = fixed
+        self.n_ob = len(obs)
+        self.group = group
+        self._keys = {}
+
+    def __call__(self, loops):
+        return self.count(tuple(loops))
+
+    cdef int count(self, tuple loops) except? -1:
+        if self.group:
+            return self.group_detail(loops)
+        return self.ordered(loops, None)
+
+    cdef tuple loop_keys(self, WhereLoop lp):
+        """(one row, order keys, columns an index equality holds) of a loop; keys None
+        when the loop gives no order."""
+        hit = self._keys.get(id(lp))
+        if hit is None:
+            hit = self._keys[id(lp)] = _loop_keys(self.scope, lp)
+        return <tuple>hit
+
+    cdef bint held(self, WhereLoop lp, tuple eqcols, tuple t) except -1:
+        """Whether the loop ``lp`` holds the term ``t`` to one value (an index equality
+        in the term's collation, or an == constant WHERE term)."""
+        s = t[0]
+        cdef int c = t[1]
+        name = t[6]
+        if c in eqcols:
+            ix = lp.index
+            ne = ix.columns.index(c)
+            table = self.scope.sources[s].table
+            if c < 0 or coll_name(ix.collations[ne] or table.columns[c].collation) == name:
+                return True
+        fixed = self.fixed
+        key = (s, c)
+        return fixed.get(key, False) == name or c < 0 and key in fixed
+
+    def detail(self, loops):
+        """(number of leading ORDER BY terms delivered, source indexes of the loops that
+        must run backwards for them: also when only some terms are delivered, as SQLite
+        sets revMask while it matches)."""
+        loops = tuple(loops)
+        if self.group:
+            return self.group_detail(loops), ()
+        moved = []
+        k = self.ordered(loops, moved)
+        return k, tuple(moved)
+
+    cdef int ordered(self, tuple loops, list moved_out) except? -1:
+        """detail()'s count; ``moved_out`` (when given) receives the source indexes of
+        the loops to run backwards."""
+        cdef list obs = self.obs
+        cdef int n_ob = self.n_ob
+        cdef int k = 0
+        cdef int rev = -1  # -1: not known yet, else 0 or 1
+        cdef list moved = []  # loops whose key order delivered a term (reversed when rev)
+        cdef WhereLoop lp
+        cdef int i, j, s, c, kc
+        cdef bint unique, desc, kdesc, last, r, one_row
+        cdef tuple t, key, lk
+        for lp in loops:
+            if k >= n_ob:
+                break
+            i = lp.src_i
+            lk = self.loop_keys(lp)
+            one_row = lk[0]
+            keys = lk[1]
+            eqcols = lk[2]
+            if one_row:
+                while k < n_ob and obs[k] is not None and (<tuple>obs[k])[0] == i:
+                    k += 1
+                continue
+            if keys is None:
+                return self._done(k, rev, moved, moved_out)
+            j = 0
+            unique = False
+            while k < n_ob:
+                if obs[k] is None:
+                    return self._done(k, rev, moved, moved_out)
+                t = <tuple>obs[k]
+                s = t[0]
+                c = t[1]
+                desc = t[2]
+                nulls_first = t[3]
+                if s != i:
+                    if unique:
+                        break  # the next loop may order what this one leaves equal
+                    return self._done(k, rev, moved, moved_out)
+                if unique or self.held(lp, eqcols, t):
+                    k += 1
+                    continue
+                if j >= len(keys) or (<tuple>keys[j])[0] != c:
+                    return self._done(k, rev, moved, moved_out)
+                key = <tuple>keys[j]
+                kc = key[0]
+                kdesc = key[1]
+                last = key[3]
+                if kc >= 0 and key[2] != t[6]:
+                    return self._done(k, rev, moved, moved_out)
+                r = desc != kdesc
+                if rev < 0:
+                    rev = r
+                elif rev != r:
+                    return self._done(k, rev, moved, moved_out)
+                if nulls_first is not None and nulls_first != (not desc):
+                    return self._done(k, rev, moved, moved_out)
+                if not moved or moved[-1] != i:
+                    moved.append(i)
+                j += 1
+                k += 1
+                if last:
+                    unique = True
+            if k < n_ob and not unique:
+                return self._done(k, rev, moved, moved_out)
+        return self._done(k, rev, moved, moved_out)
+
+    cdef int _done(self, int k, int rev, list moved, list moved_out):
+        if moved_out is not None and rev == 1:
+            moved_out.extend(moved)
+        return k
+
+    cdef int group_detail(self, tuple loops) except? -1:
+        """GROUP BY terms (any direction, any order: SQLite's WHERE_GROUPBY matches each
+        key column with whichever term it is) all delivered in groups: n_ob, else 0."""
+        obs = self.obs
+        if any(t is None for t in obs):
+            return 0
+        cdef WhereLoop lp
+        left = list(range(self.n_ob))
+        for lp in loops:
+            if not left:
+                break
+            i = lp.src_i
+            one_row, keys, eqcols = self.loop_keys(lp)
+            mine = [k for k in left if obs[k][0] == i]
+            if one_row:
+                left = [k for k in left if k not in mine]
+                continue
+            if keys is None:
+                return 0
+            mine = [k for k in mine if not self.held(lp, eqcols, obs[k])]
+            unique = False
+            for kc, _kdesc, kcoll, last in keys:
+                if not mine:
+                    break
+                hit = None
+                for k in mine:
+                    if obs[k][1] == kc and (kc < 0 or kcoll == obs[k][6]):
+                        hit = k
+                        break
+                if hit is None:
+                    return 0
+                mine.remove(hit)
+                if last:
+                    unique = True
+                    break
+            # terms of this table its keys leave unordered: not delivered (behind a unique
+            # key SQLite counts them as ordered, but its costs then pick an index that
+            # orders them: tests/compiler/test_without_rowid_order.py)
+            if mine:
+                return 0
+            left = [k for k in left if obs[k][0] != i]
+            if left and not unique:
+                return 0
+        return 0 if left else self.n_ob
+
+
+cdef tuple _loop_keys(scope, WhereLoop lp):
+    """OrderChecker.loop_keys' answer for loop ``lp``."""
+    cdef Operand o
+    ix = lp.index if lp.kind == "index" else None
+    # an IN list is walked in its column's order: that column orders the rows
+    cdef bint has_in = False
+    for o in lp.eq:
+        if o.op == "IN":
+            has_in = True
+    if not has_in and (lp.kind == "rowid_eq" or (
+            ix is not None and ix.unique and len(lp.eq) == len(ix.columns))):
+        return True, None, ()
+    if lp.kind == "scan" or lp.kind == "rowid_range" or lp.kind == "rowid_eq":
+        return False, [(-1, False, None, True)], ()
+    if ix is None:
+        return False, None, ()
+    table = scope.sources[lp.src_i].table
+    cdef Py_ssize_t ne = len(lp.eq)
+    eq = lp.eq
+    keys = [(c, d, coll_name(ix.collations[j] or table.columns[c].collation), False)
+            for j, (c, d) in enumerate(zip(ix.columns, ix.desc))
+            if j >= ne or (<Operand>eq[j]).op == "IN"]
+    keys += key_tail(table, ix)
+    if table.without_rowid and keys:  # the PRIMARY KEY's last column ends it
+        keys[-1] = keys[-1][:3] + (True,)
+    return False, keys, tuple([c for j, c in enumerate(ix.columns[:ne])
+                               if (<Operand>eq[j]).op != "IN"])
