@@ -20,7 +20,7 @@ from libc.string cimport memcpy
 
 import array as _pyarray
 
-from sqlengine.compiler._resolve cimport lookup_name
+from sqlengine.compiler._resolve cimport ColRef, Scope, Source, lookup_name
 from sqlengine.compiler.resolve import (ROWID_NAMES, CoalesceRef, ResolvedColumn,
                                         comparison_collation,
                                         expr_affinity, expr_collation, no_such_column)
@@ -552,6 +552,7 @@ cdef int _notnull_fold(scope, e) except -2:
     too) where x cannot be NULL: the rowid of a FROM subquery or view not on the right of
     a LEFT JOIN counts as never NULL (sqlite3ExprCanBeNull), even where reading it gives
     NULL, so the test becomes 0 (ISNULL) or 1 (NOTNULL). -1: no such test."""
+    cdef Source src
     t = type(e)
     if t is T_IsNull:
         x = e.expr
@@ -568,20 +569,23 @@ cdef int _notnull_fold(scope, e) except -2:
         ref = lookup_name(scope, x.name, x.table)
     except OperationalError:
         return -1  # (the ordinary coding raises it)
-    if ref is None or ref.col >= 0:
+    if ref is None or (<ColRef>ref).col >= 0:
         return -1
-    src = ref.source
+    src = (<ColRef>ref).source
     if src.is_table or src.left or src.nullable:
         return -1
     return 1 if neg else 0
 
 
-cpdef code_column(p, ref, int target):
-    """Read a resolved column into ``target``."""
+cpdef code_column(p, ref_, int target):
+    """Read a resolved column (a ColRef) into ``target``."""
+    cdef ColRef ref = ref_
+    if ref is None:
+        raise InternalError("no column to read")
     cdef ProgramBuilder b = p.b
-    src = ref.source
+    cdef Source src = ref.source
     col = ref.col
-    ov = ref.scope.overrides
+    ov = (<Scope>ref.scope).overrides
     if ov:
         r = ov.get((src.cursor, col))
         if r is not None:
@@ -589,9 +593,10 @@ cpdef code_column(p, ref, int target):
             return
     if type(ref) is T_CoalesceRef:  # a FULL JOIN's USING column: the first non-NULL side
         done = b.new_label()
-        for alt in ref.alts:
+        alts = ref.alts
+        for alt in alts:
             code_column(p, alt, target)
-            if alt is not ref.alts[-1]:
+            if alt is not alts[-1]:
                 b.emit(OP_NotNull, target, done)
         b.resolve(done)
         return
@@ -808,6 +813,7 @@ def _emit_cmp_py(p, scope, opcode, left, right, dest, flags, left_reg=None, righ
 cdef _emit_cmp(p, scope, int opcode, left, right, int dest, int flags, left_reg, right_reg):
     cdef ProgramBuilder b = p.b
     cdef int rl, rr
+    cdef Source src
     rl = left_reg if left_reg is not None else code_operand(p, scope, left)
     rr = right_reg if right_reg is not None else code_operand(p, scope, right)
     coll = _MISSING
@@ -820,12 +826,12 @@ cdef _emit_cmp(p, scope, int opcode, left, right, int dest, int flags, left_reg,
         except OperationalError:
             ref = None
         if ref is not None:
-            col = ref.col
+            col = (<ColRef>ref).col
             if col < 0:
                 aff = comparison_affinity("D", AFF_NONE)
                 coll = None
             else:
-                src = ref.source
+                src = (<ColRef>ref).source
                 aff = comparison_affinity(src.affs[col], AFF_NONE)
                 coll = src.colls[col]
     if coll is _MISSING:

@@ -1,4 +1,31 @@
 # Declarations of sqlengine.compiler._resolve for other Cython modules (the expression
-# coder, _codegen.pyx, cimports these). See _resolve.pyx for the documentation.
+# coder, _codegen.pyx, cimports these: it then reads a Source's, ColRef's or Scope's fields
+# directly, without a Python attribute lookup). See _resolve.pyx for the documentation.
+
+cdef class Source:
+    cdef public object name, table, cursor, columns, affs, colls, decltypes, ipk, hidden
+    cdef public object left, index_cursor, col_lower, defaults, is_table, join_on
+    cdef public object using_cols, nullable, has_rowid, rowid_null, right, ltorj, fj
+    cdef public object enames, noexpand, row_est, refill
+
+
+cdef class ColRef:
+    cdef public object source, col, scope, depth
+
+
+cdef class CoalesceRef(ColRef):
+    cdef public object alts
+
+
+cdef class Scope:
+    cdef public object sources, outer, overrides, aliases, alias_outer, correlated
+    cdef public object agg_allowed, agg_context, in_where, corr, sub_affs
+    cdef dict _cache
+    cdef object _index, _index_of
+    cdef Py_ssize_t _index_len
+    cpdef object lookup(self, name, table, pos=*)
+    cdef object _lookup(self, name, table)
+    cdef tuple _names(self)
+
 
 cdef object lookup_name(scope, name, table)

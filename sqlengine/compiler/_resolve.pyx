@@ -21,10 +21,7 @@ cdef class Source:
     view, whose rows sit in an ephemeral table); ``columns``, ``affs``, ``colls`` and
     ``decltypes`` describe its columns."""
 
-    cdef public object name, table, cursor, columns, affs, colls, decltypes, ipk, hidden
-    cdef public object left, index_cursor, col_lower, defaults, is_table, join_on
-    cdef public object using_cols, nullable, has_rowid, rowid_null, right, ltorj, fj
-    cdef public object enames, noexpand, row_est, refill
+    # (its fields are declared in _resolve.pxd)
 
     def __init__(self, name, cursor, columns, affs, colls, decltypes, table=None,
                  col_lower=None):
@@ -127,7 +124,7 @@ class LastItem(FirstItem):
 cdef class ColRef:
     """A resolved column: source, column number (-1 = rowid), the scope that owns it."""
 
-    cdef public object source, col, scope, depth
+    # (its fields are declared in _resolve.pxd)
 
     def __init__(self, source, col, scope, depth):
         self.source = source
@@ -159,7 +156,7 @@ cdef class CoalesceRef(ColRef):
     affinity, no collation, a cursor number of its own that is never opened) so that
     the code keying columns by (cursor, column) treats it as one column."""
 
-    cdef public object alts
+    # (its field is declared in _resolve.pxd)
 
     def __init__(self, source, scope, depth, alts):
         ColRef.__init__(self, source, 0, scope, depth)
@@ -205,9 +202,7 @@ class OuterAlias:
 
 
 cdef class Scope:
-    cdef public object sources, outer, overrides, aliases, alias_outer, correlated
-    cdef public object agg_allowed, agg_context, in_where, corr, _cache, _index, _index_of
-    cdef public object _index_len, sub_affs
+    # (its fields are declared in _resolve.pxd)
 
     def __init__(self, sources, outer=None, corr=None):
         self.sources = sources
@@ -232,11 +227,11 @@ cdef class Scope:
             release_scopes()
         _scopes.append(self)
 
-    def lookup(self, name, table, pos=-1):
+    cpdef object lookup(self, name, table, pos=-1):
         # Keyed by the names as written (a differently spelled name gets its own entry,
         # resolved to the same ColRef), so that a hit costs no lower-casing.
         key = (name, table, len(self.sources))
-        ref = (<dict>self._cache).get(key, _MISSING)
+        ref = self._cache.get(key, _MISSING)
         if ref is _MISSING:  # (a miss is the common case: no KeyError raised for it)
             ref = self._cache[key] = self._lookup(name, table)
             return ref
@@ -253,7 +248,7 @@ cdef class Scope:
             s.corr[0] = True
             s = s.outer
 
-    def _names(self):
+    cdef tuple _names(self):
         """This scope's name index: lower-case name -> [(source, column)] in FROM order,
         and the sources with a visible rowid (FROM order). Built once per FROM list, so a
         lookup does not walk every source; hidden columns (the right side of USING/NATURAL)
@@ -285,16 +280,20 @@ cdef class Scope:
         self._index_len = len(srcs)
         return idx
 
-    def _lookup(self, name, table):
+    cdef object _lookup(self, name, table):
         """SQLite's lookupName: the innermost scope with a match wins. Within a scope, the
         first source (FROM order, qualifier permitting) that has the column takes it; a
         second one is an error unless its column is merged by USING/NATURAL. When no
         column matches, a rowid name is the rowid of the one source with a visible rowid
         (qualifier permitting); with several it is no column at all."""
+        cdef Scope scope
+        cdef Source src
+        cdef Py_ssize_t depth, n_rowid
         if type(table) is FirstItem or type(table) is LastItem:
-            src = (self.sources[0 if type(table) is FirstItem else -1]
-                   if self.sources else None)
-            i = src.find(name) if src is not None else None
+            if not self.sources:
+                return None
+            src = self.sources[0 if type(table) is FirstItem else -1]
+            i = src.find(name)
             return None if i is None else ColRef(src, i, self, 0)
         scope = self
         depth = 0
@@ -414,10 +413,13 @@ cdef object T_Scope = Scope
 cdef object lookup_name(scope, name, table):
     """``scope.lookup(name, table)``, answered from the Scope's cache when it holds the
     name and no correlation has to be recorded (else by the Scope itself)."""
+    cdef Scope s
     if type(scope) is T_Scope:
-        ref = (<dict>scope._cache).get((name, table, len(scope.sources)), _MISSING)
-        if ref is None or (ref is not _MISSING and not ref.depth):
+        s = <Scope>scope
+        ref = s._cache.get((name, table, len(s.sources)), _MISSING)
+        if ref is None or (ref is not _MISSING and not (<ColRef>ref).depth):
             return ref
+        return s.lookup(name, table)
     return scope.lookup(name, table)
 
 
@@ -436,7 +438,8 @@ cpdef str expr_affinity(e, scope):
             return AFF_NONE
         if ref is None:
             return AFF_NONE
-        return "D" if ref.col < 0 else ref.source.affs[ref.col]
+        return "D" if (<ColRef>ref).col < 0 else \
+            (<Source>(<ColRef>ref).source).affs[(<ColRef>ref).col]
     if t is T_ResolvedColumn:
         return e.ref.affinity()
     if t is T_OuterAlias:
@@ -480,9 +483,9 @@ cpdef tuple expr_coll_seq(e, scope):
         t = type(e)
         if t is T_Column:
             ref = _try_lookup(e, scope)
-            if ref is None or ref.col < 0:
+            if ref is None or (<ColRef>ref).col < 0:
                 return _NO_COLL
-            return True, ref.source.colls[ref.col]
+            return True, (<Source>(<ColRef>ref).source).colls[(<ColRef>ref).col]
         if t is T_Collate:
             return True, e.collation
         if t is T_ResolvedColumn:
@@ -626,7 +629,7 @@ def release_scopes():
     """Empty the lookup caches of the Scopes made since the last call (a cache only: a
     later lookup finds the same column again)."""
     for s in _scopes:
-        (<dict>s._cache).clear()
+        (<Scope>s)._cache.clear()
     _scopes.clear()
 
 
