@@ -8,8 +8,7 @@ never makes loops (``_loops.pyx`` does).
 """
 
 from sqlengine.compiler._loops cimport WhereLoop, c_est_log, c_log_add, c_log_est, coll_name
-from sqlengine.compiler._terms cimport Operand, WhereTerm
-from sqlengine.compiler.plan_terms import _column_ref
+from sqlengine.compiler._terms cimport Operand, WhereTerm, column_ref
 from sqlengine.compiler.resolve import comparison_collation
 
 
@@ -300,7 +299,7 @@ cdef class OrderChecker:
         sources = scope.sources
         obs = []
         for e, desc, nulls_first, coll in order_by:
-            hit = _column_ref(scope, e)  # (source, column): one lookup
+            hit = column_ref(scope, e)  # (source, column): one lookup
             if hit is None:
                 obs.append(None)
                 continue

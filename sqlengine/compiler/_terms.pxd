@@ -21,3 +21,4 @@ cdef class WhereTerm:
 
 
 cpdef bint is_constant(e)
+cpdef object column_ref(scope, e)

@@ -1,13 +1,15 @@
 # cython: language_level=3
 """The compiled core of WHERE-term analysis (``compiler/plan_terms.py`` is the public module
-and documents the rules): the walk that computes which FROM items an expression reads
-(``Masker.mask``), run for every term and every operand side of a join's WHERE clause, and
-the term and operand objects themselves, C structs that the loop builder (``_loops.pyx``)
-reads without attribute lookups. It reads the AST and the scope's lookups; it emits no code
-and never decides the plan.
+and documents the rules): the ``WhereClause`` of a statement, its terms and their operands
+(C structs that the loop builder, ``_loops.pyx``, reads without attribute lookups), and the
+walk that computes which FROM items an expression reads (``Masker.mask``), run for every
+term and every operand side. It reads the AST and the scope's lookups; it emits no code and
+never decides the plan.
 """
 
-from sqlengine.compiler._resolve import ResolvedColumn
+from sqlengine.compiler._resolve import CoalesceRef, ResolvedColumn, comparison_collation
+from sqlengine.compiler.exprindex import XN_EXPR, indexed_expr_sources
+from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
 cdef object T_Literal = A.Literal
@@ -26,6 +28,15 @@ cdef object T_Case = A.Case
 cdef object T_RowValue = A.RowValue
 cdef object T_CurrentTime = A.CurrentTime
 cdef object T_ResolvedColumn = ResolvedColumn
+cdef object T_CoalesceRef = CoalesceRef
+
+cdef frozenset VOLATILE = frozenset(("random", "randomblob", "changes", "last_insert_rowid",
+                                     "total_changes"))
+cdef dict FLIP = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+PINNED = -1  # mask value of an expression that must be tested where every source is open
+cdef object C_PINNED = PINNED
+_OUTER = (0, None)  # a Masker memo entry: a column of an enclosing scope (no bit here)
+cdef object C_OUTER = _OUTER
 
 
 cdef class Operand:
@@ -67,79 +78,256 @@ cpdef bint is_constant(e):
     return t is T_Unary and (e.op == "-" or e.op == "+") and type(e.operand) is T_Literal
 
 
-def mask(masker, e, frozenset volatile, object pinned, object outer):
-    """``Masker.mask``: the bitmask of the sources of ``masker.scope`` that ``e`` reads, or
-    ``pinned`` (also clearing ``masker.complete``) for a term that must be tested where
-    every source is open. ``volatile``: lower-case names of non-deterministic functions;
-    ``outer``: the memo value of a column of an enclosing scope."""
-    scope = masker.scope
-    cdef dict bit_of = masker.bit_of
-    cdef dict memo = masker.memo
-    cols = masker.cols
-    m = 0
-    cdef list stack = [e]
-    while stack:
-        x = stack.pop()
-        if x is None:
-            continue
-        t = type(x)
-        if t is T_Literal or t is T_Param:
-            continue
-        if t is T_Column:
-            key = (x.name, x.table)
-            hit = memo.get(key)
+cdef class Masker:
+    """Computes source masks of expressions of one scope (a source's bit is looked up by
+    identity, so the masks do not depend on later reordering of ``scope.sources``).
+    ``cols``: (id(source), column) of every column read by the masked terms; ``complete``
+    False once a walk stopped early (cols may miss some); ``memo``: (name, qualifier) as
+    written -> _column_mask's answer (a WHERE names the same columns again and again; the
+    lookup's side effects, marking the scopes a correlated reference crosses, are done by
+    the first lookup)."""
+
+    cdef public object scope
+    cdef public dict bit_of
+    cdef public set cols
+    cdef public bint complete
+    cdef public dict memo
+
+    def __init__(self, scope):
+        self.scope = scope
+        self.bit_of = {id(s): 1 << i for i, s in enumerate(scope.sources)}
+        self.cols = set()
+        self.complete = True
+        self.memo = {}
+
+    cpdef object mask(self, e):
+        """The bitmask of the sources of ``scope`` that ``e`` reads, or PINNED (also
+        clearing ``complete``) for a term that must be tested where every source is
+        open."""
+        scope = self.scope
+        cdef dict bit_of = self.bit_of
+        cdef dict memo = self.memo
+        cdef set cols = self.cols
+        cdef unsigned long long m = 0
+        cdef list stack = [e]
+        cdef tuple th
+        while stack:
+            x = stack.pop()
+            if x is None:
+                continue
+            t = type(x)
+            if t is T_Literal or t is T_Param:
+                continue
+            if t is T_Column:
+                key = (x.name, x.table)
+                hit = memo.get(key)
+                if hit is None:
+                    hit = memo[key] = self._column_mask(x)
+                if hit is C_PINNED:
+                    self.complete = False
+                    return C_PINNED
+                if hit is not C_OUTER:
+                    th = <tuple>hit
+                    m |= <unsigned long long>th[0]
+                    cols.add(th[1])
+            elif t is T_Binary:
+                stack.append(x.right)
+                stack.append(x.left)
+            elif t is T_ResolvedColumn:
+                ref = x.ref
+                if ref.scope is scope:
+                    b = bit_of.get(id(ref.source))
+                    if b is None:
+                        self.complete = False
+                        return C_PINNED
+                    m |= <unsigned long long>b
+                    cols.add((id(ref.source), ref.col))
+            elif t is T_Unary:
+                stack.append(x.operand)
+            elif t is T_IsNull or t is T_Collate or t is T_Cast:
+                stack.append(x.expr)
+            elif t is T_Between:
+                stack.append(x.high)
+                stack.append(x.low)
+                stack.append(x.expr)
+            elif t is T_InList:
+                stack.extend(x.items)
+                stack.append(x.expr)
+            elif t is T_Like:
+                stack.append(x.escape)
+                stack.append(x.right)
+                stack.append(x.left)
+            elif t is T_FunctionCall:
+                if x.name.lower() in VOLATILE:
+                    self.complete = False
+                    return C_PINNED
+                stack.extend(x.args)
+                stack.append(x.filter)
+            elif t is T_Case:
+                stack.append(x.operand)
+                for w, th2 in x.whens:
+                    stack.append(w)
+                    stack.append(th2)
+                stack.append(x.else_)
+            elif t is T_RowValue:
+                stack.extend(x.items)
+            elif t is T_CurrentTime:
+                continue
+            else:  # subqueries, RAISE, anything not known here
+                self.complete = False
+                return C_PINNED
+        return m
+
+    cdef object _column_mask(self, x):
+        """(bit, (id(source), column)) of a column name of this scope, _OUTER for one of an
+        enclosing scope, PINNED when it does not resolve here."""
+        try:
+            ref = self.scope.lookup(x.name, x.table)
+        except OperationalError:
+            return C_PINNED
+        if ref is None:
+            return C_PINNED
+        if ref.depth:
+            return C_OUTER
+        if type(ref) is T_CoalesceRef:  # a FULL JOIN's USING column reads every side
+            b = 0
+            for alt in ref.alts:
+                b |= self.bit_of.get(id(alt.source), 0)
+            return b, (id(ref.alts[0].source), ref.alts[0].col)
+        b = self.bit_of.get(id(ref.source))
+        if b is None:
+            return C_PINNED
+        return b, (id(ref.source), ref.col)
+
+
+cpdef object column_ref(scope, e):
+    """(source, column number) of this scope that the column expression ``e`` is (the
+    column number as ``plan_terms.column_of`` gives it: -1 for the rowid or INTEGER
+    PRIMARY KEY of a table), with one lookup; or None."""
+    t = type(e)
+    if t is T_ResolvedColumn:
+        ref = e.ref
+        if ref.scope is not scope:
+            return None
+    elif t is T_Column:
+        try:
+            ref = scope.lookup(e.name, e.table)
+        except OperationalError:
+            return None
+        if ref is None or ref.depth != 0:
+            return None
+    else:
+        return None
+    if type(ref) is T_CoalesceRef:  # (a coalesce() is no column of an index)
+        return None
+    src = ref.source
+    if src.is_table and ref.col >= 0 and ref.col == src.ipk:
+        return src, -1
+    return src, ref.col
+
+
+cdef class WhereClause:
+    """The analysed terms of one WHERE (plus the ON terms of LEFT JOINs, by level)."""
+
+    cdef public object scope
+    cdef public Masker masker
+    cdef public list terms
+    cdef public dict on_terms
+    cdef public int n
+
+    def __init__(self, scope, exprs, left_on):
+        self.scope = scope
+        self.n = len(scope.sources)
+        self.masker = Masker(scope)
+        self.terms = [self.term(e, False) for e in exprs]
+        self.on_terms = {}
+        if left_on:
+            from sqlengine.compiler.plan_terms import split_and
+            for lvl, on in left_on.items():
+                self.on_terms[lvl] = [self.term(e, True) for e in split_and(on, [])]
+
+    def release(self):
+        """Drop the terms' operands once the loops are coded: an Operand points back to
+        its term, a cycle that reference counting alone would not free."""
+        cdef WhereTerm t
+        for t in self.terms:
+            t.operands = ()
+        for ts in self.on_terms.values():
+            for t in ts:
+                t.operands = ()
+
+    cdef WhereTerm term(self, e, bint left_on):
+        m = self.masker.mask(e)
+        cdef bint pinned = m is C_PINNED
+        cdef unsigned long long full = ((1ULL << self.n) - 1) if self.n < 64 else ~0ULL
+        cdef WhereTerm t = WhereTerm(e, full if pinned else m, pinned, left_on)
+        if not pinned and m:
+            self.operands(t)
+        return t
+
+    cdef void expr_operands(self, WhereTerm t, lhs, rhs, str op) except *:
+        """Operands on the index columns that are the expression ``lhs`` (number -2)."""
+        scope = self.scope
+        cdef Masker masker = self.masker
+        for src in indexed_expr_sources(scope, lhs):
+            pm = masker.mask(rhs)
+            if pm is C_PINNED or pm & masker.bit_of[id(src)]:
+                continue
+            coll = comparison_collation(t.expr.left, t.expr.right, scope)
+            t.operands.append(Operand(src, XN_EXPR, op, rhs, T_Collate(lhs, coll), pm, t))
+
+    cdef void operands(self, WhereTerm t) except *:
+        """Fill ``t.operands`` with the column comparisons an index could drive."""
+        scope = self.scope
+        cdef Masker masker = self.masker
+        e = t.expr
+        ty = type(e)
+        cdef bint coll_done
+        if ty is T_Binary:
+            op = e.op
+            flip = FLIP.get(op)
+            if flip is None:
+                return
+            coll = None
+            coll_done = False
+            for lhs, rhs, o in ((e.left, e.right, op), (e.right, e.left, flip)):
+                hit = column_ref(scope, lhs)
+                if hit is None:
+                    if type(lhs) is not T_Literal:  # an indexed expression (exprindex.py)
+                        self.expr_operands(t, lhs, rhs, o)
+                    continue
+                src, c = hit
+                pm = masker.mask(rhs)
+                if pm is C_PINNED or pm & masker.bit_of[id(src)]:
+                    continue
+                if not coll_done:
+                    # the comparison's collation comes from its operands in written order;
+                    # the column side is handed on under an explicit COLLATE of it
+                    coll = comparison_collation(e.left, e.right, scope)
+                    coll_done = True
+                t.operands.append(Operand(src, c, o, rhs, T_Collate(lhs, coll), pm, t))
+        elif ty is T_Between and not e.negated:
+            hit = column_ref(scope, e.expr)
             if hit is None:
-                hit = memo[key] = masker._column_mask(x)
-            if hit is pinned:
-                masker.complete = False
-                return pinned
-            if hit is not outer:
-                m |= hit[0]
-                cols.add(hit[1])
-        elif t is T_Binary:
-            stack.append(x.right)
-            stack.append(x.left)
-        elif t is T_ResolvedColumn:
-            ref = x.ref
-            if ref.scope is scope:
-                b = bit_of.get(id(ref.source))
-                if b is None:
-                    masker.complete = False
-                    return pinned
-                m |= b
-                cols.add((id(ref.source), ref.col))
-        elif t is T_Unary:
-            stack.append(x.operand)
-        elif t is T_IsNull or t is T_Collate or t is T_Cast:
-            stack.append(x.expr)
-        elif t is T_Between:
-            stack.append(x.high)
-            stack.append(x.low)
-            stack.append(x.expr)
-        elif t is T_InList:
-            stack.extend(x.items)
-            stack.append(x.expr)
-        elif t is T_Like:
-            stack.append(x.escape)
-            stack.append(x.right)
-            stack.append(x.left)
-        elif t is T_FunctionCall:
-            if x.name.lower() in volatile:
-                masker.complete = False
-                return pinned
-            stack.extend(x.args)
-            stack.append(x.filter)
-        elif t is T_Case:
-            stack.append(x.operand)
-            for w, th in x.whens:
-                stack.append(w)
-                stack.append(th)
-            stack.append(x.else_)
-        elif t is T_RowValue:
-            stack.extend(x.items)
-        elif t is T_CurrentTime:
-            continue
-        else:  # subqueries, RAISE, anything not known here
-            masker.complete = False
-            return pinned
-    return m
+                return
+            src, c = hit
+            me = masker.bit_of[id(src)]
+            for bound, o in ((e.low, ">="), (e.high, "<=")):
+                pm = masker.mask(bound)
+                if pm is C_PINNED or pm & me:
+                    continue
+                t.operands.append(Operand(src, c, o, bound, e.expr, pm, t))
+        elif ty is T_InList and not e.negated and e.items:
+            hit = column_ref(scope, e.expr)
+            if hit is None:
+                return
+            src, c = hit
+            pm = 0
+            for it in e.items:
+                m = masker.mask(it)
+                if m is C_PINNED:
+                    return
+                pm |= m
+            if pm & masker.bit_of[id(src)]:
+                return
+            t.operands.append(Operand(src, c, "IN", e, e.expr, pm, t))
