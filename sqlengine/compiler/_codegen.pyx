@@ -665,13 +665,7 @@ cpdef code_expr(p, scope, e, int target):
             raise _expr.hex_literal_too_big(p, e)
         emit_constant(b, literal_value(v), target)
     elif t is T_Column:
-        try:
-            ref = lookup_name(scope, e.name, e.table) if scope is not None else None
-        except OperationalError as err:
-            if e.schema is not None and str(err).startswith("ambiguous"):
-                raise OperationalError(
-                    f"ambiguous column name: {e.schema}.{e.table}.{e.name}") from None
-            raise
+        ref = lookup_name(scope, e.name, e.table) if scope is not None else None
         if ref is None:
             table = e.table
             if p.trigger_ctx is not None and table is not None and \

@@ -64,6 +64,11 @@ cdef class Source:
         # a FROM subquery that reads an enclosing query's row, filled again on each run of
         # its query (select._materialize): what is built over it must be built again too
         self.refill = False
+        # the lower-case name of the database it belongs to, for a column written with
+        # its schema (``main.t.a``): "" for none (a subquery, a CTE), None for a table
+        # whose builder did not say (not checked); a parenthesized join's is a list, the
+        # database of each of its columns
+        self.db = None if table is not None else ""
 
     def find(self, name):
         """Column number, -1 for the rowid, None when absent."""
@@ -299,6 +304,8 @@ cdef class Scope:
         depth = 0
         lname = name.lower()
         ltable = table.lower() if table is not None else None
+        # ``main.t.a``: only an item of that database can answer (SQLite's pSchema test)
+        ldb = table.schema.lower() if type(table) is T_SchemaQualifier else None
         n_rowid = 0
         while scope is not None:
             srcs = scope.sources
@@ -319,6 +326,8 @@ cdef class Scope:
                 for m in cands:
                     src = m[0]
                     if src is done:
+                        continue
+                    if ldb is not None and not _in_db(src, m[1], ldb):
                         continue
                     if src.enames is not None:
                         if ltable is not None and src.enames[m[1]][0] != ltable:
@@ -342,7 +351,7 @@ cdef class Scope:
                         continue
                     if src.enames is not None and src.enames[m[1]][0] is None:
                         done = src
-            if hit is None and ltable is not None and nested:
+            if hit is None and ltable is not None and nested and ldb is None:
                 hit = _nested_by_alias(nested, lname, ltable)
             if fj is not None:
                 if depth:
@@ -351,7 +360,8 @@ cdef class Scope:
             if hit is None and (rowids or nested) and lname in ROWID_NAMES:
                 if ltable is not None:
                     rowids = [s for s in rowids + [s for s in nested if s.has_rowid]
-                              if s.name.lower() == ltable]
+                              if s.name.lower() == ltable and
+                              (ldb is None or _in_db(s, -1, ldb))]
                 # SQLite counts the sources that could answer the rowid across every
                 # scope searched so far (its cntTab is not reset per name context)
                 if len(rowids) == 1 and n_rowid == 0:
@@ -368,6 +378,18 @@ cdef class Scope:
 
 
 cdef list _NO_SOURCES = []  # (never changed: read only by _lookup)
+
+
+cdef bint _in_db(src, col, ldb):
+    """Whether column ``col`` of ``src`` may be named with the database ``ldb``: the
+    item's own database, or for a parenthesized join that of the inner table the column
+    comes from (its USING columns, and a nested join's rowid, belong to none)."""
+    if src.enames is None:
+        return src.db is None or src.db == ldb
+    inner = src.db  # (nestedfrom.nested_columns: the database of each column)
+    if type(inner) is not list or col < 0:
+        return False
+    return inner[col] == ldb
 
 
 def _merged(src, col, lname):
@@ -408,6 +430,7 @@ cdef object T_FunctionCall = A.FunctionCall
 cdef object T_ResolvedColumn = ResolvedColumn
 cdef object T_OuterAlias = OuterAlias
 cdef object T_Scope = Scope
+cdef object T_SchemaQualifier = A.SchemaQualifier
 
 
 cdef object lookup_name(scope, name, table):

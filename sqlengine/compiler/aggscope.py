@@ -160,7 +160,7 @@ def attach(p, scope, aggs, refs, start=0):
     try:
         for s in subs:
             try:
-                result_info_only(p, s.select, scope)
+                result_info_only(p, s.select, scope, type(s) is A.Exists)
             except OperationalError as err:
                 if not str(err).startswith("misuse of aggregate: "):
                     raise

@@ -383,6 +383,31 @@ class _MainOnly:
         return getattr(self._db, name)
 
 
+def source_db(db, table):
+    """What a Source reading ``table`` keeps as its ``db`` (see resolve.Source)."""
+    return table_db(db, table) if db.attached else "main"
+
+
+def table_db(db, table):
+    """The lower-case name of the database holding ``table`` (of the merged schema), the
+    schema a column named ``main.t.a`` must belong to."""
+    code = (table.root or 0) >> ROOT_SHIFT
+    if code:
+        for att in db.attached:
+            if att.code == code:
+                return att.name.lower()
+    return "main"
+
+
+def view_db(db, view):
+    """The lower-case name of the database holding ``view`` (of the merged schema)."""
+    key = view.name.lower()
+    for att in db.attached:
+        if att.db.schema.views.get(key) is view:
+            return att.name.lower()
+    return "main"
+
+
 def _with_own_sequence(db, ast):
     """An INSERT sees the sqlite_sequence of the database its table is in (AUTOINCREMENT
     counters are kept per database file)."""

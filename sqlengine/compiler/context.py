@@ -61,6 +61,9 @@ class Parse:
     # id(SelectCore of a FROM subquery SQLite flattens) -> the numbers of its result
     # columns the outer query never names (select.py)
     unused_values = None
+    # id(SelectCore) -> the numbers of its result columns never coded (flatten.ALL_COLUMNS:
+    # all, an EXISTS subquery's), while its FROM clause is built (select.py)
+    uncoded_results = None
     # set while they apply (read with getattr(p, name, None) by their modules; a class
     # default makes that read a plain look-up): the WITH stack (cte.py), the calls a
     # subquery may not hand up (aggscope.py), a flattened subquery's FROM item on the

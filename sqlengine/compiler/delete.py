@@ -7,6 +7,7 @@ each row where its loop finds it. This module emits code; it never runs it.
 
 from __future__ import annotations
 
+from sqlengine.compiler.attach import source_db
 from sqlengine.compiler.insert import code_delete_row, open_write_cursors, table_for_write
 from sqlengine.compiler.resolve import Scope, table_source
 from sqlengine.compiler.trigger import code_triggers, has_triggers
@@ -45,7 +46,9 @@ def open_one_pass(p, table, alias, where):
     """The write cursors and the loop of a one-pass DELETE/UPDATE: (table cursor, index
     cursors, scope, WhereInfo); the loop's body runs with the table cursor on the row."""
     tcur, icurs = open_write_cursors(p, table)
-    scope = Scope([table_source(alias or table.name, tcur, table)])
+    src = table_source(alias or table.name, tcur, table)
+    src.db = source_db(p.db, table)
+    scope = Scope([src])
     return tcur, icurs, scope, where_begin(p, scope, where, {}, open_cursors=False)
 
 
@@ -67,6 +70,7 @@ def collect_rowids(p, table, alias, where, tcur):
     else:
         b.emit(O.OP_OpenEphemeral, eph, 1)
     src = table_source(alias or table.name, tcur, table)
+    src.db = source_db(p.db, table)
     scope = Scope([src])
     w = where_begin(p, scope, where, {})
     rec = b.alloc_reg()

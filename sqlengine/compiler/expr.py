@@ -139,7 +139,7 @@ def code_trigger_ref(p, e, target):
     new_base, old_base, table = p.trigger_ctx
     which = e.table.lower()
     base = new_base if which == "new" else old_base
-    if base is None:
+    if base is None or e.schema is not None:  # (``main.new.x`` names no column)
         raise OperationalError(f"no such column: {e.table}.{e.name}")
     name = e.name.lower()
     n = table.find_column(e.name) if not getattr(table, "is_view", False) else \

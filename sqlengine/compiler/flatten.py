@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children
+from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children, map_value
 from sqlengine.sql.ast import (
     FEAT_FUNCTION, Binary, Column, FunctionCall, InTable, Join, Literal, ResultColumn,
     SelectCore, Star, SubqueryRef, TableRef)
@@ -174,22 +174,34 @@ def _plain_names(e, qualifier, names=None):
     return True
 
 
-def unused_columns(body, col_names, outer_core, order_by):
+ALL_COLUMNS = frozenset()  # (``unused_columns``' ``uncoded``: every result column)
+
+
+def unused_columns(body, col_names, outer_core, order_by, uncoded=None):
     """The numbers of the result columns of ``body`` (a FROM subquery's core that SQLite's
     flattener merges into ``outer_core``; ``col_names``: the names a CTE's or view's
     column list gives them) that the outer query never names: merged away, SQLite never
     codes them, so their code-time errors never show. Judged by name over the whole outer
-    query (its subqueries too); any ``*`` or quoted name there uses them all."""
+    query (its subqueries too); any ``*`` or quoted name there uses them all, except in
+    the outer query's result columns ``uncoded`` (ALL_COLUMNS: all of them, as in an
+    EXISTS subquery), which SQLite never codes either."""
     names = set()
-    stack = list(iter_children(outer_core)) + [o.expr for o in order_by or ()]
+    stack = [o.expr for o in order_by or ()]
+    skip = () if uncoded is None else {
+        id(c) for i, c in enumerate(outer_core.columns) if uncoded is ALL_COLUMNS or i in uncoded}
+    stack += [c for c in iter_children(outer_core) if id(c) not in skip]
     while stack:
         x = stack.pop()
+        if x is body:
+            continue
         t = type(x)
         if t is Star or t is Column and x.quoted:
             return set()
         if t is Column:
             names.add(x.name.lower())
         stack.extend(iter_children(x))
+    if not names and skip:
+        return ALL_COLUMNS  # (its ``*`` too: the outer query reads none of them)
     out = set()
     for i, rc in enumerate(body.columns):
         if type(rc) is not ResultColumn:
@@ -204,10 +216,10 @@ def unused_columns(body, col_names, outer_core, order_by):
 
 
 def without_outer_aggregates(sel):
-    """``sel`` (a FROM subquery) with each result column that is an aggregate call of an
-    enclosing query's columns only (every column qualified by a name no FROM item of its
-    own has: aggscope attaches such a call further out) made NULL, or None when it has
-    none: SQLite's flattener sees no aggregate query there."""
+    """``sel`` (a FROM subquery) with each aggregate call of its result columns that reads
+    an enclosing query's columns only (every column qualified by a name no FROM item of
+    its own has: aggscope attaches such a call further out) made NULL, or None when it
+    has none: SQLite's flattener sees no aggregate query there."""
     body = sel.body
     if type(body) is not SelectCore or not body.features & FEAT_FUNCTION:
         return None
@@ -221,38 +233,21 @@ def without_outer_aggregates(sel):
             name = getattr(item, "alias", None) or getattr(item, "name", None)
             if name:
                 own.add(name.lower())
-    columns = list(body.columns)
-    changed = False
-    for i, rc in enumerate(columns):
-        if type(rc) is ResultColumn and _outer_aggregate(rc.expr, own):
-            columns[i] = dataclasses.replace(rc, expr=Literal(None))
-            changed = True
-    if not changed:
-        return None
-    return dataclasses.replace(sel, body=dataclasses.replace(body, columns=columns))
 
-
-def _outer_aggregate(e, own) -> bool:
-    """Whether ``e`` is (an expression of) aggregate calls whose arguments read only
-    columns qualified by names not in ``own``."""
-    found = False
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        t = type(x)
+    def null_outer(x):
         if isinstance(x, _SUBQUERIES):
-            return False
-        if t is Column:
-            return False  # (outside an aggregate's arguments)
-        if t is FunctionCall and x.name.lower() in _AGGREGATES and x.over is None:
+            return x
+        if type(x) is FunctionCall and x.name.lower() in _AGGREGATES and x.over is None:
             cols = [c for a in x.args for c in _walk(a) if type(c) is Column]
             if x.star or not cols or any(c.table is None or c.table.lower() in own
                                          for c in cols):
-                return False
-            found = True
-            continue
-        stack.extend(iter_children(x))
-    return found
+                return x
+            return Literal(None)
+        return map_children(x, null_outer)
+    columns = map_value(body.columns, null_outer)
+    if columns is body.columns:
+        return None
+    return dataclasses.replace(sel, body=dataclasses.replace(body, columns=columns))
 
 
 def _walk(e):

@@ -38,13 +38,15 @@ def is_nested(core) -> bool:
 
 def nested_columns(scope):
     """The result columns of a nested ``SELECT *`` over the sources of ``scope``:
-    ([(expr, name, decltype)], enames, noexpand), see the module docstring."""
+    ([(expr, name, decltype)], enames, noexpand, dbs), see the module docstring; ``dbs``:
+    the database of each column's inner table (None for a USING column), for
+    ``main.t.a``."""
     from sqlengine.errors import OperationalError
     srcs = scope.sources
     if not srcs:
         raise OperationalError("no tables specified")
     twins = len({s.name.lower() for s in srcs}) < len(srcs)
-    cols, enames, noexpand = [], [], set()
+    cols, enames, noexpand, dbs = [], [], set(), []
     for k, s in enumerate(srcs):
         nxt = srcs[k + 1].using_cols if k + 1 < len(srcs) else None
         for lname, uname in (nxt or {}).items():
@@ -53,6 +55,7 @@ def nested_columns(scope):
             decl = ref.source.decltypes[ref.col] if ref is not None and ref.col >= 0 else None
             cols.append((Column(uname), uname, decl))
             enames.append((None, lname))
+            dbs.append(None)
         for j, cname in enumerate(s.columns):
             if s.is_table and s.table.columns[j].hidden:
                 continue
@@ -65,8 +68,9 @@ def nested_columns(scope):
                 noexpand.add(len(cols))
             cols.append((ResolvedColumn(ColRef(s, j, scope, 0)), cname, s.decltypes[j]))
             enames.append(s.enames[j] if s.enames is not None else (s.name.lower(), lname))
+            dbs.append(s.db[j] if type(s.db) is list else s.db)
     _first_using_only(cols, enames, noexpand)
-    return cols, enames, noexpand
+    return cols, enames, noexpand, dbs
 
 
 def _first_using_only(cols, enames, noexpand):
@@ -84,7 +88,7 @@ def _first_using_only(cols, enames, noexpand):
 
 def set_nested(src, info):
     """Give the Source of a materialized nested subquery its inner names."""
-    src.enames, src.noexpand = info.nested[0], info.nested[1]
+    src.enames, src.noexpand, src.db = info.nested[0], info.nested[1], info.nested[2]
 
 
 def star_skips(s, j, table) -> bool:

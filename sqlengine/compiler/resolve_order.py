@@ -306,8 +306,6 @@ def _column(p, scope, e, aliases):
     try:
         ref = scope.lookup(e.name, e.table)
     except OperationalError as err:
-        if e.schema is not None and str(err).startswith("ambiguous"):  # (as expr codes it)
-            err = OperationalError(f"ambiguous column name: {e.schema}.{e.table}.{e.name}")
         raise _Abort(err) from None
     if ref is not None:
         return

@@ -134,7 +134,7 @@ def _check_schema_names(scope, e):
             return True
     c = find_node(e, bad)
     if c is not None and c.schema is not None:
-        raise OperationalError(f"no such column: {c.schema}.{c.table}.{c.name}")
+        raise OperationalError(f"no such column: {c.table}.{c.name}")
 
 
 def _row_column(scope, e):

@@ -14,6 +14,7 @@ import dataclasses
 from sqlengine.compiler.alias import (Aliases, check_local_terms, link_subquery_scope, result_aliases,
                                       sees_outer_aliases)
 from sqlengine.compiler.aggscope import attach as attach_aggregates
+from sqlengine.compiler.attach import source_db
 from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.expr import (aggs_in, code_column, code_expr, code_expr_reg, if_false,
@@ -26,7 +27,8 @@ from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Sco
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.walk import expr_key
 from sqlengine.compiler.window import compile_window_select, has_window
-from sqlengine.compiler.flatten import flatten_from, unused_columns, without_outer_aggregates
+from sqlengine.compiler.flatten import (ALL_COLUMNS, flatten_from, unused_columns,
+                                        without_outer_aggregates)
 from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested, star_skips
 from sqlengine.compiler import rightjoin
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
@@ -212,15 +214,21 @@ def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=
         raise first_error(p, body, outer, corr, err) from None
 
 
-def result_info_only(p, sel: Select, outer=None) -> ResultInfo:
-    """The result description of a SELECT without keeping its code (views, CREATE AS)."""
+def result_info_only(p, sel: Select, outer=None, exists=False) -> ResultInfo:
+    """The result description of a SELECT without keeping its code (views, CREATE AS);
+    ``exists``: compiled as the body of EXISTS (its result list uncoded)."""
     saved = p.b
     from sqlengine.compiler.builder import ProgramBuilder
     p.b = ProgramBuilder()
     p.b.n_mem = saved.n_mem
     p.b.n_cursor = saved.n_cursor
     try:
-        info = compile_select(p, sel, CallbackDest(lambda base, n: None), outer)
+        if exists:
+            stop = p.b.new_label()
+            info = compile_select(p, sel, ExistsDest(p.b.alloc_reg(), stop), outer)
+            p.b.resolve(stop)
+        else:
+            info = compile_select(p, sel, CallbackDest(lambda base, n: None), outer)
     finally:
         p.b = saved
     return info
@@ -292,8 +300,10 @@ def _source_for(p, item, scope, outer=None):
             # (aggregates of an enclosing query's leave it a plain one: aggscope.py)
             merged = flat or plain is not None and subquery_flattens(p.db, plain, *outer)
             if merged and type(sel.body) is A.SelectCore:
-                unused = unused_columns(sel.body, col_names or names_as, outer[0], outer[1])
-                if unused:
+                unused = unused_columns(sel.body, col_names or names_as, outer[0], outer[1],
+                                        p.uncoded_results.get(id(outer[0]))
+                                        if p.uncoded_results else None)
+                if unused or unused is ALL_COLUMNS:
                     if p.unused_values is None:
                         p.unused_values = {}
                     p.unused_values[id(sel.body)] = unused
@@ -313,7 +323,9 @@ def _source_for(p, item, scope, outer=None):
                 item.schema is not None and item.schema.lower() == "temp" and
                 name.lower() in ("sqlite_master", "sqlite_schema")):
             from sqlengine.compiler.pragma import temp_schema_source
-            return temp_schema_source(p, item, Source)
+            src = temp_schema_source(p, item, Source)
+            src.db = "temp"
+            return src
         if item.schema is not None and item.schema.lower() not in ("main", "temp"):
             raise OperationalError(f"no such table: {item.schema}.{name}")
         t = p.schema.table(name)
@@ -323,6 +335,8 @@ def _source_for(p, item, scope, outer=None):
         if t is not None:
             cur = b.alloc_cursor()
             src = table_source(item.alias or name, cur, t)
+            # (for ``aux.t.a``: the database it is in)
+            src.db = source_db(p.db, t) if p.db.attached else "main"
             if p.flat_names:
                 flat = p.flat_names.get(id(item))
                 if flat is not None:  # the table of a flattened view or subquery
@@ -344,11 +358,17 @@ def _source_for(p, item, scope, outer=None):
             finally:
                 p.view_stack.pop()
             src.has_rowid = True  # (what it reads: see build_from)
+            if p.db.attached:
+                from sqlengine.compiler.attach import view_db
+                src.db = view_db(p.db, v)
+            else:
+                src.db = "main"
             return src
         if name.lower().startswith("pragma_") and item.schema is None:
             from sqlengine.compiler.pragma import pragma_function_source
             src = pragma_function_source(p, item, Source, TableDest)
             if src is not None:
+                src.db = "main"  # (an eponymous virtual table: main's)
                 return src
         from sqlengine.compiler.cte import missing_table
         raise missing_table(p, name, item.schema)
@@ -361,6 +381,7 @@ def _source_for(p, item, scope, outer=None):
         from sqlengine.compiler.tablefunc import table_function_source
         src = table_function_source(p, item, scope, Source, TableDest)
         if src is not None:
+            src.db = "main"
             return src
         raise OperationalError(f"no such table: {item.name}")
     raise OperationalError("unsupported FROM item")
@@ -932,9 +953,17 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     unused = _ALL if type(dest) is ExistsDest else (
         p.unused_values.pop(id(core), None) if p.unused_values else None)
     core = flatten_from(p, core, order_by)
-    # (SQLite gives a scalar or EXISTS subquery a LIMIT 1 before flattening into it)
-    sources, extra, left_on = build_from(p, core.from_, scope, (core, order_by, limit if (
-        limit is not None or type(dest) not in _LIMIT_ONE) else _ONE))
+    if unused is not None:  # (what only they name of a FROM subquery: unused too)
+        if p.uncoded_results is None:
+            p.uncoded_results = {}
+        p.uncoded_results[id(core)] = unused
+    try:
+        # (SQLite gives a scalar or EXISTS subquery a LIMIT 1 before flattening into it)
+        sources, extra, left_on = build_from(p, core.from_, scope, (core, order_by, limit if (
+            limit is not None or type(dest) not in _LIMIT_ONE) else _ONE))
+    finally:
+        if unused is not None:
+            del p.uncoded_results[id(core)]
     scope.sources = sources
     nested = None
     if is_nested(core):
@@ -1126,7 +1155,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     return info
 
 
-_ALL = frozenset()  # (``unused``: every result column)
+_ALL = ALL_COLUMNS  # (``unused``: every result column)
 _LIMIT_ONE = (ScalarDest, ExistsDest)
 _ONE = A.Literal(1)
 _EQP_ORDER_BY = "USE TEMP B-TREE FOR ORDER BY"

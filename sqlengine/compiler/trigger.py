@@ -150,7 +150,7 @@ def bind_new_old(tr, table, new_base, old_base):
 
     def walk(x):
         if type(x) is A.Column:
-            if x.table is not None and x.table.lower() in ("new", "old"):
+            if x.table is not None and x.schema is None and x.table.lower() in ("new", "old"):
                 r = ref_of(x)
                 if r is not None:
                     return r

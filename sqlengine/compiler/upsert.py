@@ -13,6 +13,7 @@ This module emits code; it never runs it.
 
 from __future__ import annotations
 
+from sqlengine.compiler.attach import source_db
 from sqlengine.compiler.resolve import Scope, Source
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -174,6 +175,8 @@ class Upsert:
             # unqualified names are the table's; excluded.* is found one level out
             tsrc = Source(table.name, tcur, cols, affs, colls, decls, table=table)
             xsrc = Source("excluded", EXCLUDED_CURSOR, cols, affs, colls, decls, table=table)
+            tsrc.db = source_db(self.p.db, table)
+            xsrc.db = ""  # (``main.excluded.x`` names no column)
             xscope = Scope([xsrc])
             scope = Scope([tsrc], outer=xscope)
             for i in range(n):

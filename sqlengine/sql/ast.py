@@ -41,11 +41,53 @@ class CurrentTime:
     pos: int = -1
 
 
+class SchemaQualifier(str):
+    """The table qualifier of a column written with its schema (``main.t.a``): its text is
+    the table name as written, so comparisons of names read it as ``t``, while it formats
+    (``str``, f-strings) as ``main.t``, SQLite's spelling in messages. ``schema`` is the
+    schema name as written. Never equal to a plain string: a lookup keyed by it is not one
+    of ``t.a`` (name lookup also checks the FROM item's database, ``_resolve.pyx``)."""
+
+    def __new__(cls, table, schema):
+        self = str.__new__(cls, table)
+        self.schema = schema
+        return self
+
+    def __str__(self):
+        return f"{self.schema}.{str.__str__(self)}"
+
+    def __format__(self, spec):
+        return format(str(self), spec)
+
+    def __repr__(self):
+        return f"SchemaQualifier({str.__repr__(self)}, {self.schema!r})"
+
+    def __eq__(self, other):
+        return (type(other) is SchemaQualifier and str.__eq__(self, other)
+                and self.schema == other.schema)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash((str.__str__(self), self.schema))
+
+    def __reduce__(self):
+        return (SchemaQualifier, (str.__str__(self), self.schema))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
 @dataclass(slots=True)
 class Column:
     """A column reference ``[schema.][table.]name``; also a bare identifier that may turn
     out to be a string literal (SQLite's double-quoted-string fallback, decided by the
-    compiler when ``quoted`` is True and no column matches)."""
+    compiler when ``quoted`` is True and no column matches). With a schema, ``table`` is a
+    SchemaQualifier."""
 
     name: str
     table: str | None = None

@@ -899,7 +899,8 @@ class Builder:
         return A.Column(str(k[2]), str(k[0]), pos=s)
 
     def column3(self, k, s, e):
-        return A.Column(str(k[4]), str(k[2]), str(k[0]), pos=s)
+        schema = str(k[0])
+        return A.Column(str(k[4]), A.SchemaQualifier(str(k[2]), schema), schema, pos=s)
 
     def variable(self, k, s, e):
         text = k[0]
