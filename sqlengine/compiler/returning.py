@@ -12,8 +12,10 @@ column back as it is (itself, or through COLLATE, unary +, CASE results and the 
 that return an argument unchanged: ``_IntReals``) returns an integer. And 3.40's resolver
 leaves every column of the row with the column number 0, so an item that is a column or
 the rowid (through COLLATE) gets the *first* column's affinity: a float when that column
-is REAL. DELETE returns the row as read. An IntReal a subquery returns is still a float
-here (SQLite returns the integer).
+is REAL; a scalar subquery item has the affinity of its last arm's first result, so the
+same rule reaches a column there. DELETE returns the row as read. An IntReal a FROM-less
+subquery passes on is made an integer too; through a subquery with FROM it is still a
+float here (SQLite returns the integer).
 
 This module emits code; it never runs it.
 """
@@ -82,10 +84,13 @@ class Returning:
                 raise OperationalError(f"misuse of aggregate function {e.name}()")
             _check_schema_names(scope, e)
             col, plain = _row_column(scope, e)
+            sub, sub_real = _scalar_subquery(e)
             if not deleting:
                 e = int_reals.passed(e)
             code_expr(p, scope, e, regs + i)
-            if col is not None and plain and first_real:
+            if sub is not None and not deleting and _passes_real(self.table, scope, sub):
+                b.emit(O.OP_Function, 0, regs + i, regs + i, _stored_int_real, 1)
+            if (col is not None and plain or sub_real and _real_affinity(sub)) and first_real:
                 b.emit(O.OP_RealAffinity, regs + i)
         rec = b.alloc_reg()
         rid = b.alloc_reg()
@@ -161,6 +166,99 @@ def _row_column(scope, e):
         if ref is not None:
             return ref.col, plain
     return None, False
+
+
+def _scalar_subquery(e):
+    """(the scalar subquery a RETURNING item is, through COLLATE and unary +, or None;
+    whether the item has its affinity: only COLLATE between)."""
+    keeps = True
+    while True:
+        t = type(e)
+        if t is A.Collate:
+            e = e.expr
+        elif t is A.Unary and e.op == "+":
+            e = e.operand
+            keeps = False
+        else:
+            break
+    return (e, keeps) if t is A.Subquery else (None, False)
+
+
+def _arms(sel):
+    """The cores of ``sel``, the last (the one SQLite's ExprAffinity reads) first."""
+    out = []
+    body = sel.body
+    while type(body) is A.Compound:
+        out.append(body.right)
+        body = body.left
+    out.append(body)
+    return out
+
+
+def _first_expr(core):
+    """The first result expression of a core without FROM (whose names can only be the
+    row's), else None."""
+    if type(core) is not A.SelectCore or core.from_ is not None or not core.columns:
+        return None
+    rc = core.columns[0]
+    return rc.expr if type(rc) is A.ResultColumn else None
+
+
+def _real_affinity(sub) -> bool:
+    """Whether SQLite 3.40's ExprAffinity of the scalar subquery ``sub`` of a RETURNING item
+    is the first column's (its last arm's first result is a column of the row, the row's
+    columns all taking that affinity, through COLLATE and subqueries like it)."""
+    e = _first_expr(_arms(sub.select)[0])
+    while True:
+        t = type(e)
+        if t is A.Collate:
+            e = e.expr
+        elif t is A.Subquery:
+            e = _first_expr(_arms(e.select)[0])
+        else:
+            return t is A.Column
+
+
+def _passes_real(table, scope, sub) -> bool:
+    """Whether every value the scalar subquery ``sub`` may return is a REAL column of the
+    row as it is (or a constant no IntReal could be: not a whole float), through the
+    subqueries without FROM of its arms: SQLite returns the row's IntReal, an integer once
+    stored, where the row here holds a float (``_stored_int_real`` makes it one)."""
+    found = False
+    stack = [sub]
+    while stack:
+        e = stack.pop()
+        t = type(e)
+        if t is A.Collate:
+            stack.append(e.expr)
+        elif t is A.Unary and e.op == "+":
+            stack.append(e.operand)
+        elif t is A.Subquery:
+            for core in _arms(e.select):
+                x = _first_expr(core)
+                if x is None:
+                    return False
+                stack.append(x)
+        elif t is A.Case:
+            stack += [r for _w, r in e.whens]
+            if e.else_ is not None:
+                stack.append(e.else_)
+        elif t is A.FunctionCall and e.name.lower() in _PASS_ARGS and e.over is None and \
+                e.filter is None and not e.distinct and not e.star and not (
+                    e.name.lower() in ("max", "min") and len(e.args) < 2):
+            which = _PASS_ARGS[e.name.lower()]
+            stack += [a for k, a in enumerate(e.args) if which is None or k in which]
+        elif t is A.Literal:
+            if type(e.value) is float and _stored_int_real(None, (e.value,)) is not e.value:
+                return False  # (a whole float constant: it would read as the column's)
+        elif t is A.Column:
+            col, _plain = _row_column(scope, e)
+            if col is None or col < 0 or table.columns[col].affinity != O.AFF_REAL:
+                return False
+            found = True
+        else:
+            return False
+    return found
 
 
 # the functions that return one of their arguments as it is (by argument position; None:
