@@ -18,7 +18,7 @@ This module emits code; it never runs it.
 
 from __future__ import annotations
 
-from sqlengine.compiler.alter_check import altered_schema, check_schema
+from sqlengine.compiler.alter_check import altered_schema, check_schema, renamed_schema
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import dequote, next_token
@@ -410,10 +410,19 @@ def _rename_table(p, t, new):
     for key, v in s.views.items():
         if _mentions(v.sql, old):
             changes[key] = ("view", v.name, v.name, _replace_idents(v.sql, old, qn))
+    _check_after_rename(p, changes, old.lower())
     _rewrite_schema(p, changes)
     if t.autoinc and s.table("sqlite_sequence") is not None:
         _rename_sequence(p, old, new)
     _finish(p)
+
+
+def _check_after_rename(p, changes, old_table=None):
+    """SQLite's renameTestSchema after the rewrite: every view and trigger must still
+    resolve in the schema as the rename leaves it ('error in view v after rename: ...')."""
+    schema, objects = renamed_schema(p, changes, old_table)
+    check_schema(p, "after rename", schema, rename_table=old_table is not None,
+                 objects=objects)
 
 
 def _mentions(sql, name):
@@ -480,6 +489,7 @@ def _rename_column(p, t, old, new):
             changes[key] = ("table", other.name, other.name,
                             _replace_idents(other.sql, old, nt,
                                             only=_after_references(t.name)))
+    _check_after_rename(p, changes)
     _rewrite_schema(p, changes)
     _finish(p)
 

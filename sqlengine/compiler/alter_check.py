@@ -3,7 +3,8 @@ sqlite_rename_* functions do): RENAME TO, RENAME COLUMN and DROP COLUMN first re
 view and trigger of the schema (main's sqlite_schema rows in rowid order, then temp's) and
 fail on the first that does not: ``error in view v: no such column: x``. DROP COLUMN then
 resolves them again against the table as it will be: ``error in view v after drop column:
-no such column: t.b``.
+no such column: t.b``; a RENAME against the schema its rewrite makes (``renamed_schema``):
+``error in view v after rename: ambiguous column name: x``.
 
 SQLite only resolves names there (sqlite3SelectPrep; renameResolveTrigger for a trigger):
 it reports what its resolver reports (columns, tables, compound sizes, ORDER BY terms,
@@ -37,17 +38,21 @@ _RESOLVE_PARTS = (" is circularly defined", " ORDER BY term does not match any c
                   " ORDER BY term out of range")
 
 
-def check_schema(p, when="", schema=None, own=None, rename_table=False):
+def check_schema(p, when="", schema=None, own=None, rename_table=False, objects=None):
     """Raise SQLite's error for the first view or trigger that does not resolve, in
     sqlite_schema order; ``schema``: the schema to resolve against (the altered one after
-    DROP COLUMN; p.schema by default); ``when``: "" or "after drop column". ``own(kind,
-    name)`` may test a row itself (a table or index row) and return an error message.
+    DROP COLUMN or a rename; p.schema by default); ``when``: "", "after drop column" or
+    "after rename"; ``objects``: lower-case name -> the View or Trigger that row holds
+    now (those a rename rewrote). ``own(kind, name)`` may test a row itself (a table or
+    index row) and return an error message.
     With legacy_alter_table on, RENAME TO tests nothing, the others fail with a bare
     "SQL logic error" before the change and test nothing after it."""
     schema = schema if schema is not None else p.schema
     legacy = getattr(p.db, "legacy_alter_table", 0)
     resolve = not legacy or not (rename_table or when)
     for kind, name, obj in _objects(p):
+        if objects is not None and kind in ("view", "trigger"):
+            obj = objects.get(name.lower(), obj)
         msg = own(kind, name) if own is not None else None
         if msg is None and obj is not None and resolve:
             msg = _error_of(p, schema, kind, obj)
@@ -149,6 +154,33 @@ def _has_size_mismatch(obj):
         if e is not None:
             stack.extend(iter_children(e))
     return False
+
+
+def renamed_schema(p, changes, old_table=None):
+    """(a copy of p.schema as a RENAME leaves it, {lower-case name: rewritten View or
+    Trigger}) from ``changes`` (lower-case name -> (type, name, tbl_name, sql) of each
+    rewritten sqlite_schema row); ``old_table``: the lower-case name a RENAME TO retires."""
+    import copy
+    from sqlengine import schema as S
+    from sqlengine.sql import parse_one
+    m = copy.copy(p.schema)
+    m.tables = dict(p.schema.tables)
+    m.views = dict(p.schema.views)
+    m.triggers = dict(p.schema.triggers)
+    objects = {}
+    for key, (kind, name, _tbl, sql) in changes.items():
+        if kind == "table":
+            old = m.tables.pop(old_table if key == old_table else key, None)
+            if old is not None:
+                m.tables[name.lower()] = S.table_from_ast(parse_one(sql).stmt, old.root, sql)
+        elif kind == "view":
+            ast = parse_one(sql).stmt
+            v = objects[key] = S.View(name, ast.select, ast.columns, sql)
+            m.views[key] = v
+        elif kind == "trigger":
+            tr = objects[key] = S.Trigger(parse_one(sql).stmt, sql)
+            m.triggers[key] = tr
+    return m, objects
 
 
 def altered_schema(p, t, new_t):
