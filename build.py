@@ -35,7 +35,6 @@ PY_COMPILED = (
     "sqlengine/compiler/expr.py",
     "sqlengine/compiler/flatten.py",
     "sqlengine/compiler/nestedfrom.py",
-    "sqlengine/compiler/plan_cols.py",
     "sqlengine/compiler/plan_terms.py",
     "sqlengine/compiler/planner.py",
     "sqlengine/compiler/resolve.py",

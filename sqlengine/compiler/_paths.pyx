@@ -9,7 +9,143 @@ never makes loops (``_loops.pyx`` does).
 
 from sqlengine.compiler._loops cimport WhereLoop, c_est_log, c_log_add, c_log_est, coll_name
 from sqlengine.compiler._terms cimport Operand, WhereTerm, column_ref
+from sqlengine.compiler._loops import LoopBuilder, log_est
+from sqlengine.compiler.plan_cols import columns_used
+from sqlengine.compiler.rightjoin import outer_level
 from sqlengine.compiler.resolve import comparison_collation
+from sqlengine.sql import ast as A
+
+cdef object T_Join = A.Join
+cdef object T_TableRef = A.TableRef
+
+
+# ---- the plan of one WHERE loop ------------------------------------------------------------
+
+cdef class SortCost:
+    """whereSortingCost of the rows of a first plan, by the number of ORDER BY terms the
+    loops deliver (each asked once)."""
+
+    cdef int n_row, n_ob, n_cols
+    cdef object limit
+    cdef dict memo
+
+    def __init__(self, int n_row, int n_ob, int n_cols, limit):
+        self.n_row = n_row
+        self.n_ob = n_ob
+        self.n_cols = n_cols
+        self.limit = limit
+        self.memo = {}
+
+    def __call__(self, int k):
+        return self.cost(k)
+
+    cdef int cost(self, int k) except? -1:
+        c = self.memo.get(k)
+        if c is None:
+            c = self.memo[k] = sorting_cost(self.n_row, self.n_ob, k, self.n_cols, self.limit)
+        return c
+
+
+def plan(scope, wc, core, order_by=None, limit=None, bint group=False):
+    """The chosen WhereLoop of every level, outermost first, the number of leading
+    ``order_by`` terms they deliver and the source indexes of the loops to run backwards
+    for them (``where.where_begin`` documents the arguments)."""
+    srcs = scope.sources
+    cdef int n = len(srcs)
+    cdef WhereLoop lp
+    if n == 1 and not srcs[0].left:
+        src = srcs[0]
+        if not _any_operands(wc.terms) and (not src.is_table or not src.table.indexes):
+            lp = WhereLoop(0, "scan")
+            if order_by:
+                k, rev = OrderChecker(scope, wc, order_by, group).detail([lp])
+                return [lp], k, rev
+            return [lp], 0, ()
+    cdef bint fixed = _fixed_order(srcs)
+    allowed = None
+    if fixed:
+        on_terms = wc.on_terms
+        allowed = {}
+        for i in range(n):
+            if outer_level(srcs[i]):
+                allowed[i] = on_terms.get(i, [])
+    col_used = None
+    if core is not None and _any_indexed(srcs):
+        col_used = columns_used(scope, core, wc.masker)
+    ob_cols = None
+    if order_by and not fixed:
+        ob_cols = {}
+        for e, _d, _n, _c in order_by:
+            hit = column_ref(scope, e)  # (source, column): one lookup
+            if hit is not None:
+                ob_cols.setdefault(srcs.index(hit[0]), set()).add(hit[1])
+    hints = _index_hints(core, n) if core is not None else None
+    loops = LoopBuilder(scope, wc, col_used, allowed, ob_cols, hints).build()
+    cdef int n_row0 = 48 if scope.outer is not None else 0
+    res = solve(loops, n, n_row0, fixed)
+    if res is None:  # cannot happen: a full scan has no prerequisites
+        return [WhereLoop(i, "scan") for i in range(n)], 0, ()
+    best, n_row = res
+    n_ordered = 0
+    backwards = ()
+    cdef int n_ob
+    if order_by and not fixed:
+        # SQLite's second pass: the sort priced for the rows the first plan gives
+        n_ob = len(order_by)
+        lim = log_est(limit) if limit else None
+        sort_cost = SortCost(n_row + 1, n_ob, len(core.columns) if core is not None else 1,
+                             lim)
+        check = OrderChecker(scope, wc, order_by, group)
+        res = solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost))
+        if res is not None:
+            best = res[0]
+        n_ordered, backwards = check.detail(best)
+    return list(best), n_ordered, backwards
+
+
+cdef dict _index_hints(core, int n):
+    """{source index: TableRef} for the FROM items written with INDEXED BY or NOT INDEXED
+    (the sources are made from the FROM items in this order), or None."""
+    cdef list items = []
+    cdef list stack = [core.from_]
+    while stack:  # the FROM items left to right (a Join's left side first)
+        f = stack.pop()
+        if isinstance(f, T_Join):
+            stack.append(f.right)
+            stack.append(f.left)
+        elif f is not None:
+            items.append(f)
+    if len(items) != n:
+        return None
+    return {i: t for i, t in enumerate(items)
+            if isinstance(t, T_TableRef) and (t.not_indexed or t.indexed_by)}
+
+
+cdef bint _any_operands(list terms) except -1:
+    cdef WhereTerm t
+    for t in terms:
+        if t.operands:
+            return True
+    return False
+
+
+cdef bint _fixed_order(srcs) except -1:
+    """Whether the FROM order must stay: a LEFT JOIN, or a table-valued function reading
+    the tables to its left (its prologue refills it inside their loops)."""
+    for s in srcs:
+        if outer_level(s) or getattr(s, "prologue", None) is not None:
+            return True
+    return False
+
+
+cdef bint _any_indexed(srcs) except -1:
+    for s in srcs:
+        if s.is_table and s.table.indexes:
+            return True
+    return False
+
+
+# ---- the path solver -----------------------------------------------------------------------
 
 
 cdef class Path:
@@ -56,6 +192,12 @@ cdef int order_k(object ordered_by, tuple loops) except? -1:
     if type(ordered_by) is OrderChecker:
         return (<OrderChecker>ordered_by).count(loops)
     return ordered_by(loops)
+
+
+cdef int sort_k(object sort_cost, int k) except? -1:
+    if type(sort_cost) is SortCost:
+        return (<SortCost>sort_cost).cost(k)
+    return sort_cost(k)
 
 
 cdef Path worst(dict nxt):
@@ -163,7 +305,7 @@ def solve(loops, int n, int n_row0=0, bint fixed_order=False, order=None):
                         k = order_k(ordered_by, nl)
                         if k < n_ob:
                             unsorted = cost
-                            cost = c_log_add(cost, sort_cost(k)) + 5
+                            cost = c_log_add(cost, sort_k(sort_cost, k)) + 5
                     n_out = prow + lp.n_out
                     mask = pmask | lp.bit
                     pt = nxt.get(mask)
@@ -232,7 +374,7 @@ cdef object solve_one(list loops, int prow, order):
         if ordered_by is not None:
             k = order_k(ordered_by, (lp,))
             if k < n_ob:
-                cost = c_log_add(cost, sort_cost(k)) + 5
+                cost = c_log_add(cost, sort_k(sort_cost, k)) + 5
         n_out = prow + lp.n_out
         if best is None or best_cost > cost or (best_cost == cost and best_rows > n_out):
             best = lp

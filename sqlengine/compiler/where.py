@@ -8,10 +8,10 @@ the body; ``where_end`` closes the loops. This module never decides what the bod
 
 from __future__ import annotations
 
-from sqlengine.compiler import plan_cols, plan_terms, planner, rightjoin
+from sqlengine.compiler import planner, rightjoin
+from sqlengine.compiler._paths import plan
 from sqlengine.compiler.explain import eqp_line, eqp_set
 from sqlengine.compiler.plan_terms import WhereClause, split_and
-from sqlengine.sql import ast as A
 from sqlengine.sql.ast import Between, Binary, InList
 from sqlengine.compiler.expr import aff_code, code_column, code_expr, code_expr_reg, if_false  # noqa: F401
 from sqlengine.compiler.resolve import ColRef
@@ -147,8 +147,7 @@ def where_begin(p, scope, where, left_on: dict, extra_terms=(), core=None,
     exprs = split_and(where, []) + list(extra_terms)
     wc = WhereClause(scope, exprs, left_on)
     info.on_right = rightjoin.on_refers_right(wc.masker, srcs)
-    chosen, info.n_ordered, backwards = _plan(scope, wc, core, order_by, limit, group) \
-        if n else ([], 0, ())
+    chosen, info.n_ordered, backwards = plan(scope, wc, core, order_by, limit, group)
     order = [lp.src_i for lp in chosen]
     if order != list(range(n)):
         scope.sources[:] = [srcs[i] for i in order]
@@ -262,80 +261,6 @@ def _enforced_terms(lp):
     return done
 
 
-def _index_hints(core, n):
-    """{source index: TableRef} for the FROM items written with INDEXED BY or NOT INDEXED
-    (the sources are made from the FROM items in this order)."""
-    items = []
-    stack = [core.from_]
-    while stack:  # the FROM items left to right (a Join's left side first)
-        f = stack.pop()
-        if isinstance(f, A.Join):
-            stack.append(f.right)
-            stack.append(f.left)
-        elif f is not None:
-            items.append(f)
-    if len(items) != n:
-        return None
-    return {i: t for i, t in enumerate(items)
-            if isinstance(t, A.TableRef) and (t.not_indexed or t.indexed_by)}
-
-
-def _plan(scope, wc, core, order_by=None, limit=None, group=False):
-    """The chosen WhereLoop of every level, outermost first."""
-    srcs = scope.sources
-    n = len(srcs)
-    if n == 1 and not srcs[0].left:
-        src = srcs[0]
-        if not _any_operands(wc.terms) and (not src.is_table or not src.table.indexes):
-            lp = planner.WhereLoop(0, "scan")
-            if order_by:
-                return [lp], *planner.order_checker(scope, wc, order_by, group).detail([lp])
-            return [lp], 0, ()
-    fixed = _fixed_order(srcs)
-    allowed = None
-    if fixed:
-        allowed = {i: wc.on_terms.get(i, []) for i, s in enumerate(srcs)
-                   if rightjoin.outer_level(s)}
-    col_used = None
-    if core is not None and _any_indexed(srcs):
-        col_used = plan_cols.columns_used(scope, core, wc.masker)
-    ob_cols = None
-    if order_by and not fixed:
-        ob_cols = {}
-        for e, _d, _n, _c in order_by:
-            hit = plan_terms._column_ref(scope, e)  # (source, column): one lookup
-            if hit is not None:
-                ob_cols.setdefault(srcs.index(hit[0]), set()).add(hit[1])
-    hints = _index_hints(core, n) if core is not None else None
-    loops = planner.LoopBuilder(scope, wc, col_used, allowed, ob_cols, hints).build()
-    n_row0 = 48 if scope.outer is not None else 0
-    res = planner.solve(loops, n, n_row0, fixed)
-    if res is None:  # cannot happen: a full scan has no prerequisites
-        return [planner.WhereLoop(i, "scan") for i in range(n)], 0, ()
-    best, n_row = res
-    n_ordered = 0
-    backwards = ()
-    if order_by and not fixed:
-        # SQLite's second pass: the sort priced for the rows the first plan gives
-        n_ob = len(order_by)
-        n_est = n_row + 1
-        n_cols = len(core.columns) if core is not None else 1
-        costs = {}
-        lim = planner.log_est(limit) if limit else None
-
-        def sort_cost(k):
-            c = costs.get(k)
-            if c is None:
-                c = costs[k] = planner.sorting_cost(n_est, n_ob, k, n_cols, lim)
-            return c
-        check = planner.order_checker(scope, wc, order_by, group)
-        res = planner.solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost))
-        if res is not None:
-            best = res[0]
-        n_ordered, backwards = check.detail(best)
-    return list(best), n_ordered, backwards
-
-
 # (loops, not generator expressions: compiled, each generator costs an object per call)
 
 def _last_right(sources) -> int:
@@ -345,29 +270,6 @@ def _last_right(sources) -> int:
         if s.right:
             last = i
     return last
-
-
-def _any_operands(terms) -> bool:
-    for t in terms:
-        if t.operands:
-            return True
-    return False
-
-
-def _fixed_order(srcs) -> bool:
-    """Whether the FROM order must stay: a LEFT JOIN, or a table-valued function reading
-    the tables to its left (its prologue refills it inside their loops)."""
-    for s in srcs:
-        if rightjoin.outer_level(s) or getattr(s, "prologue", None) is not None:
-            return True
-    return False
-
-
-def _any_indexed(srcs) -> bool:
-    for s in srcs:
-        if s.is_table and s.table.indexes:
-            return True
-    return False
 
 
 def _needs_affinity(aff) -> bool:

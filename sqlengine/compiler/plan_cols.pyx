@@ -1,3 +1,4 @@
+# cython: language_level=3
 """Which columns of each FROM item a SELECT reads (SQLite's ``colUsed``), so that the
 planner can tell when an index holds every column needed (a covering index).
 
@@ -6,14 +7,29 @@ subqueries included, counts as read from every source that has a column of that 
 (qualifier permitting). The rowid and the INTEGER PRIMARY KEY are not counted: every index
 entry ends with the rowid. ``where.py`` checks the emitted code again before it drops a
 table lookup, so an over-estimate only costs a missed optimisation. Emits no code.
+
+Compiled (every statement of the corpus is planned once): the walk reads a node's fields by
+the names its class's ``__slots__`` gives, looked up once per class.
 """
 
-from __future__ import annotations
-
-from sqlengine.compiler.resolve import ResolvedColumn
+from sqlengine.compiler._resolve import ResolvedColumn
 from sqlengine.sql import ast as A
 
-_LEAVES = frozenset((str, int, float, bytes, bool, type(None)))
+cdef frozenset _LEAVES = frozenset((str, int, float, bytes, bool, type(None)))
+cdef object T_Column = A.Column
+cdef object T_ResolvedColumn = ResolvedColumn
+cdef object T_TableRef = A.TableRef
+cdef object T_Star = A.Star
+cdef dict _fields_of = {}  # node class -> its __slots__ but "pos" (None: it has none)
+
+
+cdef object _fields(t):
+    hit = _fields_of.get(t, False)
+    if hit is False:
+        slots = getattr(t, "__slots__", None)
+        hit = None if slots is None else tuple([n for n in slots if n != "pos"])
+        _fields_of[t] = hit
+    return hit
 
 
 def columns_used(scope, core, masker=None):
@@ -22,10 +38,10 @@ def columns_used(scope, core, masker=None):
     clause's Masker; when its walks saw every column of the WHERE terms, the WHERE is not
     walked again."""
     srcs = scope.sources
-    used = {i: set() for i in range(len(srcs))}
-    index_of = {id(s): i for i, s in enumerate(srcs)}
+    cdef dict used = {i: set() for i in range(len(srcs))}
+    cdef dict index_of = {id(s): i for i, s in enumerate(srcs)}
     for rc in core.columns:
-        if isinstance(rc, A.Star):
+        if isinstance(rc, T_Star):
             for i, s in enumerate(srcs):
                 if rc.table is None or s.name.lower() == rc.table.lower():
                     used[i] = set(range(len(s.columns)))
@@ -36,45 +52,44 @@ def columns_used(scope, core, masker=None):
             i = index_of.get(sid)
             if i is not None and j >= 0 and not (srcs[i].is_table and j == srcs[i].ipk):
                 used[i].add(j)
-    stack = [core.columns, where, core.group_by, core.having, core.windows, core.from_]
+    cdef list stack = [core.columns, where, core.group_by, core.having, core.windows,
+                       core.from_]
     order_by = getattr(core, "order_by_for_plan", None)
     if order_by is not None:
         stack.append(order_by)
-    pop = stack.pop
-    push = stack.append
     while stack:
-        x = pop()
+        x = stack.pop()
         t = type(x)
         if t in _LEAVES:
             continue
-        if t is A.Column:
+        if t is T_Column:
             _add_named(srcs, used, x.name.lower(), x.table)
             continue
-        if t is ResolvedColumn:
-            i = index_of.get(id(x.ref.source))
-            if i is not None and x.ref.col >= 0:
-                used[i].add(x.ref.col)
+        if t is T_ResolvedColumn:
+            ref = x.ref
+            i = index_of.get(id(ref.source))
+            if i is not None and ref.col >= 0:
+                (<set>used[i]).add(ref.col)
             continue
         if t is list or t is tuple:
             stack.extend(x)
             continue
-        if t is A.TableRef or t is A.Star:
+        if t is T_TableRef or t is T_Star:
             continue
-        slots = getattr(t, "__slots__", None)
-        if slots is None:
+        fields = _fields(t)
+        if fields is None:
             d = getattr(x, "__dict__", None)
             if d is None:
                 # not an AST node this module knows: assume it reads everything
                 return {i: set(range(len(s.columns))) for i, s in enumerate(srcs)}
             stack.extend(d.values())
             continue
-        for name in slots:
-            if name != "pos":
-                push(getattr(x, name, None))
+        for name in <tuple>fields:
+            stack.append(getattr(x, name, None))
     return used
 
 
-def _add_named(srcs, used, lname, table):
+cdef void _add_named(srcs, dict used, lname, table) except *:
     """Count the column ``lname`` (qualified by ``table`` or not) as read from every
     source that has a column of that name (its first, as name lookup finds it)."""
     ltable = table.lower() if table is not None else None
