@@ -20,7 +20,8 @@ from libc.string cimport memcpy
 
 import array as _pyarray
 
-from sqlengine.compiler._resolve cimport ColRef, Scope, Source, lookup_name
+from sqlengine.compiler._resolve cimport (ColRef, Scope, Source, lookup_name, slot,
+                                          slot_offset)
 from sqlengine.compiler.resolve import (ROWID_NAMES, CoalesceRef, ResolvedColumn,
                                         comparison_collation,
                                         expr_affinity, expr_collation, no_such_column)
@@ -55,6 +56,22 @@ cdef object T_CurrentTime = A.CurrentTime
 cdef object T_Star = A.Star
 cdef object T_ResolvedColumn = ResolvedColumn
 cdef object T_CoalesceRef = CoalesceRef
+
+# the fields of the common nodes, read without an attribute lookup (_resolve.pxd's slot)
+cdef Py_ssize_t F_LIT_VALUE = slot_offset(A.Literal, "value")
+cdef Py_ssize_t F_COL_NAME = slot_offset(A.Column, "name")
+cdef Py_ssize_t F_COL_TABLE = slot_offset(A.Column, "table")
+cdef Py_ssize_t F_BIN_OP = slot_offset(A.Binary, "op")
+cdef Py_ssize_t F_BIN_LEFT = slot_offset(A.Binary, "left")
+cdef Py_ssize_t F_BIN_RIGHT = slot_offset(A.Binary, "right")
+cdef Py_ssize_t F_UN_OP = slot_offset(A.Unary, "op")
+cdef Py_ssize_t F_UN_OPERAND = slot_offset(A.Unary, "operand")
+cdef Py_ssize_t F_ISNULL_EXPR = slot_offset(A.IsNull, "expr")
+cdef Py_ssize_t F_ISNULL_NEG = slot_offset(A.IsNull, "negated")
+cdef Py_ssize_t F_BTW_EXPR = slot_offset(A.Between, "expr")
+cdef Py_ssize_t F_BTW_LOW = slot_offset(A.Between, "low")
+cdef Py_ssize_t F_BTW_HIGH = slot_offset(A.Between, "high")
+cdef Py_ssize_t F_BTW_NEG = slot_offset(A.Between, "negated")
 
 cdef int OP_OpenRead = O.OP_OpenRead
 cdef int OP_OpenWrite = O.OP_OpenWrite
@@ -555,18 +572,25 @@ cdef int _notnull_fold(scope, e) except -2:
     cdef Source src
     t = type(e)
     if t is T_IsNull:
-        x = e.expr
-        neg = e.negated
-    elif t is T_Binary and (e.op == "IS" or e.op == "IS NOT") and \
-            type(e.right) is T_Literal and e.right.value is None:
-        x = e.left
-        neg = e.op == "IS NOT"
+        x = slot(e, F_ISNULL_EXPR)
+        neg = slot(e, F_ISNULL_NEG)
+    elif t is T_Binary:
+        op = slot(e, F_BIN_OP)
+        right = slot(e, F_BIN_RIGHT)
+        if not ((op == "IS" or op == "IS NOT") and type(right) is T_Literal and
+                slot(right, F_LIT_VALUE) is None):
+            return -1
+        x = slot(e, F_BIN_LEFT)
+        neg = op == "IS NOT"
     else:
         return -1
-    if scope is None or type(x) is not T_Column or x.name.lower() not in ROWID_NAMES:
+    if scope is None or type(x) is not T_Column:
+        return -1
+    name = slot(x, F_COL_NAME)
+    if name.lower() not in ROWID_NAMES:
         return -1
     try:
-        ref = lookup_name(scope, x.name, x.table)
+        ref = lookup_name(scope, name, slot(x, F_COL_TABLE))
     except OperationalError:
         return -1  # (the ordinary coding raises it)
     if ref is None or (<ColRef>ref).col >= 0:
@@ -644,7 +668,7 @@ cdef int code_operand(p, scope, e) except? -1:
     comparison or logical operand): a literal's is loaded once per run (``const_reg``),
     anything else is coded here into a new register."""
     if type(e) is T_Literal:
-        v = e.value
+        v = slot(e, F_LIT_VALUE)
         if not (type(v) is int and v > INT64_OVER):
             return (<ProgramBuilder>p.b).const_reg(literal_value(v))
     return code_expr_reg(p, scope, e)
@@ -660,12 +684,13 @@ cpdef code_expr(p, scope, e, int target):
         return
     b = p.b
     if t is T_Literal:
-        v = e.value
+        v = slot(e, F_LIT_VALUE)
         if type(v) is int and v > INT64_OVER:
             raise _expr.hex_literal_too_big(p, e)
         emit_constant(b, literal_value(v), target)
     elif t is T_Column:
-        ref = lookup_name(scope, e.name, e.table) if scope is not None else None
+        ref = lookup_name(scope, slot(e, F_COL_NAME), slot(e, F_COL_TABLE)) \
+            if scope is not None else None
         if ref is None:
             table = e.table
             if p.trigger_ctx is not None and table is not None and \
@@ -678,17 +703,17 @@ cpdef code_expr(p, scope, e, int target):
             raise no_such_column(e.name, table)
         code_column(p, ref, target)
     elif t is T_Binary:
-        op = e.op
+        op = slot(e, F_BIN_OP)
         opc = _ARITH.get(op)
         if opc is not None:
-            r1 = code_operand(p, scope, e.left)
-            r2 = code_operand(p, scope, e.right)
+            r1 = code_operand(p, scope, slot(e, F_BIN_LEFT))
+            r2 = code_operand(p, scope, slot(e, F_BIN_RIGHT))
             b.emit(opc, r2, r1, target)
             return
         opc = _CMP.get(op)
         if opc is not None:
-            left = e.left
-            right = e.right
+            left = slot(e, F_BIN_LEFT)
+            right = slot(e, F_BIN_RIGHT)
             if (_maybe_vector(left) or _maybe_vector(right)) and \
                     _expr._rowvalue.code_compare(p, scope, e, target):
                 return
@@ -701,8 +726,8 @@ cpdef code_expr(p, scope, e, int target):
                       CMP_STOREP2 | (CMP_NULLEQ if op == "IS" or op == "IS NOT" else 0),
                       None, None)
         elif op == "AND" or op == "OR":
-            r1 = code_operand(p, scope, e.left)
-            r2 = code_operand(p, scope, e.right)
+            r1 = code_operand(p, scope, slot(e, F_BIN_LEFT))
+            r2 = code_operand(p, scope, slot(e, F_BIN_RIGHT))
             b.emit(OP_And if op == "AND" else OP_Or, r1, r2, target)
         else:
             _expr._code_binary_other(p, scope, e, target)
@@ -721,22 +746,23 @@ cpdef code_expr(p, scope, e, int target):
         if k >= 0:
             b.emit(OP_Integer, k, target)
             return
-        r = code_expr_reg(p, scope, e.expr)
+        r = code_expr_reg(p, scope, slot(e, F_ISNULL_EXPR))
         b.emit(OP_Integer, 1, target)
         lbl = b.new_label()
-        b.emit(OP_IsNull if not e.negated else OP_NotNull, r, lbl)
+        b.emit(OP_IsNull if not slot(e, F_ISNULL_NEG) else OP_NotNull, r, lbl)
         b.emit(OP_Integer, 0, target)
         b.resolve(lbl)
     elif t is T_Between:
         if _vector_between(p, scope, e) and _expr._rowvalue.code_between(p, scope, e, target):
             return
-        rx = code_expr_reg(p, scope, e.expr)
+        x = slot(e, F_BTW_EXPR)
+        rx = code_expr_reg(p, scope, x)
         r1 = b.alloc_reg(1)
         r2 = b.alloc_reg(1)
-        _emit_cmp(p, scope, OP_Ge, e.expr, e.low, r1, CMP_STOREP2, rx, None)
-        _emit_cmp(p, scope, OP_Le, e.expr, e.high, r2, CMP_STOREP2, rx, None)
+        _emit_cmp(p, scope, OP_Ge, x, slot(e, F_BTW_LOW), r1, CMP_STOREP2, rx, None)
+        _emit_cmp(p, scope, OP_Le, x, slot(e, F_BTW_HIGH), r2, CMP_STOREP2, rx, None)
         b.emit(OP_And, r1, r2, target)
-        if e.negated:
+        if slot(e, F_BTW_NEG):
             b.emit(OP_Not, target, target)
     elif t is T_InList:
         _code_in_list(p, scope, e, target)
@@ -749,14 +775,15 @@ cpdef code_expr(p, scope, e, int target):
 cdef _code_unary(p, scope, e, int target):
     cdef ProgramBuilder b
     cdef int r, z
-    op = e.op
-    operand = e.operand
+    op = slot(e, F_UN_OP)
+    operand = slot(e, F_UN_OPERAND)
     if op == "+":  # a no-op on the value (SQLite codes the operand into the target)
         code_expr(p, scope, operand, target)
         return
     b = p.b
-    if op == "-" and type(operand) is T_Literal and type(operand.value) in (int, float):
-        v = operand.value
+    if op == "-" and type(operand) is T_Literal and \
+            type(slot(operand, F_LIT_VALUE)) in (int, float):
+        v = slot(operand, F_LIT_VALUE)
         if type(v) is int and (v > INT64_OVER or (v == INT64_MIN
                                                   and _expr._hex_text(p, operand))):
             raise _expr.hex_literal_too_big(p, operand, "-")
@@ -816,7 +843,7 @@ cdef _emit_cmp(p, scope, int opcode, left, right, int dest, int flags, left_reg,
         # the common "column op constant": the column gives both affinity and collation
         # (a constant has neither), exactly as the general rules would find
         try:
-            ref = lookup_name(scope, left.name, left.table)
+            ref = lookup_name(scope, slot(left, F_COL_NAME), slot(left, F_COL_TABLE))
         except OperationalError:
             ref = None
         if ref is not None:
@@ -945,21 +972,21 @@ cpdef if_false(p, scope, e, int label, bint jump_if_null):
     cdef int r, rx, d2, f
     t = type(e)
     if t is T_Binary:
-        op = e.op
+        op = slot(e, F_BIN_OP)
         if op == "AND":
-            if_false(p, scope, e.left, label, jump_if_null)
-            if_false(p, scope, e.right, label, jump_if_null)
+            if_false(p, scope, slot(e, F_BIN_LEFT), label, jump_if_null)
+            if_false(p, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
             return
         if op == "OR":
             d2 = b.new_label()
-            if_true(p, scope, e.left, d2, not jump_if_null)
-            if_false(p, scope, e.right, label, jump_if_null)
+            if_true(p, scope, slot(e, F_BIN_LEFT), d2, not jump_if_null)
+            if_false(p, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
             b.resolve(d2)
             return
         opc = _CMP.get(op)
         if opc is not None:
-            left = e.left
-            right = e.right
+            left = slot(e, F_BIN_LEFT)
+            right = slot(e, F_BIN_RIGHT)
             if not _vector_cmp(p, scope, left, right):
                 if op == "IS" or op == "IS NOT":
                     k = _notnull_fold(scope, e) if type(right) is T_Literal else -1
@@ -973,8 +1000,8 @@ cpdef if_false(p, scope, e, int label, bint jump_if_null):
                     _emit_cmp(p, scope, _NEGATE[opc], left, right, label,
                               CMP_JUMPIFNULL if jump_if_null else 0, None, None)
                 return
-    elif t is T_Unary and e.op == "NOT":
-        if_true(p, scope, e.operand, label, jump_if_null)
+    elif t is T_Unary and slot(e, F_UN_OP) == "NOT":
+        if_true(p, scope, slot(e, F_UN_OPERAND), label, jump_if_null)
         return
     elif t is T_IsNull:
         k = _notnull_fold(scope, e)
@@ -982,8 +1009,8 @@ cpdef if_false(p, scope, e, int label, bint jump_if_null):
             if k == 0:
                 b.emit(OP_Goto, 0, label)
             return
-        r = code_expr_reg(p, scope, e.expr)
-        b.emit(OP_NotNull if not e.negated else OP_IsNull, r, label)
+        r = code_expr_reg(p, scope, slot(e, F_ISNULL_EXPR))
+        b.emit(OP_NotNull if not slot(e, F_ISNULL_NEG) else OP_IsNull, r, label)
         return
     elif t is T_Between and _vector_between(p, scope, e):
         _expr._rowvalue.jump_between(p, scope, e, label, jump_if_null, False)
@@ -996,7 +1023,7 @@ cpdef if_false(p, scope, e, int label, bint jump_if_null):
         _emit_cmp(p, scope, OP_Gt, e.expr, e.high, label, f, rx, None)
         return
     elif t is T_Literal:
-        v = e.value
+        v = slot(e, F_LIT_VALUE)
         if v is not None and type(v) is int and v <= INT64_MAX:
             if not v:
                 b.emit(OP_Goto, 0, label)
@@ -1011,21 +1038,21 @@ cpdef if_true(p, scope, e, int label, bint jump_if_null):
     cdef int r, rx, d2
     t = type(e)
     if t is T_Binary:
-        op = e.op
+        op = slot(e, F_BIN_OP)
         if op == "AND":
             d2 = b.new_label()
-            if_false(p, scope, e.left, d2, not jump_if_null)
-            if_true(p, scope, e.right, label, jump_if_null)
+            if_false(p, scope, slot(e, F_BIN_LEFT), d2, not jump_if_null)
+            if_true(p, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
             b.resolve(d2)
             return
         if op == "OR":
-            if_true(p, scope, e.left, label, jump_if_null)
-            if_true(p, scope, e.right, label, jump_if_null)
+            if_true(p, scope, slot(e, F_BIN_LEFT), label, jump_if_null)
+            if_true(p, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
             return
         opc = _CMP.get(op)
         if opc is not None:
-            left = e.left
-            right = e.right
+            left = slot(e, F_BIN_LEFT)
+            right = slot(e, F_BIN_RIGHT)
             if not _vector_cmp(p, scope, left, right):
                 if op == "IS" or op == "IS NOT":
                     k = _notnull_fold(scope, e) if type(right) is T_Literal else -1
@@ -1038,8 +1065,8 @@ cpdef if_true(p, scope, e, int label, bint jump_if_null):
                     _emit_cmp(p, scope, opc, left, right, label,
                               CMP_JUMPIFNULL if jump_if_null else 0, None, None)
                 return
-    elif t is T_Unary and e.op == "NOT":
-        if_false(p, scope, e.operand, label, jump_if_null)
+    elif t is T_Unary and slot(e, F_UN_OP) == "NOT":
+        if_false(p, scope, slot(e, F_UN_OPERAND), label, jump_if_null)
         return
     elif t is T_IsNull:
         k = _notnull_fold(scope, e)
@@ -1047,8 +1074,8 @@ cpdef if_true(p, scope, e, int label, bint jump_if_null):
             if k == 1:
                 b.emit(OP_Goto, 0, label)
             return
-        r = code_expr_reg(p, scope, e.expr)
-        b.emit(OP_IsNull if not e.negated else OP_NotNull, r, label)
+        r = code_expr_reg(p, scope, slot(e, F_ISNULL_EXPR))
+        b.emit(OP_IsNull if not slot(e, F_ISNULL_NEG) else OP_NotNull, r, label)
         return
     elif t is T_Between and _vector_between(p, scope, e):
         _expr._rowvalue.jump_between(p, scope, e, label, jump_if_null, True)
@@ -1102,10 +1129,10 @@ cpdef walk(e, fn, bint into_subqueries=False):
             continue
         # operands are pushed last-first, so that they are visited first-first
         if t is T_Binary:
-            stack.append(e.right)
-            stack.append(e.left)
+            stack.append(slot(e, F_BIN_RIGHT))
+            stack.append(slot(e, F_BIN_LEFT))
         elif t is T_Unary:
-            stack.append(e.operand)
+            stack.append(slot(e, F_UN_OPERAND))
         elif t is T_IsNull or t is T_Collate or t is T_Cast:
             stack.append(e.expr)
         elif t is T_Between:
@@ -1171,11 +1198,11 @@ cpdef aggs_in(e, is_aggregate, list out, list refs, dict memo):
     if t is T_Literal or t is T_Param or t is T_CurrentTime:
         return
     if t is T_Binary:
-        aggs_in(e.left, is_aggregate, out, refs, memo)
-        aggs_in(e.right, is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_BIN_LEFT), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_BIN_RIGHT), is_aggregate, out, refs, memo)
         return
     if t is T_Unary:
-        aggs_in(e.operand, is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_UN_OPERAND), is_aggregate, out, refs, memo)
         return
     if t is T_Cast or t is T_Collate or t is T_IsNull:
         aggs_in(e.expr, is_aggregate, out, refs, memo)
@@ -1226,11 +1253,11 @@ cpdef no_aggregate_in(e, is_aggregate, dict memo):
         if t is T_Subquery or t is T_Exists or t is T_InSelect:
             continue
         if t is T_Unary:
-            stack.append(e.operand)
+            stack.append(slot(e, F_UN_OPERAND))
             continue
         if t is T_Binary:
-            stack.append(e.left)
-            stack.append(e.right)
+            stack.append(slot(e, F_BIN_LEFT))
+            stack.append(slot(e, F_BIN_RIGHT))
             continue
         if t is T_Cast or t is T_Collate or t is T_IsNull:
             stack.append(e.expr)

@@ -29,3 +29,19 @@ cdef class Scope:
 
 
 cdef object lookup_name(scope, name, table)
+
+
+# ---- reading an AST node's field without an attribute lookup ---------------------------
+# The AST nodes (sql/ast.py) are slotted dataclasses: a field is a pointer at a fixed
+# offset of the object, which slot_offset finds once (from the class's member descriptor)
+# and slot reads. Only for a node whose exact type was checked against that class.
+from cpython.object cimport PyObject
+
+cdef Py_ssize_t slot_offset(cls, str name) except -1
+
+
+cdef inline object slot(object o, Py_ssize_t off):
+    cdef PyObject *v = (<PyObject **>((<char *><PyObject *>o) + off))[0]
+    if v is NULL:
+        raise AttributeError("AST node field not set")
+    return <object>v

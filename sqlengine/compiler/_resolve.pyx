@@ -13,6 +13,29 @@ from sqlengine.sql import ast as A
 from sqlengine.vdbe.opcodes import AFF_NONE, AFF_REAL
 
 ROWID_NAMES = ("rowid", "oid", "_rowid_")
+
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef *d_member
+    ctypedef struct PyTypeObject:
+        pass
+    PyTypeObject PyMemberDescr_Type
+
+cdef int _T_OBJECT_EX = 16  # (structmember.h: an object field, AttributeError when unset)
+
+
+cdef Py_ssize_t slot_offset(cls, str name) except -1:
+    """The offset of field ``name`` in an instance of the slotted class ``cls`` (see
+    ``slot`` in _resolve.pxd)."""
+    d = cls.__dict__[name]
+    if type(d) is not <object>&PyMemberDescr_Type or \
+            (<PyMemberDescrObject *>d).d_member.type != _T_OBJECT_EX:
+        raise TypeError(f"{cls.__name__}.{name} is not a slot")
+    return (<PyMemberDescrObject *>d).d_member.offset
 cdef object _MISSING = object()  # (a dict.get default: no entry)
 
 
@@ -432,6 +455,15 @@ cdef object T_OuterAlias = OuterAlias
 cdef object T_Scope = Scope
 cdef object T_SchemaQualifier = A.SchemaQualifier
 
+# fields of the common nodes, read without an attribute lookup (slot, _resolve.pxd)
+cdef Py_ssize_t F_COL_NAME = slot_offset(A.Column, "name")
+cdef Py_ssize_t F_COL_TABLE = slot_offset(A.Column, "table")
+cdef Py_ssize_t F_BIN_LEFT = slot_offset(A.Binary, "left")
+cdef Py_ssize_t F_BIN_RIGHT = slot_offset(A.Binary, "right")
+cdef Py_ssize_t F_UN_OP = slot_offset(A.Unary, "op")
+cdef Py_ssize_t F_UN_OPERAND = slot_offset(A.Unary, "operand")
+cdef Py_ssize_t F_COLLATE_EXPR = slot_offset(A.Collate, "expr")
+
 
 cdef object lookup_name(scope, name, table):
     """``scope.lookup(name, table)``, answered from the Scope's cache when it holds the
@@ -450,13 +482,13 @@ cpdef str expr_affinity(e, scope):
     """sqlite3ExprAffinity: the affinity of an expression (``@`` when it has none)."""
     t = type(e)
     while t is T_Collate:
-        e = e.expr
+        e = slot(e, F_COLLATE_EXPR)
         t = type(e)
     if t is T_Column:
         if scope is None:
             return AFF_NONE
         try:
-            ref = lookup_name(scope, e.name, e.table)
+            ref = lookup_name(scope, slot(e, F_COL_NAME), slot(e, F_COL_TABLE))
         except OperationalError:
             return AFF_NONE
         if ref is None:
@@ -521,8 +553,8 @@ cpdef tuple expr_coll_seq(e, scope):
         if t is T_Cast:
             e = e.expr
             continue
-        if t is T_Unary and e.op == "+":
-            e = e.operand
+        if t is T_Unary and slot(e, F_UN_OP) == "+":
+            e = slot(e, F_UN_OPERAND)
             continue
         if t is T_RowValue and e.items:
             e = e.items[0]
@@ -546,7 +578,7 @@ cdef object _try_lookup(e, scope):
     if scope is None:
         return None
     try:
-        return lookup_name(scope, e.name, e.table)
+        return lookup_name(scope, slot(e, F_COL_NAME), slot(e, F_COL_TABLE))
     except OperationalError:
         return None
 
@@ -618,9 +650,10 @@ cpdef bint has_explicit_collate(e) except -1:
     if hit is not None and (<tuple>hit)[0] is e:
         return (<tuple>hit)[1]
     if t is T_Binary:  # (the common nodes without _collate_operands' lists)
-        found = has_explicit_collate(e.left) or has_explicit_collate(e.right)
+        found = has_explicit_collate(slot(e, F_BIN_LEFT)) or \
+            has_explicit_collate(slot(e, F_BIN_RIGHT))
     elif t is T_Unary:
-        found = has_explicit_collate(e.operand)
+        found = has_explicit_collate(slot(e, F_UN_OPERAND))
     else:
         left, rest = _collate_operands(e)
         found = left is not None and has_explicit_collate(left)
