@@ -286,8 +286,43 @@ def _flatten(f, out):
 def _source_for(p, item, scope, outer=None):
     """The Source of one FROM item; ``outer`` = (core, ORDER BY, LIMIT, only item, right
     of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do."""
-    b = p.b
+    if type(item) is TableRef and item.schema is None and not getattr(p, "ctes", None):
+        src = _table_source_for(p, item)
+        if src is not None:
+            return src
+    return _any_source_for(p, item, scope, outer)
 
+
+_TEMP_MASTER = ("sqlite_temp_master", "sqlite_temp_schema")
+
+
+def _table_source_for(p, item):
+    """``_source_for`` of the commonest item, a table named without a schema outside any
+    WITH: its Source, or None for any other item (a view, a missing table, a schema
+    table), which ``_any_source_for`` makes."""
+    name = item.name
+    if name.lower() in _TEMP_MASTER:
+        return None
+    t = p.schema.table(name)
+    if t is None:
+        return None
+    return _table_item_source(p, item, name, t)
+
+
+def _table_item_source(p, item, name, t):
+    """The Source of FROM item ``item`` (named ``name``) reading the schema.Table ``t``."""
+    cur = p.b.alloc_cursor()
+    src = table_source(item.alias or name, cur, t)
+    # (for ``aux.t.a``: the database it is in)
+    src.db = source_db(p.db, t) if p.db.attached else "main"
+    if p.flat_names:
+        flat = p.flat_names.get(id(item))
+        if flat is not None:  # the table of a flattened view or subquery
+            p.eqp_names[cur] = flat
+    return src
+
+
+def _any_source_for(p, item, scope, outer):
     def materialize(p, sel, name, col_names, plan_name, forced=False, early_names=True,
                     reads_outer=True, names_as=None):
         clear = None
@@ -333,15 +368,7 @@ def _source_for(p, item, scope, outer=None):
                                           "sqlite_temp_schema"):
             t = p.schema.table("sqlite_schema")
         if t is not None:
-            cur = b.alloc_cursor()
-            src = table_source(item.alias or name, cur, t)
-            # (for ``aux.t.a``: the database it is in)
-            src.db = source_db(p.db, t) if p.db.attached else "main"
-            if p.flat_names:
-                flat = p.flat_names.get(id(item))
-                if flat is not None:  # the table of a flattened view or subquery
-                    p.eqp_names[cur] = flat
-            return src
+            return _table_item_source(p, item, name, t)
         v = p.schema.views.get(name.lower())
         if v is not None:
             stack = p.view_stack
@@ -625,26 +652,32 @@ def _expand_columns(p, core, scope):
                 if rc.table is not None and not nested and s.name.lower() != rc.table.lower():
                     continue
                 found = found or not nested
+                # (read once per item, not per column)
+                hidden = s.hidden if rc.table is None else ()
+                tcols = s.table.columns if s.is_table else None
+                ltorj = s.ltorj
+                decls = s.decltypes
+                lone = nested and len(scope.sources) == 1 and rc.table is None
                 for j, cname in enumerate(s.columns):
                     if nested:
                         if star_skips(s, j, rc.table):
                             continue
                         found = True
-                    if rc.table is None and j in s.hidden:
+                    if hidden and j in hidden:
                         continue
-                    if s.is_table and s.table.columns[j].hidden:
+                    if tcols is not None and tcols[j].hidden:
                         continue
                     if twins and not nested:
                         check_star_column(scope.sources, s, j)
-                    if s.ltorj and _later_using(scope.sources, k, cname):
+                    if ltorj and _later_using(scope.sources, k, cname):
                         out.append(_star_using_column(scope, cname))
                         continue
-                    if nested and len(scope.sources) == 1 and rc.table is None:
+                    if lone:
                         # (SQLite expands a lone item's * unqualified: the names are
                         # looked up again, by the inner tables' column names)
-                        out.append((Column(cname), cname, s.decltypes[j]))
+                        out.append((Column(cname), cname, decls[j]))
                         continue
-                    out.append((ResolvedColumn(ColRef(s, j, scope, 0)), cname, s.decltypes[j]))
+                    out.append((ResolvedColumn(ColRef(s, j, scope, 0)), cname, decls[j]))
             if not found:
                 raise OperationalError(f"no such table: {rc.table}")
             continue

@@ -108,6 +108,12 @@ def _compile_deep(db, stmt, text):
     return value
 
 
+def _may_name_json(text: str) -> bool:
+    """Whether ``text`` holds "json" in any case (a J first: most statements have none,
+    and then no lower-case copy of the text is made)."""
+    return ("j" in text or "J" in text) and "json" in text.lower()
+
+
 def _compile(db, stmt, text: str):
     explain = 0
     if type(stmt) is Explain:
@@ -198,7 +204,7 @@ def _compile(db, stmt, text: str):
     # Halt, then the tail: open the transaction, load the constants, go back to the start
     write = p.write
     uses = code_program_tail(b, init, is_txn, write)
-    if uses & USES_CALL or text and ("json" in text.lower() or "->" in text):
+    if uses & USES_CALL or text and ("->" in text or _may_name_json(text)):
         subtype.mark_result_rows(b.ops, text or "", p.schema)  # (nothing without a call)
     prog = b.finish_statement(names, decls, p.n_param, p.param_names, write, is_txn, p.ddl,
                               explain, text)
