@@ -21,6 +21,7 @@ cdef class Scope:
     cdef public object sources, outer, overrides, aliases, alias_outer, correlated
     cdef public object agg_allowed, agg_context, in_where, corr, sub_affs
     cdef dict _cache
+    cdef Py_ssize_t _cache_n
     cdef object _index, _index_of
     cdef Py_ssize_t _index_len
     cpdef object lookup(self, name, table, pos=*)

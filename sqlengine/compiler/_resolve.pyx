@@ -247,6 +247,7 @@ cdef class Scope:
         self.in_where = None
         self.corr = corr if corr is not None else [False]
         self._cache = {}
+        self._cache_n = -1  # (len(sources) the entries of _cache hold for: see lookup)
         self._index = None  # see _names
         self._index_of = None
         self._index_len = -1
@@ -257,8 +258,15 @@ cdef class Scope:
 
     cpdef object lookup(self, name, table, pos=-1):
         # Keyed by the names as written (a differently spelled name gets its own entry,
-        # resolved to the same ColRef), so that a hit costs no lower-casing.
-        key = (name, table, len(self.sources))
+        # resolved to the same ColRef), so that a hit costs no lower-casing; an unqualified
+        # name by itself (no key tuple to build and hash). The entries hold for the
+        # sources there were when they were made: a FROM clause still being built (its
+        # ON clauses are looked up between its items) empties the cache as it grows.
+        cdef Py_ssize_t n = len(self.sources)
+        if n != self._cache_n:
+            self._cache.clear()
+            self._cache_n = n
+        key = name if table is None else (name, table)
         ref = self._cache.get(key, _MISSING)
         if ref is _MISSING:  # (a miss is the common case: no KeyError raised for it)
             ref = self._cache[key] = self._lookup(name, table)
@@ -471,9 +479,10 @@ cdef object lookup_name(scope, name, table):
     cdef Scope s
     if type(scope) is T_Scope:
         s = <Scope>scope
-        ref = s._cache.get((name, table, len(s.sources)), _MISSING)
-        if ref is None or (ref is not _MISSING and not (<ColRef>ref).depth):
-            return ref
+        if len(s.sources) == s._cache_n:
+            ref = s._cache.get(name if table is None else (name, table), _MISSING)
+            if ref is None or (ref is not _MISSING and not (<ColRef>ref).depth):
+                return ref
         return s.lookup(name, table)
     return scope.lookup(name, table)
 
