@@ -5,7 +5,10 @@ before the result columns); SQLite resolves a whole core first (resolve.c,
 resolveSelectStep), in its own order: the result columns, then HAVING, then WHERE with
 the ON terms after it in join order (sqlite3ProcessJoin appended them to it). So when
 compiling a core fails, ``first_error`` walks those clauses again in SQLite's order, on a
-throw-away program, and returns the first error found there, else the one raised.
+throw-away program, and returns the first error found there, else the one raised. Before
+that it expands, as SQLite's sqlite3SelectExpand does before resolving any name, every
+subquery of those clauses (and of the ORDER BY), in that order: a missing table in any of
+them is the error.
 
 Within one clause it follows resolveExprStep: a column that does not resolve ends the
 walk; a function's error (no such function, wrong number of arguments, an aggregate where
@@ -39,8 +42,9 @@ class _Abort(Exception):
         self.err = err
 
 
-def first_error(p, core, outer, corr, err):
-    """The error SQLite reports for the core ``core`` whose compile raised ``err``."""
+def first_error(p, core, outer, corr, err, order_by=None):
+    """The error SQLite reports for the core ``core`` (``order_by``: its SELECT's) whose
+    compile raised ``err``."""
     if str(err).startswith(_BEFORE_RESOLVING):
         return err
     from sqlengine.compiler.alias import link_subquery_scope, result_aliases
@@ -59,6 +63,13 @@ def first_error(p, core, outer, corr, err):
         cols = _expand_columns(p, core, scope)
         scope.aliases = result_aliases(core.alias_columns or core.columns)
         results = [c[0] for c in cols]
+        # (SQLite expands every subquery, in its walk's order, before resolving a name)
+        where = ([core.where] if core.where is not None else []) + _on_terms(core.from_, [])
+        found = _expand_error(p, scope, results + where + list(core.group_by or ()) + (
+            [core.having] if core.having is not None else []) + [
+                o.expr for o in order_by or ()])
+        if found is not None:
+            return found
         found = _clause_error(p, scope, results, True, False, True)
         if found is not None:
             return found
@@ -72,7 +83,6 @@ def first_error(p, core, outer, corr, err):
             if found is not None:
                 return found
         # (the ON terms joined the WHERE clause, after it: one expression)
-        where = ([core.where] if core.where is not None else []) + _on_terms(core.from_, [])
         found = _clause_error(p, scope, where, is_agg, True, False)
         if found is not None:
             return found
@@ -144,6 +154,33 @@ def subquery_size_error(p, scope, sel, expected, err):
     if n != expected:
         return OperationalError(f"sub-select returns {n} columns - expected {expected}")
     return err
+
+
+def _expand_error(p, scope, exprs):
+    """The first error SQLite's sqlite3SelectExpand meets in the subqueries of ``exprs``
+    (their FROM clauses: a missing table), walking them in order; None when none."""
+    from sqlengine.compiler.select import result_info_only
+    stack = list(reversed(exprs))
+    while stack:
+        e = stack.pop()
+        t = type(e)
+        if t in _SUBQUERIES:
+            sel = e.select
+        elif t is A.Select:  # (the table of an IN, after its left operand)
+            sel = e
+        elif t is A.InTable and e.args is None:
+            stack.append(A.Select(A.SelectCore([A.Star()], A.TableRef(e.name, e.schema))))
+            stack.append(e.expr)
+            continue
+        else:
+            stack.extend(reversed(list(iter_children(e))))
+            continue
+        try:
+            result_info_only(p, sel, scope)
+        except OperationalError as found:
+            if str(found).startswith(_BEFORE_RESOLVING):
+                return found
+    return None
 
 
 def _on_terms(from_, out):

@@ -211,7 +211,7 @@ def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=
         return _compile_core(p, body, sel.order_by, sel.limit, sel.offset, dest, outer, corr)
     except OperationalError as err:  # (SQLite tells the first error its resolver meets)
         from sqlengine.compiler.resolve_order import first_error
-        raise first_error(p, body, outer, corr, err) from None
+        raise first_error(p, body, outer, corr, err, sel.order_by) from None
 
 
 def result_info_only(p, sel: Select, outer=None, exists=False) -> ResultInfo:
