@@ -1265,3 +1265,30 @@ cpdef no_aggregate_in(e, is_aggregate, dict memo):
         for x in _operands(e):
             if x is not None:
                 stack.append(x)
+
+
+cpdef bare_refs(scope, list refs, dict keys, on_subquery):
+    """``select._bare_columns``'s walk of ``refs`` (what ``aggs_in`` gathered), in order:
+    each column that resolves in ``scope`` itself goes into ``keys`` by its (cursor,
+    column) (a name that fails to resolve is skipped: coding it tells the error), and
+    ``on_subquery(scope, keys, e)`` is called for each subquery ``e``."""
+    cdef ColRef ref
+    cdef Source src
+    for e in refs:
+        t = type(e)
+        if t is T_ResolvedColumn:
+            r = e.ref
+        elif t is T_Column:
+            try:
+                r = lookup_name(scope, slot(e, F_COL_NAME), slot(e, F_COL_TABLE))
+            except OperationalError:
+                continue
+            if r is None:
+                continue
+        else:
+            on_subquery(scope, keys, e)
+            continue
+        ref = r
+        if ref.scope is scope:
+            src = ref.source
+            keys[(src.cursor, ref.col)] = ref

@@ -35,8 +35,8 @@ from sqlengine.compiler.resolve import OuterAlias
 from sqlengine.compiler.walk import child_fields, find_node, operands
 from sqlengine.errors import OperationalError
 from sqlengine.sql.ast import (
-    Collate, Column, Compound, Exists, FunctionCall, InSelect, ResultColumn, RowValue,
-    SelectCore, Subquery, Values)
+    Binary, Collate, Column, Compound, Exists, FunctionCall, InSelect, Literal, ResultColumn,
+    RowValue, SelectCore, Subquery, Unary, Values)
 
 _SUBQUERIES = (Subquery, Exists, InSelect)
 
@@ -254,6 +254,17 @@ def rewrite_columns(e, fn, on_subquery=None):
     t = type(e)
     if t is Column:
         return fn(e)
+    if t is Literal:
+        return e
+    if t is Binary:  # (the commonest nodes, without the generic field walk)
+        left = rewrite_columns(e.left, fn, on_subquery)
+        right = rewrite_columns(e.right, fn, on_subquery)
+        if left is e.left and right is e.right:
+            return e
+        return Binary(e.op, left, right, e.pos)
+    if t is Unary:
+        x = rewrite_columns(e.operand, fn, on_subquery)
+        return e if x is e.operand else Unary(e.op, x, e.pos)
     if t in _SUBQUERIES:
         if on_subquery is not None:
             on_subquery(e.select)

@@ -19,7 +19,7 @@ import sys
 
 from sqlengine.compiler import _codegen
 from sqlengine.compiler._codegen import (  # noqa: F401  (the public surface of this module)
-    _code_case, _emit_cmp_py as _emit_cmp, aff_code, aggs_in, code_column, code_expr,
+    _code_case, _emit_cmp_py as _emit_cmp, aff_code, aggs_in, bare_refs, code_column, code_expr,
     code_expr_reg, emit_constant, if_false, if_true, literal_value, no_aggregate_in, walk)
 from sqlengine.compiler.resolve import (  # noqa: F401
     OuterAlias, ResolvedColumn, expr_coll_seq, expr_collation)

@@ -17,8 +17,8 @@ from sqlengine.compiler.aggscope import attach as attach_aggregates
 from sqlengine.compiler.attach import source_db
 from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
-from sqlengine.compiler.expr import (aggs_in, code_column, code_expr, code_expr_reg, if_false,
-                                     walk, walk_select)
+from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
+                                     if_false, walk, walk_select)
 from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
@@ -911,25 +911,13 @@ def _bare_columns(scope, refs, exprs):
     if refs and refs[0] is None:
         return _collect_columns(scope, exprs)
     keys = {}
-    visit = None
-    for e in refs:
-        t = type(e)
-        if t is ResolvedColumn:
-            ref = e.ref
-            if ref.scope is scope:
-                keys[ref.key] = ref
-        elif t is Column:
-            try:
-                ref = scope.lookup(e.name, e.table)
-            except OperationalError:
-                continue
-            if ref is not None and ref.scope is scope:
-                keys[ref.key] = ref
-        else:
-            if visit is None:
-                visit = _column_visitor(scope, keys)
-            walk_select(e.select, visit)
+    bare_refs(scope, refs, keys, _bare_subquery)
     return list(keys.values())
+
+
+def _bare_subquery(scope, keys, e):
+    """``_bare_columns`` of a subquery met among the refs."""
+    walk_select(e.select, _column_visitor(scope, keys))
 
 
 def _columns_in(e, scope, keys):
