@@ -21,6 +21,7 @@ from sqlengine.vdbe._values cimport (apply_affinity, compare, compare_with_affin
 
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.ref cimport Py_INCREF
+from cpython cimport array
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 
 from sqlengine import errors as E
@@ -244,11 +245,14 @@ cdef class Vdbe:
     """The run state of one program."""
     cdef public object prog
     cdef public object db
-    cdef int[:] opc
-    cdef long long[:] a1
-    cdef long long[:] a2
-    cdef long long[:] a3
-    cdef int[:] a5
+    # the program's operand arrays (array.array 'i' and 'q'), held so the pointers stay valid
+    cdef object _arrays
+    cdef const int* opc
+    cdef const long long* a1
+    cdef const long long* a2
+    cdef const long long* a3
+    cdef const int* a5
+    cdef Py_ssize_t n_op
     cdef list p4
     cdef public list mem
     cdef public list cursors
@@ -267,19 +271,35 @@ cdef class Vdbe:
     cdef public object stmt         # weak reference to the statement running this program, or None
 
     def __init__(self, db, prog):
+        cdef array.array opc = <array.array?>prog.opcodes
+        cdef array.array a1 = <array.array?>prog.p1
+        cdef array.array a2 = <array.array?>prog.p2
+        cdef array.array a3 = <array.array?>prog.p3
+        cdef array.array a5 = <array.array?>prog.p5
+        cdef Py_ssize_t n = len(opc)
+        if len(a1) != n or len(a2) != n or len(a3) != n or len(a5) != n \
+                or opc.ob_descr.typecode != b'i' or a5.ob_descr.typecode != b'i' \
+                or a1.ob_descr.typecode != b'q' or a2.ob_descr.typecode != b'q' \
+                or a3.ob_descr.typecode != b'q':
+            raise E.InternalError("malformed program arrays")
         self.db = db
         self.prog = prog
-        self.opc = prog.opcodes
-        self.a1 = prog.p1
-        self.a2 = prog.p2
-        self.a3 = prog.p3
-        self.a5 = prog.p5
+        self._arrays = (opc, a1, a2, a3, a5)
+        self.n_op = n
+        self.opc = opc.data.as_ints
+        self.a1 = a1.data.as_longlongs
+        self.a2 = a2.data.as_longlongs
+        self.a3 = a3.data.as_longlongs
+        self.a5 = a5.data.as_ints
         self.p4 = prog.p4
         self.bindings = [None] * (prog.param_count + 1)
         self.stmt = None
-        self.reset()
+        self._reset()
 
     def reset(self):
+        self._reset()
+
+    cdef int _reset(self) except -1:
         self.mem = [None] * (self.prog.n_mem + 1)
         self.cursors = [None] * (self.prog.n_cursor + 1)
         self.once = None  # the Once flags, made by the first Once of the run
@@ -291,6 +311,7 @@ cdef class Vdbe:
         self.started = False
         self.error_action = None
         self.n_ops = 0
+        return 0
 
     def close_cursors(self):
         self.cursors = [None] * (self.prog.n_cursor + 1)
@@ -357,12 +378,12 @@ cdef class Vdbe:
         cdef list mem = self.mem
         # the operand arrays read through plain pointers (the memoryviews held by self keep
         # them alive); pc is checked against the program's length once per instruction
-        cdef Py_ssize_t n_op = self.opc.shape[0]
-        cdef const int* opc
-        cdef const long long* a1
-        cdef const long long* a2
-        cdef const long long* a3
-        cdef const int* a5
+        cdef Py_ssize_t n_op = self.n_op
+        cdef const int* opc = self.opc
+        cdef const long long* a1 = self.a1
+        cdef const long long* a2 = self.a2
+        cdef const long long* a3 = self.a3
+        cdef const int* a5 = self.a5
         cdef list p4s = self.p4
         cdef list cursors = self.cursors
         cdef int pc = self.pc
@@ -378,11 +399,6 @@ cdef class Vdbe:
             return None
         if n_op == 0:
             raise E.InternalError("empty program")
-        opc = &self.opc[0]
-        a1 = &self.a1[0]
-        a2 = &self.a2[0]
-        a3 = &self.a3[0]
-        a5 = &self.a5[0]
         self.started = True
         nops = self.n_ops
         check_at = self._next_check(nops)
