@@ -96,6 +96,11 @@ def _statement_of(vm):
 class Statement:
     """One prepared statement (sqlite3_stmt)."""
 
+    # (slots: a statement is made for every prepare, its attributes read at every step)
+    __slots__ = ("db", "text", "ast", "prog", "vm", "column_names", "column_decltypes",
+                 "param_count", "param_names", "readonly", "is_explain", "_bindings",
+                 "_explain_rows", "finalized", "__weakref__")
+
     def __init__(self, db, text, ast, prog):
         self.db = db
         self.text = text
@@ -210,13 +215,18 @@ class Statement:
     def reset(self):
         self._explain_rows = None
         vm = self.vm
-        if vm.started and not vm.done:
-            self.db._stmt_abandon(self)
-        vm.reset()
+        if vm.started or vm.done:  # (a VM that never started is as reset() leaves it)
+            if not vm.done:
+                self.db._stmt_abandon(self)
+            vm.reset()
 
     def finalize(self):
         if not self.finalized:
-            self.reset()
+            self._explain_rows = None
+            vm = self.vm
+            if vm.started and not vm.done:
+                self.db._stmt_abandon(self)
+            vm.started = False  # (step() then raises; the registers go with the statement)
             self.finalized = True
 
 
@@ -350,7 +360,7 @@ class Database:
         parsed = parse_one(sql, start)
         if parsed is None:
             return None, len(sql)
-        if self.bt.in_trans == 0 and not self._memory:
+        if not self._memory and self.bt.in_trans == 0:
             self._check_schema_cookie()
         key = parsed.text
         if self._authorizer is not None:

@@ -168,9 +168,12 @@ class _Statement:
             self.ncols = 0
             self.names = []
             return
-        keyword = first_keyword(sql)
-        self.is_dml = keyword in _DML_KEYWORDS
-        self.is_ddl = keyword in _DDL_KEYWORDS
+        if sql[:6].upper() == "SELECT":  # (whatever follows, the word is neither kind)
+            self.is_dml = self.is_ddl = False
+        else:
+            keyword = first_keyword(sql)
+            self.is_dml = keyword in _DML_KEYWORDS
+            self.is_ddl = keyword in _DDL_KEYWORDS
         self.readonly = bool(getattr(stmt, "readonly", not (self.is_dml or self.is_ddl)))
         self.names = list(stmt.column_names)
         self.ncols = len(self.names)
@@ -437,18 +440,19 @@ class Connection:
 
     def _prepare(self, sql):
         """A _Statement for ``sql`` (from the cache when possible), checked as the stdlib."""
-        key = (sql, self._schema_generation)
-        statement = self._cache.get(key)
-        if statement is not None and not statement.in_use:
-            self._cache.move_to_end(key)
-            return statement
+        if self._cache_size:
+            key = (sql, self._schema_generation)
+            statement = self._cache.get(key)
+            if statement is not None and not statement.in_use:
+                self._cache.move_to_end(key)
+                return statement
         if "\0" in sql:
             raise ProgrammingError("the query contains a null character")
         limit = self._limits[1]
         if len(sql) * 4 > limit and len(sql.encode("utf-8")) > limit:
             raise DataError("query string is too large")
         stmt, tail = self._db.prepare(sql, 0)
-        if stmt is not None and skip_blanks(sql, tail) < len(sql):
+        if stmt is not None and tail < len(sql) and skip_blanks(sql, tail) < len(sql):
             stmt.finalize()
             raise ProgrammingError("You can only execute one statement at a time.")
         if stmt is not None:
@@ -457,7 +461,7 @@ class Connection:
                 stmt.finalize()
                 raise OperationalError("too many SQL variables")
         statement = _Statement(stmt, sql, sql[:tail] if stmt is not None else sql)
-        if self._cache_size and key not in self._cache and stmt is not None:
+        if self._cache_size and stmt is not None and key not in self._cache:
             self._cache[key] = statement
             statement.cached = True
             while len(self._cache) > self._cache_size:
@@ -780,6 +784,22 @@ def _sql_value(value, index):
     )
 
 
+_DESCRIPTIONS: dict = {}  # column names (a tuple) -> their plain description, recently made
+
+
+def _plain_description(names):
+    """cursor.description without converters: a 7-tuple per column, the name first. The
+    same names come back statement after statement, so their tuple is kept (a few hundred)."""
+    key = tuple(names)
+    description = _DESCRIPTIONS.get(key)
+    if description is None:
+        if len(_DESCRIPTIONS) >= 256:
+            _DESCRIPTIONS.clear()
+        description = _DESCRIPTIONS[key] = tuple(
+            [(name, None, None, None, None, None, None) for name in key])
+    return description
+
+
 def _type_name(cls) -> str:
     """A type's name as C's tp_name spells it: "datetime.time", "Decimal" for classes."""
     if cls.__flags__ & (1 << 9) or cls.__module__ == "builtins":  # heap type or builtin
@@ -801,6 +821,7 @@ class Cursor:
     _lastrowid = None
     _locked = False
     _arraysize = 1
+    _tracked_in = None  # the connection's set of cursors this one was added to
     row_factory = None
 
     def __init__(self, connection, /):
@@ -882,7 +903,12 @@ class Cursor:
         if not isinstance(sql, str):
             self._check()
             raise TypeError(f"execute() argument 1 must be str, not {type(sql).__name__}")
-        return self._execute(sql, (parameters,), False)
+        self._check()
+        lock = self._connection._serial_lock
+        if lock is None:
+            return self._execute_now(sql, (parameters,), False)
+        with lock:  # (see _execute)
+            return self._execute_now(sql, (parameters,), False)
 
     def executemany(self, sql, seq_of_parameters, /):
         if not isinstance(sql, str):
@@ -957,8 +983,11 @@ class Cursor:
                 statement.reset()
             else:
                 self._next_row = row
-                if not statement.cached:  # close() finalizes cached ones itself
+                # close() finalizes cached ones itself; a cursor is added once (the set
+                # holds it until it is gone)
+                if not statement.cached and self._tracked_in is not conn._cursors:
                     conn._cursors.add(self)
+                    self._tracked_in = conn._cursors
             return self
         finally:
             self._locked = False
@@ -966,9 +995,11 @@ class Cursor:
     def _bind(self, statement, parameters):
         """Bind one parameter set; returns the bound values (index 0 is ?1)."""
         stmt = statement.stmt
-        needed = statement.param_count()
-        values = []
+        needed = stmt.param_count
         kind = type(parameters)
+        if not needed and kind is tuple and not parameters:
+            return parameters  # (the usual statement without parameters)
+        values = []
         if (kind is tuple or kind is list) and not _base_type_adapted:
             if len(parameters) != needed:
                 raise ProgrammingError(
@@ -1052,8 +1083,7 @@ class Cursor:
         if not detect:
             description = statement.description
             if description is None:
-                description = statement.description = tuple(
-                    (name, None, None, None, None, None, None) for name in names)
+                description = statement.description = _plain_description(names)
             self._description = description
             self._converters = None
             return

@@ -253,6 +253,8 @@ cdef class Vdbe:
     cdef const long long* a3
     cdef const int* a5
     cdef Py_ssize_t n_op
+    cdef Py_ssize_t n_mem, n_cursor  # the lengths of mem and cursors (the program's + 1)
+    cdef bint stale                  # reset() left the last run's mem and cursors lists
     cdef list p4
     cdef public list mem
     cdef public list cursors
@@ -286,6 +288,8 @@ cdef class Vdbe:
         self.prog = prog
         self._arrays = (opc, a1, a2, a3, a5)
         self.n_op = n
+        self.n_mem = prog.n_mem + 1
+        self.n_cursor = prog.n_cursor + 1
         self.opc = opc.data.as_ints
         self.a1 = a1.data.as_longlongs
         self.a2 = a2.data.as_longlongs
@@ -294,15 +298,26 @@ cdef class Vdbe:
         self.p4 = prog.p4
         self.bindings = [None] * (prog.param_count + 1)
         self.stmt = None
+        self._fresh_lists()
         self._reset()
 
     def reset(self):
+        """Back to the start of the program. The registers and cursors lists are made
+        again by the next run's first step (a statement reset and never run again, the
+        DB-API's usual, makes none); the cursors were closed or kept when the run ended."""
+        if self.started and not self.done:
+            self.cursors = [None] * self.n_cursor   # (a run stopped midway: its cursors go)
         self._reset()
+        self.stale = True
+
+    cdef int _fresh_lists(self) except -1:
+        self.mem = [None] * self.n_mem
+        self.cursors = [None] * self.n_cursor
+        self.once = None  # the Once flags, made by the first Once of the run
+        self.stale = False
+        return 0
 
     cdef int _reset(self) except -1:
-        self.mem = [None] * (self.prog.n_mem + 1)
-        self.cursors = [None] * (self.prog.n_cursor + 1)
-        self.once = None  # the Once flags, made by the first Once of the run
         self.pc = 0
         self.cmp = 0
         self.n_change = 0
@@ -314,7 +329,7 @@ cdef class Vdbe:
         return 0
 
     def close_cursors(self):
-        self.cursors = [None] * (self.prog.n_cursor + 1)
+        self.cursors = [None] * self.n_cursor
         self.spare = None
 
     cdef int _keep_cursors(self, list cursors) except -1:
@@ -375,6 +390,8 @@ cdef class Vdbe:
 
     def step(self):
         """Run to the next result row (a tuple) or to the end (None)."""
+        if self.stale:
+            self._fresh_lists()
         cdef list mem = self.mem
         # the operand arrays read through plain pointers (the memoryviews held by self keep
         # them alive); pc is checked against the program's length once per instruction
