@@ -302,11 +302,13 @@ cdef class Vdbe:
         self._reset()
 
     def reset(self):
-        """Back to the start of the program. The registers and cursors lists are made
-        again by the next run's first step (a statement reset and never run again, the
-        DB-API's usual, makes none); the cursors were closed or kept when the run ended."""
+        """Back to the start of the program. The registers go now (a kept statement
+        must not hold the last run's values); their list and the cursors' are made again
+        by the next run's first step (a statement reset and never run again, the DB-API's
+        usual, makes none); the cursors were closed or kept when the run ended."""
         if self.started and not self.done:
             self.cursors = [None] * self.n_cursor   # (a run stopped midway: its cursors go)
+        self.mem = None
         self._reset()
         self.stale = True
 
