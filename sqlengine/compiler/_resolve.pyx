@@ -88,10 +88,11 @@ cdef class Source:
         # its query (select._materialize): what is built over it must be built again too
         self.refill = False
         # the lower-case name of the database it belongs to, for a column written with
-        # its schema (``main.t.a``): "" for none (a subquery, a CTE), None for a table
-        # whose builder did not say (not checked); a parenthesized join's is a list, the
-        # database of each of its columns
-        self.db = None if table is not None else ""
+        # its schema (``main.t.a``): main for a table unless its builder says another
+        # (a table of an attached database), "" for none (a subquery, a CTE), None for
+        # any (not checked); a parenthesized join's is a list, the database of each of
+        # its columns
+        self.db = "main" if table is not None else ""
 
     def find(self, name):
         """Column number, -1 for the rowid, None when absent."""

@@ -14,7 +14,7 @@ import dataclasses
 from sqlengine.compiler.alias import (Aliases, check_local_terms, link_subquery_scope, result_aliases,
                                       sees_outer_aliases)
 from sqlengine.compiler.aggscope import attach as attach_aggregates
-from sqlengine.compiler.attach import source_db
+from sqlengine.compiler.attach import ROOT_SHIFT, table_db
 from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
@@ -314,7 +314,8 @@ def _table_item_source(p, item, name, t):
     cur = p.b.alloc_cursor()
     src = table_source(item.alias or name, cur, t)
     # (for ``aux.t.a``: the database it is in)
-    src.db = source_db(p.db, t) if p.db.attached else "main"
+    if t.root and t.root >> ROOT_SHIFT:  # (a table of an attached database: which)
+        src.db = table_db(p.db, t)
     if p.flat_names:
         flat = p.flat_names.get(id(item))
         if flat is not None:  # the table of a flattened view or subquery
