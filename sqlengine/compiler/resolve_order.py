@@ -94,7 +94,7 @@ def first_error(p, core, outer, corr, err, order_by=None):
 
 
 # errors SQLite's coder raises, after every name is resolved
-_CODER_ERRORS = ("misuse of aggregate: ", "sub-select returns ", "hex literal too big")
+CODER_ERRORS = ("misuse of aggregate: ", "sub-select returns ", "hex literal too big")
 
 
 def compound_error(p, sel, arms, outer, err):
@@ -120,12 +120,12 @@ def compound_error(p, sel, arms, outer, err):
             try:
                 result_info_only(p, A.Select(A.SelectCore([A.ResultColumn(e)])))
             except OperationalError as found:
-                if not str(found).startswith(_CODER_ERRORS):
+                if not str(found).startswith(CODER_ERRORS):
                     return found
     right = None
     for j, r in enumerate(results):
         if isinstance(r, OperationalError):
-            if str(r).startswith(_CODER_ERRORS):
+            if str(r).startswith(CODER_ERRORS):
                 right = None
                 continue
             return r

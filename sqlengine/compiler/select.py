@@ -207,11 +207,28 @@ def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=
         return _compile_values(p, body, sel, dest, outer, corr)
     if has_window(body):
         return compile_window_select(p, sel, dest, outer, corr)
+    if type(dest) is ExistsDest and (sel.order_by or body.distinct):
+        sel, body = _exists_body(p, sel, outer)
     try:
         return _compile_core(p, body, sel.order_by, sel.limit, sel.offset, dest, outer, corr)
     except OperationalError as err:  # (SQLite tells the first error its resolver meets)
         from sqlengine.compiler.resolve_order import first_error
         raise first_error(p, body, outer, corr, err, sel.order_by) from None
+
+
+def _exists_body(p, sel, outer):
+    """(``sel``, its core) without ORDER BY and DISTINCT, as SQLite codes the body of an
+    EXISTS (IgnorableOrderby/IgnorableDistinct) once its names resolve: an ORDER BY's
+    resolving error is still the statement's, its coder's and run-time errors never are."""
+    if sel.order_by:
+        from sqlengine.compiler.resolve_order import CODER_ERRORS
+        try:
+            result_info_only(p, sel, outer)
+        except OperationalError as err:
+            if not str(err).startswith(CODER_ERRORS + ("no such collation sequence: ",)):
+                raise
+    body = dataclasses.replace(sel.body, distinct=False)
+    return Select(body, None, None, sel.limit, sel.offset, sel.pos), body
 
 
 def result_info_only(p, sel: Select, outer=None, exists=False) -> ResultInfo:
