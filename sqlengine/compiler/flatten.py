@@ -27,6 +27,7 @@ same name. Anything else is left to materialization. This module rewrites ASTs o
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children, map_value
 from sqlengine.sql.ast import (
@@ -233,21 +234,25 @@ def without_outer_aggregates(sel):
             name = getattr(item, "alias", None) or getattr(item, "name", None)
             if name:
                 own.add(name.lower())
-
-    def null_outer(x):
-        if isinstance(x, _SUBQUERIES):
-            return x
-        if type(x) is FunctionCall and x.name.lower() in _AGGREGATES and x.over is None:
-            cols = [c for a in x.args for c in _walk(a) if type(c) is Column]
-            if x.star or not cols or any(c.table is None or c.table.lower() in own
-                                         for c in cols):
-                return x
-            return Literal(None)
-        return map_children(x, null_outer)
-    columns = map_value(body.columns, null_outer)
+    columns = map_value(body.columns, partial(_null_outer, own=own))
     if columns is body.columns:
         return None
     return dataclasses.replace(sel, body=dataclasses.replace(body, columns=columns))
+
+
+def _null_outer(x, own):
+    """``x`` with each aggregate call that reads only columns of names outside ``own``
+    made NULL (without_outer_aggregates; a module function, not a closure: see
+    tests/test_source_guard.py)."""
+    if isinstance(x, _SUBQUERIES):
+        return x
+    if type(x) is FunctionCall and x.name.lower() in _AGGREGATES and x.over is None:
+        cols = [c for a in x.args for c in _walk(a) if type(c) is Column]
+        if x.star or not cols or any(c.table is None or c.table.lower() in own
+                                     for c in cols):
+            return x
+        return Literal(None)
+    return map_children(x, partial(_null_outer, own=own))
 
 
 def _walk(e):
