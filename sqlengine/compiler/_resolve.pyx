@@ -584,6 +584,28 @@ cpdef tuple expr_coll_seq(e, scope):
             return _NO_COLL
 
 
+cpdef tuple result_coll_seq(e, scope, bint any_collate):
+    """``expr_coll_seq`` of a result column or GROUP BY term. When the parser saw no
+    COLLATE in the core (``any_collate`` False), only a column (under CAST, unary + or a
+    row value's first item) can carry one, so other expressions are not searched for an
+    explicit COLLATE."""
+    if any_collate:
+        return expr_coll_seq(e, scope)
+    while True:
+        t = type(e)
+        if t is T_Cast:
+            e = e.expr
+        elif t is T_Unary and slot(e, F_UN_OP) == "+":
+            e = slot(e, F_UN_OPERAND)
+        elif t is T_RowValue and e.items:
+            e = e.items[0]
+        else:
+            break
+    if t is T_Column or t is T_ResolvedColumn:
+        return expr_coll_seq(e, scope)
+    return _NO_COLL
+
+
 cdef object _try_lookup(e, scope):
     if scope is None:
         return None

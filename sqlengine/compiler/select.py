@@ -19,6 +19,7 @@ from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
                                      if_false, walk, walk_select)
+from sqlengine.compiler._resolve import result_coll_seq
 from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
@@ -40,9 +41,9 @@ from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.ast import (
-    Binary, Cast, Collate, Column, Compound, FEAT_COLLATE, FEAT_FUNCTION, FunctionCall,
+    Binary, Collate, Column, Compound, FEAT_COLLATE, FEAT_FUNCTION, FunctionCall,
     Join, Literal, ResultColumn, RowValue, Select, SelectCore, Star, SubqueryRef,
-    TableFunctionRef, TableRef, Unary, Values)
+    TableFunctionRef, TableRef, Values)
 from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import (
@@ -1092,7 +1093,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         names.append(name)
         decls.append(decl)
         affs.append(expr_affinity(e, scope))
-        has, coll = _result_coll_seq(e, scope, feats)
+        has, coll = result_coll_seq(e, scope, feats & FEAT_COLLATE)
         colls.append(coll)
         has_coll.append(has)
     info = ResultInfo(names, decls, affs, colls, has_coll)
@@ -1288,31 +1289,6 @@ def _minmax_by_index(p, scope, aggs, acc, bare, bare_regs, emit_result, code_res
     emit_result(code_results())
     scope.overrides.clear()
     return True
-
-
-def _result_coll_seq(e, scope, feats):
-    """``expr_coll_seq`` of a result column. When the parser saw no COLLATE in the core,
-    only a column (under CAST, unary + or a row value's first item) can carry one, so
-    other expressions are not searched for an explicit COLLATE."""
-    if feats & FEAT_COLLATE:
-        return expr_coll_seq(e, scope)
-    x = e
-    while True:
-        t = type(x)
-        if t is Cast:
-            x = x.expr
-        elif t is Unary and x.op == "+":
-            x = x.operand
-        elif t is RowValue and x.items:
-            x = x.items[0]
-        else:
-            break
-    if t is Column or t is ResolvedColumn:
-        return expr_coll_seq(x, scope)
-    return _NO_COLL
-
-
-_NO_COLL = (False, None)
 
 
 def _column_ref(scope, e):
@@ -1536,7 +1512,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     filters = [i for i, (a, _f, _n) in enumerate(defs) if a.filter is not None]
     width = ng + n_args + len(bare) + len(filters)
     feats = core.features  # the GROUP BY terms are the core's own
-    gnames = [_result_coll_seq(g, scope, feats)[1] for g in group_by]
+    gnames = [result_coll_seq(g, scope, feats & FEAT_COLLATE)[1] for g in group_by]
     spec = SortSpec(ng, [p.collation(c) for c in gnames])
     has_group = b.alloc_reg()
     prev = b.alloc_reg(ng)
