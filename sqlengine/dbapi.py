@@ -147,6 +147,9 @@ def _parse_uri(database):
     return path, mode == "ro", mode == "rwc", memory
 
 
+_UNSET = object()  # (_Statement.bind_all not looked up yet)
+
+
 class _Statement:
     """A prepared engine statement with what the DB-API needs to know about it."""
 
@@ -160,8 +163,9 @@ class _Statement:
         self.in_use = False
         self.cached = False
         self.description = None
-        # the engine's bind-every-parameter-at-once call, when it has one
-        self.bind_all = getattr(stmt, "bind_all", None)
+        # the engine's bind-every-parameter-at-once call, when it has one: looked up by
+        # the first _bind with parameters (most statements have none)
+        self.bind_all = _UNSET
         if stmt is None:
             self.is_dml = self.is_ddl = False
             self.readonly = True
@@ -1009,6 +1013,8 @@ class Cursor:
             # the executemany hot path: plain values bound in one call, else one by one;
             # the values are returned as given unless an adapter changed one
             bind_all = statement.bind_all
+            if bind_all is _UNSET:
+                bind_all = statement.bind_all = getattr(stmt, "bind_all", None)
             if bind_all is not None and bind_all(parameters):
                 if self._connection._limits[0] < self._connection._default_limits[0]:
                     self._check_lengths(parameters)
