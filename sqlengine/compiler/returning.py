@@ -22,6 +22,7 @@ This module emits code; it never runs it.
 
 from __future__ import annotations
 
+from sqlengine.compiler.walk import compound_cores, find_node
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
@@ -125,7 +126,6 @@ def _check_schema_names(scope, e):
     """SQLite's error for the first column of item ``e`` (outside its subqueries) that is
     named with a schema (``main.t.a``: the row RETURNING reads belongs to none) or does not
     resolve."""
-    from sqlengine.compiler.walk import find_node
     from sqlengine.errors import OperationalError
 
     def bad(x):
@@ -142,10 +142,9 @@ def _check_schema_names(scope, e):
         raise OperationalError(f"no such column: {c.table}.{c.name}")
 
 
-def _row_column(scope, e):
-    """(column number, -1 for the rowid, or None; whether only COLLATE wraps it) of a
-    RETURNING item that is a column of the row (through COLLATE and unary +)."""
-    from sqlengine.compiler.resolve import ResolvedColumn
+def _unwrapped(e):
+    """(``e`` without the COLLATE and unary + around it; whether only COLLATE was: a
+    unary + drops the affinity)."""
     plain = True
     while True:
         t = type(e)
@@ -155,7 +154,15 @@ def _row_column(scope, e):
             e = e.operand
             plain = False
         else:
-            break
+            return e, plain
+
+
+def _row_column(scope, e):
+    """(column number, -1 for the rowid, or None; whether only COLLATE wraps it) of a
+    RETURNING item that is a column of the row (through COLLATE and unary +)."""
+    from sqlengine.compiler.resolve import ResolvedColumn
+    e, plain = _unwrapped(e)
+    t = type(e)
     if t is ResolvedColumn:
         return e.ref.col, plain
     if t is A.Column and e.schema is None:
@@ -171,28 +178,8 @@ def _row_column(scope, e):
 def _scalar_subquery(e):
     """(the scalar subquery a RETURNING item is, through COLLATE and unary +, or None;
     whether the item has its affinity: only COLLATE between)."""
-    keeps = True
-    while True:
-        t = type(e)
-        if t is A.Collate:
-            e = e.expr
-        elif t is A.Unary and e.op == "+":
-            e = e.operand
-            keeps = False
-        else:
-            break
-    return (e, keeps) if t is A.Subquery else (None, False)
-
-
-def _arms(sel):
-    """The cores of ``sel``, the last (the one SQLite's ExprAffinity reads) first."""
-    out = []
-    body = sel.body
-    while type(body) is A.Compound:
-        out.append(body.right)
-        body = body.left
-    out.append(body)
-    return out
+    e, keeps = _unwrapped(e)
+    return (e, keeps) if type(e) is A.Subquery else (None, False)
 
 
 def _first_expr(core):
@@ -208,13 +195,13 @@ def _real_affinity(sub) -> bool:
     """Whether SQLite 3.40's ExprAffinity of the scalar subquery ``sub`` of a RETURNING item
     is the first column's (its last arm's first result is a column of the row, the row's
     columns all taking that affinity, through COLLATE and subqueries like it)."""
-    e = _first_expr(_arms(sub.select)[0])
+    e = _first_expr(compound_cores(sub.select.body)[0])
     while True:
         t = type(e)
         if t is A.Collate:
             e = e.expr
         elif t is A.Subquery:
-            e = _first_expr(_arms(e.select)[0])
+            e = _first_expr(compound_cores(e.select.body)[0])
         else:
             return t is A.Column
 
@@ -234,7 +221,7 @@ def _passes_real(table, scope, sub) -> bool:
         elif t is A.Unary and e.op == "+":
             stack.append(e.operand)
         elif t is A.Subquery:
-            for core in _arms(e.select):
+            for core in compound_cores(e.select.body):
                 x = _first_expr(core)
                 if x is None:
                     return False

@@ -15,6 +15,7 @@ This module edits or plans the emitted instructions of one program; it never run
 
 from __future__ import annotations
 
+from sqlengine.compiler.walk import compound_cores
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
@@ -87,14 +88,6 @@ def _is_call(e) -> bool:
     return type(e) is A.FunctionCall or (type(e) is A.Binary and e.op in ("->", "->>"))
 
 
-def _cores(body, out):
-    while type(body) is A.Compound:
-        out.append(body.right)
-        body = body.left
-    out.append(body)
-    return out
-
-
 def subquery_clears(p, sel, flattens: bool, right_of_left: bool):
     """The result columns of FROM subquery ``sel`` whose JSON subtype SQLite 3.40 clears
     on their way into the outer query: "all" of one it does not flatten (a co-routine
@@ -111,7 +104,7 @@ def subquery_clears(p, sel, flattens: bool, right_of_left: bool):
     if right_of_left:
         return None
     out = set()
-    for core in _cores(sel.body, []):
+    for core in compound_cores(sel.body):
         cols = core.columns
         stars = [i for i, rc in enumerate(cols) if type(rc) is A.Star]
         for i, rc in enumerate(cols):

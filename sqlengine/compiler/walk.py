@@ -105,6 +105,17 @@ def _is_node(v) -> bool:
     return hasattr(type(v), "__dataclass_fields__")
 
 
+def compound_cores(body) -> list:
+    """The cores of a SELECT body (a SelectCore or a chain of Compounds), the last arm
+    first (the one SQLite's ExprAffinity and column names read)."""
+    out = []
+    while type(body) is A.Compound:
+        out.append(body.right)
+        body = body.left
+    out.append(body)
+    return out
+
+
 def find_node(e, pred, stop=SUBQUERY_NODES):
     """The first node under ``e`` (pre-order, ``e`` included) for which ``pred`` is true,
     not entering nodes of the types ``stop`` (by default subqueries) nor the inside of a
