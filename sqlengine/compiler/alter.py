@@ -4,7 +4,7 @@ The schema is rewritten as SQLite rewrites it: ADD COLUMN appends the column's t
 CREATE TABLE statement; RENAME TO puts the new name, double-quoted, wherever the old one
 named the table (its CREATE TABLE, its indexes, triggers and views, the REFERENCES clauses
 of other tables; automatic index names follow); RENAME COLUMN puts the new name where the
-column was named; DROP COLUMN cuts the column's definition out. Names are found token by
+column was named (in a view: where a name resolves to it, alter_refs.py); DROP COLUMN cuts the column's definition out. Names are found token by
 token (the lexer's identifiers), which is exact for every schema that does not reuse one
 name for a table and a column.
 
@@ -19,6 +19,7 @@ This module emits code; it never runs it.
 from __future__ import annotations
 
 from sqlengine.compiler.alter_check import altered_schema, check_schema, renamed_schema
+from sqlengine.compiler.alter_refs import view_positions
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import dequote, next_token
@@ -481,7 +482,7 @@ def _rename_column(p, t, old, new):
                                         _replace_idents(tr.sql, old, nt))
     for key, v in s.views.items():
         if _mentions(v.sql, t.name) and _mentions(v.sql, old):
-            changes[key] = ("view", v.name, v.name, _replace_idents(v.sql, old, nt))
+            changes[key] = ("view", v.name, v.name, _view_renamed(s, v.sql, t, old, nt))
     for key, other in s.tables.items():
         if other is t or key == "sqlite_schema" or not other.sql:
             continue
@@ -492,6 +493,23 @@ def _rename_column(p, t, old, new):
     _check_after_rename(p, changes)
     _rewrite_schema(p, changes)
     _finish(p)
+
+
+def _view_renamed(s, sql, t, old, nt):
+    """``sql`` of a view with the names that resolve to column ``old`` of ``t`` renamed
+    (alter_refs.py); every token of the name where that resolving does not cover the
+    view."""
+    positions = view_positions(s, sql, t, old)
+    if positions is None:
+        return _replace_idents(sql, old, nt)
+    out = []
+    last = 0
+    for a in positions:
+        _kind, e = next_token(sql, a)
+        out += [sql[last:a], nt(sql[a:e])]
+        last = e
+    out.append(sql[last:])
+    return "".join(out)
 
 
 def _after_keyword(word):
