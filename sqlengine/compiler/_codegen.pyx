@@ -89,6 +89,9 @@ cdef int OP_Blob = O.OP_Blob
 cdef int OP_SCopy = O.OP_SCopy
 cdef int OP_Rowid = O.OP_Rowid
 cdef int OP_Column = O.OP_Column
+cdef int OP_Compare = O.OP_Compare
+cdef int OP_Gosub = O.OP_Gosub
+cdef int OP_Copy = O.OP_Copy
 cdef int OP_RealAffinity = O.OP_RealAffinity
 cdef int OP_Variable = O.OP_Variable
 cdef int OP_Subtract = O.OP_Subtract
@@ -533,6 +536,40 @@ cpdef int code_program_tail(ProgramBuilder b, Py_ssize_t init, bint is_txn,
     b.emit_consts()
     b.emit(OP_Goto, 0, init + 1)
     return uses
+
+
+cpdef int emit_group_break(ProgramBuilder b, int has_group, int cur, int prev, int ng, spec,
+                           int ret, int out_sub, int acc, int n_acc, int used) except -1:
+    """A GROUP BY pass's step with the row's group key in ``cur`` (``ng`` registers): if a
+    group is open (``has_group``) and the key differs from ``prev`` (compared by the
+    SortSpec ``spec``), output it (Gosub ``ret``, ``out_sub``) and reset the ``n_acc``
+    accumulators at ``acc``; then mark a group open, reset ``used`` (when non-zero) and
+    remember the key."""
+    cdef int new_group = b.new_label()
+    cdef int same = b.new_label()
+    cdef int first_row = b.new_label()
+    b.emit(OP_IfNot, has_group, first_row, 0)
+    b.emit(OP_Compare, cur, prev, ng, spec)
+    b.emit(OP_Jump, new_group, same, new_group)
+    b.resolve(new_group)
+    b.emit(OP_Gosub, ret, out_sub)
+    if n_acc:
+        b.emit(OP_Null, 0, acc, acc + n_acc - 1)
+    b.resolve(first_row)
+    b.emit(OP_Integer, 1, has_group)
+    if used:
+        b.emit(OP_Integer, 0, used)
+    b.emit(OP_Copy, cur, prev, ng - 1)
+    b.resolve(same)
+    return 0
+
+
+cpdef int emit_columns(ProgramBuilder b, int cursor, int first, int n, int target) except -1:
+    """Read the ``n`` columns from ``first`` of ``cursor`` into ``target`` onwards."""
+    cdef int j
+    for j in range(n):
+        b.emit(OP_Column, cursor, first + j, target + j)
+    return 0
 
 
 # ------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
                                      if_false, walk, walk_select)
+from sqlengine.compiler._codegen import emit_columns, emit_group_break
 from sqlengine.compiler._resolve import result_coll_seq
 from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
@@ -47,9 +48,9 @@ from sqlengine.sql.ast import (
 from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import (
-    OP_AggFinal, OP_AggStep, OP_Column, OP_Compare, OP_Copy, OP_Count, OP_DecrJumpZero,
+    OP_AggFinal, OP_AggStep, OP_Column, OP_Copy, OP_Count, OP_DecrJumpZero,
     OP_Found, OP_Gosub, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_If, OP_IfNot, OP_IfNullJump,
-    OP_IfPos, OP_Insert, OP_Integer, OP_Jump, OP_MakeRecord, OP_MustBeInt, OP_Ne,
+    OP_IfPos, OP_Insert, OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_Ne,
     OP_NewRowid, OP_Next, OP_Noop, OP_NotFound, OP_Null, OP_Once, OP_OpenEphemeral,
     OP_ResultRow, OP_Return, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
     OP_SorterInsert, OP_SorterNext, OP_SorterOpen, OP_SorterSort)
@@ -1535,22 +1536,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     def next_row():
         """With the row's group key in ``cur``: close the previous group if the key
         changed, and remember the key."""
-        new_group = b.new_label()
-        same = b.new_label()
-        first_row = b.new_label()
-        b.emit(OP_IfNot, has_group, first_row, 0)
-        b.emit(OP_Compare, cur, prev, ng, spec)
-        b.emit(OP_Jump, new_group, same, new_group)
-        b.resolve(new_group)
-        b.emit(OP_Gosub, ret, out_sub)
-        if aggs:
-            b.emit(OP_Null, 0, acc, acc + len(defs) - 1)
-        b.resolve(first_row)
-        b.emit(OP_Integer, 1, has_group)
-        if used:
-            b.emit(OP_Integer, 0, used)
-        b.emit(OP_Copy, cur, prev, ng - 1)
-        b.resolve(same)
+        emit_group_break(b, has_group, cur, prev, ng, spec, ret, out_sub, acc,
+                         len(defs) if aggs else 0, used)
 
     srt = b.alloc_cursor()
     sorter_addr = b.emit(OP_SorterOpen, srt, width, 0, spec)
@@ -1571,12 +1558,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         eqp_line(p, _EQP_GROUP_BY)
         b.emit(OP_SorterSort, srt, end)
         top = b.addr()
-        for j in range(ng):
-            b.emit(OP_Column, srt, j, cur + j)
+        emit_columns(b, srt, 0, ng, cur)
         next_row()
         args_base = b.alloc_reg(max(n_args, 1))
-        for j in range(n_args):
-            b.emit(OP_Column, srt, ng + j, args_base + j)
+        emit_columns(b, srt, ng, n_args, args_base)
         offs = []
         o = 0
         for _a, _f, n in defs:
