@@ -168,7 +168,11 @@ class Btree:
 
     def commit(self) -> None:
         self._save_all()
-        self.pager.commit()
+        p = self.pager
+        if p.in_trans == 1:
+            p.end_read()  # (a read transaction: what pager.commit would do, one call less)
+        else:
+            p.commit()
 
     def commit_together(self, others: list) -> None:
         """Commit this file's write transaction and those of the b-trees ``others``
@@ -257,11 +261,12 @@ class Btree:
                     yield c
 
     def _save_all(self) -> None:
-        for lst in list(self._cursors.values()):
+        # (saving a cursor changes neither the dict nor the lists: no copies to iterate)
+        for lst in self._cursors.values():
             if not lst:
                 continue
             live = []
-            for r in list(lst):
+            for r in lst:
                 c = r()
                 if c is None:
                     continue       # a cursor the VM dropped: pruned from the list
