@@ -206,9 +206,23 @@ cdef bint affinity_ok(idx_aff, aff):
     return idx_aff == AFF_NUMERIC or idx_aff == "D" or idx_aff == "E"
 
 
+cdef dict _COLL_NAMES = {}  # collation name as written -> as compared (few distinct)
+
+
 cpdef str coll_name(c):
-    """A collation name as compared: upper case, BINARY for none."""
-    return (c or "BINARY").upper()
+    """A collation name as compared: upper case, BINARY for none. The answers are kept
+    per name written (the planner asks this for every index column and term it
+    weighs; ``str.upper`` makes a new string each call)."""
+    if c is None:
+        return "BINARY"
+    if type(c) is not str:
+        return (c or "BINARY").upper()
+    hit = _COLL_NAMES.get(c)
+    if hit is None:
+        hit = (c or "BINARY").upper()
+        if len(_COLL_NAMES) < 1024:
+            _COLL_NAMES[c] = hit
+    return <str>hit
 
 
 cdef bint is_small_int(e):

@@ -470,24 +470,24 @@ cdef class OrderChecker:
         return self.ordered(loops, None)
 
     cdef tuple loop_keys(self, WhereLoop lp):
-        """(one row, order keys, columns an index equality holds) of a loop; keys None
-        when the loop gives no order."""
+        """(one row, order keys, {column an index equality holds: its collation name})
+        of a loop; keys None when the loop gives no order."""
         hit = self._keys.get(id(lp))
         if hit is None:
             hit = self._keys[id(lp)] = _loop_keys(self.scope, lp)
         return <tuple>hit
 
-    cdef bint held(self, WhereLoop lp, tuple eqcols, tuple t) except -1:
+    cdef bint held(self, WhereLoop lp, dict eqcols, tuple t) except -1:
         """Whether the loop ``lp`` holds the term ``t`` to one value (an index equality
-        in the term's collation, or an == constant WHERE term)."""
+        in the term's collation, or an == constant WHERE term). ``eqcols``: loop_keys'
+        columns of the loop's index equality, each with its collation name (None for
+        the rowid, which any collation holds)."""
         s = t[0]
         cdef int c = t[1]
         name = t[6]
         if c in eqcols:
-            ix = lp.index
-            ne = ix.columns.index(c)
-            table = self.scope.sources[s].table
-            if c < 0 or coll_name(ix.collations[ne] or table.columns[c].collation) == name:
+            held_coll = eqcols[c]
+            if held_coll is None or held_coll == name:
                 return True
         fixed = self.fixed
         key = (s, c)
@@ -634,11 +634,11 @@ cdef tuple _loop_keys(scope, WhereLoop lp):
             has_in = True
     if not has_in and (lp.kind == "rowid_eq" or (
             ix is not None and ix.unique and len(lp.eq) == len(ix.columns))):
-        return True, None, ()
+        return True, None, {}
     if lp.kind == "scan" or lp.kind == "rowid_range" or lp.kind == "rowid_eq":
-        return False, [(-1, False, None, True)], ()
+        return False, [(-1, False, None, True)], {}
     if ix is None:
-        return False, None, ()
+        return False, None, {}
     table = scope.sources[lp.src_i].table
     cdef Py_ssize_t ne = len(lp.eq)
     eq = lp.eq
@@ -648,5 +648,12 @@ cdef tuple _loop_keys(scope, WhereLoop lp):
     keys += key_tail(table, ix)
     if table.without_rowid and keys:  # the PRIMARY KEY's last column ends it
         keys[-1] = keys[-1][:3] + (True,)
-    return False, keys, tuple([c for j, c in enumerate(ix.columns[:ne])
-                               if (<Operand>eq[j]).op != "IN"])
+    # each equality column's collation is the one of its first place in the index
+    cdef dict eqcols = {}
+    cols = ix.columns
+    for j in range(ne):
+        c = cols[j]
+        if (<Operand>eq[j]).op != "IN" and c not in eqcols:
+            eqcols[c] = None if c < 0 else coll_name(
+                ix.collations[cols.index(c)] or table.columns[c].collation)
+    return False, keys, eqcols
