@@ -207,7 +207,7 @@ def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=
         return _compile_compound(p, sel, dest, outer, corr)
     if tb is Values:
         return _compile_values(p, body, sel, dest, outer, corr)
-    if has_window(body):
+    if has_window(body, sel.order_by):
         return compile_window_select(p, sel, dest, outer, corr)
     if type(dest) is ExistsDest and (sel.order_by or body.distinct):
         sel, body = _exists_body(p, sel, outer)

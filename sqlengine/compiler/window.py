@@ -39,13 +39,17 @@ _RANKING = frozenset({"row_number", "rank", "dense_rank", "percent_rank", "cume_
 WINDOW_FUNCTIONS = _RANKING  # the functions that exist only as window functions
 
 
-def has_window(core) -> bool:
-    """Whether a result column of the SELECT core calls a window function (subqueries
-    aside). The parser's ``features`` tells at once when the statement has none."""
+def has_window(core, order_by=None) -> bool:
+    """Whether a result column of the SELECT core, or a term of its ``order_by``, calls a
+    window function (subqueries aside). The parser's ``features`` tells at once when the
+    statement has none."""
     if not isinstance(core, SelectCore) or not core.features & FEAT_WINDOW:
         return False
     for rc in core.columns:
         if isinstance(rc, ResultColumn) and find_node(rc.expr, _is_window_call) is not None:
+            return True
+    for t in order_by or ():
+        if find_node(t.expr, _is_window_call) is not None:
             return True
     return False
 
