@@ -91,6 +91,7 @@ cdef int OP_Rowid = O.OP_Rowid
 cdef int OP_Column = O.OP_Column
 cdef int OP_Compare = O.OP_Compare
 cdef int OP_Gosub = O.OP_Gosub
+cdef int OP_Return = O.OP_Return
 cdef int OP_Copy = O.OP_Copy
 cdef int OP_RealAffinity = O.OP_RealAffinity
 cdef int OP_Variable = O.OP_Variable
@@ -561,6 +562,37 @@ cpdef int emit_group_break(ProgramBuilder b, int has_group, int cur, int prev, i
         b.emit(OP_Integer, 0, used)
     b.emit(OP_Copy, cur, prev, ng - 1)
     b.resolve(same)
+    return 0
+
+
+cpdef int emit_group_start(ProgramBuilder b, int has_group, int prev, int ng, int acc,
+                           int n_acc) except -1:
+    """Before a GROUP BY pass: no group open, the previous key (``ng`` registers at
+    ``prev``) and the ``n_acc`` accumulators at ``acc`` NULL."""
+    b.emit(OP_Integer, 0, has_group)
+    b.emit(OP_Null, 0, prev, prev + ng - 1)
+    if n_acc:
+        b.emit(OP_Null, 0, acc, acc + n_acc - 1)
+    return 0
+
+
+cpdef int emit_group_flush(ProgramBuilder b, int ret, int out_sub, int end) except -1:
+    """After a GROUP BY pass: output the last group (Gosub ``ret``, ``out_sub``) and jump
+    to ``end``; the output subroutine is coded next, from ``out_sub``."""
+    b.emit(OP_Gosub, ret, out_sub)
+    b.emit(OP_Goto, 0, end)
+    b.resolve(out_sub)
+    return 0
+
+
+cpdef int emit_agg_finals(ProgramBuilder b, int acc, list defs) except -1:
+    """AggFinal of each aggregate of ``defs`` (``(call, function, n_args)`` tuples), the
+    i-th accumulator at ``acc + i``."""
+    cdef Py_ssize_t i
+    cdef tuple d
+    for i in range(len(defs)):
+        d = <tuple>defs[i]
+        b.emit(OP_AggFinal, acc + i, d[2], 0, d[1])
     return 0
 
 

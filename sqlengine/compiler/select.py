@@ -19,7 +19,8 @@ from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
                                      if_false, walk, walk_select)
-from sqlengine.compiler._codegen import emit_columns, emit_group_break
+from sqlengine.compiler._codegen import (emit_agg_finals, emit_columns, emit_group_break,
+                                         emit_group_flush, emit_group_start)
 from sqlengine.compiler._resolve import result_coll_seq
 from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
@@ -48,8 +49,8 @@ from sqlengine.sql.ast import (
 from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import (
-    OP_AggFinal, OP_AggStep, OP_Column, OP_Copy, OP_Count, OP_DecrJumpZero,
-    OP_Found, OP_Gosub, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_If, OP_IfNot, OP_IfNullJump,
+    OP_AggStep, OP_Column, OP_Copy, OP_Count, OP_DecrJumpZero,
+    OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_If, OP_IfNot, OP_IfNullJump,
     OP_IfPos, OP_Insert, OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_Ne,
     OP_NewRowid, OP_Next, OP_Noop, OP_NotFound, OP_Null, OP_Once, OP_OpenEphemeral,
     OP_ResultRow, OP_Return, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
@@ -1423,8 +1424,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     def output_row():
         """Finalize, test HAVING, compute and emit one result row."""
         skip = b.new_label()
-        for i, (_a, f, nargs) in enumerate(defs):
-            b.emit(OP_AggFinal, acc + i, nargs, 0, f)
+        emit_agg_finals(b, acc, defs)
         scope.overrides.update(agg_overrides)
         for k, ref in enumerate(bare):
             scope.overrides[ref.key] = bare_regs + k
@@ -1528,10 +1528,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     ret = b.alloc_reg()
     out_sub = b.new_label()
     end = b.new_label()
-    b.emit(OP_Integer, 0, has_group)
-    b.emit(OP_Null, 0, prev, prev + ng - 1)
-    if aggs:
-        b.emit(OP_Null, 0, acc, acc + len(defs) - 1)
+    emit_group_start(b, has_group, prev, ng, acc, len(defs) if aggs else 0)
 
     def next_row():
         """With the row's group key in ``cur``: close the previous group if the key
@@ -1574,9 +1571,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         step_aggs(lambda i: args_base + offs[i], filter_regs)
         copy_bare(lambda k, ref: b.emit(OP_Column, srt, ng + n_args + k, bare_regs + k))
         b.emit(OP_SorterNext, srt, top)
-    b.emit(OP_Gosub, ret, out_sub)
-    b.emit(OP_Goto, 0, end)
-    b.resolve(out_sub)
+    emit_group_flush(b, ret, out_sub, end)
     output_row()
     b.emit(OP_Return, ret)
     b.resolve(end)
