@@ -28,10 +28,12 @@ cdef Py_ssize_t MIN_TEXT_FOR_DEPTH = _MIN_TEXT_FOR_DEPTH
 from cpython.object cimport PyTypeObject
 
 from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ
 
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
     PyObject *_list_get "PyList_GET_ITEM" (object lst, Py_ssize_t i)
+    int PyUnicode_READY(object o) except? -1
     void _list_set "PyList_SET_ITEM" (object lst, Py_ssize_t i, PyObject *v)
     ctypedef struct PyMemberDef:
         int type
@@ -405,31 +407,51 @@ cdef inline bint is_id_start(Py_UCS4 c):
     return (97 <= c <= 122) or (65 <= c <= 90) or c == 95
 
 
-cdef inline Py_UCS4 at(str sql, Py_ssize_t i, Py_ssize_t n):
-    return sql[i] if i < n else 0
+cdef struct Src:
+    # The characters of the SQL text, read in place (PEP 393: 1, 2 or 4 bytes each).
+    int kind
+    void *data
 
 
-cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+cdef inline Src source(str sql) except *:
+    cdef Src src
+    if PyUnicode_READY(sql) < 0:
+        raise MemoryError()
+    src.kind = PyUnicode_KIND(sql)
+    src.data = PyUnicode_DATA(sql)
+    return src
+
+
+cdef inline Py_UCS4 ch(const Src *src, Py_ssize_t i) noexcept:
+    """The character at ``i`` (the caller keeps ``i`` inside the text)."""
+    return PyUnicode_READ(src.kind, src.data, i)
+
+
+cdef inline Py_UCS4 at(const Src *src, Py_ssize_t i, Py_ssize_t n):
+    return ch(src, i) if i < n else 0
+
+
+cdef int next_token(const Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     """The terminal number of the token at ``i`` (K_SPACE, K_ILLEGAL), its end in *end."""
-    cdef Py_UCS4 c = sql[i], d, q
+    cdef Py_UCS4 c = ch(src, i), d, q
     cdef Py_ssize_t j
     cdef int kind, named
     if is_space(c):
         j = i + 1
-        while j < n and is_space(sql[j]):
+        while j < n and is_space(ch(src, j)):
             j += 1
         end[0] = j
         return K_SPACE
     if c == 45:  # -
-        d = at(sql, i + 1, n)
+        d = at(src, i + 1, n)
         if d == 45:
             j = i + 2
-            while j < n and sql[j] != 10:
+            while j < n and ch(src, j) != 10:
                 j += 1
             end[0] = j + 1 if j < n else n
             return K_SPACE
         if d == 62:  # >
-            end[0] = i + 3 if at(sql, i + 2, n) == 62 else i + 2
+            end[0] = i + 3 if at(src, i + 2, n) == 62 else i + 2
             return T_PTR
         end[0] = i + 1
         return T_MINUS
@@ -445,9 +467,9 @@ cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     if c == 42:
         return T_STAR
     if c == 47:  # /
-        if at(sql, i + 1, n) == 42:
+        if at(src, i + 1, n) == 42:
             j = i + 2
-            while j + 1 < n and not (sql[j] == 42 and sql[j + 1] == 47):
+            while j + 1 < n and not (ch(src, j) == 42 and ch(src, j + 1) == 47):
                 j += 1
             end[0] = j + 2 if j + 1 < n else n
             return K_SPACE
@@ -455,11 +477,11 @@ cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     if c == 37:
         return T_REM
     if c == 61:  # =
-        if at(sql, i + 1, n) == 61:
+        if at(src, i + 1, n) == 61:
             end[0] = i + 2
         return T_EQ
     if c == 60:  # <
-        d = at(sql, i + 1, n)
+        d = at(src, i + 1, n)
         if d == 61:
             end[0] = i + 2
             return T_LE
@@ -471,7 +493,7 @@ cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
             return T_LSHIFT
         return T_LT
     if c == 62:  # >
-        d = at(sql, i + 1, n)
+        d = at(src, i + 1, n)
         if d == 61:
             end[0] = i + 2
             return T_GE
@@ -480,12 +502,12 @@ cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
             return T_RSHIFT
         return T_GT
     if c == 33:  # !
-        if at(sql, i + 1, n) == 61:
+        if at(src, i + 1, n) == 61:
             end[0] = i + 2
             return T_NE
         return K_ILLEGAL
     if c == 124:  # |
-        if at(sql, i + 1, n) == 124:
+        if at(src, i + 1, n) == 124:
             end[0] = i + 2
             return T_CONCAT
         return T_BITOR
@@ -498,25 +520,25 @@ cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     if c == 39 or c == 34 or c == 96:  # ' " `
         j = i + 1
         while True:
-            while j < n and sql[j] != c:
+            while j < n and ch(src, j) != c:
                 j += 1
             if j >= n:
                 end[0] = n
                 return K_ILLEGAL
-            if j + 1 < n and sql[j + 1] == c:
+            if j + 1 < n and ch(src, j + 1) == c:
                 j += 2
                 continue
             end[0] = j + 1
             return T_STRING if c == 39 else T_ID
     if c == 46:  # .
-        if is_digit(at(sql, i + 1, n)):
-            return number(sql, i, n, end)
+        if is_digit(at(src, i + 1, n)):
+            return number(src, i, n, end)
         return T_DOT
     if is_digit(c):
-        return number(sql, i, n, end)
+        return number(src, i, n, end)
     if c == 91:  # [
         j = i + 1
-        while j < n and sql[j] != 93:
+        while j < n and ch(src, j) != 93:
             j += 1
         if j >= n:
             end[0] = n
@@ -525,7 +547,7 @@ cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
         return T_ID
     if c == 63:  # ?
         j = i + 1
-        while j < n and is_digit(sql[j]):
+        while j < n and is_digit(ch(src, j)):
             j += 1
         end[0] = j
         return T_VARIABLE
@@ -534,31 +556,31 @@ cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
         kind = T_VARIABLE
         j = i + 1
         while j < n:
-            d = sql[j]
+            d = ch(src, j)
             if is_id_char(d):
                 named += 1
             elif d == 40 and named > 0:
                 j += 1
-                while j < n and not is_space(sql[j]) and sql[j] != 41:
+                while j < n and not is_space(ch(src, j)) and ch(src, j) != 41:
                     j += 1
-                if j < n and sql[j] == 41:
+                if j < n and ch(src, j) == 41:
                     j += 1
                 else:
                     kind = K_ILLEGAL
                 break
-            elif d == 58 and at(sql, j + 1, n) == 58:
+            elif d == 58 and at(src, j + 1, n) == 58:
                 j += 1
             else:
                 break
             j += 1
         end[0] = j
         return kind if named > 0 else K_ILLEGAL
-    if (c == 120 or c == 88) and at(sql, i + 1, n) == 39:  # x'
+    if (c == 120 or c == 88) and at(src, i + 1, n) == 39:  # x'
         j = i + 2
-        while j < n and is_xdigit(sql[j]):
+        while j < n and is_xdigit(ch(src, j)):
             j += 1
-        if j >= n or sql[j] != 39 or (j - i) % 2:
-            while j < n and sql[j] != 39:
+        if j >= n or ch(src, j) != 39 or (j - i) % 2:
+            while j < n and ch(src, j) != 39:
                 j += 1
             end[0] = j + 1 if j < n else n
             return K_ILLEGAL
@@ -566,12 +588,12 @@ cdef int next_token(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
         return T_BLOB
     if is_id_start(c):
         j = i + 1
-        while j < n and is_id_char(sql[j]):
+        while j < n and is_id_char(ch(src, j)):
             j += 1
         end[0] = j
         if j - i > 17:  # longer than any keyword
             return T_ID
-        return keyword_or_id(sql, i, j)
+        return keyword_or_id(src, i, j)
     return K_ILLEGAL
 
 
@@ -614,15 +636,15 @@ cdef void kw_init(dict keywords) except *:
         KW_TERM[slot] = term
 
 
-cdef int keyword_or_id(str sql, Py_ssize_t i, Py_ssize_t j):
-    """The terminal of the word sql[i:j]: its keyword's, else T_ID."""
+cdef int keyword_or_id(const Src *src, Py_ssize_t i, Py_ssize_t j):
+    """The terminal of the word at [i, j): its keyword's, else T_ID."""
     cdef char buf[KW_MAX + 1]
     cdef int n = <int> (j - i), k, c
     cdef unsigned int slot
     if n > KW_MAX:
         return T_ID
     for k in range(n):
-        c = <int> (<Py_UCS4> sql[i + k])
+        c = <int> (<Py_UCS4> ch(src, i + k))
         if c >= 128:  # keywords match ASCII case-insensitively only
             return T_ID
         if 97 <= c <= 122:
@@ -636,54 +658,55 @@ cdef int keyword_or_id(str sql, Py_ssize_t i, Py_ssize_t j):
     return T_ID
 
 
-cdef int number(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+cdef int number(const Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     cdef Py_ssize_t j
     cdef int kind = T_INTEGER
     cdef Py_UCS4 d
-    if sql[i] == 48 and (at(sql, i + 1, n) == 120 or at(sql, i + 1, n) == 88) \
-            and is_xdigit(at(sql, i + 2, n)):
+    if ch(src, i) == 48 and (at(src, i + 1, n) == 120 or at(src, i + 1, n) == 88) \
+            and is_xdigit(at(src, i + 2, n)):
         j = i + 3
-        while j < n and is_xdigit(sql[j]):
+        while j < n and is_xdigit(ch(src, j)):
             j += 1
         end[0] = j
         return T_INTEGER
     j = i
-    while j < n and is_digit(sql[j]):
+    while j < n and is_digit(ch(src, j)):
         j += 1
-    if j < n and sql[j] == 46:
+    if j < n and ch(src, j) == 46:
         kind = T_FLOAT
         j += 1
-        while j < n and is_digit(sql[j]):
+        while j < n and is_digit(ch(src, j)):
             j += 1
-    if j < n and (sql[j] == 101 or sql[j] == 69):
-        d = at(sql, j + 1, n)
-        if is_digit(d) or ((d == 43 or d == 45) and is_digit(at(sql, j + 2, n))):
+    if j < n and (ch(src, j) == 101 or ch(src, j) == 69):
+        d = at(src, j + 1, n)
+        if is_digit(d) or ((d == 43 or d == 45) and is_digit(at(src, j + 2, n))):
             kind = T_FLOAT
             j += 2
-            while j < n and is_digit(sql[j]):
+            while j < n and is_digit(ch(src, j)):
                 j += 1
-    while j < n and is_id_char(sql[j]):
+    while j < n and is_id_char(ch(src, j)):
         kind = K_ILLEGAL
         j += 1
     end[0] = j
     return kind
 
 
-def tokenize(str sql):
+def tokenize(str sql not None):
     """[(terminal number or -1 space / -2 illegal, start, end)] (for tests)."""
     cdef Py_ssize_t i = 0, n = len(sql), e = 0
+    cdef Src src = source(sql)
     out = []
     while i < n:
-        k = next_token(sql, i, n, &e)
+        k = next_token(&src, i, n, &e)
         out.append((k, i, e))
         i = e
     return out
 
 
-cdef int peek(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+cdef int peek(const Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     cdef int k
     while i < n:
-        k = next_token(sql, i, n, end)
+        k = next_token(src, i, n, end)
         if k != K_SPACE:
             return k
         i = end[0]
@@ -691,18 +714,18 @@ cdef int peek(str sql, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     return K_NONE
 
 
-cdef int window_kind(int kind, str sql, Py_ssize_t e, Py_ssize_t n, int last):
+cdef int window_kind(int kind, const Src *src, Py_ssize_t e, Py_ssize_t n, int last):
     cdef Py_ssize_t j = 0
     cdef int k1, k2
     if kind == T_WINDOW:
-        k1 = peek(sql, e, n, &j)
+        k1 = peek(src, e, n, &j)
         if k1 < 0 or not ID_LIKE[k1]:
             return T_ID
-        k2 = peek(sql, j, n, &j)
+        k2 = peek(src, j, n, &j)
         return T_WINDOW if k2 == T_AS else T_ID
     if last != T_RP:
         return T_ID
-    k1 = peek(sql, e, n, &j)
+    k1 = peek(src, e, n, &j)
     if kind == T_OVER:
         return T_OVER if (k1 == T_LP or (k1 >= 0 and ID_LIKE[k1])) else T_ID
     return T_FILTER if k1 == T_LP else T_ID
@@ -842,13 +865,14 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     return new_column(name, False, s)
 
 
-def parse_one(str sql, Py_ssize_t start=0):
+def parse_one(str sql not None, Py_ssize_t start=0):
     """The first statement at or after ``start`` (None when only blanks, comments and
     semicolons remain), as ``parser.parse_one``."""
     cdef Py_ssize_t n = len(sql), e = 0
+    cdef Src src = source(sql)
     cdef int k
     while start < n:
-        k = next_token(sql, start, n, &e)
+        k = next_token(&src, start, n, &e)
         if k != K_SPACE and k != T_SEMI:
             return parse_at(sql, start)
         start = e
@@ -867,9 +891,10 @@ cdef inline int _put(list values, Py_ssize_t i, object v) except -1:
     return 0
 
 
-def parse_at(str sql, Py_ssize_t pos):
+def parse_at(str sql not None, Py_ssize_t pos):
     """Parse the statement whose first token starts at ``pos`` (caller skipped blanks)."""
     cdef Py_ssize_t n = len(sql)
+    cdef Src src = source(sql)
     cdef int states[STACK_DEPTH + 1]
     cdef Py_ssize_t starts[STACK_DEPTH + 1]
     cdef Py_ssize_t ends[STACK_DEPTH + 1]
@@ -881,7 +906,7 @@ def parse_at(str sql, Py_ssize_t pos):
     cdef bint failed = False  # builder.error is set (see fail() in builder.py)
     builder = BUILDER(sql, pos)
     states[0] = 0
-    kind = next_token(sql, s, n, &e)
+    kind = next_token(&src, s, n, &e)
     while True:
         if kind == K_SPACE:
             s = e
@@ -889,12 +914,12 @@ def parse_at(str sql, Py_ssize_t pos):
                 kind = T_END if last == T_SEMI else T_SEMI
                 e = s
             else:
-                kind = next_token(sql, s, n, &e)
+                kind = next_token(&src, s, n, &e)
             continue
         if kind == K_ILLEGAL:
             raise OperationalError(f'unrecognized token: "{sql[s:e]}"')
         if kind == T_WINDOW or kind == T_OVER or kind == T_FILTER:
-            kind = window_kind(kind, sql, e, n, last)
+            kind = window_kind(kind, &src, e, n, last)
         t = kind
         while True:
             st = states[top]
@@ -973,4 +998,4 @@ def parse_at(str sql, Py_ssize_t pos):
             kind = T_END if last == T_SEMI else T_SEMI
             e = s
         else:
-            kind = next_token(sql, s, n, &e)
+            kind = next_token(&src, s, n, &e)

@@ -84,3 +84,27 @@ def test_hex_too_big_is_left_to_the_compiler():
 def test_variable_numbers_and_order_of_errors(sql, oracle, ours):
     assert oracle(sql) is not None
     assert ours(sql) == oracle(sql)
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT a1, 'x''y', \"q\" FROM t WHERE b >= 1.5e3 -- c",   # 1 byte per character
+    "SELECT é_1, 'ü''ß', [Ā b] FROM t WHERE x<>0x1f /* ĀĀ */",  # 2 bytes
+    "SELECT 😀a, '😀''😀', `😀` FROM t WHERE $p😀 = ?3 'open",  # 4 bytes
+    "select Ā x'0f' 12abc \"unterminated",
+])
+def test_compiled_tokenizer_reads_every_string_width(sql):
+    """The compiled tokenizer reads the text in place (1, 2 or 4 bytes a character): the
+    same tokens as lexer.py."""
+    _parser = pytest.importorskip("sqlengine.sql._parser")
+    from sqlengine.sql.tables import load_tables
+
+    names = load_tables().terminals
+    want = []
+    i = 0
+    while i < len(sql):
+        kind, j = next_token(sql, i)
+        want.append((kind, i, j))
+        i = j
+    got = [({-1: "SPACE", -2: "ILLEGAL"}.get(k) or names[k], s, e)
+           for k, s, e in _parser.tokenize(sql)]
+    assert got == want
