@@ -430,15 +430,18 @@ def compile_insert(p, st: A.Insert):
         p.one_row_write = True
     tcur, icurs = open_write_cursors(p, table)
     from sqlengine.compiler import upsert
-    us = upsert.begin(p, table, st, tcur, icurs)
+    try:
+        us = upsert.begin(p, table, st, tcur, icurs)
+    except OperationalError as err:
+        raise _source_error(p, table, st, n_src) or err from None
     base = b.alloc_reg(n + 1)
     skip = b.new_label()
     rowid_given = rowid_pos is not None or table.ipk >= 0 and pos[table.ipk] is not None
     src = st.source
     if src is None or _one_values_row(src):
         # one row: its values are coded straight into the row's registers
-        row = [] if src is None else _checked_row(table, st, src.body.rows[0], n_src)
         values_scope = Scope([])
+        row = [] if src is None else _checked_row(table, st, src.body.rows[0], n_src, p)
 
         def value(j, target):
             code_expr(p, values_scope, row[j], b.alloc_reg() if target is None else target)
@@ -460,14 +463,46 @@ def _one_values_row(src) -> bool:
         not src.order_by and src.limit is None
 
 
-def _checked_row(table, st, row, n_src):
-    """A VALUES row, once its width is checked against the columns it fills."""
+def _checked_row(table, st, row, n_src, p=None):
+    """A VALUES row, once its width is checked against the columns it fills (``p``
+    given: the only row, whose names SQLite resolves first)."""
     if len(row) != n_src:
+        if p is not None:
+            from sqlengine.compiler.resolve_order import names_error
+            found = names_error(p, Scope([]), row)
+            if found is not None:
+                raise found
         if st.columns is not None:
             raise OperationalError(f"{len(row)} values for {n_src} columns")
         raise OperationalError(f"table {table.name} has {n_src} columns but "
                                f"{len(row)} values were supplied")
     return row
+
+
+def _source_error(p, table, st, n_src):
+    """The first error of the INSERT's source (its names, then its number of values) that
+    SQLite reports before it looks at the ON CONFLICT targets, else None."""
+    src = st.source
+    if src is None:
+        return None
+    if _one_values_row(src):
+        try:
+            _checked_row(table, st, src.body.rows[0], n_src, p)
+        except OperationalError as found:
+            return found
+        from sqlengine.compiler.resolve_order import names_error
+        return names_error(p, Scope([]), src.body.rows[0])
+    from sqlengine.compiler.select import result_info_only
+    try:
+        n = len(result_info_only(p, src).names)
+    except OperationalError as found:
+        return found
+    if n != n_src:
+        if st.columns is not None:
+            return OperationalError(f"{n} values for {n_src} columns")
+        return OperationalError(f"table {table.name} has {n_src} columns but "
+                                f"{n} values were supplied")
+    return None
 
 
 def _code_row_values(p, table, pos, rowid_pos, base, n_src, value):
@@ -507,12 +542,17 @@ def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, ge
     end = b.new_label()
     if isinstance(src.body, A.Values) and not src.order_by and src.limit is None:
         values_scope = Scope([])
-        for row in src.body.rows:
-            for j, e in enumerate(_checked_row(table, st, row, n_src)):
-                # an empty scope, not None: a scalar subquery's column affinity is looked
-                # up through it (repro subquery_affinity_in_insert_values)
-                code_expr(p, values_scope, e, src_regs + j)
-            b.emit(O.OP_Gosub, ret, row_sub)
+        try:
+            for row in src.body.rows:
+                for j, e in enumerate(_checked_row(table, st, row, n_src)):
+                    # an empty scope, not None: a scalar subquery's column affinity is
+                    # looked up through it (repro subquery_affinity_in_insert_values)
+                    code_expr(p, values_scope, e, src_regs + j)
+                b.emit(O.OP_Gosub, ret, row_sub)
+        except OperationalError as err:
+            # (SQLite resolves the rows as a compound SELECT, then counts the values)
+            from sqlengine.compiler.resolve_order import values_error
+            raise values_error(p, values_scope, src.body.rows, err) from None
     else:
         # INSERT ... SELECT: materialise first (the select may read the target table)
         from sqlengine.compiler.select import TableDest, compile_select
@@ -581,7 +621,15 @@ def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, 
             _code_generated_early(p, table, base)
         code_triggers(p, table, "INSERT", "BEFORE", base, None, skip, or_action=st.or_action)
     if us is not None:
-        us.code_checks(base, rowid_given, skip)
+        try:
+            us.code_checks(base, rowid_given, skip)
+        except OperationalError as err:
+            # (SQLite codes a DO UPDATE inside the row's checks and goes on: the error of
+            # the RETURNING list, resolved later, replaces its error)
+            if rt is None:
+                raise
+            from sqlengine.compiler.resolve_order import returning_error
+            raise returning_error(p, table, st.returning) or err from None
     keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip)
     code_finish_row(p, table, tcur, icurs, base, keys)
     if rt is not None:

@@ -45,8 +45,8 @@ class _Abort(Exception):
 def first_error(p, core, outer, corr, err, order_by=None):
     """The error SQLite reports for the core ``core`` (``order_by``: its SELECT's) whose
     compile raised ``err``."""
-    if str(err).startswith(_BEFORE_RESOLVING):
-        return err
+    if str(err).startswith(_BEFORE_RESOLVING) and not str(err).startswith("no such table"):
+        return err  # (a missing table may be a subquery's: the walk finds the first)
     from sqlengine.compiler.alias import link_subquery_scope, result_aliases
     from sqlengine.compiler.builder import ProgramBuilder
     from sqlengine.compiler.select import _expand_columns, build_from
@@ -169,7 +169,7 @@ def _expand_error(p, scope, exprs):
         elif t is A.Select:  # (the table of an IN, after its left operand)
             sel = e
         elif t is A.InTable and e.args is None:
-            stack.append(A.Select(A.SelectCore([A.Star()], A.TableRef(e.name, e.schema))))
+            stack.append(A.Select(A.SelectCore([A.Star()], from_=A.TableRef(e.name, e.schema))))
             stack.append(e.expr)
             continue
         else:
@@ -208,17 +208,7 @@ def _clause_error(p, scope, exprs, agg_ok, aliases, each):
 
 def _has_aggregate(p, e) -> bool:
     """Whether ``e`` calls an aggregate function outside its subqueries."""
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        t = type(x)
-        if t in _SUBQUERIES:
-            continue
-        if t is A.FunctionCall and x.over is None and p.db.is_aggregate(
-                x.name.lower(), 0 if x.star else len(x.args)):
-            return True
-        stack.extend(iter_children(x))
-    return False
+    return _aggregate_call(p, e) is not None
 
 
 def _walk(p, scope, e, agg_ok, aliases, noted):
@@ -380,3 +370,142 @@ def _function_error(p, e, agg_ok):
     if db.function_exists(name):
         return OperationalError(f"wrong number of arguments to function {e.name}()")
     return OperationalError(f"no such function: {e.name}")
+
+
+def values_error(p, scope, rows, err):
+    """The error SQLite 3.40 reports for a VALUES list of several ``rows`` (in ``scope``)
+    whose compile raised ``err``. The list is a compound of one-row SELECTs: a missing
+    table in any row's subqueries first (sqlite3SelectExpand, from the last row to the
+    first), then each row resolved, from the last to the first, its number of terms
+    checked against the row after it once it is resolved; then the coder's errors, an
+    aggregate function (which each row's resolver allowed) being misused there."""
+    if str(err).startswith(CODER_ERRORS):
+        return err
+    saved = _throwaway_builder(p)
+    try:
+        found = _expand_error(p, scope, [e for row in reversed(rows) for e in row])
+        if found is not None:
+            return found
+        for k in range(len(rows) - 1, -1, -1):
+            found = _clause_error(p, scope, rows[k], True, False, True)
+            if found is not None:
+                return found
+            if k + 1 < len(rows) and len(rows[k]) != len(rows[k + 1]):
+                return OperationalError("all VALUES must have the same number of terms")
+    finally:
+        p.b = saved
+    if str(err).startswith("misuse of aggregate function "):
+        for row in rows:
+            for e in row:
+                call = _aggregate_call(p, e)
+                if call is not None:
+                    return OperationalError(f"misuse of aggregate: {call.name}()")
+    return err
+
+
+def names_error(p, scope, exprs):
+    """The first error resolving each of ``exprs`` in turn in ``scope`` (no aggregate
+    allowed) meets, None when there is none; codes nothing."""
+    saved = _throwaway_builder(p)
+    try:
+        return _clause_error(p, scope, exprs, False, False, True)
+    finally:
+        p.b = saved
+
+
+def set_error(p, scope, table, sets):
+    """The first error of an UPDATE's (or an upsert's) SET items, each in turn: its
+    expression resolved in ``scope``, then its columns looked up in ``table``; None when
+    there is none."""
+    from sqlengine.compiler.upsert import set_target
+    for item in sets:
+        found = names_error(p, scope, [item.expr])
+        if found is not None:
+            return found
+        for cname in item.columns:
+            try:
+                set_target(table, cname)
+            except OperationalError as err:
+                return err
+    return None
+
+
+def _throwaway_builder(p):
+    """Give ``p`` a new ProgramBuilder (numbering on from its own) for code that is not
+    kept; returns the one to put back."""
+    from sqlengine.compiler.builder import ProgramBuilder
+    saved = p.b
+    p.b = ProgramBuilder()
+    p.b.n_mem = saved.n_mem
+    p.b.n_cursor = saved.n_cursor
+    return saved
+
+
+def _aggregate_call(p, e):
+    """The first aggregate function call of ``e`` outside its subqueries, else None."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t in _SUBQUERIES:
+            continue
+        if t is A.FunctionCall and x.over is None and p.db.is_aggregate(
+                x.name.lower(), 0 if x.star else len(x.args)):
+            return x
+        stack.extend(reversed(list(iter_children(x))))
+    return None
+
+
+def update_error(p, st, table, err):
+    """The error SQLite reports for the UPDATE ``st`` of ``table`` whose compile raised
+    ``err``. sqlite3Update takes the SET items in turn, resolving each expression and then
+    looking its column up; then it resolves the WHERE clause (ORDER BY and LIMIT already
+    folded into it); RETURNING comes after. With a FROM clause the SET expressions and the
+    WHERE clause are left to the join's SELECT (its own first_error), after the columns
+    and the RETURNING list. The first error met there, else ``err``."""
+    if str(err).startswith(CODER_ERRORS) or getattr(table, "is_view", False):
+        return err
+    from sqlengine.compiler.attach import source_db
+    from sqlengine.compiler.resolve import table_source
+    from sqlengine.compiler.upsert import set_target
+    src = table_source(st.table.alias or table.name, -1, table)
+    src.db = source_db(p.db, table)
+    scope = Scope([src])
+    if st.from_ is None:
+        found = set_error(p, scope, table, st.sets) or (
+            names_error(p, scope, [st.where]) if st.where is not None else None)
+        if found is not None:
+            return found
+    else:
+        for item in st.sets:
+            for cname in item.columns:
+                try:
+                    set_target(table, cname)
+                except OperationalError as found:
+                    return found
+    if st.returning:
+        found = returning_error(p, table, st.returning)
+        if found is not None:
+            return found
+    return err
+
+
+def returning_error(p, table, items):
+    """The error resolving the RETURNING list ``items`` of a statement on ``table`` ends
+    with, None when there is none: sqlite3ExpandReturning stops at a ``t.*``, noting its
+    refusal; then the first error of the items before it (each in turn) replaces that."""
+    from sqlengine.compiler.insert import _row_scope
+    from sqlengine.compiler.returning import expand_items, item_error, wildcard_error
+    scope = _row_scope(p, table, 0)
+    saved = _throwaway_builder(p)
+    try:
+        exprs = expand_items(p, scope, items)
+        for e in exprs:
+            found = item_error(scope, e) or _clause_error(p, scope, [e], False, False, True)
+            if found is not None:
+                return found
+    except OperationalError as found:
+        return found
+    finally:
+        p.b = saved
+    return wildcard_error(items)

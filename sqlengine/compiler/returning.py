@@ -41,10 +41,13 @@ class Returning:
         self.p = p
         self.table = table
         self.items = items
-        _check_names(items)
         self.cursor = p.b.alloc_cursor()
         self.n = None
         p.b.emit(O.OP_OpenEphemeral, self.cursor, 0)
+        if wildcard_error(items) is not None:  # (refused where SQLite resolves the list:
+            self.names = self.decltypes = []    # emit_row, after the statement's clauses)
+            p.returning = self
+            return
         # the names, worked out once against a scope of the table's row
         from sqlengine.compiler.insert import _row_scope
         from sqlengine.compiler.select import _expand_columns
@@ -71,6 +74,9 @@ class Returning:
         p = self.p
         b = p.b
         scope = _row_scope(p, self.table, base)
+        if wildcard_error(self.items) is not None:
+            from sqlengine.compiler.resolve_order import returning_error
+            raise returning_error(p, self.table, self.items)
         cols = _expand_columns(p, _Core(self.items), scope)
         n = len(cols)
         regs = b.alloc_reg(n)
@@ -115,11 +121,34 @@ class Returning:
         b.resolve(done)
 
 
-def _check_names(items):
-    """SQLite's refusal of ``t.*`` (before any name is resolved)."""
+def expand_items(p, scope, items):
+    """The expressions of the RETURNING list ``items`` in ``scope`` (the row's), its *
+    expanded, as sqlite3ExpandReturning makes them: it stops at a ``t.*`` (its error),
+    keeping the items before it."""
+    from sqlengine.compiler.select import _expand_columns
+    for k, it in enumerate(items):
+        if isinstance(it, A.Star) and it.table is not None:
+            items = items[:k]
+            break
+    return [c[0] for c in _expand_columns(p, _Core(items), scope)]
+
+
+def item_error(scope, e):
+    """The error of a column of RETURNING item ``e`` named with a schema, else None."""
+    from sqlengine.errors import OperationalError
+    try:
+        _check_schema_names(scope, e)
+    except OperationalError as err:
+        return err
+    return None
+
+
+def wildcard_error(items):
+    """SQLite's refusal of ``t.*`` (before any name of the list is resolved), or None."""
     from sqlengine.errors import OperationalError
     if any(isinstance(it, A.Star) and it.table is not None for it in items):
-        raise OperationalError('RETURNING may not use "TABLE.*" wildcards')
+        return OperationalError('RETURNING may not use "TABLE.*" wildcards')
+    return None
 
 
 def _check_schema_names(scope, e):

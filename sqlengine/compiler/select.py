@@ -1618,11 +1618,13 @@ def _compile_values(p, body, sel, dest, outer, corr):
     n = len(body.rows[0])
     if n > MAX_COLUMN:
         raise OperationalError("too many columns in result set")
-    for row in body.rows:
-        if len(row) != n:
-            raise OperationalError("all VALUES must have the same number of terms")
     names = [f"column{i + 1}" for i in range(n)]
     scope = Scope([], outer, corr)
+    for row in body.rows:
+        if len(row) != n:  # (reported once the rows' names are resolved, as SQLite does)
+            from sqlengine.compiler.resolve_order import values_error
+            raise values_error(p, scope, body.rows, OperationalError(
+                "all VALUES must have the same number of terms"))
     if sel.order_by or sel.limit is not None:
         wrapped = Select(SelectCore([Star()], from_=SubqueryRef(Select(body))),
                            order_by=sel.order_by, limit=sel.limit, offset=sel.offset)
@@ -1635,11 +1637,17 @@ def _compile_values(p, body, sel, dest, outer, corr):
             rows = [[aliases.result(e) for e in row] for row in rows]
     k = len(rows)
     eqp_line(p, "SCAN CONSTANT ROW" if k == 1 else f"SCAN {k} CONSTANT ROWS")
-    for row in rows:
-        base = b.alloc_reg(n)
-        for i, e in enumerate(row):
-            code_expr(p, scope, e, base + i)
-        dest.emit(p, base, n)
+    try:
+        for row in rows:
+            base = b.alloc_reg(n)
+            for i, e in enumerate(row):
+                code_expr(p, scope, e, base + i)
+            dest.emit(p, base, n)
+    except OperationalError as err:
+        if k == 1:
+            raise
+        from sqlengine.compiler.resolve_order import values_error
+        raise values_error(p, scope, body.rows, err) from None
     info = _row_info(names, rows[0], scope)
     if len(rows) > 1:
         info.last = _row_info(names, rows[-1], scope)

@@ -21,7 +21,6 @@ from sqlengine.vdbe import opcodes as O
 
 
 def compile_update(p, st: A.Update):
-    b = p.b
     from sqlengine.compiler.fkey import code_statement_start
     code_statement_start(p)  # foreign-key marks are per run of a statement
     if sum(len(s.columns) for s in st.sets) > MAX_COLUMN:  # a parse-time check
@@ -34,6 +33,15 @@ def compile_update(p, st: A.Update):
         st = limited(p, st, "UPDATE")
     table = table_for_write(p, st.table.name, st.table.schema)
     p.write = True
+    try:
+        return _compile_update(p, st, table)
+    except OperationalError as err:
+        from sqlengine.compiler.resolve_order import update_error
+        raise update_error(p, st, table, err) from None
+
+
+def _compile_update(p, st, table):
+    b = p.b
     if getattr(table, "is_view", False):
         from sqlengine.compiler.trigger import compile_view_update_delete
         return compile_view_update_delete(p, st, table, "UPDATE")

@@ -77,7 +77,7 @@ def compile_update_from(p, st, table):
     row the last one written wins; the rows are then updated in key order."""
     from sqlengine.compiler.insert import open_write_cursors
     from sqlengine.compiler.select import TableDest, compile_select
-    from sqlengine.compiler.upsert import code_update_row, set_assignments
+    from sqlengine.compiler.upsert import code_update_row, set_items
     b = p.b
     ref = st.table
     qual = ref.alias or ref.name
@@ -85,8 +85,9 @@ def compile_update_from(p, st, table):
     me = (ref.name.lower(), ref.alias.lower() if ref.alias else None)
     if me in _from_names(st.from_, []):
         raise OperationalError(f"target object/alias may not appear in FROM clause: {qual}")
-    assigns = set_assignments(table, st.sets)
-    keys = sorted(assigns)
+    # (every SET value in the order of the SET clause, as SQLite resolves them; the last
+    # one of a column is written)
+    items = set_items(table, st.sets)
     target = A.TableRef(ref.name, ref.schema, ref.alias, ref.indexed_by, ref.not_indexed)
     # The target's row key, read from the join's target item without looking its visible
     # name up: a FROM item may carry the same name (SQLite's TK_ROW). A rowid table's key
@@ -105,7 +106,7 @@ def compile_update_from(p, st, table):
         key_colls, key_desc = [None], [False]
     nkey = len(key_names)
     cols = [A.ResultColumn(A.Column(n, first)) for n in key_names]
-    cols += [A.ResultColumn(assigns[k]) for k in keys]
+    cols += [A.ResultColumn(e) for _k, e in items]
     ncol = len(cols)
     core = A.SelectCore(columns=cols, from_=from_, where=st.where)
     # (ORDER BY / LIMIT / OFFSET choose among the join's rows, as in SQLite)
@@ -138,7 +139,7 @@ def compile_update_from(p, st, table):
     nxt = b.new_label()
     for j in range(ncol):
         b.emit(O.OP_Column, rows, j, regs + j)
-    values = {k: regs + nkey + j for j, k in enumerate(keys)}
+    values = {k: regs + nkey + j for j, (k, _e) in enumerate(items)}
     if table.without_rowid:  # the row key as Rowid gives it (delete.code_row_key)
         key = b.alloc_reg()
         b.emit(O.OP_MakeRecord, regs, nkey, key)

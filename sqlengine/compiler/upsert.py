@@ -70,10 +70,14 @@ def _expression_target(table, u):
     return None
 
 
-def resolve_targets(table, upserts):
-    """For each clause: the list of constraints it covers, each "rowid" or an Index."""
+def resolve_targets(p, table, upserts):
+    """For each clause: the list of constraints it covers, each "rowid" or an Index. Each
+    target's terms and WHERE clause are resolved first (SQLite's
+    sqlite3UpsertAnalyzeTarget), their first error raised."""
     out = []
     for k, u in enumerate(upserts):
+        if u.target is not None:
+            _raise_target_error(p, table, u)
         if u.target is None:
             if k != len(upserts) - 1:
                 raise OperationalError(
@@ -105,12 +109,26 @@ def resolve_targets(table, upserts):
     return out
 
 
+def _raise_target_error(p, table, u):
+    """Raise the first error resolving the conflict target of clause ``u`` (its terms,
+    then its WHERE clause) against ``table``, if there is one."""
+    from sqlengine.compiler.resolve import table_source
+    from sqlengine.compiler.resolve_order import names_error
+    src = table_source(table.name, -1, table)
+    src.db = source_db(p.db, table)
+    terms = [ic.expr for ic in u.target]
+    found = names_error(p, Scope([src]), terms + (
+        [u.target_where] if u.target_where is not None else []))
+    if found is not None:
+        raise found
+
+
 class Upsert:
     def __init__(self, p, table, upserts, tcur, icurs):
         self.p = p
         self.table = table
         self.upserts = upserts
-        self.targets = resolve_targets(table, upserts)
+        self.targets = resolve_targets(p, table, upserts)
         self.tcur = tcur
         self.icurs = icurs
 
@@ -187,15 +205,29 @@ class Upsert:
             xscope.overrides[(EXCLUDED_CURSOR, -1)] = excluded
             return scope
 
-        assigns = set_assignments(table, u.sets)
-        code_update_row(self.p, table, tcur, self.icurs, rowid_reg, assigns, make_scope,
-                        u.where, skip_label, "ABORT")
+        try:
+            assigns = set_assignments(table, u.sets)
+            code_update_row(self.p, table, tcur, self.icurs, rowid_reg, assigns,
+                            make_scope, u.where, skip_label, "ABORT")
+        except OperationalError as err:
+            # (SQLite resolves the SET items, each in turn, before the WHERE clause)
+            from sqlengine.compiler.resolve_order import names_error, set_error
+            scope = make_scope(0)
+            raise set_error(self.p, scope, table, u.sets) or (
+                names_error(self.p, scope, [u.where]) if u.where is not None else None
+            ) or err from None
         self.p.b.emit(O.OP_Goto, 0, skip_label)
 
 
 def set_assignments(table, sets):
-    """{column number (-1 = rowid): expression} of SET clauses."""
-    assigns = {}
+    """{column number (-1 = rowid): expression} of SET clauses (the last one of a column
+    wins)."""
+    return dict(set_items(table, sets))
+
+
+def set_items(table, sets):
+    """[(column number (-1 = rowid), expression)] of SET clauses, in their order."""
+    out = []
     for s in sets:
         if len(s.columns) != 1:
             if isinstance(s.expr, A.RowValue) and len(s.expr.items) == len(s.columns):
@@ -204,18 +236,21 @@ def set_assignments(table, sets):
                 raise OperationalError("row value misused")
         else:
             items = [s.expr]
-        for cname, e in zip(s.columns, items):
-            i = table.find_column(cname)
-            if i < 0:
-                if cname.lower() in ("rowid", "oid", "_rowid_") and table.ipk < 0:
-                    i = -1
-                else:
-                    raise OperationalError(f"no such column: {cname}")
-            elif table.columns[i].generated is not None:
-                raise OperationalError(
-                    f'cannot UPDATE generated column "{table.columns[i].name}"')
-            assigns[i] = e
-    return assigns
+        out += [(set_target(table, cname), e) for cname, e in zip(s.columns, items)]
+    return out
+
+
+def set_target(table, cname) -> int:
+    """The column number (-1 the rowid) a SET clause names ``cname`` of ``table``; raises
+    SQLite's error for a missing or generated column."""
+    i = table.find_column(cname)
+    if i < 0:
+        if cname.lower() in ("rowid", "oid", "_rowid_") and table.ipk < 0:
+            return -1
+        raise OperationalError(f"no such column: {cname}")
+    if table.columns[i].generated is not None:
+        raise OperationalError(f'cannot UPDATE generated column "{table.columns[i].name}"')
+    return i
 
 
 def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where,

@@ -1,0 +1,71 @@
+-- Which error a failing UPDATE reports: the first SQLite's sqlite3Update meets. Each SET
+-- item in the order written, its expression resolved before its column is looked up;
+-- then the WHERE clause (ORDER BY and LIMIT folded into it); then RETURNING. With a FROM
+-- clause: the SET columns, then RETURNING, then the join's SELECT (its FROM items, the
+-- SET values in the order written, the WHERE clause) (compiler/resolve_order.py)
+create table t(a,b,g as (a+1));
+create table u(a,c);
+insert into t(a,b) values(1,2);
+insert into u values(1,3);
+update t set b = x1 where x2;
+update t set b = x1 where a in (select * from nosuch2);
+update t set b = (select * from nosuch1) where x2;
+update t set b = 1 where (select * from nosuch1) and x2;
+update t set b = nofn1(1) where x2;
+update t set b = count(*) where x2;
+update t set b = abs(1,2) where nofn2(1);
+update t set b = x1, a = x2;
+update t set b = x1, a = (select * from nosuch2);
+update t set b = count(*), a = x2;
+update t set b = x1 + nofn(1) where x2;
+update t set b = nofn(1) + x1 where x2;
+update t set zz = x1 where x2;
+update t set zz = 1 where x2;
+update t set zz = 1, b = x2;
+update t set b = x1, zz = 1;
+update t set g = x2;
+update t set g = 1, b = x2;
+update t set b = x1, g = 1;
+update t set b = 1, b = x2;
+update t set (a, b) = (x1, x2) where x3;
+update t set (a, b) = (1, x2) where x3;
+update t set (a, zz) = (x1, 2);
+update t as q set b = q.zz where t.a;
+update t as q set b = t.a where q.zz;
+update t set b = 1 where x1 returning x2;
+update t set b = x1 where 1 returning x2;
+update t set b = x1 where 1 returning t.*;
+update t set b = 1 where x1 returning t.*;
+update t set b = 1 where 1 returning x1, (select * from nosuch2);
+update t set b = 1 where 1 returning nofn(1), x1;
+update t set b = 1 where 1 returning count(*);
+update t set b = 1 where 1 returning main.t.a;
+update t set b = 1 where x1 returning main.t.a;
+update t set b = 1 where x1 order by x2 limit 1;
+update t set b = x1 where 1 order by x2 limit 1;
+update t set b = 1 where 1 order by x2 limit x1;
+update t set b = x1 from u where x2;
+update t set b = x1, a = x2 from u;
+update t set b = x1, b = x2 from u;
+update t set b = (select * from nosuch1) from u where (select * from nosuch2);
+update t set b = x1 from nosuch;
+update t set zz = 1 from nosuch;
+update t set g = 1 from u where x2;
+update t set zz = 1 from u where 1 returning x2;
+update t set b = 1 from u where x1 returning x2;
+update t set b = x1 from u where 1 returning x2;
+update t set b = x1 from u where 1 returning count(*);
+update t set b = 1 from nosuch returning x2;
+update t set b = 1 from t returning x2;
+update t set b = 1 from nosuch returning t.*;
+update t set b = 1 from u returning x1, (select * from nosuch);
+update t set b = 1 from u where 1 returning u.c;
+-- the same statements that succeed
+update t set b = b + 1, a = a where a = 1 returning a, b, g;
+update t set b = u.c, b = u.a from u where u.a = t.a returning b;
+select * from t;
+-- a missing table: the first in SQLite's walk, a SELECT's result list before its WHERE
+select (select * from nosuch1) from t where (select * from nosuch2);
+select t.rowid, (select * from nosuch1) from t, u where (select * from nosuch2);
+select (select * from nosuch1) from t, (select * from u) where (select * from nosuch2);
+select b from t where (select * from nosuch1) group by (select * from nosuch2);
