@@ -12,7 +12,6 @@ names.
 
 from ..errors import OperationalError
 from . import ast as _ast
-from .builder import float_value as _float_value
 
 cdef object Literal = _ast.Literal
 cdef object Binary = _ast.Binary
@@ -44,12 +43,11 @@ cdef extern from "Python.h":
 # The commonest nodes are made without running their dataclass __init__ (allocate, then
 # store every slot straight into the object, as the slot descriptors would), which cuts
 # their cost by more than half. Only done when the classes still have exactly the fields
-# below, each an object slot, and no __post_init__; otherwise the classes are called as
-# usual.
+# of NODE_FIELDS, each an object slot, and no __post_init__; otherwise the classes are
+# called as usual.
 cdef bint FAST_NEW = False
 cdef int _T_OBJECT_EX = 16  # (structmember.h: an object slot, AttributeError when unset)
 # OFF[K + i]: the offset in the object of the i-th field (dataclass order) of class K
-cdef Py_ssize_t OFF[41]
 cdef enum:
     LITERAL = 0
     BINARY = 2
@@ -59,9 +57,46 @@ cdef enum:
     SELECT_CORE = 17
     SELECT = 27
     FUNCTION = 33
+    TABLE_REF = 41
+    JOIN = 47
+    ORDERING_TERM = 54
+    BETWEEN = 57
+    IN_LIST = 62
+    TAIL = 66
+    PARSED_ = 69
+    N_OFF = 73
+cdef Py_ssize_t OFF[N_OFF]
+
+from .builder import _Tail
+cdef object TAIL_CLASS = _Tail
 
 
-cdef inline void _set(object o, Py_ssize_t off, object v):
+def node_fields():
+    """[(class, its first OFF index, its fields in order)] of the nodes made directly."""
+    return [
+        (_ast.Literal, LITERAL, ["value", "pos"]),
+        (_ast.Binary, BINARY, ["op", "left", "right", "pos"]),
+        (_ast.Unary, UNARY, ["op", "operand", "pos"]),
+        (_ast.Column, COLUMN, ["name", "table", "schema", "quoted", "pos"]),
+        (_ast.ResultColumn, RESULT_COLUMN, ["expr", "alias", "text"]),
+        (_ast.SelectCore, SELECT_CORE, ["columns", "distinct", "from_", "where", "group_by",
+                                        "having", "windows", "pos", "features",
+                                        "alias_columns"]),
+        (_ast.Select, SELECT, ["body", "with_", "order_by", "limit", "offset", "pos"]),
+        (_ast.FunctionCall, FUNCTION, ["name", "args", "distinct", "star", "filter", "over",
+                                       "order_by", "pos"]),
+        (_ast.TableRef, TABLE_REF, ["name", "schema", "alias", "indexed_by", "not_indexed",
+                                    "pos"]),
+        (_ast.Join, JOIN, ["left", "right", "kind", "natural", "on", "using", "pos"]),
+        (_ast.OrderingTerm, ORDERING_TERM, ["expr", "desc", "nulls"]),
+        (_ast.Between, BETWEEN, ["expr", "low", "high", "negated", "pos"]),
+        (_ast.InList, IN_LIST, ["expr", "items", "negated", "pos"]),
+        (TAIL_CLASS, TAIL, ["order_by", "limit", "offset"]),
+        (PARSED, PARSED_, ["stmt", "text", "start", "end"]),
+    ]
+
+
+cdef inline void _set(object o, Py_ssize_t off, object v) noexcept:
     """Store ``v`` into the slot at ``off`` of a just-allocated node (the slot is empty)."""
     Py_INCREF(v)
     (<PyObject **>((<char *><PyObject *>o) + off))[0] = <PyObject *>v
@@ -83,94 +118,105 @@ def _slot_offsets(cls, names):
     return out
 
 
-def _check_fast_new():
+def _has_fields(cls, names):
+    """``cls`` is a slotted class whose fields are exactly ``names`` and whose __init__
+    only stores them (a dataclass without __post_init__, or _Tail)."""
     import dataclasses
-    expected = {_ast.Literal: ["value", "pos"], _ast.Binary: ["op", "left", "right", "pos"],
-                _ast.Unary: ["op", "operand", "pos"],
-                _ast.Column: ["name", "table", "schema", "quoted", "pos"],
-                _ast.ResultColumn: ["expr", "alias", "text"],
-                _ast.SelectCore: ["columns", "distinct", "from_", "where", "group_by",
-                                  "having", "windows", "pos", "features", "alias_columns"],
-                _ast.Select: ["body", "with_", "order_by", "limit", "offset", "pos"],
-                _ast.FunctionCall: ["name", "args", "distinct", "star", "filter", "over",
-                                    "order_by", "pos"]}
-    starts = {_ast.Literal: LITERAL, _ast.Binary: BINARY, _ast.Unary: UNARY,
-              _ast.Column: COLUMN, _ast.ResultColumn: RESULT_COLUMN,
-              _ast.SelectCore: SELECT_CORE, _ast.Select: SELECT, _ast.FunctionCall: FUNCTION}
+    if dataclasses.is_dataclass(cls):
+        fields = [f.name for f in dataclasses.fields(cls)]
+        if hasattr(cls, "__post_init__"):
+            return False
+    else:
+        fields = list(getattr(cls, "__slots__", ()))
+    return fields == names and hasattr(cls, "__slots__")
+
+
+def _check_fast_new():
     offsets = {}
-    for cls, names in expected.items():
-        if [f.name for f in dataclasses.fields(cls)] != names or hasattr(cls, "__post_init__"):
+    if PARSED is None:
+        return False
+    for cls, start, names in node_fields():
+        if not _has_fields(cls, names):
             return False
-        if not hasattr(cls, "__slots__"):
+        offsets[start] = _slot_offsets(cls, names)
+        if offsets[start] is None:
             return False
-        offsets[cls] = _slot_offsets(cls, names)
-        if offsets[cls] is None:
-            return False
-    for cls, offs in offsets.items():
+    for start, offs in offsets.items():
         for i, off in enumerate(offs):
-            OFF[starts[cls] + i] = off
+            OFF[start + i] = off
     return True
+
+
+cdef inline object _alloc(object cls):
+    return PyType_GenericAlloc(<PyTypeObject *> cls, 0)
 
 
 cdef inline object new_literal(object value, Py_ssize_t pos):
     if not FAST_NEW:
         return Literal(value, pos)
-    o = PyType_GenericAlloc(<PyTypeObject *> Literal, 0)
-    _set(o, OFF[LITERAL + 0], value)  # value
-    _set(o, OFF[LITERAL + 1], pos)  # pos
+    o = _alloc(Literal)
+    _set(o, OFF[LITERAL + 0], value)
+    _set(o, OFF[LITERAL + 1], pos)
     return o
 
 
 cdef inline object new_binary(object op, object left, object right, Py_ssize_t pos):
     if not FAST_NEW:
         return Binary(op, left, right, pos)
-    o = PyType_GenericAlloc(<PyTypeObject *> Binary, 0)
-    _set(o, OFF[BINARY + 0], op)  # op
-    _set(o, OFF[BINARY + 1], left)  # left
-    _set(o, OFF[BINARY + 2], right)  # right
-    _set(o, OFF[BINARY + 3], pos)  # pos
+    o = _alloc(Binary)
+    _set(o, OFF[BINARY + 0], op)
+    _set(o, OFF[BINARY + 1], left)
+    _set(o, OFF[BINARY + 2], right)
+    _set(o, OFF[BINARY + 3], pos)
     return o
 
 
 cdef inline object new_unary(object op, object operand, Py_ssize_t pos):
     if not FAST_NEW:
         return Unary(op, operand, pos)
-    o = PyType_GenericAlloc(<PyTypeObject *> Unary, 0)
-    _set(o, OFF[UNARY + 0], op)  # op
-    _set(o, OFF[UNARY + 1], operand)  # operand
-    _set(o, OFF[UNARY + 2], pos)  # pos
+    o = _alloc(Unary)
+    _set(o, OFF[UNARY + 0], op)
+    _set(o, OFF[UNARY + 1], operand)
+    _set(o, OFF[UNARY + 2], pos)
     return o
 
 
 cdef object ResultColumn = _ast.ResultColumn
 cdef object SelectCore = _ast.SelectCore
 cdef object Select = _ast.Select
+cdef object TableRef = _ast.TableRef
+cdef object Join = _ast.Join
+cdef object OrderingTerm = _ast.OrderingTerm
+cdef object Between = _ast.Between
+cdef object InList = _ast.InList
 
 
 cdef inline object new_result_column(object expr, object alias, str text):
     if not FAST_NEW:
         return ResultColumn(expr, alias, text)
-    o = PyType_GenericAlloc(<PyTypeObject *> ResultColumn, 0)
-    _set(o, OFF[RESULT_COLUMN + 0], expr)  # expr
-    _set(o, OFF[RESULT_COLUMN + 1], alias)  # alias
-    _set(o, OFF[RESULT_COLUMN + 2], text)  # text
+    o = _alloc(ResultColumn)
+    _set(o, OFF[RESULT_COLUMN + 0], expr)
+    _set(o, OFF[RESULT_COLUMN + 1], alias)
+    _set(o, OFF[RESULT_COLUMN + 2], text)
     return o
 
 
-cdef inline object new_select_core(list k, Py_ssize_t pos, object features):
-    # k: SELECT distinct selcollist from where_opt groupby_opt having_opt ...
+cdef inline object new_select_core(list values, int base, Py_ssize_t pos, object features):
+    # values[base:]: SELECT distinct selcollist from where_opt groupby_opt having_opt ...
     if not FAST_NEW:
-        return SelectCore(k[2], bool(k[1]), k[3], k[4], k[5], k[6], None, pos, features)
-    o = PyType_GenericAlloc(<PyTypeObject *> SelectCore, 0)
-    _set(o, OFF[SELECT_CORE + 0], k[2])  # columns
-    _set(o, OFF[SELECT_CORE + 1], bool(k[1]))  # distinct
-    _set(o, OFF[SELECT_CORE + 2], k[3])  # from_
-    _set(o, OFF[SELECT_CORE + 3], k[4])  # where
-    _set(o, OFF[SELECT_CORE + 4], k[5])  # group_by
-    _set(o, OFF[SELECT_CORE + 5], k[6])  # having
+        return SelectCore(values[base + 2], bool(values[base + 1]), values[base + 3],
+                          values[base + 4], values[base + 5], values[base + 6], None, pos,
+                          features)
+    o = _alloc(SelectCore)
+    _set(o, OFF[SELECT_CORE + 0], values[base + 2])  # columns
+    _set(o, OFF[SELECT_CORE + 1], bool(values[base + 1]))  # distinct
+    _set(o, OFF[SELECT_CORE + 2], values[base + 3])  # from_
+    _set(o, OFF[SELECT_CORE + 3], values[base + 4])  # where
+    _set(o, OFF[SELECT_CORE + 4], values[base + 5])  # group_by
+    _set(o, OFF[SELECT_CORE + 5], values[base + 6])  # having
     _set(o, OFF[SELECT_CORE + 6], None)  # windows
-    _set(o, OFF[SELECT_CORE + 7], pos)  # pos
-    _set(o, OFF[SELECT_CORE + 8], features)  # features
+    _set(o, OFF[SELECT_CORE + 7], pos)
+    _set(o, OFF[SELECT_CORE + 8], features)
     _set(o, OFF[SELECT_CORE + 9], None)  # alias_columns
     return o
 
@@ -179,43 +225,144 @@ cdef inline object new_function(str name, list args, bint distinct, bint star,
                                 Py_ssize_t pos):
     if not FAST_NEW:
         return FunctionCall(name, args, distinct, star, pos=pos)
-    o = PyType_GenericAlloc(<PyTypeObject *> FunctionCall, 0)
-    _set(o, OFF[FUNCTION + 0], name)  # name
-    _set(o, OFF[FUNCTION + 1], args)  # args
-    _set(o, OFF[FUNCTION + 2], distinct)  # distinct
-    _set(o, OFF[FUNCTION + 3], star)  # star
+    o = _alloc(FunctionCall)
+    _set(o, OFF[FUNCTION + 0], name)
+    _set(o, OFF[FUNCTION + 1], args)
+    _set(o, OFF[FUNCTION + 2], distinct)
+    _set(o, OFF[FUNCTION + 3], star)
     _set(o, OFF[FUNCTION + 4], None)  # filter
     _set(o, OFF[FUNCTION + 5], None)  # over
     _set(o, OFF[FUNCTION + 6], None)  # order_by
-    _set(o, OFF[FUNCTION + 7], pos)  # pos
+    _set(o, OFF[FUNCTION + 7], pos)
     return o
 
 
-cdef inline object new_select(object body, Py_ssize_t pos):
+cdef inline object new_tail(object order_by, object lim):
+    """builder._tail: ORDER BY and (LIMIT, OFFSET) or None after one core."""
+    if lim is None:
+        limit = offset = None
+    else:
+        limit = (<tuple> lim)[0]
+        offset = (<tuple> lim)[1]
     if not FAST_NEW:
-        return Select(body, None, None, None, None, pos)
-    o = PyType_GenericAlloc(<PyTypeObject *> Select, 0)
-    _set(o, OFF[SELECT + 0], body)  # body
+        return TAIL_CLASS(order_by, limit, offset)
+    o = _alloc(TAIL_CLASS)
+    _set(o, OFF[TAIL + 0], order_by)
+    _set(o, OFF[TAIL + 1], limit)
+    _set(o, OFF[TAIL + 2], offset)
+    return o
+
+
+cdef inline object new_select(object body, object tail, Py_ssize_t pos):
+    """A SELECT without WITH of one core, and its tail (None or a _Tail)."""
+    if tail is None:
+        order_by = limit = offset = None
+    else:
+        order_by = tail.order_by
+        limit = tail.limit
+        offset = tail.offset
+    if not FAST_NEW:
+        return Select(body, None, order_by, limit, offset, pos)
+    o = _alloc(Select)
+    _set(o, OFF[SELECT + 0], body)
     _set(o, OFF[SELECT + 1], None)  # with_
-    _set(o, OFF[SELECT + 2], None)  # order_by
-    _set(o, OFF[SELECT + 3], None)  # limit
-    _set(o, OFF[SELECT + 4], None)  # offset
-    _set(o, OFF[SELECT + 5], pos)  # pos
+    _set(o, OFF[SELECT + 2], order_by)
+    _set(o, OFF[SELECT + 3], limit)
+    _set(o, OFF[SELECT + 4], offset)
+    _set(o, OFF[SELECT + 5], pos)
     return o
 
 
 cdef inline object new_column(object name, bint quoted, Py_ssize_t pos):
     if not FAST_NEW:
         return Column(name, None, None, quoted, pos)
-    o = PyType_GenericAlloc(<PyTypeObject *> Column, 0)
-    _set(o, OFF[COLUMN + 0], name)  # name
+    o = _alloc(Column)
+    _set(o, OFF[COLUMN + 0], name)
     _set(o, OFF[COLUMN + 1], None)  # table
     _set(o, OFF[COLUMN + 2], None)  # schema
-    _set(o, OFF[COLUMN + 3], quoted)  # quoted
-    _set(o, OFF[COLUMN + 4], pos)  # pos
+    _set(o, OFF[COLUMN + 3], quoted)
+    _set(o, OFF[COLUMN + 4], pos)
     return o
-cdef dict BINARY_OPS = {"==": "=", "<>": "!="}
+
+
+cdef inline object new_table_ref(object name, object schema, object alias, Py_ssize_t pos):
+    if not FAST_NEW:
+        return TableRef(name, schema, alias, pos=pos)
+    o = _alloc(TableRef)
+    _set(o, OFF[TABLE_REF + 0], name)
+    _set(o, OFF[TABLE_REF + 1], schema)
+    _set(o, OFF[TABLE_REF + 2], alias)
+    _set(o, OFF[TABLE_REF + 3], None)  # indexed_by
+    _set(o, OFF[TABLE_REF + 4], False)  # not_indexed
+    _set(o, OFF[TABLE_REF + 5], pos)
+    return o
+
+
+cdef inline object new_join(object left, object right, object kind, object natural,
+                            object on, object using, Py_ssize_t pos):
+    if not FAST_NEW:
+        return Join(left, right, kind, natural, on, using, pos)
+    o = _alloc(Join)
+    _set(o, OFF[JOIN + 0], left)
+    _set(o, OFF[JOIN + 1], right)
+    _set(o, OFF[JOIN + 2], kind)
+    _set(o, OFF[JOIN + 3], natural)
+    _set(o, OFF[JOIN + 4], on)
+    _set(o, OFF[JOIN + 5], using)
+    _set(o, OFF[JOIN + 6], pos)
+    return o
+
+
+cdef inline object new_ordering_term(object expr, object desc, object nulls):
+    if not FAST_NEW:
+        return OrderingTerm(expr, bool(desc), nulls)
+    o = _alloc(OrderingTerm)
+    _set(o, OFF[ORDERING_TERM + 0], expr)
+    _set(o, OFF[ORDERING_TERM + 1], bool(desc))
+    _set(o, OFF[ORDERING_TERM + 2], nulls)
+    return o
+
+
+cdef inline object new_between(object expr, object low, object high, object negated,
+                               Py_ssize_t pos):
+    if not FAST_NEW:
+        return Between(expr, low, high, negated, pos)
+    o = _alloc(Between)
+    _set(o, OFF[BETWEEN + 0], expr)
+    _set(o, OFF[BETWEEN + 1], low)
+    _set(o, OFF[BETWEEN + 2], high)
+    _set(o, OFF[BETWEEN + 3], negated)
+    _set(o, OFF[BETWEEN + 4], pos)
+    return o
+
+
+cdef inline object new_in_list(object expr, object items, object negated, Py_ssize_t pos):
+    if not FAST_NEW:
+        return InList(expr, items, negated, pos)
+    o = _alloc(InList)
+    _set(o, OFF[IN_LIST + 0], expr)
+    _set(o, OFF[IN_LIST + 1], items)
+    _set(o, OFF[IN_LIST + 2], negated)
+    _set(o, OFF[IN_LIST + 3], pos)
+    return o
+
+
+cdef inline object new_parsed(object stmt, str text, Py_ssize_t start, Py_ssize_t end):
+    if not FAST_NEW:
+        return PARSED(stmt, text, start, end)
+    o = _alloc(PARSED)
+    _set(o, OFF[PARSED_ + 0], stmt)
+    _set(o, OFF[PARSED_ + 1], text)
+    _set(o, OFF[PARSED_ + 2], start)
+    _set(o, OFF[PARSED_ + 3], end)
+    return o
+# operator text -> Binary.op (other spellings: upper-cased)
+cdef dict BINARY_OPS = {"==": "=", "<>": "!=", "AND": "AND", "OR": "OR", "=": "=", "!=": "!=",
+                        "<": "<", ">": ">", "<=": "<=", ">=": ">=", "&": "&", "|": "|",
+                        "<<": "<<", ">>": ">>", "+": "+", "-": "-", "*": "*", "/": "/",
+                        "%": "%", "||": "||", "->": "->", "->>": "->>"}
 cdef object SLOW = object()
+cdef tuple NO_ON_USING = (None, None)  # Builder.on_none
 
 # Reductions done here rather than in builder.py (the commonest expression nodes); each
 # builds exactly what the Builder method of the same name builds.
@@ -247,6 +394,15 @@ cdef enum:
     F_FINISH = 24
     F_TYPETOKEN = 25
     F_CAST = 26
+    F_FIRST = 27
+    F_FROM_TABLE = 28
+    F_ON_NONE = 29
+    F_SORTLIST1 = 30
+    F_SORTLIST_APPEND = 31
+    F_IS = 32
+    F_BETWEEN = 33
+    F_IN_LIST = 34
+    F_LIMIT = 35
 FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "paren": F_PAREN, "string": F_STRING, "null": F_NULL, "column": F_COLUMN,
                 "float_": F_FLOAT, "unary_minus": F_UNARY_MINUS, "scanpt": F_SCANPT,
@@ -255,7 +411,10 @@ FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "rcol": F_RCOL, "oneselect": F_ONESELECT, "select_plain": F_SELECT_PLAIN,
                 "unary_plus": F_UNARY_PLUS, "function": F_FUNCTION,
                 "function_star": F_FUNCTION_STAR, "finish": F_FINISH,
-                "typetoken": F_TYPETOKEN, "cast": F_CAST}
+                "typetoken": F_TYPETOKEN, "cast": F_CAST, "sclp": F_FIRST,
+                "from_table": F_FROM_TABLE, "on_none": F_ON_NONE, "sortlist1": F_SORTLIST1,
+                "sortlist_append": F_SORTLIST_APPEND, "is_": F_IS, "between": F_BETWEEN,
+                "in_list": F_IN_LIST, "limit": F_LIMIT}
 
 cdef enum:
     STACK_DEPTH = 100
@@ -291,14 +450,13 @@ cdef int T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_BITAND, T_BITOR, T_LSHIFT, T_RSHI
 cdef int T_CONCAT, T_PTR, T_BITNOT, T_WINDOW, T_OVER, T_FILTER, T_AS, T_JOIN_KW
 
 cdef char ID_LIKE[512]        # per terminal: getToken() of SQLite reports it as TK_ID
-cdef list FIXED_TEXT = []     # per terminal: its text when it is one fixed character
+cdef list FIXED_TEXT = []     # per terminal: a text it often has (1 or 2 characters)
 
 
 def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_names):
     """Load the numbered tables (``tables.Tables``) into C arrays."""
     global NSTATES, NTERMS, NNTS, NRULES, ACTION, DEFAULT, GOTO, RULE_ORIGIN, RULE_LEN
     global FAST_NEW
-    FAST_NEW = _check_fast_new()
     global RULE_START, RULE_FAST, FALLBACK, ACCEPT, RULE_FN, KEYWORDS, BUILDER, PARSED, QNAME
     global T_END, T_ID, T_ANY, T_STRING, T_INTEGER, T_FLOAT, T_BLOB, T_VARIABLE
     global T_LP, T_RP, T_SEMI, T_COMMA, T_DOT, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_REM
@@ -339,10 +497,10 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
         RULE_ORIGIN[i] = origin
         RULE_LEN[i] = length
         RULE_START[i] = 1 if origin == start_nt else 0
-        RULE_FAST[i] = FAST_ALIASES.get(alias, F_CALL)
         fn = getattr(builder_class, alias, None) if alias else None
         if fn is None and not alias and length > 1:
             fn = getattr(builder_class, name, None)
+        RULE_FAST[i] = FAST_ALIASES.get(fn.__name__, F_CALL) if fn is not None else F_CALL
         if fn is None and (alias or length > 1):
             raise RuntimeError(f"grammar.lark: no reduction for {alias or name}")
         fns.append(fn)
@@ -357,6 +515,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     kw_init(KEYWORDS)
     BUILDER = builder_class
     PARSED = parsed_class
+    FAST_NEW = _check_fast_new()
     QNAME = qname_class
     T_END = term_no["$END"]; T_ID = term_no["ID"]; T_ANY = term_no["ANY"]
     T_STRING = term_no["STRING"]; T_INTEGER = term_no["INTEGER"]; T_FLOAT = term_no["FLOAT"]
@@ -377,7 +536,8 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     for n, text in (("LP", "("), ("RP", ")"), ("SEMI", ";"), ("COMMA", ","), ("DOT", "."),
                     ("PLUS", "+"), ("MINUS", "-"), ("STAR", "*"), ("SLASH", "/"),
                     ("REM", "%"), ("EQ", "="), ("LT", "<"), ("GT", ">"), ("BITAND", "&"),
-                    ("BITOR", "|"), ("BITNOT", "~")):
+                    ("BITOR", "|"), ("BITNOT", "~"), ("LE", "<="), ("GE", ">="), ("NE", "!="),
+                    ("LSHIFT", "<<"), ("RSHIFT", ">>"), ("CONCAT", "||"), ("PTR", "->")):
         FIXED_TEXT[term_no[n]] = text
 
 
@@ -411,6 +571,9 @@ cdef struct Src:
     # The characters of the SQL text, read in place (PEP 393: 1, 2 or 4 bytes each).
     int kind
     void *data
+    # set by next_token: the keyword-table slot of the word just read when it is a keyword
+    # written in upper case (its value is then the table's string), else -1
+    int word
 
 
 cdef inline Src source(str sql) except *:
@@ -419,6 +582,7 @@ cdef inline Src source(str sql) except *:
         raise MemoryError()
     src.kind = PyUnicode_KIND(sql)
     src.data = PyUnicode_DATA(sql)
+    src.word = -1
     return src
 
 
@@ -427,12 +591,13 @@ cdef inline Py_UCS4 ch(const Src *src, Py_ssize_t i) noexcept:
     return PyUnicode_READ(src.kind, src.data, i)
 
 
-cdef inline Py_UCS4 at(const Src *src, Py_ssize_t i, Py_ssize_t n):
+cdef inline Py_UCS4 at(Src *src, Py_ssize_t i, Py_ssize_t n):
     return ch(src, i) if i < n else 0
 
 
-cdef int next_token(const Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+cdef int next_token(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     """The terminal number of the token at ``i`` (K_SPACE, K_ILLEGAL), its end in *end."""
+    src.word = -1
     cdef Py_UCS4 c = ch(src, i), d, q
     cdef Py_ssize_t j
     cdef int kind, named
@@ -606,6 +771,7 @@ cdef enum:
 cdef char KW_TEXT[KW_SLOTS][KW_MAX + 1]
 cdef int KW_LEN[KW_SLOTS]  # 0: an empty slot
 cdef int KW_TERM[KW_SLOTS]
+cdef list KW_WORD = [None] * KW_SLOTS  # the keyword, upper case, as a str
 
 
 cdef inline unsigned int kw_hash(const char *s, int n):
@@ -634,13 +800,15 @@ cdef void kw_init(dict keywords) except *:
             KW_TEXT[slot][k] = b[k]
         KW_LEN[slot] = n
         KW_TERM[slot] = term
+        KW_WORD[slot] = b.decode("ascii")
 
 
-cdef int keyword_or_id(const Src *src, Py_ssize_t i, Py_ssize_t j):
+cdef int keyword_or_id(Src *src, Py_ssize_t i, Py_ssize_t j):
     """The terminal of the word at [i, j): its keyword's, else T_ID."""
     cdef char buf[KW_MAX + 1]
     cdef int n = <int> (j - i), k, c
     cdef unsigned int slot
+    cdef bint upper = True
     if n > KW_MAX:
         return T_ID
     for k in range(n):
@@ -649,16 +817,19 @@ cdef int keyword_or_id(const Src *src, Py_ssize_t i, Py_ssize_t j):
             return T_ID
         if 97 <= c <= 122:
             c -= 32
+            upper = False
         buf[k] = <char> c
     slot = kw_hash(buf, n) & (KW_SLOTS - 1)
     while KW_LEN[slot]:
         if KW_LEN[slot] == n and memcmp(KW_TEXT[slot], buf, n) == 0:
+            if upper:
+                src.word = <int> slot
             return KW_TERM[slot]
         slot = (slot + 1) & (KW_SLOTS - 1)
     return T_ID
 
 
-cdef int number(const Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+cdef int number(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     cdef Py_ssize_t j
     cdef int kind = T_INTEGER
     cdef Py_UCS4 d
@@ -703,7 +874,7 @@ def tokenize(str sql not None):
     return out
 
 
-cdef int peek(const Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+cdef int peek(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     cdef int k
     while i < n:
         k = next_token(src, i, n, end)
@@ -714,7 +885,7 @@ cdef int peek(const Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     return K_NONE
 
 
-cdef int window_kind(int kind, const Src *src, Py_ssize_t e, Py_ssize_t n, int last):
+cdef int window_kind(int kind, Src *src, Py_ssize_t e, Py_ssize_t n, int last):
     cdef Py_ssize_t j = 0
     cdef int k1, k2
     if kind == T_WINDOW:
@@ -731,10 +902,17 @@ cdef int window_kind(int kind, const Src *src, Py_ssize_t e, Py_ssize_t n, int l
     return T_FILTER if k1 == T_LP else T_ID
 
 
-cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e):
+cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e, int word):
+    """The value of token ``kind`` at [s, e) (``word``: its keyword slot, see Src); a
+    keyword or operator written as the table holds it is that kept string (equal to its
+    text)."""
     cdef Py_UCS4 c
-    cdef object fixed = FIXED_TEXT[kind]
-    if fixed is not None and e - s == 1:
+    cdef object fixed
+    if word >= 0:
+        return KW_WORD[word]
+    fixed = FIXED_TEXT[kind]
+    if fixed is not None and e - s == len(<str> fixed) and (
+            e - s == 1 or sql[s] == (<str> fixed)[0]):
         return fixed
     if kind == T_ID:
         c = sql[s]
@@ -763,10 +941,42 @@ cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
 
 cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t s,
                         Py_ssize_t e, str sql, Py_ssize_t stmt_start, object builder):
+    """The value of reducing rule ``code`` (a F_* number) over values[base:base+length],
+    or SLOW when Builder's method must do it (the rarer cases, and every error)."""
     cdef str text
     cdef list lst
     cdef Py_ssize_t a, b
-    if code == F_RCOL:
+    # (an if/elif chain on the code: Cython makes it one C switch)
+    if code == F_COLUMN:
+        name = values[base]
+        if type(name) is QNAME:
+            return new_column(str(name), True, s)
+        a = len(<str> name)
+        if a == 4 or a == 5:  # (only those can be TRUE or FALSE)
+            low = (<str> name).lower()
+            if low == "true":
+                return new_literal(1, s)
+            if low == "false":
+                return new_literal(0, s)
+        return new_column(name, False, s)
+    elif code == F_BINARY:
+        text = values[base + 1]
+        op = BINARY_OPS.get(text)
+        if op is None:
+            op = text.upper()
+        return new_binary(op, values[base], values[base + 2], s)
+    elif code == F_INTEGER:
+        # a decimal of at most 18 digits is read here; hex and longer ones by Builder
+        a = stmt_start + s
+        b = stmt_start + e
+        if b - a > 18 or (b - a > 1 and (sql[a + 1] == 120 or sql[a + 1] == 88)):
+            return SLOW
+        return new_literal(decimal_value(sql, a, b), s)
+    elif code == F_SCANPT:
+        return s
+    elif code == F_PAREN or code == F_SECOND:
+        return values[base + 1]
+    elif code == F_RCOL:
         # sclp scanpt expr scanpt as: the text between the scan points, trailing space cut
         a = stmt_start + <Py_ssize_t> values[base + 1]
         b = stmt_start + <Py_ssize_t> values[base + 3]
@@ -775,34 +985,68 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         lst = values[base]
         lst.append(new_result_column(values[base + 2], values[base + 4], sql[a:b]))
         return lst
-    if code == F_ONESELECT:
-        if values[base + 7] is not None or values[base + 8] is not None:
+    elif code == F_FLOAT:
+        try:
+            return new_literal(float(<str> values[base]), s)
+        except ValueError:
             return SLOW
-        return (new_select_core(values[base:base + 7], s, builder.features), None)
-    if code == F_SELECT_PLAIN:
+    elif code == F_EMPTY_LIST:
+        return []
+    elif code == F_FIRST:
+        return values[base]
+    elif code == F_THIRD:
+        return values[base + 2]
+    elif code == F_ONESELECT:
+        if values[base + 7] is None and values[base + 8] is None:
+            return (new_select_core(values, base, s, builder.features), None)
+        return (new_select_core(values, base, s, builder.features),
+                new_tail(values[base + 7], values[base + 8]))
+    elif code == F_SELECT_PLAIN:
+        # (a compound's checks are Builder's; a lone core or VALUES needs none)
         body_tail = values[base]
-        if len(<tuple> body_tail) != 2 or (<tuple> body_tail)[1] is not None:
+        if len(<tuple> body_tail) != 2:
             return SLOW
-        return new_select((<tuple> body_tail)[0], s)
-    if code == F_SCANPT:
-        return s
-    if code == F_LIST1:
+        return new_select((<tuple> body_tail)[0], (<tuple> body_tail)[1], s)
+    elif code == F_FROM_TABLE:
+        return from_table(values, base, s, builder)
+    elif code == F_ON_NONE:
+        return NO_ON_USING
+    elif code == F_FINISH:  # (a text too short to nest too deep needs no depth test)
+        if e - s < MIN_TEXT_FOR_DEPTH:
+            return values[base]
+        return SLOW
+    elif code == F_SORTLIST1:
+        return [new_ordering_term(values[base], values[base + 1], values[base + 2])]
+    elif code == F_SORTLIST_APPEND:
+        lst = values[base]
+        lst.append(new_ordering_term(values[base + 2], values[base + 3], values[base + 4]))
+        return lst
+    elif code == F_TRUE:
+        return True
+    elif code == F_FALSE:
+        return False
+    elif code == F_LIST1:
         return [values[base]]
-    if code == F_LIST_APPEND:
+    elif code == F_LIST_APPEND:
         lst = values[base]
         lst.append(values[base + length - 1])
         return lst
-    if code == F_EMPTY_LIST:
-        return []
-    if code == F_TRUE:
-        return True
-    if code == F_FALSE:
-        return False
-    if code == F_SECOND:
-        return values[base + 1]
-    if code == F_THIRD:
-        return values[base + 2]
-    if code == F_FUNCTION or code == F_FUNCTION_STAR:
+    elif code == F_IS:
+        return new_binary("IS", values[base], values[base + length - 1], s)
+    elif code == F_BETWEEN:
+        return new_between(values[base], values[base + 2], values[base + 4],
+                           values[base + 1], s)
+    elif code == F_IN_LIST:
+        if not values[base + 3]:
+            return SLOW  # (x IN () is Builder's)
+        return new_in_list(values[base], values[base + 3], values[base + 1], s)
+    elif code == F_LIMIT:
+        return (values[base + 1], None)
+    elif code == F_STRING:
+        return new_literal(values[base], s)
+    elif code == F_NULL:
+        return new_literal(None, s)
+    elif code == F_FUNCTION or code == F_FUNCTION_STAR:
         # id LP distinct exprlist RP | id LP STAR RP (as Builder.function/function_star)
         name = values[base]
         if type(name) is not str:
@@ -816,53 +1060,49 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
             return SLOW  # the Builder reports it
         builder.features |= FEAT_FUNCTION
         return new_function(name, args, bool(values[base + 2]), False, s)
-    if code == F_UNARY_PLUS:
+    elif code == F_UNARY_PLUS:
         return new_unary("+", values[base + 1], s)
-    if code == F_UNARY_MINUS:
+    elif code == F_UNARY_MINUS:
         operand = values[base + 1]
         if type(operand) is Literal and type(operand.value) is float:
             return SLOW  # builder.py folds -9223372036854775808
         return new_unary("-", operand, s)
-    if code == F_INTEGER:
-        text = values[base]
-        if len(text) < 19 and text[:2] not in ("0x", "0X"):
-            return new_literal(int(text), s)
-        return SLOW
-    if code == F_BINARY:
-        text = values[base + 1]
-        op = BINARY_OPS.get(text)
-        if op is None:
-            op = text.upper()
-        return new_binary(op, values[base], values[base + 2], s)
-    if code == F_UNARY:
+    elif code == F_UNARY:
         return new_unary((<str> values[base]).upper(), values[base + 1], s)
-    if code == F_PAREN:
-        return values[base + 1]
-    if code == F_STRING:
-        return new_literal(values[base], s)
-    if code == F_NULL:
-        return new_literal(None, s)
-    if code == F_FLOAT:
-        return new_literal(_float_value(values[base]), s)
-    if code == F_FINISH:  # (a text too short to nest too deep needs no depth test)
-        if e - s < MIN_TEXT_FOR_DEPTH:
-            return values[base]
-        return SLOW
-    if code == F_TYPETOKEN:
+    elif code == F_TYPETOKEN:
         return sql[stmt_start + s:stmt_start + e]
-    if code == F_CAST:
+    elif code == F_CAST:
         text = values[base + 4]
         return Cast(values[base + 2], text if text else "", s)
-    # F_COLUMN
-    name = values[base]
-    if type(name) is QNAME:
-        return new_column(str(name), True, s)
-    low = (<str> name).lower()
-    if low == "true":
-        return new_literal(1, s)
-    if low == "false":
-        return new_literal(0, s)
-    return new_column(name, False, s)
+    return SLOW
+
+
+cdef inline long long decimal_value(str sql, Py_ssize_t a, Py_ssize_t b):
+    """The value of the digits sql[a:b] (at most 18 of them)."""
+    cdef long long v = 0
+    cdef Py_ssize_t i
+    for i in range(a, b):
+        v = v * 10 + (<long long> (<Py_UCS4> sql[i]) - 48)
+    return v
+
+
+cdef object from_table(list values, int base, Py_ssize_t s, object builder):
+    """stl_prefix nm dbnm as on_using (as Builder.from_table)."""
+    prefix = values[base]
+    n1 = values[base + 1]
+    n2 = values[base + 2]
+    on_using = values[base + 4]
+    if n2 is None:
+        item = new_table_ref(n1, None, values[base + 3], s if prefix is None else -1)
+    else:
+        item = new_table_ref(n2, n1, values[base + 3], s if prefix is None else -1)
+    if prefix is None:
+        if on_using is NO_ON_USING:
+            return item
+        return SLOW  # (ON or USING without a join: Builder reports it)
+    kind_natural = (<tuple> prefix)[1]
+    return new_join((<tuple> prefix)[0], item, (<tuple> kind_natural)[0],
+                    (<tuple> kind_natural)[1], (<tuple> on_using)[0], (<tuple> on_using)[1], s)
 
 
 def parse_one(str sql not None, Py_ssize_t start=0):
@@ -899,7 +1139,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
     cdef Py_ssize_t starts[STACK_DEPTH + 1]
     cdef Py_ssize_t ends[STACK_DEPTH + 1]
     cdef int top = 0          # index of the top state; symbols are 1..top
-    cdef int kind, t, a, st, r, length, last = -100
+    cdef int kind, t, a, st, r, length, last = -100, word = -1
     cdef Py_ssize_t s = pos, e = 0, rs, re_, last_end = pos, stmt_start = pos
     cdef list values = [None] * (STACK_DEPTH + 1)
     cdef object v, fn
@@ -918,6 +1158,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
             continue
         if kind == K_ILLEGAL:
             raise OperationalError(f'unrecognized token: "{sql[s:e]}"')
+        word = src.word  # (before window_kind reads further)
         if kind == T_WINDOW or kind == T_OVER or kind == T_FILTER:
             kind = window_kind(kind, &src, e, n, last)
         t = kind
@@ -964,8 +1205,8 @@ def parse_at(str sql not None, Py_ssize_t pos):
             if RULE_START[r]:
                 if failed:
                     raise OperationalError(builder.error)
-                return PARSED(v, sql[stmt_start:last_end], stmt_start,
-                              e if kind == T_END else s)
+                return new_parsed(v, sql[stmt_start:last_end], stmt_start,
+                                  e if kind == T_END else s)
             top -= length
             if top >= STACK_DEPTH - 1:
                 raise OperationalError("parser stack overflow")
@@ -981,7 +1222,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
             raise OperationalError("parser stack overflow")
         top += 1
         states[top] = a
-        _put(values, top, token_value(kind, sql, s, e))
+        _put(values, top, token_value(kind, sql, s, e, word))
         starts[top] = s
         ends[top] = e
         if kind == T_SEMI:
@@ -989,6 +1230,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
                 s = e
                 kind = T_END
                 last = T_SEMI
+                src.word = -1
                 continue
         elif kind != T_END:
             last_end = e
@@ -997,5 +1239,6 @@ def parse_at(str sql not None, Py_ssize_t pos):
         if s >= n:
             kind = T_END if last == T_SEMI else T_SEMI
             e = s
+            src.word = -1
         else:
             kind = next_token(&src, s, n, &e)

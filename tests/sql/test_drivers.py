@@ -45,6 +45,24 @@ SQL = MALFORMED + ACCEPTED + [
     "SELECT 1; SELECT 2", "  ;; SELECT x'00' ", "SELECT 'a''b', \"c\"\"d\", [e], `f`",
     "SELECT ?, ?3, :a, @b, $c::d(e)", "SELECT -9223372036854775808, 0xffffffffffffffff",
     "CREATE TRIGGER r AFTER INSERT ON t BEGIN SELECT 1; SELECT 2; END; SELECT 3",
+    # (reductions the compiled driver does itself: FROM lists, ORDER BY, LIMIT, IS, IN, BETWEEN)
+    "SELECT a FROM t1 AS x, t2 JOIN s.t3 y ON x.a = y.b LEFT JOIN t4 USING (c) NATURAL JOIN t5"
+    " ORDER BY 1 DESC NULLS LAST, b ASC, c NULLS FIRST LIMIT 3 OFFSET 2",
+    "SELECT x FROM t WHERE x BETWEEN 1 AND 2 AND y NOT BETWEEN 3 AND 4 AND z IN (1, 2)"
+    " AND w NOT IN () AND w IN () AND v IS NOT DISTINCT FROM 1 AND u IS DISTINCT FROM 2"
+    " AND q IS NULL AND r IS NOT NULL AND s NOT IN (SELECT 1)",
+    "SELECT 1 FROM t ON 1", "SELECT 1 FROM t USING (a)", "SELECT 1 FROM (t) ON 1",
+    "SELECT 1 ORDER BY 1 LIMIT 1 UNION SELECT 2", "SELECT 1 LIMIT 2, 3", "SELECT 1 LIMIT 4",
+    "VALUES (1), (2) ORDER BY 1 LIMIT 1", "SELECT 1 UNION SELECT 2 ORDER BY 1 LIMIT 1 OFFSET 1",
+    "SELECT * FROM t1, t2 AS b, main.t3 c WHERE t1.a = b.a ORDER BY t1.a",
+    "SELECT a FROM t ORDER BY a COLLATE nocase DESC", "SELECT 1 FROM t LEFT OUTER JOIN u",
+    # (keyword and operator values the compiled driver keeps as strings; literals it reads)
+    "select x from t where a and b or c order by x desc", "SELECT a FROM t ORDER BY a DESC",
+    "SELECT 1 <> 2, 1 != 2, 1 == 2, 1 = 2, a -> b, a ->> b, a || b, 1 << 2 >> 3, 1 <= 2 >= 3",
+    "SELECT TRUE, false, True, tru, falsee, \"true\", 0x10, 0X7f, 123456789012345678,"
+    " 1234567890123456789, 007, 1.5, 1e5, .5, 5., 1E-3",
+    "SELECT count(*) OVER (PARTITION BY a) FROM t WINDOW w AS (ORDER BY b)",
+    "SELECT window, over, filter FROM t WHERE window = 1 GROUP BY over",
 ]
 
 
@@ -66,11 +84,12 @@ def test_corpus_sample_parses_like_sqlite():
 
 
 def test_compiled_driver_allocates_its_common_nodes_directly():
-    """The compiled driver makes Literal, Binary, Unary, Column, ResultColumn, SelectCore,
-    Select and FunctionCall nodes by storing their slots (no dataclass __init__) only while
-    their fields are the ones it knows; a field added to one of them must be added there
-    too, or every statement pays for the slow path."""
+    """The compiled driver makes its commonest nodes (Literal, Binary, ..., TableRef, Join,
+    OrderingTerm, the Parsed result: _parser.node_fields) by storing their slots (no
+    dataclass __init__) only while their fields are the ones it knows; a field added to one
+    of them must be added there too, or every statement pays for the slow path."""
     from sqlengine.sql import _parser
     assert _parser._check_fast_new()
-    sql = "SELECT DISTINCT - 1 + x AS c, count(*), f(DISTINCT y) FROM t WHERE +z"
-    assert parser.python_parse_one(sql).stmt == parser.parse_one(sql).stmt
+    sql = ("SELECT DISTINCT - 1 + x AS c, count(*), f(DISTINCT y) FROM t, u AS v JOIN w"
+           " WHERE +z AND a BETWEEN 1 AND 2 AND b IN (1) ORDER BY 1 DESC LIMIT 2")
+    assert parser.python_parse_one(sql) == parser.parse_one(sql)
