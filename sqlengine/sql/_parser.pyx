@@ -27,7 +27,7 @@ cdef Py_ssize_t MIN_TEXT_FOR_DEPTH = _MIN_TEXT_FOR_DEPTH
 from cpython.object cimport PyTypeObject
 
 from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
-from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_READ
 
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
@@ -64,7 +64,8 @@ cdef enum:
     IN_LIST = 62
     TAIL = 66
     PARSED_ = 69
-    N_OFF = 73
+    BUILDER_ = 73
+    N_OFF = 79
 cdef Py_ssize_t OFF[N_OFF]
 
 from .builder import _Tail
@@ -93,6 +94,7 @@ def node_fields():
         (_ast.InList, IN_LIST, ["expr", "items", "negated", "pos"]),
         (TAIL_CLASS, TAIL, ["order_by", "limit", "offset"]),
         (PARSED, PARSED_, ["stmt", "text", "start", "end"]),
+        (BUILDER, BUILDER_, ["sql", "base", "lookahead", "error", "new_table", "features"]),
     ]
 
 
@@ -120,7 +122,7 @@ def _slot_offsets(cls, names):
 
 def _has_fields(cls, names):
     """``cls`` is a slotted class whose fields are exactly ``names`` and whose __init__
-    only stores them (a dataclass without __post_init__, or _Tail)."""
+    only stores them (a dataclass without __post_init__, or _Tail and Builder)."""
     import dataclasses
     if dataclasses.is_dataclass(cls):
         fields = [f.name for f in dataclasses.fields(cls)]
@@ -133,7 +135,7 @@ def _has_fields(cls, names):
 
 def _check_fast_new():
     offsets = {}
-    if PARSED is None:
+    if PARSED is None or BUILDER is None:
         return False
     for cls, start, names in node_fields():
         if not _has_fields(cls, names):
@@ -344,6 +346,20 @@ cdef inline object new_in_list(object expr, object items, object negated, Py_ssi
     _set(o, OFF[IN_LIST + 1], items)
     _set(o, OFF[IN_LIST + 2], negated)
     _set(o, OFF[IN_LIST + 3], pos)
+    return o
+
+
+cdef inline object new_builder(str sql, Py_ssize_t base):
+    """Builder(sql, base)."""
+    if not FAST_NEW:
+        return BUILDER(sql, base)
+    o = _alloc(BUILDER)
+    _set(o, OFF[BUILDER_ + 0], sql)
+    _set(o, OFF[BUILDER_ + 1], base)
+    _set(o, OFF[BUILDER_ + 2], 0)  # lookahead
+    _set(o, OFF[BUILDER_ + 3], None)  # error
+    _set(o, OFF[BUILDER_ + 4], None)  # new_table
+    _set(o, OFF[BUILDER_ + 5], 0)  # features
     return o
 
 
@@ -902,7 +918,37 @@ cdef int window_kind(int kind, Src *src, Py_ssize_t e, Py_ssize_t n, int last):
     return T_FILTER if k1 == T_LP else T_ID
 
 
-cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e, int word):
+# Texts of names and keywords recently read (by a hash of their characters), so that a
+# name the statements keep using (col0, tab1) is one kept string, not a new one per token.
+cdef enum:
+    TEXT_SLOTS = 512      # a power of two
+    TEXT_MAX = 32         # longer texts are not kept
+cdef list TEXTS = [None] * TEXT_SLOTS
+
+
+cdef object kept_text(const Src *src, str sql, Py_ssize_t s, Py_ssize_t e):
+    """sql[s:e], the kept string when it holds the same characters."""
+    cdef unsigned int h = 2166136261u
+    cdef Py_ssize_t i, n = e - s
+    cdef unsigned int slot
+    if n > TEXT_MAX:
+        return sql[s:e]
+    for i in range(s, e):
+        h = (h ^ <unsigned int> ch(src, i)) * 16777619u
+    slot = h & (TEXT_SLOTS - 1)
+    kept = TEXTS[slot]
+    if kept is not None and PyUnicode_GET_LENGTH(kept) == n and \
+            <int> PyUnicode_KIND(kept) == src.kind and \
+            memcmp(PyUnicode_DATA(kept), (<char *> src.data) + s * src.kind,
+                   n * src.kind) == 0:
+        return kept
+    text = sql[s:e]
+    TEXTS[slot] = text
+    return text
+
+
+cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e, int word,
+                        const Src *src):
     """The value of token ``kind`` at [s, e) (``word``: its keyword slot, see Src); a
     keyword or operator written as the table holds it is that kept string (equal to its
     text)."""
@@ -922,13 +968,15 @@ cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e, int word)
             return sql[s + 1:e - 1]
         if c == 96:
             return sql[s + 1:e - 1].replace("``", "`")
-        return sql[s:e]
+        return kept_text(src, sql, s, e)
     if kind == T_STRING:
         text = sql[s + 1:e - 1]
         return text.replace("''", "'") if "'" in text else text
     if kind == T_BLOB:
         return bytes.fromhex(sql[s + 2:e - 1])
-    return sql[s:e]
+    if kind == T_INTEGER or kind == T_FLOAT or kind == T_VARIABLE:
+        return sql[s:e]
+    return kept_text(src, sql, s, e)  # (a keyword not in upper case)
 
 
 cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
@@ -940,20 +988,23 @@ cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
 # ------------------------------------------------------------------ the LALR loop
 
 cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t s,
-                        Py_ssize_t e, str sql, Py_ssize_t stmt_start, object builder):
+                        Py_ssize_t e, str sql, Py_ssize_t stmt_start, object builder,
+                        const Src *src):
     """The value of reducing rule ``code`` (a F_* number) over values[base:base+length],
     or SLOW when Builder's method must do it (the rarer cases, and every error)."""
     cdef str text
     cdef list lst
     cdef Py_ssize_t a, b
+    cdef Py_UCS4 c
     # (an if/elif chain on the code: Cython makes it one C switch)
     if code == F_COLUMN:
         name = values[base]
         if type(name) is QNAME:
             return new_column(str(name), True, s)
         a = len(<str> name)
-        if a == 4 or a == 5:  # (only those can be TRUE or FALSE)
-            low = (<str> name).lower()
+        c = (<str> name)[0] if a else 0
+        if (a == 4 and (c == 116 or c == 84)) or (a == 5 and (c == 102 or c == 70)):
+            low = (<str> name).lower()  # (only these can be TRUE or FALSE)
             if low == "true":
                 return new_literal(1, s)
             if low == "false":
@@ -980,10 +1031,11 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         # sclp scanpt expr scanpt as: the text between the scan points, trailing space cut
         a = stmt_start + <Py_ssize_t> values[base + 1]
         b = stmt_start + <Py_ssize_t> values[base + 3]
-        while b > a and is_space(sql[b - 1]):
+        while b > a and is_space(ch(src, b - 1)):
             b -= 1
         lst = values[base]
-        lst.append(new_result_column(values[base + 2], values[base + 4], sql[a:b]))
+        lst.append(new_result_column(values[base + 2], values[base + 4],
+                                     kept_text(src, sql, a, b)))
         return lst
     elif code == F_FLOAT:
         try:
@@ -1120,9 +1172,13 @@ def parse_one(str sql not None, Py_ssize_t start=0):
 
 
 cdef inline int _put(list values, Py_ssize_t i, object v) except -1:
-    """values[i] = v for the value stack (parse_at tests its depth against STACK_DEPTH
-    before each push; the range test here is the list's own, without its call)."""
-    if i < 0 or i >= len(values):
+    """values[i] = v for the value stack, which grows by one when ``i`` is its length (a
+    push is never further; parse_at tests the depth against STACK_DEPTH before each)."""
+    cdef Py_ssize_t size = len(values)
+    if i == size:
+        values.append(v)
+        return 0
+    if i < 0 or i > size:
         raise IndexError("parser value stack index out of range")
     cdef PyObject *old = _list_get(values, i)
     Py_INCREF(v)
@@ -1141,10 +1197,10 @@ def parse_at(str sql not None, Py_ssize_t pos):
     cdef int top = 0          # index of the top state; symbols are 1..top
     cdef int kind, t, a, st, r, length, last = -100, word = -1
     cdef Py_ssize_t s = pos, e = 0, rs, re_, last_end = pos, stmt_start = pos
-    cdef list values = [None] * (STACK_DEPTH + 1)
+    cdef list values = [None]  # (values[0] stands for the bottom state's)
     cdef object v, fn
     cdef bint failed = False  # builder.error is set (see fail() in builder.py)
-    builder = BUILDER(sql, pos)
+    builder = new_builder(sql, pos)
     states[0] = 0
     kind = next_token(&src, s, n, &e)
     while True:
@@ -1194,7 +1250,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
                 if RULE_FAST[r] != F_CALL:
                     v = fast_reduce(RULE_FAST[r], values, top - length + 1, length,
                                     rs - stmt_start, re_ - stmt_start, sql, stmt_start,
-                                    builder)
+                                    builder, &src)
                 if v is SLOW:
                     builder.lookahead = s - stmt_start
                     v = fn(builder, values[top - length + 1:top + 1], rs - stmt_start,
@@ -1222,7 +1278,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
             raise OperationalError("parser stack overflow")
         top += 1
         states[top] = a
-        _put(values, top, token_value(kind, sql, s, e, word))
+        _put(values, top, token_value(kind, sql, s, e, word, &src))
         starts[top] = s
         ends[top] = e
         if kind == T_SEMI:

@@ -183,15 +183,17 @@ class Builder:
     ``lookahead``, the offset of the lookahead token at the time of the reduction) and the
     ``pos`` of every node are relative to the statement, as ``Parsed.text`` starts."""
 
-    # (what a parse starts with: class defaults, which an assignment shadows per parse)
-    lookahead = 0
-    error = None
-    new_table = None  # what SQLite's parser knows of a table being created
-    features = 0  # ast.FEAT_* bits of the nodes built so far (SelectCore.features)
+    # (the compiled driver makes a Builder by storing these slots, in this order, as
+    # __init__ does: _parser.node_fields)
+    __slots__ = ("sql", "base", "lookahead", "error", "new_table", "features")
 
     def __init__(self, sql: str = "", base: int = 0):
         self.sql = sql
         self.base = base
+        self.lookahead = 0
+        self.error = None
+        self.new_table = None  # what SQLite's parser knows of a table being created
+        self.features = 0  # ast.FEAT_* bits of the nodes built so far (SelectCore.features)
 
     def fail(self, message: str) -> None:
         """Record an error found inside a reduction. As in SQLite, the parse goes on to

@@ -93,3 +93,17 @@ def test_compiled_driver_allocates_its_common_nodes_directly():
     sql = ("SELECT DISTINCT - 1 + x AS c, count(*), f(DISTINCT y) FROM t, u AS v JOIN w"
            " WHERE +z AND a BETWEEN 1 AND 2 AND b IN (1) ORDER BY 1 DESC LIMIT 2")
     assert parser.python_parse_one(sql) == parser.parse_one(sql)
+
+
+def test_kept_texts_never_stand_for_other_names():
+    """The compiled driver keeps the texts of names and keywords it read (a table of 512,
+    by a hash of the characters): over more names than slots, written in texts of each
+    character width, each name, keyword case and result-column text comes out as written."""
+    for i in range(3000):
+        wide = "Ā" if i % 3 == 1 else ("😀" if i % 3 == 2 else "")
+        name = f"n{i}{wide}"
+        sql = f"select {name}, {name} + 1 as x{i % 7} From t{i % 5} where {name} = {i}"
+        got = parser.parse_one(sql)
+        assert got == parser.python_parse_one(sql)
+        cols = got.stmt.body.columns
+        assert cols[0].expr.name == name and cols[1].text == f"{name} + 1"
