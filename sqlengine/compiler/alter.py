@@ -19,7 +19,7 @@ This module emits code; it never runs it.
 from __future__ import annotations
 
 from sqlengine.compiler.alter_check import altered_schema, check_schema, renamed_schema
-from sqlengine.compiler.alter_refs import view_positions
+from sqlengine.compiler.alter_refs import trigger_positions, view_positions
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import dequote, next_token
@@ -477,9 +477,16 @@ def _rename_column(p, t, old, new):
             changes[idx.name.lower()] = ("index", idx.name, t.name,
                                          _replace_idents(idx.sql, old, nt))
     for tr in s.triggers.values():
-        if tr.table.lower() == t.name.lower() and _mentions(tr.sql, old):
-            changes[tr.name.lower()] = ("trigger", tr.name, tr.table,
-                                        _replace_idents(tr.sql, old, nt))
+        on_t = tr.table.lower() == t.name.lower()
+        if (on_t or _mentions(tr.sql, t.name)) and _mentions(tr.sql, old):
+            positions = trigger_positions(s, tr.sql, t, old)
+            if positions is not None:
+                sql = _renamed_at(tr.sql, positions, nt)
+            elif on_t:
+                sql = _replace_idents(tr.sql, old, nt)
+            else:
+                continue
+            changes[tr.name.lower()] = ("trigger", tr.name, tr.table, sql)
     for key, v in s.views.items():
         if _mentions(v.sql, t.name) and _mentions(v.sql, old):
             changes[key] = ("view", v.name, v.name, _view_renamed(s, v.sql, t, old, nt))
@@ -502,6 +509,11 @@ def _view_renamed(s, sql, t, old, nt):
     positions = view_positions(s, sql, t, old)
     if positions is None:
         return _replace_idents(sql, old, nt)
+    return _renamed_at(sql, positions, nt)
+
+
+def _renamed_at(sql, positions, nt):
+    """``sql`` with the identifier tokens at ``positions`` (sorted) renamed by ``nt``."""
     out = []
     last = 0
     for a in positions:

@@ -1,13 +1,14 @@
-"""RENAME COLUMN in a view, driven by name resolution: the source offsets of the
-identifiers of a view's SELECT that resolve to the renamed column of the renamed table,
-as SQLite's renameColumnFunc collects them (``select t.a, u.a from t, u`` renames
-``t.a`` alone).
+"""RENAME COLUMN in a view or a trigger, driven by name resolution: the source offsets of
+the identifiers of a view's SELECT (or a trigger's WHEN clause and steps) that resolve to
+the renamed column of the renamed table, as SQLite's renameColumnFunc collects them
+(``select t.a, u.a from t, u`` renames ``t.a`` alone).
 
 The resolving here is SQLite's for the shapes it covers: each SELECT core's FROM items
 (tables, views, FROM subqueries) form a scope, an unqualified name is looked up from the
-innermost scope outwards, a qualified one by the item's alias or name. ``view_positions``
-returns None for what it does not cover (a WITH clause, NATURAL or USING joins, table
-functions); the caller then falls back to rewriting every token of the name.
+innermost scope outwards, a qualified one by the item's alias or name.
+``view_positions`` and ``trigger_positions`` return None for what they do not cover (a
+WITH clause, NATURAL or USING joins, table functions); the caller then falls back to
+rewriting every token of the name.
 
 This module only reads the AST; it emits no code.
 """
@@ -154,3 +155,180 @@ def _column(e, chain, old, hits):
             if found[0][1] and name == old:
                 hits.append((e.pos, 0))
             return
+
+
+# ---- triggers ---------------------------------------------------------------------------
+
+_NAME_END = frozenset(("COMMA", "SEMI", "WHERE", "FROM", "RETURNING", "ORDER", "LIMIT", "ON"))
+
+
+def trigger_positions(schema, sql, table, old):
+    """Offsets into ``sql`` (a CREATE TRIGGER) of the identifier tokens naming column
+    ``old`` of table ``table``, as SQLite's renameResolveTrigger finds them: NEW.x and
+    OLD.x and the UPDATE OF list when the trigger is on ``table``; in each step, the names
+    that resolve to the column (an unqualified one to the step's target first) and, when
+    the step's target is ``table``, its INSERT column list, its SET columns and those of
+    an upsert's DO UPDATE (``excluded.x`` too). None when the trigger's shape is not
+    covered."""
+    try:
+        stmt = parse_one(sql).stmt
+        toks = _tokens(sql)
+        hits: list[tuple[int, int]] = []
+        names: list[int] = []
+        on = schema.table(stmt.table)
+        mine = on is table
+        # NEW and OLD: only qualified names reach them (no columns for a bare name)
+        pseudo = [("new", mine, frozenset()), ("old", mine, frozenset())]
+        if mine and stmt.update_columns:
+            k = _token_at(toks, stmt.pos)
+            while toks[k][0] != "OF":
+                k += 1
+            names += _name_list(sql, toks, k + 1, old)
+        if stmt.when is not None:
+            _expr(schema, stmt.when, [pseudo], table, old, hits)
+        for step in stmt.body:
+            _step(schema, sql, toks, step, pseudo, table, old, hits, names)
+    except _Unsupported:
+        return None
+    return sorted({_name_token(sql, p, n) for p, n in hits} - {None} | set(names))
+
+
+def _step(schema, sql, toks, step, pseudo, table, old, hits, names):
+    t = type(step)
+    if t is A.Select:
+        _select(schema, step, [pseudo], table, old, hits)
+        return
+    if getattr(step, "with_", None) is not None or getattr(step, "returning", None) or \
+            getattr(step, "order_by", None) or getattr(step, "limit", None) is not None:
+        raise _Unsupported
+    scope: list = []
+    if t is A.Insert:
+        ref = A.TableRef(step.table, step.schema, step.alias)
+        _sources(schema, ref, scope, table, old, hits, [pseudo])
+        mine = scope[0][1]
+        k = _token_at(toks, step.pos)
+        if mine and step.columns:
+            while toks[k][0] != "INTO":
+                k += 1
+            k += 2  # (the table's name)
+            if toks[k][0] == "DOT":
+                k += 2
+            if toks[k][0] == "AS":
+                k += 2
+            names += _name_list(sql, toks, k + 1, old)
+        src = step.source
+        if src is not None:
+            if type(src.body) is A.Values:
+                if src.order_by or src.limit is not None or src.with_ is not None:
+                    raise _Unsupported
+                for row in src.body.rows:
+                    for e in row:
+                        _expr(schema, e, [pseudo], table, old, hits)
+            else:
+                _select(schema, src, [pseudo], table, old, hits)
+        chain = [scope, pseudo]
+        for u in step.upserts:
+            for ic in u.target or ():
+                _expr(schema, ic.expr, chain, table, old, hits)
+            if u.target_where is not None:
+                _expr(schema, u.target_where, chain, table, old, hits)
+            if u.sets is None:
+                continue
+            excluded = [("excluded", mine, frozenset())] + scope
+            for s in u.sets:
+                _expr(schema, s.expr, [excluded, pseudo], table, old, hits)
+            if u.where is not None:
+                _expr(schema, u.where, [excluded, pseudo], table, old, hits)
+            if mine:
+                while not (toks[k][0] == "SET" and toks[k - 1][0] == "UPDATE"
+                           and toks[k - 2][0] == "DO"):
+                    k += 1
+                names += _set_names(sql, toks, k + 1, old)
+                k += 1
+        return
+    _sources(schema, step.table, scope, table, old, hits, [pseudo])
+    mine = scope[0][1]
+    if t is A.Update:
+        if step.from_ is not None:
+            _sources(schema, step.from_, scope, table, old, hits, [pseudo])
+        for s in step.sets:
+            _expr(schema, s.expr, [scope, pseudo], table, old, hits)
+        if mine:
+            k = _token_at(toks, step.pos)
+            while toks[k][0] != "SET":
+                k += 1
+            names += _set_names(sql, toks, k + 1, old)
+    elif t is not A.Delete:
+        raise _Unsupported
+    if step.where is not None:
+        _expr(schema, step.where, [scope, pseudo], table, old, hits)
+
+
+def _tokens(sql):
+    out = []
+    i = 0
+    while i < len(sql):
+        kind, end = next_token(sql, i)
+        if kind != "SPACE":
+            out.append((kind, i, end))
+        i = end
+    return out
+
+
+def _token_at(toks, pos):
+    for k, tok in enumerate(toks):
+        if tok[1] >= pos:
+            return k
+    raise _Unsupported
+
+
+def _is_old(sql, tok, old) -> bool:
+    from sqlengine.sql.lexer import dequote
+    kind, a, e = tok
+    text = sql[a:e]
+    if kind != "ID" and not text[:1].isalpha():
+        return False
+    return (dequote(text) if text[:1] in "\"[`" else text).lower() == old
+
+
+def _name_list(sql, toks, k, old):
+    """The offsets of the names equal to ``old`` in the comma-separated list of names
+    starting at token ``k`` (ended by the first other token)."""
+    out = []
+    while k < len(toks):
+        if _is_old(sql, toks[k], old):
+            out.append(toks[k][1])
+        if k + 1 >= len(toks) or toks[k + 1][0] != "COMMA":
+            break
+        k += 2
+    return out
+
+
+def _set_names(sql, toks, k, old):
+    """The offsets of the SET columns equal to ``old`` in the SET list starting at token
+    ``k`` (``c = expr`` or ``(c1, c2) = expr`` items)."""
+    out = []
+    while k < len(toks):
+        if toks[k][0] == "LP":
+            k += 1
+            while toks[k][0] != "RP":
+                if _is_old(sql, toks[k], old):
+                    out.append(toks[k][1])
+                k += 1
+        elif _is_old(sql, toks[k], old):
+            out.append(toks[k][1])
+        k += 2  # (the name or the closing parenthesis, then "=")
+        depth = 0
+        while k < len(toks):
+            kind = toks[k][0]
+            if kind == "LP":
+                depth += 1
+            elif kind == "RP":
+                depth -= 1
+            elif depth == 0 and kind in _NAME_END:
+                break
+            k += 1
+        if k >= len(toks) or toks[k][0] != "COMMA":
+            break
+        k += 1
+    return out
