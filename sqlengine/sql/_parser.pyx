@@ -65,7 +65,12 @@ cdef enum:
     TAIL = 66
     PARSED_ = 69
     BUILDER_ = 73
-    N_OFF = 79
+    STAR = 79
+    IN_SELECT = 82
+    SUBQUERY = 86
+    EXISTS = 88
+    CASE = 90
+    N_OFF = 94
 cdef Py_ssize_t OFF[N_OFF]
 
 from .builder import _Tail
@@ -95,6 +100,11 @@ def node_fields():
         (TAIL_CLASS, TAIL, ["order_by", "limit", "offset"]),
         (PARSED, PARSED_, ["stmt", "text", "start", "end"]),
         (BUILDER, BUILDER_, ["sql", "base", "lookahead", "error", "new_table", "features"]),
+        (_ast.Star, STAR, ["table", "pos", "nested"]),
+        (_ast.InSelect, IN_SELECT, ["expr", "select", "negated", "pos"]),
+        (_ast.Subquery, SUBQUERY, ["select", "pos"]),
+        (_ast.Exists, EXISTS, ["select", "pos"]),
+        (_ast.Case, CASE, ["operand", "whens", "else_", "pos"]),
     ]
 
 
@@ -275,12 +285,12 @@ cdef inline object new_select(object body, object tail, Py_ssize_t pos):
     return o
 
 
-cdef inline object new_column(object name, bint quoted, Py_ssize_t pos):
+cdef inline object new_column(object name, object table, bint quoted, Py_ssize_t pos):
     if not FAST_NEW:
-        return Column(name, None, None, quoted, pos)
+        return Column(name, table, None, quoted, pos)
     o = _alloc(Column)
     _set(o, OFF[COLUMN + 0], name)
-    _set(o, OFF[COLUMN + 1], None)  # table
+    _set(o, OFF[COLUMN + 1], table)
     _set(o, OFF[COLUMN + 2], None)  # schema
     _set(o, OFF[COLUMN + 3], quoted)
     _set(o, OFF[COLUMN + 4], pos)
@@ -363,6 +373,55 @@ cdef inline object new_builder(str sql, Py_ssize_t base):
     return o
 
 
+cdef object Star = _ast.Star
+cdef object InSelect = _ast.InSelect
+cdef object Subquery = _ast.Subquery
+cdef object Exists = _ast.Exists
+cdef object Case = _ast.Case
+
+
+cdef inline object new_star(object pos):
+    if not FAST_NEW:
+        return Star(None, pos)
+    o = _alloc(Star)
+    _set(o, OFF[STAR + 0], None)  # table
+    _set(o, OFF[STAR + 1], pos)
+    _set(o, OFF[STAR + 2], False)  # nested
+    return o
+
+
+cdef inline object new_in_select(object expr, object select, object negated, Py_ssize_t pos):
+    if not FAST_NEW:
+        return InSelect(expr, select, negated, pos)
+    o = _alloc(InSelect)
+    _set(o, OFF[IN_SELECT + 0], expr)
+    _set(o, OFF[IN_SELECT + 1], select)
+    _set(o, OFF[IN_SELECT + 2], negated)
+    _set(o, OFF[IN_SELECT + 3], pos)
+    return o
+
+
+cdef inline object new_subquery(object cls, Py_ssize_t first, object select, Py_ssize_t pos):
+    """Subquery or Exists (both: select, pos)."""
+    if not FAST_NEW:
+        return cls(select, pos)
+    o = _alloc(cls)
+    _set(o, OFF[first + 0], select)
+    _set(o, OFF[first + 1], pos)
+    return o
+
+
+cdef inline object new_case(object operand, object whens, object else_, Py_ssize_t pos):
+    if not FAST_NEW:
+        return Case(operand, whens, else_, pos)
+    o = _alloc(Case)
+    _set(o, OFF[CASE + 0], operand)
+    _set(o, OFF[CASE + 1], whens)
+    _set(o, OFF[CASE + 2], else_)
+    _set(o, OFF[CASE + 3], pos)
+    return o
+
+
 cdef inline object new_parsed(object stmt, str text, Py_ssize_t start, Py_ssize_t end):
     if not FAST_NEW:
         return PARSED(stmt, text, start, end)
@@ -379,6 +438,7 @@ cdef dict BINARY_OPS = {"==": "=", "<>": "!=", "AND": "AND", "OR": "OR", "=": "=
                         "%": "%", "||": "||", "->": "->", "->>": "->>"}
 cdef object SLOW = object()
 cdef tuple NO_ON_USING = (None, None)  # Builder.on_none
+cdef tuple COMMA_JOIN = (",", False)  # Builder.joinop_comma
 
 # Reductions done here rather than in builder.py (the commonest expression nodes); each
 # builds exactly what the Builder method of the same name builds.
@@ -419,6 +479,18 @@ cdef enum:
     F_BETWEEN = 33
     F_IN_LIST = 34
     F_LIMIT = 35
+    F_STL_PREFIX = 36
+    F_JOINOP_COMMA = 37
+    F_COLUMN2 = 38
+    F_RSTAR = 39
+    F_XFULLNAME = 40
+    F_IN_SELECT = 41
+    F_IS_NOT = 42
+    F_CASE = 43
+    F_CASE1 = 44
+    F_CASE_APPEND = 45
+    F_SUBQUERY = 46
+    F_EXISTS = 47
 FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "paren": F_PAREN, "string": F_STRING, "null": F_NULL, "column": F_COLUMN,
                 "float_": F_FLOAT, "unary_minus": F_UNARY_MINUS, "scanpt": F_SCANPT,
@@ -430,7 +502,11 @@ FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "typetoken": F_TYPETOKEN, "cast": F_CAST, "sclp": F_FIRST,
                 "from_table": F_FROM_TABLE, "on_none": F_ON_NONE, "sortlist1": F_SORTLIST1,
                 "sortlist_append": F_SORTLIST_APPEND, "is_": F_IS, "between": F_BETWEEN,
-                "in_list": F_IN_LIST, "limit": F_LIMIT}
+                "in_list": F_IN_LIST, "limit": F_LIMIT, "stl_prefix": F_STL_PREFIX,
+                "joinop_comma": F_JOINOP_COMMA, "column2": F_COLUMN2, "rstar": F_RSTAR,
+                "xfullname": F_XFULLNAME, "in_select": F_IN_SELECT, "is_not": F_IS_NOT,
+                "case": F_CASE, "case1": F_CASE1, "case_append": F_CASE_APPEND,
+                "subquery": F_SUBQUERY, "exists": F_EXISTS}
 
 cdef enum:
     STACK_DEPTH = 100
@@ -1000,7 +1076,7 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     if code == F_COLUMN:
         name = values[base]
         if type(name) is QNAME:
-            return new_column(str(name), True, s)
+            return new_column(str(name), None, True, s)
         a = len(<str> name)
         c = (<str> name)[0] if a else 0
         if (a == 4 and (c == 116 or c == 84)) or (a == 5 and (c == 102 or c == 70)):
@@ -1009,7 +1085,7 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
                 return new_literal(1, s)
             if low == "false":
                 return new_literal(0, s)
-        return new_column(name, False, s)
+        return new_column(name, None, False, s)
     elif code == F_BINARY:
         text = values[base + 1]
         op = BINARY_OPS.get(text)
@@ -1126,6 +1202,34 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     elif code == F_CAST:
         text = values[base + 4]
         return Cast(values[base + 2], text if text else "", s)
+    elif code == F_STL_PREFIX:
+        return (values[base], values[base + 1])
+    elif code == F_JOINOP_COMMA:
+        return COMMA_JOIN
+    elif code == F_COLUMN2:
+        return new_column(str(values[base + 2]), str(values[base]), False, s)
+    elif code == F_RSTAR:
+        lst = values[base]
+        lst.append(new_star(values[base + 1]))
+        return lst
+    elif code == F_XFULLNAME:
+        return new_table_ref(values[base], None, None, s)
+    elif code == F_IN_SELECT:
+        return new_in_select(values[base], values[base + 3], values[base + 1], s)
+    elif code == F_IS_NOT:
+        return new_binary("IS NOT", values[base], values[base + length - 1], s)
+    elif code == F_CASE:
+        return new_case(values[base + 1], values[base + 2], values[base + 3], s)
+    elif code == F_CASE1:
+        return [(values[base + 1], values[base + 3])]
+    elif code == F_CASE_APPEND:
+        lst = values[base]
+        lst.append((values[base + 2], values[base + 4]))
+        return lst
+    elif code == F_SUBQUERY:
+        return new_subquery(Subquery, SUBQUERY, values[base + 1], s)
+    elif code == F_EXISTS:
+        return new_subquery(Exists, EXISTS, values[base + 2], s)
     return SLOW
 
 
@@ -1197,7 +1301,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
     cdef int top = 0          # index of the top state; symbols are 1..top
     cdef int kind, t, a, st, r, length, last = -100, word = -1
     cdef Py_ssize_t s = pos, e = 0, rs, re_, last_end = pos, stmt_start = pos
-    cdef list values = [None]  # (values[0] stands for the bottom state's)
+    cdef list values = [None] * 24  # (grows past 24 symbols; [0]: the bottom state's)
     cdef object v, fn
     cdef bint failed = False  # builder.error is set (see fail() in builder.py)
     builder = new_builder(sql, pos)

@@ -63,6 +63,10 @@ SQL = MALFORMED + ACCEPTED + [
     " 1234567890123456789, 007, 1.5, 1e5, .5, 5., 1E-3",
     "SELECT count(*) OVER (PARTITION BY a) FROM t WINDOW w AS (ORDER BY b)",
     "SELECT window, over, filter FROM t WHERE window = 1 GROUP BY over",
+    "SELECT *, t.a, \"t\".\"b\", x.* FROM t, u, v AS x WHERE a IN (SELECT 1) AND b NOT IN"
+    " (SELECT 2) AND c IS NOT d AND EXISTS (SELECT 1) AND NOT EXISTS (SELECT 2) AND (SELECT 3)"
+    " AND CASE a WHEN 1 THEN 2 WHEN 3 THEN 4 ELSE 5 END AND CASE WHEN a THEN b END",
+    "DELETE FROM t WHERE a = 1", "INSERT INTO main.t AS x VALUES (1)", "UPDATE t SET a = 1",
 ]
 
 
