@@ -13,16 +13,17 @@ that return an argument unchanged: ``_IntReals``) returns an integer. And 3.40's
 leaves every column of the row with the column number 0, so an item that is a column or
 the rowid (through COLLATE) gets the *first* column's affinity: a float when that column
 is REAL; a scalar subquery item has the affinity of its last arm's first result, so the
-same rule reaches a column there. DELETE returns the row as read. An IntReal a FROM-less
-subquery passes on is made an integer too; through a subquery with FROM it is still a
-float here (SQLite returns the integer).
+same rule reaches a column there. DELETE returns the row as read. An IntReal a subquery
+passes on is made an integer too (through a FROM clause, a name its items do not have is
+the row's), unless an arm may also return a whole float constant: a float here, where
+SQLite returns the integer when the column's arm gives the value.
 
 This module emits code; it never runs it.
 """
 
 from __future__ import annotations
 
-from sqlengine.compiler.walk import compound_cores, find_node
+from sqlengine.compiler.walk import SUBQUERY_NODES, compound_cores, find_node, map_children
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
@@ -95,9 +96,9 @@ class Returning:
             if not deleting:
                 e = int_reals.passed(e)
             code_expr(p, scope, e, regs + i)
-            if sub is not None and not deleting and _passes_real(self.table, scope, sub):
+            if sub is not None and not deleting and _passes_real(p, self.table, scope, sub):
                 b.emit(O.OP_Function, 0, regs + i, regs + i, _stored_int_real, 1)
-            if (col is not None and plain or sub_real and _real_affinity(sub)) and first_real:
+            if (col is not None and plain or sub_real and _real_affinity(p, sub)) and first_real:
                 b.emit(O.OP_RealAffinity, regs + i)
         rec = b.alloc_reg()
         rid = b.alloc_reg()
@@ -211,31 +212,84 @@ def _scalar_subquery(e):
     return (e, keeps) if type(e) is A.Subquery else (None, False)
 
 
-def _first_expr(core):
-    """The first result expression of a core without FROM (whose names can only be the
-    row's), else None."""
-    if type(core) is not A.SelectCore or core.from_ is not None or not core.columns:
+class _FromColumn:
+    """A column of a subquery's FROM items standing in a first result expression: not
+    the row's (``_first_expr``)."""
+
+    __slots__ = ()
+
+
+def _first_expr(core, p):
+    """The first result expression of a core whose names are the row's, else None: a
+    core without FROM, or one with a FROM clause, each column there that names a FROM
+    item's column made a ``_FromColumn`` (None when the expression has a subquery, whose
+    names this does not follow)."""
+    if type(core) is not A.SelectCore or not core.columns:
         return None
     rc = core.columns[0]
-    return rc.expr if type(rc) is A.ResultColumn else None
+    if type(rc) is not A.ResultColumn:
+        return None
+    if core.from_ is None:
+        return rc.expr
+    if find_node(rc.expr, lambda x: type(x) in SUBQUERY_NODES, ()) is not None:
+        return None
+    names = _from_names(p, core.from_)
+    return None if names is None else _shadowed(rc.expr, *names)
 
 
-def _real_affinity(sub) -> bool:
+def _from_names(p, from_):
+    """(qualifiers, column names) the FROM clause ``from_`` makes visible, lower-cased;
+    None when they are not known here."""
+    from sqlengine.compiler.select import result_info_only
+    from sqlengine.errors import OperationalError
+    quals = set()
+    stack = [from_]
+    while stack:
+        item = stack.pop()
+        t = type(item)
+        if t is A.Join:
+            if item.natural or item.using:
+                return None
+            stack += [item.left, item.right]
+        elif t is A.TableRef:
+            quals.add((item.alias or item.name).lower())
+        elif t is A.SubqueryRef and item.alias:
+            quals.add(item.alias.lower())
+        elif t is not A.SubqueryRef:
+            return None
+    try:
+        info = result_info_only(p, A.Select(A.SelectCore([A.Star()], from_=from_)))
+    except OperationalError:
+        return None
+    return quals, {n.lower() for n in info.names}
+
+
+def _shadowed(e, quals, cols):
+    """``e`` with each column that names one of the FROM items' a ``_FromColumn``."""
+    if type(e) is A.Column:
+        if e.schema is not None or (e.table.lower() in quals if e.table is not None
+                                    else e.name.lower() in cols):
+            return _FromColumn()
+        return e
+    return map_children(e, lambda x: _shadowed(x, quals, cols))
+
+
+def _real_affinity(p, sub) -> bool:
     """Whether SQLite 3.40's ExprAffinity of the scalar subquery ``sub`` of a RETURNING item
     is the first column's (its last arm's first result is a column of the row, the row's
     columns all taking that affinity, through COLLATE and subqueries like it)."""
-    e = _first_expr(compound_cores(sub.select.body)[0])
+    e = _first_expr(compound_cores(sub.select.body)[0], p)
     while True:
         t = type(e)
         if t is A.Collate:
             e = e.expr
         elif t is A.Subquery:
-            e = _first_expr(compound_cores(e.select.body)[0])
+            e = _first_expr(compound_cores(e.select.body)[0], p)
         else:
             return t is A.Column
 
 
-def _passes_real(table, scope, sub) -> bool:
+def _passes_real(p, table, scope, sub) -> bool:
     """Whether every value the scalar subquery ``sub`` may return is a REAL column of the
     row as it is (or a constant no IntReal could be: not a whole float), through the
     subqueries without FROM of its arms: SQLite returns the row's IntReal, an integer once
@@ -251,7 +305,7 @@ def _passes_real(table, scope, sub) -> bool:
             stack.append(e.operand)
         elif t is A.Subquery:
             for core in compound_cores(e.select.body):
-                x = _first_expr(core)
+                x = _first_expr(core, p)
                 if x is None:
                     return False
                 stack.append(x)
