@@ -491,7 +491,8 @@ def _rename_column(p, t, old, new):
         if _mentions(v.sql, t.name) and _mentions(v.sql, old):
             changes[key] = ("view", v.name, v.name, _view_renamed(s, v.sql, t, old, nt))
     for key, other in s.tables.items():
-        if other is t or key == "sqlite_schema" or not other.sql:
+        # ("main.x", "temp.x": a merged schema's second names, not rows of their own)
+        if other is t or key == "sqlite_schema" or "." in key or not other.sql:
             continue
         if _mentions(other.sql, t.name) and _mentions(other.sql, old):
             changes[key] = ("table", other.name, other.name,
