@@ -1619,6 +1619,11 @@ def _compile_values(p, body, sel, dest, outer, corr):
     if n > MAX_COLUMN:
         raise OperationalError("too many columns in result set")
     names = [f"column{i + 1}" for i in range(n)]
+    if len(body.rows) == 1 and not sel.order_by and sel.limit is None and \
+            _collect_aggs(p, body.rows[0]):
+        # (a one-row VALUES is a SELECT of its terms in SQLite 3.40: an aggregate query)
+        core = SelectCore([ResultColumn(e, names[i]) for i, e in enumerate(body.rows[0])])
+        return _compile_core(p, core, None, None, None, dest, outer, corr)
     scope = Scope([], outer, corr)
     for row in body.rows:
         if len(row) != n:  # (reported once the rows' names are resolved, as SQLite does)
