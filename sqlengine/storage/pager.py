@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import random
+import struct
 import tempfile
 import time
 
@@ -36,6 +37,8 @@ from sqlengine import errors
 from sqlengine.storage import format as fmt
 from sqlengine.storage._pageread import load_page, shrink_cache
 from sqlengine.vfs import EXCLUSIVE, NO_LOCK, RESERVED, SHARED, MemoryVfs, default_vfs
+
+_pack_u32 = struct.Struct(">I").pack_into  # (buffer, offset, value): big-endian 4 bytes
 
 JOURNAL_MODES = ("delete", "truncate", "persist", "memory", "off")
 SECTOR_SIZE = 4096
@@ -402,7 +405,8 @@ class Pager:
             return
         if pgno not in self.journaled:
             if pgno <= self.orig_db_size:
-                self._journal_page(pgno, page.data)
+                if not self.memory and self.journal_mode not in ("memory", "off"):
+                    self._journal_page(pgno, page.data)   # (_uses_journal_file, inline)
             elif self.jfile is None and self._uses_journal_file():
                 # a transaction that only adds pages (the first one of a new file above all)
                 # still needs a journal: its header's original size is what a crash rolls
@@ -458,7 +462,8 @@ class Pager:
         self.savepoints.clear()
         self.in_trans = 1
         self.end_read()
-        self._shrink_cache()
+        if len(self.cache) > self.spill_limit:  # (spill_limit is the cache's capacity)
+            self._shrink_cache()
 
     def forget_transaction(self) -> None:
         """Drop the write state after a commit whose pages are durable but whose journal
@@ -492,10 +497,11 @@ class Pager:
         self.write(p1)
         d = p1.data
         counter = (int.from_bytes(d[24:28], "big") + 1) & 0xFFFFFFFF
-        d[24:28] = counter.to_bytes(4, "big")
-        d[28:32] = self.db_size.to_bytes(4, "big")
-        d[92:96] = counter.to_bytes(4, "big")
-        d[96:100] = fmt.SQLITE_VERSION_NUMBER.to_bytes(4, "big")
+        # packed in place: a slice assignment of bytes would copy them into a bytearray first
+        _pack_u32(d, 24, counter)
+        _pack_u32(d, 28, self.db_size)
+        _pack_u32(d, 92, counter)
+        _pack_u32(d, 96, fmt.SQLITE_VERSION_NUMBER)
         self.change_counter = bytes(d[24:28])
         self._last_header = None
 
