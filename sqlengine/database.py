@@ -504,7 +504,7 @@ class Database:
     # ---- hooks the VM calls --------------------------------------------------------------------
     def _vm_begin(self, vm, write):
         bt = self.bt
-        level = bt.in_trans
+        level = bt.pager.in_trans  # (Btree.in_trans, without the property call)
         if level == 0:
             bt.begin(bool(write))
             cookie = bt.get_meta(1)

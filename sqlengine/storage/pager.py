@@ -287,7 +287,8 @@ class Pager:
         was_reading = self.in_trans == 1
         if wait is None:
             wait = not was_reading
-        deadline = time.monotonic() + self.busy_timeout
+        # (an in-memory database takes no lock: nothing to wait for)
+        deadline = None if self.memory else time.monotonic() + self.busy_timeout
         delay = 0.001
         while True:
             self.begin_read(deadline)
@@ -301,7 +302,7 @@ class Pager:
                 if not was_reading:
                     self.end_read()
                 if (not wait or was_reading or e.sqlite_errorcode != errors.SQLITE_BUSY
-                        or time.monotonic() >= deadline):
+                        or deadline is None or time.monotonic() >= deadline):
                     raise
             except BaseException:
                 if not was_reading:
