@@ -67,23 +67,30 @@ def builtin_key(name: str):
 
 class SortSpec:
     """The ordering of a sorter or ephemeral index: ``n_key`` leading fields compared, each
-    with a Coll (or None), a DESC flag and a NULLS FIRST flag."""
+    with a Coll (or None), a DESC flag and a NULLS FIRST flag. Made once per sorter a
+    statement compiles (its P4), so the EXPLAIN text is only made when a listing asks."""
 
-    __slots__ = ("n_key", "colls", "desc", "nulls_first", "explain", "limit_regs")
+    __slots__ = ("n_key", "colls", "desc", "nulls_first", "limit_regs")
 
     def __init__(self, n_key, colls=None, desc=None, nulls_first=None):
         self.n_key = n_key
         self.colls = list(colls) if colls else [None] * n_key
-        self.desc = list(desc) if desc else [False] * n_key
-        if nulls_first is None:
-            nulls_first = [not d for d in self.desc]
-        self.nulls_first = list(nulls_first)
-        self.explain = "k(%d%s)" % (n_key, "".join(
-            ",-" if d else "," for d in self.desc))
+        if desc:
+            self.desc = list(desc)
+            self.nulls_first = ([not d for d in desc] if nulls_first is None
+                                else list(nulls_first))
+        else:
+            self.desc = [False] * n_key
+            self.nulls_first = [True] * n_key if nulls_first is None else list(nulls_first)
         # (LIMIT register, OFFSET register or 0) of an ORDER BY ... LIMIT sorter: only the
         # first LIMIT+OFFSET rows in sort order are ever read, so the sorter keeps no more
         # (SQLite's top-N sort); None: every row is kept
         self.limit_regs = None
+
+    @property
+    def explain(self) -> str:
+        """The P4 text of EXPLAIN: ``k(N,...)``, a ``-`` for each DESC field."""
+        return "k(%d%s)" % (self.n_key, "".join([",-" if d else "," for d in self.desc]))
 
     def all_binary(self):
         return all(c is None or c.func is None or c.key is not None for c in self.colls)

@@ -125,3 +125,20 @@ def test_order_by_limit_keeps_sqlites_rows(rows, limit, offset):
         ])
         con.close()
     assert out[0] == out[1]
+
+
+def test_sort_spec_defaults_and_explain_text():
+    # (the EXPLAIN text is made when a listing asks for it, from the DESC flags)
+    spec = S.SortSpec(3, None, [False, True, False])
+    assert spec.explain == "k(3,,-,)"
+    assert spec.nulls_first == [True, False, True]
+    assert spec.colls == [None, None, None]
+    plain = S.SortSpec(2)
+    assert (plain.explain, plain.desc, plain.nulls_first) == ("k(2,,)", [False, False],
+                                                              [True, True])
+    given_nulls = S.SortSpec(2, None, [True, False], [True, True])
+    assert given_nulls.nulls_first == [True, True]
+    con = sqlengine.connect(":memory:")
+    con.execute("create table t(a, b)")
+    p4s = [r[5] for r in con.execute("explain select * from t order by a desc, b")]
+    assert "k(2,-,)" in p4s
