@@ -8,10 +8,10 @@ costs no attribute lookups. It reads the analysed WHERE terms and the schema; it
 code and never chooses the join order (``planner.solve`` does).
 """
 
+from sqlengine.compiler._resolve cimport comparison_collation, expr_affinity
 from sqlengine.compiler._terms cimport Operand, WhereTerm, is_constant
 from sqlengine.compiler.exprindex import XN_EXPR, index_column_affinity, same_expr
 from sqlengine.compiler.plan_terms import or_to_in
-from sqlengine.compiler.resolve import comparison_collation, expr_affinity
 from sqlengine.sql import ast as A
 from sqlengine.vdbe._values import comparison_affinity
 from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_NONE, AFF_NUMERIC, AFF_TEXT

@@ -8,11 +8,11 @@ never makes loops (``_loops.pyx`` does).
 """
 
 from sqlengine.compiler._loops cimport WhereLoop, c_est_log, c_log_add, c_log_est, coll_name
+from sqlengine.compiler._resolve cimport comparison_collation
 from sqlengine.compiler._terms cimport Operand, WhereTerm, column_ref
 from sqlengine.compiler._loops import LoopBuilder, log_est
 from sqlengine.compiler.plan_cols import columns_used
 from sqlengine.compiler.rightjoin import outer_level
-from sqlengine.compiler.resolve import comparison_collation
 from sqlengine.sql import ast as A
 
 cdef object T_Join = A.Join

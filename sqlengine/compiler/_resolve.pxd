@@ -30,6 +30,8 @@ cdef class Scope:
 
 
 cdef object lookup_name(scope, name, table)
+cpdef str expr_affinity(e, scope)
+cpdef comparison_collation(left, right, scope)
 
 
 # ---- reading an AST node's field without an attribute lookup ---------------------------

@@ -7,7 +7,9 @@ term and every operand side. It reads the AST and the scope's lookups; it emits 
 never decides the plan.
 """
 
-from sqlengine.compiler._resolve import CoalesceRef, ResolvedColumn, comparison_collation
+from sqlengine.compiler._resolve cimport (ColRef, comparison_collation, lookup_name, slot,
+                                          slot_offset)
+from sqlengine.compiler._resolve import CoalesceRef, ResolvedColumn
 from sqlengine.compiler.exprindex import XN_EXPR, indexed_expr_sources
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -29,6 +31,17 @@ cdef object T_RowValue = A.RowValue
 cdef object T_CurrentTime = A.CurrentTime
 cdef object T_ResolvedColumn = ResolvedColumn
 cdef object T_CoalesceRef = CoalesceRef
+
+# fields of the nodes the mask walk reads, without an attribute lookup (slot, _resolve.pxd)
+cdef Py_ssize_t F_COL_NAME = slot_offset(A.Column, "name")
+cdef Py_ssize_t F_COL_TABLE = slot_offset(A.Column, "table")
+cdef Py_ssize_t F_BIN_LEFT = slot_offset(A.Binary, "left")
+cdef Py_ssize_t F_BIN_RIGHT = slot_offset(A.Binary, "right")
+cdef Py_ssize_t F_UN_OPERAND = slot_offset(A.Unary, "operand")
+cdef Py_ssize_t F_ISNULL_EXPR = slot_offset(A.IsNull, "expr")
+cdef Py_ssize_t F_COLLATE_EXPR = slot_offset(A.Collate, "expr")
+cdef Py_ssize_t F_CAST_EXPR = slot_offset(A.Cast, "expr")
+cdef Py_ssize_t F_RC_REF = slot_offset(ResolvedColumn, "ref")
 
 cdef frozenset VOLATILE = frozenset(("random", "randomblob", "changes", "last_insert_rowid",
                                      "total_changes"))
@@ -111,6 +124,7 @@ cdef class Masker:
         cdef unsigned long long m = 0
         cdef list stack = [e]
         cdef tuple th
+        cdef ColRef ref
         while stack:
             x = stack.pop()
             if x is None:
@@ -119,10 +133,12 @@ cdef class Masker:
             if t is T_Literal or t is T_Param:
                 continue
             if t is T_Column:
-                key = (x.name, x.table)
+                name = slot(x, F_COL_NAME)
+                table = slot(x, F_COL_TABLE)
+                key = name if table is None else (name, table)  # (as the Scope's cache)
                 hit = memo.get(key)
                 if hit is None:
-                    hit = memo[key] = self._column_mask(x)
+                    hit = memo[key] = self._column_mask(name, table)
                 if hit is C_PINNED:
                     self.complete = False
                     return C_PINNED
@@ -131,10 +147,10 @@ cdef class Masker:
                     m |= <unsigned long long>th[0]
                     cols.add(th[1])
             elif t is T_Binary:
-                stack.append(x.right)
-                stack.append(x.left)
+                stack.append(slot(x, F_BIN_RIGHT))
+                stack.append(slot(x, F_BIN_LEFT))
             elif t is T_ResolvedColumn:
-                ref = x.ref
+                ref = <ColRef?>slot(x, F_RC_REF)
                 if ref.scope is scope:
                     b = bit_of.get(id(ref.source))
                     if b is None:
@@ -143,9 +159,13 @@ cdef class Masker:
                     m |= <unsigned long long>b
                     cols.add((id(ref.source), ref.col))
             elif t is T_Unary:
-                stack.append(x.operand)
-            elif t is T_IsNull or t is T_Collate or t is T_Cast:
-                stack.append(x.expr)
+                stack.append(slot(x, F_UN_OPERAND))
+            elif t is T_IsNull:
+                stack.append(slot(x, F_ISNULL_EXPR))
+            elif t is T_Collate:
+                stack.append(slot(x, F_COLLATE_EXPR))
+            elif t is T_Cast:
+                stack.append(slot(x, F_CAST_EXPR))
             elif t is T_Between:
                 stack.append(x.high)
                 stack.append(x.low)
@@ -178,22 +198,25 @@ cdef class Masker:
                 return C_PINNED
         return m
 
-    cdef object _column_mask(self, x):
+    cdef object _column_mask(self, name, table):
         """(bit, (id(source), column)) of a column name of this scope, _OUTER for one of an
         enclosing scope, PINNED when it does not resolve here."""
+        cdef ColRef ref
         try:
-            ref = self.scope.lookup(x.name, x.table)
+            r = lookup_name(self.scope, name, table)
         except OperationalError:
             return C_PINNED
-        if ref is None:
+        if r is None:
             return C_PINNED
+        ref = <ColRef?>r
         if ref.depth:
             return C_OUTER
         if type(ref) is T_CoalesceRef:  # a FULL JOIN's USING column reads every side
             b = 0
-            for alt in ref.alts:
-                b |= self.bit_of.get(id(alt.source), 0)
-            return b, (id(ref.alts[0].source), ref.alts[0].col)
+            for alt in r.alts:
+                b |= self.bit_of.get(id((<ColRef?>alt).source), 0)
+            first = <ColRef?>r.alts[0]
+            return b, (id(first.source), first.col)
         b = self.bit_of.get(id(ref.source))
         if b is None:
             return C_PINNED
@@ -204,17 +227,21 @@ cpdef object column_ref(scope, e):
     """(source, column number) of this scope that the column expression ``e`` is (the
     column number as ``plan_terms.column_of`` gives it: -1 for the rowid or INTEGER
     PRIMARY KEY of a table), with one lookup; or None."""
+    cdef ColRef ref
     t = type(e)
     if t is T_ResolvedColumn:
-        ref = e.ref
+        ref = <ColRef?>slot(e, F_RC_REF)
         if ref.scope is not scope:
             return None
     elif t is T_Column:
         try:
-            ref = scope.lookup(e.name, e.table)
+            r = lookup_name(scope, slot(e, F_COL_NAME), slot(e, F_COL_TABLE))
         except OperationalError:
             return None
-        if ref is None or ref.depth != 0:
+        if r is None:
+            return None
+        ref = <ColRef?>r
+        if ref.depth != 0:
             return None
     else:
         return None
