@@ -22,21 +22,10 @@ from sqlengine.compiler.alter_check import altered_schema, check_schema, renamed
 from sqlengine.compiler.alter_refs import trigger_positions, view_positions
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
-from sqlengine.sql.lexer import dequote, next_token
+from sqlengine.sql.lexer import dequote, next_token, tokens
 from sqlengine.vdbe import opcodes as O
 
 _IDENT = ("ID", "STRING", "INDEXED", "JOIN_KW")
-
-
-def _tokens(sql):
-    out = []
-    i = 0
-    while i < len(sql):
-        kind, end = next_token(sql, i)
-        if kind != "SPACE":
-            out.append((kind, i, end))
-        i = end
-    return out
 
 
 def _ident_value(sql, kind, a, e):
@@ -49,7 +38,7 @@ def _ident_value(sql, kind, a, e):
 def _replace_idents(sql, old, new_text, only=None):
     """``sql`` with every identifier token naming ``old`` replaced by ``new_text``;
     ``only(tokens, k)`` may veto a token."""
-    toks = _tokens(sql)
+    toks = tokens(sql)
     out = []
     last = 0
     low = old.lower()
@@ -336,7 +325,7 @@ def _default_value(e):
 
 def _column_text(stmt_sql, name):
     """The column definition as written after ADD [COLUMN]."""
-    toks = _tokens(stmt_sql)
+    toks = tokens(stmt_sql)
     for k, (_kind, a, e) in enumerate(toks):
         if stmt_sql[a:e].upper() == "ADD":
             j = k + 1
@@ -361,7 +350,7 @@ def _end_of_columns(sql, ncols):
     constraints), where SQLite appends an added column."""
     depth = 0
     seen = 0
-    for kind, a, _e in _tokens(sql):
+    for kind, a, _e in tokens(sql):
         if kind == "LP":
             depth += 1
         elif kind == "RP":
@@ -604,7 +593,7 @@ def _drop_column(p, t, name):
 
 def _cut_column(sql, col):
     """The CREATE TABLE text without the definition of column number ``col``."""
-    toks = _tokens(sql)
+    toks = tokens(sql)
     depth = 0
     starts = []  # (token index of each top-level item's first token)
     seps = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 from sqlengine.compiler.walk import compound_cores, iter_children
 from sqlengine.sql import ast as A
 from sqlengine.sql import parse_one
-from sqlengine.sql.lexer import next_token
+from sqlengine.sql.lexer import dequote, next_token, tokens
 
 
 class _Unsupported(Exception):
@@ -172,7 +172,7 @@ def trigger_positions(schema, sql, table, old):
     covered."""
     try:
         stmt = parse_one(sql).stmt
-        toks = _tokens(sql)
+        toks = tokens(sql)
         hits: list[tuple[int, int]] = []
         names: list[int] = []
         on = schema.table(stmt.table)
@@ -264,17 +264,6 @@ def _step(schema, sql, toks, step, pseudo, table, old, hits, names):
         _expr(schema, step.where, [scope, pseudo], table, old, hits)
 
 
-def _tokens(sql):
-    out = []
-    i = 0
-    while i < len(sql):
-        kind, end = next_token(sql, i)
-        if kind != "SPACE":
-            out.append((kind, i, end))
-        i = end
-    return out
-
-
 def _token_at(toks, pos):
     for k, tok in enumerate(toks):
         if tok[1] >= pos:
@@ -283,7 +272,6 @@ def _token_at(toks, pos):
 
 
 def _is_old(sql, tok, old) -> bool:
-    from sqlengine.sql.lexer import dequote
     kind, a, e = tok
     text = sql[a:e]
     if kind != "ID" and not text[:1].isalpha():

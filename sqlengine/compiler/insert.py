@@ -472,11 +472,16 @@ def _checked_row(table, st, row, n_src, p=None):
             found = names_error(p, Scope([]), row)
             if found is not None:
                 raise found
-        if st.columns is not None:
-            raise OperationalError(f"{len(row)} values for {n_src} columns")
-        raise OperationalError(f"table {table.name} has {n_src} columns but "
-                               f"{len(row)} values were supplied")
+        raise _count_error(table, st, len(row), n_src)
     return row
+
+
+def _count_error(table, st, n, n_src):
+    """SQLite's error for an INSERT source of ``n`` values where ``n_src`` are taken."""
+    if st.columns is not None:
+        return OperationalError(f"{n} values for {n_src} columns")
+    return OperationalError(f"table {table.name} has {n_src} columns but "
+                            f"{n} values were supplied")
 
 
 def _source_error(p, table, st, n_src):
@@ -497,12 +502,7 @@ def _source_error(p, table, st, n_src):
         n = len(result_info_only(p, src).names)
     except OperationalError as found:
         return found
-    if n != n_src:
-        if st.columns is not None:
-            return OperationalError(f"{n} values for {n_src} columns")
-        return OperationalError(f"table {table.name} has {n_src} columns but "
-                                f"{n} values were supplied")
-    return None
+    return _count_error(table, st, n, n_src) if n != n_src else None
 
 
 def _code_row_values(p, table, pos, rowid_pos, base, n_src, value):

@@ -48,12 +48,8 @@ def first_error(p, core, outer, corr, err, order_by=None):
     if str(err).startswith(_BEFORE_RESOLVING) and not str(err).startswith("no such table"):
         return err  # (a missing table may be a subquery's: the walk finds the first)
     from sqlengine.compiler.alias import link_subquery_scope, result_aliases
-    from sqlengine.compiler.builder import ProgramBuilder
     from sqlengine.compiler.select import _expand_columns, build_from
-    saved = p.b
-    p.b = ProgramBuilder()
-    p.b.n_mem = saved.n_mem
-    p.b.n_cursor = saved.n_cursor
+    saved = _throwaway_builder(p)
     try:
         scope = Scope([], outer, corr if corr is not None else [False])
         if outer is not None:
@@ -417,11 +413,25 @@ def set_error(p, scope, table, sets):
     """The first error of an UPDATE's (or an upsert's) SET items, each in turn: its
     expression resolved in ``scope``, then its columns looked up in ``table``; None when
     there is none."""
-    from sqlengine.compiler.upsert import set_target
     for item in sets:
-        found = names_error(p, scope, [item.expr])
+        found = names_error(p, scope, [item.expr]) or columns_error(table, [item])
         if found is not None:
             return found
+    return None
+
+
+def set_where_error(p, scope, table, sets, where):
+    """The first error of SET items ``sets`` (``set_error``), then of the WHERE clause
+    ``where`` (or None), resolved in ``scope``; None when there is none."""
+    return set_error(p, scope, table, sets) or (
+        names_error(p, scope, [where]) if where is not None else None)
+
+
+def columns_error(table, sets):
+    """The first error looking up the columns of SET items ``sets`` in ``table``, else
+    None."""
+    from sqlengine.compiler.upsert import set_target
+    for item in sets:
         for cname in item.columns:
             try:
                 set_target(table, cname)
@@ -467,22 +477,15 @@ def update_error(p, st, table, err):
         return err
     from sqlengine.compiler.attach import source_db
     from sqlengine.compiler.resolve import table_source
-    from sqlengine.compiler.upsert import set_target
     src = table_source(st.table.alias or table.name, -1, table)
     src.db = source_db(p.db, table)
     scope = Scope([src])
     if st.from_ is None:
-        found = set_error(p, scope, table, st.sets) or (
-            names_error(p, scope, [st.where]) if st.where is not None else None)
-        if found is not None:
-            return found
+        found = set_where_error(p, scope, table, st.sets, st.where)
     else:
-        for item in st.sets:
-            for cname in item.columns:
-                try:
-                    set_target(table, cname)
-                except OperationalError as found:
-                    return found
+        found = columns_error(table, st.sets)
+    if found is not None:
+        return found
     if st.returning:
         found = returning_error(p, table, st.returning)
         if found is not None:

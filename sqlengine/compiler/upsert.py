@@ -211,11 +211,9 @@ class Upsert:
                             make_scope, u.where, skip_label, "ABORT")
         except OperationalError as err:
             # (SQLite resolves the SET items, each in turn, before the WHERE clause)
-            from sqlengine.compiler.resolve_order import names_error, set_error
-            scope = make_scope(0)
-            raise set_error(self.p, scope, table, u.sets) or (
-                names_error(self.p, scope, [u.where]) if u.where is not None else None
-            ) or err from None
+            from sqlengine.compiler.resolve_order import set_where_error
+            raise set_where_error(self.p, make_scope(0), table, u.sets, u.where) \
+                or err from None
         self.p.b.emit(O.OP_Goto, 0, skip_label)
 
 

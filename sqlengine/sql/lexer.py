@@ -4,8 +4,9 @@
 ``kind`` is a terminal name of ``grammar.lark`` (SQLite's TK_* names), ``"SPACE"`` for
 white space and comments, or ``"ILLEGAL"`` for text SQLite does not recognise (the caller
 reports ``unrecognized token``). Every rule follows SQLite's ``sqlite3GetToken``: the
-same token boundaries, the same keywords, the same illegal tokens. The helpers that turn
-a token's text into a value (``dequote``, ``unescape_string``) live here too.
+same token boundaries, the same keywords, the same illegal tokens. ``tokens(sql)`` lists a
+text's tokens without its white space; the helpers that turn a token's text into a value
+(``dequote``, ``unescape_string``) live here too.
 
 This module never decides grammar questions (keyword fallback, window keywords): the
 parser does that.
@@ -234,6 +235,18 @@ def _variable(sql: str, i: int) -> tuple[str, int]:
     if named == 0:
         kind = "ILLEGAL"
     return kind, j
+
+
+def tokens(sql: str) -> list[tuple[str, int, int]]:
+    """The ``(kind, start, end)`` of every token of ``sql`` but white space and comments."""
+    out = []
+    i = 0
+    while i < len(sql):
+        kind, end = next_token(sql, i)
+        if kind != "SPACE":
+            out.append((kind, i, end))
+        i = end
+    return out
 
 
 def dequote(text: str) -> str:

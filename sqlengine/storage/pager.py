@@ -405,14 +405,15 @@ class Pager:
         if pgno in self.dirty:
             return
         if pgno not in self.journaled:
-            if pgno <= self.orig_db_size:
-                if not self.memory and self.journal_mode not in ("memory", "off"):
-                    self._journal_page(pgno, page.data)   # (_uses_journal_file, inline)
-            elif self.jfile is None and self._uses_journal_file():
-                # a transaction that only adds pages (the first one of a new file above all)
-                # still needs a journal: its header's original size is what a crash rolls
-                # the file back to (SQLite opens the journal at the first write too)
-                self._open_journal()
+            if not self.memory and self.journal_mode not in ("memory", "off"):
+                # (_uses_journal_file, inline: asked once per page a transaction writes)
+                if pgno <= self.orig_db_size:
+                    self._journal_page(pgno, page.data)
+                elif self.jfile is None:
+                    # a transaction that only adds pages (the first one of a new file above
+                    # all) still needs a journal: its header's original size is what a crash
+                    # rolls the file back to (SQLite opens the journal at the first write too)
+                    self._open_journal()
             self.journaled.add(pgno)
         self.dirty[pgno] = page
 
