@@ -12,9 +12,11 @@ from sqlengine.compiler._resolve cimport comparison_collation
 from sqlengine.compiler._terms cimport Operand, WhereTerm, column_ref
 from sqlengine.compiler._loops import LoopBuilder, log_est
 from sqlengine.compiler.plan_cols import columns_used
+from sqlengine.compiler.plan_terms import or_to_in
 from sqlengine.compiler.rightjoin import outer_level
 from sqlengine.sql import ast as A
 
+cdef object T_Binary = A.Binary
 cdef object T_Join = A.Join
 cdef object T_TableRef = A.TableRef
 
@@ -55,7 +57,7 @@ def plan(scope, wc, core, order_by=None, limit=None, bint group=False):
     cdef WhereLoop lp
     if n == 1 and not srcs[0].left:
         src = srcs[0]
-        if not _any_operands(wc.terms) and (not src.is_table or not src.table.indexes):
+        if _scan_only(scope, wc, src.table) if src.is_table else not _any_operands(wc.terms):
             lp = WhereLoop(0, "scan")
             if order_by:
                 k, rev = OrderChecker(scope, wc, order_by, group).detail([lp])
@@ -127,6 +129,29 @@ cdef bint _any_operands(list terms) except -1:
         if t.operands:
             return True
     return False
+
+
+cdef bint _scan_only(scope, wc, table) except -1:
+    """Whether a full scan is the only loop the one FROM item, ``table``, has: it has no
+    index (nor is WITHOUT ROWID), no operand keys its rowid (nor an OR of rowid
+    equalities, which the loop builder reads as an IN), and no automatic index can
+    compete: LoopBuilder makes one only for an ``=`` operand, and solve_one skips it
+    unless the loop runs more than once (a subquery's, whose n_row0 is 48)."""
+    cdef WhereTerm t
+    cdef Operand o
+    if table.indexes or table.without_rowid:
+        return False
+    cdef bint sub = scope.outer is not None
+    for t in wc.terms:
+        if t.operands:
+            for o in t.operands:
+                if o.col < 0 or sub and o.op == "=":
+                    return False
+        elif type(t.expr) is T_Binary and t.expr.op == "OR":
+            x = or_to_in(scope, t)
+            if x is not None and (<Operand>x).col < 0:
+                return False
+    return True
 
 
 cdef bint _fixed_order(srcs) except -1:
