@@ -8,6 +8,7 @@ each row where its loop finds it. This module emits code; it never runs it.
 from __future__ import annotations
 
 from sqlengine.compiler.attach import source_db
+from sqlengine.compiler.planner import check_indexed_by
 from sqlengine.compiler.insert import code_delete_row, open_write_cursors, table_for_write
 from sqlengine.compiler.resolve import Scope, table_source
 from sqlengine.compiler.trigger import code_triggers, has_triggers
@@ -138,6 +139,7 @@ def compile_delete(p, st: A.Delete):
     if st.order_by or st.limit is not None:
         st = limited(p, st, "DELETE")
     table = table_for_write(p, st.table.name, st.table.schema)
+    check_indexed_by(st.table, table)
     p.write = True
     if getattr(table, "is_view", False):
         from sqlengine.compiler.trigger import compile_view_update_delete

@@ -51,6 +51,8 @@ def flatten_from(p, core, order_by, views=()):
         if (view is None or view.columns or key in views
                 or p.schema.table(item.name) is not None):
             return core
+        if item.indexed_by is not None:  # (a view has no index: the error, not flattened)
+            return core
         sel, visible = view.select, item.alias or item.name
         views = views + (key,)
     else:

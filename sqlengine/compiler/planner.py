@@ -25,8 +25,23 @@ from sqlengine.compiler._paths import (  # noqa: F401  (the compiled solver; re-
     OrderChecker, order_checker, solve, sorting_cost)
 from sqlengine.compiler.exprindex import index_column_affinity
 from sqlengine.compiler.resolve import comparison_collation, expr_affinity
+from sqlengine.errors import OperationalError
 from sqlengine.vdbe._values import comparison_affinity
 from sqlengine.vdbe.opcodes import AFF_BLOB
+
+def check_indexed_by(ref, table) -> None:
+    """SQLite's sqlite3IndexedByLookup: a FROM item (or DELETE/UPDATE target) written
+    ``INDEXED BY name`` names one of its table's indexes (any case), or the statement
+    fails with "no such index" (a view has none)."""
+    name = ref.indexed_by
+    if name is None:
+        return
+    low = name.lower()
+    for ix in getattr(table, "indexes", None) or ():
+        if ix.name.lower() == low:
+            return
+    raise OperationalError(f"no such index: {name}")
+
 
 # ---- what a loop reads -------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, s
 from sqlengine.compiler.pushdown import and_terms, rowid_filtered
 from sqlengine.compiler.plan_minmax import code_count, code_minmax
 from sqlengine.compiler.plan_terms import column_of
-from sqlengine.compiler.planner import TABLE_ROWS, log_est
+from sqlengine.compiler.planner import TABLE_ROWS, check_indexed_by, log_est
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -331,6 +331,8 @@ def _table_source_for(p, item):
 
 def _table_item_source(p, item, name, t):
     """The Source of FROM item ``item`` (named ``name``) reading the schema.Table ``t``."""
+    if item.indexed_by is not None:
+        check_indexed_by(item, t)
     cur = p.b.alloc_cursor()
     src = table_source(item.alias or name, cur, t)
     # (for ``aux.t.a``: the database it is in)
@@ -374,6 +376,8 @@ def _any_source_for(p, item, scope, outer):
             from sqlengine.compiler.cte import cte_source, find_cte
             entry = find_cte(p, name)
             if entry is not None:
+                if item.indexed_by is not None:  # (SQLite quotes the name here)
+                    raise OperationalError(f'no such index: "{item.indexed_by}"')
                 return cte_source(p, entry, item.alias, Source, materialize)
         if name.lower() in ("sqlite_temp_master", "sqlite_temp_schema") or (
                 item.schema is not None and item.schema.lower() == "temp" and
@@ -392,6 +396,7 @@ def _any_source_for(p, item, scope, outer):
             return _table_item_source(p, item, name, t)
         v = p.schema.views.get(name.lower())
         if v is not None:
+            check_indexed_by(item, v)
             stack = p.view_stack
             if stack is None:
                 stack = p.view_stack = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sqlengine.compiler.delete import code_row_key, collect_rowids, one_pass, open_one_pass
 from sqlengine.compiler.expr import code_expr
+from sqlengine.compiler.planner import check_indexed_by
 from sqlengine.compiler.insert import (code_delete_keys, code_finish_row, code_write_row,
                                        conflict_action, open_write_cursors, table_for_write)
 from sqlengine.compiler.trigger import code_triggers, has_triggers
@@ -32,6 +33,7 @@ def compile_update(p, st: A.Update):
         from sqlengine.compiler.delete import limited
         st = limited(p, st, "UPDATE")
     table = table_for_write(p, st.table.name, st.table.schema)
+    check_indexed_by(st.table, table)
     p.write = True
     try:
         return _compile_update(p, st, table)

@@ -1,0 +1,32 @@
+-- INDEXED BY must name an index of the item's table (any case) or the statement fails
+-- with "no such index" (SQLite's sqlite3IndexedByLookup): in SELECT, INSERT ... SELECT,
+-- subqueries, DELETE and UPDATE; a view has no index; a CTE's error quotes the name
+CREATE TABLE t(a, b);
+CREATE INDEX ia ON t(a);
+CREATE TABLE u(x);
+CREATE INDEX iu ON u(x);
+CREATE VIEW v AS SELECT * FROM t;
+INSERT INTO t VALUES (1, 2), (3, 4);
+INSERT INTO u VALUES (1);
+SELECT * FROM t INDEXED BY ia WHERE a = 1;
+SELECT * FROM t INDEXED BY "IA" ORDER BY a;
+SELECT * FROM main.t INDEXED BY ia;
+SELECT * FROM t INDEXED BY iu;
+SELECT * FROM t INDEXED BY nope;
+SELECT * FROM t AS q INDEXED BY nope WHERE q.a = 1;
+SELECT * FROM t INDEXED BY foo, u INDEXED BY bar;
+SELECT * FROM u NOT INDEXED;
+SELECT * FROM v INDEXED BY ia;
+WITH w AS (SELECT 1) SELECT * FROM w INDEXED BY ia;
+SELECT (SELECT 1 FROM u INDEXED BY qq);
+SELECT * FROM sqlite_master INDEXED BY x;
+INSERT INTO t SELECT * FROM t INDEXED BY zz;
+DELETE FROM t INDEXED BY foo WHERE a = 1;
+DELETE FROM t INDEXED BY nope;
+DELETE FROM v INDEXED BY ia;
+UPDATE t INDEXED BY foo SET b = 1;
+UPDATE v INDEXED BY ia SET a = 1;
+UPDATE t INDEXED BY nope SET b = 1 FROM u;
+UPDATE t INDEXED BY ia SET b = 9 WHERE a = 1;
+DELETE FROM t INDEXED BY ia WHERE a = 3;
+SELECT * FROM t;
