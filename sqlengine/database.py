@@ -602,6 +602,11 @@ class Database:
         return self.bt.clear_table(root)
 
     def _vm_parse_schema(self):
+        for att in self.attached:
+            # (ALTER's rename of a main table or column rewrites temp's views and
+            # triggers too: its schema first, which main's merged schema is built from)
+            if att.name == "temp" and att.db.bt.in_trans:
+                att.db._reload_schema_in_txn()
         self._reload_schema_in_txn()
 
     # ---- EXPLAIN -------------------------------------------------------------------------------

@@ -119,12 +119,42 @@ def _view_not_altered(name, action):
 
 # ---- the schema rows ---------------------------------------------------------------------
 
-def _rewrite_schema(p, changes, deletes=()):
-    """Rewrite sqlite_schema rows: ``changes`` maps an object name (lower case) to
+def _write_changes(p, changes, t):
+    """``_rewrite_schema`` of main's rows and, with a temp database, of the temp views and
+    triggers among ``changes`` (keys of the merged schema) in its sqlite_temp_schema: a
+    rename in a main table ``t`` edits them too, as SQLite's does."""
+    temp = None
+    if p.db.attached:
+        from sqlengine.compiler.attach import ROOT_SHIFT, find
+        if not (t.root or 0) >> ROOT_SHIFT:  # (a table of main)
+            temp = find(p.db, "temp")
+    if temp is None:
+        _rewrite_schema(p, changes)
+        return
+    ts = temp.db.schema
+    main, in_temp = {}, {}
+    for key, row in changes.items():
+        if key.startswith("main."):
+            main[key[5:]] = row
+            continue
+        bare = key[5:] if key.startswith("temp.") else key
+        kind = row[0]
+        if kind == "view" and bare in ts.views or kind == "trigger" and bare in ts.triggers:
+            in_temp[bare] = row
+        elif not key.startswith("temp."):
+            main[key] = row
+    _rewrite_schema(p, main)
+    if in_temp:
+        _rewrite_schema(p, in_temp, root=temp.code << ROOT_SHIFT | 1)
+
+
+def _rewrite_schema(p, changes, deletes=(), root=1):
+    """Rewrite sqlite_schema rows (of the schema table at ``root``: main's, or a tagged
+    root of an attached database): ``changes`` maps an object name (lower case) to
     (type, name, tbl_name, sql) for its row; the root page is kept."""
     b = p.b
     cur = b.alloc_cursor()
-    b.emit(O.OP_OpenWrite, cur, 1, 0, 5, comment="sqlite_schema")
+    b.emit(O.OP_OpenWrite, cur, root, 0, 5, comment="sqlite_schema")
     done = b.new_label()
     top = b.new_label()
     nxt = b.new_label()
@@ -401,7 +431,7 @@ def _rename_table(p, t, new):
         if _mentions(v.sql, old):
             changes[key] = ("view", v.name, v.name, _replace_idents(v.sql, old, qn))
     _check_after_rename(p, changes, old.lower())
-    _rewrite_schema(p, changes)
+    _write_changes(p, changes, t)
     if t.autoinc and s.table("sqlite_sequence") is not None:
         _rename_sequence(p, old, new)
     _finish(p)
@@ -488,7 +518,7 @@ def _rename_column(p, t, old, new):
                             _replace_idents(other.sql, old, nt,
                                             only=_after_references(t.name)))
     _check_after_rename(p, changes)
-    _rewrite_schema(p, changes)
+    _write_changes(p, changes, t)
     _finish(p)
 
 
