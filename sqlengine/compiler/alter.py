@@ -13,6 +13,10 @@ stores the default in every existing row, DROP COLUMN removes the value from eve
 RENAME TO, RENAME COLUMN and DROP COLUMN first check that every view and trigger still
 resolves (alter_check.py), as SQLite's renameTestSchema does.
 
+Each database keeps its rows: an ALTER of a temp table edits sqlite_temp_schema alone; a
+rename in a main table edits main's rows and then temp's views and triggers (SQLite's
+second pass, which 3.40 also runs for a temp table's column: ``_rename_again``).
+
 This module emits code; it never runs it.
 """
 
@@ -89,12 +93,18 @@ def compile_alter(p, st: A.AlterTable):
     low = st.table.lower()
     if low in ("sqlite_schema", "sqlite_master") or low.startswith("sqlite_"):
         raise OperationalError(f"table {st.table} may not be altered")
-    t = s.table(st.table)
+    key = low
+    if st.schema is not None and _temp(p) is not None:
+        key = f"{st.schema.lower()}.{low}"  # (main.x and temp.x: each one's own object)
+    t = s.tables.get(key)
+    if st.schema is not None and st.schema.lower() == "temp" and _temp(p) is None:
+        t = None
     action = st.action.upper()
     if t is None:
-        if low in s.views:
-            raise _view_not_altered(s.views[low].name, action)
-        raise OperationalError(f"no such table: {st.table}")
+        if key in s.views:
+            raise _view_not_altered(s.views[key].name, action)
+        written = f"{st.schema}.{st.table}" if st.schema is not None else st.table
+        raise OperationalError(f"no such table: {written}")
     if action in ("ADD", "ADD COLUMN"):
         return _add_column(p, t, st)
     if action in ("RENAME", "RENAME TO", "RENAME TABLE"):
@@ -119,33 +129,45 @@ def _view_not_altered(name, action):
 
 # ---- the schema rows ---------------------------------------------------------------------
 
-def _write_changes(p, changes, t):
-    """``_rewrite_schema`` of main's rows and, with a temp database, of the temp views and
-    triggers among ``changes`` (keys of the merged schema) in its sqlite_temp_schema: a
-    rename in a main table ``t`` edits them too, as SQLite's does."""
-    temp = None
-    if p.db.attached:
-        from sqlengine.compiler.attach import ROOT_SHIFT, find
-        if not (t.root or 0) >> ROOT_SHIFT:  # (a table of main)
-            temp = find(p.db, "temp")
-    if temp is None:
-        _rewrite_schema(p, changes)
-        return
-    ts = temp.db.schema
-    main, in_temp = {}, {}
-    for key, row in changes.items():
-        if key.startswith("main."):
-            main[key[5:]] = row
-            continue
-        bare = key[5:] if key.startswith("temp.") else key
-        kind = row[0]
-        if kind == "view" and bare in ts.views or kind == "trigger" and bare in ts.triggers:
-            in_temp[bare] = row
-        elif not key.startswith("temp."):
-            main[key] = row
-    _rewrite_schema(p, main)
-    if in_temp:
-        _rewrite_schema(p, in_temp, root=temp.code << ROOT_SHIFT | 1)
+def _temp(p):
+    """The connection's temp database (an Attached), or None."""
+    if not p.db.attached:
+        return None
+    from sqlengine.compiler.attach import find
+    return find(p.db, "temp")
+
+
+def _home(p, t):
+    """("main" or "temp", that database's own Schema): where table ``t`` is."""
+    from sqlengine.compiler.attach import ROOT_SHIFT
+    temp = _temp(p)
+    if temp is not None and (t.root or 0) >> ROOT_SHIFT == temp.code:
+        return "temp", temp.db.schema
+    return "main", getattr(p.schema, "main", p.schema)
+
+
+def _dependents(p, db, home):
+    """(database, kind, object) of the views and triggers a rename in a table of ``db``
+    edits: its database's own, then, for a main table, temp's (SQLite's second pass over
+    sqlite_temp_schema)."""
+    out = [(db, "trigger", tr) for tr in home.triggers.values()]
+    out += [(db, "view", v) for v in home.views.values()]
+    temp = _temp(p)
+    if db == "main" and temp is not None:
+        out += [("temp", "trigger", tr) for tr in temp.db.schema.triggers.values()]
+        out += [("temp", "view", v) for v in temp.db.schema.views.values()]
+    return out
+
+
+def _write_changes(p, changes):
+    """``_rewrite_schema`` of the rows among ``changes`` ((database, lower-case name) ->
+    row) in each database's schema table: main's, then temp's sqlite_temp_schema."""
+    from sqlengine.compiler.attach import ROOT_SHIFT
+    for db in ("main", "temp"):
+        rows = {key: row for (d, key), row in changes.items() if d == db}
+        if rows:
+            root = 1 if db == "main" else _temp(p).code << ROOT_SHIFT | 1
+            _rewrite_schema(p, rows, root=root)
 
 
 def _rewrite_schema(p, changes, deletes=(), root=1):
@@ -188,8 +210,9 @@ def _rewrite_schema(p, changes, deletes=(), root=1):
     b.resolve(done)
 
 
-def _finish(p):
-    p.b.emit(O.OP_SetCookie, 0, 1, -1)
+def _finish(p, db="main"):
+    if db == "main":  # (temp's cookie is the connection's own: nothing reads it)
+        p.b.emit(O.OP_SetCookie, 0, 1, -1)
     p.b.emit(O.OP_ParseSchema, 0, 0, 0, "schema changed")
 
 
@@ -258,7 +281,8 @@ def _add_column(p, t, st):
         p.returning = _Names(["CASE WHEN quick_check GLOB 'CHECK*' THEN raise(ABORT,'CHECK "
                               "constraint failed') ELSE raise(ABORT,'NOT NULL constraint "
                               "failed') END"])
-    _rewrite_schema(p, {t.name.lower(): ("table", t.name, t.name, new_sql)})
+    db = _home(p, t)[0]
+    _write_changes(p, {(db, t.name.lower()): ("table", t.name, t.name, new_sql)})
     if dval is not None and generated is None:
         n = t.n_stored
 
@@ -268,7 +292,7 @@ def _add_column(p, t, st):
         _rewrite_rows(p, t, n, add)
     if verify:
         _verify_rows(p, new_t)
-    _finish(p)
+    _finish(p, db)
 
 
 def _error_if_not_empty(p, t, message):
@@ -397,8 +421,9 @@ def _end_of_columns(sql, ncols):
 # ---- RENAME TO -------------------------------------------------------------------------------
 
 def _rename_table(p, t, new):
-    s = p.schema
-    if s.table(new) is not None or new.lower() in s.views or new.lower() in s.indexes:
+    db, home = _home(p, t)
+    # (a name is taken only in the table's own database)
+    if home.table(new) is not None or new.lower() in home.views or new.lower() in home.indexes:
         raise OperationalError(
             f"there is already another table or index with this name: {new}")
     if new.lower().startswith("sqlite_"):
@@ -407,34 +432,35 @@ def _rename_table(p, t, new):
     old = t.name
     qn = _quote(new)
     changes = {}
-    changes[old.lower()] = ("table", new, new, _replace_idents(t.sql, old, qn))
+    changes[(db, old.lower())] = ("table", new, new, _replace_idents(t.sql, old, qn))
     for idx in t.indexes:
         iname = idx.name
         if idx.auto and iname.lower().startswith(f"sqlite_autoindex_{old.lower()}_"):
             iname = f"sqlite_autoindex_{new}_" + iname.rsplit("_", 1)[1]
         sql = _replace_idents(idx.sql, old, qn) if idx.sql else None
-        changes[idx.name.lower()] = ("index", iname, new, sql)
-    for tr in s.triggers.values():
-        if tr.table.lower() == old.lower():
-            changes[tr.name.lower()] = ("trigger", tr.name, new,
-                                        _replace_idents(tr.sql, old, qn))
-        elif _mentions(tr.sql, old):
-            changes[tr.name.lower()] = ("trigger", tr.name, tr.table,
-                                        _replace_idents(tr.sql, old, qn))
-    for key, other in s.tables.items():
-        if other is t or key == "sqlite_schema" or not other.sql:
+        changes[(db, idx.name.lower())] = ("index", iname, new, sql)
+    for key, other in home.tables.items():
+        if key == old.lower() or key == "sqlite_schema" or not other.sql:
             continue
         new_sql = _replace_idents(other.sql, old, qn, only=_after_keyword("REFERENCES"))
         if new_sql != other.sql:
-            changes[key] = ("table", other.name, other.name, new_sql)
-    for key, v in s.views.items():
-        if _mentions(v.sql, old):
-            changes[key] = ("view", v.name, v.name, _replace_idents(v.sql, old, qn))
-    _check_after_rename(p, changes, old.lower())
-    _write_changes(p, changes, t)
-    if t.autoinc and s.table("sqlite_sequence") is not None:
-        _rename_sequence(p, old, new)
-    _finish(p)
+            changes[(db, key)] = ("table", other.name, other.name, new_sql)
+    for odb, kind, obj in _dependents(p, db, home):
+        if not _mentions(obj.sql, old):
+            continue
+        sql = _replace_idents(obj.sql, old, qn)
+        if kind == "view":
+            changes[(odb, obj.name.lower())] = ("view", obj.name, obj.name, sql)
+        else:
+            owner = new if obj.table.lower() == old.lower() else obj.table
+            changes[(odb, obj.name.lower())] = ("trigger", obj.name, owner, sql)
+    _check_after_rename(p, changes, (db, old.lower()))
+    _write_changes(p, changes)
+    seq = p.schema.tables.get("temp.sqlite_sequence") if db == "temp" else \
+        home.tables.get("sqlite_sequence")
+    if t.autoinc and seq is not None:
+        _rename_sequence(p, seq, old, new)
+    _finish(p, db)
 
 
 def _check_after_rename(p, changes, old_table=None):
@@ -449,9 +475,8 @@ def _mentions(sql, name):
     return bool(sql) and _replace_idents(sql, name, "\x00") != sql
 
 
-def _rename_sequence(p, old, new):
+def _rename_sequence(p, seq, old, new):
     b = p.b
-    seq = p.schema.table("sqlite_sequence")
     cur = b.alloc_cursor()
     b.emit(O.OP_OpenWrite, cur, seq.root, 0, 2)
     done = b.new_label()
@@ -478,7 +503,6 @@ def _rename_sequence(p, old, new):
 # ---- RENAME COLUMN ---------------------------------------------------------------------------
 
 def _rename_column(p, t, old, new):
-    s = p.schema
     i = t.find_column(old)
     if i < 0:
         raise OperationalError(f'no such column: "{old}"')
@@ -486,40 +510,75 @@ def _rename_column(p, t, old, new):
         raise OperationalError(
             f"error in table {t.name} after rename: duplicate column name: {new}")
     check_schema(p)
+    db, home = _home(p, t)
 
     def nt(original, new=new):
         # the new name keeps the old token's quoting
         return _quote(new) if original[:1] in "\"[`" else _plain_or_quoted(new)
-    changes = {t.name.lower(): ("table", t.name, t.name, _replace_idents(t.sql, old, nt))}
+    changes = {(db, t.name.lower()): ("table", t.name, t.name,
+                                      _replace_idents(t.sql, old, nt))}
     for idx in t.indexes:
         if idx.sql:
-            changes[idx.name.lower()] = ("index", idx.name, t.name,
-                                         _replace_idents(idx.sql, old, nt))
-    for tr in s.triggers.values():
-        on_t = tr.table.lower() == t.name.lower()
-        if (on_t or _mentions(tr.sql, t.name)) and _mentions(tr.sql, old):
-            positions = trigger_positions(s, tr.sql, t, old)
-            if positions is not None:
-                sql = _renamed_at(tr.sql, positions, nt)
-            elif on_t:
-                sql = _replace_idents(tr.sql, old, nt)
-            else:
-                continue
-            changes[tr.name.lower()] = ("trigger", tr.name, tr.table, sql)
-    for key, v in s.views.items():
-        if _mentions(v.sql, t.name) and _mentions(v.sql, old):
-            changes[key] = ("view", v.name, v.name, _view_renamed(s, v.sql, t, old, nt))
-    for key, other in s.tables.items():
-        # ("main.x", "temp.x": a merged schema's second names, not rows of their own)
-        if other is t or key == "sqlite_schema" or "." in key or not other.sql:
+            changes[(db, idx.name.lower())] = ("index", idx.name, t.name,
+                                               _replace_idents(idx.sql, old, nt))
+    for odb, kind, obj in _dependents(p, db, home):
+        sql = _column_renamed(p.schema, kind, obj, t, old, nt)
+        if sql is not None:
+            changes[(odb, obj.name.lower())] = (kind, obj.name, getattr(obj, "table", obj.name),
+                                                sql)
+    for key, other in home.tables.items():
+        if key == t.name.lower() or key == "sqlite_schema" or not other.sql:
             continue
         if _mentions(other.sql, t.name) and _mentions(other.sql, old):
-            changes[key] = ("table", other.name, other.name,
-                            _replace_idents(other.sql, old, nt,
-                                            only=_after_references(t.name)))
+            changes[(db, key)] = ("table", other.name, other.name,
+                                  _replace_idents(other.sql, old, nt,
+                                                  only=_after_references(t.name)))
+    if db == "temp":
+        _rename_again(p, changes, t, old, nt)
     _check_after_rename(p, changes)
-    _write_changes(p, changes, t)
-    _finish(p)
+    _write_changes(p, changes)
+    _finish(p, db)
+
+
+def _column_renamed(s, kind, obj, t, old, nt):
+    """The text of view or trigger ``obj`` with column ``old`` of ``t`` renamed by ``nt``,
+    or None when the rename leaves it as it is."""
+    if kind == "view":
+        if _mentions(obj.sql, t.name) and _mentions(obj.sql, old):
+            return _view_renamed(s, obj.sql, t, old, nt)
+        return None
+    on_t = obj.table.lower() == t.name.lower()
+    if not (on_t or _mentions(obj.sql, t.name)) or not _mentions(obj.sql, old):
+        return None
+    positions = trigger_positions(s, obj.sql, t, old)
+    if positions is not None:
+        return _renamed_at(obj.sql, positions, nt)
+    return _replace_idents(obj.sql, old, nt) if on_t else None
+
+
+def _rename_again(p, changes, t, old, nt):
+    """SQLite 3.40 renames a column of a temp table in sqlite_temp_schema twice: once with
+    every row of it, then again in its views and triggers (the pass meant for a main
+    table's temp dependents), both against the schema as it was. The second pass
+    resolves the rewritten text, so a view or trigger that now names the new column fails
+    there: 'error in view v: no such column: b'."""
+    from sqlengine import schema as S
+    from sqlengine.compiler.alter_check import error_of, schema_rows
+    from sqlengine.sql import parse_one
+    for db, kind, name, _obj in schema_rows(p):
+        key = (db, name.lower())
+        if db != "temp" or kind not in ("view", "trigger") or key not in changes:
+            continue
+        row = changes[key]
+        ast = parse_one(row[3]).stmt
+        obj = S.View(row[1], ast.select, ast.columns, row[3]) if kind == "view" else \
+            S.Trigger(ast, row[3])
+        msg = error_of(p, p.schema, kind, obj)
+        if msg is not None:
+            raise OperationalError(f"error in {kind} {name}: {msg}")
+        sql = _column_renamed(p.schema, kind, obj, t, old, nt)
+        if sql is not None:
+            changes[key] = row[:3] + (sql,)
 
 
 def _view_renamed(s, sql, t, old, nt):
@@ -603,7 +662,8 @@ def _drop_column(p, t, name):
     def own(kind, name):
         return own_indexes.get(name.lower()) if kind == "index" else None
     check_schema(p, "after drop column", altered_schema(p, t, new_t), own)
-    _rewrite_schema(p, {t.name.lower(): ("table", t.name, t.name, new_sql)})
+    db = _home(p, t)[0]
+    _write_changes(p, {(db, t.name.lower()): ("table", t.name, t.name, new_sql)})
     n = t.n_stored
     field = i if t.storage is None else t.storage[i]
     if field >= 0:  # a virtual column has no value in the records
@@ -618,7 +678,7 @@ def _drop_column(p, t, name):
                     k += 1
             return out, n - 1
         _rewrite_rows(p, t, n, drop)
-    _finish(p)
+    _finish(p, db)
 
 
 def _cut_column(sql, col):

@@ -42,20 +42,20 @@ def check_schema(p, when="", schema=None, own=None, rename_table=False, objects=
     """Raise SQLite's error for the first view or trigger that does not resolve, in
     sqlite_schema order; ``schema``: the schema to resolve against (the altered one after
     DROP COLUMN or a rename; p.schema by default); ``when``: "", "after drop column" or
-    "after rename"; ``objects``: lower-case name -> the View or Trigger that row holds
-    now (those a rename rewrote). ``own(kind, name)`` may test a row itself (a table or
+    "after rename"; ``objects``: (database, lower-case name) -> the View or Trigger that
+    row holds now (those a rename rewrote). ``own(kind, name)`` may test a row itself (a table or
     index row) and return an error message.
     With legacy_alter_table on, RENAME TO tests nothing, the others fail with a bare
     "SQL logic error" before the change and test nothing after it."""
     schema = schema if schema is not None else p.schema
     legacy = getattr(p.db, "legacy_alter_table", 0)
     resolve = not legacy or not (rename_table or when)
-    for kind, name, obj in _objects(p):
+    for db, kind, name, obj in schema_rows(p):
         if objects is not None and kind in ("view", "trigger"):
-            obj = objects.get(name.lower(), obj)
+            obj = objects.get((db, name.lower()), obj)
         msg = own(kind, name) if own is not None else None
         if msg is None and obj is not None and resolve:
-            msg = _error_of(p, schema, kind, obj)
+            msg = error_of(p, schema, kind, obj)
             if msg is not None and legacy:
                 raise OperationalError("SQL logic error")
         if msg is not None:
@@ -63,18 +63,18 @@ def check_schema(p, when="", schema=None, own=None, rename_table=False, objects=
             raise OperationalError(f"error in {kind} {name}{sep}{when}: {msg}")
 
 
-def _objects(p):
-    """(type, name, object) of main's sqlite_schema rows in rowid order, then temp's (the
-    object: its View or Trigger, else None)."""
+def schema_rows(p):
+    """(database, type, name, object) of main's sqlite_schema rows in rowid order, then
+    temp's (database: "main" or "temp"; the object: its View or Trigger, else None)."""
     from sqlengine.compiler.attach import find
     from sqlengine.storage import decode_record
     main = getattr(p.schema, "main", p.schema)
-    dbs = [(getattr(p.db.bt, "main", p.db.bt), main)]
+    dbs = [("main", getattr(p.db.bt, "main", p.db.bt), main)]
     temp = find(p.db, "temp")
     if temp is not None and temp.db is not p.db:
-        dbs.append((temp.db.bt, temp.db.schema))
+        dbs.append(("temp", temp.db.bt, temp.db.schema))
     out = []
-    for bt, s in dbs:
+    for db, bt, s in dbs:
         if bt.page_count() == 0:
             continue
         cur = bt.cursor(1)
@@ -93,13 +93,13 @@ def _objects(p):
                     obj = s.views.get(name.lower())
                 elif kind == "trigger":
                     obj = s.triggers.get(name.lower())
-                out.append((kind, name, obj))
+                out.append((db, kind, name, obj))
         finally:
             cur.close()
     return out
 
 
-def _error_of(p, schema, kind, obj):
+def error_of(p, schema, kind, obj):
     """The resolving error of view or trigger ``obj`` against ``schema``, or None."""
     from sqlengine.compiler.context import Parse
     q = Parse(p.db, "")
@@ -157,9 +157,10 @@ def _has_size_mismatch(obj):
 
 
 def renamed_schema(p, changes, old_table=None):
-    """(a copy of p.schema as a RENAME leaves it, {lower-case name: rewritten View or
-    Trigger}) from ``changes`` (lower-case name -> (type, name, tbl_name, sql) of each
-    rewritten sqlite_schema row); ``old_table``: the lower-case name a RENAME TO retires."""
+    """(a copy of p.schema as a RENAME leaves it, {(database, lower-case name): rewritten
+    View or Trigger}) from ``changes`` ((database, lower-case name) -> (type, name,
+    tbl_name, sql) of each rewritten sqlite_schema row, database "main" or "temp");
+    ``old_table``: the (database, lower-case name) a RENAME TO retires."""
     import copy
     from sqlengine import schema as S
     from sqlengine.sql import parse_one
@@ -168,19 +169,42 @@ def renamed_schema(p, changes, old_table=None):
     m.views = dict(p.schema.views)
     m.triggers = dict(p.schema.triggers)
     objects = {}
-    for key, (kind, name, _tbl, sql) in changes.items():
+    for (db, key), (kind, name, _tbl, sql) in changes.items():
         if kind == "table":
-            old = m.tables.pop(old_table if key == old_table else key, None)
+            old = None
+            for k in merged_keys(p, db, old_table[1] if (db, key) == old_table else key):
+                old = m.tables.pop(k, None) or old
+            if key != name.lower() and db == "temp" and "main." + key in m.tables:
+                m.tables[key] = m.tables["main." + key]  # (no longer hidden)
             if old is not None:
-                m.tables[name.lower()] = S.table_from_ast(parse_one(sql).stmt, old.root, sql)
+                new_t = S.table_from_ast(parse_one(sql).stmt, old.root, sql)
+                for k in merged_keys(p, db, name.lower()):
+                    m.tables[k] = new_t
         elif kind == "view":
             ast = parse_one(sql).stmt
-            v = objects[key] = S.View(name, ast.select, ast.columns, sql)
-            m.views[key] = v
+            v = objects[(db, key)] = S.View(name, ast.select, ast.columns, sql)
+            for k in merged_keys(p, db, key):
+                m.views[k] = v
         elif kind == "trigger":
-            tr = objects[key] = S.Trigger(parse_one(sql).stmt, sql)
+            tr = objects[(db, key)] = S.Trigger(parse_one(sql).stmt, sql)
             m.triggers[key] = tr
+            if db == "temp":  # (attach.holder_name: the trigger is temp's)
+                m.triggers["temp." + key] = tr
     return m, objects
+
+
+def merged_keys(p, db, key):
+    """The keys under which the merged schema holds the table or view ``key`` of database
+    ``db`` ("main" or "temp"): the bare name alone without a temp database; else
+    ``db.key``, and the bare name when it reaches this database's object (temp's names
+    hide main's)."""
+    from sqlengine.compiler.attach import find
+    temp = find(p.db, "temp") if p.db.attached else None
+    if temp is None:
+        return [key]
+    ts = temp.db.schema
+    hidden = db == "main" and (key in ts.tables or key in ts.views)
+    return [f"{db}.{key}"] + ([] if hidden else [key])
 
 
 def altered_schema(p, t, new_t):

@@ -315,7 +315,9 @@ def holder_name(db, schema, obj, kind="views"):
     if getattr(schema, kind).get(key) is not obj:
         return None
     for att in db.attached:
-        if getattr(att.db.schema, kind).get(key) is obj:
+        # (or under "temp.name": a view or trigger an ALTER has rewritten, alter_check.py)
+        if getattr(att.db.schema, kind).get(key) is obj or \
+                getattr(schema, kind).get(f"{att.name.lower()}.{key}") is obj:
             return None if att.name.lower() == "temp" else att.name
     return "main"
 
@@ -342,9 +344,16 @@ def prepare_attached(db, parsed, stmt=None):
             att = _temp_target(db, stmt)
         if att is None and t is A.Drop and stmt.schema is None:
             att = _owner_of_dropped(db, stmt)
+        if t is A.AlterTable:
+            # (an ALTER of a temp table is compiled here: temp's views and triggers may
+            # read main's tables; one of another file's runs there)
+            att = _owner_of_altered(db, stmt) if att is None else \
+                None if att.name == "temp" else att
         if att is not None:
+            # (a qualifier only where the statement has one: CREATE TEMP VIEW v AS SELECT
+            # .. FROM temp.t keeps its body's)
             text = "VACUUM" if t is A.Vacuum and stmt.into is None else \
-                _strip_qualifier(parsed.text, att.name)
+                parsed.text if stmt.schema is None else _strip_qualifier(parsed.text, att.name)
             if att.name == "temp":
                 text = _TEMP_KEYWORD.sub(r"\1", text, count=1)
             return _ForeignStatement(db, att, text)
@@ -448,6 +457,23 @@ def _owner_of_dropped(db, stmt):
         return None
     for att in db.attached:
         if low in getattr(att.db.schema, attr):
+            return att
+    return None
+
+
+def _owner_of_altered(db, stmt):
+    """The attached database (not temp) holding the table an unqualified ALTER TABLE
+    names when neither temp nor main has one of that name."""
+    if stmt.schema is not None:
+        return None
+    low = stmt.table.lower()
+    main = getattr(db.schema, "main", db.schema)
+    temp = find(db, "temp")
+    if temp is not None and (low in temp.db.schema.tables or low in temp.db.schema.views) \
+            or low in main.tables or low in main.views:
+        return None
+    for att in db.attached:
+        if low in att.db.schema.tables or low in att.db.schema.views:
             return att
     return None
 
