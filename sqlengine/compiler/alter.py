@@ -3,7 +3,8 @@
 The schema is rewritten as SQLite rewrites it: ADD COLUMN appends the column's text to the
 CREATE TABLE statement; RENAME TO puts the new name, double-quoted, wherever the old one
 named the table (its CREATE TABLE, its indexes, triggers and views, the REFERENCES clauses
-of other tables; automatic index names follow); RENAME COLUMN puts the new name where the
+of other tables; automatic index names follow): where a token stands decides, so a column,
+an alias or a CTE of that name keeps it (alter_refs.table_positions); RENAME COLUMN puts the new name where the
 column was named (in a view: where a name resolves to it, alter_refs.py); DROP COLUMN cuts the column's definition out. Names are found token by
 token (the lexer's identifiers), which is exact for every schema that does not reuse one
 name for a table and a column.
@@ -23,7 +24,7 @@ This module emits code; it never runs it.
 from __future__ import annotations
 
 from sqlengine.compiler.alter_check import altered_schema, check_schema, renamed_schema
-from sqlengine.compiler.alter_refs import trigger_positions, view_positions
+from sqlengine.compiler.alter_refs import table_positions, trigger_positions, view_positions
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import dequote, next_token, tokens
@@ -431,14 +432,18 @@ def _rename_table(p, t, new):
     check_schema(p, rename_table=True)
     old = t.name
     qn = _quote(new)
+
+    def renamed(sql):
+        """``sql`` with the table's name renamed where it names the table, or None."""
+        positions = table_positions(sql, old) if sql else None
+        return _renamed_at(sql, positions, lambda _text: qn) if positions else None
     changes = {}
-    changes[(db, old.lower())] = ("table", new, new, _replace_idents(t.sql, old, qn))
+    changes[(db, old.lower())] = ("table", new, new, renamed(t.sql) or t.sql)
     for idx in t.indexes:
         iname = idx.name
         if idx.auto and iname.lower().startswith(f"sqlite_autoindex_{old.lower()}_"):
             iname = f"sqlite_autoindex_{new}_" + iname.rsplit("_", 1)[1]
-        sql = _replace_idents(idx.sql, old, qn) if idx.sql else None
-        changes[(db, idx.name.lower())] = ("index", iname, new, sql)
+        changes[(db, idx.name.lower())] = ("index", iname, new, renamed(idx.sql) or idx.sql)
     for key, other in home.tables.items():
         if key == old.lower() or key == "sqlite_schema" or not other.sql:
             continue
@@ -446,9 +451,9 @@ def _rename_table(p, t, new):
         if new_sql != other.sql:
             changes[(db, key)] = ("table", other.name, other.name, new_sql)
     for odb, kind, obj in _dependents(p, db, home):
-        if not _mentions(obj.sql, old):
+        sql = renamed(obj.sql)
+        if sql is None:
             continue
-        sql = _replace_idents(obj.sql, old, qn)
         if kind == "view":
             changes[(odb, obj.name.lower())] = ("view", obj.name, obj.name, sql)
         else:

@@ -10,7 +10,11 @@ innermost scope outwards, a qualified one by the item's alias or name.
 WITH clause, NATURAL or USING joins, table functions); the caller then falls back to
 rewriting every token of the name.
 
-This module only reads the AST; it emits no code.
+RENAME TO (``table_positions``) goes by where each token of the table's name stands: a FROM
+or JOIN item, the target of INSERT, UPDATE or DELETE, a REFERENCES clause, the ON of an
+index or a trigger, a column's qualifier; a column, an alias or a CTE of that name keeps it.
+
+This module only reads the AST and the tokens; it emits no code.
 """
 
 from __future__ import annotations
@@ -320,3 +324,98 @@ def _set_names(sql, toks, k, old):
             break
         k += 1
     return out
+
+
+# ---- RENAME TO --------------------------------------------------------------------------
+
+# a table's name follows these (INSERT INTO t, DELETE FROM t, CREATE INDEX i ON t, ...)
+_TABLE_AFTER = frozenset(("FROM", "JOIN", "INTO", "TABLE", "REFERENCES", "EXISTS", "UPDATE"))
+# these end a FROM clause at their depth
+_CLAUSE = frozenset(("WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "SET", "VALUES",
+                     "SELECT", "RETURNING", "SEMI", "UNION", "EXCEPT", "INTERSECT", "BEGIN",
+                     "WHEN"))
+_OR_ACTIONS = frozenset(("REPLACE", "IGNORE", "ABORT", "FAIL", "ROLLBACK"))
+
+
+def table_positions(sql, old):
+    """Offsets into ``sql`` (any CREATE statement) of the tokens that name table ``old``
+    where SQLite's RENAME TO renames it: a table's name in FROM and JOIN items, after
+    INTO, UPDATE, DELETE FROM, REFERENCES, CREATE TABLE and the ON of an index or a
+    trigger, and a column's qualifier ``old.x`` (unless some FROM item is aliased
+    ``old``); never a column, an alias or a function named like it."""
+    toks = tokens(sql)
+    low = old.lower()
+    mine = [k for k in range(len(toks)) if _is_old(sql, toks[k], low)]
+    if not mine:
+        return []
+    states = _from_states(toks)
+    cte = next((k for k in mine if _names_cte(toks, k)), len(toks))
+    # (after a WITH clause's "old AS (...)", an unqualified old is the CTE)
+    table = {k for k in mine if _table_slot(toks, states, k) and
+             (k < cte or toks[k - 1][0] == "DOT")}
+    aliased = any(toks[k - 1][0] == "AS" and states[k - 1] == "from" or
+                  toks[k - 1][0] == "ID" and k - 1 in table
+                  for k in mine if k > 0 and k not in table)
+    out = set()
+    for k in mine:
+        if k in table:
+            out.add(toks[k][1])
+        elif not aliased and k < cte and k + 1 < len(toks) and toks[k + 1][0] == "DOT" and \
+                k + 2 < len(toks) and toks[k + 2][0] != "LP":
+            out.add(toks[k][1])  # (a qualifier: old.x or main.old.x)
+    return sorted(out)
+
+
+def _from_states(toks):
+    """For each token, the state of its parenthesis level before it: "from" inside a FROM
+    clause (where a comma or JOIN starts an item), "on" in a join's ON expression, else
+    None."""
+    stack = [None]
+    out = []
+    for kind, _a, _e in toks:
+        out.append(stack[-1])
+        if kind == "LP":
+            stack.append(None)
+        elif kind == "RP":
+            if len(stack) > 1:
+                stack.pop()
+        elif kind == "FROM":
+            stack[-1] = "from"
+        elif kind in _CLAUSE:
+            stack[-1] = None
+        elif kind == "ON" and stack[-1] is not None:
+            stack[-1] = "on"
+        elif kind in ("JOIN", "COMMA") and stack[-1] == "on":
+            stack[-1] = "from"
+    return out
+
+
+def _table_slot(toks, states, k):
+    """Whether token ``k`` stands where a table's name does."""
+    j = k - 1
+    if j >= 1 and toks[j][0] == "DOT":
+        j -= 2  # (schema.table)
+    if j < 0:
+        return False
+    kind = toks[j][0]
+    if kind in _TABLE_AFTER:
+        return True
+    if kind == "COMMA":
+        return states[j] is not None
+    if kind == "ON":
+        return states[j] is None  # (a trigger's or an index's, not a join's)
+    if kind in _OR_ACTIONS:
+        return j >= 2 and toks[j - 1][0] == "OR" and toks[j - 2][0] == "UPDATE"
+    return False
+
+
+def _names_cte(toks, k):
+    """Whether token ``k`` is the name of a common table expression: ``name AS (``,
+    ``name AS [NOT] MATERIALIZED (`` or ``name(columns) AS (``."""
+    j = k + 1
+    if j < len(toks) and toks[j][0] == "LP":
+        while j < len(toks) and toks[j][0] != "RP":
+            j += 1
+        j += 1
+    return j + 1 < len(toks) and toks[j][0] == "AS" and \
+        toks[j + 1][0] in ("LP", "MATERIALIZED", "NOT")
