@@ -33,7 +33,8 @@ from sqlengine.sql import ast as A
 _RESOLVE_ERRORS = ("no such column: ", "no such table: ", "ambiguous column name: ",
                    "SELECTs to the left and right of ", "row value misused",
                    "HAVING clause on a non-aggregate query",
-                   "aggregate functions are not allowed in the GROUP BY clause")
+                   "aggregate functions are not allowed in the GROUP BY clause",
+                   "cannot join using column ")
 _RESOLVE_PARTS = (" is circularly defined", " ORDER BY term does not match any column",
                   " ORDER BY term out of range")
 

@@ -6,9 +6,12 @@ the renamed column of the renamed table, as SQLite's renameColumnFunc collects t
 The resolving here is SQLite's for the shapes it covers: each SELECT core's FROM items
 (tables, views, FROM subqueries) form a scope, an unqualified name is looked up from the
 innermost scope outwards, a qualified one by the item's alias or name.
-``view_positions`` and ``trigger_positions`` return None for what they do not cover (a
-WITH clause, NATURAL or USING joins, table functions); the caller then falls back to
-rewriting every token of the name.
+A CTE is a FROM item of its own columns; an unqualified name of a NATURAL or USING
+column is its leftmost table's (a USING list itself names nothing to rename); json_each
+and json_tree have their columns. ``view_positions`` and ``trigger_positions`` return None
+for what they do not cover (VALUES, pragma functions, schema-qualified names, a view
+without a column list in FROM, a recursive CTE without one); the caller then falls back to rewriting every
+token of the name.
 
 RENAME TO (``table_positions``) goes by where each token of the table's name stands: a FROM
 or JOIN item, the target of INSERT, UPDATE or DELETE, a REFERENCES clause, the ON of an
@@ -57,9 +60,9 @@ def _name_token(sql, pos, dots):
     return None
 
 
-def _select(schema, sel, outer, table, old, hits):
+def _select(schema, sel, outer, table, old, hits, ctes=None):
     if sel.with_ is not None:
-        raise _Unsupported
+        ctes = _with(schema, sel.with_, table, old, hits, ctes)
     cores = compound_cores(sel.body)
     last = None
     for core in cores:
@@ -67,35 +70,86 @@ def _select(schema, sel, outer, table, old, hits):
             raise _Unsupported  # (VALUES)
         scope = []
         if core.from_ is not None:
-            _sources(schema, core.from_, scope, table, old, hits, outer)
+            _sources(schema, core.from_, scope, table, old, hits, outer, ctes)
         chain = [scope] + outer
         for rc in core.columns:
             if type(rc) is A.ResultColumn:
-                _expr(schema, rc.expr, chain, table, old, hits)
+                _expr(schema, rc.expr, chain, table, old, hits, ctes)
         for e in (core.where, core.having):
             if e is not None:
-                _expr(schema, e, chain, table, old, hits)
+                _expr(schema, e, chain, table, old, hits, ctes)
         for e in core.group_by or ():
-            _expr(schema, e, chain, table, old, hits)
-        if core.windows:
-            raise _Unsupported
+            _expr(schema, e, chain, table, old, hits, ctes)
+        for _name, wdef in core.windows or ():
+            _expr(schema, wdef, chain, table, old, hits, ctes)
         last = chain
     for term in sel.order_by or ():
-        _expr(schema, term, last, table, old, hits)
+        _expr(schema, term, last, table, old, hits, ctes)
     for e in (sel.limit, sel.offset):
         if e is not None:
-            _expr(schema, e, last, table, old, hits)
+            _expr(schema, e, last, table, old, hits, ctes)
+    return last[0]  # (the FROM items of the first arm: the last core walked)
 
 
-def _sources(schema, item, scope, table, old, hits, outer):
+def _with(schema, with_, table, old, hits, ctes):
+    """The CTE names (lower case -> their column names) seen under a WITH clause, its
+    bodies resolved on the way: each CTE sees the ones before it (and, WITH RECURSIVE,
+    itself)."""
+    ctes = dict(ctes or {})
+    for cte in with_.ctes:
+        cols = {c.lower() for c in cte.columns} if cte.columns else None
+        if with_.recursive:
+            if not cte.columns:
+                raise _Unsupported
+            ctes[cte.name.lower()] = cols
+        scope = _select(schema, cte.select, [], table, old, hits, ctes)
+        ctes[cte.name.lower()] = cols if cte.columns else _result_names(cte.select, scope)
+    return ctes
+
+
+def _result_names(sel, scope):
+    """The lower-case column names of a SELECT (its first arm's, whose FROM items are
+    ``scope``), a ``*`` expanded."""
+    cols = set()
+    for core in compound_cores(sel.body)[-1:]:
+        if type(core) is not A.SelectCore:
+            raise _Unsupported  # (VALUES)
+        for rc in core.columns:
+            if type(rc) is A.Star:
+                q = rc.table.lower() if isinstance(rc.table, str) else None
+                if rc.table is not None and q is None:
+                    raise _Unsupported
+                for alias, _is_target, names in scope:
+                    if q is None or alias == q:
+                        cols |= names
+                continue
+            if type(rc) is not A.ResultColumn:
+                raise _Unsupported
+            if rc.alias:
+                cols.add(rc.alias.lower())
+            elif type(rc.expr) is A.Column:
+                cols.add(rc.expr.name.lower())
+    return cols
+
+
+def _sources(schema, item, scope, table, old, hits, outer, ctes=None):
     t = type(item)
     if t is A.Join:
-        if item.natural or item.using:
-            raise _Unsupported
-        _sources(schema, item.left, scope, table, old, hits, outer)
-        _sources(schema, item.right, scope, table, old, hits, outer)
+        # (a USING list names no column to rename; an unqualified name of a NATURAL or
+        # USING column is the leftmost item's, the first found)
+        _sources(schema, item.left, scope, table, old, hits, outer, ctes)
+        _sources(schema, item.right, scope, table, old, hits, outer, ctes)
         if item.on is not None:
-            _expr(schema, item.on, [scope] + outer, table, old, hits)
+            _expr(schema, item.on, [scope] + outer, table, old, hits, ctes)
+    elif t is A.TableFunctionRef:
+        if item.name.lower() not in ("json_each", "json_tree") or item.schema is not None:
+            raise _Unsupported
+        for e in item.args:
+            _expr(schema, e, [scope] + outer, table, old, hits, ctes)
+        from sqlengine.vdbe.func_json import JSON_EACH_COLUMNS
+        scope.append(((item.alias or item.name).lower(), False, frozenset(JSON_EACH_COLUMNS)))
+    elif t is A.TableRef and item.schema is None and ctes and item.name.lower() in ctes:
+        scope.append(((item.alias or item.name).lower(), False, ctes[item.name.lower()]))
     elif t is A.TableRef:
         if item.schema is not None:
             raise _Unsupported
@@ -113,31 +167,22 @@ def _sources(schema, item, scope, table, old, hits, outer):
         else:
             raise _Unsupported
     elif t is A.SubqueryRef:
-        _select(schema, item.select, [], table, old, hits)
-        cols = set()
-        for core in compound_cores(item.select.body)[-1:]:
-            for rc in getattr(core, "columns", ()):
-                if type(rc) is not A.ResultColumn:
-                    raise _Unsupported
-                if rc.alias:
-                    cols.add(rc.alias.lower())
-                elif type(rc.expr) is A.Column:
-                    cols.add(rc.expr.name.lower())
-        scope.append(((item.alias or "").lower(), False, cols))
+        inner = _select(schema, item.select, [], table, old, hits, ctes)
+        scope.append(((item.alias or "").lower(), False, _result_names(item.select, inner)))
     else:
         raise _Unsupported
 
 
-def _expr(schema, e, chain, table, old, hits):
+def _expr(schema, e, chain, table, old, hits, ctes=None):
     t = type(e)
     if t is A.Column:
         _column(e, chain, old, hits)
         return
     if t is A.Select:
-        _select(schema, e, chain, table, old, hits)
+        _select(schema, e, chain, table, old, hits, ctes)
         return
     for c in iter_children(e):
-        _expr(schema, c, chain, table, old, hits)
+        _expr(schema, c, chain, table, old, hits, ctes)
 
 
 def _column(e, chain, old, hits):
