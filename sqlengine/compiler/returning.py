@@ -13,7 +13,9 @@ that return an argument unchanged: ``_IntReals``) returns an integer. And 3.40's
 leaves every column of the row with the column number 0, so an item that is a column or
 the rowid (through COLLATE) gets the *first* column's affinity: a float when that column
 is REAL; a scalar subquery item has the affinity of its last arm's first result, so the
-same rule reaches a column there. DELETE returns the row as read. An IntReal a subquery
+same rule reaches a column there. A comparison (IN too) reads every column of the row, and
+the rowid, with that affinity as well (``_first_affinity``), but BETWEEN's left operand
+and CASE's operand with none: 3.40 copies those to a register first (``_without_affinity``). DELETE returns the row as read. An IntReal a subquery
 passes on is made an integer too (through a FROM clause, a name its items do not have is
 the row's), unless an arm may also return a whole float constant: a float here, where
 SQLite returns the integer when the column's arm gives the value.
@@ -74,7 +76,7 @@ class Returning:
         from sqlengine.compiler.select import _expand_columns
         p = self.p
         b = p.b
-        scope = _row_scope(p, self.table, base)
+        scope = _first_affinity(_row_scope(p, self.table, base), self.table)
         if wildcard_error(self.items) is not None:
             from sqlengine.compiler.resolve_order import returning_error
             raise returning_error(p, self.table, self.items)
@@ -93,6 +95,7 @@ class Returning:
             _check_schema_names(scope, e)
             col, plain = _row_column(scope, e)
             sub, sub_real = _scalar_subquery(e)
+            e = _without_affinity(scope, e)
             if not deleting:
                 e = int_reals.passed(e)
             code_expr(p, scope, e, regs + i)
@@ -120,6 +123,86 @@ class Returning:
         b.emit(O.OP_ResultRow, regs, n)
         b.emit(O.OP_Next, self.cursor, top)
         b.resolve(done)
+
+
+def _first_affinity(scope, table):
+    """``scope`` (the row's) with every column of the row taking the first column's
+    affinity, as SQLite 3.40's resolver leaves them in RETURNING (the column number of
+    each is 0): a comparison applies that affinity (``d = '1'`` is true for d = 1 when the
+    first column is INTEGER)."""
+    from sqlengine.compiler.resolve import Scope, table_source
+    if not table.columns:
+        return scope
+    src = table_source(table.name, -1, table)
+    src.affs = [table.columns[0].affinity] * len(src.affs)
+    out = Scope([src])
+    out.overrides.update(scope.overrides)
+    return out
+
+
+def _without_affinity(scope, e):
+    """``e`` with the row's columns that 3.40 reads through a copy of their register made
+    unary-plus (no affinity): the left operand of BETWEEN and the operand of CASE x WHEN
+    (its exprToRegister leaves the copy neither a column nor an affinity); and the rowid
+    compared (or the left of IN) read as a column of the first column's affinity."""
+    import dataclasses
+    from sqlengine.compiler.resolve_order import _COMPARISONS
+    rowid = []
+
+    def as_column(x):
+        inner, _had = _unwrapped_collate(x)
+        if type(inner) is not A.Column or _row_column(scope, inner)[0] != -1:
+            return x
+        if not rowid:
+            rowid.append(_rowid_column(scope))
+        return rowid[0] if inner is x else dataclasses.replace(x, expr=rowid[0])
+
+    def bare(x):
+        inner, _plain = _unwrapped_collate(x)
+        if _row_column(scope, inner)[0] is None:
+            return x
+        plus = A.Unary("+", inner)
+        return plus if inner is x else dataclasses.replace(x, expr=plus)
+
+    def walk(x):
+        t = type(x)
+        if t in SUBQUERY_NODES:
+            return x
+        x = map_children(x, walk)
+        if t is A.Between:
+            y = bare(x.expr)
+            return x if y is x.expr else dataclasses.replace(x, expr=y)
+        if t is A.Case and x.operand is not None:
+            y = bare(x.operand)
+            return x if y is x.operand else dataclasses.replace(x, operand=y)
+        if t is A.Binary and x.op.upper() in _COMPARISONS:
+            left, right = as_column(x.left), as_column(x.right)
+            if left is not x.left or right is not x.right:
+                return dataclasses.replace(x, left=left, right=right)
+        elif t is A.InList or t is A.InSelect or t is A.InTable:
+            y = as_column(x.expr)
+            return x if y is x.expr else dataclasses.replace(x, expr=y)
+        return x
+    return walk(e)
+
+
+def _rowid_column(scope):
+    """A node reading the row's rowid as a column of the first column's affinity."""
+    from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope
+    from sqlengine.compiler.resolve import Source
+    src = scope.sources[0]
+    one = Source("rowid", -5, ["rowid"], [src.affs[0]], [None], [None])
+    inner = Scope([one])
+    inner.overrides[(-5, 0)] = scope.overrides[(-1, -1)]
+    return ResolvedColumn(ColRef(one, 0, inner, 0))
+
+
+def _unwrapped_collate(e):
+    """(``e`` without the COLLATE around it, whether there was one)."""
+    had = False
+    while type(e) is A.Collate:
+        e, had = e.expr, True
+    return e, had
 
 
 def expand_items(p, scope, items):
