@@ -723,3 +723,79 @@ def release_scopes():
 
 def real_affinity(aff):
     return aff == AFF_REAL
+
+
+# ---- the alias rewrite's walk (compiler/alias.py) ------------------------------------------
+cdef object T_Literal = A.Literal
+cdef object T_Exists = A.Exists
+cdef Py_ssize_t F_BIN_OP = slot_offset(A.Binary, "op")
+cdef Py_ssize_t F_BIN_POS = slot_offset(A.Binary, "pos")
+cdef Py_ssize_t F_UN_POS = slot_offset(A.Unary, "pos")
+cdef object _replace = None  # dataclasses.replace
+cdef object _child_fields = None  # walk.child_fields
+
+
+def rewrite_columns(e, fn, on_subquery=None, names=None):
+    """``e`` with each column reference ``c`` outside subqueries replaced by ``fn(c)``
+    (copy on write: unchanged parts are shared); ``on_subquery(select)`` is called for
+    each subquery met (the left side of an IN is rewritten too). With ``names`` (a set of
+    lower-case names), ``fn`` sees only the references without a table qualifier whose
+    lower-case name is in it; the others stay as they are."""
+    global _replace, _child_fields
+    if _replace is None:
+        import dataclasses
+        from sqlengine.compiler.walk import child_fields
+        _replace = dataclasses.replace
+        _child_fields = child_fields
+    return _rewrite(e, fn, on_subquery, names)
+
+
+cdef object _rewrite(object e, object fn, object on_subquery, object names):
+    t = type(e)
+    if t is T_Column:
+        if names is not None and (slot(e, F_COL_TABLE) is not None
+                                  or slot(e, F_COL_NAME).lower() not in names):
+            return e
+        return fn(e)
+    if t is T_Literal:
+        return e
+    if t is T_Binary:  # (the commonest nodes, without the generic field walk)
+        l0 = slot(e, F_BIN_LEFT)
+        r0 = slot(e, F_BIN_RIGHT)
+        left = _rewrite(l0, fn, on_subquery, names)
+        right = _rewrite(r0, fn, on_subquery, names)
+        if left is l0 and right is r0:
+            return e
+        return T_Binary(slot(e, F_BIN_OP), left, right, slot(e, F_BIN_POS))
+    if t is T_Unary:
+        o = slot(e, F_UN_OPERAND)
+        x = _rewrite(o, fn, on_subquery, names)
+        return e if x is o else T_Unary(slot(e, F_UN_OP), x, slot(e, F_UN_POS))
+    if t is T_Subquery or t is T_Exists or t is T_InSelect:
+        if on_subquery is not None:
+            on_subquery(e.select)
+        if t is T_InSelect:
+            o = e.expr
+            x = _rewrite(o, fn, on_subquery, names)
+            if x is not o:
+                return _replace(e, expr=x)
+        return e
+    changes = None
+    for name in _child_fields(t):
+        v = getattr(e, name)
+        if v is None:
+            continue
+        if type(v) is list:
+            nv = [tuple([_rewrite(y, fn, on_subquery, names) for y in x]) if type(x) is tuple
+                  else _rewrite(x, fn, on_subquery, names) for x in v]
+            if any([a is not b for a, b in zip(nv, v)]):
+                if changes is None:
+                    changes = {}
+                changes[name] = nv
+        else:
+            nv = _rewrite(v, fn, on_subquery, names)
+            if nv is not v:
+                if changes is None:
+                    changes = {}
+                changes[name] = nv
+    return _replace(e, **changes) if changes else e

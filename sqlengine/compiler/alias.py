@@ -28,15 +28,14 @@ This module rewrites expressions only; it never emits code.
 
 from __future__ import annotations
 
-import dataclasses
-
+from sqlengine.compiler._resolve import rewrite_columns
 from sqlengine.compiler.aggscope import answers, local_names
 from sqlengine.compiler.resolve import OuterAlias
-from sqlengine.compiler.walk import child_fields, find_node, operands
+from sqlengine.compiler.walk import find_node, operands
 from sqlengine.errors import OperationalError
 from sqlengine.sql.ast import (
-    Binary, Collate, Column, Compound, Exists, FunctionCall, InSelect, Literal, ResultColumn,
-    RowValue, SelectCore, Subquery, Unary, Values)
+    Collate, Column, Compound, Exists, FunctionCall, InSelect, ResultColumn, RowValue,
+    SelectCore, Subquery, Values)
 
 _SUBQUERIES = (Subquery, Exists, InSelect)
 
@@ -129,13 +128,9 @@ class Aliases:
         return self._sub(e, True, False, True)
 
     def _sub(self, e, local, outer, win_ok):
-        names = self.names
-
-        def name(c):
-            if c.table is None and c.name.lower() in names:
-                return self._name(c, local, outer, win_ok)
-            return c
-        return rewrite_columns(e, name, self._link if local and self.local else None)
+        # (the walk hands ``_name`` only the unqualified names among ``self.names``)
+        return rewrite_columns(e, lambda c: self._name(c, local, outer, win_ok),
+                               self._link if local and self.local else None, self.names)
 
     def _name(self, e, local, outer, win_ok):
         lname = e.name.lower()
@@ -245,51 +240,6 @@ def _check_local_select(p, scope, sel, levels):
     if names is not None:
         for o in sel.order_by or ():
             _check_local(p, scope, o.expr, levels + (names,))
-
-
-def rewrite_columns(e, fn, on_subquery=None):
-    """``e`` with each column reference ``c`` outside subqueries replaced by ``fn(c)``
-    (copy on write: unchanged parts are shared); ``on_subquery(select)`` is called for
-    each subquery met (the left side of an IN is rewritten too)."""
-    t = type(e)
-    if t is Column:
-        return fn(e)
-    if t is Literal:
-        return e
-    if t is Binary:  # (the commonest nodes, without the generic field walk)
-        left = rewrite_columns(e.left, fn, on_subquery)
-        right = rewrite_columns(e.right, fn, on_subquery)
-        if left is e.left and right is e.right:
-            return e
-        return Binary(e.op, left, right, e.pos)
-    if t is Unary:
-        x = rewrite_columns(e.operand, fn, on_subquery)
-        return e if x is e.operand else Unary(e.op, x, e.pos)
-    if t in _SUBQUERIES:
-        if on_subquery is not None:
-            on_subquery(e.select)
-        if t is InSelect:
-            x = rewrite_columns(e.expr, fn, on_subquery)
-            if x is not e.expr:
-                return dataclasses.replace(e, expr=x)
-        return e
-    changes = None
-    for name in child_fields(t):
-        v = getattr(e, name)
-        if v is None:
-            continue
-        if type(v) is list:
-            nv = [tuple(rewrite_columns(y, fn, on_subquery) for y in x) if type(x) is tuple
-                  else rewrite_columns(x, fn, on_subquery) for x in v]
-            if any(a is not b for a, b in zip(nv, v)):
-                changes = changes or {}
-                changes[name] = nv
-        else:
-            nv = rewrite_columns(v, fn, on_subquery)
-            if nv is not v:
-                changes = changes or {}
-                changes[name] = nv
-    return dataclasses.replace(e, **changes) if changes else e
 
 
 def _check(name, x, win_ok):

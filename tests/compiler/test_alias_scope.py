@@ -301,3 +301,36 @@ def test_same_as_sqlite(pair, sql):
 def test_outer_aggregate(pair, sql):
     ref_out, ours = _both(pair, sql)
     assert ours == ref_out
+
+
+def test_rewrite_columns_names_filter_and_copy_on_write():
+    """The compiled walk of the alias rewrite (_resolve.rewrite_columns): with ``names``
+    only unqualified references of those (lower-case) names reach ``fn``, through the
+    common nodes and the generic field walk (a CASE, a function call, the left side of
+    an IN); a tree where nothing changes comes back as the same object, a changed one
+    shares its unchanged parts."""
+    from sqlengine.compiler._resolve import rewrite_columns
+    from sqlengine.sql import ast as A
+    from sqlengine.sql import parse_one
+
+    def where_of(sql):
+        return parse_one(sql, 0).stmt.body.where
+
+    seen = []
+
+    def fn(c):
+        seen.append((c.table, c.name))
+        return A.Literal(7)
+
+    e = where_of("select 1 from t where t.x = 1 and -X > y "
+                 "and case when abs(x) then 1 end and x in (select 1)")
+    subs = []
+    out = rewrite_columns(e, fn, subs.append, {"x"})
+    assert seen == [(None, "X"), (None, "x"), (None, "x")]
+    assert len(subs) == 1
+    assert out is not e
+    assert out.left.left.left is e.left.left.left  # (t.x = 1: unchanged, shared)
+    e = where_of("select 1 from t where t.x = 1 and -X > abs(y) and x in (select 1)")
+    assert rewrite_columns(e, fn, None, {"z"}) is e
+    assert len(seen) == 3
+    assert rewrite_columns(e, lambda c: c) is e  # (no names: every reference, none changed)
