@@ -434,18 +434,26 @@ class _IntReals:
         self.regs = {}  # column number -> register of its stored form
         self.conv = None
 
-    def passed(self, e):
+    def passed(self, e, shadow=None):
+        """``e`` with each REAL column of the row it may hand back as it is read in its
+        stored form (through the arms of scalar subqueries too, where ``shadow``, the
+        (qualifiers, column names) of their FROM items, hides the row's names)."""
         import dataclasses
         t = type(e)
         if t is A.Collate:
-            x = self.passed(e.expr)
+            x = self.passed(e.expr, shadow)
             return e if x is e.expr else dataclasses.replace(e, expr=x)
         if t is A.Unary and e.op == "+":
-            x = self.passed(e.operand)
+            x = self.passed(e.operand, shadow)
             return e if x is e.operand else dataclasses.replace(e, operand=x)
+        if t is A.Subquery:
+            body = self._passed_body(e.select.body, shadow)
+            if body is e.select.body:
+                return e
+            return dataclasses.replace(e, select=dataclasses.replace(e.select, body=body))
         if t is A.Case:
-            whens = [(w, self.passed(r)) for w, r in e.whens]
-            other = self.passed(e.else_) if e.else_ is not None else None
+            whens = [(w, self.passed(r, shadow)) for w, r in e.whens]
+            other = self.passed(e.else_, shadow) if e.else_ is not None else None
             if all(a[1] is b[1] for a, b in zip(whens, e.whens)) and other is e.else_:
                 return e
             return dataclasses.replace(e, whens=whens, else_=other)
@@ -455,17 +463,52 @@ class _IntReals:
                     e.distinct or e.star or (name in ("max", "min") and len(e.args) < 2):
                 return e
             which = _PASS_ARGS[name]
-            args = [self.passed(a) if which is None or k in which else a
+            args = [self.passed(a, shadow) if which is None or k in which else a
                     for k, a in enumerate(e.args)]
             if all(a is b for a, b in zip(args, e.args)):
                 return e
             return dataclasses.replace(e, args=args)
         from sqlengine.compiler.resolve import ResolvedColumn
+        if shadow is not None and t is A.Column and type(_shadowed(e, *shadow)) is _FromColumn:
+            return e
         col, _plain = _row_column(self.scope, e) if t is A.Column or \
             t is ResolvedColumn else (None, False)
         if col is None or col < 0 or self.table.columns[col].affinity != O.AFF_REAL:
             return e
-        return self._stored(col)
+        if shadow is None:
+            return self._stored(col)
+        # (in a subquery: the column named too, so that its lookup marks the subquery
+        # correlated, run again for each row; coalesce() hands the stored form on)
+        return A.FunctionCall("coalesce", [self._stored(col), e])
+
+    def _passed_body(self, body, shadow):
+        """A subquery's compound ``body`` with ``passed`` applied to each arm's first
+        result (an arm whose FROM items' names are not known here is left as it is):
+        the arm that gives the value hands the row's IntReal on, as in SQLite."""
+        import dataclasses
+        if type(body) is A.Compound:
+            left = self._passed_body(body.left, shadow)
+            right = self._passed_body(body.right, shadow)
+            if left is body.left and right is body.right:
+                return body
+            return dataclasses.replace(body, left=left, right=right)
+        if type(body) is not A.SelectCore or not body.columns or \
+                type(body.columns[0]) is not A.ResultColumn:
+            return body
+        rc = body.columns[0]
+        if body.from_ is not None and find_node(
+                rc.expr, lambda x: type(x) in SUBQUERY_NODES, ()) is not None:
+            return body  # (as _first_expr: a subquery there is not followed)
+        names = (set(), set()) if body.from_ is None else _from_names(self.p, body.from_)
+        if names is None:
+            return body
+        if shadow is not None:
+            names = (names[0] | shadow[0], names[1] | shadow[1])
+        x = self.passed(rc.expr, names)
+        if x is rc.expr:
+            return body
+        return dataclasses.replace(body, columns=[dataclasses.replace(rc, expr=x)]
+                                   + list(body.columns[1:]))
 
     def _stored(self, col):
         """A node reading column ``col`` of the row in its stored form."""
