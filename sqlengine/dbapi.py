@@ -1084,6 +1084,11 @@ class Cursor:
 
     def _set_description(self, statement):
         conn = self._connection
+        names = statement.stmt.column_names
+        if names != statement.names:  # (recompiled: the schema changed, a ROLLBACK of DDL)
+            statement.names = list(names)
+            statement.ncols = len(names)
+            statement.description = None
         names = statement.names
         detect = conn._detect_types
         if not detect:

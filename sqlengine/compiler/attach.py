@@ -178,6 +178,9 @@ class MultiBtree:
     def savepoint_rollback(self, n):
         for bt in self._writers():
             _try(bt.savepoint_rollback, n)
+        for att in self.db.attached:  # (their schemas as rolled back; main's is reloaded
+            if att.db.bt.in_trans == 2:  # by its caller, merging these)
+                att.db._reload_schema_in_txn()
         self.sp_depth = n + 1
 
     def close(self):

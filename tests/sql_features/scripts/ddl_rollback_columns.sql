@@ -1,0 +1,42 @@
+-- A statement run again after a ROLLBACK (or ROLLBACK TO) undid an ALTER TABLE names the
+-- columns the schema has again (the DB-API's cached statement is recompiled, its names
+-- too), for main and temp tables
+CREATE TABLE a(x, y);
+INSERT INTO a VALUES (1, 2);
+CREATE TEMP TABLE ta(x, y);
+INSERT INTO ta VALUES (3, 4);
+SELECT * FROM a;
+SELECT * FROM ta;
+BEGIN;
+ALTER TABLE a ADD COLUMN w DEFAULT 9;
+ALTER TABLE ta ADD COLUMN w DEFAULT 8;
+SELECT * FROM a;
+SELECT * FROM ta;
+ROLLBACK;
+SELECT * FROM a;
+SELECT * FROM ta;
+BEGIN;
+ALTER TABLE a RENAME COLUMN x TO xx;
+ALTER TABLE ta DROP COLUMN y;
+SELECT * FROM a;
+SELECT * FROM ta;
+ROLLBACK;
+SELECT * FROM a;
+SELECT * FROM ta;
+SAVEPOINT s1;
+ALTER TABLE a DROP COLUMN y;
+ALTER TABLE ta RENAME COLUMN y TO yy;
+SELECT * FROM a;
+SELECT * FROM ta;
+ROLLBACK TO s1;
+SELECT * FROM a;
+SELECT * FROM ta;
+RELEASE s1;
+SELECT * FROM a;
+SELECT * FROM ta;
+BEGIN;
+ALTER TABLE a RENAME TO a2;
+CREATE TABLE a(q);
+SELECT * FROM a;
+ROLLBACK;
+SELECT * FROM a;
