@@ -59,19 +59,33 @@ def _is_window_call(e) -> bool:
 
 
 def _window_def(core, over):
-    named = dict((n.lower(), w) for n, w in (core.windows or []))
+    named = {}
+    for n, w in core.windows or []:  # (a definition may build on an earlier one)
+        named[n.lower()] = _chained(w, named) if w.base is not None and \
+            w.base.lower() in named else w
     if isinstance(over, str):
         w = named.get(over.lower())
         if w is None:
             raise OperationalError(f"no such window: {over}")
-        return w
+        return _chained(w, named) if w.base is not None else w
     if over.base is not None:
-        base = named.get(over.base.lower())
-        if base is None:
-            raise OperationalError(f"no such window: {over.base}")
-        return A.WindowDef(None, base.partition_by, over.order_by or base.order_by,
-                           over.frame or base.frame)
+        return _chained(over, named)
     return over
+
+
+def _chained(w, named):
+    """Window ``w`` built on its base window (SQLite's sqlite3WindowChain): the base's
+    PARTITION BY and ORDER BY, ``w``'s frame; it may add an ORDER BY the base lacks, but
+    not a PARTITION BY, and the base may have no frame of its own."""
+    base = named.get(w.base.lower())
+    if base is None:
+        raise OperationalError(f"no such window: {w.base}")
+    what = "PARTITION clause" if w.partition_by else "ORDER BY clause" if \
+        base.order_by and w.order_by else "frame specification" if \
+        base.frame is not None else None
+    if what is not None:
+        raise OperationalError(f"cannot override {what} of window: {w.base}")
+    return A.WindowDef(None, base.partition_by, w.order_by or base.order_by, w.frame)
 
 
 class _Rewriter:
