@@ -163,7 +163,10 @@ cdef class ColRef:
 
     @property
     def key(self):
-        return (self.source.cursor, self.col)
+        src = self.source
+        if type(src) is Source:  # (its field read directly)
+            return ((<Source>src).cursor, self.col)
+        return (src.cursor, self.col)
 
     def affinity(self):
         if self.col < 0:
@@ -786,7 +789,7 @@ cdef object _rewrite(object e, object fn, object on_subquery, object names):
         if v is None:
             continue
         if type(v) is list:
-            nv = [tuple([_rewrite(y, fn, on_subquery, names) for y in x]) if type(x) is tuple
+            nv = [_rewrite_tuple(x, fn, on_subquery, names) if type(x) is tuple
                   else _rewrite(x, fn, on_subquery, names) for x in v]
             if any([a is not b for a, b in zip(nv, v)]):
                 if changes is None:
@@ -799,3 +802,81 @@ cdef object _rewrite(object e, object fn, object on_subquery, object names):
                     changes = {}
                 changes[name] = nv
     return _replace(e, **changes) if changes else e
+
+
+cdef tuple _rewrite_tuple(tuple x, object fn, object on_subquery, object names):
+    """``_rewrite`` of each item of a tuple in a node's list field (a CASE's WHEN/THEN
+    pair): ``x`` itself when none changed, so an unchanged CASE is not rebuilt."""
+    out = tuple([_rewrite(y, fn, on_subquery, names) for y in x])
+    for a, b in zip(out, x):
+        if a is not b:
+            return out
+    return x
+
+
+# ---- a SELECT's result columns (compiler/select.py) ----------------------------------------
+cdef object T_CoalesceRef = CoalesceRef
+cdef object T_ResultColumn = A.ResultColumn
+cdef Py_ssize_t F_RC_EXPR = slot_offset(A.ResultColumn, "expr")
+cdef Py_ssize_t F_RC_ALIAS = slot_offset(A.ResultColumn, "alias")
+cdef Py_ssize_t F_RC_TEXT = slot_offset(A.ResultColumn, "text")
+cdef Py_ssize_t F_COL_QUOTED = slot_offset(A.Column, "quoted")
+
+
+cpdef tuple result_column(rc, scope, bint early_names):
+    """(expression, name, declared type) of the result column ``rc`` (a ResultColumn, not
+    a *): its alias, else for a column of this query's FROM items the column's name (as
+    written while ``early_names``: a FROM subquery or CTE body), else its text as written;
+    a column's declared type. A name that does not resolve is left to the coder."""
+    cdef ColRef ref = None
+    cdef Source src
+    if type(rc) is T_ResultColumn:
+        e = slot(rc, F_RC_EXPR)
+        name = slot(rc, F_RC_ALIAS)
+    else:
+        e = rc.expr
+        name = rc.alias
+    decl = None
+    if type(e) is T_Column:
+        cname = slot(e, F_COL_NAME)
+        table = slot(e, F_COL_TABLE)
+        try:
+            r = lookup_name(scope, cname, table)
+        except OperationalError:
+            r = None
+        if r is not None:
+            ref = r
+        if ref is not None and ref.depth == 0:
+            src = ref.source
+            if type(ref) is T_CoalesceRef:  # (an expression: named as written)
+                name = name or cname
+            elif ref.col >= 0:
+                decl = src.decltypes[ref.col]
+                if name is None and not early_names:
+                    name = src.columns[ref.col]
+            elif name is None and not early_names:  # (early: the name as written)
+                name = "rowid" if src.ipk < 0 else src.columns[src.ipk]
+        if name is None and (ref is not None or not slot(e, F_COL_QUOTED)
+                             or table is not None or early_names):
+            name = cname
+    if name is None:  # an expression, or a double-quoted string: its text as written
+        text = slot(rc, F_RC_TEXT) if type(rc) is T_ResultColumn else rc.text
+        name = text or "?"
+    return (e, name, decl)
+
+
+cpdef tuple result_lists(cols, scope, bint any_collate):
+    """(names, declared types, affinities, collations, whether each has a collation) of
+    the result columns ``cols`` ([(expression, name, declared type)]): the lists of a
+    ResultInfo, each column's affinity found before its collation."""
+    cdef list names = [], decls = [], affs = [], colls = [], has_coll = []
+    cdef tuple seq
+    for c in cols:
+        e, name, decl = c
+        names.append(name)
+        decls.append(decl)
+        affs.append(expr_affinity(e, scope))
+        seq = result_coll_seq(e, scope, any_collate)
+        colls.append(seq[1])
+        has_coll.append(seq[0])
+    return names, decls, affs, colls, has_coll

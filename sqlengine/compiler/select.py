@@ -21,8 +21,8 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
                                      if_false, walk, walk_select)
 from sqlengine.compiler._codegen import (emit_agg_finals, emit_columns, emit_group_break,
                                          emit_group_flush, emit_group_start)
-from sqlengine.compiler._resolve import result_coll_seq
-from sqlengine.compiler.resolve import (CoalesceRef, ResolvedColumn, ColRef, Scope, Source,
+from sqlengine.compiler._resolve import result_coll_seq, result_column, result_lists
+from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
                                         check_star_column, subquery_rowid_null,
@@ -172,10 +172,7 @@ class ResultInfo:
     of a compound, (its scope, its result columns, its alias rewrite or None), which the
     compound's ORDER BY terms are matched against."""
 
-    # (defaults, which an assignment shadows per ResultInfo)
-    last = None
-    arm = None
-    nested = None  # (enames, noexpand) of a parenthesized join's subquery
+    __slots__ = ("names", "decltypes", "affs", "colls", "has_coll", "last", "arm", "nested")
 
     def __init__(self, names, decltypes, affs, colls, has_coll=None):
         self.names = names
@@ -183,6 +180,9 @@ class ResultInfo:
         self.affs = affs
         self.colls = colls
         self.has_coll = has_coll
+        self.last = None
+        self.arm = None
+        self.nested = None  # (enames, noexpand) of a parenthesized join's subquery
 
     def rightmost(self):
         return self.last if self.last is not None else self
@@ -707,29 +707,7 @@ def _expand_columns(p, core, scope):
             if not found:
                 raise OperationalError(f"no such table: {rc.table}")
             continue
-        e = rc.expr
-        name = rc.alias
-        decl = None
-        if type(e) is Column:
-            try:
-                ref = scope.lookup(e.name, e.table)
-            except OperationalError:
-                ref = None
-            if ref is not None and ref.depth == 0:
-                if type(ref) is CoalesceRef:  # (an expression: named as written)
-                    name = name or e.name
-                elif ref.col >= 0:
-                    decl = ref.source.decltypes[ref.col]
-                    if name is None and not p.early_names:
-                        name = ref.source.columns[ref.col]
-                elif name is None and not p.early_names:  # (early: the name as written)
-                    name = "rowid" if ref.source.ipk < 0 else ref.source.columns[ref.source.ipk]
-            if name is None and (ref is not None or not e.quoted or e.table is not None
-                                 or p.early_names):
-                name = e.name
-        if name is None:  # an expression, or a double-quoted string: its text as written
-            name = rc.text or "?"
-        out.append((e, name, decl))
+        out.append(result_column(rc, scope, p.early_names))
     return out
 
 
@@ -1095,15 +1073,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     scope.agg_allowed = is_agg
     if not is_agg and feats & FEAT_FUNCTION:
         scope.in_where = [core.where, core.from_]  # (a misuse there is a resolve error)
-    names, decls, affs, colls, has_coll = [], [], [], [], []
-    for e, name, decl in cols:
-        names.append(name)
-        decls.append(decl)
-        affs.append(expr_affinity(e, scope))
-        has, coll = result_coll_seq(e, scope, feats & FEAT_COLLATE)
-        colls.append(coll)
-        has_coll.append(has)
-    info = ResultInfo(names, decls, affs, colls, has_coll)
+    info = ResultInfo(*result_lists(cols, scope, feats & FEAT_COLLATE))
     if compound_arm:
         info.arm = (scope, cols, names_rw)
     if nested is not None:

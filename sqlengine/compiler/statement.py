@@ -114,6 +114,9 @@ def _may_name_json(text: str) -> bool:
     return ("j" in text or "J" in text) and "json" in text.lower()
 
 
+_OUTPUT = OutputDest()  # (it holds nothing: one serves every statement)
+
+
 def _compile(db, stmt, text: str):
     explain = 0
     if type(stmt) is Explain:
@@ -129,7 +132,7 @@ def _compile(db, stmt, text: str):
     t = type(stmt)
     is_txn = False
     if t is Select:
-        info = compile_select(p, stmt, OutputDest())
+        info = compile_select(p, stmt, _OUTPUT)
         names, decls = info.names, info.decltypes
     elif t is Insert:
         compile_insert(p, stmt)

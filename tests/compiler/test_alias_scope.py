@@ -330,7 +330,6 @@ def test_rewrite_columns_names_filter_and_copy_on_write():
     assert len(subs) == 1
     assert out is not e
     assert out.left.left.left is e.left.left.left  # (t.x = 1: unchanged, shared)
-    e = where_of("select 1 from t where t.x = 1 and -X > abs(y) and x in (select 1)")
     assert rewrite_columns(e, fn, None, {"z"}) is e
     assert len(seen) == 3
     assert rewrite_columns(e, lambda c: c) is e  # (no names: every reference, none changed)
