@@ -40,9 +40,10 @@ def _target_columns(table, target):
     return cols
 
 
-def _expression_target(table, u):
-    """The unique index on expressions whose terms are, in some order, exactly the
-    target's (SQLite's sqlite3UpsertAnalyzeTarget), or None."""
+def _target_index(table, u):
+    """The unique index whose columns are, in some order, the target's terms, each term
+    with a COLLATE naming that column's collation in the index, and whose WHERE clause,
+    if it has one, is the target's (SQLite's sqlite3UpsertAnalyzeTarget), or None."""
     from sqlengine.compiler.exprindex import same_expr
     src = Source(table.name, EXCLUDED_CURSOR - 1, [c.name for c in table.columns],
                  [c.affinity for c in table.columns], [c.collation for c in table.columns],
@@ -51,23 +52,39 @@ def _expression_target(table, u):
     terms = []
     for ic in u.target:
         e = ic.expr
+        coll = ic.collation or (e.collation if isinstance(e, A.Collate) else None)
         while isinstance(e, A.Collate):
             e = e.expr
-        terms.append(e)
+        terms.append((e, coll))
     for idx in table.indexes:
-        if not idx.unique or len(idx.columns) != len(terms) or (
-                idx.where is not None and u.target_where is None):
+        if not idx.unique or len(idx.columns) != len(terms):
+            continue
+        if idx.where is not None and (u.target_where is None or not same_expr(
+                scope, src, u.target_where, idx.where)):
             continue
         left = list(terms)
         for k, col in enumerate(idx.columns):
             want = idx.exprs[k] if col < -1 else A.Column(table.columns[col].name)
-            hit = next((t for t in left if same_expr(scope, src, t, want)), None)
+            own = _index_collation(table, idx, k)
+            hit = next((t for t in left if (t[1] is None or t[1].lower() == own) and
+                        same_expr(scope, src, t[0], want)), None)
             if hit is None:
                 break
             left.remove(hit)
         else:
             return idx
     return None
+
+
+def _index_collation(table, idx, k):
+    """The lower-case name of the collation of column ``k`` of index ``idx``."""
+    coll = idx.collations[k] if idx.collations and k < len(idx.collations) else None
+    if coll is None and idx.exprs is not None and idx.columns[k] < -1:
+        e = idx.exprs[k]
+        coll = e.collation if isinstance(e, A.Collate) else None
+    if coll is None and idx.columns[k] >= 0:
+        coll = table.columns[idx.columns[k]].collation
+    return (coll or "binary").lower()
 
 
 def resolve_targets(p, table, upserts):
@@ -90,18 +107,12 @@ def resolve_targets(p, table, upserts):
             continue
         cols = _target_columns(table, u.target)
         found = None
-        if cols is not None:
-            want = sorted(cols)
-            if want == [table.ipk] or want == [-1]:
-                found = "rowid"
-            else:
-                for idx in table.indexes:
-                    if idx.unique and sorted(idx.columns) == want and (
-                            idx.where is None or u.target_where is not None):
-                        found = idx
-                        break
-        elif any(idx.exprs is not None for idx in table.indexes):
-            found = _expression_target(table, u)
+        if cols is not None and (sorted(cols) == [table.ipk] or cols == [-1]) and \
+                not u.target[0].collation and not isinstance(u.target[0].expr, A.Collate) \
+                and not table.without_rowid:
+            found = "rowid"  # (a term with COLLATE is not the rowid)
+        else:
+            found = _target_index(table, u)
         if found is None:
             raise OperationalError(
                 "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")
