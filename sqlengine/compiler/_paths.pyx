@@ -55,12 +55,13 @@ def plan(scope, wc, core, order_by=None, limit=None, bint group=False):
     srcs = scope.sources
     cdef int n = len(srcs)
     cdef WhereLoop lp
+    cdef list obs = order_terms(scope, order_by) if order_by else None
     if n == 1 and not srcs[0].left:
         src = srcs[0]
         if _scan_only(scope, wc, src.table) if src.is_table else not _any_operands(wc.terms):
             lp = WhereLoop(0, "scan")
             if order_by:
-                k, rev = OrderChecker(scope, wc, order_by, group).detail([lp])
+                k, rev = new_checker(scope, wc, obs, group).detail([lp])
                 return [lp], k, rev
             return [lp], 0, ()
     cdef bint fixed = _fixed_order(srcs)
@@ -77,10 +78,9 @@ def plan(scope, wc, core, order_by=None, limit=None, bint group=False):
     ob_cols = None
     if order_by and not fixed:
         ob_cols = {}
-        for e, _d, _n, _c in order_by:
-            hit = column_ref(scope, e)  # (source, column): one lookup
-            if hit is not None:
-                ob_cols.setdefault(srcs.index(hit[0]), set()).add(hit[1])
+        for t in obs:
+            if t is not None:
+                ob_cols.setdefault((<tuple>t)[0], set()).add((<tuple>t)[1])
     hints = _index_hints(core, n) if core is not None else None
     loops = LoopBuilder(scope, wc, col_used, allowed, ob_cols, hints).build()
     cdef int n_row0 = 48 if scope.outer is not None else 0
@@ -97,7 +97,7 @@ def plan(scope, wc, core, order_by=None, limit=None, bint group=False):
         lim = log_est(limit) if limit else None
         sort_cost = SortCost(n_row + 1, n_ob, len(core.columns) if core is not None else 1,
                              lim)
-        check = OrderChecker(scope, wc, order_by, group)
+        check = new_checker(scope, wc, obs, group)
         res = solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost))
         if res is not None:
             best = res[0]
@@ -442,6 +442,28 @@ def order_checker(scope, wc, order_by, group=False):
     return OrderChecker(scope, wc, order_by, group)
 
 
+cdef list order_terms(scope, order_by):
+    """OrderChecker's terms of ``order_by`` (see there): each resolved once per query."""
+    sources = scope.sources
+    cdef list obs = []
+    for e, desc, nulls_first, coll in order_by:
+        hit = column_ref(scope, e)  # (source, column): one lookup
+        if hit is None:
+            obs.append(None)
+            continue
+        src, c = hit
+        obs.append((sources.index(src), c, bool(desc), nulls_first, coll, src,
+                    coll_name(coll)))
+    return obs
+
+
+cdef OrderChecker new_checker(scope, wc, list obs, bint group):
+    """The OrderChecker of the terms ``order_terms`` made."""
+    cdef OrderChecker ch = OrderChecker.__new__(OrderChecker)
+    ch.init(scope, wc, obs, group)
+    return ch
+
+
 cdef class OrderChecker:
     """Tells how many leading ORDER BY terms a sequence of loops delivers in order
     (SQLite's wherePathSatisfiesOrderBy, for plain column terms): one-row loops fix their
@@ -451,40 +473,41 @@ cdef class OrderChecker:
     answers the number of terms; ``detail`` also the loops to run backwards.
 
     An ORDER BY term is (source index, column, desc, nulls first, collation, source,
-    collation name as compared), or None when it is no column of this scope."""
+    collation name as compared, held to one value by an == constant WHERE term in that
+    collation), or None when it is no column of this scope."""
 
     cdef object scope
     cdef list obs
-    cdef dict fixed  # (source index, column) -> collation of an == constant term holding it
     cdef int n_ob
     cdef bint group
-    cdef dict _keys  # id(loop) -> loop_keys' answer (the loops outlive the checker)
 
     def __init__(self, scope, wc, order_by, group=False):
+        self.init(scope, wc, order_terms(scope, order_by), group)
+
+    cdef void init(self, scope, wc, list obs, bint group) except *:
         cdef WhereTerm t
         cdef Operand o
         sources = scope.sources
-        obs = []
-        for e, desc, nulls_first, coll in order_by:
-            hit = column_ref(scope, e)  # (source, column): one lookup
-            if hit is None:
-                obs.append(None)
-                continue
-            src, c = hit
-            obs.append((sources.index(src), c, bool(desc), nulls_first, coll, src,
-                        coll_name(coll)))
-        fixed = {}
+        # (source index, column) -> collation of an == constant WHERE term holding it
+        cdef dict fixed = {}
         for t in wc.terms:
             for o in t.operands:
                 if o.op == "=" and not o.prereq:
                     fixed[(sources.index(o.src), o.col)] = coll_name(
                         comparison_collation(o.lhs, o.rhs, scope))
+        cdef list out = []
+        cdef tuple ob
+        for x in obs:
+            if x is None or not fixed:
+                out.append(x if x is None else (<tuple>x) + (False,))
+                continue
+            ob = <tuple>x
+            key = (ob[0], ob[1])
+            out.append(ob + (fixed.get(key, False) == ob[6] or ob[1] < 0 and key in fixed,))
         self.scope = scope
-        self.obs = obs
-        self.fixed = fixed
-        self.n_ob = len(obs)
+        self.obs = out
+        self.n_ob = len(out)
         self.group = group
-        self._keys = {}
 
     def __call__(self, loops):
         return self.count(tuple(loops))
@@ -497,26 +520,20 @@ cdef class OrderChecker:
     cdef tuple loop_keys(self, WhereLoop lp):
         """(one row, order keys, {column an index equality holds: its collation name})
         of a loop; keys None when the loop gives no order."""
-        hit = self._keys.get(id(lp))
-        if hit is None:
-            hit = self._keys[id(lp)] = _loop_keys(self.scope, lp)
-        return <tuple>hit
+        if lp.order_keys is None:
+            lp.order_keys = _loop_keys(self.scope, lp)
+        return lp.order_keys
 
     cdef bint held(self, WhereLoop lp, dict eqcols, tuple t) except -1:
         """Whether the loop ``lp`` holds the term ``t`` to one value (an index equality
         in the term's collation, or an == constant WHERE term). ``eqcols``: loop_keys'
         columns of the loop's index equality, each with its collation name (None for
         the rowid, which any collation holds)."""
-        s = t[0]
-        cdef int c = t[1]
-        name = t[6]
-        if c in eqcols:
-            held_coll = eqcols[c]
-            if held_coll is None or held_coll == name:
+        if eqcols:
+            held_coll = eqcols.get(t[1], False)
+            if held_coll is not False and (held_coll is None or held_coll == t[6]):
                 return True
-        fixed = self.fixed
-        key = (s, c)
-        return fixed.get(key, False) == name or c < 0 and key in fixed
+        return t[7]
 
     def detail(self, loops):
         """(number of leading ORDER BY terms delivered, source indexes of the loops that
@@ -648,25 +665,54 @@ cdef class OrderChecker:
         return 0 if left else self.n_ob
 
 
+cdef tuple _ONE_ROW = (True, None, {})
+cdef tuple _ROWID_ORDER = (False, ((-1, False, None, True),), {})
+cdef tuple _NO_ORDER = (False, None, {})
+# id(index) -> (index, its table, {(number of equalities, bits of the IN ones): the
+# order keys of a loop on the index}): the keys depend on the schema alone, and most
+# statements read the same few indexes; the entry holds the index so its id stays unique
+cdef dict _keys_memo = {}
+
+
 cdef tuple _loop_keys(scope, WhereLoop lp):
-    """OrderChecker.loop_keys' answer for loop ``lp``."""
+    """OrderChecker.loop_keys' answer for loop ``lp`` (shared: never changed)."""
     cdef Operand o
-    ix = lp.index if lp.kind == "index" else None
+    cdef str kind = lp.kind
+    ix = lp.index if kind == "index" else None
     # an IN list is walked in its column's order: that column orders the rows
-    cdef bint has_in = False
+    cdef unsigned long long in_bits = 0
+    cdef Py_ssize_t j = 0
+    cdef Py_ssize_t ne = len(lp.eq)
     for o in lp.eq:
         if o.op == "IN":
-            has_in = True
-    if not has_in and (lp.kind == "rowid_eq" or (
-            ix is not None and ix.unique and len(lp.eq) == len(ix.columns))):
-        return True, None, {}
-    if lp.kind == "scan" or lp.kind == "rowid_range" or lp.kind == "rowid_eq":
-        return False, [(-1, False, None, True)], {}
+            in_bits |= 1ULL << (j if j < 63 else 63)
+        j += 1
+    if not in_bits and (kind == "rowid_eq" or (
+            ix is not None and ix.unique and ne == len(ix.columns))):
+        return _ONE_ROW
+    if kind == "scan" or kind == "rowid_range" or kind == "rowid_eq":
+        return _ROWID_ORDER
     if ix is None:
-        return False, None, {}
+        return _NO_ORDER
     table = scope.sources[lp.src_i].table
-    cdef Py_ssize_t ne = len(lp.eq)
-    eq = lp.eq
+    if ne >= 63:
+        return _index_keys(table, ix, lp.eq)
+    hit = _keys_memo.get(id(ix))
+    if hit is None or (<tuple>hit)[0] is not ix or (<tuple>hit)[1] is not table:
+        if len(_keys_memo) > 256:
+            _keys_memo.clear()
+        hit = _keys_memo[id(ix)] = (ix, table, {})
+    cdef dict per = (<tuple>hit)[2]
+    key = (ne, in_bits)
+    ans = per.get(key)
+    if ans is None:
+        ans = per[key] = _index_keys(table, ix, lp.eq)
+    return <tuple>ans
+
+
+cdef tuple _index_keys(table, ix, tuple eq):
+    """_loop_keys' answer for an index loop with the equalities ``eq``."""
+    cdef Py_ssize_t ne = len(eq)
     keys = [(c, d, coll_name(ix.collations[j] or table.columns[c].collation), False)
             for j, (c, d) in enumerate(zip(ix.columns, ix.desc))
             if j >= ne or (<Operand>eq[j]).op == "IN"]
@@ -681,4 +727,4 @@ cdef tuple _loop_keys(scope, WhereLoop lp):
         if (<Operand>eq[j]).op != "IN" and c not in eqcols:
             eqcols[c] = None if c < 0 else coll_name(
                 ix.collations[cols.index(c)] or table.columns[c].collation)
-    return False, keys, eqcols
+    return False, tuple(keys), eqcols
