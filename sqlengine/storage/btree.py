@@ -35,7 +35,8 @@ class Btree:
         self.pager.factory = _btree.PageFactory(self.pager)
         self.path = self.pager.path
         self._cursors: dict[int, list] = {}
-        self._page1_checked = None
+        self._page1_checked = None   # page 1 as _check_page1 last found it good
+        self._page1_writable = None  # ... and _check_writable (not auto-vacuum)
         self.closed = False
         # set by the layer above: index_check(max_errors) -> [message], the comparison of
         # index entries with their table rows that integrity_check adds to the page checks
@@ -122,7 +123,9 @@ class Btree:
             if p.in_trans:
                 return
             p.begin_read()
-            if p.db_size > 0:
+            # (_check_page1's own first test, inline: nearly every statement starts here)
+            if p.db_size > 0 and (p.cache.get(1) is not self._page1_checked
+                                  or self._page1_checked is None):
                 try:
                     self._check_page1()
                 except BaseException:
@@ -130,13 +133,20 @@ class Btree:
                     raise
 
     def _check_writable(self) -> None:
-        if self.pager.db_size > 0:
+        p = self.pager
+        if p.db_size > 0:
+            p1 = p.cache.get(1)
+            if p1 is self._page1_writable is not None:
+                # the same cached page 1 as at the last check: the file did not change, and
+                # this connection never sets the auto-vacuum field
+                return
             self._check_page1()
             if self.get_meta(4):
                 # auto-vacuum files keep pointer maps this engine does not maintain
                 raise errors.NotSupportedError(
                     "cannot write an auto_vacuum database (in sqlite3, PRAGMA "
                     "auto_vacuum=NONE then VACUUM converts it)")
+            self._page1_writable = self._page1_checked
 
     def _check_page1(self) -> None:
         if self.pager.cache.get(1) is self._page1_checked is not None:

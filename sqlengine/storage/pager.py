@@ -281,6 +281,9 @@ class Pager:
         its SHARED lock go between tries, so the writer it waits for can commit."""
         if self.in_trans == 2:
             return
+        if self.memory:
+            self._begin_write_memory(check)
+            return
         if getattr(self.file, "readonly", False):
             raise errors.OperationalError("attempt to write a readonly database",
                                           code=errors.SQLITE_READONLY)
@@ -310,6 +313,25 @@ class Pager:
                 raise
             time.sleep(delay)
             delay = min(delay * 2, 0.05)
+        self.in_trans = 2
+        self.orig_db_size = self.db_size
+        self.journaled.clear()
+        self.jfile = None
+        self.spilled = False
+        self.jrecords = 0
+
+    def _begin_write_memory(self, check) -> None:
+        """begin_write of an in-memory database: no lock to take or wait for (begin_read
+        only marks the read transaction), no journal file."""
+        was_reading = self.in_trans == 1
+        self.in_trans = 1
+        if check is not None:
+            try:
+                check()
+            except BaseException:
+                if not was_reading:
+                    self.in_trans = 0
+                raise
         self.in_trans = 2
         self.orig_db_size = self.db_size
         self.journaled.clear()
@@ -421,8 +443,33 @@ class Pager:
         if self.in_trans != 2:
             self.end_read()
             return
+        if self.memory:
+            self._commit_memory()
+            return
         self.commit_phase_one()
         self.commit_phase_two()
+
+    def _commit_memory(self) -> None:
+        """commit_phase_one and _two of an in-memory database in one: no journal file, no
+        lock, no sync; the changed pages are copied into the memory file (which a rollback
+        reads them back from) and the write state dropped."""
+        dirty = self.dirty
+        if dirty or self.db_size != self.orig_db_size:
+            self._update_header()
+            self.spilled = True
+            ps = self.page_size
+            size = self.db_size
+            write = self.file.write
+            for pgno in sorted(dirty):
+                if pgno <= size:
+                    write((pgno - 1) * ps, dirty[pgno].data)
+            self._fit_file_size()
+        dirty.clear()
+        self.journaled.clear()
+        self.savepoints.clear()
+        self.in_trans = 0
+        if len(self.cache) > self.spill_limit:  # (spill_limit is the cache's capacity)
+            self._shrink_cache()
 
     def needs_super_journal(self) -> bool:
         """Whether this pager, writing, takes part in a super-journal (SQLite's vdbeCommit:
