@@ -85,7 +85,9 @@ class Returning:
         regs = b.alloc_reg(n)
         first_real = bool(self.table.columns) and \
             self.table.columns[0].affinity == O.AFF_REAL
-        deleting = isinstance(p.ast, A.Delete)  # (the row as read: no IntReal)
+        # (the row as read, or as given to a view's INSERT: no IntReal)
+        deleting = isinstance(p.ast, A.Delete) or self.table.is_view and \
+            isinstance(p.ast, A.Insert)
         int_reals = _IntReals(p, self.table, scope)
         for i, (e, _name, _decl) in enumerate(cols):
             if isinstance(e, A.FunctionCall) and p.db.is_aggregate(

@@ -167,6 +167,25 @@ def _view_columns(p, view):
     return names
 
 
+def _view_returning(p, view, items):
+    """RETURNING of an INSERT, UPDATE or DELETE on a view (SQLite 3.40 returns its rows
+    there too), over a Table standing for the view: its columns, their declared types."""
+    if not items:
+        return None
+    from sqlengine import schema as S
+    from sqlengine.compiler import returning
+    from sqlengine.compiler.select import result_info_only
+    with schema_scope(p, view):
+        info = result_info_only(p, view.select)
+    t = S.Table(view.name, None, None)
+    for i, name in enumerate(_view_columns(p, view)):
+        decl = info.decltypes[i] if i < len(info.decltypes) else None
+        t.columns.append(S.ColumnInfo(name, decl))
+        t.col_index.setdefault(name.lower(), i)
+    t.is_view = True  # (its rows hold the values as given: no IntReal)
+    return returning.start(p, t, items)
+
+
 class _ViewShape:
     """What NEW./OLD. resolution needs to know about a view's columns."""
     is_view = True
@@ -206,6 +225,7 @@ def compile_view_insert(p, st, view):
     from sqlengine.compiler.expr import code_expr
     from sqlengine.compiler.select import CallbackDest, compile_select
     skip = b.new_label()
+    rt = _view_returning(p, view, st.returning)
 
     def row(src_base, count):
         if count != len(pos):
@@ -217,6 +237,9 @@ def compile_view_insert(p, st, view):
         rowskip = b.new_label()
         code_triggers(p, shape, "INSERT", "INSTEAD OF", base, None, rowskip)
         b.resolve(rowskip)
+        if rt is not None:  # (a view's new rowid reads -1 there)
+            b.emit(O.OP_Integer, -1, base)
+            rt.emit_row(base)
     if st.source is None:
         row(base, 0) if not pos else None
     elif isinstance(st.source.body, A.Values):
@@ -228,6 +251,8 @@ def compile_view_insert(p, st, view):
     else:
         compile_select(p, st.source, CallbackDest(row))
     b.resolve(skip)
+    if rt is not None:
+        rt.finish()
 
 
 def compile_view_update_delete(p, st, view, event):
@@ -248,6 +273,9 @@ def compile_view_update_delete(p, st, view, event):
     from sqlengine.compiler.select import CallbackDest, compile_select
     old = b.alloc_reg(n + 1)
     new = b.alloc_reg(n + 1) if event == "UPDATE" else None
+    rt = _view_returning(p, view, st.returning)
+    # (3.40's RETURNING of an UPDATE on a view sees the SET columns alone, the others NULL)
+    ret = b.alloc_reg(n + 1) if rt is not None and new is not None else old
     sel_cols = [A.ResultColumn(A.Column(c)) for c in cols]
     if event == "UPDATE":
         for s in st.sets:
@@ -261,8 +289,11 @@ def compile_view_update_delete(p, st, view, event):
     sel = A.Select(A.SelectCore(sel_cols, from_=A.TableRef(view.name, alias=st.table.alias),
                                 where=st.where))
 
+    eph = b.alloc_cursor()
+
     def row(base, count):
-        b.emit(O.OP_Null, 0, old)
+        # (the rowid: the row's number among the view's rows matched, as SQLite's)
+        b.emit(O.OP_Rowid, eph, old)
         b.emit(O.OP_Copy, base, old + 1, n - 1)
         if new is not None:
             b.emit(O.OP_Null, 0, new)
@@ -273,10 +304,17 @@ def compile_view_update_delete(p, st, view, event):
         rowskip = b.new_label()
         code_triggers(p, shape, event, "INSTEAD OF", new, old, rowskip)
         b.resolve(rowskip)
+        if rt is not None:
+            if ret is not old:
+                b.emit(O.OP_Null, 0, ret + 1, ret + n)
+                b.emit(O.OP_SCopy, old, ret)
+                for k, s in enumerate(st.sets):
+                    i = [vc.lower() for vc in cols].index(s.columns[0].lower())
+                    b.emit(O.OP_SCopy, base + n + k, ret + 1 + i)
+            rt.emit_row(ret)
     # materialise first: the triggers may change the tables under the view
     from sqlengine.compiler.select import TableDest
     width = len(sel_cols)
-    eph = b.alloc_cursor()
     b.emit(O.OP_OpenEphemeral, eph, width)
     compile_select(p, sel, TableDest(eph))
     done = b.new_label()
@@ -288,5 +326,7 @@ def compile_view_update_delete(p, st, view, event):
     row(regs, width)
     b.emit(O.OP_Next, eph, top)
     b.resolve(done)
+    if rt is not None:
+        rt.finish()
     _ = code_expr
     _ = CallbackDest
