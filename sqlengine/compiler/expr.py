@@ -145,7 +145,7 @@ def code_trigger_ref(p, e, target):
     n = table.find_column(e.name) if not getattr(table, "is_view", False) else \
         _view_col(table, e.name)
     if n is None or n < 0:
-        if name in ("rowid", "oid", "_rowid_") and not getattr(table, "is_view", False):
+        if name in ("rowid", "oid", "_rowid_"):  # (a view's: trigger.py sets it)
             p.b.emit(OP_SCopy, base, target)
             return
         raise OperationalError(f"no such column: {e.table}.{e.name}")

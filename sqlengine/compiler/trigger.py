@@ -20,9 +20,13 @@ from sqlengine.vdbe import opcodes as O
 
 
 def _matching(table, event, timing, update_cols, p=None):
+    """The triggers of ``table`` that fire for ``event`` at ``timing``, in SQLite's order
+    (sqlite3TriggerList): the table's own the most recently made first, after the temp
+    triggers on a main table (in the order made: SQLite's follows its hash table), then the
+    foreign-key actions."""
     out = []
     from sqlengine.compiler.fkey import triggers_for
-    for tr in list(getattr(table, "triggers", ())) + list(triggers_for(p, table)):
+    for tr in _in_order(p, list(getattr(table, "triggers", ()))) + list(triggers_for(p, table)):
         if tr.event != event or tr.timing != timing:
             continue
         if event == "UPDATE" and tr.update_columns and update_cols is not None:
@@ -31,6 +35,22 @@ def _matching(table, event, timing, update_cols, p=None):
                 continue
         out.append(tr)
     return out
+
+
+def _in_order(p, triggers):
+    """``triggers`` (a table's, in the order made; temp ones on a main table last) in the
+    order they fire."""
+    temp = None
+    if p is not None and len(triggers) > 1 and p.db.attached:
+        from sqlengine.compiler.attach import find
+        att = find(p.db, "temp")
+        if att is not None:
+            ts = att.db.schema
+            temp = [tr for tr in triggers if ts.triggers.get(tr.name.lower()) is tr and
+                    tr.table.lower() not in ts.tables and tr.table.lower() not in ts.views]
+    if not temp:
+        return triggers[::-1]
+    return temp + [tr for tr in triggers if tr not in temp][::-1]
 
 
 def has_triggers(table, event, p=None):
@@ -231,14 +251,14 @@ def compile_view_insert(p, st, view):
         if count != len(pos):
             raise OperationalError(
                 f"table {view.name} has {n} columns but {count} values were supplied")
-        b.emit(O.OP_Null, 0, base, base + n)
+        b.emit(O.OP_Integer, -1, base)  # (NEW.rowid of a view's row: -1, as in SQLite)
+        b.emit(O.OP_Null, 0, base + 1, base + n)
         for j, i in enumerate(pos):
             b.emit(O.OP_SCopy, src_base + j, base + 1 + i)
         rowskip = b.new_label()
         code_triggers(p, shape, "INSERT", "INSTEAD OF", base, None, rowskip)
         b.resolve(rowskip)
-        if rt is not None:  # (a view's new rowid reads -1 there)
-            b.emit(O.OP_Integer, -1, base)
+        if rt is not None:
             rt.emit_row(base)
     if st.source is None:
         row(base, 0) if not pos else None
@@ -296,7 +316,7 @@ def compile_view_update_delete(p, st, view, event):
         b.emit(O.OP_Rowid, eph, old)
         b.emit(O.OP_Copy, base, old + 1, n - 1)
         if new is not None:
-            b.emit(O.OP_Null, 0, new)
+            b.emit(O.OP_SCopy, old, new)
             b.emit(O.OP_Copy, base, new + 1, n - 1)
             for k, s in enumerate(st.sets):
                 i = [vc.lower() for vc in cols].index(s.columns[0].lower())
