@@ -91,6 +91,15 @@ cpdef bint is_constant(e):
     return t is T_Unary and (e.op == "-" or e.op == "+") and type(e.operand) is T_Literal
 
 
+cdef inline Py_ssize_t _push(list stack, Py_ssize_t sp, x) except -1:
+    """Masker.mask's push of ``x`` on ``stack[:sp]``; the new depth."""
+    if sp < len(stack):
+        stack[sp] = x
+    else:
+        stack.append(x)
+    return sp + 1
+
+
 cdef class Masker:
     """Computes source masks of expressions of one scope (a source's bit is looked up by
     identity, so the masks do not depend on later reordering of ``scope.sources``).
@@ -122,11 +131,15 @@ cdef class Masker:
         cdef dict memo = self.memo
         cdef set cols = self.cols
         cdef unsigned long long m = 0
+        # the expressions left to walk: stack[:sp] (a list popped in place, so that a
+        # pop is no call of list.pop, which the shrinking list made a method call)
         cdef list stack = [e]
+        cdef Py_ssize_t sp = 1
         cdef tuple th
         cdef ColRef ref
-        while stack:
-            x = stack.pop()
+        while sp:
+            sp -= 1
+            x = stack[sp]
             if x is None:
                 continue
             t = type(x)
@@ -147,8 +160,8 @@ cdef class Masker:
                     m |= <unsigned long long>th[0]
                     cols.add(th[1])
             elif t is T_Binary:
-                stack.append(slot(x, F_BIN_RIGHT))
-                stack.append(slot(x, F_BIN_LEFT))
+                sp = _push(stack, sp, slot(x, F_BIN_RIGHT))
+                sp = _push(stack, sp, slot(x, F_BIN_LEFT))
             elif t is T_ResolvedColumn:
                 ref = <ColRef?>slot(x, F_RC_REF)
                 if ref.scope is scope:
@@ -159,38 +172,41 @@ cdef class Masker:
                     m |= <unsigned long long>b
                     cols.add((id(ref.source), ref.col))
             elif t is T_Unary:
-                stack.append(slot(x, F_UN_OPERAND))
+                sp = _push(stack, sp, slot(x, F_UN_OPERAND))
             elif t is T_IsNull:
-                stack.append(slot(x, F_ISNULL_EXPR))
+                sp = _push(stack, sp, slot(x, F_ISNULL_EXPR))
             elif t is T_Collate:
-                stack.append(slot(x, F_COLLATE_EXPR))
+                sp = _push(stack, sp, slot(x, F_COLLATE_EXPR))
             elif t is T_Cast:
-                stack.append(slot(x, F_CAST_EXPR))
+                sp = _push(stack, sp, slot(x, F_CAST_EXPR))
             elif t is T_Between:
-                stack.append(x.high)
-                stack.append(x.low)
-                stack.append(x.expr)
+                sp = _push(stack, sp, x.high)
+                sp = _push(stack, sp, x.low)
+                sp = _push(stack, sp, x.expr)
             elif t is T_InList:
-                stack.extend(x.items)
-                stack.append(x.expr)
+                for y in x.items:
+                    sp = _push(stack, sp, y)
+                sp = _push(stack, sp, x.expr)
             elif t is T_Like:
-                stack.append(x.escape)
-                stack.append(x.right)
-                stack.append(x.left)
+                sp = _push(stack, sp, x.escape)
+                sp = _push(stack, sp, x.right)
+                sp = _push(stack, sp, x.left)
             elif t is T_FunctionCall:
                 if x.name.lower() in VOLATILE:
                     self.complete = False
                     return C_PINNED
-                stack.extend(x.args)
-                stack.append(x.filter)
+                for y in x.args:
+                    sp = _push(stack, sp, y)
+                sp = _push(stack, sp, x.filter)
             elif t is T_Case:
-                stack.append(x.operand)
+                sp = _push(stack, sp, x.operand)
                 for w, th2 in x.whens:
-                    stack.append(w)
-                    stack.append(th2)
-                stack.append(x.else_)
+                    sp = _push(stack, sp, w)
+                    sp = _push(stack, sp, th2)
+                sp = _push(stack, sp, x.else_)
             elif t is T_RowValue:
-                stack.extend(x.items)
+                for y in x.items:
+                    sp = _push(stack, sp, y)
             elif t is T_CurrentTime:
                 continue
             else:  # subqueries, RAISE, anything not known here

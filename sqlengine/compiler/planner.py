@@ -19,6 +19,7 @@ and their costs are made in ``_loops.pyx``, the join order and the ORDER BY chec
 
 from __future__ import annotations
 
+from sqlengine.compiler._levels import Access  # noqa: F401  (re-exported)
 from sqlengine.compiler._loops import (  # noqa: F401  (the compiled core; re-exported)
     TABLE_ROWS, LoopBuilder, WhereLoop, log_add, log_est, table_facts)
 from sqlengine.compiler._paths import (  # noqa: F401  (the compiled solver; re-exported)
@@ -44,28 +45,6 @@ def check_indexed_by(ref, table) -> None:
 
 
 # ---- what a loop reads -------------------------------------------------------------------
-
-
-class Access:
-    """How one loop level reads its source. ``kind``: scan, rowid_eq, rowid_range, index
-    (``eq`` on a prefix, optional range, or nothing at all: a full index scan), auto."""
-
-    __slots__ = ("kind", "index", "eq", "lo", "lo_op", "hi", "hi_op", "key_aff", "covering",
-                 "eqp", "reverse", "lo_aff", "hi_aff")
-
-    def __init__(self, kind):
-        self.kind = kind
-        self.index = None
-        self.eq = []  # expressions, one per leading index column
-        self.lo = None
-        self.lo_op = None
-        self.hi = None
-        self.hi_op = None
-        self.key_aff = ""  # of the ``eq`` keys
-        self.lo_aff = self.hi_aff = ""  # of the range bounds (an index access)
-        self.covering = False
-        self.eqp = ""
-        self.reverse = False  # read backwards (delivers a descending ORDER BY)
 
 
 def _sizes(table):

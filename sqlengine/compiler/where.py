@@ -9,6 +9,7 @@ the body; ``where_end`` closes the loops. This module never decides what the bod
 from __future__ import annotations
 
 from sqlengine.compiler import planner, rightjoin
+from sqlengine.compiler._levels import Level, WhereInfo  # noqa: F401  (re-exported)
 from sqlengine.compiler._paths import plan
 from sqlengine.compiler.explain import eqp_line, eqp_set
 from sqlengine.compiler.plan_terms import WhereClause, split_and
@@ -30,42 +31,6 @@ from sqlengine.vdbe.opcodes import (
 
 MAX_JOIN_TABLES = 64  # SQLite's BMS: a bitmask of the FROM items in one 64-bit word
 
-
-class Level:
-    __slots__ = ("src", "access", "top", "cont", "brk", "done", "match_reg", "after_match",
-                 "icur", "scratch", "seek", "start", "eqp_addr", "in_loops", "minmax", "rj")
-
-    def __init__(self, src):
-        self.src = src
-        self.access = None
-        self.top = -1
-        self.cont = None
-        self.brk = None
-        self.done = None
-        self.match_reg = 0
-        self.after_match = None
-        self.icur = -1
-        self.scratch = 0
-        self.seek = -1  # address of the IdxRowid of an index loop (a table lookup follows)
-        self.start = -1  # address of the loop's first instruction
-        self.eqp_addr = -1  # the Noop that carries the loop's EXPLAIN QUERY PLAN line
-        self.in_loops = ()  # (ephemeral cursor, top, next label, desc) per x IN (list)
-        self.minmax = False  # in a min()/max() query: its plan line says SEARCH (sqlite3)
-        self.rj = None  # a RIGHT JOIN table's state (rightjoin.RightJoin)
-
-
-class WhereInfo:
-    """``n_ordered``: how many leading terms of the ORDER BY given to ``where_begin`` the
-    loops deliver in order (all of them: the caller needs no sort)."""
-
-    __slots__ = ("levels", "brk", "scope", "n_ordered", "on_right")
-
-    def __init__(self, scope):
-        self.levels: list[Level] = []
-        self.brk = None
-        self.scope = scope
-        self.n_ordered = 0
-        self.on_right = False  # an ON term names a table to its right (see where_end)
 
 def open_source_cursor(p, src, write=False):
     """Emit OpenRead for a table source (once, before any loop)."""

@@ -1,0 +1,74 @@
+# cython: language_level=3
+"""The records of one WHERE loop, compiled so that making them costs no attribute stores
+through Python (every statement of the corpus is planned once, and makes one of each per
+FROM item): ``Access``, how one loop level reads its source (``planner.access_of`` turns
+the chosen WhereLoop into one), ``Level``, the state ``where.py`` keeps of an open loop,
+and ``WhereInfo``, what ``where_begin`` hands its caller. Plain records: they hold no
+logic, emit no code and decide nothing.
+"""
+
+
+cdef class Access:
+    """How one loop level reads its source. ``kind``: scan, rowid_eq, rowid_range, index
+    (``eq`` on a prefix, optional range, or nothing at all: a full index scan), auto."""
+
+    cdef public object kind, index, eq, lo, lo_op, hi, hi_op, key_aff, covering, eqp
+    cdef public object reverse, lo_aff, hi_aff
+
+    def __init__(self, kind):
+        self.kind = kind
+        self.index = None
+        self.eq = []  # expressions, one per leading index column
+        self.lo = None
+        self.lo_op = None
+        self.hi = None
+        self.hi_op = None
+        self.key_aff = ""  # of the ``eq`` keys
+        self.lo_aff = ""  # of the range bounds (an index access)
+        self.hi_aff = ""
+        self.covering = False
+        self.eqp = ""
+        self.reverse = False  # read backwards (delivers a descending ORDER BY)
+
+
+cdef class Level:
+    """One open loop of ``where.where_begin``: its source, its Access, its addresses and
+    labels (``top``, ``cont``, ``brk``, ``done``), its LEFT JOIN match flag and the
+    cursors it reads."""
+
+    cdef public object src, access, top, cont, brk, done, match_reg, after_match, icur
+    cdef public object scratch, seek, start, eqp_addr, in_loops, minmax, rj
+
+    def __init__(self, src):
+        self.src = src
+        self.access = None
+        self.top = -1
+        self.cont = None
+        self.brk = None
+        self.done = None
+        self.match_reg = 0
+        self.after_match = None
+        self.icur = -1
+        self.scratch = 0
+        self.seek = -1  # address of the IdxRowid of an index loop (a table lookup follows)
+        self.start = -1  # address of the loop's first instruction
+        self.eqp_addr = -1  # the Noop that carries the loop's EXPLAIN QUERY PLAN line
+        self.in_loops = ()  # (ephemeral cursor, top, next label, desc) per x IN (list)
+        self.minmax = False  # in a min()/max() query: its plan line says SEARCH (sqlite3)
+        self.rj = None  # a RIGHT JOIN table's state (rightjoin.RightJoin)
+
+
+cdef class WhereInfo:
+    """What ``where_begin`` answers: the ``levels`` (outermost first), the label after
+    the loops (``brk``), the scope; ``n_ordered``: how many leading terms of the ORDER BY
+    given to ``where_begin`` the loops deliver in order (all of them: the caller needs no
+    sort); ``on_right``: an ON term names a table to its right (see ``where_end``)."""
+
+    cdef public object levels, brk, scope, n_ordered, on_right
+
+    def __init__(self, scope):
+        self.levels = []
+        self.brk = None
+        self.scope = scope
+        self.n_ordered = 0
+        self.on_right = False
