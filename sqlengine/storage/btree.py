@@ -12,11 +12,16 @@ Never parses SQL or records; never touches files except through the pager.
 
 from __future__ import annotations
 
+import struct
+
 from sqlengine import errors
 from sqlengine.storage import _btree
 from sqlengine.storage import format as fmt
 from sqlengine.storage._btree import BtCursor
 from sqlengine.storage.pager import Pager, corrupt, super_journal_commit
+
+
+_unpack_u32 = struct.Struct(">I").unpack_from  # (buffer, offset) -> (big-endian 4 bytes,)
 
 
 def _get4(b, off: int) -> int:
@@ -180,7 +185,12 @@ class Btree:
         self._save_all()
         p = self.pager
         if p.in_trans == 1:
-            p.end_read()  # (a read transaction: what pager.commit would do, one call less)
+            # a read transaction: what pager.commit would do, one call less (none for an
+            # in-memory database, which holds no lock: end_read only marks the end)
+            if p.memory:
+                p.in_trans = 0
+            else:
+                p.end_read()
         else:
             p.commit()
 
@@ -235,8 +245,7 @@ class Btree:
         p1 = p.cache.get(1)
         if p1 is None:
             p1 = p.get(1)
-        off = 36 + 4 * i
-        return int.from_bytes(p1.data[off:off + 4], "big")
+        return _unpack_u32(p1.data, 36 + 4 * i)[0]  # (no slice copied first)
 
     def set_meta(self, i: int, v: int) -> None:
         if i < 1 or i > 15:
