@@ -25,6 +25,7 @@ from sqlengine.compiler._resolve cimport (ColRef, Scope, Source, lookup_name, sl
 from sqlengine.compiler.resolve import (ROWID_NAMES, CoalesceRef, ResolvedColumn,
                                         comparison_collation,
                                         expr_affinity, expr_collation, no_such_column)
+from sqlengine.compiler.explain import eqp_line as _eqp_line
 from sqlengine.compiler.walk import operands as _operands
 from sqlengine.errors import InternalError, OperationalError
 from sqlengine.sql import ast as A
@@ -109,6 +110,12 @@ cdef int OP_Transaction = O.OP_Transaction
 cdef int OP_If = O.OP_If
 cdef int OP_IfNot = O.OP_IfNot
 cdef int OP_IfPos = O.OP_IfPos
+cdef int OP_MakeRecord = O.OP_MakeRecord
+cdef int OP_Found = O.OP_Found
+cdef int OP_IdxInsert = O.OP_IdxInsert
+cdef int OP_SorterInsert = O.OP_SorterInsert
+cdef int OP_DecrJumpZero = O.OP_DecrJumpZero
+cdef int OP_ResultRow = O.OP_ResultRow
 cdef int OP_Jump = O.OP_Jump
 cdef int OP_Eq = O.OP_Eq
 cdef int OP_Ne = O.OP_Ne
@@ -601,6 +608,90 @@ cpdef int emit_columns(ProgramBuilder b, int cursor, int first, int n, int targe
     cdef int j
     for j in range(n):
         b.emit(OP_Column, cursor, first + j, target + j)
+    return 0
+
+
+cpdef int code_result_columns(ProgramBuilder b, p, scope, list result_exprs, unused,
+                              all_unused) except -1:
+    """The result columns ``result_exprs`` into new registers (at least one), the first
+    returned; the numbers in ``unused`` (the object ``all_unused``: every one) are coded as
+    values SQLite never codes (``Parse.values_unused``: select._code_result)."""
+    cdef Py_ssize_t i, n = len(result_exprs)
+    cdef int base = b.alloc_reg(n if n > 1 else 1)
+    for i in range(n):
+        if unused is None or unused is not all_unused and i not in unused:
+            code_expr(p, scope, result_exprs[i], base + i)
+            continue
+        saved = p.values_unused
+        p.values_unused = True
+        try:
+            code_expr(p, scope, result_exprs[i], base + i)
+        finally:
+            p.values_unused = saved
+    return base
+
+
+EQP_DISTINCT = "USE TEMP B-TREE FOR DISTINCT"  # (the plan line of a DISTINCT's index)
+
+
+cpdef int emit_limited(ProgramBuilder b, p, dest, int base, int n, lreg, oreg,
+                       int end_label) except -1:
+    """A result row in ``base``.. (``n`` registers) to ``dest`` (None: the statement's
+    result rows, a ResultRow), past the OFFSET still counted down in ``oreg`` and, with a
+    LIMIT counted down in ``lreg``, jumping to ``end_label`` at its last row (either
+    register None: no such clause)."""
+    cdef int skip = 0
+    if oreg is not None:
+        skip = b.new_label()
+        b.emit(OP_IfPos, oreg, skip, 1)
+    if dest is None:
+        b.emit(OP_ResultRow, base, n)
+    else:
+        dest.emit(p, base, n)
+    if lreg is not None:
+        b.emit(OP_DecrJumpZero, lreg, end_label)
+    if skip:
+        b.resolve(skip)
+    return 0
+
+
+cpdef int emit_result_row(ProgramBuilder b, p, scope, int res_base, int n_res, distinct_cur,
+                          list distinct_said, sorter, list obt, dest, lreg, oreg,
+                          int end_label) except -1:
+    """One result row of a SELECT core, already in ``res_base``.. (``n_res`` registers):
+    dropped when the ephemeral index ``distinct_cur`` (None: no DISTINCT) has it already,
+    else into the ORDER BY ``sorter`` (None: none) as a record of the ``obt`` terms' keys
+    (select._resolve_order_by's tuples: a term naming result column ``idx`` is copied)
+    then the row, else to ``dest`` under LIMIT / OFFSET (``emit_limited``). The first
+    DISTINCT row appends its EXPLAIN QUERY PLAN line to ``distinct_said``."""
+    cdef int skip = 0, blk, rec, k, n_ob
+    cdef tuple o
+    if distinct_cur is not None:
+        if not distinct_said:
+            distinct_said.append(_eqp_line(p, EQP_DISTINCT))
+        skip = b.new_label()
+        rec = b.alloc_reg(1)
+        b.emit(OP_MakeRecord, res_base, n_res, rec)
+        b.emit(OP_Found, distinct_cur, skip, rec, 0)
+        b.emit(OP_IdxInsert, distinct_cur, rec)
+    if sorter is not None:
+        n_ob = len(obt)
+        blk = b.alloc_reg(n_ob + n_res)
+        for k in range(n_ob):
+            o = <tuple>obt[k]
+            if o[1] is not None:
+                b.emit(OP_SCopy, res_base + <long long>o[1], blk + k)
+            else:
+                code_expr(p, scope, o[0], blk + k)
+        if n_res:
+            b.emit(OP_Copy, res_base, blk + n_ob, n_res - 1)
+        rec = b.alloc_reg(1)
+        b.emit(OP_MakeRecord, blk, n_ob + n_res, rec)
+        b.emit(OP_SorterInsert, sorter, rec)
+    else:
+        emit_limited(b, p, dest, res_base, n_res, lreg, oreg, end_label)
+    if skip:
+        b.resolve(skip)
     return 0
 
 

@@ -19,8 +19,9 @@ from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
                                      if_false, walk, walk_select)
-from sqlengine.compiler._codegen import (emit_agg_finals, emit_columns, emit_group_break,
-                                         emit_group_flush, emit_group_start)
+from sqlengine.compiler._codegen import (code_result_columns, emit_agg_finals, emit_columns,
+                                         emit_group_break, emit_group_flush, emit_group_start,
+                                         emit_limited, emit_result_row)
 from sqlengine.compiler._resolve import result_coll_seq, result_column, result_lists
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
@@ -49,9 +50,9 @@ from sqlengine.sql.ast import (
 from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import (
-    OP_AggStep, OP_Column, OP_Copy, OP_Count, OP_DecrJumpZero,
+    OP_AggStep, OP_Column, OP_Copy, OP_Count,
     OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_If, OP_IfNot, OP_IfNullJump,
-    OP_IfPos, OP_Insert, OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_Ne,
+    OP_Insert, OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_Ne,
     OP_NewRowid, OP_Next, OP_Noop, OP_NotFound, OP_Null, OP_Once, OP_OpenEphemeral,
     OP_ResultRow, OP_Return, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
     OP_SorterInsert, OP_SorterNext, OP_SorterOpen, OP_SorterSort)
@@ -275,19 +276,6 @@ def _limit_regs(p, scope, limit, offset, end_label):
             code_expr(p, None, offset, oreg)
             b.emit(OP_MustBeInt, oreg, 0)
     return lreg, oreg
-
-
-def _emit_limited(p, dest, base, n, lreg, oreg, end_label):
-    b = p.b
-    skip = None
-    if oreg is not None:
-        skip = b.new_label()
-        b.emit(OP_IfPos, oreg, skip, 1)
-    dest.emit(p, base, n)
-    if lreg is not None:
-        b.emit(OP_DecrJumpZero, lreg, end_label)
-    if skip is not None:
-        b.resolve(skip)
 
 
 # ------------------------------------------------------------------------------------------
@@ -1102,39 +1090,15 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
 
     distinct_said = []  # the EXPLAIN QUERY PLAN line for DISTINCT, once
 
+    out_dest = None if type(dest) is OutputDest else dest  # (None: a ResultRow)
+
     def emit_result(res_base):
         """Code for one result row already in res_base.. (inside loop or output phase)."""
-        skip = None
-        if distinct_cur is not None:
-            if not distinct_said:
-                distinct_said.append(eqp_line(p, _EQP_DISTINCT))
-            skip = b.new_label()
-            rec = b.alloc_reg()
-            b.emit(OP_MakeRecord, res_base, n_res, rec)
-            b.emit(OP_Found, distinct_cur, skip, rec, 0)
-            b.emit(OP_IdxInsert, distinct_cur, rec)
-        if sorter is not None:
-            blk = b.alloc_reg(len(obt) + n_res)
-            for k, (oe, idx, _d, _nf, _c) in enumerate(obt):
-                if idx is not None:
-                    b.emit(OP_SCopy, res_base + idx, blk + k)
-                else:
-                    code_expr(p, scope, oe, blk + k)
-            if n_res:
-                b.emit(OP_Copy, res_base, blk + len(obt), n_res - 1)
-            rec = b.alloc_reg()
-            b.emit(OP_MakeRecord, blk, len(obt) + n_res, rec)
-            b.emit(OP_SorterInsert, sorter, rec)
-        else:
-            _emit_limited(p, dest, res_base, n_res, lreg, oreg, end)
-        if skip is not None:
-            b.resolve(skip)
+        emit_result_row(b, p, scope, res_base, n_res, distinct_cur, distinct_said, sorter, obt,
+                        out_dest, lreg, oreg, end)
 
     def code_results():
-        base = b.alloc_reg(max(n_res, 1))
-        for i in range(n_res):
-            _code_result(p, scope, result_exprs, unused, i, base + i)
-        return base
+        return code_result_columns(b, p, scope, result_exprs, unused, _ALL)
 
     n_ordered = 0
     if not is_agg:
@@ -1165,7 +1129,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         out = b.alloc_reg(max(n_res, 1))
         for i in range(n_res):
             b.emit(OP_Column, sorter, len(obt) + i, out + i)
-        _emit_limited(p, dest, out, n_res, lreg, oreg, end)
+        emit_limited(b, p, out_dest, out, n_res, lreg, oreg, end)
         b.emit(OP_SorterNext, sorter, top)
         b.resolve(done)
     b.resolve(end)
@@ -1178,7 +1142,6 @@ _ONE = A.Literal(1)
 _EQP_ORDER_BY = "USE TEMP B-TREE FOR ORDER BY"
 _EQP_RIGHT_PART = "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"
 _EQP_GROUP_BY = "USE TEMP B-TREE FOR GROUP BY"
-_EQP_DISTINCT = "USE TEMP B-TREE FOR DISTINCT"
 
 
 def _emit_topn_row(p, scope, obt, result_exprs, unused, sorter):
@@ -1839,7 +1802,7 @@ def _code_compound(p, sel, dest, outer, corr, line):
         top2 = b.addr()
         for i in range(n):
             b.emit(OP_Column, srt, len(obt) + i, out + i)
-        _emit_limited(p, dest, out, n, lreg, oreg, end)
+        emit_limited(b, p, None if type(dest) is OutputDest else dest, out, n, lreg, oreg, end)
         b.emit(OP_SorterNext, srt, top2)
         b.resolve(done2)
     else:
@@ -1848,7 +1811,7 @@ def _code_compound(p, sel, dest, outer, corr, line):
         top = b.addr()
         for i in range(n):
             b.emit(OP_Column, cur, i, out + i)
-        _emit_limited(p, dest, out, n, lreg, oreg, end)
+        emit_limited(b, p, None if type(dest) is OutputDest else dest, out, n, lreg, oreg, end)
         b.emit(OP_Next, cur, top)
         b.resolve(done)
     b.resolve(end)
