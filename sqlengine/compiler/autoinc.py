@@ -66,10 +66,18 @@ class Autoinc:
 
     def adjust_new_rowid(self, rowid_reg):
         """After NewRowid chose r[rowid_reg]: make it at least the sequence value + 1."""
+        from sqlengine.errors import SQLITE_FULL
         b = self.p.b
         t = b.alloc_reg()
         ok = b.new_label()
         one = b.alloc_reg()
+        # (a sequence at the largest rowid: SQLite's NewRowid fails with SQLITE_FULL)
+        room = b.new_label()
+        top = b.alloc_reg()
+        self.p.emit_constant((1 << 63) - 1, top)
+        b.emit(O.OP_Lt, top, room, self.reg, None, 0)
+        b.emit(O.OP_Halt, SQLITE_FULL, O.OE_ABORT, 0, "database or disk is full")
+        b.resolve(room)
         b.emit(O.OP_Integer, 1, one)
         b.emit(O.OP_Add, self.reg, one, t)
         b.emit(O.OP_Ge, t, ok, rowid_reg, None, 0)
