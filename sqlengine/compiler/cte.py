@@ -220,9 +220,7 @@ def _recursive(p, entry, sel, arms, alias, Source):
     if rec_op not in ("UNION", "UNION ALL"):
         raise OperationalError(f"circular reference: {entry.name}")
     distinct = rec_op == "UNION"
-    if sel.order_by:
-        raise OperationalError("ORDER BY in a recursive common table expression is not "
-                               "supported")
+    order = _queue_order(sel.order_by, arms, entry) if sel.order_by else None
     # the initial select: the arms before the first recursive one
     body = arms[0][1]
     for op, arm in arms[1:first_rec]:
@@ -237,7 +235,7 @@ def _recursive(p, entry, sel, arms, alias, Source):
     done = b.new_label()
     b.emit(O.OP_Once, 0, once)
     b.emit(O.OP_OpenEphemeral, out_cur, 0)
-    b.emit(O.OP_OpenEphemeral, queue, 0)
+    queue_open = b.emit(O.OP_OpenEphemeral, queue, 0)
     b.emit(O.OP_OpenEphemeral, current, 0)
     seen_open = b.emit(O.OP_Noop) if distinct else None
     lreg = oreg = None
@@ -267,6 +265,20 @@ def _recursive(p, entry, sel, arms, alias, Source):
             b.emit(O.OP_MakeRecord, base, n, rec)
             b.emit(O.OP_IdxInsert, seen, rec)
         rid = b.alloc_reg()
+        if order is not None:  # (a priority queue: the ORDER BY values, a sequence, the row)
+            nk = len(order)
+            key = b.alloc_reg(nk + 1 + n)
+            for k, (idx, _desc, _nf, _coll) in enumerate(order):
+                if idx >= n:
+                    raise OperationalError(f"{_nth(k + 1)} ORDER BY term out of range - "
+                                           f"should be between 1 and {n}")
+                b.emit(O.OP_SCopy, base + idx, key + k)
+            b.emit(O.OP_Sequence, queue, key + nk)
+            b.emit(O.OP_Copy, base, key + nk + 1, n - 1)
+            b.emit(O.OP_MakeRecord, key, nk + 1 + n, rec)
+            b.emit(O.OP_IdxInsert, queue, rec)
+            b.resolve(skip)
+            return
         b.emit(O.OP_MakeRecord, base, n, rec)
         b.emit(O.OP_NewRowid, queue, rid)
         b.emit(O.OP_Insert, queue, rec, rid)
@@ -294,13 +306,35 @@ def _recursive(p, entry, sel, arms, alias, Source):
         b.ops[seen_open] = [O.OP_OpenEphemeral, seen, ncols, 0,
                             SortSpec(ncols, [p.collation(c) for c in info.colls]), 0, None]
     # the loop over the queue
-    b.emit(O.OP_Rewind, queue, done)
-    top = b.addr()
+    if order is not None:
+        nk = len(order)
+        b.ops[queue_open] = [O.OP_OpenEphemeral, queue, nk + 1 + ncols, 0, SortSpec(
+            nk + 1, [p.collation(c) if c else None for _i, _d, _n, c in order] + [None],
+            [d for _i, d, _n, _c in order] + [False],
+            [nf for _i, _d, nf, _c in order] + [True]), 0, None]
+    if order is not None:  # (each turn takes the queue's first entry)
+        top = b.addr()
+        b.emit(O.OP_Rewind, queue, done)
+    else:
+        b.emit(O.OP_Rewind, queue, done)
+        top = b.addr()
     cols = b.alloc_reg(ncols)
+    shift = 0 if order is None else len(order) + 1
     for i in range(ncols):
-        b.emit(O.OP_Column, queue, i, cols + i)
+        b.emit(O.OP_Column, queue, shift + i, cols + i)
     rec = b.alloc_reg()
     b.emit(O.OP_MakeRecord, cols, ncols, rec)
+    if order is not None:  # the row leaves the queue and is output (OFFSET, LIMIT)
+        b.emit(O.OP_Delete, queue, 0)
+        out_done = b.new_label()
+        if oreg is not None:
+            b.emit(O.OP_IfPos, oreg, out_done, 1)
+        orid = b.alloc_reg()
+        b.emit(O.OP_NewRowid, out_cur, orid)
+        b.emit(O.OP_Insert, out_cur, rec, orid)
+        if lreg is not None:
+            b.emit(O.OP_DecrJumpZero, lreg, done)
+        b.resolve(out_done)
     b.emit(O.OP_ResetSorter, current)
     rid = b.alloc_reg()
     b.emit(O.OP_NewRowid, current, rid)
@@ -318,11 +352,60 @@ def _recursive(p, entry, sel, arms, alias, Source):
         eqp_close(p, step)
         eqp_close(p, line)
     p.eqp_names[out_cur] = alias or entry.name
-    b.emit(O.OP_Next, queue, top)
+    if order is not None:
+        b.emit(O.OP_Goto, 0, top)
+    else:
+        b.emit(O.OP_Next, queue, top)
     b.resolve(done)
     b.resolve(once)
     return Source(alias or entry.name, out_cur, names, info.affs, info.colls,
                   info.decltypes)
+
+
+def _queue_order(order_by, arms, entry):
+    """The ORDER BY of a recursive CTE, which orders its queue (SQLite's priority queue):
+    [(result column number, desc, nulls first, collation name)]; each term a column
+    number or the name (an alias) of a result column of an arm."""
+    out = []
+    for k, term in enumerate(order_by):
+        e = term.expr
+        coll = None
+        while isinstance(e, A.Collate):
+            coll = e.collation if coll is None else coll
+            e = e.expr
+        idx = None
+        if type(e) is A.Literal and type(e.value) is int:
+            if e.value < 1:
+                raise OperationalError(f"{_nth(k + 1)} ORDER BY term out of range - should be "
+                                       f"between 1 and {_width(arms)}")
+            idx = e.value - 1
+        elif type(e) is A.Column and e.table is None:
+            for _op, arm in arms:
+                for j, rc in enumerate(getattr(arm, "columns", ())):
+                    name = rc.alias if type(rc) is A.ResultColumn and rc.alias else \
+                        rc.expr.name if type(rc) is A.ResultColumn and \
+                        type(rc.expr) is A.Column else None
+                    if name is not None and name.lower() == e.name.lower():
+                        idx = j
+                        break
+                if idx is not None:
+                    break
+        if idx is None:
+            raise OperationalError(
+                f"{_nth(k + 1)} ORDER BY term does not match any column in the result set")
+        nulls = getattr(term, "nulls", None)
+        nulls_first = (not term.desc) if nulls is None else str(nulls).upper() == "FIRST"
+        out.append((idx, term.desc, nulls_first, coll))
+    return out
+
+
+def _width(arms):
+    return len(getattr(arms[0][1], "columns", ()) or ())
+
+
+def _nth(n):
+    from sqlengine.compiler.select import _ordinal
+    return _ordinal(n)
 
 
 def _has_aggregate(p, core):
