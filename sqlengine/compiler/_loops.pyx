@@ -176,6 +176,10 @@ def table_facts(table):
     """The TableFacts of a table, remembered while the table object, its column count
     and its list of indexes stay the same (a schema change that alters any of them
     makes them anew)."""
+    return c_table_facts(table)
+
+
+cdef object c_table_facts(table):
     hit = _facts_memo.get(id(table))
     ixs = tuple(table.indexes)
     # (tuples compare their items by identity first: the same Index objects are equal)
@@ -496,7 +500,7 @@ cdef class LoopBuilder:
         self.add(lp)
         if table is None:
             return
-        facts = table_facts(table)
+        facts = c_table_facts(table)
         sz_tab = facts.sz_tab
         # rowid (INTEGER PRIMARY KEY) lookups and ranges
         if not table.without_rowid and indexed_by is None:
@@ -528,8 +532,8 @@ cdef class LoopBuilder:
                 self.output_adjust(lp, r_size, terms)
                 self.add(lp)
             if ix.columns and ix.columns[0] in op_cols:  # else no key can start
-                IndexLoops(self, i, ix, est, ops, covering, r_log,
-                           1 + (15 * szi) // sz_tab, not covering, terms).add_from(
+                new_index_loops(self, i, ix, est, ops, covering, r_log,
+                                1 + (15 * szi) // sz_tab, not covering, terms).add_from(
                     0, (), 0, C_TABLE_ROWS, 0)
 
     cdef void add_rowid(self, int i, list ops, int r_size, int r_log, list terms) except *:
@@ -620,19 +624,8 @@ cdef class IndexLoops:
     cdef bint covering, lookup
     cdef int r_log, step  # (the seek, the per-row b-tree read: lookup_cost)
 
-    def __init__(self, LoopBuilder builder, int i, ix, list est, list ops, bint covering,
-                 int r_log, int step, bint lookup, list terms):
-        self.builder = builder
-        self.i = i
-        self.ix = ix
-        self.table = builder.scope.sources[i].table
-        self.ops = ops
-        self.covering = covering
-        self.r_log = r_log
-        self.step = step
-        self.lookup = lookup
-        self.est = est  # _row_est(ix)
-        self.terms = terms
+
+    # (made by new_index_loops)
 
     cdef bint fits(self, Operand o, int k) except -1:
         """Whether operand ``o`` may key index column ``k`` (affinity and collation)."""
@@ -693,3 +686,22 @@ cdef class IndexLoops:
             b.output_adjust(lp, C_TABLE_ROWS, terms)
             b.add(lp)
             self.add_from(k + 1, lp.eq, lp.prereq, nxt, n_in_mul + n)
+
+
+cdef IndexLoops new_index_loops(LoopBuilder builder, int i, ix, list est, list ops,
+                                bint covering, int r_log, int step, bint lookup,
+                                list terms):
+    """The IndexLoops of index ``ix`` of source ``i`` (``est``: its _row_est)."""
+    cdef IndexLoops il = IndexLoops.__new__(IndexLoops)
+    il.builder = builder
+    il.i = i
+    il.ix = ix
+    il.table = builder.scope.sources[i].table
+    il.ops = ops
+    il.covering = covering
+    il.r_log = r_log
+    il.step = step
+    il.lookup = lookup
+    il.est = est
+    il.terms = terms
+    return il

@@ -622,36 +622,54 @@ cdef class OrderChecker:
     cdef int group_detail(self, tuple loops) except? -1:
         """GROUP BY terms (any direction, any order: SQLite's WHERE_GROUPBY matches each
         key column with whichever term it is) all delivered in groups: n_ob, else 0."""
-        obs = self.obs
-        if any(t is None for t in obs):
-            return 0
+        cdef list obs = self.obs
+        cdef Py_ssize_t n_ob = self.n_ob
+        cdef Py_ssize_t k, m, hit
+        for x in obs:
+            if x is None:
+                return 0
         cdef WhereLoop lp
-        left = list(range(self.n_ob))
+        cdef int i
+        cdef bint unique
+        cdef tuple lk, t, key
+        cdef list mine, rest
+        cdef list left = [k for k in range(n_ob)]  # (the term numbers not delivered yet)
         for lp in loops:
             if not left:
                 break
             i = lp.src_i
-            one_row, keys, eqcols = self.loop_keys(lp)
-            mine = [k for k in left if obs[k][0] == i]
-            if one_row:
-                left = [k for k in left if k not in mine]
+            lk = self.loop_keys(lp)
+            keys = lk[1]
+            eqcols = lk[2]
+            mine = []  # the terms of this loop's source, and the others
+            rest = []
+            for x in left:
+                if (<tuple>obs[<Py_ssize_t>x])[0] == i:
+                    mine.append(x)
+                else:
+                    rest.append(x)
+            if lk[0]:  # one row: every term of its source is one value
+                left = rest
                 continue
             if keys is None:
                 return 0
-            mine = [k for k in mine if not self.held(lp, eqcols, obs[k])]
+            mine = [x for x in mine if not self.held(lp, eqcols, <tuple>obs[<Py_ssize_t>x])]
             unique = False
-            for kc, _kdesc, kcoll, last in keys:
+            for y in <tuple>keys:
                 if not mine:
                     break
-                hit = None
-                for k in mine:
-                    if obs[k][1] == kc and (kc < 0 or kcoll == obs[k][6]):
-                        hit = k
+                key = <tuple>y
+                kc = key[0]
+                hit = -1
+                for m in range(len(mine)):
+                    t = <tuple>obs[<Py_ssize_t>mine[m]]
+                    if t[1] == kc and (kc < 0 or key[2] == t[6]):
+                        hit = m
                         break
-                if hit is None:
+                if hit < 0:
                     return 0
-                mine.remove(hit)
-                if last:
+                del mine[hit]
+                if key[3]:
                     unique = True
                     break
             # terms of this table its keys leave unordered: not delivered (behind a unique
@@ -659,10 +677,10 @@ cdef class OrderChecker:
             # orders them: tests/compiler/test_without_rowid_order.py)
             if mine:
                 return 0
-            left = [k for k in left if obs[k][0] != i]
+            left = rest
             if left and not unique:
                 return 0
-        return 0 if left else self.n_ob
+        return 0 if left else n_ob
 
 
 cdef tuple _ONE_ROW = (True, None, {})
