@@ -631,6 +631,53 @@ cpdef int code_result_columns(ProgramBuilder b, p, scope, list result_exprs, unu
     return base
 
 
+cpdef int group_rows_into_sorter(ProgramBuilder b, p, scope, list defs, group_by, bare,
+                                 filters, int n_args, int srt, int width) except -1:
+    """In a GROUP BY query's loop, one record per row into the sorter ``srt`` (``width``
+    fields): the group terms, the aggregates' arguments (``defs``: ``(call, function,
+    n_args)`` tuples), the ``bare`` columns (ColRefs), then the values of the FILTERs of
+    the aggregates numbered in ``filters``. An aggregate's FILTER is computed first, and a
+    row it drops computes none of its arguments (NULL)."""
+    cdef Py_ssize_t ng = len(group_by), n_bare = len(bare), j, i, k
+    cdef int blk = b.alloc_reg(width)
+    cdef int pos, nargs, skip, rec, fp
+    cdef dict fpos = {}
+    cdef tuple d
+    for j in range(ng):
+        code_expr(p, scope, group_by[j], blk + j)
+    k = 0
+    for i in filters:
+        fpos[i] = ng + n_args + n_bare + k
+        k += 1
+    pos = ng
+    for i in range(len(defs)):
+        d = <tuple>defs[i]
+        a = d[0]
+        nargs = d[2]
+        skip = 0
+        filt = a.filter
+        if filt is not None:
+            skip = b.new_label()
+            fp = fpos[i]
+            code_expr(p, scope, filt, blk + fp)
+            if nargs:
+                b.emit(OP_Null, 0, blk + pos, blk + pos + nargs - 1)
+            b.emit(OP_IfNot, blk + fp, skip, 1)
+        if not a.star:
+            for x in a.args:
+                code_expr(p, scope, x, blk + pos)
+                pos += 1
+        if skip:
+            b.resolve(skip)
+    for ref in bare:
+        code_column(p, ref, blk + pos)
+        pos += 1
+    rec = b.alloc_reg(1)
+    b.emit(OP_MakeRecord, blk, width, rec)
+    b.emit(OP_SorterInsert, srt, rec)
+    return 0
+
+
 EQP_DISTINCT = "USE TEMP B-TREE FOR DISTINCT"  # (the plan line of a DISTINCT's index)
 
 
@@ -665,6 +712,7 @@ cpdef int emit_result_row(ProgramBuilder b, p, scope, int res_base, int n_res, d
     then the row, else to ``dest`` under LIMIT / OFFSET (``emit_limited``). The first
     DISTINCT row appends its EXPLAIN QUERY PLAN line to ``distinct_said``."""
     cdef int skip = 0, blk, rec, k, n_ob
+    cdef long long idx
     cdef tuple o
     if distinct_cur is not None:
         if not distinct_said:
@@ -680,7 +728,8 @@ cpdef int emit_result_row(ProgramBuilder b, p, scope, int res_base, int n_res, d
         for k in range(n_ob):
             o = <tuple>obt[k]
             if o[1] is not None:
-                b.emit(OP_SCopy, res_base + <long long>o[1], blk + k)
+                idx = o[1]
+                b.emit(OP_SCopy, res_base + idx, blk + k)
             else:
                 code_expr(p, scope, o[0], blk + k)
         if n_res:

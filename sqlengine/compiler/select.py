@@ -21,7 +21,7 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
                                      if_false, walk, walk_select)
 from sqlengine.compiler._codegen import (code_result_columns, emit_agg_finals, emit_columns,
                                          emit_group_break, emit_group_flush, emit_group_start,
-                                         emit_limited, emit_result_row)
+                                         emit_limited, emit_result_row, group_rows_into_sorter)
 from sqlengine.compiler._resolve import result_coll_seq, result_column, result_lists
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
@@ -1488,7 +1488,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         where_end(p, w)
         b.emit(OP_IfNot, has_group, end, 0)
     else:
-        _group_rows_into_sorter(p, scope, defs, group_by, bare, filters, n_args, srt, width)
+        group_rows_into_sorter(b, p, scope, defs, group_by, bare, filters, n_args, srt, width)
         where_end(p, w)
         eqp_line(p, _EQP_GROUP_BY)
         b.emit(OP_SorterSort, srt, end)
@@ -1514,38 +1514,6 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     b.emit(OP_Return, ret)
     b.resolve(end)
 
-
-def _group_rows_into_sorter(p, scope, defs, group_by, bare, filters, n_args, srt, width):
-    """In the loop: one sorter record per row, the group terms, the aggregates' arguments,
-    the bare columns, then the FILTER values."""
-    b = p.b
-    ng = len(group_by)
-    blk = b.alloc_reg(width)
-    for j, g in enumerate(group_by):
-        code_expr(p, scope, g, blk + j)
-    # FILTER (WHERE ...) values go into the sorter with the arguments; each aggregate's
-    # FILTER is computed first, and a row it drops computes none of the arguments (NULL)
-    fpos = {i: ng + n_args + len(bare) + k for k, i in enumerate(filters)}
-    pos = ng
-    for i, (a, _f, nargs) in enumerate(defs):
-        skip = None
-        if a.filter is not None:
-            skip = b.new_label()
-            code_expr(p, scope, a.filter, blk + fpos[i])
-            if nargs:
-                b.emit(OP_Null, 0, blk + pos, blk + pos + nargs - 1)
-            b.emit(OP_IfNot, blk + fpos[i], skip, 1)
-        for x in (a.args if not a.star else []):
-            code_expr(p, scope, x, blk + pos)
-            pos += 1
-        if skip is not None:
-            b.resolve(skip)
-    for ref in bare:
-        code_column(p, ref, blk + pos)
-        pos += 1
-    rec = b.alloc_reg()
-    b.emit(OP_MakeRecord, blk, width, rec)
-    b.emit(OP_SorterInsert, srt, rec)
 
 # ------------------------------------------------------------------------------------------
 # VALUES and compound selects
