@@ -11,7 +11,8 @@ random bytes, the call's collation). This module never touches storage or SQL te
 from __future__ import annotations
 
 from sqlengine.vdbe.func_pattern import PatternCall
-from sqlengine.vdbe.functions import BUILTINS, FunctionContext, FunctionRegistry, f_glob, f_like
+from sqlengine.vdbe.functions import (BUILTINS, FunctionContext, FunctionRegistry, f_glob, f_like,
+                                      find_function)
 
 
 class DbContext(FunctionContext):
@@ -106,7 +107,8 @@ class FunctionTable:
         self._calls: dict = {}  # (name, nargs, kind) -> ScalarCall / AggCall / is_aggregate
 
     def _find(self, name, nargs):
-        return self.reg.find(name, nargs)
+        # (a built-in variadic's minimum count too: min() is no call of the scalar min)
+        return find_function(name, nargs, self.reg)
 
     def _remember(self, key, value):
         calls = self._calls
