@@ -59,7 +59,6 @@ CONSTANTS = {
     "max_page_count": 4294967294,
     "secure_delete": 0,
     "analysis_limit": 0,
-    "mmap_size": 0,
     "threads": 0,
     "soft_heap_limit": 0,
     "hard_heap_limit": 0,
@@ -152,6 +151,23 @@ def _emit_rows(p, ncols, rows, dest=None):
             b.emit(O.OP_ResultRow, base, ncols)
         else:
             dest.emit(p, base, ncols)
+
+
+def _mmap_size(p, st, val):
+    """PRAGMA mmap_size[=N]: the connection's limit (N < 0: the default, 0; at most SQLite's
+    SQLITE_MAX_MMAP_SIZE); an in-memory database (temp too) has no file to map: no row."""
+    if p.db._memory or (st.schema or "").lower() == "temp":
+        return ["mmap_size"]
+    if st.value is not None:
+        n = _int_value(val)
+
+        def setmmap(db, n=n):
+            db.mmap_size = min(max(n, 0), 0x7FFF0000)
+            return db.mmap_size
+        _emit_call(p, setmmap)
+    else:
+        _emit_call(p, lambda db: getattr(db, "mmap_size", 0))
+    return ["mmap_size"]
 
 
 def _emit_call(p, fn, nresult=1):
@@ -414,6 +430,8 @@ def compile_pragma(p, st: A.Pragma):
         else:
             _emit_call(p, lambda db: int(round(db.bt.busy_timeout * 1000)))
         return ["timeout"]
+    if name == "mmap_size":
+        return _mmap_size(p, st, val)
     if name in CONSTANTS:
         if st.value is not None:
             return []
