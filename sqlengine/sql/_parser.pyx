@@ -19,7 +19,7 @@ cdef object Unary = _ast.Unary
 cdef object Column = _ast.Column
 cdef object FunctionCall = _ast.FunctionCall
 cdef int FEAT_FUNCTION = _ast.FEAT_FUNCTION
-from .builder import MAX_FUNCTION_ARG
+from .builder import MAX_FUNCTION_ARG, truth_test
 from .limits import MIN_TEXT_FOR_DEPTH as _MIN_TEXT_FOR_DEPTH
 cdef object Cast = _ast.Cast
 cdef Py_ssize_t MIN_TEXT_FOR_DEPTH = _MIN_TEXT_FOR_DEPTH
@@ -1160,6 +1160,11 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         lst.append(values[base + length - 1])
         return lst
     elif code == F_IS:
+        if type(values[base + length - 1]) is Literal:  # perhaps x IS TRUE / FALSE
+            test = truth_test("IS", values[base], values[base + length - 1], s, sql,
+                              stmt_start)
+            if test is not None:
+                return test
         return new_binary("IS", values[base], values[base + length - 1], s)
     elif code == F_BETWEEN:
         return new_between(values[base], values[base + 2], values[base + 4],
@@ -1217,6 +1222,11 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     elif code == F_IN_SELECT:
         return new_in_select(values[base], values[base + 3], values[base + 1], s)
     elif code == F_IS_NOT:
+        if type(values[base + length - 1]) is Literal:  # perhaps x IS NOT TRUE / FALSE
+            test = truth_test("IS NOT", values[base], values[base + length - 1], s, sql,
+                              stmt_start)
+            if test is not None:
+                return test
         return new_binary("IS NOT", values[base], values[base + length - 1], s)
     elif code == F_CASE:
         return new_case(values[base + 1], values[base + 2], values[base + 3], s)

@@ -977,10 +977,12 @@ class Builder:
         return A.IsNull(k[0], True, s)
 
     def is_(self, k, s, e):
-        return A.Binary("IS", k[0], k[-1], s)
+        return truth_test("IS", k[0], k[-1], s, self.sql, self.base) or A.Binary(
+            "IS", k[0], k[-1], s)
 
     def is_not(self, k, s, e):
-        return A.Binary("IS NOT", k[0], k[-1], s)
+        return truth_test("IS NOT", k[0], k[-1], s, self.sql, self.base) or A.Binary(
+            "IS NOT", k[0], k[-1], s)
 
     def unary(self, k, s, e):
         return A.Unary(k[0].upper(), k[1], s)
@@ -1302,6 +1304,28 @@ def _negate(operand, s, sql, base):
         if sql[i:j].lstrip("0") == "9223372036854775808" and (j >= len(sql) or sql[j] not in ".eE"):
             return A.Literal(-(1 << 63), s)
     return A.Unary("-", operand, s)
+
+
+def truth_test(op, left, right, s, sql, base):
+    """``x IS [NOT] TRUE`` / ``x IS [NOT] FALSE`` (also written IS [NOT] DISTINCT FROM):
+    SQLite's truth test (its TK_TRUTH), which takes x as a boolean, so ``2 IS TRUE`` is 1
+    where ``2 IS 1`` is 0. Made the CASE that gives the same answers, NULL included:
+    ``CASE WHEN x THEN 1 ELSE 0 END`` for IS TRUE, ``WHEN NOT x`` for IS FALSE, the two
+    results swapped for IS NOT. ``right`` is such a keyword when it is the literal 1 or 0
+    that the word TRUE or FALSE made (its text starts with that letter; a parenthesized
+    one counts, as in SQLite; ``+TRUE`` does not). None when it is not: a plain IS."""
+    if type(right) is not A.Literal or right.pos < 0 or type(right.value) is not int:
+        return None
+    value = right.value
+    if value != 0 and value != 1:
+        return None
+    word = "true" if value else "false"
+    at = base + right.pos
+    if sql[at:at + len(word)].lower() != word:
+        return None
+    test = left if value else A.Unary("NOT", left, s)
+    hit, miss = (1, 0) if op == "IS" else (0, 1)
+    return A.Case(None, [(test, A.Literal(hit))], A.Literal(miss), s)
 
 
 def _apply_index(ref, idx):
