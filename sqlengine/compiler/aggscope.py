@@ -87,8 +87,12 @@ def _least_depth(scope, exprs) -> int:
                 return 0
             if ref is None:
                 return 0
+            if _in_registers(ref):
+                continue
             d = ref.depth
         elif t is ResolvedColumn:
+            if _in_registers(e.ref):
+                continue
             d = _hops(scope, e.ref.scope)
         elif t is OuterAlias:
             d = _least_depth(e.scope, [e.expr])
@@ -105,6 +109,15 @@ def _least_depth(scope, exprs) -> int:
         if best < 0 or d < best:
             best = d
     return best
+
+
+def _in_registers(ref) -> bool:
+    """True for a column of a row held in registers (a source with no cursor: the row a
+    RETURNING clause reads). SQLite codes such a column as a register (TK_REGISTER), which
+    its aggregate analysis does not take for a column, so ``RETURNING (SELECT max(a))``
+    aggregates in its subquery, over that one row."""
+    src = ref.source
+    return getattr(src, "cursor", 0) == -1 and (-1, ref.col) in ref.scope.overrides
 
 
 def _columns(e, out):
