@@ -1,7 +1,8 @@
 """PRAGMA statements and the ``pragma_*`` table-valued functions.
 
 Introspection pragmas (table_info, table_xinfo, index_list, index_info, index_xinfo,
-foreign_key_list, database_list, table_list, collation_list, compile_options) are answered from the schema at
+foreign_key_list, database_list, table_list, collation_list, compile_options, and function_list,
+module_list, pragma_list of compiler/pragma_lists.py) are answered from the schema at
 compile time: a schema change recompiles the statement, so the rows cannot go stale.
 Values that change without a schema change (the header cookies, page_count,
 freelist_count, journal_mode, per-connection flags) are read or written when the program
@@ -30,6 +31,9 @@ COLUMNS = {
     "table_list": ["schema", "name", "type", "ncol", "wr", "strict"],
     "collation_list": ["seq", "name"],
     "compile_options": ["compile_options"],
+    "function_list": ["name", "builtin", "type", "enc", "narg", "flags"],
+    "module_list": ["name"],
+    "pragma_list": ["name"],
 }
 
 # Flags kept per connection: name -> (attribute on the Database, default).
@@ -67,6 +71,13 @@ CONSTANTS = {
 }
 
 _META = {"schema_version": 1, "user_version": 6, "application_id": 8}
+
+# The pragmas compile_pragma answers by name besides those of the tables above (for
+# PRAGMA pragma_list, which lists every pragma the engine implements).
+_NAMED = ("foreign_key_check", "case_sensitive_like", "ignore_check_constraints",
+          "writable_schema", "integrity_check", "quick_check", "page_size", "page_count",
+          "freelist_count", "journal_mode", "synchronous", "cache_size", "busy_timeout",
+          "mmap_size", "data_version")
 
 
 def _truthy(v) -> int:
@@ -594,6 +605,14 @@ def pragma_rows(p, name, val, schema="main"):
         return _table_list(p, val, schema)
     if name == "compile_options":
         return [(o,) for o in OPTIONS]
+    if name in ("function_list", "module_list"):
+        from sqlengine.compiler import pragma_lists
+        if name == "module_list":
+            return pragma_lists.module_rows()
+        return pragma_lists.function_rows(p.functions.reg)
+    if name == "pragma_list":
+        names = set(COLUMNS) | set(FLAGS) | set(CONSTANTS) | set(_META) | set(_NAMED)
+        return [(n,) for n in sorted(names)]
     if name == "database_list" and getattr(p.db, "temp_used", False):
         return [(0, "main", _db_file(p)), (1, "temp", "")]
     if val is None:
