@@ -335,6 +335,20 @@ cdef class Scope:
             src = self.sources[0 if type(table) is FirstItem else -1]
             i = src.find(name)
             return None if i is None else ColRef(src, i, self, 0)
+        srcs = self.sources
+        if table is None and len(srcs) == 1:
+            # an unqualified name of the one plain FROM item (the common case): its own
+            # name map answers, as the walk below would, at a fraction of the cost. Tried
+            # as written first: a key of the map is lower-case, so a name written as one is
+            # its own lower case (str.lower is idempotent)
+            src = srcs[0]
+            cl = src.col_lower
+            if src.enames is None and type(cl) is dict:
+                i = (<dict>cl).get(name)
+                if i is None:
+                    i = (<dict>cl).get(name.lower())
+                if i is not None and not (src.hidden and i in src.hidden):
+                    return _colref(src, i, self, 0)
         scope = self
         depth = 0
         lname = name.lower()
@@ -405,7 +419,7 @@ cdef class Scope:
             if hit is not None:
                 if depth:
                     self.mark_correlated(depth)
-                return ColRef(hit[0], hit[1], scope, depth)
+                return _colref(hit[0], hit[1], scope, depth)
             scope = scope.outer
             depth += 1
         return None
@@ -413,6 +427,16 @@ cdef class Scope:
 
 
 cdef list _NO_SOURCES = []  # (never changed: read only by _lookup)
+
+
+cdef ColRef _colref(source, col, scope, depth):
+    """``ColRef(source, col, scope, depth)`` without the call of its ``__init__``."""
+    cdef ColRef r = ColRef.__new__(ColRef)
+    r.source = source
+    r.col = col
+    r.scope = scope
+    r.depth = depth
+    return r
 
 
 cdef bint _in_db(src, col, ldb):

@@ -23,6 +23,8 @@ SETUP = [
     "INSERT INTO ip VALUES (5, 6)",
     "CREATE VIEW v1 AS SELECT x FROM t1",
     "CREATE VIEW v2 AS SELECT DISTINCT x FROM t1",
+    "CREATE TABLE mc(Alpha, bEta INTEGER PRIMARY KEY)",
+    "INSERT INTO mc VALUES (1, 2), (3, 4)",
 ]
 
 QUERIES = [
@@ -122,6 +124,18 @@ QUERIES = [
     "SELECT x AS z FROM (SELECT x, z FROM t2) ORDER BY z DESC",
     "SELECT x AS z, x + 1 AS z FROM t2 ORDER BY z DESC",
     "SELECT count(*) AS z FROM t2 GROUP BY z",
+    # one FROM item (the lookup's shortcut): names as written in any case, repeated in
+    # WHERE and ORDER BY, a name it lacks (the rowid, an enclosing query's column, none)
+    "SELECT ALPHA, alpha, Alpha, BETA FROM mc WHERE alpha > 0 AND ALPHA < 9 ORDER BY Beta",
+    "SELECT rowid, ROWID, Oid FROM mc WHERE _rowid_ = beta ORDER BY 1",
+    "SELECT x FROM t1 WHERE y IN (SELECT ALPHA + x FROM mc WHERE alpha <> Y) ORDER BY 1",
+    "SELECT (SELECT max(Y) FROM mc) FROM t1 ORDER BY 1",
+    "SELECT gamma FROM mc",
+    "SELECT alpha FROM mc WHERE gamma = 1",
+    "SELECT k, K, v FROM w WHERE K = 1",
+    "SELECT rowid FROM w",
+    "SELECT x FROM t1 WHERE x IN (SELECT x FROM v1 WHERE X > 1)",
+    "SELECT x FROM (SELECT 1 AS X) WHERE x = 1",
 ]
 
 
