@@ -64,20 +64,34 @@ class Autoinc:
         b.emit(O.OP_Next, self.cur, top)
         b.resolve(done)
 
+    def check_room(self, tcur):
+        """Before NewRowid on the table's cursor ``tcur``: SQLite's NewRowid of an
+        AUTOINCREMENT table fails with SQLITE_FULL where another table's would pick a
+        random rowid (its largest rowid in use is the largest rowid there is), and when
+        the sequence value is that rowid."""
+        from sqlengine.errors import SQLITE_FULL
+        b = self.p.b
+        top = b.alloc_reg()
+        last = b.alloc_reg()
+        room = b.new_label()
+        full = b.new_label()
+        seq = b.new_label()
+        self.p.emit_constant((1 << 63) - 1, top)
+        b.emit(O.OP_Last, tcur, seq)
+        b.emit(O.OP_Rowid, tcur, last)
+        b.emit(O.OP_Ge, top, full, last, None, 0)  # (largest rowid in use: the largest)
+        b.resolve(seq)
+        b.emit(O.OP_Lt, top, room, self.reg, None, 0)
+        b.resolve(full)
+        b.emit(O.OP_Halt, SQLITE_FULL, O.OE_ABORT, 0, "database or disk is full")
+        b.resolve(room)
+
     def adjust_new_rowid(self, rowid_reg):
         """After NewRowid chose r[rowid_reg]: make it at least the sequence value + 1."""
-        from sqlengine.errors import SQLITE_FULL
         b = self.p.b
         t = b.alloc_reg()
         ok = b.new_label()
         one = b.alloc_reg()
-        # (a sequence at the largest rowid: SQLite's NewRowid fails with SQLITE_FULL)
-        room = b.new_label()
-        top = b.alloc_reg()
-        self.p.emit_constant((1 << 63) - 1, top)
-        b.emit(O.OP_Lt, top, room, self.reg, None, 0)
-        b.emit(O.OP_Halt, SQLITE_FULL, O.OE_ABORT, 0, "database or disk is full")
-        b.resolve(room)
         b.emit(O.OP_Integer, 1, one)
         b.emit(O.OP_Add, self.reg, one, t)
         b.emit(O.OP_Ge, t, ok, rowid_reg, None, 0)

@@ -609,6 +609,8 @@ def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, 
     if not table.without_rowid:
         have = b.new_label()
         b.emit(O.OP_NotNull, base, have)
+        if ai is not None:
+            ai.check_room(tcur)
         b.emit(O.OP_NewRowid, tcur, base)
         if ai is not None:
             ai.adjust_new_rowid(base)
