@@ -299,6 +299,19 @@ cdef class ProgramBuilder:
                 found |= USES_CALL
         return found
 
+    cpdef list cursor_uses(self, long long cursor, cursor_ops):
+        """The instructions whose P1 is ``cursor`` and whose opcode is in ``cursor_ops``
+        (the opcodes whose P1 is a cursor), as ``(address, opcode, P2)`` in program
+        order: a scan of the C arrays, for a rewrite of one cursor's reads
+        (``where._make_covering``)."""
+        cdef list found = []
+        cdef Py_ssize_t i
+        cdef long long *p1 = self._p1
+        for i in range(self.n_ops):
+            if p1[i] == cursor and self._op[i] in cursor_ops:
+                found.append((i, self._op[i], self._p2[i]))
+        return found
+
     cpdef Py_ssize_t addr(self):
         """Address of the next instruction."""
         return self.n_ops
@@ -600,6 +613,68 @@ cpdef int emit_agg_finals(ProgramBuilder b, int acc, list defs) except -1:
     for i in range(len(defs)):
         d = <tuple>defs[i]
         b.emit(OP_AggFinal, acc + i, d[2], 0, d[1])
+    return 0
+
+
+cpdef int emit_agg_steps(ProgramBuilder b, p, scope, list defs, list needs_hit, int hit,
+                         int used, int acc, list bases, bint code_args,
+                         dict filter_regs) except -1:
+    """AggStep of each aggregate of ``defs`` (``(call, function, n_args)`` tuples), the
+    i-th accumulator at ``acc + i``, its arguments at ``bases[i]``: coded there first when
+    ``code_args`` (the loops' row), else already read there (a sorter's record). A FILTER
+    skips the step: its value in ``filter_regs[i]`` when given, else coded here; the
+    arguments are coded after it, as SQLite does (a row it drops computes none). With
+    ``needs_hit[i]`` the step sets ``hit`` when it makes the row its best (min()/max() with
+    bare columns), and a dropped row counts as one only if ``used`` says it is the first."""
+    cdef Py_ssize_t i, j, n = len(defs)
+    cdef int skip, h, nargs, base
+    cdef tuple d
+    for i in range(n):
+        d = <tuple>defs[i]
+        a = d[0]
+        nargs = d[2]
+        skip = 0
+        h = hit if needs_hit[i] else 0
+        filt = a.filter
+        if filt is not None:
+            skip = b.new_label()
+            if h and used:  # a dropped row is loaded only if it is the first
+                b.emit(OP_Copy, used, hit, 0)
+            if filter_regs is not None:  # its value, computed while scanning the rows
+                b.emit(OP_IfNot, filter_regs[i], skip, 1)
+            else:
+                if_false(p, scope, filt, skip, True)
+        base = bases[i]
+        if code_args and not a.star:
+            j = 0
+            for x in a.args:
+                code_expr(p, scope, x, base + j)
+                j += 1
+        b.emit(OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, d[1], nargs)
+        if skip:
+            b.resolve(skip)
+    return 0
+
+
+cpdef int emit_copy_bare(ProgramBuilder b, p, list bare, int hit, int used, int bare_regs,
+                         int srt, int first) except -1:
+    """Load the ``bare`` columns (ColRefs) into ``bare_regs`` onwards unless ``hit`` says
+    the row is not the one they come from: from the sorter ``srt``'s fields from ``first``
+    when ``srt`` >= 0, else from the loops' row; then mark ``used`` (when non-zero)."""
+    cdef Py_ssize_t k, n = len(bare)
+    cdef int skip
+    if not n:
+        return 0
+    skip = b.new_label()
+    b.emit(OP_If, hit, skip, 0)
+    for k in range(n):
+        if srt >= 0:
+            b.emit(OP_Column, srt, first + k, bare_regs + k)
+        else:
+            code_column(p, bare[k], bare_regs + k)
+    b.resolve(skip)
+    if used:
+        b.emit(OP_Integer, 1, used)
     return 0
 
 

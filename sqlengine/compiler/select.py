@@ -19,9 +19,10 @@ from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
                                      if_false, walk, walk_select)
-from sqlengine.compiler._codegen import (code_result_columns, emit_agg_finals, emit_columns,
-                                         emit_group_break, emit_group_flush, emit_group_start,
-                                         emit_limited, emit_result_row, group_rows_into_sorter)
+from sqlengine.compiler._codegen import (code_result_columns, emit_agg_finals, emit_agg_steps,
+                                         emit_columns, emit_copy_bare, emit_group_break,
+                                         emit_group_flush, emit_group_start, emit_limited,
+                                         emit_result_row, group_rows_into_sorter)
 from sqlengine.compiler._resolve import result_coll_seq, result_column, result_lists
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
@@ -50,8 +51,8 @@ from sqlengine.sql.ast import (
 from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import (
-    OP_AggStep, OP_Column, OP_Copy, OP_Count,
-    OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_If, OP_IfNot, OP_IfNullJump,
+    OP_Column, OP_Count,
+    OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_IfNot, OP_IfNullJump,
     OP_Insert, OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_Ne,
     OP_NewRowid, OP_Next, OP_Noop, OP_NotFound, OP_Null, OP_Once, OP_OpenEphemeral,
     OP_ResultRow, OP_Return, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
@@ -1297,6 +1298,34 @@ def _merge_aggs(scope, aggs):
     return uniq, slot
 
 
+def _step_loop_row(p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs):
+    """Step every aggregate of an aggregate query and load its bare columns from the loops'
+    current row (the arguments into registers of their own)."""
+    b = p.b
+    bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
+    emit_agg_steps(b, p, scope, defs, needs_hit, hit, used, acc, bases, True, None)
+    emit_copy_bare(b, p, bare, hit, used, bare_regs, -1, 0)
+
+
+def _output_row(p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides, having,
+                emit_result, code_results):
+    """An aggregate query's result row: finalize the aggregates, test HAVING, compute and
+    emit the row (the aggregates, bare columns and group keys read from their registers)."""
+    b = p.b
+    skip = b.new_label()
+    emit_agg_finals(b, acc, defs)
+    overrides = scope.overrides
+    overrides.update(agg_overrides)
+    for k, ref in enumerate(bare):
+        overrides[ref.key] = bare_regs + k
+    overrides.update(key_overrides)
+    if having is not None:
+        if_false(p, scope, having, skip, True)
+    emit_result(code_results())
+    b.resolve(skip)
+    overrides.clear()
+
+
 def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, result_exprs,
                        order_exprs, emit_result, code_results, refs=None):
     b = p.b
@@ -1358,21 +1387,6 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         return
 
     key_overrides = {}
-
-    def output_row():
-        """Finalize, test HAVING, compute and emit one result row."""
-        skip = b.new_label()
-        emit_agg_finals(b, acc, defs)
-        scope.overrides.update(agg_overrides)
-        for k, ref in enumerate(bare):
-            scope.overrides[ref.key] = bare_regs + k
-        scope.overrides.update(key_overrides)
-        if having is not None:
-            if_false(p, scope, having, skip, True)
-        emit_result(code_results())
-        b.resolve(skip)
-        scope.overrides.clear()
-
     # The bare columns (SQLite's accumulator columns) are loaded as SQLite's
     # updateAccumulator loads them: from the row the last min()/max() stepped made its best,
     # else from the first row (of the group), where a min()/max() whose FILTER drops the row
@@ -1385,49 +1399,6 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         used = b.alloc_reg()
     hit = b.alloc_reg() if any(needs_hit) else used
 
-    def step_aggs(arg_regs_of, filter_regs=None):
-        for i, (a, f, nargs) in enumerate(defs):
-            skip = None
-            h = hit if needs_hit[i] else 0
-            if a.filter is not None:
-                skip = b.new_label()
-                if h and used:  # a dropped row is loaded only if it is the first
-                    b.emit(OP_Copy, used, hit, 0)
-                if filter_regs is not None:  # its value, computed while scanning the rows
-                    b.emit(OP_IfNot, filter_regs[i], skip, 1)
-                else:
-                    if_false(p, scope, a.filter, skip, True)
-            # the arguments after the FILTER, as SQLite: a row it drops computes none
-            base = arg_regs_of(i)
-            b.emit(OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, f, nargs)
-            if skip is not None:
-                b.resolve(skip)
-
-    def copy_bare(emit_one):
-        if not bare:
-            return
-        skip = b.new_label()
-        b.emit(OP_If, hit, skip, 0)
-        for k, ref in enumerate(bare):
-            emit_one(k, ref)
-        b.resolve(skip)
-        if used:
-            b.emit(OP_Integer, 1, used)
-
-    def step_loop_row(step_aggs, copy_bare):
-        """Step every aggregate and load the bare columns from the loops' current row.
-        (The two are handed in, not closed over: compiled, the closures of one function
-        share one frame, which would then hold them and be held by them, a cycle.)"""
-        arg_bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
-
-        def code_args(i):
-            a = defs[i][0]
-            for j, x in enumerate(a.args if not a.star else []):
-                code_expr(p, scope, x, arg_bases[i] + j)
-            return arg_bases[i]
-        step_aggs(code_args)
-        copy_bare(lambda k, ref: code_column(p, ref, bare_regs + k))
-
     if not group_by:
         if aggs:
             b.emit(OP_Null, 0, acc, acc + len(defs) - 1)
@@ -1439,9 +1410,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
                       and having is None and defs[0][0].name.lower() in ("min", "max"))
         w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
                         minmax=one_minmax)
-        step_loop_row(step_aggs, copy_bare)
+        _step_loop_row(p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
         where_end(p, w)
-        output_row()
+        _output_row(p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides,
+                    having, emit_result, code_results)
         return
     # GROUP BY: the rows in group order, from the loops when they deliver that order (an
     # index on the group terms, as SQLite's WHERE_GROUPBY), else from a sorter keyed by
@@ -1466,13 +1438,8 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     ret = b.alloc_reg()
     out_sub = b.new_label()
     end = b.new_label()
-    emit_group_start(b, has_group, prev, ng, acc, len(defs) if aggs else 0)
-
-    def next_row():
-        """With the row's group key in ``cur``: close the previous group if the key
-        changed, and remember the key."""
-        emit_group_break(b, has_group, cur, prev, ng, spec, ret, out_sub, acc,
-                         len(defs) if aggs else 0, used)
+    n_acc = len(defs) if aggs else 0
+    emit_group_start(b, has_group, prev, ng, acc, n_acc)
 
     srt = b.alloc_cursor()
     sorter_addr = b.emit(OP_SorterOpen, srt, width, 0, spec)
@@ -1483,8 +1450,9 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
         for j, g in enumerate(group_by):
             code_expr(p, scope, g, cur + j)
-        next_row()
-        step_loop_row(step_aggs, copy_bare)
+        # with the row's group key in cur: close the previous group if the key changed
+        emit_group_break(b, has_group, cur, prev, ng, spec, ret, out_sub, acc, n_acc, used)
+        _step_loop_row(p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
         where_end(p, w)
         b.emit(OP_IfNot, has_group, end, 0)
     else:
@@ -1494,23 +1462,24 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         b.emit(OP_SorterSort, srt, end)
         top = b.addr()
         emit_columns(b, srt, 0, ng, cur)
-        next_row()
+        emit_group_break(b, has_group, cur, prev, ng, spec, ret, out_sub, acc, n_acc, used)
         args_base = b.alloc_reg(max(n_args, 1))
         emit_columns(b, srt, ng, n_args, args_base)
-        offs = []
-        o = 0
+        bases = []
+        o = args_base
         for _a, _f, n in defs:
-            offs.append(o)
+            bases.append(o)
             o += n
         filter_regs = {}
         for k, i in enumerate(filters):
             filter_regs[i] = b.alloc_reg()
             b.emit(OP_Column, srt, ng + n_args + len(bare) + k, filter_regs[i])
-        step_aggs(lambda i: args_base + offs[i], filter_regs)
-        copy_bare(lambda k, ref: b.emit(OP_Column, srt, ng + n_args + k, bare_regs + k))
+        emit_agg_steps(b, p, scope, defs, needs_hit, hit, used, acc, bases, False, filter_regs)
+        emit_copy_bare(b, p, bare, hit, used, bare_regs, srt, ng + n_args)
         b.emit(OP_SorterNext, srt, top)
     emit_group_flush(b, ret, out_sub, end)
-    output_row()
+    _output_row(p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides, having,
+                emit_result, code_results)
     b.emit(OP_Return, ret)
     b.resolve(end)
 

@@ -555,7 +555,6 @@ def _make_covering(p, scope, lv) -> bool:
     """Drop the table lookup of an index loop when every read of the table's cursor is a
     column the index holds (or the rowid): those reads move to the index cursor. The whole
     program so far is checked, so a read anywhere else keeps the lookup."""
-    ops = p.b.ops
     cur = lv.src.cursor
     seek = lv.seek
     pos_of = {}  # the table's record field -> the index entry's field
@@ -570,17 +569,13 @@ def _make_covering(p, scope, lv) -> bool:
             pos_of.setdefault(st[c], len(idx.columns) + j)
     pos_of.pop(-1, None)  # (a VIRTUAL column is computed, never read by Column)
     changes = []
-    for a in range(len(ops)):
-        ins = ops[a]
-        if ins[1] != cur or ins[0] not in _CURSOR_OPS:
-            continue
-        op = ins[0]
+    for a, op, p2 in p.b.cursor_uses(cur, _CURSOR_OPS):
         if a == seek + 1 or op == OP_OpenRead and a < lv.start:
             continue
         if a < lv.start:
             return False
         if op == OP_Column:
-            k = pos_of.get(ins[2])
+            k = pos_of.get(p2)
             if k is None:
                 return False
             changes.append((a, k))
@@ -589,6 +584,7 @@ def _make_covering(p, scope, lv) -> bool:
         else:
             return False
     icur = lv.icur
+    ops = p.b.ops
     for a, k in changes:
         ins = ops[a]
         if k < 0:
