@@ -7,6 +7,7 @@ term and every operand side. It reads the AST and the scope's lookups; it emits 
 never decides the plan.
 """
 
+from cpython.long cimport PyLong_FromVoidPtr
 from sqlengine.compiler._resolve cimport (ColRef, comparison_collation, lookup_name, slot,
                                           slot_offset)
 from sqlengine.compiler._resolve import CoalesceRef, ResolvedColumn
@@ -100,6 +101,11 @@ cdef inline Py_ssize_t _push(list stack, Py_ssize_t sp, x) except -1:
     return sp + 1
 
 
+cdef inline object _id(object o):
+    """``id(o)`` without a call of the builtin (CPython's id is the object's address)."""
+    return PyLong_FromVoidPtr(<void *>o)
+
+
 cdef class Masker:
     """Computes source masks of expressions of one scope (a source's bit is looked up by
     identity, so the masks do not depend on later reordering of ``scope.sources``).
@@ -165,12 +171,13 @@ cdef class Masker:
             elif t is T_ResolvedColumn:
                 ref = <ColRef?>slot(x, F_RC_REF)
                 if ref.scope is scope:
-                    b = bit_of.get(id(ref.source))
+                    sid = _id(ref.source)
+                    b = bit_of.get(sid)
                     if b is None:
                         self.complete = False
                         return C_PINNED
                     m |= <unsigned long long>b
-                    cols.add((id(ref.source), ref.col))
+                    cols.add((sid, ref.col))
             elif t is T_Unary:
                 sp = _push(stack, sp, slot(x, F_UN_OPERAND))
             elif t is T_IsNull:
@@ -233,10 +240,11 @@ cdef class Masker:
                 b |= self.bit_of.get(id((<ColRef?>alt).source), 0)
             first = <ColRef?>r.alts[0]
             return b, (id(first.source), first.col)
-        b = self.bit_of.get(id(ref.source))
+        sid = _id(ref.source)
+        b = self.bit_of.get(sid)
         if b is None:
             return C_PINNED
-        return b, (id(ref.source), ref.col)
+        return b, (sid, ref.col)
 
 
 cpdef object column_ref(scope, e):
