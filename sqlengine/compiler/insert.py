@@ -615,7 +615,8 @@ def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, 
         if ai is not None:
             ai.adjust_new_rowid(base)
         b.resolve(have)
-        b.emit(O.OP_MustBeInt, base, 0)
+        if rowid_given or before:  # (else the rowid is NewRowid's: an unused integer)
+            b.emit(O.OP_MustBeInt, base, 0)
         if ai is not None:
             ai.note_rowid(base)
     if not before:
@@ -632,7 +633,8 @@ def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, 
                 raise
             from sqlengine.compiler.resolve_order import returning_error
             raise returning_error(p, table, st.returning) or err from None
-    keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip)
+    keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip,
+                          same_rowid=not rowid_given)
     code_finish_row(p, table, tcur, icurs, base, keys)
     if rt is not None:
         rt.emit_row(base)

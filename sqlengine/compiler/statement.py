@@ -17,7 +17,7 @@ from sqlengine.compiler.insert import compile_insert
 from sqlengine.compiler.resolve import release_scopes
 from sqlengine.compiler.select import OutputDest, compile_select
 from sqlengine.compiler.update import compile_update
-from sqlengine.errors import OperationalError
+from sqlengine.errors import SQLITE_FULL, OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.ast import (
     AlterTable, Analyze, Attach, Begin, Commit, CreateIndex, CreateTable, CreateTrigger,
@@ -54,7 +54,8 @@ def _may_abort(p, prog) -> bool:
             if op == OP_Raise:
                 if p1[i] not in _KEEPS_OR_DROPS_ALL:
                     return True
-            elif (p1[i] or op == OP_HaltIfNull) and p2[i] not in _KEEPS_OR_DROPS_ALL:
+            elif (p1[i] or op == OP_HaltIfNull) and p2[i] not in _KEEPS_OR_DROPS_ALL \
+                    and p1[i] != SQLITE_FULL:  # (AUTOINCREMENT out of rowids: disk full)
                 return True
         elif op == OP_MustBeInt and p2[i] == 0:
             return True
