@@ -4,7 +4,8 @@ As in SQLite: the first AUTOINCREMENT table of a database creates
 ``sqlite_sequence(name,seq)``; an INSERT into such a table reads the table's sequence
 value once, never hands out a rowid at or below it (nor below the largest rowid in use),
 raises it to the largest rowid inserted, and writes it back at the end of the statement
-(even when no row was inserted); DROP TABLE removes the table's entry.
+when it grew (and when the table had no entry, even if no row was inserted); DROP TABLE
+removes the table's entry.
 
 This module emits code; it never runs it.
 """
@@ -28,8 +29,9 @@ def create_sequence_table(p, schema_cursor, insert_schema_row):
 
 
 class Autoinc:
-    """The registers of one INSERT's sequence value: ``reg`` (the value), ``rowid_reg``
-    (the sqlite_sequence row holding it, or NULL)."""
+    """The registers of one INSERT's sequence value: ``reg`` (the value, read as an
+    integer), ``rowid_reg`` (the sqlite_sequence row holding it, or NULL), ``orig_reg``
+    (the value read, NULL without a row: written back only when it grew)."""
 
     shared = False
 
@@ -41,9 +43,11 @@ class Autoinc:
         self.seq_table = seq
         self.reg = b.alloc_reg()
         self.rowid_reg = b.alloc_reg()
+        self.orig_reg = b.alloc_reg()
         self.cur = b.alloc_cursor()
         b.emit(O.OP_Integer, 0, self.reg)
         b.emit(O.OP_Null, 0, self.rowid_reg)
+        b.emit(O.OP_Null, 0, self.orig_reg)
         if seq is None:
             return
         # find the table's row
@@ -59,6 +63,13 @@ class Autoinc:
         b.emit(O.OP_Ne, name, nxt, col, None, 0x10)
         b.emit(O.OP_Rowid, self.cur, self.rowid_reg)
         b.emit(O.OP_Column, self.cur, 1, self.reg)
+        # (the value as an integer, as SQLite's AddImm 0 makes it: 'abc', NULL, a blob 0)
+        b.emit(O.OP_CastType, self.reg, 0, 0, "INTEGER")
+        have = b.new_label()
+        b.emit(O.OP_NotNull, self.reg, have)
+        b.emit(O.OP_Integer, 0, self.reg)
+        b.resolve(have)
+        b.emit(O.OP_Copy, self.reg, self.orig_reg)
         b.emit(O.OP_Goto, 0, done)
         b.resolve(nxt)
         b.emit(O.OP_Next, self.cur, top)
@@ -111,6 +122,9 @@ class Autoinc:
             return
         p = self.p
         b = p.b
+        # (as SQLite: a value that did not grow is left as stored, a '9' text too)
+        same = b.new_label()
+        b.emit(O.OP_Le, self.orig_reg, same, self.reg, None, 0)
         regs = b.alloc_reg(2)
         p.emit_constant(self.table.name, regs)
         b.emit(O.OP_SCopy, self.reg, regs + 1)
@@ -121,6 +135,7 @@ class Autoinc:
         b.emit(O.OP_NewRowid, self.cur, self.rowid_reg)
         b.resolve(have)
         b.emit(O.OP_Insert, self.cur, rec, self.rowid_reg)
+        b.resolve(same)
 
 
 class _Shared(Autoinc):
