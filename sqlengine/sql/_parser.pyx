@@ -529,6 +529,8 @@ cdef char *RULE_START = NULL
 cdef char *RULE_FAST = NULL
 cdef char *FALLBACK = NULL    # per terminal
 cdef char *ACCEPT = NULL      # per state
+cdef char *HAS_ID = NULL      # per state: the grammar has an action on ID there
+cdef char *HAS_ANY = NULL     # per state: the grammar has an action on ANY there
 cdef list RULE_FN = []
 cdef dict KEYWORDS = {}
 cdef object BUILDER = None
@@ -549,6 +551,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     """Load the numbered tables (``tables.Tables``) into C arrays."""
     global NSTATES, NTERMS, NNTS, NRULES, ACTION, DEFAULT, GOTO, RULE_ORIGIN, RULE_LEN
     global FAST_NEW
+    global HAS_ID, HAS_ANY
     global RULE_START, RULE_FAST, FALLBACK, ACCEPT, RULE_FN, KEYWORDS, BUILDER, PARSED, QNAME
     global T_END, T_ID, T_ANY, T_STRING, T_INTEGER, T_FLOAT, T_BLOB, T_VARIABLE
     global T_LP, T_RP, T_SEMI, T_COMMA, T_DOT, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_REM
@@ -571,6 +574,8 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     RULE_FAST = <char *> malloc(NRULES)
     FALLBACK = <char *> malloc(NTERMS)
     ACCEPT = <char *> malloc(NSTATES)
+    HAS_ID = <char *> malloc(NSTATES)
+    HAS_ANY = <char *> malloc(NSTATES)
     for s in range(NSTATES):
         for i in range(NTERMS):
             ACTION[s * NTERMS + i] = NOACT
@@ -613,6 +618,21 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     T_STRING = term_no["STRING"]; T_INTEGER = term_no["INTEGER"]; T_FLOAT = term_no["FLOAT"]
     T_BLOB = term_no["BLOB"]; T_VARIABLE = term_no["VARIABLE"]; T_LP = term_no["LP"]
     T_RP = term_no["RP"]; T_SEMI = term_no["SEMI"]; T_COMMA = term_no["COMMA"]
+    # A terminal without an action in a state takes the state's default reduction unless
+    # it falls back to ID there or the state has an ANY action (parse_at tests those
+    # first): that default is stored in ACTION itself, so the loop's one lookup finds it.
+    for s in range(NSTATES):
+        HAS_ID[s] = ACTION[s * NTERMS + T_ID] != NOACT
+        HAS_ANY[s] = ACTION[s * NTERMS + T_ANY] != NOACT
+    for s in range(NSTATES):
+        for i in range(NTERMS):
+            if ACTION[s * NTERMS + i] != NOACT:
+                continue
+            if FALLBACK[i] and HAS_ID[s]:
+                continue
+            if HAS_ANY[s] and i != T_END:
+                continue
+            ACTION[s * NTERMS + i] = DEFAULT[s]
     T_DOT = term_no["DOT"]; T_PLUS = term_no["PLUS"]; T_MINUS = term_no["MINUS"]
     T_STAR = term_no["STAR"]; T_SLASH = term_no["SLASH"]; T_REM = term_no["REM"]
     T_EQ = term_no["EQ"]; T_NE = term_no["NE"]; T_LT = term_no["LT"]; T_LE = term_no["LE"]
@@ -1285,19 +1305,19 @@ def parse_one(str sql not None, Py_ssize_t start=0):
     return None
 
 
-cdef inline int _put(list values, Py_ssize_t i, object v) except -1:
-    """values[i] = v for the value stack, which grows by one when ``i`` is its length (a
-    push is never further; parse_at tests the depth against STACK_DEPTH before each)."""
-    cdef Py_ssize_t size = len(values)
-    if i == size:
+cdef inline int _put(list values, Py_ssize_t i, Py_ssize_t *size, object v) except -1:
+    """values[i] = v for the value stack, whose length parse_at keeps in ``*size`` (only
+    this changes it); it grows by one when ``i`` is its length (a push is never further:
+    parse_at tests the depth against STACK_DEPTH before each)."""
+    cdef PyObject *old
+    if i < size[0]:
+        old = _list_get(values, i)
+        Py_INCREF(v)
+        _list_set(values, i, <PyObject *>v)
+        Py_XDECREF(old)
+    else:
         values.append(v)
-        return 0
-    if i < 0 or i > size:
-        raise IndexError("parser value stack index out of range")
-    cdef PyObject *old = _list_get(values, i)
-    Py_INCREF(v)
-    _list_set(values, i, <PyObject *>v)
-    Py_XDECREF(old)
+        size[0] += 1
     return 0
 
 
@@ -1312,6 +1332,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
     cdef int kind, t, a, st, r, length, last = -100, word = -1
     cdef Py_ssize_t s = pos, e = 0, rs, re_, last_end = pos, stmt_start = pos
     cdef list values = [None] * 24  # (grows past 24 symbols; [0]: the bottom state's)
+    cdef Py_ssize_t vsize = 24      # len(values)
     cdef object v, fn
     cdef bint failed = False  # builder.error is set (see fail() in builder.py)
     builder = new_builder(sql, pos)
@@ -1336,11 +1357,13 @@ def parse_at(str sql not None, Py_ssize_t pos):
             st = states[top]
             a = ACTION[st * NTERMS + t]
             if a == NOACT:
-                if FALLBACK[t] and ACTION[st * NTERMS + T_ID] != NOACT:
+                # (ACTION holds the default reduction already wherever neither the
+                # fallback to ID nor the ANY wildcard applies: see init)
+                if FALLBACK[t] and HAS_ID[st]:
                     t = T_ID
                     kind = T_ID
                     a = ACTION[st * NTERMS + t]
-                elif ACTION[st * NTERMS + T_ANY] != NOACT and t != T_END:
+                elif HAS_ANY[st] and t != T_END:
                     t = T_ANY
                     a = ACTION[st * NTERMS + t]
                 else:
@@ -1382,7 +1405,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
                 raise OperationalError("parser stack overflow")
             top += 1
             states[top] = GOTO[states[top - 1] * NNTS + RULE_ORIGIN[r]]
-            _put(values, top, v)
+            _put(values, top, &vsize, v)
             starts[top] = rs
             ends[top] = re_
         # shift
@@ -1392,7 +1415,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
             raise OperationalError("parser stack overflow")
         top += 1
         states[top] = a
-        _put(values, top, token_value(kind, sql, s, e, word, &src))
+        _put(values, top, &vsize, token_value(kind, sql, s, e, word, &src))
         starts[top] = s
         ends[top] = e
         if kind == T_SEMI:

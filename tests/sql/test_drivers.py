@@ -111,3 +111,28 @@ def test_kept_texts_never_stand_for_other_names():
         assert got == parser.python_parse_one(sql)
         cols = got.stmt.body.columns
         assert cols[0].expr.name == name and cols[1].text == f"{name} + 1"
+
+
+# The compiled driver stores each state's default reduction in its action table wherever
+# neither the keyword fallback to ID nor the ANY wildcard applies; these reach all three
+# (keywords as names after reductions, virtual-table arguments, inputs that end or break
+# in states with and without a default) and a value stack deeper than its first 24 slots.
+DEFAULTS_SQL = [
+    "SELECT key, replace, abort, row, temp FROM temp WHERE row = key AND abort IN (replace)",
+    "SELECT a.key FROM t AS key JOIN u AS row ON key.x = row.y ORDER BY key",
+    "CREATE VIRTUAL TABLE v USING m(a b (c, d) SELECT ; e, ( ) 'x' 1.5, key)",
+    "CREATE VIRTUAL TABLE v USING m(SELECT FROM WHERE, ORDER BY (GROUP (HAVING)))",
+    "SELECT " + "(" * 40 + "1" + ")" * 40 + ", " + " + ".join(f"-(x{i} * {i})" for i in range(40)),
+    "SELECT " + " AND ".join(f"a{i} IN (SELECT b FROM t WHERE c = {i})" for i in range(30)),
+]
+
+
+def _token_drops(sql):
+    words = sql.split()
+    return [" ".join(words[:i] + words[i + 1:]) for i in range(len(words))]
+
+
+@pytest.mark.parametrize("sql", DEFAULTS_SQL + [
+    s for base in DEFAULTS_SQL[:4] + ACCEPTED[:40] for s in _token_drops(base)])
+def test_same_result_with_default_reductions(sql):
+    assert outcome(parser.parse_one, sql) == outcome(parser.python_parse_one, sql)
