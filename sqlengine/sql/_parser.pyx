@@ -527,6 +527,7 @@ cdef int *RULE_ORIGIN = NULL
 cdef int *RULE_LEN = NULL
 cdef char *RULE_START = NULL
 cdef char *RULE_FAST = NULL
+cdef char *RULE_UNIT = NULL   # per rule: one symbol, no reduction, not the start rule
 cdef char *FALLBACK = NULL    # per terminal
 cdef char *ACCEPT = NULL      # per state
 cdef char *HAS_ID = NULL      # per state: the grammar has an action on ID there
@@ -551,7 +552,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     """Load the numbered tables (``tables.Tables``) into C arrays."""
     global NSTATES, NTERMS, NNTS, NRULES, ACTION, DEFAULT, GOTO, RULE_ORIGIN, RULE_LEN
     global FAST_NEW
-    global HAS_ID, HAS_ANY
+    global HAS_ID, HAS_ANY, RULE_UNIT
     global RULE_START, RULE_FAST, FALLBACK, ACCEPT, RULE_FN, KEYWORDS, BUILDER, PARSED, QNAME
     global T_END, T_ID, T_ANY, T_STRING, T_INTEGER, T_FLOAT, T_BLOB, T_VARIABLE
     global T_LP, T_RP, T_SEMI, T_COMMA, T_DOT, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_REM
@@ -572,6 +573,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     RULE_LEN = <int *> malloc(sizeof(int) * NRULES)
     RULE_START = <char *> malloc(NRULES)
     RULE_FAST = <char *> malloc(NRULES)
+    RULE_UNIT = <char *> malloc(NRULES)
     FALLBACK = <char *> malloc(NTERMS)
     ACCEPT = <char *> malloc(NSTATES)
     HAS_ID = <char *> malloc(NSTATES)
@@ -598,6 +600,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
         if fn is None and not alias and length > 1:
             fn = getattr(builder_class, name, None)
         RULE_FAST[i] = FAST_ALIASES.get(fn.__name__, F_CALL) if fn is not None else F_CALL
+        RULE_UNIT[i] = fn is None and length == 1 and not RULE_START[i]
         if fn is None and (alias or length > 1):
             raise RuntimeError(f"grammar.lark: no reduction for {alias or name}")
         fns.append(fn)
@@ -1373,6 +1376,11 @@ def parse_at(str sql not None, Py_ssize_t pos):
             if a >= 0:
                 break
             r = -1 - a
+            if RULE_UNIT[r]:
+                # (its one symbol's value and span stay where they are: only the state
+                # changes, and the depth is the one already tested when it was pushed)
+                states[top] = GOTO[states[top - 1] * NNTS + RULE_ORIGIN[r]]
+                continue
             length = RULE_LEN[r]
             if length:
                 rs = starts[top - length + 1]
