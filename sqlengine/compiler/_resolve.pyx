@@ -48,51 +48,7 @@ cdef class Source:
 
     def __init__(self, name, cursor, columns, affs, colls, decltypes, table=None,
                  col_lower=None):
-        self.name = name
-        self.table = table
-        self.cursor = cursor
-        self.columns = columns
-        self.affs = affs
-        self.colls = colls
-        self.decltypes = decltypes
-        self.ipk = table.ipk if table is not None else -1
-        self.is_table = table is not None
-        self.hidden = set()
-        self.left = False
-        # a RIGHT or FULL JOIN brings this item (``right``; FULL sets ``left`` too), or
-        # one is to its right (``ltorj``, SQLite's JT_LTORJ): see compiler/rightjoin.py
-        self.right = False
-        self.ltorj = False
-        self.fj = None  # lower-case USING name -> the Source of its coalesce (CoalesceRef)
-        self.index_cursor = -1
-        # lower-case name -> column number (the first of a name); never changed, so a
-        # table's Sources share one (table_source)
-        self.col_lower = col_lower if col_lower is not None else _col_lower(columns)
-        self.defaults = None
-        self.join_on = None
-        self.using_cols = None  # the USING (or NATURAL) names of the join bringing it
-        # a parenthesized join read as a subquery (compiler/nestedfrom.py): per column,
-        # (lower-case table, lower-case column) of the inner column it is, the table None
-        # for a USING column of the join inside; ``noexpand``: the columns * leaves out
-        self.enames = None
-        self.noexpand = None
-        self.nullable = False
-        # SQLite's VisibleRowid: a rowid table answers rowid/oid/_rowid_; so does a FROM
-        # subquery or view (``select.py`` sets it), whose rowid reads NULL when SQLite
-        # would flatten it or run it as a co-routine (``rowid_null``), else the number of
-        # its row in the ephemeral table that holds it, as SQLite's materialized copy does
-        self.has_rowid = table is not None and not table.without_rowid
-        self.rowid_null = False
-        self.row_est = None  # LogEst of its rows when known (a subquery's constant LIMIT)
-        # a FROM subquery that reads an enclosing query's row, filled again on each run of
-        # its query (select._materialize): what is built over it must be built again too
-        self.refill = False
-        # the lower-case name of the database it belongs to, for a column written with
-        # its schema (``main.t.a``): main for a table unless its builder says another
-        # (a table of an attached database), "" for none (a subquery, a CTE), None for
-        # any (not checked); a parenthesized join's is a list, the database of each of
-        # its columns
-        self.db = "main" if table is not None else ""
+        _source_init(self, name, cursor, columns, affs, colls, decltypes, table, col_lower)
 
     def find(self, name):
         """Column number, -1 for the rowid, None when absent."""
@@ -102,6 +58,57 @@ cdef class Source:
         if self.has_rowid and self.is_table and name.lower() in ROWID_NAMES:
             return -1
         return None
+
+
+cdef void _source_init(Source src, name, cursor, columns, affs, colls, decltypes, table,
+                       col_lower) except *:
+    """Source.__init__'s work, which ``table_source`` does without the call's argument
+    parsing."""
+    src.name = name
+    src.table = table
+    src.cursor = cursor
+    src.columns = columns
+    src.affs = affs
+    src.colls = colls
+    src.decltypes = decltypes
+    src.ipk = table.ipk if table is not None else -1
+    src.is_table = table is not None
+    src.hidden = set()
+    src.left = False
+    # a RIGHT or FULL JOIN brings this item (``right``; FULL sets ``left`` too), or
+    # one is to its right (``ltorj``, SQLite's JT_LTORJ): see compiler/rightjoin.py
+    src.right = False
+    src.ltorj = False
+    src.fj = None  # lower-case USING name -> the Source of its coalesce (CoalesceRef)
+    src.index_cursor = -1
+    # lower-case name -> column number (the first of a name); never changed, so a
+    # table's Sources share one (table_source)
+    src.col_lower = col_lower if col_lower is not None else _col_lower(columns)
+    src.defaults = None
+    src.join_on = None
+    src.using_cols = None  # the USING (or NATURAL) names of the join bringing it
+    # a parenthesized join read as a subquery (compiler/nestedfrom.py): per column,
+    # (lower-case table, lower-case column) of the inner column it is, the table None
+    # for a USING column of the join inside; ``noexpand``: the columns * leaves out
+    src.enames = None
+    src.noexpand = None
+    src.nullable = False
+    # SQLite's VisibleRowid: a rowid table answers rowid/oid/_rowid_; so does a FROM
+    # subquery or view (``select.py`` sets it), whose rowid reads NULL when SQLite
+    # would flatten it or run it as a co-routine (``rowid_null``), else the number of
+    # its row in the ephemeral table that holds it, as SQLite's materialized copy does
+    src.has_rowid = table is not None and not table.without_rowid
+    src.rowid_null = False
+    src.row_est = None  # LogEst of its rows when known (a subquery's constant LIMIT)
+    # a FROM subquery that reads an enclosing query's row, filled again on each run of
+    # its query (select._materialize): what is built over it must be built again too
+    src.refill = False
+    # the lower-case name of the database it belongs to, for a column written with
+    # its schema (``main.t.a``): main for a table unless its builder says another
+    # (a table of an attached database), "" for none (a subquery, a CTE), None for
+    # any (not checked); a parenthesized join's is a list, the database of each of
+    # its columns
+    src.db = "main" if table is not None else ""
 
 
 cdef dict _col_lower(columns):
@@ -122,7 +129,9 @@ def table_source(name, cursor, table):
         lists = table.source_lists = (names, [c.affinity for c in cols],
                                       [c.collation for c in cols],
                                       [c.type_name for c in cols], _col_lower(names))
-    return Source(name, cursor, lists[0], lists[1], lists[2], lists[3], table, lists[4])
+    cdef Source src = Source.__new__(Source)
+    _source_init(src, name, cursor, lists[0], lists[1], lists[2], lists[3], table, lists[4])
+    return src
 
 
 class FirstItem(str):

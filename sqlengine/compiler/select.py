@@ -294,28 +294,21 @@ def _flatten(f, out):
 
 def _source_for(p, item, scope, outer=None):
     """The Source of one FROM item; ``outer`` = (core, ORDER BY, LIMIT, only item, right
-    of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do."""
-    if type(item) is TableRef and item.schema is None and not getattr(p, "ctes", None):
-        src = _table_source_for(p, item)
-        if src is not None:
-            return src
+    of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do. The
+    commonest item, a table named without a schema outside any WITH, is made here (the
+    schema's table map read directly, as Schema.table does); any other (a view, a missing
+    table, a schema table) by ``_any_source_for``."""
+    if type(item) is TableRef and item.schema is None and not p.ctes:
+        name = item.name
+        lname = name.lower()
+        if lname not in _TEMP_MASTER:
+            t = p.schema.tables.get(lname)
+            if t is not None:
+                return _table_item_source(p, item, name, t)
     return _any_source_for(p, item, scope, outer)
 
 
 _TEMP_MASTER = ("sqlite_temp_master", "sqlite_temp_schema")
-
-
-def _table_source_for(p, item):
-    """``_source_for`` of the commonest item, a table named without a schema outside any
-    WITH: its Source, or None for any other item (a view, a missing table, a schema
-    table), which ``_any_source_for`` makes."""
-    name = item.name
-    if name.lower() in _TEMP_MASTER:
-        return None
-    t = p.schema.table(name)
-    if t is None:
-        return None
-    return _table_item_source(p, item, name, t)
 
 
 def _table_item_source(p, item, name, t):
@@ -325,7 +318,8 @@ def _table_item_source(p, item, name, t):
     cur = p.b.alloc_cursor()
     src = table_source(item.alias or name, cur, t)
     # (for ``aux.t.a``: the database it is in)
-    if t.root and t.root >> ROOT_SHIFT:  # (a table of an attached database: which)
+    root = t.root
+    if root and root >> ROOT_SHIFT:  # (a table of an attached database: which)
         src.db = table_db(p.db, t)
     if p.flat_names:
         flat = p.flat_names.get(id(item))
