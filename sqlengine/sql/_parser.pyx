@@ -28,6 +28,7 @@ from cpython.object cimport PyTypeObject
 
 from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_READ
+from cpython.unicode cimport PyUnicode_READ_CHAR
 
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
@@ -1057,10 +1058,10 @@ cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e, int word,
         return KW_WORD[word]
     fixed = FIXED_TEXT[kind]
     if fixed is not None and e - s == len(<str> fixed) and (
-            e - s == 1 or sql[s] == (<str> fixed)[0]):
+            e - s == 1 or ch(src, s) == PyUnicode_READ_CHAR(fixed, 0)):
         return fixed
     if kind == T_ID:
-        c = sql[s]
+        c = ch(src, s)
         if c == 34:
             return QNAME(sql[s + 1:e - 1].replace('""', '"'))
         if c == 91:
@@ -1101,7 +1102,7 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         if type(name) is QNAME:
             return new_column(str(name), None, True, s)
         a = len(<str> name)
-        c = (<str> name)[0] if a else 0
+        c = PyUnicode_READ_CHAR(name, 0) if a else 0
         if (a == 4 and (c == 116 or c == 84)) or (a == 5 and (c == 102 or c == 70)):
             low = (<str> name).lower()  # (only these can be TRUE or FALSE)
             if low == "true":
@@ -1119,9 +1120,9 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         # a decimal of at most 18 digits is read here; hex and longer ones by Builder
         a = stmt_start + s
         b = stmt_start + e
-        if b - a > 18 or (b - a > 1 and (sql[a + 1] == 120 or sql[a + 1] == 88)):
+        if b - a > 18 or (b - a > 1 and (ch(src, a + 1) == 120 or ch(src, a + 1) == 88)):
             return SLOW
-        return new_literal(decimal_value(sql, a, b), s)
+        return new_literal(decimal_value(src, a, b), s)
     elif code == F_SCANPT:
         return s
     elif code == F_PAREN or code == F_SECOND:
@@ -1266,12 +1267,12 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     return SLOW
 
 
-cdef inline long long decimal_value(str sql, Py_ssize_t a, Py_ssize_t b):
-    """The value of the digits sql[a:b] (at most 18 of them)."""
+cdef inline long long decimal_value(const Src *src, Py_ssize_t a, Py_ssize_t b):
+    """The value of the digits at [a, b) of the parsed text (at most 18 of them)."""
     cdef long long v = 0
     cdef Py_ssize_t i
     for i in range(a, b):
-        v = v * 10 + (<long long> (<Py_UCS4> sql[i]) - 48)
+        v = v * 10 + (<long long> ch(src, i) - 48)
     return v
 
 

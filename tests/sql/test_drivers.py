@@ -67,6 +67,10 @@ SQL = MALFORMED + ACCEPTED + [
     " (SELECT 2) AND c IS NOT d AND EXISTS (SELECT 1) AND NOT EXISTS (SELECT 2) AND (SELECT 3)"
     " AND CASE a WHEN 1 THEN 2 WHEN 3 THEN 4 ELSE 5 END AND CASE WHEN a THEN b END",
     "DELETE FROM t WHERE a = 1", "INSERT INTO main.t AS x VALUES (1)", "UPDATE t SET a = 1",
+    # (the characters it reads in place in 1-, 2- and 4-byte texts: quotes, TRUE/FALSE
+    # names, decimal and hex integers)
+    *(f"SELECT true, False, [x{w}], \"{w}\", `t`, tru{w}, 123456789012345678, 0x1F, 7 <> 8"
+      f" FROM {w}t WHERE {w} = 42" for w in ("e", "\u00e9", "\u0100", "\U0001f4a1")),
 ]
 
 
