@@ -492,6 +492,7 @@ cdef enum:
     F_CASE_APPEND = 45
     F_SUBQUERY = 46
     F_EXISTS = 47
+    F_NONE = 127    # (a rule without a reduction: its value is its one symbol's or None)
 FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "paren": F_PAREN, "string": F_STRING, "null": F_NULL, "column": F_COLUMN,
                 "float_": F_FLOAT, "unary_minus": F_UNARY_MINUS, "scanpt": F_SCANPT,
@@ -600,7 +601,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
         fn = getattr(builder_class, alias, None) if alias else None
         if fn is None and not alias and length > 1:
             fn = getattr(builder_class, name, None)
-        RULE_FAST[i] = FAST_ALIASES.get(fn.__name__, F_CALL) if fn is not None else F_CALL
+        RULE_FAST[i] = FAST_ALIASES.get(fn.__name__, F_CALL) if fn is not None else F_NONE
         RULE_UNIT[i] = fn is None and length == 1 and not RULE_START[i]
         if fn is None and (alias or length > 1):
             raise RuntimeError(f"grammar.lark: no reduction for {alias or name}")
@@ -1333,7 +1334,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
     cdef Py_ssize_t starts[STACK_DEPTH + 1]
     cdef Py_ssize_t ends[STACK_DEPTH + 1]
     cdef int top = 0          # index of the top state; symbols are 1..top
-    cdef int kind, t, a, st, r, length, last = -100, word = -1
+    cdef int kind, t, a, st, r, length, code, last = -100, word = -1
     cdef Py_ssize_t s = pos, e = 0, rs, re_, last_end = pos, stmt_start = pos
     cdef list values = [None] * 24  # (grows past 24 symbols; [0]: the bottom state's)
     cdef Py_ssize_t vsize = 24      # len(values)
@@ -1388,16 +1389,17 @@ def parse_at(str sql not None, Py_ssize_t pos):
                 re_ = ends[top]
             else:
                 rs = re_ = s
-            fn = RULE_FN[r]
-            if fn is None:
+            code = RULE_FAST[r]
+            if code == F_NONE:
                 v = values[top - length + 1] if length else None
             else:
                 v = SLOW
-                if RULE_FAST[r] != F_CALL:
-                    v = fast_reduce(RULE_FAST[r], values, top - length + 1, length,
+                if code != F_CALL:
+                    v = fast_reduce(code, values, top - length + 1, length,
                                     rs - stmt_start, re_ - stmt_start, sql, stmt_start,
                                     builder, &src)
                 if v is SLOW:
+                    fn = RULE_FN[r]
                     builder.lookahead = s - stmt_start
                     v = fn(builder, values[top - length + 1:top + 1], rs - stmt_start,
                            re_ - stmt_start)
