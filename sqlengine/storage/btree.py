@@ -25,7 +25,7 @@ _unpack_u32 = struct.Struct(">I").unpack_from  # (buffer, offset) -> (big-endian
 
 
 def _get4(b, off: int) -> int:
-    return int.from_bytes(b[off:off + 4], "big")
+    return _unpack_u32(b, off)[0]  # (no slice copied first)
 
 
 def _put4(b, off: int, v: int) -> None:
@@ -245,7 +245,7 @@ class Btree:
         p1 = p.cache.get(1)
         if p1 is None:
             p1 = p.get(1)
-        return _unpack_u32(p1.data, 36 + 4 * i)[0]  # (no slice copied first)
+        return _get4(p1.data, 36 + 4 * i)
 
     def set_meta(self, i: int, v: int) -> None:
         if i < 1 or i > 15:

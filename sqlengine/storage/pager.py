@@ -313,12 +313,7 @@ class Pager:
                 raise
             time.sleep(delay)
             delay = min(delay * 2, 0.05)
-        self.in_trans = 2
-        self.orig_db_size = self.db_size
-        self.journaled.clear()
-        self.jfile = None
-        self.spilled = False
-        self.jrecords = 0
+        self._start_write()
 
     def _begin_write_memory(self, check) -> None:
         """begin_write of an in-memory database: no lock to take or wait for (begin_read
@@ -332,6 +327,10 @@ class Pager:
                 if not was_reading:
                     self.in_trans = 0
                 raise
+        self._start_write()
+
+    def _start_write(self) -> None:
+        """The write state a begin_write starts with, once its lock is held."""
         self.in_trans = 2
         self.orig_db_size = self.db_size
         self.journaled.clear()
@@ -457,12 +456,7 @@ class Pager:
         if dirty or self.db_size != self.orig_db_size:
             self._update_header()
             self.spilled = True
-            ps = self.page_size
-            size = self.db_size
-            write = self.file.write
-            for pgno in sorted(dirty):
-                if pgno <= size:
-                    write((pgno - 1) * ps, dirty[pgno].data)
+            self._write_dirty()
             self._fit_file_size()
         dirty.clear()
         self.journaled.clear()
@@ -555,10 +549,13 @@ class Pager:
         self._last_header = None
 
     def _write_dirty(self) -> None:
+        dirty = self.dirty
         ps = self.page_size
-        for pgno in sorted(self.dirty):
-            if pgno <= self.db_size:
-                self.file.write((pgno - 1) * ps, self.dirty[pgno].data)
+        size = self.db_size
+        write = self.file.write
+        for pgno in sorted(dirty):
+            if pgno <= size:
+                write((pgno - 1) * ps, dirty[pgno].data)
 
     def _finalize_journal(self) -> None:
         """End the journal's life for this transaction as the journal mode says: DELETE
