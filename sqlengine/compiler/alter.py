@@ -556,9 +556,7 @@ def _column_renamed(s, kind, obj, t, old, nt):
     if not (on_t or _mentions(obj.sql, t.name)) or not _mentions(obj.sql, old):
         return None
     positions = trigger_positions(s, obj.sql, t, old)
-    if positions is not None:
-        return _renamed_at(obj.sql, positions, nt)
-    return _replace_idents(obj.sql, old, nt) if on_t else None
+    return _renamed_at(obj.sql, positions, nt) if positions else None
 
 
 def _rename_again(p, changes, t, old, nt):
@@ -588,12 +586,10 @@ def _rename_again(p, changes, t, old, nt):
 
 def _view_renamed(s, sql, t, old, nt):
     """``sql`` of a view with the names that resolve to column ``old`` of ``t`` renamed
-    (alter_refs.py); every token of the name where that resolving does not cover the
-    view."""
+    (alter_refs.py), or None when none does (or the view names what no schema object
+    is: it is left as it is, and its test after the rename reports it)."""
     positions = view_positions(s, sql, t, old)
-    if positions is None:
-        return _replace_idents(sql, old, nt)
-    return _renamed_at(sql, positions, nt)
+    return _renamed_at(sql, positions, nt) if positions else None
 
 
 def _renamed_at(sql, positions, nt):

@@ -6,12 +6,15 @@ the renamed column of the renamed table, as SQLite's renameColumnFunc collects t
 The resolving here is SQLite's for the shapes it covers: each SELECT core's FROM items
 (tables, views, FROM subqueries) form a scope, an unqualified name is looked up from the
 innermost scope outwards, a qualified one by the item's alias or name.
-A CTE is a FROM item of its own columns; an unqualified name of a NATURAL or USING
-column is its leftmost table's (a USING list itself names nothing to rename); json_each
-and json_tree have their columns. ``view_positions`` and ``trigger_positions`` return None
-for what they do not cover (VALUES, pragma functions, schema-qualified names, a view
-without a column list in FROM, a recursive CTE without one); the caller then falls back to rewriting every
-token of the name.
+A CTE is a FROM item of its own columns (a recursive one without a column list: those of
+its first arm); an unqualified name of a NATURAL or USING column is its leftmost table's
+(a USING list itself names nothing to rename); json_each, json_tree and the pragma_NAME
+functions have their columns (hidden ones included); a view's are its column list's or
+its SELECT's result names; a VALUES arm's are column1, column2, ...; a schema-qualified
+name (``main.t.a``, ``FROM main.t``) is looked up in that database only.
+``view_positions`` and ``trigger_positions`` return None for what they do not cover (a
+FROM item that names no table, a view defined through itself); the caller then leaves
+the object as it is and its test after the rename reports the error.
 
 RENAME TO (``table_positions``) goes by where each token of the table's name stands: a FROM
 or JOIN item, the target of INSERT, UPDATE or DELETE, a REFERENCES clause, the ON of an
@@ -66,9 +69,13 @@ def _select(schema, sel, outer, table, old, hits, ctes=None):
     cores = compound_cores(sel.body)
     last = None
     for core in cores:
-        if type(core) is not A.SelectCore:
-            raise _Unsupported  # (VALUES)
         scope = []
+        if type(core) is A.Values:
+            last = [scope] + outer
+            for row in core.rows:
+                for e in row:
+                    _expr(schema, e, last, table, old, hits, ctes)
+            continue
         if core.from_ is not None:
             _sources(schema, core.from_, scope, table, old, hits, outer, ctes)
         chain = [scope] + outer
@@ -99,27 +106,35 @@ def _with(schema, with_, table, old, hits, ctes):
     for cte in with_.ctes:
         cols = {c.lower() for c in cte.columns} if cte.columns else None
         if with_.recursive:
-            if not cte.columns:
-                raise _Unsupported
-            ctes[cte.name.lower()] = cols
+            ctes[cte.name.lower()] = cols if cols is not None else \
+                _first_arm_names(schema, cte.select, table, old, ctes)
         scope = _select(schema, cte.select, [], table, old, hits, ctes)
         ctes[cte.name.lower()] = cols if cte.columns else _result_names(cte.select, scope)
     return ctes
 
 
+def _first_arm_names(schema, sel, table, old, ctes):
+    """The result names of the first arm of ``sel`` (a recursive CTE's body, which names
+    its columns), resolved on their own (the names found there are found again when the
+    whole body is)."""
+    first = A.Select(compound_cores(sel.body)[-1], sel.with_)
+    return _result_names(first, _select(schema, first, [], table, old, [], ctes))
+
+
 def _result_names(sel, scope):
     """The lower-case column names of a SELECT (its first arm's, whose FROM items are
-    ``scope``), a ``*`` expanded."""
+    ``scope``), a ``*`` expanded: an alias, a column's name, else the expression's text
+    (SQLite's sqlite3ColumnsFromExprList); column1, column2, ... for VALUES."""
     cols = set()
     for core in compound_cores(sel.body)[-1:]:
-        if type(core) is not A.SelectCore:
-            raise _Unsupported  # (VALUES)
+        if type(core) is A.Values:
+            return {f"column{i + 1}" for i in range(len(core.rows[0]))}
         for rc in core.columns:
             if type(rc) is A.Star:
                 q = rc.table.lower() if isinstance(rc.table, str) else None
                 if rc.table is not None and q is None:
                     raise _Unsupported
-                for alias, _is_target, names in scope:
+                for alias, _is_target, names, _db in scope:
                     if q is None or alias == q:
                         cols |= names
                 continue
@@ -129,6 +144,8 @@ def _result_names(sel, scope):
                 cols.add(rc.alias.lower())
             elif type(rc.expr) is A.Column:
                 cols.add(rc.expr.name.lower())
+            elif rc.text:
+                cols.add(rc.text.lower())
     return cols
 
 
@@ -142,35 +159,81 @@ def _sources(schema, item, scope, table, old, hits, outer, ctes=None):
         if item.on is not None:
             _expr(schema, item.on, [scope] + outer, table, old, hits, ctes)
     elif t is A.TableFunctionRef:
-        if item.name.lower() not in ("json_each", "json_tree") or item.schema is not None:
-            raise _Unsupported
+        cols = _function_columns(item.name.lower())
         for e in item.args:
             _expr(schema, e, [scope] + outer, table, old, hits, ctes)
-        from sqlengine.vdbe.func_json import JSON_EACH_COLUMNS
-        scope.append(((item.alias or item.name).lower(), False, frozenset(JSON_EACH_COLUMNS)))
+        scope.append(((item.alias or item.name).lower(), False, cols, None))
     elif t is A.TableRef and item.schema is None and ctes and item.name.lower() in ctes:
-        scope.append(((item.alias or item.name).lower(), False, ctes[item.name.lower()]))
+        scope.append(((item.alias or item.name).lower(), False, ctes[item.name.lower()], None))
     elif t is A.TableRef:
-        if item.schema is not None:
-            raise _Unsupported
-        low = item.name.lower()
-        tab = schema.table(item.name)
+        alias = (item.alias or item.name).lower()
+        db, tab, view = _lookup(schema, item.schema, item.name.lower())
         if tab is not None:
             cols = {c.name.lower() for c in tab.columns}
-            scope.append(((item.alias or item.name).lower(), tab is table, cols))
-        elif low in schema.views:
-            v = schema.views[low]
-            cols = {c.lower() for c in (v.columns or ())}
-            if not cols:
-                raise _Unsupported
-            scope.append(((item.alias or item.name).lower(), False, cols))
+            scope.append((alias, tab is table, cols, db))
+        elif view is not None:
+            scope.append((alias, False, _view_names(schema, view), db))
+        elif item.name.lower().startswith("pragma_"):
+            scope.append((alias, False, _function_columns(item.name.lower()), None))
         else:
             raise _Unsupported
     elif t is A.SubqueryRef:
         inner = _select(schema, item.select, [], table, old, hits, ctes)
-        scope.append(((item.alias or "").lower(), False, _result_names(item.select, inner)))
+        scope.append(((item.alias or "").lower(), False, _result_names(item.select, inner),
+                      None))
     else:
         raise _Unsupported
+
+
+def _lookup(schema, db, low):
+    """(database, table, view) that FROM item ``db.low`` (``db`` None: unqualified) names
+    in the merged schema (see compiler/attach.py), the table or the view None."""
+    main = getattr(schema, "main", schema)
+    if db is None:
+        tab = schema.tables.get(low)
+        view = schema.views.get(low) if tab is None else None
+        obj = tab if tab is not None else view
+        if obj is None:
+            return None, None, None
+        if main.tables.get(low) is obj or main.views.get(low) is obj:
+            return "main", tab, view
+        for key, other in (schema.tables if tab is not None else schema.views).items():
+            if other is obj and key.endswith("." + low) and key.count(".") == 1:
+                return key[:-len(low) - 1], tab, view
+        return "main", tab, view
+    db = db.lower()
+    if db == "main":
+        return "main", main.tables.get(low), main.views.get(low)
+    key = f"{db}.{low}"
+    return db, schema.tables.get(key), schema.views.get(key)
+
+
+_VIEWS_SEEN: list = []  # (the views whose names are being read: a cycle is not covered)
+
+
+def _view_names(schema, view):
+    """The lower-case column names of ``view``: its column list's, else its SELECT's."""
+    if view.columns:
+        return {c.lower() for c in view.columns}
+    if any(v is view for v in _VIEWS_SEEN):
+        raise _Unsupported
+    _VIEWS_SEEN.append(view)
+    try:
+        return _result_names(view.select, _select(schema, view.select, [], None, "", []))
+    finally:
+        _VIEWS_SEEN.pop()
+
+
+def _function_columns(low):
+    """The column names (hidden ones included) of table-valued function ``low``."""
+    if low in ("json_each", "json_tree"):
+        from sqlengine.vdbe.func_json import JSON_EACH_COLUMNS
+        return frozenset(JSON_EACH_COLUMNS)
+    from sqlengine.compiler.pragma import function_columns
+    cols = function_columns(low[7:]) if low.startswith("pragma_") else None
+    if cols is None:
+        raise _Unsupported
+    return frozenset(cols)
 
 
 def _expr(schema, e, chain, table, old, hits, ctes=None):
@@ -186,16 +249,15 @@ def _expr(schema, e, chain, table, old, hits, ctes=None):
 
 
 def _column(e, chain, old, hits):
-    if e.schema is not None:
-        raise _Unsupported
     name = e.name.lower()
+    db = e.schema.lower() if e.schema is not None else None
     if e.table is not None:
         q = e.table.lower()
         for scope in chain:
-            for alias, is_target, _cols in scope:
-                if alias == q:
+            for alias, is_target, _cols, item_db in scope:
+                if alias == q and (db is None or db == item_db):
                     if is_target and name == old:
-                        hits.append((e.pos, 1))
+                        hits.append((e.pos, 1 if db is None else 2))
                     return
         return
     for scope in chain:
@@ -227,7 +289,7 @@ def trigger_positions(schema, sql, table, old):
         on = schema.table(stmt.table)
         mine = on is table
         # NEW and OLD: only qualified names reach them (no columns for a bare name)
-        pseudo = [("new", mine, frozenset()), ("old", mine, frozenset())]
+        pseudo = [("new", mine, frozenset(), None), ("old", mine, frozenset(), None)]
         if mine and stmt.update_columns:
             k = _token_at(toks, stmt.pos)
             while toks[k][0] != "OF":
@@ -283,7 +345,7 @@ def _step(schema, sql, toks, step, pseudo, table, old, hits, names):
                 _expr(schema, u.target_where, chain, table, old, hits)
             if u.sets is None:
                 continue
-            excluded = [("excluded", mine, frozenset())] + scope
+            excluded = [("excluded", mine, frozenset(), None)] + scope
             for s in u.sets:
                 _expr(schema, s.expr, [excluded, pseudo], table, old, hits)
             if u.where is not None:

@@ -538,6 +538,27 @@ def _signed32(v: int) -> int:
 # Table-valued pragma functions: SELECT ... FROM pragma_table_info('t')
 # ------------------------------------------------------------------------------------------
 
+# the pragmas whose pragma_NAME function takes an argument and a schema: its hidden
+# columns "arg" and "schema" (SQLite's pragma virtual table declares them)
+_FUNCTION_ARGS = frozenset(("table_info", "table_xinfo", "index_list", "index_info",
+                            "index_xinfo", "foreign_key_list", "foreign_key_check",
+                            "integrity_check", "quick_check", "table_list"))
+
+
+def function_columns(prag):
+    """The column names of the pragma_NAME function of pragma ``prag`` (its hidden
+    "arg" and "schema" included), or None when that function does not exist."""
+    if prag in ("integrity_check", "quick_check"):
+        cols = [prag]
+    elif prag == "foreign_key_check":
+        cols = ["table", "rowid", "parent", "fkid"]
+    elif prag in COLUMNS:
+        cols = list(COLUMNS[prag])
+    else:
+        return None
+    return cols + ["arg", "schema"] if prag in _FUNCTION_ARGS else cols
+
+
 def pragma_function_source(p, item, Source, TableDest):
     """A FROM source for ``pragma_NAME(arg)`` (or a bare ``pragma_NAME``); None when NAME is
     not a table pragma."""
@@ -580,12 +601,21 @@ def pragma_function_source(p, item, Source, TableDest):
     once = b.new_label()
     b.emit(O.OP_Once, 0, once)
     b.emit(O.OP_OpenEphemeral, cur, 0)
-    names = COLUMNS[prag]
+    names = list(COLUMNS[prag])
+    shown = len(names)
+    if prag in _FUNCTION_ARGS:
+        # the hidden arg and schema columns hold the arguments (table_list's own schema
+        # column comes first, so only arg is added there)
+        extra = (val, args[1] if len(args) > 1 else None)[:1 if prag == "table_list" else 2]
+        names += ["arg", "schema"][:len(extra)]
+        rows = [tuple(r) + extra for r in rows]
     _emit_rows(p, len(names), rows, TableDest(cur))
     b.resolve(once)
     n = len(names)
-    return Source(item.alias or item.name, cur, list(names), [O.AFF_BLOB] * n, [None] * n,
-                  [None] * n)
+    src = Source(item.alias or item.name, cur, names, [O.AFF_BLOB] * n, [None] * n,
+                 [None] * n)
+    src.hidden.update(range(shown, n))
+    return src
 
 
 # ------------------------------------------------------------------------------------------
