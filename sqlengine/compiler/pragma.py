@@ -322,6 +322,10 @@ def compile_pragma(p, st: A.Pragma):
     b = p.b
     if name == "foreign_key_check":
         return _foreign_key_check(p, val, schema)
+    if name == "module_list":
+        from sqlengine.compiler.pragma_lists import module_names
+        _emit_messages(p, module_names)
+        return ["name"]
     if name in COLUMNS:
         rows = pragma_rows(p, name, val, schema)
         if rows is None:
@@ -571,6 +575,8 @@ def pragma_function_source(p, item, Source, TableDest):
     checks = prag in ("integrity_check", "quick_check")
     if prag not in COLUMNS and not checks and prag != "foreign_key_check":
         return None
+    from sqlengine.compiler.pragma_lists import module_names, register_module
+    register_module(p.db, name)
     args = [_value(a) for a in item.args]
     schema = "main"
     if len(args) > 1 and args[1] is not None:
@@ -587,14 +593,18 @@ def pragma_function_source(p, item, Source, TableDest):
         n = len(names)
         return Source(item.alias or item.name, cur, names, [O.AFF_BLOB] * n, [None] * n,
                       [None] * n)
-    if checks:  # rows computed when the statement runs
+    if checks or prag == "module_list":  # rows computed when the statement runs
         cur = p.b.alloc_cursor()
         once = p.b.new_label()
         p.b.emit(O.OP_Once, 0, once)
         p.b.emit(O.OP_OpenEphemeral, cur, 0)
-        _code_check(p, prag, val, schema, TableDest(cur))
+        if checks:
+            _code_check(p, prag, val, schema, TableDest(cur))
+        else:
+            _emit_messages(p, module_names, TableDest(cur))
         p.b.resolve(once)
-        return Source(item.alias or item.name, cur, [prag], [O.AFF_BLOB], [None], [None])
+        col = "name" if prag == "module_list" else prag
+        return Source(item.alias or item.name, cur, [col], [O.AFF_BLOB], [None], [None])
     rows = pragma_rows(p, prag, val, schema) or []
     b = p.b
     cur = b.alloc_cursor()
@@ -635,10 +645,8 @@ def pragma_rows(p, name, val, schema="main"):
         return _table_list(p, val, schema)
     if name == "compile_options":
         return [(o,) for o in OPTIONS]
-    if name in ("function_list", "module_list"):
+    if name == "function_list":
         from sqlengine.compiler import pragma_lists
-        if name == "module_list":
-            return pragma_lists.module_rows()
         return pragma_lists.function_rows(p.functions.reg)
     if name == "pragma_list":
         names = set(COLUMNS) | set(FLAGS) | set(CONSTANTS) | set(_META) | set(_NAMED)

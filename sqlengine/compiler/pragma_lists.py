@@ -18,7 +18,14 @@ which are deterministic and set a subtype. A user function carries only its
 fts3_tokenizer).
 
 ``module_list`` names the table-valued functions (SQLite's eponymous virtual tables) the
-engine has: json_each and json_tree.
+engine has: json_each and json_tree, and each pragma_NAME function from the first
+statement of the connection that named it in FROM (SQLite registers its module when a
+statement is prepared with it, even one that then fails; a CREATE VIEW naming it does
+not, a SELECT from that view does). The newest comes first, as in SQLite's module hash
+table while it holds fewer than ten (no buckets yet: a new element goes to the head of
+its list); SQLite, which also has FTS, R*Tree, dbstat and sqlite_stmt, orders them by
+its string hash beyond that, which this engine does not model. The rows are computed
+when the statement runs (a prepared module_list sees the modules registered after it).
 
 This module only computes rows; pragma.py emits them.
 """
@@ -78,6 +85,17 @@ def function_rows(registry) -> list[tuple]:
     return rows
 
 
-def module_rows() -> list[tuple]:
-    """The rows of PRAGMA module_list."""
-    return [(name,) for name in sorted(TABLE_FUNCTIONS)]
+def register_module(db, name):
+    """Note that a statement of connection ``db`` named pragma function ``name``."""
+    mods = getattr(db, "pragma_modules", None)
+    if mods is None:
+        mods = db.pragma_modules = []
+    low = name.lower()
+    if low not in mods:
+        mods.append(low)
+
+
+def module_names(db) -> list[str]:
+    """The names PRAGMA module_list gives, newest first."""
+    used = getattr(db, "pragma_modules", None) or []
+    return used[::-1] + sorted(TABLE_FUNCTIONS, reverse=True)

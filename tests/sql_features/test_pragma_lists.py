@@ -78,9 +78,27 @@ def test_function_removal_as_sqlite3():
 def test_module_list_names_what_runs():
     conn = sqlengine.connect(":memory:")
     names = [r[0] for r in conn.execute("PRAGMA module_list")]
-    assert names == ["json_each", "json_tree"]
+    assert names == ["json_tree", "json_each"]
     for name in names:
         assert conn.execute(f"SELECT count(*) FROM {name}('[1,2]')").fetchone()[0] >= 2
+
+
+def test_module_list_newest_first():
+    """A pragma_NAME module goes to the head of the list when first named, as in SQLite's
+    module hash table without buckets (sqlite3 itself has ten more modules, so its hash
+    orders them: only our own order is checked here)."""
+    conn = sqlengine.connect(":memory:")
+    statement = "SELECT name FROM pragma_module_list"
+    conn.execute("SELECT * FROM pragma_table_info('x')")
+    conn.execute("SELECT * FROM pragma_database_list, pragma_index_list('x')")
+    conn.execute("SELECT * FROM pragma_table_info('y')")
+    names = [r[0] for r in conn.execute(statement)]
+    assert names == ["pragma_module_list", "pragma_index_list", "pragma_database_list",
+                     "pragma_table_info", "json_tree", "json_each"]
+    conn.execute("SELECT * FROM pragma_collation_list")
+    assert [r[0] for r in conn.execute(statement)] == ["pragma_collation_list"] + names
+    assert [r[0] for r in conn.execute("PRAGMA module_list")] == \
+        [r[0] for r in conn.execute(statement)]
 
 
 def test_pragma_list_is_sqlite3s_subset_in_order():
