@@ -432,11 +432,29 @@ cdef inline object new_parsed(object stmt, str text, Py_ssize_t start, Py_ssize_
     _set(o, OFF[PARSED_ + 2], start)
     _set(o, OFF[PARSED_ + 3], end)
     return o
-# operator text -> Binary.op (other spellings: upper-cased)
-cdef dict BINARY_OPS = {"==": "=", "<>": "!=", "AND": "AND", "OR": "OR", "=": "=", "!=": "!=",
-                        "<": "<", ">": ">", "<=": "<=", ">=": ">=", "&": "&", "|": "|",
-                        "<<": "<<", ">>": ">>", "+": "+", "-": "-", "*": "*", "/": "/",
-                        "%": "%", "||": "||", "->": "->", "->>": "->>"}
+
+
+cdef inline str binary_op(str text):
+    """Binary.op for the operator ``text`` of an ``expr OP expr`` rule, as Builder.binary
+    makes it (== is =, <> is !=, AND and OR in upper case, any other its own text), without
+    a dict lookup: the operators are told apart by length and first character."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+    cdef Py_UCS4 c = PyUnicode_READ_CHAR(text, 0)
+    if n == 1:
+        return text
+    if c == 61:  # ==
+        return "="
+    if c == 60 and PyUnicode_READ_CHAR(text, 1) == 62:  # <>
+        return "!="
+    if (65 <= c <= 90) or (97 <= c <= 122):
+        if n == 3 and (c == 65 or c == 97):
+            return "AND"
+        if n == 2 and (c == 79 or c == 111):
+            return "OR"
+        return text.upper()
+    return text
+
+
 cdef object SLOW = object()
 cdef tuple NO_ON_USING = (None, None)  # Builder.on_none
 cdef tuple COMMA_JOIN = (",", False)  # Builder.joinop_comma
@@ -1112,11 +1130,8 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
                 return new_literal(0, s)
         return new_column(name, None, False, s)
     elif code == F_BINARY:
-        text = values[base + 1]
-        op = BINARY_OPS.get(text)
-        if op is None:
-            op = text.upper()
-        return new_binary(op, values[base], values[base + 2], s)
+        return new_binary(binary_op(<str> values[base + 1]), values[base], values[base + 2],
+                          s)
     elif code == F_INTEGER:
         # a decimal of at most 18 digits is read here; hex and longer ones by Builder
         a = stmt_start + s

@@ -59,6 +59,7 @@ SQL = MALFORMED + ACCEPTED + [
     # (keyword and operator values the compiled driver keeps as strings; literals it reads)
     "select x from t where a and b or c order by x desc", "SELECT a FROM t ORDER BY a DESC",
     "SELECT 1 <> 2, 1 != 2, 1 == 2, 1 = 2, a -> b, a ->> b, a || b, 1 << 2 >> 3, 1 <= 2 >= 3",
+    "SELECT a AnD b oR c, x aNd y Or z, 1 == 2 <> 3 % 4 & 5 | 6 / 7 * 8 - 9 + 0 < 1 > 2",
     "SELECT TRUE, false, True, tru, falsee, \"true\", 0x10, 0X7f, 123456789012345678,"
     " 1234567890123456789, 007, 1.5, 1e5, .5, 5., 1E-3",
     "SELECT count(*) OVER (PARTITION BY a) FROM t WINDOW w AS (ORDER BY b)",
