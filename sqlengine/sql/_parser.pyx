@@ -160,6 +160,21 @@ def _check_fast_new():
     return True
 
 
+# The ints 0 .. N_INTS - 1 made once: a node's position (and a small integer literal's
+# value) is one of these shared objects, not a new int per node (CPython keeps only
+# -5 .. 256).
+cdef enum:
+    N_INTS = 4096
+cdef tuple INTS = tuple(range(N_INTS))
+
+
+cdef inline object int_obj(long long v):
+    """The int ``v``, the kept one when it is in [0, N_INTS)."""
+    if 0 <= v < N_INTS:
+        return INTS[v]
+    return v
+
+
 cdef inline object _alloc(object cls):
     return PyType_GenericAlloc(<PyTypeObject *> cls, 0)
 
@@ -169,7 +184,7 @@ cdef inline object new_literal(object value, Py_ssize_t pos):
         return Literal(value, pos)
     o = _alloc(Literal)
     _set(o, OFF[LITERAL + 0], value)
-    _set(o, OFF[LITERAL + 1], pos)
+    _set(o, OFF[LITERAL + 1], int_obj(pos))
     return o
 
 
@@ -180,7 +195,7 @@ cdef inline object new_binary(object op, object left, object right, Py_ssize_t p
     _set(o, OFF[BINARY + 0], op)
     _set(o, OFF[BINARY + 1], left)
     _set(o, OFF[BINARY + 2], right)
-    _set(o, OFF[BINARY + 3], pos)
+    _set(o, OFF[BINARY + 3], int_obj(pos))
     return o
 
 
@@ -190,7 +205,7 @@ cdef inline object new_unary(object op, object operand, Py_ssize_t pos):
     o = _alloc(Unary)
     _set(o, OFF[UNARY + 0], op)
     _set(o, OFF[UNARY + 1], operand)
-    _set(o, OFF[UNARY + 2], pos)
+    _set(o, OFF[UNARY + 2], int_obj(pos))
     return o
 
 
@@ -228,7 +243,7 @@ cdef inline object new_select_core(list values, int base, Py_ssize_t pos, object
     _set(o, OFF[SELECT_CORE + 4], values[base + 5])  # group_by
     _set(o, OFF[SELECT_CORE + 5], values[base + 6])  # having
     _set(o, OFF[SELECT_CORE + 6], None)  # windows
-    _set(o, OFF[SELECT_CORE + 7], pos)
+    _set(o, OFF[SELECT_CORE + 7], int_obj(pos))
     _set(o, OFF[SELECT_CORE + 8], features)
     _set(o, OFF[SELECT_CORE + 9], None)  # alias_columns
     return o
@@ -246,7 +261,7 @@ cdef inline object new_function(str name, list args, bint distinct, bint star,
     _set(o, OFF[FUNCTION + 4], None)  # filter
     _set(o, OFF[FUNCTION + 5], None)  # over
     _set(o, OFF[FUNCTION + 6], None)  # order_by
-    _set(o, OFF[FUNCTION + 7], pos)
+    _set(o, OFF[FUNCTION + 7], int_obj(pos))
     return o
 
 
@@ -282,7 +297,7 @@ cdef inline object new_select(object body, object tail, Py_ssize_t pos):
     _set(o, OFF[SELECT + 2], order_by)
     _set(o, OFF[SELECT + 3], limit)
     _set(o, OFF[SELECT + 4], offset)
-    _set(o, OFF[SELECT + 5], pos)
+    _set(o, OFF[SELECT + 5], int_obj(pos))
     return o
 
 
@@ -294,7 +309,7 @@ cdef inline object new_column(object name, object table, bint quoted, Py_ssize_t
     _set(o, OFF[COLUMN + 1], table)
     _set(o, OFF[COLUMN + 2], None)  # schema
     _set(o, OFF[COLUMN + 3], quoted)
-    _set(o, OFF[COLUMN + 4], pos)
+    _set(o, OFF[COLUMN + 4], int_obj(pos))
     return o
 
 
@@ -307,7 +322,7 @@ cdef inline object new_table_ref(object name, object schema, object alias, Py_ss
     _set(o, OFF[TABLE_REF + 2], alias)
     _set(o, OFF[TABLE_REF + 3], None)  # indexed_by
     _set(o, OFF[TABLE_REF + 4], False)  # not_indexed
-    _set(o, OFF[TABLE_REF + 5], pos)
+    _set(o, OFF[TABLE_REF + 5], int_obj(pos))
     return o
 
 
@@ -322,7 +337,7 @@ cdef inline object new_join(object left, object right, object kind, object natur
     _set(o, OFF[JOIN + 3], natural)
     _set(o, OFF[JOIN + 4], on)
     _set(o, OFF[JOIN + 5], using)
-    _set(o, OFF[JOIN + 6], pos)
+    _set(o, OFF[JOIN + 6], int_obj(pos))
     return o
 
 
@@ -345,7 +360,7 @@ cdef inline object new_between(object expr, object low, object high, object nega
     _set(o, OFF[BETWEEN + 1], low)
     _set(o, OFF[BETWEEN + 2], high)
     _set(o, OFF[BETWEEN + 3], negated)
-    _set(o, OFF[BETWEEN + 4], pos)
+    _set(o, OFF[BETWEEN + 4], int_obj(pos))
     return o
 
 
@@ -356,7 +371,7 @@ cdef inline object new_in_list(object expr, object items, object negated, Py_ssi
     _set(o, OFF[IN_LIST + 0], expr)
     _set(o, OFF[IN_LIST + 1], items)
     _set(o, OFF[IN_LIST + 2], negated)
-    _set(o, OFF[IN_LIST + 3], pos)
+    _set(o, OFF[IN_LIST + 3], int_obj(pos))
     return o
 
 
@@ -398,7 +413,7 @@ cdef inline object new_in_select(object expr, object select, object negated, Py_
     _set(o, OFF[IN_SELECT + 0], expr)
     _set(o, OFF[IN_SELECT + 1], select)
     _set(o, OFF[IN_SELECT + 2], negated)
-    _set(o, OFF[IN_SELECT + 3], pos)
+    _set(o, OFF[IN_SELECT + 3], int_obj(pos))
     return o
 
 
@@ -408,7 +423,7 @@ cdef inline object new_subquery(object cls, Py_ssize_t first, object select, Py_
         return cls(select, pos)
     o = _alloc(cls)
     _set(o, OFF[first + 0], select)
-    _set(o, OFF[first + 1], pos)
+    _set(o, OFF[first + 1], int_obj(pos))
     return o
 
 
@@ -419,7 +434,7 @@ cdef inline object new_case(object operand, object whens, object else_, Py_ssize
     _set(o, OFF[CASE + 0], operand)
     _set(o, OFF[CASE + 1], whens)
     _set(o, OFF[CASE + 2], else_)
-    _set(o, OFF[CASE + 3], pos)
+    _set(o, OFF[CASE + 3], int_obj(pos))
     return o
 
 
@@ -1138,9 +1153,9 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         b = stmt_start + e
         if b - a > 18 or (b - a > 1 and (ch(src, a + 1) == 120 or ch(src, a + 1) == 88)):
             return SLOW
-        return new_literal(decimal_value(src, a, b), s)
+        return new_literal(int_obj(decimal_value(src, a, b)), s)
     elif code == F_SCANPT:
-        return s
+        return int_obj(s)
     elif code == F_PAREN or code == F_SECOND:
         return values[base + 1]
     elif code == F_RCOL:
