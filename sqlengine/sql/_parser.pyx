@@ -567,6 +567,7 @@ cdef char *FALLBACK = NULL    # per terminal
 cdef char *ACCEPT = NULL      # per state
 cdef char *HAS_ID = NULL      # per state: the grammar has an action on ID there
 cdef char *HAS_ANY = NULL     # per state: the grammar has an action on ANY there
+cdef char *INT_ONLY = NULL    # per state: its every action reduces ``term: INTEGER``
 cdef list RULE_FN = []
 cdef dict KEYWORDS = {}
 cdef object BUILDER = None
@@ -587,7 +588,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     """Load the numbered tables (``tables.Tables``) into C arrays."""
     global NSTATES, NTERMS, NNTS, NRULES, ACTION, DEFAULT, GOTO, RULE_ORIGIN, RULE_LEN
     global FAST_NEW
-    global HAS_ID, HAS_ANY, RULE_UNIT
+    global HAS_ID, HAS_ANY, RULE_UNIT, INT_ONLY
     global RULE_START, RULE_FAST, FALLBACK, ACCEPT, RULE_FN, KEYWORDS, BUILDER, PARSED, QNAME
     global T_END, T_ID, T_ANY, T_STRING, T_INTEGER, T_FLOAT, T_BLOB, T_VARIABLE
     global T_LP, T_RP, T_SEMI, T_COMMA, T_DOT, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_REM
@@ -613,6 +614,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
     ACCEPT = <char *> malloc(NSTATES)
     HAS_ID = <char *> malloc(NSTATES)
     HAS_ANY = <char *> malloc(NSTATES)
+    INT_ONLY = <char *> malloc(NSTATES)
     for s in range(NSTATES):
         for i in range(NTERMS):
             ACTION[s * NTERMS + i] = NOACT
@@ -671,6 +673,11 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
             if HAS_ANY[s] and i != T_END:
                 continue
             ACTION[s * NTERMS + i] = DEFAULT[s]
+    # A state reached by shifting an INTEGER whose every action (the default one too)
+    # reduces it by ``term: INTEGER``: F_INTEGER reads a short decimal's digits from the
+    # text, so parse_at pushes no string for such a token there (see int_only_states).
+    for s in range(NSTATES):
+        INT_ONLY[s] = _reduces_integer_only(s)
     T_DOT = term_no["DOT"]; T_PLUS = term_no["PLUS"]; T_MINUS = term_no["MINUS"]
     T_STAR = term_no["STAR"]; T_SLASH = term_no["SLASH"]; T_REM = term_no["REM"]
     T_EQ = term_no["EQ"]; T_NE = term_no["NE"]; T_LT = term_no["LT"]; T_LE = term_no["LE"]
@@ -689,6 +696,24 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
                     ("BITOR", "|"), ("BITNOT", "~"), ("LE", "<="), ("GE", ">="), ("NE", "!="),
                     ("LSHIFT", "<<"), ("RSHIFT", ">>"), ("CONCAT", "||"), ("PTR", "->")):
         FIXED_TEXT[term_no[n]] = text
+
+
+cdef bint _reduces_integer_only(int s):
+    cdef int i, a
+    cdef bint seen = False
+    for i in range(NTERMS + 1):
+        a = ACTION[s * NTERMS + i] if i < NTERMS else DEFAULT[s]
+        if a == NOACT:
+            continue
+        if a >= 0 or RULE_FAST[-1 - a] != F_INTEGER:
+            return False
+        seen = True
+    return seen
+
+
+def int_only_states():
+    """The states where parse_at pushes no value for a short decimal INTEGER (for tests)."""
+    return [s for s in range(NSTATES) if INT_ONLY[s]]
 
 
 # ------------------------------------------------------------------ tokenizer
@@ -1456,7 +1481,12 @@ def parse_at(str sql not None, Py_ssize_t pos):
             raise OperationalError("parser stack overflow")
         top += 1
         states[top] = a
-        _put(values, top, &vsize, token_value(kind, sql, s, e, word, &src))
+        if kind == T_INTEGER and INT_ONLY[a] and e - s <= 18 and (
+                e - s == 1 or (ch(&src, s + 1) != 120 and ch(&src, s + 1) != 88)):
+            # (F_INTEGER reduces it next, from the text: its string would go unread)
+            _put(values, top, &vsize, None)
+        else:
+            _put(values, top, &vsize, token_value(kind, sql, s, e, word, &src))
         starts[top] = s
         ends[top] = e
         if kind == T_SEMI:
