@@ -577,6 +577,9 @@ def pragma_function_source(p, item, Source, TableDest):
         return None
     from sqlengine.compiler.pragma_lists import module_names, register_module
     register_module(p.db, name)
+    most = 2 if prag in _FUNCTION_ARGS else 0  # (its hidden arg and schema columns)
+    if len(item.args) > most:
+        raise OperationalError(f"too many arguments on {item.name}() - max {most}")
     args = [_value(a) for a in item.args]
     schema = "main"
     if len(args) > 1 and args[1] is not None:

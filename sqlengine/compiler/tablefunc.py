@@ -1,6 +1,6 @@
 """Table-valued functions in FROM: ``json_each``, ``json_tree`` and ``pragma_NAME(...)``.
 
-``json_each(X[, P])`` / ``json_tree(X[, P])`` become an ephemeral table filled when control
+``json_each(X[, P])`` / ``json_tree(X[, P])`` (no rows without X) become an ephemeral table filled when control
 reaches the FROM clause: the arguments are evaluated there (they may read columns of an
 enclosing query, so a correlated subquery refills it on every run) and the rows come from
 ``vdbe.func_json``. The hidden columns ``json`` and ``root`` are left out of ``*``.
@@ -23,19 +23,27 @@ TABLE_FUNCTIONS = frozenset({"json_each", "json_tree"})  # (besides pragma_NAME)
 
 
 def table_function_source(p, item, scope, Source, TableDest):
-    """The FROM source of a table-valued function call, or None when ``item`` names none."""
+    """The FROM source of a table-valued function call. A CTE, table or view of its name
+    is no function; a name that is neither fails as a missing table (SQLite's messages)."""
     name = item.name.lower()
+    if _names_table(p, item):
+        raise OperationalError(f"'{item.name}' is not a function")
+    src = None
     if name.startswith("pragma_"):
         from sqlengine.compiler.pragma import pragma_function_source
-        return pragma_function_source(p, item, Source, TableDest)
+        src = pragma_function_source(p, item, Source, TableDest)
+    if src is not None:
+        return src
     if name not in TABLE_FUNCTIONS:
-        return None
+        from sqlengine.compiler.cte import missing_table
+        raise missing_table(p, item.name, item.schema)
     from sqlengine.vdbe import func_json
     fn = func_json.json_each if name == "json_each" else func_json.json_tree
     args = list(item.args)
-    if not 1 <= len(args) <= 2:
-        raise OperationalError(f"too many arguments on {name}() - max 2" if len(args) > 2
-                               else f"no such table: {item.name}")
+    if len(args) > 2:
+        raise OperationalError(f"too many arguments on {name}() - max 2")
+    if not args:  # (no JSON: no rows)
+        fn = _no_rows
     b = p.b
     cur = b.alloc_cursor()
     b.emit(O.OP_OpenEphemeral, cur, 0)
@@ -63,6 +71,33 @@ def table_function_source(p, item, scope, Source, TableDest):
         src = kind(name, cur, cols, [O.AFF_BLOB] * n, [None] * n, [None] * n)
     src.hidden.update({n - 2, n - 1})
     return src
+
+
+def _no_rows():
+    return ()
+
+
+_SCHEMA_TABLES = frozenset(("sqlite_master", "sqlite_schema", "sqlite_temp_master",
+                            "sqlite_temp_schema"))
+
+
+def _names_table(p, item) -> bool:
+    """Whether FROM item ``name(...)`` names a CTE, a table or a view (in its schema)."""
+    low = item.name.lower()
+    if low in _SCHEMA_TABLES:
+        return True
+    s = p.schema
+    if item.schema is None:
+        from sqlengine.compiler.cte import find_cte
+        return find_cte(p, low) is not None or s.table(low) is not None or low in s.views
+    db = item.schema.lower()
+    key = f"{db}.{low}"
+    if key in s.tables or key in s.views:
+        return True
+    if db == "main":
+        main = getattr(s, "main", s)
+        return low in main.tables or low in main.views
+    return False
 
 
 class _CorrelatedSource(Source):
