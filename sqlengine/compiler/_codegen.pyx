@@ -820,6 +820,260 @@ cpdef int emit_result_row(ProgramBuilder b, p, scope, int res_base, int n_res, d
 
 
 # ------------------------------------------------------------------------------------------
+# Aggregate queries (select._compile_aggregate's loops and output, coded here so that the
+# builder, the expression coder and the emitters above are called from C)
+# ------------------------------------------------------------------------------------------
+
+cdef int OP_SorterOpen = O.OP_SorterOpen
+cdef int OP_SorterSort = O.OP_SorterSort
+cdef int OP_SorterNext = O.OP_SorterNext
+cdef int OP_Noop = O.OP_Noop
+cdef object FEAT_COLLATE = A.FEAT_COLLATE
+EQP_GROUP_BY = "USE TEMP B-TREE FOR GROUP BY"
+
+# (imported on first use: both modules import this one)
+cdef object _where_begin = None
+cdef object _where_end = None
+cdef object _SortSpec = None
+cdef object _result_coll_seq = None
+
+
+cdef int _bind_agg() except -1:
+    global _where_begin, _where_end, _SortSpec, _result_coll_seq
+    from sqlengine.compiler.where import where_begin, where_end
+    from sqlengine.compiler._resolve import result_coll_seq
+    from sqlengine.vdbe.sorter import SortSpec
+    _where_begin = where_begin
+    _where_end = where_end
+    _SortSpec = SortSpec
+    _result_coll_seq = result_coll_seq
+    return 0
+
+
+@cython.final
+cdef class ResultRows:
+    """A SELECT core's result rows (select._compile_core): ``emit`` codes the result
+    columns into new registers and hands the row to ``emit_result_row`` (DISTINCT, the
+    ORDER BY sorter, or the destination under LIMIT / OFFSET)."""
+
+    cdef ProgramBuilder b
+    cdef object p, scope, result_exprs, unused, all_unused, distinct_cur, sorter, dest
+    cdef object lreg, oreg
+    cdef list distinct_said, obt
+    cdef int end_label
+
+    def __init__(self, ProgramBuilder b, p, scope, list result_exprs, unused, all_unused,
+                 distinct_cur, list distinct_said, sorter, list obt, dest, lreg, oreg,
+                 int end_label):
+        self.b = b
+        self.p = p
+        self.scope = scope
+        self.result_exprs = result_exprs
+        self.unused = unused
+        self.all_unused = all_unused
+        self.distinct_cur = distinct_cur
+        self.distinct_said = distinct_said
+        self.sorter = sorter
+        self.obt = obt
+        self.dest = dest
+        self.lreg = lreg
+        self.oreg = oreg
+        self.end_label = end_label
+
+    cpdef int emit(self) except -1:
+        """One result row, computed where the code runs (the scope's overrides apply)."""
+        cdef int base = code_result_columns(self.b, self.p, self.scope, self.result_exprs,
+                                            self.unused, self.all_unused)
+        return emit_result_row(self.b, self.p, self.scope, base, len(self.result_exprs),
+                               self.distinct_cur, self.distinct_said, self.sorter,
+                               self.obt, self.dest, self.lreg, self.oreg, self.end_label)
+
+
+cdef object _column_ref(Scope scope, e):
+    """The ColRef of ``scope`` that ``e`` (a plain column) is, or None."""
+    if isinstance(e, T_ResolvedColumn):
+        ref = e.ref
+        return ref if ref.scope is scope else None
+    if isinstance(e, T_Column):
+        try:
+            ref = scope.lookup(e.name, e.table)
+        except OperationalError:
+            return None
+        if ref is not None and ref.scope is scope:
+            return ref
+    return None
+
+
+cdef int _step_loop_row(ProgramBuilder b, p, scope, list defs, list needs_hit, int hit,
+                        int used, int acc, list bare, int bare_regs) except -1:
+    """Step every aggregate and load the bare columns from the loops' current row (the
+    arguments into registers of their own)."""
+    cdef list bases = []
+    cdef Py_ssize_t i
+    cdef int nargs
+    for i in range(len(defs)):
+        nargs = (<tuple>defs[i])[2]
+        bases.append(b.alloc_reg(nargs if nargs > 1 else 1))
+    emit_agg_steps(b, p, scope, defs, needs_hit, hit, used, acc, bases, True, None)
+    emit_copy_bare(b, p, bare, hit, used, bare_regs, -1, 0)
+    return 0
+
+
+cdef int _output_row(ProgramBuilder b, p, Scope scope, int acc, list defs,
+                     dict agg_overrides, list bare, int bare_regs,
+                     dict key_overrides, having, ResultRows rows) except -1:
+    """The result row of a group (or of the whole query): finalize the aggregates, test
+    HAVING, compute and emit the row with the aggregates, bare columns and group keys
+    read from their registers (the scope's overrides, cleared after)."""
+    cdef int skip = b.new_label()
+    cdef Py_ssize_t k
+    cdef dict overrides = scope.overrides
+    emit_agg_finals(b, acc, defs)
+    overrides.update(agg_overrides)
+    for k in range(len(bare)):
+        overrides[bare[k].key] = bare_regs + k
+    overrides.update(key_overrides)
+    if having is not None:
+        if_false(p, scope, having, skip, True)
+    rows.emit()
+    b.resolve(skip)
+    overrides.clear()
+    return 0
+
+
+cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on, list defs,
+                         list group_by, having, ResultRows rows, dict agg_overrides,
+                         list bare, int bare_regs, int acc) except -1:
+    """An aggregate query's loops and result rows (select._compile_aggregate has made the
+    accumulators ``defs``, ``(call, function, n_args)`` tuples at ``acc`` onwards, the
+    overrides of its calls ``agg_overrides`` and the ``bare`` columns' registers): without
+    ``group_by`` one pass over the rows then one result row; with it the rows in group
+    order, from the loops when they deliver that order (an index on the group terms, as
+    SQLite's WHERE_GROUPBY), else from a sorter keyed by the group terms, then one pass that
+    closes a group (``_output_row`` as a subroutine) when its key changes.
+
+    The bare columns (SQLite's accumulator columns) are loaded as SQLite's
+    updateAccumulator loads them: from the row the last min()/max() stepped made its best,
+    else from the first row (of the group), where a min()/max() whose FILTER drops the row
+    counts as not made best unless this is that first row. ``used`` (SQLite's regAcc /
+    iUseFlag) is 0 on the first row, then 1; without GROUP BY it exists only when no
+    min()/max() is free of a FILTER (one of those always says which row to load)."""
+    cdef Py_ssize_t i, j, k, n_defs = len(defs), n_bare = len(bare), ng
+    cdef int used = 0, hit, n_args = 0, width, has_group, prev, cur, ret, out_sub, end
+    cdef int srt, args_base, o, top, nargs
+    cdef Py_ssize_t sorter_addr
+    cdef bint any_hit = False, free_minmax = False, one_minmax
+    cdef list needs_hit = [], filters, gnames, bases, order
+    cdef dict key_overrides = {}, filter_regs
+    cdef set bare_set
+    cdef tuple d
+    if _where_begin is None:
+        _bind_agg()
+    for i in range(n_defs):
+        d = <tuple>defs[i]
+        h = bool(n_bare and d[1].needs_collation)
+        needs_hit.append(h)
+        if h:
+            any_hit = True
+            if d[0].filter is None:
+                free_minmax = True
+    if n_bare and (group_by is not None or not free_minmax):
+        used = b.alloc_reg(1)
+    hit = b.alloc_reg(1) if any_hit else used
+
+    if group_by is None:
+        if n_defs:
+            b.emit(OP_Null, 0, acc, acc + n_defs - 1)
+        if n_bare:
+            b.emit(OP_Null, 0, bare_regs, bare_regs + n_bare - 1)
+        if used:
+            b.emit(OP_Integer, 0, used)
+        one_minmax = False
+        if n_defs == 1 and having is None:
+            d = <tuple>defs[0]
+            a = d[0]
+            one_minmax = (d[2] == 1 and a.filter is None
+                          and a.name.lower() in ("min", "max"))
+        w = _where_begin(p, scope, where, left_on, core=core, minmax=one_minmax)
+        _step_loop_row(b, p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
+        _where_end(p, w)
+        _output_row(b, p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides,
+                    having, rows)
+        return 0
+
+    ng = len(group_by)
+    filters = []
+    for i in range(n_defs):
+        d = <tuple>defs[i]
+        n_args += <int>d[2]
+        if d[0].filter is not None:
+            filters.append(i)
+    width = ng + n_args + n_bare + len(filters)
+    any_collate = core.features & FEAT_COLLATE  # (the GROUP BY terms are the core's own)
+    gnames = [_result_coll_seq(g, scope, any_collate)[1] for g in group_by]
+    spec = _SortSpec(ng, [p.collation(c) for c in gnames])
+    has_group = b.alloc_reg(1)
+    prev = b.alloc_reg(ng)
+    # a group term's column read outside aggregates is an accumulator column too, loaded
+    # from the row the bare columns come from (a NOCASE key: that row's spelling)
+    bare_set = {ref.key for ref in bare}
+    for j in range(ng):
+        ref = _column_ref(scope, group_by[j])
+        if ref is not None:
+            key = ref.key
+            if key not in bare_set:
+                key_overrides.setdefault(key, prev + j)
+    cur = b.alloc_reg(ng)
+    ret = b.alloc_reg(1)
+    out_sub = b.new_label()
+    end = b.new_label()
+    emit_group_start(b, has_group, prev, ng, acc, n_defs)
+
+    srt = b.alloc_cursor()
+    sorter_addr = b.emit(OP_SorterOpen, srt, width, 0, spec)
+    order = [(group_by[j], False, True, gnames[j]) for j in range(ng)]
+    w = _where_begin(p, scope, where, left_on, core=core, order_by=order, group=True)
+    if w.n_ordered == ng:  # the loops deliver the groups in order: no sorter
+        b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
+        for j in range(ng):
+            code_expr(p, scope, group_by[j], cur + j)
+        # with the row's group key in cur: close the previous group if the key changed
+        emit_group_break(b, has_group, cur, prev, ng, spec, ret, out_sub, acc, n_defs, used)
+        _step_loop_row(b, p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
+        _where_end(p, w)
+        b.emit(OP_IfNot, has_group, end, 0)
+    else:
+        group_rows_into_sorter(b, p, scope, defs, group_by, bare, filters, n_args, srt, width)
+        _where_end(p, w)
+        _eqp_line(p, EQP_GROUP_BY)
+        b.emit(OP_SorterSort, srt, end)
+        top = b.n_ops
+        emit_columns(b, srt, 0, ng, cur)
+        emit_group_break(b, has_group, cur, prev, ng, spec, ret, out_sub, acc, n_defs, used)
+        args_base = b.alloc_reg(n_args if n_args > 1 else 1)
+        emit_columns(b, srt, ng, n_args, args_base)
+        bases = []
+        o = args_base
+        for i in range(n_defs):
+            bases.append(o)
+            o += <int>(<tuple>defs[i])[2]
+        filter_regs = {}
+        for k in range(len(filters)):
+            i = filters[k]
+            filter_regs[i] = b.alloc_reg(1)
+            b.emit(OP_Column, srt, ng + n_args + n_bare + k, filter_regs[i])
+        emit_agg_steps(b, p, scope, defs, needs_hit, hit, used, acc, bases, False, filter_regs)
+        emit_copy_bare(b, p, bare, hit, used, bare_regs, srt, ng + n_args)
+        b.emit(OP_SorterNext, srt, top)
+    emit_group_flush(b, ret, out_sub, end)
+    _output_row(b, p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides,
+                having, rows)
+    b.emit(OP_Return, ret)
+    b.resolve(end)
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
 # Constants, columns, lookups
 # ------------------------------------------------------------------------------------------
 

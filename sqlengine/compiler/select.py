@@ -19,11 +19,9 @@ from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
                                      if_false, walk, walk_select)
-from sqlengine.compiler._codegen import (code_result_columns, emit_agg_finals, emit_agg_steps,
-                                         emit_columns, emit_copy_bare, emit_group_break,
-                                         emit_group_flush, emit_group_start, emit_limited,
-                                         emit_result_row, group_rows_into_sorter)
-from sqlengine.compiler._resolve import result_coll_seq, result_column, result_lists
+from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_result_columns,
+                                         emit_limited, emit_result_row)
+from sqlengine.compiler._resolve import result_column, result_lists
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
@@ -55,7 +53,7 @@ from sqlengine.vdbe.opcodes import (
     OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_IfNot, OP_IfNullJump,
     OP_Insert, OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_Ne,
     OP_NewRowid, OP_Next, OP_Noop, OP_NotFound, OP_Null, OP_Once, OP_OpenEphemeral,
-    OP_ResultRow, OP_Return, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
+    OP_ResultRow, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
     OP_SorterInsert, OP_SorterNext, OP_SorterOpen, OP_SorterSort)
 from sqlengine.vdbe.sorter import SortSpec
 from sqlengine.vdbe._values import comparison_affinity
@@ -1087,14 +1085,6 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
 
     out_dest = None if type(dest) is OutputDest else dest  # (None: a ResultRow)
 
-    def emit_result(res_base):
-        """Code for one result row already in res_base.. (inside loop or output phase)."""
-        emit_result_row(b, p, scope, res_base, n_res, distinct_cur, distinct_said, sorter, obt,
-                        out_dest, lreg, oreg, end)
-
-    def code_results():
-        return code_result_columns(b, p, scope, result_exprs, unused, _ALL)
-
     n_ordered = 0
     if not is_agg:
         plan_ob = None if core.distinct else [
@@ -1110,11 +1100,16 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         if sorter is not None and lreg is not None and distinct_cur is None:
             _emit_topn_row(p, scope, obt, result_exprs, unused, sorter)
         else:
-            emit_result(code_results())
+            emit_result_row(b, p, scope,
+                            code_result_columns(b, p, scope, result_exprs, unused, _ALL),
+                            n_res, distinct_cur, distinct_said, sorter, obt, out_dest, lreg,
+                            oreg, end)
         where_end(p, w)
     else:
+        rows = ResultRows(b, p, scope, result_exprs, unused, _ALL, distinct_cur, distinct_said,
+                          sorter, obt, out_dest, lreg, oreg, end)
         _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having,
-                           result_exprs, order_exprs, emit_result, code_results, refs)
+                           result_exprs, order_exprs, rows, refs)
 
     if sorter is not None:
         eqp_line(p, _EQP_RIGHT_PART if n_ordered else _EQP_ORDER_BY)
@@ -1136,7 +1131,6 @@ _LIMIT_ONE = (ScalarDest, ExistsDest)
 _ONE = A.Literal(1)
 _EQP_ORDER_BY = "USE TEMP B-TREE FOR ORDER BY"
 _EQP_RIGHT_PART = "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"
-_EQP_GROUP_BY = "USE TEMP B-TREE FOR GROUP BY"
 
 
 def _emit_topn_row(p, scope, obt, result_exprs, unused, sorter):
@@ -1198,8 +1192,7 @@ def _hint(core):
     return None
 
 
-def _minmax_by_index(p, scope, aggs, acc, bare, bare_regs, emit_result, code_results,
-                     hint=None):
+def _minmax_by_index(p, scope, aggs, acc, bare, bare_regs, rows, hint=None):
     """min(x) / max(x) (``aggs``: its calls, all the same) of a whole table read from one
     end of an index on x (or of the table for the rowid), the ``bare`` columns from that
     row into ``bare_regs``; False when none answers it (nothing emitted then)."""
@@ -1221,23 +1214,9 @@ def _minmax_by_index(p, scope, aggs, acc, bare, bare_regs, emit_result, code_res
         scope.overrides[id(a)] = acc
     for k, ref in enumerate(bare):
         scope.overrides[ref.key] = bare_regs + k
-    emit_result(code_results())
+    rows.emit()
     scope.overrides.clear()
     return True
-
-
-def _column_ref(scope, e):
-    """The ColRef of this scope that ``e`` (a plain column) is, or None."""
-    if isinstance(e, ResolvedColumn):
-        return e.ref if e.ref.scope is scope else None
-    if isinstance(e, Column):
-        try:
-            ref = scope.lookup(e.name, e.table)
-        except OperationalError:
-            return None
-        if ref is not None and ref.scope is scope:
-            return ref
-    return None
 
 
 def _and_all(where, extra):
@@ -1292,36 +1271,11 @@ def _merge_aggs(scope, aggs):
     return uniq, slot
 
 
-def _step_loop_row(p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs):
-    """Step every aggregate of an aggregate query and load its bare columns from the loops'
-    current row (the arguments into registers of their own)."""
-    b = p.b
-    bases = [b.alloc_reg(max(nargs, 1)) for _a, _f, nargs in defs]
-    emit_agg_steps(b, p, scope, defs, needs_hit, hit, used, acc, bases, True, None)
-    emit_copy_bare(b, p, bare, hit, used, bare_regs, -1, 0)
-
-
-def _output_row(p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides, having,
-                emit_result, code_results):
-    """An aggregate query's result row: finalize the aggregates, test HAVING, compute and
-    emit the row (the aggregates, bare columns and group keys read from their registers)."""
-    b = p.b
-    skip = b.new_label()
-    emit_agg_finals(b, acc, defs)
-    overrides = scope.overrides
-    overrides.update(agg_overrides)
-    for k, ref in enumerate(bare):
-        overrides[ref.key] = bare_regs + k
-    overrides.update(key_overrides)
-    if having is not None:
-        if_false(p, scope, having, skip, True)
-    emit_result(code_results())
-    b.resolve(skip)
-    overrides.clear()
-
-
 def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, result_exprs,
-                       order_exprs, emit_result, code_results, refs=None):
+                       order_exprs, rows, refs=None):
+    """An aggregate query: its accumulators (``defs``, one per distinct call), the columns
+    it keeps per group, then a count(*) or min()/max() of a whole table answered without
+    a scan, else the loops and result rows ``_codegen.code_aggregate`` codes."""
     b = p.b
     defs = []
     uniq, slot = _merge_aggs(scope, aggs)
@@ -1367,7 +1321,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
         skip = b.new_label()
         if having is not None:
             if_false(p, scope, having, skip, True)
-        emit_result(code_results())
+        rows.emit()
         b.resolve(skip)
         scope.overrides.clear()
         return
@@ -1376,106 +1330,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             and defs[0][0].name.lower() in ("min", "max") and having is None
             and core.where is None and not extra and len(scope.sources) == 1
             and scope.sources[0].is_table and _minmax_by_index(
-                p, scope, aggs, acc, bare, bare_regs, emit_result, code_results,
-                _hint(core))):
+                p, scope, aggs, acc, bare, bare_regs, rows, _hint(core))):
         return
-
-    key_overrides = {}
-    # The bare columns (SQLite's accumulator columns) are loaded as SQLite's
-    # updateAccumulator loads them: from the row the last min()/max() stepped made its best,
-    # else from the first row (of the group), where a min()/max() whose FILTER drops the row
-    # counts as not made best unless this is that first row. ``used`` (SQLite's regAcc /
-    # iUseFlag) is 0 on the first row, then 1; without GROUP BY it exists only when no
-    # min()/max() is free of a FILTER (one of those always says which row to load).
-    needs_hit = [bool(bare) and f.needs_collation for _a, f, _n in defs]
-    used = 0
-    if bare and (group_by or not any(h and d[0].filter is None for h, d in zip(needs_hit, defs))):
-        used = b.alloc_reg()
-    hit = b.alloc_reg() if any(needs_hit) else used
-
-    if not group_by:
-        if aggs:
-            b.emit(OP_Null, 0, acc, acc + len(defs) - 1)
-        if bare:
-            b.emit(OP_Null, 0, bare_regs, bare_regs + len(bare) - 1)
-        if used:
-            b.emit(OP_Integer, 0, used)
-        one_minmax = (len(defs) == 1 and defs[0][2] == 1 and defs[0][0].filter is None
-                      and having is None and defs[0][0].name.lower() in ("min", "max"))
-        w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
-                        minmax=one_minmax)
-        _step_loop_row(p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
-        where_end(p, w)
-        _output_row(p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides,
-                    having, emit_result, code_results)
-        return
-    # GROUP BY: the rows in group order, from the loops when they deliver that order (an
-    # index on the group terms, as SQLite's WHERE_GROUPBY), else from a sorter keyed by
-    # the group terms; then one pass that closes a group when its key changes.
-    ng = len(group_by)
-    n_args = sum(n for _a, _f, n in defs)
-    filters = [i for i, (a, _f, _n) in enumerate(defs) if a.filter is not None]
-    width = ng + n_args + len(bare) + len(filters)
-    feats = core.features  # the GROUP BY terms are the core's own
-    gnames = [result_coll_seq(g, scope, feats & FEAT_COLLATE)[1] for g in group_by]
-    spec = SortSpec(ng, [p.collation(c) for c in gnames])
-    has_group = b.alloc_reg()
-    prev = b.alloc_reg(ng)
-    # a group term's column read outside aggregates is an accumulator column too, loaded
-    # from the row the bare columns come from (a NOCASE key: that row's spelling)
-    bare_keys = {ref.key for ref in bare}
-    for j, g in enumerate(group_by):
-        ref = _column_ref(scope, g)
-        if ref is not None and ref.key not in bare_keys:
-            key_overrides.setdefault(ref.key, prev + j)
-    cur = b.alloc_reg(ng)
-    ret = b.alloc_reg()
-    out_sub = b.new_label()
-    end = b.new_label()
-    n_acc = len(defs) if aggs else 0
-    emit_group_start(b, has_group, prev, ng, acc, n_acc)
-
-    srt = b.alloc_cursor()
-    sorter_addr = b.emit(OP_SorterOpen, srt, width, 0, spec)
-    w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
-                    order_by=[(g, False, True, c) for g, c in zip(group_by, gnames)],
-                    group=True)
-    if w.n_ordered == ng:  # the loops deliver the groups in order: no sorter
-        b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
-        for j, g in enumerate(group_by):
-            code_expr(p, scope, g, cur + j)
-        # with the row's group key in cur: close the previous group if the key changed
-        emit_group_break(b, has_group, cur, prev, ng, spec, ret, out_sub, acc, n_acc, used)
-        _step_loop_row(p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
-        where_end(p, w)
-        b.emit(OP_IfNot, has_group, end, 0)
-    else:
-        group_rows_into_sorter(b, p, scope, defs, group_by, bare, filters, n_args, srt, width)
-        where_end(p, w)
-        eqp_line(p, _EQP_GROUP_BY)
-        b.emit(OP_SorterSort, srt, end)
-        top = b.addr()
-        emit_columns(b, srt, 0, ng, cur)
-        emit_group_break(b, has_group, cur, prev, ng, spec, ret, out_sub, acc, n_acc, used)
-        args_base = b.alloc_reg(max(n_args, 1))
-        emit_columns(b, srt, ng, n_args, args_base)
-        bases = []
-        o = args_base
-        for _a, _f, n in defs:
-            bases.append(o)
-            o += n
-        filter_regs = {}
-        for k, i in enumerate(filters):
-            filter_regs[i] = b.alloc_reg()
-            b.emit(OP_Column, srt, ng + n_args + len(bare) + k, filter_regs[i])
-        emit_agg_steps(b, p, scope, defs, needs_hit, hit, used, acc, bases, False, filter_regs)
-        emit_copy_bare(b, p, bare, hit, used, bare_regs, srt, ng + n_args)
-        b.emit(OP_SorterNext, srt, top)
-    emit_group_flush(b, ret, out_sub, end)
-    _output_row(p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides, having,
-                emit_result, code_results)
-    b.emit(OP_Return, ret)
-    b.resolve(end)
+    code_aggregate(b, p, scope, core, _and_all(core.where, extra), left_on, defs, group_by,
+                   having, rows, agg_overrides, bare, bare_regs, acc)
 
 
 # ------------------------------------------------------------------------------------------
