@@ -181,12 +181,15 @@ def _mmap_size(p, st, val):
     return ["mmap_size"]
 
 
-def _emit_call(p, fn, nresult=1):
-    """Emit a call of fn(vm) at run time; its value becomes one result row."""
+def _emit_call(p, fn, nresult=1, dest=None):
+    """Emit a call of fn(vm) at run time; its value becomes one result row (to ``dest``
+    when given)."""
     b = p.b
     r = b.alloc_reg()
     b.emit(O.OP_Function, 0, r, r, lambda vm, args: fn(vm.db), 0)
-    if nresult:
+    if dest is not None:
+        dest.emit(p, r, 1)
+    elif nresult:
         b.emit(O.OP_ResultRow, r, 1)
     return r
 
@@ -313,8 +316,9 @@ def _check_schema(p, st):
 # Entry points
 # ------------------------------------------------------------------------------------------
 
-def compile_pragma(p, st: A.Pragma):
-    """Emit the code of one PRAGMA; returns its result column names."""
+def compile_pragma(p, st: A.Pragma, dest=None):
+    """Emit the code of one PRAGMA; returns its result column names (its rows to ``dest``
+    when given: a pragma_NAME function's, which never sets a value)."""
     name = st.name.lower()
     schema = _check_schema(p, st)
     p.schema_given = st.schema is not None
@@ -341,9 +345,9 @@ def compile_pragma(p, st: A.Pragma):
             return []
         b.emit(O.OP_Transaction, 0, 0)
         if meta == 1:
-            _emit_call(p, lambda db: db.bt.get_meta(1))
+            _emit_call(p, lambda db: db.bt.get_meta(1), dest=dest)
         else:
-            _emit_call(p, lambda db, m=meta: _signed32(db.bt.get_meta(m)))
+            _emit_call(p, lambda db, m=meta: _signed32(db.bt.get_meta(m)), dest=dest)
         return [name]
     if name in FLAGS:
         attr, default = FLAGS[name]
@@ -359,7 +363,7 @@ def compile_pragma(p, st: A.Pragma):
                 return None
             _emit_call(p, setflag, 0)
             return []
-        _emit_call(p, lambda db, attr=attr, d=default: int(getattr(db, attr, d)))
+        _emit_call(p, lambda db, attr=attr, d=default: int(getattr(db, attr, d)), dest=dest)
         return [name]
     if name in ("case_sensitive_like", "ignore_check_constraints", "writable_schema"):
         if st.value is not None:
@@ -376,7 +380,7 @@ def compile_pragma(p, st: A.Pragma):
             return []
         if name == "case_sensitive_like":
             return []
-        _emit_call(p, lambda db, attr=name: int(bool(getattr(db, attr, False))))
+        _emit_call(p, lambda db, attr=name: int(bool(getattr(db, attr, False))), dest=dest)
         return [name]
     if name in ("integrity_check", "quick_check"):
         _code_check(p, name, val, schema)
@@ -386,14 +390,14 @@ def compile_pragma(p, st: A.Pragma):
             n = _int_value(val)
             _emit_call(p, lambda db, n=n: (db.bt.set_page_size(n), None)[1], 0)
             return []
-        _emit_call(p, lambda db: db.bt.page_size)
+        _emit_call(p, lambda db: db.bt.page_size, dest=dest)
         return [name]
     if name in ("page_count", "freelist_count"):
         b.emit(O.OP_Transaction, 0, 0)
         if name == "page_count":
-            _emit_call(p, lambda db: db.bt.page_count())
+            _emit_call(p, lambda db: db.bt.page_count(), dest=dest)
         else:
-            _emit_call(p, lambda db: db.bt.freelist_count())
+            _emit_call(p, lambda db: db.bt.freelist_count(), dest=dest)
         return [name]
     if name == "journal_mode":
         if st.value is not None:
@@ -405,13 +409,13 @@ def compile_pragma(p, st: A.Pragma):
                 if mode is None:
                     return db.bt.journal_mode
                 return db.bt.set_journal_mode(mode)
-            _emit_call(p, setmode)
+            _emit_call(p, setmode, dest=dest)
         else:
-            _emit_call(p, lambda db: db.bt.journal_mode)
+            _emit_call(p, lambda db: db.bt.journal_mode, dest=dest)
         return [name]
     if name == "synchronous":
         if st.value is None:
-            _emit_call(p, _synchronous)
+            _emit_call(p, _synchronous, dest=dest)
             return [name]
         level = _safety_level(val)
 
@@ -432,7 +436,7 @@ def compile_pragma(p, st: A.Pragma):
                 return None
             _emit_call(p, setcache, 0)
             return []
-        _emit_call(p, lambda db: db.bt.cache_size)
+        _emit_call(p, lambda db: db.bt.cache_size, dest=dest)
         return [name]
     if name == "busy_timeout":
         if st.value is not None:
@@ -441,19 +445,19 @@ def compile_pragma(p, st: A.Pragma):
             def settimeout(db, n=n):
                 db.bt.busy_timeout = max(n, 0) / 1000.0
                 return max(n, 0)
-            _emit_call(p, settimeout)
+            _emit_call(p, settimeout, dest=dest)
         else:
-            _emit_call(p, lambda db: int(round(db.bt.busy_timeout * 1000)))
+            _emit_call(p, lambda db: int(round(db.bt.busy_timeout * 1000)), dest=dest)
         return ["timeout"]
     if name == "mmap_size":
         return _mmap_size(p, st, val)
     if name in CONSTANTS:
         if st.value is not None:
             return []
-        _emit_rows(p, 1, [(CONSTANTS[name],)])
+        _emit_rows(p, 1, [(CONSTANTS[name],)], dest)
         return [name]
     if name == "data_version":
-        _emit_call(p, lambda db: 1)
+        _emit_call(p, lambda db: 1, dest=dest)
         return [name]
     return []
 
@@ -558,9 +562,52 @@ def function_columns(prag):
         cols = ["table", "rowid", "parent", "fkid"]
     elif prag in COLUMNS:
         cols = list(COLUMNS[prag])
+    elif prag in _VALUE_FUNCTIONS:
+        cols = ["timeout" if prag == "busy_timeout" else prag]
+        return cols + ["schema"] if _VALUE_FUNCTIONS[prag] else cols
     else:
         return None
     return cols + ["arg", "schema"] if prag in _FUNCTION_ARGS else cols
+
+
+# the one-value pragmas SQLite also gives as pragma_NAME functions (those this engine
+# answers), with the most arguments each takes: 1 where it has a hidden schema column
+# (its argument names the database, as in SQLite's pragma virtual table)
+_VALUE_FUNCTIONS = dict.fromkeys((
+    "analysis_limit", "application_id", "automatic_index", "busy_timeout", "cell_size_check",
+    "count_changes", "data_version", "defer_foreign_keys", "empty_result_callbacks",
+    "encoding", "foreign_keys", "freelist_count", "full_column_names", "hard_heap_limit",
+    "ignore_check_constraints", "legacy_alter_table", "query_only", "read_uncommitted",
+    "recursive_triggers", "reverse_unordered_selects", "schema_version", "secure_delete",
+    "short_column_names", "soft_heap_limit", "temp_store", "threads", "trusted_schema",
+    "user_version", "writable_schema"), 0) | dict.fromkeys((
+        "auto_vacuum", "cache_size", "journal_mode", "journal_size_limit", "locking_mode",
+        "max_page_count", "page_count", "page_size", "synchronous"), 1)
+
+
+def _value_function_source(p, item, prag, Source, TableDest):
+    """pragma_NAME(['main']) of a one-value pragma: the rows ``PRAGMA NAME`` gives, computed
+    when the statement reaches the FROM clause (the temp database's are not covered)."""
+    from sqlengine.compiler.pragma_lists import register_module
+    register_module(p.db, item.name)
+    most = _VALUE_FUNCTIONS[prag]
+    if len(item.args) > most:
+        raise OperationalError(f"too many arguments on {item.name}() - max {most}")
+    schema = _value(item.args[0]) if item.args else None
+    if schema is not None:
+        schema = str(schema)
+        if schema.lower() == "temp":  # (its code reads main's b-tree: not covered)
+            raise OperationalError(f"{item.name}('temp') is not supported")
+        if schema.lower() != "main":
+            raise OperationalError(f"unknown database '{schema}'")
+    b = p.b
+    cur = b.alloc_cursor()
+    once = b.new_label()
+    b.emit(O.OP_Once, 0, once)
+    b.emit(O.OP_OpenEphemeral, cur, 0)
+    names = compile_pragma(p, A.Pragma(prag, schema), TableDest(cur))
+    b.resolve(once)
+    return Source(item.alias or item.name, cur, names, [O.AFF_BLOB], [None], [None])
 
 
 def pragma_function_source(p, item, Source, TableDest):
@@ -573,6 +620,8 @@ def pragma_function_source(p, item, Source, TableDest):
         return None
     prag = name[7:]
     checks = prag in ("integrity_check", "quick_check")
+    if prag in _VALUE_FUNCTIONS:
+        return _value_function_source(p, item, prag, Source, TableDest)
     if prag not in COLUMNS and not checks and prag != "foreign_key_check":
         return None
     from sqlengine.compiler.pragma_lists import module_names, register_module
