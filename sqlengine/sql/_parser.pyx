@@ -749,6 +749,9 @@ cdef struct Src:
     # set by next_token: the keyword-table slot of the word just read when it is a keyword
     # written in upper case (its value is then the table's string), else -1
     int word
+    # set by next_token for a word (a name or keyword not quoted): the hash of its
+    # characters kept_text uses
+    unsigned int hash
 
 
 cdef inline Src source(str sql) except *:
@@ -758,6 +761,7 @@ cdef inline Src source(str sql) except *:
     src.kind = PyUnicode_KIND(sql)
     src.data = PyUnicode_DATA(sql)
     src.word = -1
+    src.hash = 0
     return src
 
 
@@ -773,16 +777,47 @@ cdef inline Py_UCS4 at(Src *src, Py_ssize_t i, Py_ssize_t n):
 cdef int next_token(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     """The terminal number of the token at ``i`` (K_SPACE, K_ILLEGAL), its end in *end."""
     src.word = -1
-    cdef Py_UCS4 c = ch(src, i), d, q
+    cdef Py_UCS4 c = ch(src, i), d
     cdef Py_ssize_t j
     cdef int kind, named
+    # (the commonest first: words, blanks, numbers; then one switch on the character)
+    if is_id_start(c):
+        if (c == 120 or c == 88) and at(src, i + 1, n) == 39:  # x'
+            j = i + 2
+            while j < n and is_xdigit(ch(src, j)):
+                j += 1
+            if j >= n or ch(src, j) != 39 or (j - i) % 2:
+                while j < n and ch(src, j) != 39:
+                    j += 1
+                end[0] = j + 1 if j < n else n
+                return K_ILLEGAL
+            end[0] = j + 1
+            return T_BLOB
+        return word(src, i, n, end)
     if is_space(c):
         j = i + 1
         while j < n and is_space(ch(src, j)):
             j += 1
         end[0] = j
         return K_SPACE
-    if c == 45:  # -
+    if is_digit(c):
+        return number(src, i, n, end)
+    end[0] = i + 1
+    if c == 44:  # ,
+        return T_COMMA
+    elif c == 40:  # (
+        return T_LP
+    elif c == 41:  # )
+        return T_RP
+    elif c == 61:  # =
+        if at(src, i + 1, n) == 61:
+            end[0] = i + 2
+        return T_EQ
+    elif c == 42:  # *
+        return T_STAR
+    elif c == 43:  # +
+        return T_PLUS
+    elif c == 45:  # -
         d = at(src, i + 1, n)
         if d == 45:
             j = i + 2
@@ -793,34 +828,10 @@ cdef int next_token(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
         if d == 62:  # >
             end[0] = i + 3 if at(src, i + 2, n) == 62 else i + 2
             return T_PTR
-        end[0] = i + 1
         return T_MINUS
-    end[0] = i + 1
-    if c == 40:
-        return T_LP
-    if c == 41:
-        return T_RP
-    if c == 59:
+    elif c == 59:  # ;
         return T_SEMI
-    if c == 43:
-        return T_PLUS
-    if c == 42:
-        return T_STAR
-    if c == 47:  # /
-        if at(src, i + 1, n) == 42:
-            j = i + 2
-            while j + 1 < n and not (ch(src, j) == 42 and ch(src, j + 1) == 47):
-                j += 1
-            end[0] = j + 2 if j + 1 < n else n
-            return K_SPACE
-        return T_SLASH
-    if c == 37:
-        return T_REM
-    if c == 61:  # =
-        if at(src, i + 1, n) == 61:
-            end[0] = i + 2
-        return T_EQ
-    if c == 60:  # <
+    elif c == 60:  # <
         d = at(src, i + 1, n)
         if d == 61:
             end[0] = i + 2
@@ -832,7 +843,7 @@ cdef int next_token(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
             end[0] = i + 2
             return T_LSHIFT
         return T_LT
-    if c == 62:  # >
+    elif c == 62:  # >
         d = at(src, i + 1, n)
         if d == 61:
             end[0] = i + 2
@@ -841,23 +852,7 @@ cdef int next_token(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
             end[0] = i + 2
             return T_RSHIFT
         return T_GT
-    if c == 33:  # !
-        if at(src, i + 1, n) == 61:
-            end[0] = i + 2
-            return T_NE
-        return K_ILLEGAL
-    if c == 124:  # |
-        if at(src, i + 1, n) == 124:
-            end[0] = i + 2
-            return T_CONCAT
-        return T_BITOR
-    if c == 44:
-        return T_COMMA
-    if c == 38:
-        return T_BITAND
-    if c == 126:
-        return T_BITNOT
-    if c == 39 or c == 34 or c == 96:  # ' " `
+    elif c == 39 or c == 34 or c == 96:  # ' " `
         j = i + 1
         while True:
             while j < n and ch(src, j) != c:
@@ -870,13 +865,35 @@ cdef int next_token(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
                 continue
             end[0] = j + 1
             return T_STRING if c == 39 else T_ID
-    if c == 46:  # .
+    elif c == 46:  # .
         if is_digit(at(src, i + 1, n)):
             return number(src, i, n, end)
         return T_DOT
-    if is_digit(c):
-        return number(src, i, n, end)
-    if c == 91:  # [
+    elif c == 47:  # /
+        if at(src, i + 1, n) == 42:
+            j = i + 2
+            while j + 1 < n and not (ch(src, j) == 42 and ch(src, j + 1) == 47):
+                j += 1
+            end[0] = j + 2 if j + 1 < n else n
+            return K_SPACE
+        return T_SLASH
+    elif c == 37:  # %
+        return T_REM
+    elif c == 33:  # !
+        if at(src, i + 1, n) == 61:
+            end[0] = i + 2
+            return T_NE
+        return K_ILLEGAL
+    elif c == 124:  # |
+        if at(src, i + 1, n) == 124:
+            end[0] = i + 2
+            return T_CONCAT
+        return T_BITOR
+    elif c == 38:  # &
+        return T_BITAND
+    elif c == 126:  # ~
+        return T_BITNOT
+    elif c == 91:  # [
         j = i + 1
         while j < n and ch(src, j) != 93:
             j += 1
@@ -885,13 +902,13 @@ cdef int next_token(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
             return K_ILLEGAL
         end[0] = j + 1
         return T_ID
-    if c == 63:  # ?
+    elif c == 63:  # ?
         j = i + 1
         while j < n and is_digit(ch(src, j)):
             j += 1
         end[0] = j
         return T_VARIABLE
-    if c == 36 or c == 64 or c == 58 or c == 35:  # $ @ : #
+    elif c == 36 or c == 64 or c == 58 or c == 35:  # $ @ : #
         named = 0
         kind = T_VARIABLE
         j = i + 1
@@ -915,25 +932,6 @@ cdef int next_token(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
             j += 1
         end[0] = j
         return kind if named > 0 else K_ILLEGAL
-    if (c == 120 or c == 88) and at(src, i + 1, n) == 39:  # x'
-        j = i + 2
-        while j < n and is_xdigit(ch(src, j)):
-            j += 1
-        if j >= n or ch(src, j) != 39 or (j - i) % 2:
-            while j < n and ch(src, j) != 39:
-                j += 1
-            end[0] = j + 1 if j < n else n
-            return K_ILLEGAL
-        end[0] = j + 1
-        return T_BLOB
-    if is_id_start(c):
-        j = i + 1
-        while j < n and is_id_char(ch(src, j)):
-            j += 1
-        end[0] = j
-        if j - i > 17:  # longer than any keyword
-            return T_ID
-        return keyword_or_id(src, i, j)
     return K_ILLEGAL
 
 
@@ -947,13 +945,15 @@ cdef char KW_TEXT[KW_SLOTS][KW_MAX + 1]
 cdef int KW_LEN[KW_SLOTS]  # 0: an empty slot
 cdef int KW_TERM[KW_SLOTS]
 cdef list KW_WORD = [None] * KW_SLOTS  # the keyword, upper case, as a str
+cdef unsigned int FNV_BASIS = 2166136261u
+cdef unsigned int FNV_PRIME = 16777619u
 
 
 cdef inline unsigned int kw_hash(const char *s, int n):
-    cdef unsigned int h = 2166136261u
+    cdef unsigned int h = FNV_BASIS
     cdef int k
     for k in range(n):
-        h = (h ^ <unsigned char> s[k]) * 16777619u
+        h = (h ^ <unsigned char> s[k]) * FNV_PRIME
     return h
 
 
@@ -978,28 +978,49 @@ cdef void kw_init(dict keywords) except *:
         KW_WORD[slot] = b.decode("ascii")
 
 
-cdef int keyword_or_id(Src *src, Py_ssize_t i, Py_ssize_t j):
-    """The terminal of the word at [i, j): its keyword's, else T_ID."""
-    cdef char buf[KW_MAX + 1]
-    cdef int n = <int> (j - i), k, c
-    cdef unsigned int slot
-    cdef bint upper = True
-    if n > KW_MAX:
-        return T_ID
-    for k in range(n):
-        c = <int> (<Py_UCS4> ch(src, i + k))
-        if c >= 128:  # keywords match ASCII case-insensitively only
-            return T_ID
+cdef int word(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+    """The terminal of the word (a name or keyword, not quoted) at ``i``: its keyword's, else
+    T_ID. One pass over its characters finds its end and computes both the hash of its
+    upper-cased form (the keyword table's, kw_hash) and that of its characters as written
+    (kept_text's, left in src.hash)."""
+    cdef unsigned int h = FNV_BASIS, hk = FNV_BASIS, slot
+    cdef Py_ssize_t j = i, m
+    cdef unsigned int c  # (not Py_UCS4: Cython's arithmetic on that makes a str)
+    cdef bint upper = True, ascii = True
+    cdef int k
+    while j < n:
+        c = ch(src, j)
+        if c >= 128:
+            ascii = False
+        elif not ((97 <= c <= 122) or (65 <= c <= 90) or (48 <= c <= 57) or c == 95
+                  or c == 36):
+            break
+        h = (h ^ c) * FNV_PRIME
         if 97 <= c <= 122:
             c -= 32
             upper = False
-        buf[k] = <char> c
-    slot = kw_hash(buf, n) & (KW_SLOTS - 1)
+        hk = (hk ^ c) * FNV_PRIME
+        j += 1
+    end[0] = j
+    src.hash = h
+    m = j - i
+    if m > KW_MAX or not ascii:  # (keywords match ASCII case-insensitively only)
+        return T_ID
+    slot = hk & (KW_SLOTS - 1)
     while KW_LEN[slot]:
-        if KW_LEN[slot] == n and memcmp(KW_TEXT[slot], buf, n) == 0:
-            if upper:
-                src.word = <int> slot
-            return KW_TERM[slot]
+        if KW_LEN[slot] == m:
+            k = 0
+            while k < m:
+                c = ch(src, i + k)
+                if 97 <= c <= 122:
+                    c -= 32
+                if c != <unsigned char> KW_TEXT[slot][k]:
+                    break
+                k += 1
+            if k == m:
+                if upper:
+                    src.word = <int> slot
+                return KW_TERM[slot]
         slot = (slot + 1) & (KW_SLOTS - 1)
     return T_ID
 
@@ -1087,13 +1108,22 @@ cdef list TEXTS = [None] * TEXT_SLOTS
 
 cdef object kept_text(const Src *src, str sql, Py_ssize_t s, Py_ssize_t e):
     """sql[s:e], the kept string when it holds the same characters."""
-    cdef unsigned int h = 2166136261u
-    cdef Py_ssize_t i, n = e - s
+    cdef unsigned int h = FNV_BASIS
+    cdef Py_ssize_t i
+    if e - s > TEXT_MAX:
+        return sql[s:e]
+    for i in range(s, e):
+        h = (h ^ <unsigned int> ch(src, i)) * FNV_PRIME
+    return kept_hashed(src, sql, s, e, h)
+
+
+cdef object kept_hashed(const Src *src, str sql, Py_ssize_t s, Py_ssize_t e, unsigned int h):
+    """kept_text, given the hash of the characters (word() computes a word's as it reads
+    it)."""
+    cdef Py_ssize_t n = e - s
     cdef unsigned int slot
     if n > TEXT_MAX:
         return sql[s:e]
-    for i in range(s, e):
-        h = (h ^ <unsigned int> ch(src, i)) * 16777619u
     slot = h & (TEXT_SLOTS - 1)
     kept = TEXTS[slot]
     if kept is not None and PyUnicode_GET_LENGTH(kept) == n and \
@@ -1107,10 +1137,10 @@ cdef object kept_text(const Src *src, str sql, Py_ssize_t s, Py_ssize_t e):
 
 
 cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e, int word,
-                        const Src *src):
-    """The value of token ``kind`` at [s, e) (``word``: its keyword slot, see Src); a
-    keyword or operator written as the table holds it is that kept string (equal to its
-    text)."""
+                        unsigned int hash, const Src *src):
+    """The value of token ``kind`` at [s, e) (``word``: its keyword slot, ``hash``: the hash
+    of its characters when it is a word, see Src); a keyword or operator written as the
+    table holds it is that kept string (equal to its text)."""
     cdef Py_UCS4 c
     cdef object fixed
     if word >= 0:
@@ -1119,15 +1149,15 @@ cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e, int word,
     if fixed is not None and e - s == len(<str> fixed) and (
             e - s == 1 or ch(src, s) == PyUnicode_READ_CHAR(fixed, 0)):
         return fixed
+    c = ch(src, s)
     if kind == T_ID:
-        c = ch(src, s)
         if c == 34:
             return QNAME(sql[s + 1:e - 1].replace('""', '"'))
         if c == 91:
             return sql[s + 1:e - 1]
         if c == 96:
             return sql[s + 1:e - 1].replace("``", "`")
-        return kept_text(src, sql, s, e)
+        return kept_hashed(src, sql, s, e, hash)  # (a name or a keyword taken as one)
     if kind == T_STRING:
         text = sql[s + 1:e - 1]
         return text.replace("''", "'") if "'" in text else text
@@ -1135,7 +1165,9 @@ cdef object token_value(int kind, str sql, Py_ssize_t s, Py_ssize_t e, int word,
         return bytes.fromhex(sql[s + 2:e - 1])
     if kind == T_INTEGER or kind == T_FLOAT or kind == T_VARIABLE:
         return sql[s:e]
-    return kept_text(src, sql, s, e)  # (a keyword not in upper case)
+    if is_id_start(c):
+        return kept_hashed(src, sql, s, e, hash)  # (a keyword not in upper case)
+    return kept_text(src, sql, s, e)  # (==, <>, ->>)
 
 
 cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
@@ -1390,6 +1422,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
     cdef Py_ssize_t ends[STACK_DEPTH + 1]
     cdef int top = 0          # index of the top state; symbols are 1..top
     cdef int kind, t, a, st, r, length, code, last = -100, word = -1
+    cdef unsigned int hash = 0
     cdef Py_ssize_t s = pos, e = 0, rs, re_, last_end = pos, stmt_start = pos
     cdef list values = [None] * 24  # (grows past 24 symbols; [0]: the bottom state's)
     cdef Py_ssize_t vsize = 24      # len(values)
@@ -1410,6 +1443,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
         if kind == K_ILLEGAL:
             raise OperationalError(f'unrecognized token: "{sql[s:e]}"')
         word = src.word  # (before window_kind reads further)
+        hash = src.hash
         if kind == T_WINDOW or kind == T_OVER or kind == T_FILTER:
             kind = window_kind(kind, &src, e, n, last)
         t = kind
@@ -1486,7 +1520,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
             # (F_INTEGER reduces it next, from the text: its string would go unread)
             _put(values, top, &vsize, None)
         else:
-            _put(values, top, &vsize, token_value(kind, sql, s, e, word, &src))
+            _put(values, top, &vsize, token_value(kind, sql, s, e, word, hash, &src))
         starts[top] = s
         ends[top] = e
         if kind == T_SEMI:

@@ -108,3 +108,35 @@ def test_compiled_tokenizer_reads_every_string_width(sql):
     got = [({-1: "SPACE", -2: "ILLEGAL"}.get(k) or names[k], s, e)
            for k, s, e in _parser.tokenize(sql)]
     assert got == want
+
+
+def _keyword_spellings():
+    from sqlengine.sql.lexer import KEYWORDS
+    words = []
+    for k in sorted(KEYWORDS):
+        words += [k, k.lower(), k.capitalize(), k[:-1], k + "x", "_" + k, k + "1", k + "\u00e9",
+                  k[:-1] + "\u0130"]
+    return words + ["x", "X", "x'0f'", "X'0F0'", "xx'0f'", "a" * 17, "a" * 18, "b" * 32,
+                    "b" * 33, "$x", "_", "_1$", "\u00e9a", "a\u00e9", "\U0001f600", "SELECt"]
+
+
+@pytest.mark.parametrize("sep", [" ", "\u00a0", "\u0100", "\U0001f600"])
+def test_compiled_tokenizer_reads_words_as_lexer_py(sep):
+    """Every keyword in upper, lower and mixed case, and names that differ from one by a
+    character (cut, added, non-ASCII), in 1-, 2- and 4-byte texts: the compiled
+    tokenizer's one pass over a word gives lexer.py's tokens."""
+    _parser = pytest.importorskip("sqlengine.sql._parser")
+    from sqlengine.sql.tables import load_tables
+
+    names = load_tables().terminals
+    for sql in (" ".join(_keyword_spellings()) + sep, sep.join(_keyword_spellings())):
+        want = []
+        i = 0
+        while i < len(sql):
+            kind, j = next_token(sql, i)
+            want.append((kind, i, j))
+            i = j
+        got = [({-1: "SPACE", -2: "ILLEGAL"}.get(k) or names[k], s, e)
+               for k, s, e in _parser.tokenize(sql)]
+        assert got == want
+
