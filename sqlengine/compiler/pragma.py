@@ -52,6 +52,9 @@ FLAGS = {
     "query_only": ("query_only", 0),
     "read_uncommitted": ("read_uncommitted", 0),
     "trusted_schema": ("trusted_schema", 1),
+    # (F_FULLFSYNC, macOS only in SQLite: kept and shown, no effect here)
+    "fullfsync": ("fullfsync", 0),
+    "checkpoint_fullfsync": ("checkpoint_fullfsync", 0),
 }
 
 # Read-only or connection-level values with SQLite's defaults.
@@ -332,8 +335,6 @@ def compile_pragma(p, st: A.Pragma, dest=None):
         return ["name"]
     if name in COLUMNS:
         rows = pragma_rows(p, name, val, schema)
-        if rows is None:
-            return []
         _emit_rows(p, len(COLUMNS[name]), rows)
         return list(COLUMNS[name])
     if name in _META:
@@ -575,7 +576,7 @@ def function_columns(prag):
 # (its argument names the database, as in SQLite's pragma virtual table)
 _VALUE_FUNCTIONS = dict.fromkeys((
     "analysis_limit", "application_id", "automatic_index", "busy_timeout", "cell_size_check",
-    "count_changes", "data_version", "defer_foreign_keys", "empty_result_callbacks",
+    "checkpoint_fullfsync", "fullfsync", "count_changes", "data_version", "defer_foreign_keys", "empty_result_callbacks",
     "encoding", "foreign_keys", "freelist_count", "full_column_names", "hard_heap_limit",
     "ignore_check_constraints", "legacy_alter_table", "query_only", "read_uncommitted",
     "recursive_triggers", "reverse_unordered_selects", "schema_version", "secure_delete",
@@ -657,7 +658,7 @@ def pragma_function_source(p, item, Source, TableDest):
         p.b.resolve(once)
         col = "name" if prag == "module_list" else prag
         return Source(item.alias or item.name, cur, [col], [O.AFF_BLOB], [None], [None])
-    rows = pragma_rows(p, prag, val, schema) or []
+    rows = pragma_rows(p, prag, val, schema)
     b = p.b
     cur = b.alloc_cursor()
     once = b.new_label()
@@ -685,7 +686,8 @@ def pragma_function_source(p, item, Source, TableDest):
 # ------------------------------------------------------------------------------------------
 
 def pragma_rows(p, name, val, schema="main"):
-    """The rows of an introspection pragma, or None when it gives no result at all."""
+    """The rows of an introspection pragma (none when it names no object: it still has its
+    columns, as in SQLite)."""
     s = p.schema
     if name == "database_list":
         if getattr(p.db, "temp_used", False):
@@ -705,8 +707,8 @@ def pragma_rows(p, name, val, schema="main"):
         return [(n,) for n in sorted(names)]
     if name == "database_list" and getattr(p.db, "temp_used", False):
         return [(0, "main", _db_file(p)), (1, "temp", "")]
-    if val is None:
-        return None
+    if val is None:  # (no object named: the columns, no row)
+        return []
     if schema == "temp":
         return []
     if str(val).lower() in ("sqlite_master", "sqlite_temp_master", "sqlite_temp_schema"):
