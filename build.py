@@ -43,7 +43,6 @@ PY_COMPILED = (
     "sqlengine/compiler/statement.py",
     "sqlengine/compiler/subtype.py",
     "sqlengine/compiler/walk.py",
-    "sqlengine/compiler/where.py",
     "sqlengine/compiler/window.py",
     "sqlengine/schema.py",  # (a DDL statement rebuilds the schema, a cold open builds it)
     "sqlengine/sql/builder.py",

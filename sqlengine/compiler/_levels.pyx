@@ -1,8 +1,8 @@
 # cython: language_level=3
 """The records of one WHERE loop, compiled so that making them costs no attribute stores
 through Python (every statement of the corpus is planned once, and makes one of each per
-FROM item): ``Access``, how one loop level reads its source (``planner.access_of`` turns
-the chosen WhereLoop into one), ``Level``, the state ``where.py`` keeps of an open loop,
+FROM item): ``Access``, how one loop level reads its source (``_where._access_of`` turns
+the chosen WhereLoop into one), ``Level``, the state ``_where.pyx`` keeps of an open loop,
 and ``WhereInfo``, what ``where_begin`` hands its caller. Plain records: they hold no
 logic, emit no code and decide nothing.
 """
@@ -12,8 +12,7 @@ cdef class Access:
     """How one loop level reads its source. ``kind``: scan, rowid_eq, rowid_range, index
     (``eq`` on a prefix, optional range, or nothing at all: a full index scan), auto."""
 
-    cdef public object kind, index, eq, lo, lo_op, hi, hi_op, key_aff, covering, eqp
-    cdef public object reverse, lo_aff, hi_aff
+    # (its fields are declared in _levels.pxd)
 
     def __init__(self, kind):
         self.kind = kind
@@ -36,18 +35,18 @@ cdef class Level:
     labels (``top``, ``cont``, ``brk``, ``done``), its LEFT JOIN match flag and the
     cursors it reads."""
 
-    cdef public object src, access, top, cont, brk, done, match_reg, after_match, icur
-    cdef public object scratch, seek, start, eqp_addr, in_loops, minmax, rj
+    # (its fields are declared in _levels.pxd: the labels, addresses, registers and
+    # cursors are C ints)
 
     def __init__(self, src):
         self.src = src
         self.access = None
         self.top = -1
-        self.cont = None
-        self.brk = None
-        self.done = None
+        self.cont = 0  # (labels, once where_begin gives them)
+        self.brk = 0
+        self.done = 0
         self.match_reg = 0
-        self.after_match = None
+        self.after_match = 0
         self.icur = -1
         self.scratch = 0
         self.seek = -1  # address of the IdxRowid of an index loop (a table lookup follows)
@@ -64,11 +63,11 @@ cdef class WhereInfo:
     given to ``where_begin`` the loops deliver in order (all of them: the caller needs no
     sort); ``on_right``: an ON term names a table to its right (see ``where_end``)."""
 
-    cdef public object levels, brk, scope, n_ordered, on_right
+    # (its fields are declared in _levels.pxd)
 
     def __init__(self, scope):
         self.levels = []
-        self.brk = None
+        self.brk = 0
         self.scope = scope
         self.n_ordered = 0
         self.on_right = False

@@ -22,5 +22,5 @@ cdef class WhereLoop:
     cdef public bint covering
     cdef public tuple used  # the terms the loop's keys come from
     cdef public int sort_idx  # non-zero: the index might deliver the ORDER BY (kept apart)
-    cdef public object ops  # auto: the operands on its source, which access_of keys it by
+    cdef public object ops  # auto: the operands on its source, which _where._access_of keys it by
     cdef tuple order_keys  # the ORDER BY check's view of it (_paths._loop_keys), once made

@@ -22,3 +22,24 @@ cdef class WhereTerm:
 
 cpdef bint is_constant(e)
 cpdef object column_ref(scope, e)
+
+
+cdef class Masker:
+    cdef public object scope
+    cdef public dict bit_of
+    cdef public set cols
+    cdef public bint complete
+    cdef public dict memo
+    cpdef object mask(self, e)
+    cdef object _column_mask(self, name, table)
+
+
+cdef class WhereClause:
+    cdef public object scope
+    cdef public Masker masker
+    cdef public list terms
+    cdef public dict on_terms
+    cdef public int n
+    cdef WhereTerm term(self, e, bint left_on)
+    cdef void expr_operands(self, WhereTerm t, lhs, rhs, str op) except *
+    cdef void operands(self, WhereTerm t) except *

@@ -115,11 +115,7 @@ cdef class Masker:
     lookup's side effects, marking the scopes a correlated reference crosses, are done by
     the first lookup)."""
 
-    cdef public object scope
-    cdef public dict bit_of
-    cdef public set cols
-    cdef public bint complete
-    cdef public dict memo
+    # (its fields are declared in _terms.pxd)
 
     def __init__(self, scope):
         self.scope = scope
@@ -280,11 +276,7 @@ cpdef object column_ref(scope, e):
 cdef class WhereClause:
     """The analysed terms of one WHERE (plus the ON terms of LEFT JOINs, by level)."""
 
-    cdef public object scope
-    cdef public Masker masker
-    cdef public list terms
-    cdef public dict on_terms
-    cdef public int n
+    # (its fields are declared in _terms.pxd)
 
     def __init__(self, scope, exprs, left_on):
         self.scope = scope

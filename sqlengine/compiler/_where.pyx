@@ -1,0 +1,920 @@
+# cython: language_level=3
+"""The compiled WHERE loop coder (``compiler/where.py`` is the public module and holds the
+documentation of what the loops do): ``where_begin`` opens the cursors and the nested
+loops the planner chose and tests each term at its level, ``where_end`` closes them and
+turns an index loop whose table reads the index answers into a covering one.
+
+Every statement of the corpus is planned and coded once, so these run once per SELECT,
+DELETE or UPDATE: here the helpers are C functions calling each other, and the loop
+records (``_levels.pxd``), the terms (``_terms.pxd``), the chosen loops (``_loops.pxd``)
+and the sources (``_resolve.pxd``) are read as C structs. This module emits the loops'
+code only; it never decides the plan (``planner.py`` does) nor what the body does.
+"""
+
+from sqlengine.compiler._levels cimport Access, Level, WhereInfo
+from sqlengine.compiler._loops cimport WhereLoop
+from sqlengine.compiler._resolve cimport Source, comparison_collation, expr_affinity
+from sqlengine.compiler._terms cimport Masker, Operand, WhereClause, WhereTerm
+from sqlengine.vdbe._values cimport comparison_affinity
+
+from sqlengine.compiler import rightjoin
+from sqlengine.compiler._codegen import code_column, code_expr, code_expr_reg, if_false
+from sqlengine.compiler._paths import plan
+from sqlengine.compiler.explain import eqp_line, eqp_set
+from sqlengine.compiler.plan_terms import PINNED, split_and
+from sqlengine.compiler.resolve import ColRef
+from sqlengine.errors import OperationalError
+from sqlengine.sql.ast import Between, Binary, InList
+from sqlengine.storage import KeyInfo
+from sqlengine.vdbe.sorter import SortSpec
+from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.opcodes import AFF_BLOB
+
+MAX_JOIN_TABLES = 64  # SQLite's BMS: a bitmask of the FROM items in one 64-bit word
+
+cdef object T_Between = Between
+cdef object T_Binary = Binary
+cdef object T_InList = InList
+cdef str C_AFF_BLOB = AFF_BLOB
+cdef object where_level = rightjoin.where_level
+
+cdef int OP_Affinity = O.OP_Affinity
+cdef int OP_Column = O.OP_Column
+cdef int OP_Copy = O.OP_Copy
+cdef int OP_Goto = O.OP_Goto
+cdef int OP_IdxGE = O.OP_IdxGE
+cdef int OP_IdxGT = O.OP_IdxGT
+cdef int OP_IdxInsert = O.OP_IdxInsert
+cdef int OP_IdxLE = O.OP_IdxLE
+cdef int OP_IdxLT = O.OP_IdxLT
+cdef int OP_IdxRowid = O.OP_IdxRowid
+cdef int OP_IfNullJump = O.OP_IfNullJump
+cdef int OP_IfNullRow = O.OP_IfNullRow
+cdef int OP_IfPos = O.OP_IfPos
+cdef int OP_Integer = O.OP_Integer
+cdef int OP_IsNull = O.OP_IsNull
+cdef int OP_Last = O.OP_Last
+cdef int OP_MakeRecord = O.OP_MakeRecord
+cdef int OP_Next = O.OP_Next
+cdef int OP_Noop = O.OP_Noop
+cdef int OP_Null = O.OP_Null
+cdef int OP_NullRow = O.OP_NullRow
+cdef int OP_Once = O.OP_Once
+cdef int OP_OpenEphemeral = O.OP_OpenEphemeral
+cdef int OP_OpenRead = O.OP_OpenRead
+cdef int OP_OpenWrite = O.OP_OpenWrite
+cdef int OP_Prev = O.OP_Prev
+cdef int OP_Rewind = O.OP_Rewind
+cdef int OP_Rowid = O.OP_Rowid
+cdef int OP_SeekGE = O.OP_SeekGE
+cdef int OP_SeekGT = O.OP_SeekGT
+cdef int OP_SeekLE = O.OP_SeekLE
+cdef int OP_SeekLT = O.OP_SeekLT
+cdef int OP_SeekRowid = O.OP_SeekRowid
+
+
+# ---- cursors on tables and indexes ---------------------------------------------------------
+
+def open_source_cursor(p, src, write=False):
+    """Emit OpenRead for a table source (once, before any loop)."""
+    _open_source_cursor(p, src, write)
+
+
+cdef _open_source_cursor(p, Source src, bint write):
+    if src.is_table:
+        table = src.table
+        p.b.emit(OP_OpenWrite if write else OP_OpenRead, src.cursor, table.root, 0,
+                 _table_p4(p, table), 0, table.name)
+
+
+def table_p4(p, table):
+    """P4 of OpenRead/OpenWrite on a table: its column count, or for a WITHOUT ROWID
+    table (an index b-tree keyed by its PRIMARY KEY) that key's KeyInfo."""
+    return _table_p4(p, table)
+
+
+cdef _table_p4(p, table):
+    if table.without_rowid:
+        from sqlengine.schema import pk_index
+        pk = pk_index(table)
+        if pk is not None:
+            return index_key_info(p, pk, table)
+    return len(table.columns)
+
+
+cdef list _ROW_KEY_INFO = []
+
+
+cdef _row_key_info_class():
+    """KeyInfo with ``pk_fields``: where an entry of a WITHOUT ROWID table or of one of
+    its indexes holds the PRIMARY KEY (the VM's row key for Rowid/IdxRowid)."""
+    if not _ROW_KEY_INFO:
+        class RowKeyInfo(KeyInfo):
+            pass
+        _ROW_KEY_INFO.append(RowKeyInfo)
+    return _ROW_KEY_INFO[0]
+
+
+cpdef index_key_info(p, idx, table):
+    """The KeyInfo (P4 of OpenRead/OpenWrite) of index ``idx`` of ``table``."""
+    cdef list colls = []
+    cdef Py_ssize_t k
+    coll_func = p.coll_func
+    columns = idx.columns
+    collations = idx.collations
+    tcols = table.columns if table is not None else None
+    for k in range(len(columns)):
+        name = collations[k] or tcols[columns[k]].collation
+        colls.append(coll_func(name))
+    cdef list desc = list(idx.desc)
+    if table is not None and getattr(table, "without_rowid", False):
+        # the key columns, then the rest of the record (no rowid)
+        from sqlengine.schema import pk_fields, record_tail
+        for _c, coll, d in record_tail(table, idx):
+            colls.append(coll_func(coll))
+            desc.append(d)
+        ki = _row_key_info_class()(len(colls), colls, desc)
+        ki.pk_fields = pk_fields(table, idx)
+        return ki
+    colls.append(None)
+    desc.append(False)
+    return KeyInfo(len(columns) + 1, colls, desc)
+
+
+# ---- the loops -------------------------------------------------------------------------------
+
+def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
+                order_by=None, limit=None, open_cursors=True, minmax=False,
+                group=False):
+    """Open the loops over ``scope.sources`` (``where.where_begin`` documents the
+    arguments); returns the WhereInfo ``where_end`` closes."""
+    b = p.b
+    cdef WhereInfo info = WhereInfo.__new__(WhereInfo)
+    info.levels = []
+    info.scope = scope
+    info.brk = b.new_label()
+    cdef list srcs = scope.sources
+    cdef Py_ssize_t n = len(srcs)
+    cdef WhereTerm t
+    if n > MAX_JOIN_TABLES:
+        raise OperationalError(f"at most {MAX_JOIN_TABLES} tables in a join")
+    if not n:  # no FROM: one row, every term a constant test before it
+        eqp_line(p, "SCAN CONSTANT ROW")
+        if where is not None or extra_terms:
+            for e in split_and(where, []) + list(extra_terms):
+                if_false(p, scope, e, info.brk, True)
+        return info
+    cdef list exprs = split_and(where, [])
+    if extra_terms:
+        exprs.extend(extra_terms)
+    cdef WhereClause wc = WhereClause(scope, exprs, left_on)
+    info.on_right = _on_refers_right(wc.masker, srcs)
+    chosen, n_ordered, backwards = plan(scope, wc, core, order_by, limit, group)
+    info.n_ordered = n_ordered
+    cdef list chosen_l = chosen
+    cdef WhereLoop lp
+    cdef Py_ssize_t i, lvl
+    cdef bint reordered = False
+    for i in range(n):
+        if (<WhereLoop>chosen_l[i]).src_i != i:
+            reordered = True
+            break
+    cdef list pos = [0] * n
+    if reordered:
+        srcs[:] = [srcs[(<WhereLoop>x).src_i] for x in chosen_l]
+        for i in range(n):
+            pos[(<WhereLoop>chosen_l[i]).src_i] = i
+    else:
+        for i in range(n):
+            pos[i] = i
+    cdef list terms = wc.terms
+    cdef int last = _last_right(srcs)
+    cdef unsigned long long m
+    for t in terms:
+        if t.pinned:
+            t.level = n - 1
+        else:
+            m = t.mask
+            lvl = -1
+            i = 0
+            while m:
+                if m & 1 and <Py_ssize_t>pos[i] > lvl:
+                    lvl = pos[i]
+                m >>= 1
+                i += 1
+            t.level = where_level(lvl, last) if last >= 0 else lvl
+    cdef dict on_terms = wc.on_terms
+    # constant terms first
+    for t in terms:
+        if t.level < 0:
+            if_false(p, scope, t.expr, info.brk, True)
+    cdef Source src
+    if open_cursors:
+        for src in srcs:
+            _open_source_cursor(p, src, False)
+    cdef dict match_sets = None
+    if last >= 0:
+        match_sets = {}
+        for i in range(n):
+            src = srcs[i]
+            if src.right:
+                match_sets[i] = rightjoin.open_match_set(p, src)
+    cdef unsigned long long placed = 0
+    cdef list by_level = [[] for _ in range(n)]
+    for t in terms:
+        if t.level >= 0:
+            (<list>by_level[t.level]).append(t)
+    cdef Level lv
+    cdef Access acc
+    cdef bint outer
+    cdef list levels = info.levels
+    for i in range(n):
+        src = srcs[i]
+        lv = _new_level(src)
+        lv.minmax = minmax
+        levels.append(lv)
+        lv.cont = b.new_label()
+        lv.brk = b.new_label()
+        lv.done = b.new_label()
+        lp = chosen_l[i]
+        outer = src.left or src.right or src.ltorj  # (rightjoin.outer_level)
+        if match_sets is not None:
+            lv.rj = match_sets.get(i)
+        if src.left:
+            lv.match_reg = b.alloc_reg()
+            b.emit(OP_Integer, 0, lv.match_reg)
+        if outer:
+            acc = _access_of(scope, lp, src, placed, on_terms.get(i, []))
+        else:
+            acc = _access_of(scope, lp, src, placed, terms)
+        if lp.src_i in backwards:
+            acc.reverse = True
+        placed |= lp.bit
+        lv.access = acc
+        _open_loop(p, b, scope, lv)
+        done = _enforced_terms(lp)
+        if outer:
+            for t in on_terms.get(i, []):
+                if done is None or t not in done:
+                    if_false(p, scope, t.expr, lv.cont, True)
+        if lv.rj is not None:
+            rightjoin.record_match(p, scope, lv)
+        if src.left:
+            b.emit(OP_Integer, 1, lv.match_reg)
+        lv.after_match = b.new_label()
+        b.resolve(lv.after_match)
+        if lv.rj is not None:
+            rightjoin.begin_interior(p, lv)
+        for t in by_level[i]:
+            if done is None or t not in done:
+                if_false(p, scope, t.expr, lv.cont, True)
+    wc.release()
+    return info
+
+
+# ---- from a chosen loop to an access path --------------------------------------------------
+
+cdef Access _new_access(str kind):
+    """An Access as ``Access(kind)`` makes it, without the call's argument parsing."""
+    cdef Access a = Access.__new__(Access)
+    a.kind = kind
+    a.eq = []
+    a.key_aff = ""
+    a.lo_aff = ""
+    a.hi_aff = ""
+    a.covering = False
+    a.eqp = ""
+    return a
+
+
+cdef str _column_affinity(table, ix, Py_ssize_t k, Operand o, scope):
+    """exprindex.index_column_affinity of index column ``k`` compared by ``o``: the table
+    column's, or for an expression the affinity of the expression ``o`` names."""
+    col = ix.columns[k]
+    if col >= 0:
+        return table.columns[col].affinity
+    aff = expr_affinity(o.lhs, scope)
+    return aff if aff not in (None, "", "@") else C_AFF_BLOB
+
+
+cdef Access _access_of(scope, WhereLoop lp, src, unsigned long long placed_mask,
+                       list terms):
+    """The Access that codes loop ``lp`` given the sources already open (``placed_mask``);
+    ``terms`` are the terms tested at this level (for an automatic index)."""
+    kind = lp.kind
+    cdef Access a
+    cdef Operand o
+    cdef WhereTerm t
+    if kind == "scan":
+        return _new_access("scan")
+    if kind == "rowid_eq":
+        a = _new_access("rowid_eq")
+        a.eq = [(<Operand>lp.eq[0]).rhs]
+        return a
+    if kind == "rowid_range":
+        a = _new_access("rowid_range")
+        if lp.lo is not None:
+            o = lp.lo
+            a.lo, a.lo_op = o.rhs, o.op
+        if lp.hi is not None:
+            o = lp.hi
+            a.hi, a.hi_op = o.rhs, o.op
+        return a
+    if kind == "auto":
+        ops = lp.ops
+        if ops is None:
+            ops = [o for t in terms for o in t.operands]
+        a = _auto(scope, src, placed_mask, ops)
+        return a if a is not None else _new_access("scan")
+    table = src.table
+    ix = lp.index
+    a = _new_access("index")
+    a.index = ix
+    a.covering = lp.covering
+    cdef list eq = a.eq
+    affs = ""
+    cdef Py_ssize_t k
+    for k in range(len(lp.eq)):
+        o = lp.eq[k]
+        eq.append(o.rhs)
+        ka = _column_affinity(table, ix, k, o, scope)
+        rhs = o.rhs.items[0] if o.op == "IN" else o.rhs  # (a constant list: one affinity)
+        if comparison_affinity(expr_affinity(rhs, scope), ka) == C_AFF_BLOB:
+            ka = C_AFF_BLOB
+        affs += ka
+    a.key_aff = affs
+    if lp.lo is not None:
+        o = lp.lo
+        a.lo, a.lo_op = o.rhs, o.op
+    if lp.hi is not None:
+        o = lp.hi
+        a.hi, a.hi_op = o.rhs, o.op
+    if a.lo is not None or a.hi is not None:
+        o = lp.lo if lp.lo is not None else lp.hi
+        ka = _column_affinity(table, ix, len(lp.eq), o, scope)
+        a.lo_aff = _bound_affinity(scope, a.lo, ka)
+        a.hi_aff = _bound_affinity(scope, a.hi, ka)
+    return a
+
+
+cdef str _bound_affinity(scope, e, str ka):
+    """The affinity a range bound ``e`` gets before it meets index column affinity ``ka``
+    (SQLite's updateRangeAffinityStr): none where the comparison has none (the bound is
+    a column of another table whose affinity is not numeric, against a TEXT column)."""
+    if e is None:
+        return ""
+    return C_AFF_BLOB if comparison_affinity(expr_affinity(e, scope), ka) == C_AFF_BLOB else ka
+
+
+cdef Access _auto(scope, src, unsigned long long placed_mask, ops):
+    """An automatic (hash) index on the columns of ``src`` compared for equality with
+    values of outer loops, constants or an enclosing query, or None; ``ops``: the
+    operands of the level's terms (at least those on ``src``), in WHERE order."""
+    cdef list cols = []
+    cdef list exprs = []
+    affs = ""
+    cdef Operand o
+    for o in ops:
+        if o.src is not src or o.op != "=" or o.col in cols:
+            continue
+        if o.prereq & ~placed_mask:
+            continue
+        if comparison_collation(o.lhs, o.rhs, scope) is not None:
+            continue
+        cols.append(o.col)
+        exprs.append(o.rhs)
+        affs += comparison_affinity(expr_affinity(o.lhs, scope), expr_affinity(o.rhs, scope))
+    if not cols:
+        return None
+    cdef Access a = _new_access("auto")
+    a.index = cols
+    a.eq = exprs
+    a.key_aff = affs
+    return a
+
+
+# ---- the loops' records --------------------------------------------------------------------
+
+cdef Level _new_level(src):
+    """A Level as ``Level(src)`` makes it, without the call's argument parsing."""
+    cdef Level lv = Level.__new__(Level)
+    lv.src = src
+    lv.top = -1
+    lv.icur = -1
+    lv.seek = -1
+    lv.start = -1
+    lv.eqp_addr = -1
+    lv.in_loops = ()
+    return lv
+
+
+cdef bint _on_refers_right(Masker masker, list sources) except -1:
+    """rightjoin.on_refers_right: an ON term names a table to its right."""
+    cdef Py_ssize_t level
+    cdef Source src
+    for level in range(len(sources)):
+        src = sources[level]
+        if src.join_on is not None:
+            m = masker.mask(src.join_on)
+            if m != PINNED and m >> (level + 1):
+                return True
+    return False
+
+
+cdef frozenset _TERM_OPS = frozenset(("=", "<", "<=", ">", ">="))
+
+
+cdef set _enforced_terms(WhereLoop lp):
+    """The terms a loop's lookup already enforces, which need no test in the loop
+    (SQLite's disableTerm): a comparison or ``IN (list)`` whose operand keys a rowid or
+    index lookup (the planner let it key the index only with the comparison's affinity
+    and collation), a BETWEEN both of whose bounds do. Automatic indexes and indexed
+    expressions keep their tests. None: no term."""
+    kind = lp.kind
+    if kind == "scan" or kind == "auto" or not lp.used:
+        return None
+    cdef list ops = list(lp.eq)
+    if lp.lo is not None:
+        ops.append(lp.lo)
+    if lp.hi is not None:
+        ops.append(lp.hi)
+    cdef set done = set()
+    cdef Operand o, x
+    cdef WhereTerm t
+    cdef int count
+    for o in ops:
+        if o.col < -1:
+            continue
+        t = o.term
+        e = t.expr
+        ty = type(e)
+        if ty is T_Binary and e.op in _TERM_OPS or ty is T_InList and not e.negated:
+            done.add(t)
+        elif ty is T_Between and not e.negated:
+            count = 0
+            for x in ops:
+                if x.term is t:
+                    count += 1
+            if count == 2:
+                done.add(t)
+    return done
+
+
+cdef int _last_right(list sources) except -2:
+    """The position of the last source a RIGHT or FULL JOIN brings, or -1."""
+    cdef int last = -1
+    cdef Py_ssize_t i
+    for i in range(len(sources)):
+        if (<Source>sources[i]).right:
+            last = i
+    return last
+
+
+cdef bint _needs_affinity(aff) except -1:
+    """Whether an affinity string applies any (``@`` and ``A``, none and BLOB, do not)."""
+    for c in aff:
+        if c not in "@A":
+            return True
+    return False
+
+
+cdef int _key_block(p, b, scope, exprs, aff) except? -1:
+    cdef Py_ssize_t n = len(exprs), j
+    cdef int base = b.alloc_reg(n)
+    for j in range(n):
+        code_expr(p, scope, exprs[j], base + j)
+    if aff and _needs_affinity(aff):
+        b.emit(OP_Affinity, base, n, 0, aff)
+    return base
+
+
+cdef str _eqp_text(p, Level lv, bint covering):
+    """The EXPLAIN QUERY PLAN line of a loop, in sqlite3's words (the inner side of a
+    LEFT JOIN says so)."""
+    text = _eqp_access(p, lv, covering)
+    return text + " LEFT-JOIN" if lv.src.left else text
+
+
+cdef str _eqp_access(p, Level lv, bint covering):
+    cdef Access acc = lv.access
+    src = lv.src
+    name = p.eqp_names.get(src.cursor, src.name)
+    k = acc.kind
+    scan = "SEARCH" if lv.minmax else "SCAN"
+    if k == "scan":
+        return f"{scan} {name}"
+    if k == "rowid_eq":
+        return f"SEARCH {name} USING INTEGER PRIMARY KEY (rowid=?)"
+    if k == "rowid_range":
+        parts = []
+        if acc.lo is not None:
+            parts.append("rowid>?")
+        if acc.hi is not None:
+            parts.append("rowid<?")
+        return f"SEARCH {name} USING INTEGER PRIMARY KEY ({' AND '.join(parts)})"
+    if k == "auto":
+        cols = " AND ".join([f"{src.columns[c] if c >= 0 else 'rowid'}=?" for c in acc.index])
+        return f"SEARCH {name} USING AUTOMATIC INDEX ({cols})"
+    idx = acc.index
+    cols = [src.columns[c] if c >= 0 else "<expr>" for c in idx.columns]
+    parts = [f"{cols[j]}=?" for j in range(len(acc.eq))]
+    if acc.lo is not None:
+        parts.append(f"{cols[len(acc.eq)]}>?")
+    if acc.hi is not None:
+        parts.append(f"{cols[len(acc.eq)]}<?")
+    if idx.is_pk and src.is_table and src.table.without_rowid:  # the table's own key
+        if not parts:
+            return f"{scan} {name}"
+        return f"SEARCH {name} USING PRIMARY KEY ({' AND '.join(parts)})"
+    how = "COVERING INDEX" if covering else "INDEX"
+    if not parts:
+        return f"{scan} {name} USING {how} {idx.name}"
+    return f"SEARCH {name} USING {how} {idx.name} ({' AND '.join(parts)})"
+
+
+cdef int _open_loop(p, b, scope, Level lv) except -1:
+    cdef Access acc = lv.access
+    src = lv.src
+    cur = src.cursor
+    prologue = getattr(src, "prologue", None)
+    if prologue is not None:  # a correlated table-valued function computes its rows now
+        prologue()
+    if p.eqp and (src.is_table or src.cursor in p.eqp_names):  # (a table-valued function: none)
+        lv.eqp_addr = eqp_line(p, _eqp_text(p, lv, False))
+    lv.start = b.addr()
+    cdef bint rev = acc.reverse
+    kind = acc.kind
+    if kind == "scan":
+        b.emit(OP_Last if rev else OP_Rewind, cur, lv.brk)
+        lv.top = b.addr()
+    elif kind == "auto":
+        _open_auto(p, b, scope, lv)
+    elif kind == "rowid_eq" and type(acc.eq[0]) is T_InList:
+        r = b.alloc_reg()
+        brk = _in_loop(p, b, scope, lv, acc.eq[0], r, "C", None, lv.brk, rev)
+        lv.top = -1
+        b.emit(OP_SeekRowid, cur, brk, r)
+    elif kind == "rowid_eq":
+        r = code_expr_reg(p, scope, acc.eq[0])
+        lv.top = -1
+        b.emit(OP_SeekRowid, cur, lv.brk, r)
+    elif kind == "rowid_range" and rev:
+        rl = None
+        if acc.lo is not None:
+            rl = code_expr_reg(p, scope, acc.lo)
+            b.emit(OP_IsNull, rl, lv.brk)
+        if acc.hi is not None:
+            rh = code_expr_reg(p, scope, acc.hi)
+            b.emit(OP_SeekLT if acc.hi_op == "<" else OP_SeekLE, cur, lv.brk, rh, 1)
+        else:
+            b.emit(OP_Last, cur, lv.brk)
+        lv.top = b.addr()
+        if rl is not None:
+            b.emit(OP_IdxLE if acc.lo_op == ">" else OP_IdxLT, cur, lv.brk, rl, 1)
+    elif kind == "rowid_range":
+        rh = None
+        if acc.hi is not None:
+            rh = code_expr_reg(p, scope, acc.hi)
+        if acc.lo is not None:
+            rl = code_expr_reg(p, scope, acc.lo)
+            b.emit(OP_IsNull, rl, lv.brk)
+            b.emit(OP_SeekGT if acc.lo_op == ">" else OP_SeekGE, cur, lv.brk, rl, 1)
+        else:
+            b.emit(OP_Rewind, cur, lv.brk)
+        lv.top = b.addr()
+        if rh is not None:
+            b.emit(OP_IdxGE if acc.hi_op == "<" else OP_IdxGT, cur, lv.brk, rh, 1)
+    else:
+        _open_index_loop(p, b, scope, lv, acc, src, cur, rev)
+    return 0
+
+
+cdef int _open_index_loop(p, b, scope, Level lv, Access acc, src, cur,
+                          bint rev) except -1:
+    """The loop over an index: the seek to its first entry (an equality prefix and a
+    lower bound, or none), the test of its last (the upper bound) and the table lookup."""
+    idx = acc.index
+    cdef bint own_key = idx.is_pk and src.table.without_rowid
+    if own_key:  # the table's b-tree is this index: seek it directly
+        lv.icur = cur
+    else:
+        lv.icur = b.alloc_cursor()
+        b.emit(OP_OpenRead, lv.icur, idx.root, 0, index_key_info(p, idx, src.table), 0,
+               idx.name)
+    src.index_cursor = lv.icur
+    cdef list eq = acc.eq
+    cdef int n_eq = len(eq)
+    cdef list exprs = list(eq)
+    # the bound the scan starts from and the one it stops at: in key order a DESC
+    # column holds its largest values (and, last, its NULLs) first
+    idx_desc = idx.desc
+    desc = n_eq < len(idx_desc) and idx_desc[n_eq] and (acc.lo is not None
+                                                        or acc.hi is not None)
+    cdef bint swap = rev != desc
+    if swap:
+        first, first_op, last, last_op = acc.hi, acc.hi_op, acc.lo, acc.lo_op
+        first_aff, last_aff = acc.hi_aff, acc.lo_aff
+    else:
+        first, first_op, last, last_op = acc.lo, acc.lo_op, acc.hi, acc.hi_op
+        first_aff, last_aff = acc.lo_aff, acc.hi_aff
+    cdef bint first_strict = first_op == "<" or first_op == ">"
+    cdef bint last_strict = last_op == "<" or last_op == ">"
+    if first is not None:
+        exprs.append(first)
+    cdef int brk = lv.brk  # where a lookup that finds nothing more goes
+    key_aff = acc.key_aff[:n_eq] + (first_aff if first is not None else "")
+    cdef bint has_in = False
+    for e in eq:
+        if type(e) is T_InList:
+            has_in = True
+            break
+    cdef int key
+    if has_in:
+        key = _in_key_block(p, b, scope, lv, exprs, key_aff)
+        brk = lv.in_loops[-1][2]
+    else:
+        key = _key_block(p, b, scope, exprs, key_aff) if exprs else 0
+    if exprs:
+        b.emit(OP_IfNullJump, key, brk, len(exprs))
+    cdef int end_key = -1
+    cdef int nul
+    if last is not None:
+        end_key = b.alloc_reg(n_eq + 1)
+        if n_eq:
+            b.emit(OP_Copy, key, end_key, n_eq - 1)
+        code_expr(p, scope, last, end_key + n_eq)
+        if last_aff and last_aff not in "@A":
+            b.emit(OP_Affinity, end_key + n_eq, 1, 0, last_aff)
+        b.emit(OP_IsNull, end_key + n_eq, brk)
+    elif swap and first is not None:
+        # the NULL entries follow the bound in scan order: stop on the first of them
+        end_key = b.alloc_reg(n_eq + 1)
+        if n_eq:
+            b.emit(OP_Copy, key, end_key, n_eq - 1)
+        b.emit(OP_Null, 0, end_key + n_eq)
+        last_strict = True  # stop on an entry equal to (..., NULL)
+    cdef int op
+    if first is not None:
+        if rev:
+            op = OP_SeekLT if first_strict else OP_SeekLE
+        else:
+            op = OP_SeekGT if first_strict else OP_SeekGE
+        b.emit(op, lv.icur, brk, key, n_eq + 1)
+    elif end_key >= 0 and not swap:
+        # no bound on this side: skip the NULL entries the scan starts with
+        nul = b.alloc_reg(n_eq + 1)
+        if n_eq:
+            b.emit(OP_Copy, key, nul, n_eq - 1)
+        b.emit(OP_Null, 0, nul + n_eq)
+        b.emit(OP_SeekLT if rev else OP_SeekGT, lv.icur, brk, nul, n_eq + 1)
+    elif n_eq:
+        b.emit(OP_SeekLE if rev else OP_SeekGE, lv.icur, brk, key, n_eq)
+    else:
+        b.emit(OP_Last if rev else OP_Rewind, lv.icur, brk)  # the whole index
+    lv.top = b.addr()
+    if end_key >= 0:
+        if rev:
+            op = OP_IdxLE if last_strict else OP_IdxLT
+        else:
+            op = OP_IdxGE if last_strict else OP_IdxGT
+        b.emit(op, lv.icur, brk, end_key, n_eq + 1)
+    elif n_eq:
+        b.emit(OP_IdxLT if rev else OP_IdxGT, lv.icur, brk, key, n_eq)
+    if own_key:
+        return 0
+    cdef int rr = b.alloc_reg()
+    lv.seek = b.emit(OP_IdxRowid, lv.icur, rr)
+    b.emit(OP_SeekRowid, cur, lv.cont, rr)
+    return 0
+
+
+cdef int _in_values(p, b, scope, e, aff, coll) except? -1:
+    """An ephemeral index of the values of ``x IN (constant, ...)`` with the comparison's
+    affinity applied (NULLs left out, equal values kept once, in ``coll`` order), filled
+    once per run; returns its cursor."""
+    cdef int eph = b.alloc_cursor()
+    cdef int filled = b.new_label()
+    b.emit(OP_Once, 0, filled)
+    b.emit(OP_OpenEphemeral, eph, 1, 0, SortSpec(1, [p.collation(coll)]), 0, "IN-list")
+    cdef int r = b.alloc_reg()
+    cdef int rec = b.alloc_reg()
+    cdef int skip
+    for item in e.items:
+        code_expr(p, scope, item, r)
+        if aff and aff not in "@A":
+            b.emit(OP_Affinity, r, 1, 0, aff)
+        skip = b.new_label()
+        b.emit(OP_IsNull, r, skip)
+        b.emit(OP_MakeRecord, r, 1, rec)
+        b.emit(OP_IdxInsert, eph, rec)
+        b.resolve(skip)
+    b.resolve(filled)
+    return eph
+
+
+cdef int _in_loop(p, b, scope, Level lv, e, int reg, aff, coll, int brk,
+                  bint desc) except? 0:
+    """Open a loop over the values of ``x IN (list)``, each in turn in ``reg`` (in the
+    order of the index column: descending for a DESC one); returns the label the inner
+    lookup goes to when it is done (the next value)."""
+    cdef int eph = _in_values(p, b, scope, e, aff, coll)
+    b.emit(OP_Last if desc else OP_Rewind, eph, brk)
+    top = b.addr()
+    b.emit(OP_Column, eph, 0, reg)
+    cdef int nxt = b.new_label()
+    lv.in_loops = lv.in_loops + ((eph, top, nxt, desc),)
+    return nxt
+
+
+cdef int _in_key_block(p, b, scope, Level lv, list exprs, aff) except? -1:
+    """``_key_block`` for an index key with IN lists among its equalities: the other
+    parts coded once, then one loop per IN list (outermost first) fills its part."""
+    src = lv.src
+    ix = lv.access.index
+    cdef Py_ssize_t n = len(exprs), j
+    cdef int base = b.alloc_reg(n)
+    for j in range(n):
+        e = exprs[j]
+        if type(e) is not T_InList:
+            code_expr(p, scope, e, base + j)
+    cdef int brk = lv.brk
+    for j in range(n):
+        e = exprs[j]
+        if type(e) is T_InList:
+            col = ix.columns[j]
+            coll = ix.collations[j] or src.table.columns[col].collation
+            brk = _in_loop(p, b, scope, lv, e, base + j, aff[j:j + 1], coll, brk,
+                           ix.desc[j] != lv.access.reverse)
+    if aff and _needs_affinity(aff):
+        b.emit(OP_Affinity, base, n, 0, aff)
+    return base
+
+
+cdef int _open_auto(p, b, scope, Level lv) except -1:
+    """Build (once) a hash index over the source on the compared columns, then look the
+    outer values up in it."""
+    cdef Access acc = lv.access
+    src = lv.src
+    cols = acc.index
+    cdef int n = len(cols)
+    lv.icur = b.alloc_cursor()
+    cdef int built = b.new_label()
+    if not src.refill:  # (over a FROM subquery filled on each run: built on each run)
+        b.emit(OP_Once, 0, built)
+    b.emit(OP_OpenEphemeral, lv.icur, n, 0, SortSpec(n), 1, "auto-index")
+    cdef int done = b.new_label()
+    b.emit(OP_Rewind, src.cursor, done)
+    top = b.addr()
+    cdef int key = b.alloc_reg(n + 1)
+    cdef int nxt = b.new_label()
+    cdef int j
+    for j in range(n):
+        code_column(p, ColRef(src, cols[j], scope, 0), key + j)
+    if _needs_affinity(acc.key_aff):
+        b.emit(OP_Affinity, key, n, 0, acc.key_aff)
+    b.emit(OP_IfNullJump, key, nxt, n)
+    b.emit(OP_Rowid, src.cursor, key + n)
+    cdef int rec = b.alloc_reg()
+    b.emit(OP_MakeRecord, key, n + 1, rec)
+    b.emit(OP_IdxInsert, lv.icur, rec)
+    b.resolve(nxt)
+    b.emit(OP_Next, src.cursor, top)
+    b.resolve(done)
+    b.resolve(built)
+    cdef int probe = _key_block(p, b, scope, acc.eq, acc.key_aff)
+    b.emit(OP_IfNullJump, probe, lv.brk, n)
+    b.emit(OP_SeekGE, lv.icur, lv.brk, probe, n)
+    lv.top = b.addr()
+    cdef int rr = b.alloc_reg()
+    b.emit(OP_IdxRowid, lv.icur, rr)
+    b.emit(OP_SeekRowid, src.cursor, lv.cont, rr)
+    return 0
+
+
+# opcodes whose P1 is a cursor (the others' P1 is a register or a constant)
+cdef frozenset _CURSOR_OPS = frozenset((
+    O.OP_OpenRead, O.OP_OpenWrite, O.OP_OpenEphemeral, O.OP_OpenPseudo, O.OP_Close,
+    O.OP_Rewind, O.OP_Last, O.OP_Next, O.OP_Prev, O.OP_SeekRowid, O.OP_NotExists,
+    O.OP_SeekGE, O.OP_SeekGT, O.OP_SeekLE, O.OP_SeekLT, O.OP_IdxGE, O.OP_IdxGT, O.OP_IdxLE,
+    O.OP_IdxLT, O.OP_IdxRowid, O.OP_Column, O.OP_Rowid, O.OP_NullRow, O.OP_IfNullRow,
+    O.OP_NewRowid, O.OP_Insert, O.OP_IdxInsert, O.OP_Delete, O.OP_IdxDelete, O.OP_Found,
+    O.OP_NotFound, O.OP_NoConflict, O.OP_Count, O.OP_Sequence, O.OP_IdxKeyCheck,
+    O.OP_RowData, O.OP_SorterOpen, O.OP_SorterInsert, O.OP_SorterSort, O.OP_SorterNext,
+    O.OP_SorterData, O.OP_ResetSorter, O.OP_SorterCutoff))
+
+
+cdef bint _make_covering(p, b, Level lv) except -1:
+    """Drop the table lookup of an index loop when every read of the table's cursor is a
+    column the index holds (or the rowid): those reads move to the index cursor. The whole
+    program so far is checked, so a read anywhere else keeps the lookup."""
+    src = lv.src
+    cur = src.cursor
+    cdef int seek = lv.seek
+    cdef int start = lv.start
+    cdef dict pos_of = {}  # the table's record field -> the index entry's field
+    idx = lv.access.index
+    table = src.table
+    st = table.storage
+    columns = idx.columns
+    cdef Py_ssize_t k, j
+    for k in range(len(columns)):
+        c = columns[k]
+        pos_of.setdefault(c if st is None or c < 0 else st[c], k)
+    if table.without_rowid:  # its entries end with the PRIMARY KEY columns
+        from sqlengine.schema import record_tail
+        j = len(columns)
+        for c, _coll, _d in record_tail(table, idx):
+            pos_of.setdefault(st[c], j)
+            j += 1
+    pos_of.pop(-1, None)  # (a VIRTUAL column is computed, never read by Column)
+    cdef list changes = []
+    cdef tuple use
+    cdef Py_ssize_t a
+    cdef int op
+    for use in b.cursor_uses(cur, _CURSOR_OPS):
+        a = use[0]
+        op = use[1]
+        if a == seek + 1 or op == OP_OpenRead and a < start:
+            continue
+        if a < start:
+            return False
+        if op == OP_Column:
+            kk = pos_of.get(use[2])
+            if kk is None:
+                return False
+            changes.append((a, kk))
+        elif op == OP_Rowid:
+            changes.append((a, -1))
+        else:
+            return False
+    icur = lv.icur
+    ops = b.ops
+    for a, kk in changes:
+        ins = ops[a]
+        if kk < 0:
+            ins[0] = OP_IdxRowid
+            ins[1] = icur
+        else:
+            ins[1] = icur
+            ins[2] = kk
+            ins[4] = None
+    # the IdxRowid stays: it reads the rowid (and checks the entry) as sqlite3 does
+    ins = ops[seek + 1]
+    ins[0] = OP_Noop
+    ins[1] = ins[2] = ins[3] = 0
+    ins[4] = None
+    if p.eqp:
+        eqp_set(p, lv.eqp_addr, _eqp_text(p, lv, True))
+    return True
+
+
+def where_end(p, WhereInfo info):
+    """Close the loops ``where_begin`` opened (``where.where_end`` documents it)."""
+    if info.on_right:  # (told after the names of the body are resolved, as SQLite does)
+        raise OperationalError("ON clause references tables to its right")
+    b = p.b
+    cdef list levels = info.levels
+    if not levels:  # (no FROM: one row, no loop to close)
+        b.resolve(info.brk)
+        return
+    cdef Level lv
+    cdef Access acc
+    cdef Py_ssize_t i
+    cdef bint any_rj = False
+    for lv in levels:
+        if lv.seek >= 0 and lv.access.kind == "index":
+            src = lv.src
+            if not src.left and not src.right:
+                _make_covering(p, b, lv)
+    for i in range(len(levels) - 1, -1, -1):
+        lv = levels[i]
+        src = lv.src
+        b.resolve(lv.cont)
+        if lv.rj is not None:
+            any_rj = True
+            rightjoin.end_interior(p, lv)
+        if src.left:
+            lv.scratch = b.alloc_reg()
+            b.emit(OP_IfNullRow, src.cursor, lv.done, lv.scratch)
+        acc = lv.access
+        step = OP_Prev if acc.reverse else OP_Next
+        kind = acc.kind
+        if kind == "scan" or kind == "rowid_range":
+            b.emit(step, src.cursor, lv.top)
+        elif kind == "index" or kind == "auto":
+            b.emit(step, lv.icur, lv.top)
+        for eph, top, nxt, desc in reversed(lv.in_loops):  # each IN list's next value
+            b.resolve(nxt)
+            b.emit(OP_Prev if desc else OP_Next, eph, top)
+        b.resolve(lv.brk)
+        if src.left:
+            b.emit(OP_IfPos, lv.match_reg, lv.done, 0)
+            b.emit(OP_NullRow, src.cursor)
+            if lv.icur >= 0:
+                b.emit(OP_NullRow, lv.icur)
+            b.emit(OP_Integer, 1, lv.match_reg)
+            b.emit(OP_Goto, 0, lv.after_match)
+        b.resolve(lv.done)
+    if any_rj:
+        rightjoin.unmatched_passes(p, info)
+    b.resolve(info.brk)
