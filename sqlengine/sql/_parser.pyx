@@ -31,7 +31,8 @@ from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIN
 from cpython.unicode cimport PyUnicode_READ_CHAR
 
 cdef extern from "Python.h":
-    object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
+    object _PyObject_GC_New(PyTypeObject *t)  # (what the PyObject_GC_New macro calls)
+    void PyObject_GC_Track(void *o)
     PyObject *_list_get "PyList_GET_ITEM" (object lst, Py_ssize_t i)
     int PyUnicode_READY(object o) except? -1
     void _list_set "PyList_SET_ITEM" (object lst, Py_ssize_t i, PyObject *v)
@@ -144,12 +145,23 @@ def _has_fields(cls, names):
     return fields == names and hasattr(cls, "__slots__")
 
 
+def _whole_object(cls, names):
+    """The slots ``names`` are all of a ``cls`` object besides its header (_alloc leaves
+    the rest unset), and ``cls`` is a garbage-collected type without a __dict__ or
+    __weakref__ slot of its own."""
+    return (cls.__flags__ & (1 << 14)  # Py_TPFLAGS_HAVE_GC
+            and not cls.__flags__ & (1 << 4)  # Py_TPFLAGS_MANAGED_DICT
+            and cls.__itemsize__ == 0 and cls.__dictoffset__ == 0
+            and cls.__weakrefoffset__ == 0
+            and cls.__basicsize__ == object.__basicsize__ + len(names) * sizeof(PyObject *))
+
+
 def _check_fast_new():
     offsets = {}
     if PARSED is None or BUILDER is None:
         return False
     for cls, start, names in node_fields():
-        if not _has_fields(cls, names):
+        if not _has_fields(cls, names) or not _whole_object(cls, names):
             return False
         offsets[start] = _slot_offsets(cls, names)
         if offsets[start] is None:
@@ -176,37 +188,49 @@ cdef inline object int_obj(long long v):
 
 
 cdef inline object _alloc(object cls):
-    return PyType_GenericAlloc(<PyTypeObject *> cls, 0)
+    """A new node of ``cls``, not yet tracked by the garbage collector, its slots not set:
+    the caller stores every slot (with values it computed before, so nothing can fail in
+    between) and then returns _tracked(o). (PyObject_GC_New: no zeroing of the object,
+    which PyType_GenericAlloc does; _check_fast_new checks the slots are the whole object.)"""
+    return _PyObject_GC_New(<PyTypeObject *> cls)
+
+
+cdef inline object _tracked(object o):
+    PyObject_GC_Track(<PyObject *> o)
+    return o
 
 
 cdef inline object new_literal(object value, Py_ssize_t pos):
     if not FAST_NEW:
         return Literal(value, pos)
+    p = int_obj(pos)
     o = _alloc(Literal)
     _set(o, OFF[LITERAL + 0], value)
-    _set(o, OFF[LITERAL + 1], int_obj(pos))
-    return o
+    _set(o, OFF[LITERAL + 1], p)
+    return _tracked(o)
 
 
 cdef inline object new_binary(object op, object left, object right, Py_ssize_t pos):
     if not FAST_NEW:
         return Binary(op, left, right, pos)
+    p = int_obj(pos)
     o = _alloc(Binary)
     _set(o, OFF[BINARY + 0], op)
     _set(o, OFF[BINARY + 1], left)
     _set(o, OFF[BINARY + 2], right)
-    _set(o, OFF[BINARY + 3], int_obj(pos))
-    return o
+    _set(o, OFF[BINARY + 3], p)
+    return _tracked(o)
 
 
 cdef inline object new_unary(object op, object operand, Py_ssize_t pos):
     if not FAST_NEW:
         return Unary(op, operand, pos)
+    p = int_obj(pos)
     o = _alloc(Unary)
     _set(o, OFF[UNARY + 0], op)
     _set(o, OFF[UNARY + 1], operand)
-    _set(o, OFF[UNARY + 2], int_obj(pos))
-    return o
+    _set(o, OFF[UNARY + 2], p)
+    return _tracked(o)
 
 
 cdef object ResultColumn = _ast.ResultColumn
@@ -226,7 +250,7 @@ cdef inline object new_result_column(object expr, object alias, str text):
     _set(o, OFF[RESULT_COLUMN + 0], expr)
     _set(o, OFF[RESULT_COLUMN + 1], alias)
     _set(o, OFF[RESULT_COLUMN + 2], text)
-    return o
+    return _tracked(o)
 
 
 cdef inline object new_select_core(list values, int base, Py_ssize_t pos, object features):
@@ -235,24 +259,27 @@ cdef inline object new_select_core(list values, int base, Py_ssize_t pos, object
         return SelectCore(values[base + 2], bool(values[base + 1]), values[base + 3],
                           values[base + 4], values[base + 5], values[base + 6], None, pos,
                           features)
+    v0 = bool(values[base + 1])
+    p = int_obj(pos)
     o = _alloc(SelectCore)
     _set(o, OFF[SELECT_CORE + 0], values[base + 2])  # columns
-    _set(o, OFF[SELECT_CORE + 1], bool(values[base + 1]))  # distinct
+    _set(o, OFF[SELECT_CORE + 1], v0)  # distinct
     _set(o, OFF[SELECT_CORE + 2], values[base + 3])  # from_
     _set(o, OFF[SELECT_CORE + 3], values[base + 4])  # where
     _set(o, OFF[SELECT_CORE + 4], values[base + 5])  # group_by
     _set(o, OFF[SELECT_CORE + 5], values[base + 6])  # having
     _set(o, OFF[SELECT_CORE + 6], None)  # windows
-    _set(o, OFF[SELECT_CORE + 7], int_obj(pos))
+    _set(o, OFF[SELECT_CORE + 7], p)
     _set(o, OFF[SELECT_CORE + 8], features)
     _set(o, OFF[SELECT_CORE + 9], None)  # alias_columns
-    return o
+    return _tracked(o)
 
 
 cdef inline object new_function(str name, list args, bint distinct, bint star,
                                 Py_ssize_t pos):
     if not FAST_NEW:
         return FunctionCall(name, args, distinct, star, pos=pos)
+    p = int_obj(pos)
     o = _alloc(FunctionCall)
     _set(o, OFF[FUNCTION + 0], name)
     _set(o, OFF[FUNCTION + 1], args)
@@ -261,8 +288,8 @@ cdef inline object new_function(str name, list args, bint distinct, bint star,
     _set(o, OFF[FUNCTION + 4], None)  # filter
     _set(o, OFF[FUNCTION + 5], None)  # over
     _set(o, OFF[FUNCTION + 6], None)  # order_by
-    _set(o, OFF[FUNCTION + 7], int_obj(pos))
-    return o
+    _set(o, OFF[FUNCTION + 7], p)
+    return _tracked(o)
 
 
 cdef inline object new_tail(object order_by, object lim):
@@ -278,7 +305,7 @@ cdef inline object new_tail(object order_by, object lim):
     _set(o, OFF[TAIL + 0], order_by)
     _set(o, OFF[TAIL + 1], limit)
     _set(o, OFF[TAIL + 2], offset)
-    return o
+    return _tracked(o)
 
 
 cdef inline object new_select(object body, object tail, Py_ssize_t pos):
@@ -291,45 +318,49 @@ cdef inline object new_select(object body, object tail, Py_ssize_t pos):
         offset = tail.offset
     if not FAST_NEW:
         return Select(body, None, order_by, limit, offset, pos)
+    p = int_obj(pos)
     o = _alloc(Select)
     _set(o, OFF[SELECT + 0], body)
     _set(o, OFF[SELECT + 1], None)  # with_
     _set(o, OFF[SELECT + 2], order_by)
     _set(o, OFF[SELECT + 3], limit)
     _set(o, OFF[SELECT + 4], offset)
-    _set(o, OFF[SELECT + 5], int_obj(pos))
-    return o
+    _set(o, OFF[SELECT + 5], p)
+    return _tracked(o)
 
 
 cdef inline object new_column(object name, object table, bint quoted, Py_ssize_t pos):
     if not FAST_NEW:
         return Column(name, table, None, quoted, pos)
+    p = int_obj(pos)
     o = _alloc(Column)
     _set(o, OFF[COLUMN + 0], name)
     _set(o, OFF[COLUMN + 1], table)
     _set(o, OFF[COLUMN + 2], None)  # schema
     _set(o, OFF[COLUMN + 3], quoted)
-    _set(o, OFF[COLUMN + 4], int_obj(pos))
-    return o
+    _set(o, OFF[COLUMN + 4], p)
+    return _tracked(o)
 
 
 cdef inline object new_table_ref(object name, object schema, object alias, Py_ssize_t pos):
     if not FAST_NEW:
         return TableRef(name, schema, alias, pos=pos)
+    p = int_obj(pos)
     o = _alloc(TableRef)
     _set(o, OFF[TABLE_REF + 0], name)
     _set(o, OFF[TABLE_REF + 1], schema)
     _set(o, OFF[TABLE_REF + 2], alias)
     _set(o, OFF[TABLE_REF + 3], None)  # indexed_by
     _set(o, OFF[TABLE_REF + 4], False)  # not_indexed
-    _set(o, OFF[TABLE_REF + 5], int_obj(pos))
-    return o
+    _set(o, OFF[TABLE_REF + 5], p)
+    return _tracked(o)
 
 
 cdef inline object new_join(object left, object right, object kind, object natural,
                             object on, object using, Py_ssize_t pos):
     if not FAST_NEW:
         return Join(left, right, kind, natural, on, using, pos)
+    p = int_obj(pos)
     o = _alloc(Join)
     _set(o, OFF[JOIN + 0], left)
     _set(o, OFF[JOIN + 1], right)
@@ -337,56 +368,60 @@ cdef inline object new_join(object left, object right, object kind, object natur
     _set(o, OFF[JOIN + 3], natural)
     _set(o, OFF[JOIN + 4], on)
     _set(o, OFF[JOIN + 5], using)
-    _set(o, OFF[JOIN + 6], int_obj(pos))
-    return o
+    _set(o, OFF[JOIN + 6], p)
+    return _tracked(o)
 
 
 cdef inline object new_ordering_term(object expr, object desc, object nulls):
     if not FAST_NEW:
         return OrderingTerm(expr, bool(desc), nulls)
+    v0 = bool(desc)
     o = _alloc(OrderingTerm)
     _set(o, OFF[ORDERING_TERM + 0], expr)
-    _set(o, OFF[ORDERING_TERM + 1], bool(desc))
+    _set(o, OFF[ORDERING_TERM + 1], v0)
     _set(o, OFF[ORDERING_TERM + 2], nulls)
-    return o
+    return _tracked(o)
 
 
 cdef inline object new_between(object expr, object low, object high, object negated,
                                Py_ssize_t pos):
     if not FAST_NEW:
         return Between(expr, low, high, negated, pos)
+    p = int_obj(pos)
     o = _alloc(Between)
     _set(o, OFF[BETWEEN + 0], expr)
     _set(o, OFF[BETWEEN + 1], low)
     _set(o, OFF[BETWEEN + 2], high)
     _set(o, OFF[BETWEEN + 3], negated)
-    _set(o, OFF[BETWEEN + 4], int_obj(pos))
-    return o
+    _set(o, OFF[BETWEEN + 4], p)
+    return _tracked(o)
 
 
 cdef inline object new_in_list(object expr, object items, object negated, Py_ssize_t pos):
     if not FAST_NEW:
         return InList(expr, items, negated, pos)
+    p = int_obj(pos)
     o = _alloc(InList)
     _set(o, OFF[IN_LIST + 0], expr)
     _set(o, OFF[IN_LIST + 1], items)
     _set(o, OFF[IN_LIST + 2], negated)
-    _set(o, OFF[IN_LIST + 3], int_obj(pos))
-    return o
+    _set(o, OFF[IN_LIST + 3], p)
+    return _tracked(o)
 
 
 cdef inline object new_builder(str sql, Py_ssize_t base):
     """Builder(sql, base)."""
     if not FAST_NEW:
         return BUILDER(sql, base)
+    b = int_obj(base)
     o = _alloc(BUILDER)
     _set(o, OFF[BUILDER_ + 0], sql)
-    _set(o, OFF[BUILDER_ + 1], base)
+    _set(o, OFF[BUILDER_ + 1], b)
     _set(o, OFF[BUILDER_ + 2], 0)  # lookahead
     _set(o, OFF[BUILDER_ + 3], None)  # error
     _set(o, OFF[BUILDER_ + 4], None)  # new_table
     _set(o, OFF[BUILDER_ + 5], 0)  # features
-    return o
+    return _tracked(o)
 
 
 cdef object Star = _ast.Star
@@ -403,50 +438,55 @@ cdef inline object new_star(object pos):
     _set(o, OFF[STAR + 0], None)  # table
     _set(o, OFF[STAR + 1], pos)
     _set(o, OFF[STAR + 2], False)  # nested
-    return o
+    return _tracked(o)
 
 
 cdef inline object new_in_select(object expr, object select, object negated, Py_ssize_t pos):
     if not FAST_NEW:
         return InSelect(expr, select, negated, pos)
+    p = int_obj(pos)
     o = _alloc(InSelect)
     _set(o, OFF[IN_SELECT + 0], expr)
     _set(o, OFF[IN_SELECT + 1], select)
     _set(o, OFF[IN_SELECT + 2], negated)
-    _set(o, OFF[IN_SELECT + 3], int_obj(pos))
-    return o
+    _set(o, OFF[IN_SELECT + 3], p)
+    return _tracked(o)
 
 
 cdef inline object new_subquery(object cls, Py_ssize_t first, object select, Py_ssize_t pos):
     """Subquery or Exists (both: select, pos)."""
     if not FAST_NEW:
         return cls(select, pos)
+    p = int_obj(pos)
     o = _alloc(cls)
     _set(o, OFF[first + 0], select)
-    _set(o, OFF[first + 1], int_obj(pos))
-    return o
+    _set(o, OFF[first + 1], p)
+    return _tracked(o)
 
 
 cdef inline object new_case(object operand, object whens, object else_, Py_ssize_t pos):
     if not FAST_NEW:
         return Case(operand, whens, else_, pos)
+    p = int_obj(pos)
     o = _alloc(Case)
     _set(o, OFF[CASE + 0], operand)
     _set(o, OFF[CASE + 1], whens)
     _set(o, OFF[CASE + 2], else_)
-    _set(o, OFF[CASE + 3], int_obj(pos))
-    return o
+    _set(o, OFF[CASE + 3], p)
+    return _tracked(o)
 
 
 cdef inline object new_parsed(object stmt, str text, Py_ssize_t start, Py_ssize_t end):
     if not FAST_NEW:
         return PARSED(stmt, text, start, end)
+    a = int_obj(start)
+    b = int_obj(end)
     o = _alloc(PARSED)
     _set(o, OFF[PARSED_ + 0], stmt)
     _set(o, OFF[PARSED_ + 1], text)
-    _set(o, OFF[PARSED_ + 2], start)
-    _set(o, OFF[PARSED_ + 3], end)
-    return o
+    _set(o, OFF[PARSED_ + 2], a)
+    _set(o, OFF[PARSED_ + 3], b)
+    return _tracked(o)
 
 
 cdef inline str binary_op(str text):

@@ -106,6 +106,40 @@ def test_compiled_driver_allocates_its_common_nodes_directly():
     assert _parser._check_fast_new()
 
 
+def test_compiled_driver_nodes_are_tracked_by_the_collector():
+    """The nodes the compiled driver allocates itself (untracked, their slots stored, then
+    tracked: _parser._alloc/_tracked) are tracked by the garbage collector, as the
+    dataclasses' own instances are, and survive a collection intact."""
+    import dataclasses
+    import gc
+
+    from sqlengine.sql import _parser
+    sql = ("SELECT DISTINCT a, -b, +c, t.d, *, count(*), f(e, 1), CAST(g AS INT), 'h', NULL,"
+           " 2.5, i BETWEEN 1 AND 2, j IN (1, 2), k IN (SELECT 1), EXISTS (SELECT 2),"
+           " (SELECT 3), CASE WHEN l THEN 4 END, m IS n FROM t, u AS w JOIN v ON 1"
+           " WHERE o = 5 ORDER BY 1 DESC LIMIT 6")
+    fast = {cls for cls, _, _ in _parser.node_fields()}
+    seen = set()
+
+    def walk(node):
+        if isinstance(node, (list, tuple)):
+            for x in node:
+                walk(x)
+        elif dataclasses.is_dataclass(node):
+            if type(node) in fast:
+                assert gc.is_tracked(node), node
+                seen.add(type(node).__name__)
+            for f in dataclasses.fields(node):
+                walk(getattr(node, f.name))
+
+    parsed = parser.parse_one(sql)
+    assert gc.is_tracked(parsed)
+    gc.collect()
+    walk(parsed.stmt)
+    assert parsed == parser.python_parse_one(sql)
+    assert len(seen) >= 15, seen
+
+
 def test_compiled_driver_pushes_no_text_for_expression_integers():
     """An INTEGER shifted into a state that can only reduce it as a literal is pushed
     without its string (F_INTEGER reads the digits from the text): there is such a state,
