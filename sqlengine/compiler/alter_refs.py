@@ -68,10 +68,12 @@ def _select(schema, sel, outer, table, old, hits, ctes=None):
         ctes = _with(schema, sel.with_, table, old, hits, ctes)
     cores = compound_cores(sel.body)
     last = None
+    chains = []
     for core in cores:
         scope = []
         if type(core) is A.Values:
             last = [scope] + outer
+            chains.append(last)
             for row in core.rows:
                 for e in row:
                     _expr(schema, e, last, table, old, hits, ctes)
@@ -90,12 +92,93 @@ def _select(schema, sel, outer, table, old, hits, ctes=None):
         for _name, wdef in core.windows or ():
             _expr(schema, wdef, chain, table, old, hits, ctes)
         last = chain
-    for term in sel.order_by or ():
-        _expr(schema, term, last, table, old, hits, ctes)
+        chains.append(chain)
+    if len(cores) == 1:
+        aliases = _aliases(cores[0], chains[0][0])
+        for term in sel.order_by or ():
+            e = _skip_collate(term.expr)
+            if type(e) is A.Column and e.table is None and e.name.lower() in aliases:
+                continue  # (a result column's alias, SQLite's resolveAsName: not renamed)
+            _expr(schema, term, last, table, old, hits, ctes)
+    else:
+        _compound_order_by(schema, sel.order_by or (), cores, chains, table, old, hits, ctes)
     for e in (sel.limit, sel.offset):
         if e is not None:
             _expr(schema, e, last, table, old, hits, ctes)
     return last[0]  # (the FROM items of the first arm: the last core walked)
+
+
+def _skip_collate(e):
+    while type(e) is A.Collate:
+        e = e.expr
+    return e
+
+
+def _compound_order_by(schema, terms, cores, chains, table, old, hits, ctes):
+    """The ORDER BY of a compound SELECT, as SQLite's resolveCompoundOrderBy matches it:
+    arm by arm from the first, a name that is the arm's alias matches it (nothing to
+    rename), a name that resolves to the column one of the arm's result columns reads
+    matches that (and is renamed with it); a term no arm matches names nothing. A term
+    other than a name is resolved in the first arm."""
+    pending = []
+    for term in terms:
+        if type(_skip_collate(term.expr)) is A.Column:
+            pending.append(term)
+        else:
+            _expr(schema, term, chains[-1], table, old, hits, ctes)
+    for core, chain in zip(reversed(cores), reversed(chains)):
+        if not pending:
+            break
+        if type(core) is not A.SelectCore:
+            continue
+        aliases = _aliases(core, chain[0])
+        still = []
+        for term in pending:
+            e = _skip_collate(term.expr)
+            if e.table is None and e.name.lower() in aliases:
+                continue
+            if _selects(core, chain, e):
+                _column(e, chain, old, hits)
+            else:
+                still.append(term)
+        pending = still
+
+
+def _selects(core, chain, e):
+    """Whether name ``e`` resolves (in ``chain``, the core's scopes) to a column one of the
+    result columns of ``core`` reads (a ``*`` reads every column of its FROM items)."""
+    item = _find(e, chain)
+    if item is None or not any(x is item for x in chain[0]) or e.name.lower() not in item[2]:
+        return False
+    name = e.name.lower()
+    for rc in core.columns:
+        if type(rc) is A.Star:
+            if rc.table is None or rc.table.lower() == item[0]:
+                return True
+        elif type(rc) is A.ResultColumn:
+            x = _skip_collate(rc.expr)
+            if type(x) is A.Column and x.name.lower() == name and _find(x, chain) is item:
+                return True
+    return False
+
+
+def _aliases(core, scope):
+    """The lower-case names an ORDER BY name of SELECT core ``core`` (whose FROM items are
+    ``scope``) matches as SQLite's resolveAsName does: its AS names and the names a ``*``
+    or ``t.*`` expands to."""
+    if type(core) is not A.SelectCore:
+        return ()
+    out = set()
+    for rc in core.columns:
+        if type(rc) is A.ResultColumn:
+            if rc.alias:
+                out.add(rc.alias.lower())
+        elif type(rc) is A.Star:
+            q = rc.table.lower() if rc.table is not None else None
+            for item in scope:
+                if q is None or item[0] == q:
+                    out |= item[2]
+    return out
 
 
 def _with(schema, with_, table, old, hits, ctes):
@@ -249,23 +332,29 @@ def _expr(schema, e, chain, table, old, hits, ctes=None):
 
 
 def _column(e, chain, old, hits):
-    name = e.name.lower()
-    db = e.schema.lower() if e.schema is not None else None
+    item = _find(e, chain)
+    if item is not None and item[1] and e.name.lower() == old:
+        hits.append((e.pos, 0 if e.table is None else 1 if e.schema is None else 2))
+
+
+def _find(e, chain):
+    """The FROM item (a scope entry) column name ``e`` resolves to in ``chain``: a
+    qualified one's by its alias (and database), an unqualified one's the first of the
+    innermost scope that has the column; None."""
     if e.table is not None:
         q = e.table.lower()
+        db = e.schema.lower() if e.schema is not None else None
         for scope in chain:
-            for alias, is_target, _cols, item_db in scope:
-                if alias == q and (db is None or db == item_db):
-                    if is_target and name == old:
-                        hits.append((e.pos, 1 if db is None else 2))
-                    return
-        return
+            for item in scope:
+                if item[0] == q and (db is None or db == item[3]):
+                    return item
+        return None
+    name = e.name.lower()
     for scope in chain:
-        found = [s for s in scope if name in s[2]]
-        if found:
-            if found[0][1] and name == old:
-                hits.append((e.pos, 0))
-            return
+        for item in scope:
+            if name in item[2]:
+                return item
+    return None
 
 
 # ---- triggers ---------------------------------------------------------------------------
