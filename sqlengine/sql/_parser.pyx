@@ -738,7 +738,7 @@ def init(tables, keywords, builder_class, parsed_class, qname_class, fallback_na
         FIXED_TEXT[term_no[n]] = text
 
 
-cdef bint _reduces_integer_only(int s):
+cdef bint _reduces_integer_only(int s) noexcept:
     cdef int i, a
     cdef bint seen = False
     for i in range(NTERMS + 1):
@@ -758,25 +758,25 @@ def int_only_states():
 
 # ------------------------------------------------------------------ tokenizer
 
-cdef inline bint is_space(Py_UCS4 c):
+cdef inline bint is_space(Py_UCS4 c) noexcept:
     return c == 32 or (9 <= c <= 13)
 
 
-cdef inline bint is_digit(Py_UCS4 c):
+cdef inline bint is_digit(Py_UCS4 c) noexcept:
     return 48 <= c <= 57
 
 
-cdef inline bint is_xdigit(Py_UCS4 c):
+cdef inline bint is_xdigit(Py_UCS4 c) noexcept:
     return (48 <= c <= 57) or (97 <= c <= 102) or (65 <= c <= 70)
 
 
-cdef inline bint is_id_char(Py_UCS4 c):
+cdef inline bint is_id_char(Py_UCS4 c) noexcept:
     if c >= 128:
         return True
     return (48 <= c <= 57) or (97 <= c <= 122) or (65 <= c <= 90) or c == 95 or c == 36
 
 
-cdef inline bint is_id_start(Py_UCS4 c):
+cdef inline bint is_id_start(Py_UCS4 c) noexcept:
     if c >= 128:
         return True
     return (97 <= c <= 122) or (65 <= c <= 90) or c == 95
@@ -810,11 +810,11 @@ cdef inline Py_UCS4 ch(const Src *src, Py_ssize_t i) noexcept:
     return PyUnicode_READ(src.kind, src.data, i)
 
 
-cdef inline Py_UCS4 at(Src *src, Py_ssize_t i, Py_ssize_t n):
+cdef inline Py_UCS4 at(Src *src, Py_ssize_t i, Py_ssize_t n) noexcept:
     return ch(src, i) if i < n else 0
 
 
-cdef int next_token(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+cdef int next_token(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end) noexcept:
     """The terminal number of the token at ``i`` (K_SPACE, K_ILLEGAL), its end in *end."""
     src.word = -1
     cdef Py_UCS4 c = ch(src, i), d
@@ -989,7 +989,7 @@ cdef unsigned int FNV_BASIS = 2166136261u
 cdef unsigned int FNV_PRIME = 16777619u
 
 
-cdef inline unsigned int kw_hash(const char *s, int n):
+cdef inline unsigned int kw_hash(const char *s, int n) noexcept:
     cdef unsigned int h = FNV_BASIS
     cdef int k
     for k in range(n):
@@ -1018,7 +1018,7 @@ cdef void kw_init(dict keywords) except *:
         KW_WORD[slot] = b.decode("ascii")
 
 
-cdef int word(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+cdef int word(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end) noexcept:
     """The terminal of the word (a name or keyword, not quoted) at ``i``: its keyword's, else
     T_ID. One pass over its characters finds its end and computes both the hash of its
     upper-cased form (the keyword table's, kw_hash) and that of its characters as written
@@ -1065,7 +1065,7 @@ cdef int word(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     return T_ID
 
 
-cdef int number(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+cdef int number(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end) noexcept:
     cdef Py_ssize_t j
     cdef int kind = T_INTEGER
     cdef Py_UCS4 d
@@ -1110,7 +1110,7 @@ def tokenize(str sql not None):
     return out
 
 
-cdef int peek(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
+cdef int peek(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end) noexcept:
     cdef int k
     while i < n:
         k = next_token(src, i, n, end)
@@ -1121,7 +1121,7 @@ cdef int peek(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end):
     return K_NONE
 
 
-cdef int window_kind(int kind, Src *src, Py_ssize_t e, Py_ssize_t n, int last):
+cdef int window_kind(int kind, Src *src, Py_ssize_t e, Py_ssize_t n, int last) noexcept:
     cdef Py_ssize_t j = 0
     cdef int k1, k2
     if kind == T_WINDOW:
@@ -1395,7 +1395,7 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     return SLOW
 
 
-cdef inline long long decimal_value(const Src *src, Py_ssize_t a, Py_ssize_t b):
+cdef inline long long decimal_value(const Src *src, Py_ssize_t a, Py_ssize_t b) noexcept:
     """The value of the digits at [a, b) of the parsed text (at most 18 of them)."""
     cdef long long v = 0
     cdef Py_ssize_t i
@@ -1574,6 +1574,8 @@ def parse_at(str sql not None, Py_ssize_t pos):
             last_end = e
         last = kind
         s = e
+        while s < n and is_space(ch(&src, s)):  # (blanks here, not as a K_SPACE token)
+            s += 1
         if s >= n:
             kind = T_END if last == T_SEMI else T_SEMI
             e = s

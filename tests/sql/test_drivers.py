@@ -85,7 +85,13 @@ def test_same_result(sql):
     assert outcome(parser.parse_one, sql) == outcome(parser.python_parse_one, sql)
 
 
-@pytest.mark.parametrize("sql", ["SELECT 1", "  \n ; ;", "", "/* x */", "-- y"])
+@pytest.mark.parametrize("sql", [
+    "SELECT 1", "  \n ; ;", "", "/* x */", "-- y",
+    # (blanks of every kind between tokens, before a comment, at the end, before an error)
+    "SELECT\t1\n,\r2\x0b+\x0c3  FROM\n\n t \t", "SELECT 1 \t\n", "SELECT 1 ; \n ",
+    "SELECT 1 \n-- c\n , 2 /* d */ FROM t  ;  SELECT 2", "SELECT 1 \t\n FROM", "SELECT 1 \n\t)",
+    "SELECT (1 \n)  ORDER\tBY 1 \r\n", "SELECT \u00a0 1", "  SELECT  1  +  2  ;  ;  ",
+])
 def test_same_blank_handling(sql):
     assert outcome(parser.parse_one, sql) == outcome(parser.python_parse_one, sql)
 
