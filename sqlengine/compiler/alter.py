@@ -5,9 +5,10 @@ CREATE TABLE statement; RENAME TO puts the new name, double-quoted, wherever the
 named the table (its CREATE TABLE, its indexes, triggers and views, the REFERENCES clauses
 of other tables; automatic index names follow): where a token stands decides, so a column,
 an alias or a CTE of that name keeps it (alter_refs.table_positions); RENAME COLUMN puts the new name where the
-column was named (in a view: where a name resolves to it, alter_refs.py); DROP COLUMN cuts the column's definition out. Names are found token by
-token (the lexer's identifiers), which is exact for every schema that does not reuse one
-name for a table and a column.
+column was named (in a view or trigger: where a name resolves to it; in its table and
+indexes: a definition's name, a name in an expression or column list, never a type,
+constraint, collation or function name, alter_refs.py); DROP COLUMN cuts the column's
+definition out.
 
 Rows are rewritten when their records change shape: ADD COLUMN with a non-NULL default
 stores the default in every existing row, DROP COLUMN removes the value from every row.
@@ -24,7 +25,8 @@ This module emits code; it never runs it.
 from __future__ import annotations
 
 from sqlengine.compiler.alter_check import altered_schema, check_schema, renamed_schema
-from sqlengine.compiler.alter_refs import table_positions, trigger_positions, view_positions
+from sqlengine.compiler.alter_refs import (own_positions, table_positions, trigger_positions,
+                                           view_positions)
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import dequote, next_token, tokens
@@ -520,12 +522,12 @@ def _rename_column(p, t, old, new):
     def nt(original, new=new):
         # the new name keeps the old token's quoting
         return _quote(new) if original[:1] in "\"[`" else _plain_or_quoted(new)
-    changes = {(db, t.name.lower()): ("table", t.name, t.name,
-                                      _replace_idents(t.sql, old, nt))}
+    changes = {(db, t.name.lower()): ("table", t.name, t.name, _renamed_at(
+        t.sql, own_positions(t.sql, t.name, old), nt))}
     for idx in t.indexes:
         if idx.sql:
-            changes[(db, idx.name.lower())] = ("index", idx.name, t.name,
-                                               _replace_idents(idx.sql, old, nt))
+            changes[(db, idx.name.lower())] = ("index", idx.name, t.name, _renamed_at(
+                idx.sql, own_positions(idx.sql, t.name, old), nt))
     for odb, kind, obj in _dependents(p, db, home):
         sql = _column_renamed(p.schema, kind, obj, t, old, nt)
         if sql is not None:

@@ -16,6 +16,12 @@ name (``main.t.a``, ``FROM main.t``) is looked up in that database only.
 FROM item that names no table, a view defined through itself); the caller then leaves
 the object as it is and its test after the rename reports the error.
 
+In the renamed table's own CREATE TABLE and CREATE INDEX statements (``own_positions``)
+the column is named by its definition, the names of its expressions (CHECK, generated
+columns, index expressions and WHERE) and column lists, and a REFERENCES to the table
+itself; a type, a constraint's, collation's or function's name and another table's
+REFERENCES columns keep a name that happens to be the column's.
+
 RENAME TO (``table_positions``) goes by where each token of the table's name stands: a FROM
 or JOIN item, the target of INSERT, UPDATE or DELETE, a REFERENCES clause, the ON of an
 index or a trigger, a column's qualifier; a column, an alias or a CTE of that name keeps it.
@@ -519,6 +525,89 @@ def _set_names(sql, toks, k, old):
         if k >= len(toks) or toks[k][0] != "COMMA":
             break
         k += 1
+    return out
+
+
+# ---- the renamed table's own CREATE TABLE and CREATE INDEX -------------------------------
+
+_ITEM_CONSTRAINTS = frozenset(("PRIMARY", "UNIQUE", "CHECK", "FOREIGN"))
+
+
+def own_positions(sql, table_name, old):
+    """Offsets into ``sql`` (the CREATE TABLE of the renamed table, or one of its CREATE
+    INDEX statements) of the tokens naming its column ``old``: a column definition's name,
+    a name in a CHECK, generated-column or index expression or in a PRIMARY KEY, UNIQUE,
+    index or FOREIGN KEY column list, the parent columns of a REFERENCES to the table
+    itself; never a type, a constraint's or collation's name, a function's name or
+    another table's REFERENCES columns (SQLite's renameColumnFunc)."""
+    stmt = parse_one(sql).stmt
+    hits: list[tuple[int, int]] = []
+    low = old.lower()
+
+    def walk(e):
+        if e is None:
+            return
+        if type(e) is A.Column:
+            if e.name.lower() == low:
+                hits.append((e.pos, 0 if e.table is None else 1 if e.schema is None else 2))
+            return
+        for c in iter_children(e):
+            walk(c)
+    if type(stmt) is A.CreateIndex:
+        for ic in stmt.columns:
+            walk(ic.expr)
+        walk(stmt.where)
+        return sorted({_name_token(sql, p, n) for p, n in hits} - {None})
+    for cd in stmt.columns:
+        for cc in cd.constraints:
+            walk(cc.expr)
+    for tc in stmt.constraints or ():
+        walk(tc.expr)
+        for ic in tc.columns or ():
+            walk(ic.expr)
+    out = {_name_token(sql, p, n) for p, n in hits} - {None}
+    return sorted(out | set(_definition_names(sql, table_name, low)))
+
+
+def _definition_names(sql, table_name, low):
+    """The offsets of the tokens naming column ``low`` that no expression holds in a CREATE
+    TABLE: each column definition's name, a FOREIGN KEY's own columns and the columns of a
+    REFERENCES to the table itself."""
+    toks = tokens(sql)
+    n = len(toks)
+    k = next((i for i, t in enumerate(toks) if t[0] == "LP"), n)
+    out = []
+    while k < n and toks[k][0] in ("LP", "COMMA"):
+        k += 1  # (the first token of a definition)
+        j = k + 2 if toks[k][0] == "CONSTRAINT" else k
+        if j < n and toks[j][0] not in _ITEM_CONSTRAINTS and _is_old(sql, toks[k], low):
+            out.append(toks[k][1])
+        depth = 0
+        while k < n and not (depth == 0 and toks[k][0] in ("COMMA", "RP")):
+            kind = toks[k][0]
+            if kind == "LP":
+                depth += 1
+            elif kind == "RP":
+                depth -= 1
+            elif kind == "FOREIGN" and k + 2 < n and toks[k + 2][0] == "LP":
+                k += 3
+                while k < n and toks[k][0] != "RP":
+                    if _is_old(sql, toks[k], low):
+                        out.append(toks[k][1])
+                    k += 1
+                k += 1
+                continue
+            elif kind == "REFERENCES" and k + 2 < n and toks[k + 2][0] == "LP":
+                parent = sql[toks[k + 1][1]:toks[k + 1][2]]
+                parent = dequote(parent) if parent[:1] in "\"[`'" else parent
+                k += 3
+                while k < n and toks[k][0] != "RP":
+                    if parent.lower() == table_name.lower() and _is_old(sql, toks[k], low):
+                        out.append(toks[k][1])
+                    k += 1
+                k += 1
+                continue
+            k += 1
     return out
 
 
