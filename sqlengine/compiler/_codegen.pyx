@@ -1806,10 +1806,10 @@ cpdef no_aggregate_in(e, is_aggregate, dict memo):
 
 
 cpdef bare_refs(scope, list refs, dict keys, on_subquery):
-    """``select._bare_columns``'s walk of ``refs`` (what ``aggs_in`` gathered), in order:
-    each column that resolves in ``scope`` itself goes into ``keys`` by its (cursor,
-    column) (a name that fails to resolve is skipped: coding it tells the error), and
-    ``on_subquery(scope, keys, e)`` is called for each subquery ``e``."""
+    """``select._compile_aggregate``'s walk of ``refs`` (what ``aggs_in`` gathered), in
+    order: each column that resolves in ``scope`` itself goes into ``keys`` by its
+    (cursor, column) (a name that fails to resolve is skipped: coding it tells the
+    error), and ``on_subquery(scope, keys, e)`` is called for each subquery ``e``."""
     cdef ColRef ref
     cdef Source src
     for e in refs:

@@ -726,8 +726,10 @@ def _resolve_aliases(names, core, cols, extra, left_on):
     group_by = core.group_by
     if group_by:
         new = [names.group_by(g) for g in group_by]
-        if any(a is not b for a, b in zip(new, group_by)):
-            group_by = new
+        for a, b in zip(new, group_by):
+            if a is not b:
+                group_by = new
+                break
     if where is not core.where or group_by is not core.group_by:
         core = dataclasses.replace(core, where=where, group_by=group_by)
     if extra:
@@ -890,18 +892,8 @@ def _collect_columns(scope, exprs):
     return list(keys.values())
 
 
-def _bare_columns(scope, refs, exprs):
-    """``_collect_columns`` from what ``_collect_aggs`` gathered in ``refs`` (its walk
-    stopped at the same aggregate calls, which ``scope.overrides`` now holds)."""
-    if refs and refs[0] is None:
-        return _collect_columns(scope, exprs)
-    keys = {}
-    bare_refs(scope, refs, keys, _bare_subquery)
-    return list(keys.values())
-
-
 def _bare_subquery(scope, keys, e):
-    """``_bare_columns`` of a subquery met among the refs."""
+    """The bare columns of a subquery met among the refs (_compile_aggregate)."""
     walk_select(e.select, _column_visitor(scope, keys))
 
 
@@ -1277,8 +1269,9 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     it keeps per group, then a count(*) or min()/max() of a whole table answered without
     a scan, else the loops and result rows ``_codegen.code_aggregate`` codes."""
     b = p.b
+    overrides = scope.overrides
     defs = []
-    uniq, slot = _merge_aggs(scope, aggs)
+    uniq, slot = _merge_aggs(scope, aggs) if len(aggs) > 1 else (aggs, _SLOT_0)
     for a in uniq:
         nargs = 0 if a.star else len(a.args)
         if a.distinct and nargs != 1:
@@ -1295,20 +1288,25 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             if c is not None and c.key is not None:
                 f = f.with_distinct_norms([c.key])
         defs.append((a, f, nargs))
-    acc = b.alloc_reg(len(defs)) if defs else 0
+    acc = 0
+    if defs:
+        acc = b.alloc_reg(len(defs))
+        for i, a in enumerate(aggs):
+            overrides[id(a)] = acc + slot[i]
     # columns to keep per group (read outside aggregates); registered after aggregates so
-    # that columns inside aggregate arguments are not collected.
-    for i, a in enumerate(aggs):
-        scope.overrides[id(a)] = acc + slot[i]
-    bare_exprs = list(result_exprs) + ([having] if having is not None else []) + list(order_exprs)
-    if refs is not None:
-        bare = _bare_columns(scope, refs, bare_exprs)
+    # that columns inside aggregate arguments are not collected: from what _collect_aggs
+    # gathered in refs (its walk stopped at the same calls), else by a walk of the clauses
+    if refs is not None and not (refs and refs[0] is None):
+        keys = {}
+        bare_refs(scope, refs, keys, _bare_subquery)
+        bare = list(keys.values())
     else:
-        bare = _collect_columns(scope, bare_exprs)
+        bare = _collect_columns(scope, list(result_exprs) + (
+            [having] if having is not None else []) + list(order_exprs))
     bare_regs = b.alloc_reg(len(bare)) if bare else 0
-    agg_overrides = dict(scope.overrides)
+    agg_overrides = dict(overrides) if overrides else {}
     for a in aggs:  # (a call an alias brings into HAVING or ORDER BY is met twice)
-        scope.overrides.pop(id(a), None)
+        overrides.pop(id(a), None)
 
     if (not group_by and len(defs) == 1 and defs[0][0].star and defs[0][0].filter is None
             and core.where is None and not extra and len(scope.sources) == 1
@@ -1332,8 +1330,11 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             and scope.sources[0].is_table and _minmax_by_index(
                 p, scope, aggs, acc, bare, bare_regs, rows, _hint(core))):
         return
-    code_aggregate(b, p, scope, core, _and_all(core.where, extra), left_on, defs, group_by,
-                   having, rows, agg_overrides, bare, bare_regs, acc)
+    code_aggregate(b, p, scope, core, _and_all(core.where, extra) if extra else core.where,
+                   left_on, defs, group_by, having, rows, agg_overrides, bare, bare_regs, acc)
+
+
+_SLOT_0 = (0,)  # (the accumulator of a lone call)
 
 
 # ------------------------------------------------------------------------------------------
