@@ -27,6 +27,7 @@ from __future__ import annotations
 from sqlengine.compiler.alter_check import altered_schema, check_schema, renamed_schema
 from sqlengine.compiler.alter_refs import (own_positions, table_positions, trigger_positions,
                                            view_positions)
+from sqlengine.compiler.walk import iter_children
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import dequote, next_token, tokens
@@ -319,12 +320,27 @@ def _table_after(p, t, new_sql, what):
     from sqlengine import schema as S
     from sqlengine.compiler.generated import check_create
     from sqlengine.sql import parse_one
-    new_t = S.table_from_ast(parse_one(new_sql).stmt, t.root, new_sql)
     try:
+        new_t = S.table_from_ast(parse_one(new_sql).stmt, t.root, new_sql)
         check_create(p, new_t)
+        for _name, e in new_t.checks:
+            _check_names(new_t, e)
     except OperationalError as exc:
         raise OperationalError(f"error in table {t.name} after {what} column: {exc}") from None
     return new_t
+
+
+def _check_names(t, e):
+    """SQLite's error for the first column name of CHECK expression ``e`` that table ``t``
+    does not have (a column dropped from under it)."""
+    if type(e) is A.Column:
+        if t.find_column(e.name) < 0 and (
+                e.table is not None or e.name.lower() not in ("rowid", "oid", "_rowid_")):
+            shown = e.name if e.table is None else f"{e.table[:]}.{e.name}"
+            raise OperationalError(f"no such column: {shown}")
+        return
+    for c in iter_children(e):
+        _check_names(t, c)
 
 
 def _verify_rows(p, t):
