@@ -36,6 +36,9 @@ cdef extern from "Python.h":
     PyObject *_list_get "PyList_GET_ITEM" (object lst, Py_ssize_t i)
     int PyUnicode_READY(object o) except? -1
     void _list_set "PyList_SET_ITEM" (object lst, Py_ssize_t i, PyObject *v)
+    Py_ssize_t _ulen "PyUnicode_GET_LENGTH" (PyObject *o)
+    int _ukind "PyUnicode_KIND" (PyObject *o)
+    void *_udata "PyUnicode_DATA" (PyObject *o)
     ctypedef struct PyMemberDef:
         int type
         Py_ssize_t offset
@@ -114,6 +117,36 @@ cdef inline void _set(object o, Py_ssize_t off, object v) noexcept:
     """Store ``v`` into the slot at ``off`` of a just-allocated node (the slot is empty)."""
     Py_INCREF(v)
     (<PyObject **>((<char *><PyObject *>o) + off))[0] = <PyObject *>v
+
+
+cdef inline object _get(object o, Py_ssize_t off):
+    """The value in the slot at ``off`` of a node made here (a slot always set)."""
+    return <object> (<PyObject **>((<char *><PyObject *>o) + off))[0]
+
+
+cdef inline void _replace(object o, Py_ssize_t off, object v) noexcept:
+    """Store ``v`` into the (set) slot at ``off`` of a node, releasing the value it held."""
+    cdef PyObject **slot = <PyObject **>((<char *><PyObject *>o) + off)
+    cdef PyObject *old = slot[0]
+    Py_INCREF(v)
+    slot[0] = <PyObject *>v
+    Py_XDECREF(old)
+
+
+cdef inline object features_of(object builder):
+    """builder.features, read from its slot when the Builder was made here."""
+    if FAST_NEW:
+        return _get(builder, OFF[BUILDER_ + 5])
+    return builder.features
+
+
+cdef inline int add_feature(object builder, int bit) except -1:
+    """builder.features |= bit."""
+    if FAST_NEW:
+        _replace(builder, OFF[BUILDER_ + 5], _get(builder, OFF[BUILDER_ + 5]) | bit)
+    else:
+        builder.features |= bit
+    return 0
 
 
 def _slot_offsets(cls, names):
@@ -312,6 +345,10 @@ cdef inline object new_select(object body, object tail, Py_ssize_t pos):
     """A SELECT without WITH of one core, and its tail (None or a _Tail)."""
     if tail is None:
         order_by = limit = offset = None
+    elif FAST_NEW and type(tail) is TAIL_CLASS:
+        order_by = _get(tail, OFF[TAIL + 0])
+        limit = _get(tail, OFF[TAIL + 1])
+        offset = _get(tail, OFF[TAIL + 2])
     else:
         order_by = tail.order_by
         limit = tail.limit
@@ -1018,6 +1055,33 @@ cdef void kw_init(dict keywords) except *:
         KW_WORD[slot] = b.decode("ascii")
 
 
+# The class of a character < 256 within a word: not a word character, a lower-case ASCII
+# letter, another ASCII word character (upper-case letter, digit, _ or $), or not ASCII
+# (every character >= 128 is a word character, as in SQLite).
+cdef enum:
+    WC_NONE = 0
+    WC_LOWER = 1
+    WC_OTHER = 2
+    WC_WIDE = 3
+cdef unsigned char WORD_CLASS[256]
+
+
+cdef void word_class_init() noexcept:
+    cdef int c
+    for c in range(256):
+        if 97 <= c <= 122:
+            WORD_CLASS[c] = WC_LOWER
+        elif (65 <= c <= 90) or (48 <= c <= 57) or c == 95 or c == 36:
+            WORD_CLASS[c] = WC_OTHER
+        elif c >= 128:
+            WORD_CLASS[c] = WC_WIDE
+        else:
+            WORD_CLASS[c] = WC_NONE
+
+
+word_class_init()
+
+
 cdef int word(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end) noexcept:
     """The terminal of the word (a name or keyword, not quoted) at ``i``: its keyword's, else
     T_ID. One pass over its characters finds its end and computes both the hash of its
@@ -1026,25 +1090,37 @@ cdef int word(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end) noexcept:
     cdef unsigned int h = FNV_BASIS, hk = FNV_BASIS, slot
     cdef Py_ssize_t j = i, m
     cdef unsigned int c  # (not Py_UCS4: Cython's arithmetic on that makes a str)
-    cdef bint upper = True, ascii = True
+    cdef unsigned char cls, seen = 0  # (the classes met, or-ed)
+    cdef const unsigned char *p = <const unsigned char *> src.data
     cdef int k
-    while j < n:
-        c = ch(src, j)
-        if c >= 128:
-            ascii = False
-        elif not ((97 <= c <= 122) or (65 <= c <= 90) or (48 <= c <= 57) or c == 95
-                  or c == 36):
-            break
-        h = (h ^ c) * FNV_PRIME
-        if 97 <= c <= 122:
-            c -= 32
-            upper = False
-        hk = (hk ^ c) * FNV_PRIME
-        j += 1
+    if src.kind == 1:  # (the commonest text: one byte a character, read straight)
+        while j < n:
+            c = p[j]
+            cls = WORD_CLASS[c]
+            if cls == WC_NONE:
+                break
+            seen |= 1 << cls
+            h = (h ^ c) * FNV_PRIME
+            if cls == WC_LOWER:
+                c -= 32
+            hk = (hk ^ c) * FNV_PRIME
+            j += 1
+    else:
+        while j < n:
+            c = ch(src, j)
+            cls = WORD_CLASS[c] if c < 256 else WC_WIDE
+            if cls == WC_NONE:
+                break
+            seen |= 1 << cls
+            h = (h ^ c) * FNV_PRIME
+            if cls == WC_LOWER:
+                c -= 32
+            hk = (hk ^ c) * FNV_PRIME
+            j += 1
     end[0] = j
     src.hash = h
     m = j - i
-    if m > KW_MAX or not ascii:  # (keywords match ASCII case-insensitively only)
+    if m > KW_MAX or seen & (1 << WC_WIDE):  # (keywords match ASCII case-insensitively)
         return T_ID
     slot = hk & (KW_SLOTS - 1)
     while KW_LEN[slot]:
@@ -1058,7 +1134,7 @@ cdef int word(Src *src, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *end) noexcept:
                     break
                 k += 1
             if k == m:
-                if upper:
+                if not seen & (1 << WC_LOWER):  # (written in upper case)
                     src.word = <int> slot
                 return KW_TERM[slot]
         slot = (slot + 1) & (KW_SLOTS - 1)
@@ -1143,7 +1219,7 @@ cdef int window_kind(int kind, Src *src, Py_ssize_t e, Py_ssize_t n, int last) n
 cdef enum:
     TEXT_SLOTS = 512      # a power of two
     TEXT_MAX = 32         # longer texts are not kept
-cdef list TEXTS = [None] * TEXT_SLOTS
+cdef PyObject *TEXTS[TEXT_SLOTS]  # (each a kept str, owned here, or NULL)
 
 
 cdef object kept_text(const Src *src, str sql, Py_ssize_t s, Py_ssize_t e):
@@ -1162,17 +1238,18 @@ cdef object kept_hashed(const Src *src, str sql, Py_ssize_t s, Py_ssize_t e, uns
     it)."""
     cdef Py_ssize_t n = e - s
     cdef unsigned int slot
+    cdef PyObject *kept
     if n > TEXT_MAX:
         return sql[s:e]
     slot = h & (TEXT_SLOTS - 1)
     kept = TEXTS[slot]
-    if kept is not None and PyUnicode_GET_LENGTH(kept) == n and \
-            <int> PyUnicode_KIND(kept) == src.kind and \
-            memcmp(PyUnicode_DATA(kept), (<char *> src.data) + s * src.kind,
-                   n * src.kind) == 0:
-        return kept
+    if kept != NULL and _ulen(kept) == n and _ukind(kept) == src.kind and \
+            memcmp(_udata(kept), (<char *> src.data) + s * src.kind, n * src.kind) == 0:
+        return <object> kept
     text = sql[s:e]
-    TEXTS[slot] = text
+    Py_INCREF(text)
+    TEXTS[slot] = <PyObject *> text
+    Py_XDECREF(kept)
     return text
 
 
@@ -1278,8 +1355,8 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         return values[base + 2]
     elif code == F_ONESELECT:
         if values[base + 7] is None and values[base + 8] is None:
-            return (new_select_core(values, base, s, builder.features), None)
-        return (new_select_core(values, base, s, builder.features),
+            return (new_select_core(values, base, s, features_of(builder)), None)
+        return (new_select_core(values, base, s, features_of(builder)),
                 new_tail(values[base + 7], values[base + 8]))
     elif code == F_SELECT_PLAIN:
         # (a compound's checks are Builder's; a lone core or VALUES needs none)
@@ -1338,12 +1415,12 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
             name = str(name)
         if code == F_FUNCTION_STAR:
             args = []
-            builder.features |= FEAT_FUNCTION
+            add_feature(builder, FEAT_FUNCTION)
             return new_function(name, args, False, True, s)
         args = values[base + 3]
         if len(<list> args) > MAX_FUNCTION_ARG:
             return SLOW  # the Builder reports it
-        builder.features |= FEAT_FUNCTION
+        add_feature(builder, FEAT_FUNCTION)
         return new_function(name, args, bool(values[base + 2]), False, s)
     elif code == F_UNARY_PLUS:
         return new_unary("+", values[base + 1], s)
