@@ -250,12 +250,14 @@ def _rewrite_rows(p, t, n_old, transform):
 # ---- ADD COLUMN ----------------------------------------------------------------------------
 
 def _add_column(p, t, st):
-    from sqlengine.compiler.expr import is_constant
     cd = st.column_def
     if t.find_column(cd.name) >= 0:
         raise OperationalError(f"duplicate column name: {cd.name}")
     default = None
     notnull = False
+    for cc in cd.constraints:  # (a collation is looked up as the definition is parsed)
+        if cc.kind == "COLLATE" and p.db.find_collation(cc.collation) is None:
+            raise OperationalError(f"no such collation sequence: {cc.collation}")
     for cc in cd.constraints:
         if cc.kind == "PRIMARY KEY":
             raise OperationalError("Cannot add a PRIMARY KEY column")
@@ -266,13 +268,23 @@ def _add_column(p, t, st):
         if cc.kind == "NOT NULL":
             notnull = True
     generated = next((cc for cc in cd.constraints if cc.kind == "GENERATED"), None)
-    if default is not None and not _constant_default(default, is_constant):
-        raise OperationalError("Cannot add a column with non-constant default")
+    if type(default) is A.Literal and default.value is None:
+        default = None  # (DEFAULT NULL is no default)
     dval = _default_value(default)
-    if generated is not None and generated.stored:
-        _error_if_not_empty(p, t, "cannot add a STORED column")
-    elif generated is None and notnull and dval is None:
-        _error_if_not_empty(p, t, "Cannot add a NOT NULL column with default value NULL")
+    # SQLite's tests in sqlite3AlterFinishAddColumn's order, each failing only when the
+    # table has rows (sqlite3ErrorIfNotEmpty)
+    if generated is not None:
+        if generated.stored:
+            _error_if_not_empty(p, t, "cannot add a STORED column")
+    else:
+        if default is not None and getattr(p.db, "foreign_keys", 0) and any(
+                cc.kind == "REFERENCES" for cc in cd.constraints):
+            _error_if_not_empty(p, t,
+                                "Cannot add a REFERENCES column with non-NULL default value")
+        if notnull and default is None:
+            _error_if_not_empty(p, t, "Cannot add a NOT NULL column with default value NULL")
+        if default is not None and not _constant_default(default):
+            _error_if_not_empty(p, t, "Cannot add a column with non-constant default")
     text = _column_text(p.sql, cd.name)
     sql = t.sql
     close = _end_of_columns(sql, len(t.columns))
@@ -280,8 +292,9 @@ def _add_column(p, t, st):
     new_t = _table_after(p, t, new_sql, "add")
     verify = any(cc.kind == "CHECK" for cc in cd.constraints) or (
         notnull and generated is not None)
-    if verify:
+    if verify and p.returning is None:
         # SQLite verifies the rows with a nested query, whose column the caller sees
+        # (unless an earlier nested query's is already the statement's)
         p.returning = _Names(["CASE WHEN quick_check GLOB 'CHECK*' THEN raise(ABORT,'CHECK "
                               "constraint failed') ELSE raise(ABORT,'NOT NULL constraint "
                               "failed') END"])
@@ -301,10 +314,11 @@ def _add_column(p, t, st):
 
 def _error_if_not_empty(p, t, message):
     """SQLite's sqlite3ErrorIfNotEmpty: the ALTER fails only when the table has rows (the
-    statement's column is the nested query's)."""
+    statement's column is the first such nested query's)."""
     from sqlengine.errors import SQLITE_ERROR
     b = p.b
-    p.returning = _Names([f"raise(ABORT,'{message}')"])
+    if p.returning is None:
+        p.returning = _Names([f"raise(ABORT,'{message}')"])
     from sqlengine.compiler.where import table_p4
     cur = b.alloc_cursor()
     b.emit(O.OP_OpenRead, cur, t.root, 0, table_p4(p, t) if t.without_rowid else 1)
@@ -372,7 +386,7 @@ def _verify_rows(p, t):
     b.resolve(done)
 
 
-def _constant_default(e, is_constant):
+def _constant_default(e):
     while isinstance(e, A.Unary) and e.op in ("-", "+"):
         e = e.operand
     return isinstance(e, A.Literal)
