@@ -69,7 +69,6 @@ CONSTANTS = {
     "threads": 0,
     "soft_heap_limit": 0,
     "hard_heap_limit": 0,
-    "wal_autocheckpoint": 1000,
     "journal_size_limit": -1,
 }
 
@@ -78,6 +77,7 @@ _META = {"schema_version": 1, "user_version": 6, "application_id": 8}
 # The pragmas compile_pragma answers by name besides those of the tables above (for
 # PRAGMA pragma_list, which lists every pragma the engine implements).
 _NAMED = ("foreign_key_check", "case_sensitive_like", "ignore_check_constraints",
+          "wal_checkpoint", "wal_autocheckpoint",
           "writable_schema", "integrity_check", "quick_check", "page_size", "page_count",
           "freelist_count", "journal_mode", "synchronous", "cache_size", "busy_timeout",
           "mmap_size", "data_version")
@@ -452,6 +452,17 @@ def compile_pragma(p, st: A.Pragma, dest=None):
         return ["timeout"]
     if name == "mmap_size":
         return _mmap_size(p, st, val)
+    if name == "wal_checkpoint":  # (no database here is ever in WAL mode: SQLite's answer)
+        _emit_rows(p, 3, [(0, -1, -1)], dest)
+        return ["busy", "log", "checkpointed"]
+    if name == "wal_autocheckpoint":
+        # kept per connection (it acts in WAL mode only, which this engine has not)
+        if st.value is not None:
+            n = max(_int_value(val), 0)
+            _emit_call(p, lambda db, n=n: setattr(db, "wal_autocheckpoint", n) or n, dest=dest)
+        else:
+            _emit_call(p, lambda db: getattr(db, "wal_autocheckpoint", 1000), dest=dest)
+        return [name]
     if name in CONSTANTS:
         if st.value is not None:
             return []
