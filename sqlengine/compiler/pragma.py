@@ -622,9 +622,11 @@ def _value_function_source(p, item, prag, Source, TableDest):
     return Source(item.alias or item.name, cur, names, [O.AFF_BLOB], [None], [None])
 
 
-def pragma_function_source(p, item, Source, TableDest):
-    """A FROM source for ``pragma_NAME(arg)`` (or a bare ``pragma_NAME``); None when NAME is
-    not a table pragma."""
+def pragma_function_source(p, item, Source, TableDest, scope=None):
+    """A FROM source for ``pragma_NAME(arg)`` (or a bare ``pragma_NAME``) in ``scope``;
+    None when NAME is not a table pragma. The list pragmas' arguments are expressions,
+    evaluated when the statement runs (``pragma_table_info(m.name)`` reads the row of the
+    FROM item on its left), and their rows are computed then."""
     name = item.name.lower()
     if not hasattr(item, "args"):
         item = A.TableFunctionRef(item.name, [], None, item.alias)
@@ -641,12 +643,16 @@ def pragma_function_source(p, item, Source, TableDest):
     most = 2 if prag in _FUNCTION_ARGS else 0  # (its hidden arg and schema columns)
     if len(item.args) > most:
         raise OperationalError(f"too many arguments on {item.name}() - max {most}")
+    p.schema_given = len(item.args) > 1
+    if prag in COLUMNS and prag != "module_list":
+        from sqlengine.compiler.tablefunc import args_source
+        return args_source(p, item, scope, Source, list(COLUMNS[prag]),
+                           lambda db, *values, prag=prag: _rows_now(db, prag, values))
     args = [_value(a) for a in item.args]
     schema = "main"
     if len(args) > 1 and args[1] is not None:
         schema = str(args[1]).lower()
     val = args[0] if args else None
-    p.schema_given = len(args) > 1
     if prag == "foreign_key_check":
         cur = p.b.alloc_cursor()
         once = p.b.new_label()
@@ -657,39 +663,30 @@ def pragma_function_source(p, item, Source, TableDest):
         n = len(names)
         return Source(item.alias or item.name, cur, names, [O.AFF_BLOB] * n, [None] * n,
                       [None] * n)
-    if checks or prag == "module_list":  # rows computed when the statement runs
-        cur = p.b.alloc_cursor()
-        once = p.b.new_label()
-        p.b.emit(O.OP_Once, 0, once)
-        p.b.emit(O.OP_OpenEphemeral, cur, 0)
-        if checks:
-            _code_check(p, prag, val, schema, TableDest(cur))
-        else:
-            _emit_messages(p, module_names, TableDest(cur))
-        p.b.resolve(once)
-        col = "name" if prag == "module_list" else prag
-        return Source(item.alias or item.name, cur, [col], [O.AFF_BLOB], [None], [None])
-    rows = pragma_rows(p, prag, val, schema)
-    b = p.b
-    cur = b.alloc_cursor()
-    once = b.new_label()
-    b.emit(O.OP_Once, 0, once)
-    b.emit(O.OP_OpenEphemeral, cur, 0)
-    names = list(COLUMNS[prag])
-    shown = len(names)
-    if prag in _FUNCTION_ARGS:
-        # the hidden arg and schema columns hold the arguments (table_list's own schema
-        # column comes first, so only arg is added there)
-        extra = (val, args[1] if len(args) > 1 else None)[:1 if prag == "table_list" else 2]
-        names += ["arg", "schema"][:len(extra)]
-        rows = [tuple(r) + extra for r in rows]
-    _emit_rows(p, len(names), rows, TableDest(cur))
-    b.resolve(once)
-    n = len(names)
-    src = Source(item.alias or item.name, cur, names, [O.AFF_BLOB] * n, [None] * n,
-                 [None] * n)
-    src.hidden.update(range(shown, n))
-    return src
+    # integrity_check, quick_check, module_list: rows computed when the statement runs
+    cur = p.b.alloc_cursor()
+    once = p.b.new_label()
+    p.b.emit(O.OP_Once, 0, once)
+    p.b.emit(O.OP_OpenEphemeral, cur, 0)
+    if checks:
+        _code_check(p, prag, val, schema, TableDest(cur))
+    else:
+        _emit_messages(p, module_names, TableDest(cur))
+    p.b.resolve(once)
+    col = "name" if prag == "module_list" else prag
+    return Source(item.alias or item.name, cur, [col], [O.AFF_BLOB], [None], [None])
+
+
+def _rows_now(db, prag, values):
+    """The rows of list pragma ``prag`` for the arguments ``values`` ([arg[, schema]]), as
+    the statement runs."""
+    from sqlengine.compiler.context import Parse
+    q = Parse(db, "")
+    q.schema_given = len(values) > 1
+    schema = "main"
+    if len(values) > 1 and values[1] is not None:
+        schema = str(values[1]).lower()
+    return pragma_rows(q, prag, values[0] if values else None, schema)
 
 
 # ------------------------------------------------------------------------------------------

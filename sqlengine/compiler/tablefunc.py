@@ -1,9 +1,11 @@
 """Table-valued functions in FROM: ``json_each``, ``json_tree`` and ``pragma_NAME(...)``.
 
-``json_each(X[, P])`` / ``json_tree(X[, P])`` (no rows without X) become an ephemeral table filled when control
-reaches the FROM clause: the arguments are evaluated there (they may read columns of an
-enclosing query, so a correlated subquery refills it on every run) and the rows come from
-``vdbe.func_json``. The hidden columns ``json`` and ``root`` are left out of ``*``.
+``json_each(X[, P])`` / ``json_tree(X[, P])`` (no rows without X) and the list pragmas'
+functions (``pragma_table_info(T)``, compiler/pragma.py) become an ephemeral table filled
+when control reaches the FROM clause (``args_source``): the arguments are evaluated there
+(they may read columns of an enclosing query, so a correlated subquery refills it on
+every run) and the rows come from ``vdbe.func_json`` or the pragma's. The hidden columns
+``json`` and ``root`` are left out of ``*``.
 
 Arguments that read a table to their left in the same FROM clause (``FROM t,
 json_each(t.doc)``) make the source correlated: its rows are computed again each time its
@@ -31,7 +33,7 @@ def table_function_source(p, item, scope, Source, TableDest):
     src = None
     if name.startswith("pragma_"):
         from sqlengine.compiler.pragma import pragma_function_source
-        src = pragma_function_source(p, item, Source, TableDest)
+        src = pragma_function_source(p, item, Source, TableDest, scope)
     if src is not None:
         return src
     if name not in TABLE_FUNCTIONS:
@@ -39,18 +41,29 @@ def table_function_source(p, item, scope, Source, TableDest):
         raise missing_table(p, item.name, item.schema)
     from sqlengine.vdbe import func_json
     fn = func_json.json_each if name == "json_each" else func_json.json_tree
-    args = list(item.args)
-    if len(args) > 2:
+    if len(item.args) > 2:
         raise OperationalError(f"too many arguments on {name}() - max 2")
-    if not args:  # (no JSON: no rows)
+    if not item.args:  # (no JSON: no rows)
         fn = _no_rows
+    src = args_source(p, item, scope, Source, list(func_json.JSON_EACH_COLUMNS),
+                      lambda db, *values: fn(*values))
+    n = len(src.columns)
+    src.hidden.update({n - 2, n - 1})
+    return src
+
+
+def args_source(p, item, scope, Source, cols, fn):
+    """The FROM source of table-valued function call ``item`` (in ``scope``, None for a
+    bare name) whose rows are ``fn(db, *arguments)``, computed when control reaches the
+    FROM clause: again for each row of the tables to its left its arguments read, and on
+    each run when they read an enclosing query."""
+    args = list(item.args)
     b = p.b
     cur = b.alloc_cursor()
     b.emit(O.OP_OpenEphemeral, cur, 0)
     outer = scope.outer if scope is not None else None
     corr = scope.corr if scope is not None else None
     left = list(scope.sources) if scope is not None else []
-    cols = list(func_json.JSON_EACH_COLUMNS)
     n = len(cols)
     name = item.alias or item.name
     probe = Scope(left, outer=outer, corr=corr)
@@ -69,11 +82,10 @@ def table_function_source(p, item, scope, Source, TableDest):
         if arg_scope.correlated and scope is not None:
             scope.correlated = True
         src = kind(name, cur, cols, [O.AFF_BLOB] * n, [None] * n, [None] * n)
-    src.hidden.update({n - 2, n - 1})
     return src
 
 
-def _no_rows():
+def _no_rows(*_values):
     return ()
 
 
@@ -141,7 +153,7 @@ def _code_fill(p, arg_scope, args, cur, fn, refill):
             data.rows.clear()
             data.rowids.clear()
             data.next_rowid = 1
-        for k, row in enumerate(fn(*values)):
+        for k, row in enumerate(fn(vm.db, *values)):
             data.insert(k + 1, tuple(row))
         return None
     out = b.alloc_reg()

@@ -332,7 +332,7 @@ CREATE TABLE t(a, b);
 CREATE TABLE u(a, c);
 INSERT INTO t VALUES (1, 2);
 INSERT INTO u VALUES (1, 3);
-CREATE VIEW v AS SELECT a, p.arg, p.schema FROM t, pragma_table_info('u') AS p;
+CREATE VIEW v AS SELECT a, p.name FROM t, pragma_table_info('u') AS p WHERE p.cid = 0;
 ALTER TABLE t RENAME COLUMN a TO aa;
 SELECT name, sql FROM sqlite_master WHERE type IN ('view', 'trigger') ORDER BY name;
 SELECT * FROM v;
