@@ -8,12 +8,12 @@ costs no attribute lookups. It reads the analysed WHERE terms and the schema; it
 code and never chooses the join order (``planner.solve`` does).
 """
 
-from sqlengine.compiler._resolve cimport comparison_collation, expr_affinity
-from sqlengine.compiler._terms cimport Operand, WhereTerm, is_constant
+from sqlengine.compiler._resolve cimport Source, comparison_collation, expr_affinity
+from sqlengine.compiler._terms cimport Operand, WhereTerm, is_constant, obj_id
 from sqlengine.compiler.exprindex import XN_EXPR, index_column_affinity, same_expr
 from sqlengine.compiler.plan_terms import or_to_in
 from sqlengine.sql import ast as A
-from sqlengine.vdbe._values import comparison_affinity
+from sqlengine.vdbe._values cimport comparison_affinity
 from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_NONE, AFF_NUMERIC, AFF_TEXT
 
 cdef object T_Binary = A.Binary
@@ -305,6 +305,9 @@ cdef class LoopBuilder:
     cdef list _terms_by_src
 
     def __init__(self, scope, wc, col_used, allowed=None, ob_cols=None, hints=None):
+        self.init(scope, wc, col_used, allowed, ob_cols, hints)
+
+    cdef void init(self, scope, wc, col_used, allowed, ob_cols, hints) except *:
         self.scope = scope
         self.hints = hints or {}
         self.ob_cols = ob_cols or {}
@@ -319,11 +322,11 @@ cdef class LoopBuilder:
         """(comparison affinity, affinity of the column side, comparison collation name)
         of an operand; asked once per index column it could key, answered once per build
         (no code is emitted while the loops are built, so the answers cannot change)."""
-        hit = self._op_memo.get(id(o))
+        hit = self._op_memo.get(obj_id(o))
         if hit is None:
             scope = self.scope
             lhs_aff = expr_affinity(o.lhs, scope)
-            hit = self._op_memo[id(o)] = (
+            hit = self._op_memo[obj_id(o)] = (
                 comparison_affinity(lhs_aff, expr_affinity(o.rhs, scope)), lhs_aff,
                 coll_name(comparison_collation(o.lhs, o.rhs, scope)), o)
         return <tuple>hit
@@ -403,6 +406,9 @@ cdef class LoopBuilder:
         lp.n_out = n_out
 
     def build(self):
+        return self.c_build()
+
+    cdef list c_build(self):
         # A loop is only ever compared with loops of its own source (see add), so each
         # source's loops are collected apart and joined in FROM order.
         cdef WhereTerm t
@@ -412,11 +418,11 @@ cdef class LoopBuilder:
         scope = self.scope
         for t in self.wc.terms:
             for o in t.operands:
-                by_src.setdefault(id(o.src), []).append(o)
+                by_src.setdefault(obj_id(o.src), []).append(o)
             if not t.operands and type(t.expr) is T_Binary and t.expr.op == "OR":
                 x = or_to_in(scope, t)
                 if x is not None:
-                    by_src.setdefault(id((<Operand>x).src), []).append(x)
+                    by_src.setdefault(obj_id((<Operand>x).src), []).append(x)
         self._ops_by_src = by_src
         sources = scope.sources
         cdef int n = len(sources)
@@ -451,7 +457,7 @@ cdef class LoopBuilder:
         tl = self.terms_of(i)
         # output_adjust looks only at the terms that read this source
         if tl is self.wc.terms:
-            ops = self._ops_by_src.get(id(src), [])
+            ops = self._ops_by_src.get(obj_id(src), [])
             terms = self._terms_by_src[i]
         else:
             ops = [o for t in tl for o in t.operands if o.src is src]
@@ -467,7 +473,10 @@ cdef class LoopBuilder:
         indexed_by = hint.indexed_by.lower() if hint is not None and hint.indexed_by else None
         # automatic indexes first (SQLite's order: they lose ties); none on the right
         # table of a RIGHT JOIN (SQLite's JT_RIGHT test)
-        if (not getattr(src, "changes_per_run", False) and hint is None and not src.right
+        # (a plain Source has no changes_per_run: only the row sources of cte.py and
+        # tablefunc.py, subclasses, set it)
+        if ((type(src) is Source or not getattr(src, "changes_per_run", False))
+                and hint is None and not src.right
                 and (table is None or not table.without_rowid)):
             for o in ops:
                 if o.op != "=" or o.col < 0 and table is not None:
@@ -574,7 +583,7 @@ cdef class LoopBuilder:
         cdef int n_new, out
         cdef tuple used
         for lo_, hi_ in combos:
-            key = (id(lo_), id(hi_))
+            key = (obj_id(lo_), obj_id(hi_))
             if key in seen:
                 continue
             seen.add(key)
@@ -611,6 +620,14 @@ cdef class LoopBuilder:
             lp.used = used
             self.output_adjust(lp, r_size, terms)
             self.add(lp)
+
+
+cpdef list build_loops(scope, wc, col_used, allowed, ob_cols, hints):
+    """``LoopBuilder(scope, wc, col_used, allowed, ob_cols, hints).build()``, called from C
+    (the path solver) without the calls' argument parsing."""
+    cdef LoopBuilder builder = LoopBuilder.__new__(LoopBuilder)
+    builder.init(scope, wc, col_used, allowed, ob_cols, hints)
+    return builder.c_build()
 
 
 cdef class IndexLoops:

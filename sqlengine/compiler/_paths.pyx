@@ -7,11 +7,12 @@ a path is a small C struct too. It reads loops, terms and the schema; it emits n
 never makes loops (``_loops.pyx`` does).
 """
 
-from sqlengine.compiler._loops cimport WhereLoop, c_est_log, c_log_add, c_log_est, coll_name
-from sqlengine.compiler._resolve cimport comparison_collation
+from sqlengine.compiler._loops cimport (WhereLoop, build_loops, c_est_log, c_log_add, c_log_est,
+                                         coll_name)
+from sqlengine.compiler._resolve cimport Source, comparison_collation
 from sqlengine.compiler._terms cimport Operand, WhereTerm, column_ref
-from sqlengine.compiler._loops import LoopBuilder, log_est
-from sqlengine.compiler.plan_cols import columns_used
+from sqlengine.compiler._loops import log_est
+from sqlengine.compiler.plan_cols cimport columns_used
 from sqlengine.compiler.plan_terms import or_to_in
 from sqlengine.compiler.rightjoin import outer_level
 from sqlengine.sql import ast as A
@@ -48,7 +49,7 @@ cdef class SortCost:
         return c
 
 
-def plan(scope, wc, core, order_by=None, limit=None, bint group=False):
+cpdef tuple plan(scope, wc, core, order_by=None, limit=None, bint group=False):
     """The chosen WhereLoop of every level, outermost first, the number of leading
     ``order_by`` terms they deliver and the source indexes of the loops to run backwards
     for them (``where.where_begin`` documents the arguments)."""
@@ -82,7 +83,7 @@ def plan(scope, wc, core, order_by=None, limit=None, bint group=False):
             if t is not None:
                 ob_cols.setdefault((<tuple>t)[0], set()).add((<tuple>t)[1])
     hints = _index_hints(core, n) if core is not None else None
-    loops = LoopBuilder(scope, wc, col_used, allowed, ob_cols, hints).build()
+    loops = build_loops(scope, wc, col_used, allowed, ob_cols, hints)
     cdef int n_row0 = 48 if scope.outer is not None else 0
     res = solve(loops, n, n_row0, fixed)
     if res is None:  # cannot happen: a full scan has no prerequisites
@@ -157,8 +158,13 @@ cdef bint _scan_only(scope, wc, table) except -1:
 cdef bint _fixed_order(srcs) except -1:
     """Whether the FROM order must stay: a LEFT JOIN, or a table-valued function reading
     the tables to its left (its prologue refills it inside their loops)."""
+    cdef Source src
     for s in srcs:
-        if outer_level(s) or getattr(s, "prologue", None) is not None:
+        src = s
+        if src.left or src.right or src.ltorj:  # (rightjoin.outer_level)
+            return True
+        # (only a table-valued function's source, a subclass, has a prologue)
+        if type(s) is not Source and getattr(s, "prologue", None) is not None:
             return True
     return False
 
@@ -235,7 +241,7 @@ cdef Path worst(dict nxt):
     return w
 
 
-def solve(loops, int n, int n_row0=0, bint fixed_order=False, order=None):
+cpdef object solve(loops, int n, int n_row0=0, bint fixed_order=False, order=None):
     """wherePathSolver: the cheapest sequence of loops, one per source, each placed after
     its prerequisites; the ``mx_choice`` cheapest partial paths survive each step. With
     ``fixed_order`` the sources stay in FROM order. Answers (loops, rows out) or None.

@@ -1,6 +1,8 @@
 # Declarations of sqlengine.compiler._terms for other Cython modules (the loop builder,
 # _loops.pyx, cimports these). See _terms.pyx and plan_terms.py for the documentation.
 
+from cpython.long cimport PyLong_FromVoidPtr
+
 cdef class Operand:
     cdef public object src
     cdef public int col
@@ -24,12 +26,18 @@ cpdef bint is_constant(e)
 cpdef object column_ref(scope, e)
 
 
+cdef inline object obj_id(object o):
+    """``id(o)`` without a call of the builtin (CPython's id is the object's address)."""
+    return PyLong_FromVoidPtr(<void *>o)
+
+
 cdef class Masker:
     cdef public object scope
     cdef public dict bit_of
     cdef public set cols
     cdef public bint complete
     cdef public dict memo
+    cdef void init(self, scope) except *
     cpdef object mask(self, e)
     cdef object _column_mask(self, name, table)
 
@@ -40,6 +48,11 @@ cdef class WhereClause:
     cdef public list terms
     cdef public dict on_terms
     cdef public int n
+    cdef void init(self, scope, exprs, left_on) except *
+    cpdef release(self)
     cdef WhereTerm term(self, e, bint left_on)
     cdef void expr_operands(self, WhereTerm t, lhs, rhs, str op) except *
     cdef void operands(self, WhereTerm t) except *
+
+
+cdef WhereClause new_where_clause(scope, list exprs, left_on)

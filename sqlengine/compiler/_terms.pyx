@@ -7,7 +7,8 @@ term and every operand side. It reads the AST and the scope's lookups; it emits 
 never decides the plan.
 """
 
-from cpython.long cimport PyLong_FromVoidPtr
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF
 from sqlengine.compiler._resolve cimport (ColRef, comparison_collation, lookup_name, slot,
                                           slot_offset)
 from sqlengine.compiler._resolve import CoalesceRef, ResolvedColumn
@@ -41,6 +42,14 @@ cdef Py_ssize_t F_BIN_RIGHT = slot_offset(A.Binary, "right")
 cdef Py_ssize_t F_UN_OPERAND = slot_offset(A.Unary, "operand")
 cdef Py_ssize_t F_ISNULL_EXPR = slot_offset(A.IsNull, "expr")
 cdef Py_ssize_t F_COLLATE_EXPR = slot_offset(A.Collate, "expr")
+cdef Py_ssize_t F_COLLATE_COLLATION = slot_offset(A.Collate, "collation")
+cdef Py_ssize_t F_COLLATE_POS = slot_offset(A.Collate, "pos")
+cdef object C_NO_POS = -1
+cdef bint FAST_COLLATE = tuple(A.Collate.__slots__) == ("expr", "collation", "pos")
+
+
+cdef extern from "Python.h":
+    object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
 cdef Py_ssize_t F_CAST_EXPR = slot_offset(A.Cast, "expr")
 cdef Py_ssize_t F_RC_REF = slot_offset(ResolvedColumn, "ref")
 
@@ -67,6 +76,41 @@ cdef class Operand:
         self.lhs = lhs
         self.prereq = prereq
         self.term = term
+
+
+cdef inline Operand new_operand(src, int col, str op, rhs, lhs, unsigned long long prereq,
+                                WhereTerm term):
+    """An Operand as ``Operand(...)`` makes it, without the call's argument parsing."""
+    cdef Operand o = Operand.__new__(Operand)
+    o.src = src
+    o.col = col
+    o.op = op
+    o.rhs = rhs
+    o.lhs = lhs
+    o.prereq = prereq
+    o.term = term
+    return o
+
+
+cdef inline object new_collate(expr, collation):
+    """``A.Collate(expr, collation)`` made without a call of the dataclass's Python
+    ``__init__``: allocated (zeroed) and its three slots stored in place, ``pos`` -1
+    (when the class's slots are still exactly those three)."""
+    if not FAST_COLLATE:
+        return T_Collate(expr, collation)
+    cdef object c = PyType_GenericAlloc(<PyTypeObject *>T_Collate, 0)
+    _store(c, F_COLLATE_EXPR, expr)
+    _store(c, F_COLLATE_COLLATION, collation)
+    _store(c, F_COLLATE_POS, C_NO_POS)
+    return c
+
+
+cdef inline void _store(object o, Py_ssize_t off, object v):
+    """Store ``v`` in the (unset) slot at ``off`` of the new node ``o``."""
+    cdef PyObject **slot_p = <PyObject **>((<char *><PyObject *>o) + off)
+    Py_INCREF(v)
+    Py_XDECREF(slot_p[0])
+    slot_p[0] = <PyObject *>v
 
 
 cdef class WhereTerm:
@@ -101,11 +145,6 @@ cdef inline Py_ssize_t _push(list stack, Py_ssize_t sp, x) except -1:
     return sp + 1
 
 
-cdef inline object _id(object o):
-    """``id(o)`` without a call of the builtin (CPython's id is the object's address)."""
-    return PyLong_FromVoidPtr(<void *>o)
-
-
 cdef class Masker:
     """Computes source masks of expressions of one scope (a source's bit is looked up by
     identity, so the masks do not depend on later reordering of ``scope.sources``).
@@ -118,8 +157,16 @@ cdef class Masker:
     # (its fields are declared in _terms.pxd)
 
     def __init__(self, scope):
+        self.init(scope)
+
+    cdef void init(self, scope) except *:
+        cdef dict bit_of = {}
+        cdef unsigned long long bit = 1
+        for s in scope.sources:
+            bit_of[obj_id(s)] = bit
+            bit <<= 1
         self.scope = scope
-        self.bit_of = {id(s): 1 << i for i, s in enumerate(scope.sources)}
+        self.bit_of = bit_of
         self.cols = set()
         self.complete = True
         self.memo = {}
@@ -167,7 +214,7 @@ cdef class Masker:
             elif t is T_ResolvedColumn:
                 ref = <ColRef?>slot(x, F_RC_REF)
                 if ref.scope is scope:
-                    sid = _id(ref.source)
+                    sid = obj_id(ref.source)
                     b = bit_of.get(sid)
                     if b is None:
                         self.complete = False
@@ -233,10 +280,10 @@ cdef class Masker:
         if type(ref) is T_CoalesceRef:  # a FULL JOIN's USING column reads every side
             b = 0
             for alt in r.alts:
-                b |= self.bit_of.get(id((<ColRef?>alt).source), 0)
+                b |= self.bit_of.get(obj_id((<ColRef?>alt).source), 0)
             first = <ColRef?>r.alts[0]
-            return b, (id(first.source), first.col)
-        sid = _id(ref.source)
+            return b, (obj_id(first.source), first.col)
+        sid = obj_id(ref.source)
         b = self.bit_of.get(sid)
         if b is None:
             return C_PINNED
@@ -279,9 +326,14 @@ cdef class WhereClause:
     # (its fields are declared in _terms.pxd)
 
     def __init__(self, scope, exprs, left_on):
+        self.init(scope, exprs, left_on)
+
+    cdef void init(self, scope, exprs, left_on) except *:
         self.scope = scope
         self.n = len(scope.sources)
-        self.masker = Masker(scope)
+        cdef Masker masker = Masker.__new__(Masker)
+        masker.init(scope)
+        self.masker = masker
         self.terms = [self.term(e, False) for e in exprs]
         self.on_terms = {}
         if left_on:
@@ -289,7 +341,7 @@ cdef class WhereClause:
             for lvl, on in left_on.items():
                 self.on_terms[lvl] = [self.term(e, True) for e in split_and(on, [])]
 
-    def release(self):
+    cpdef release(self):
         """Drop the terms' operands once the loops are coded: an Operand points back to
         its term, a cycle that reference counting alone would not free."""
         cdef WhereTerm t
@@ -303,7 +355,13 @@ cdef class WhereClause:
         m = self.masker.mask(e)
         cdef bint pinned = m is C_PINNED
         cdef unsigned long long full = ((1ULL << self.n) - 1) if self.n < 64 else ~0ULL
-        cdef WhereTerm t = WhereTerm(e, full if pinned else m, pinned, left_on)
+        cdef WhereTerm t = WhereTerm.__new__(WhereTerm)
+        t.expr = e
+        t.mask = full if pinned else m
+        t.pinned = pinned
+        t.operands = []
+        t.left_on = left_on
+        t.level = -1
         if not pinned and m:
             self.operands(t)
         return t
@@ -314,10 +372,10 @@ cdef class WhereClause:
         cdef Masker masker = self.masker
         for src in indexed_expr_sources(scope, lhs):
             pm = masker.mask(rhs)
-            if pm is C_PINNED or pm & masker.bit_of[id(src)]:
+            if pm is C_PINNED or pm & masker.bit_of[obj_id(src)]:
                 continue
             coll = comparison_collation(t.expr.left, t.expr.right, scope)
-            t.operands.append(Operand(src, XN_EXPR, op, rhs, T_Collate(lhs, coll), pm, t))
+            t.operands.append(new_operand(src, XN_EXPR, op, rhs, new_collate(lhs, coll), pm, t))
 
     cdef void operands(self, WhereTerm t) except *:
         """Fill ``t.operands`` with the column comparisons an index could drive."""
@@ -341,25 +399,25 @@ cdef class WhereClause:
                     continue
                 src, c = hit
                 pm = masker.mask(rhs)
-                if pm is C_PINNED or pm & masker.bit_of[id(src)]:
+                if pm is C_PINNED or pm & masker.bit_of[obj_id(src)]:
                     continue
                 if not coll_done:
                     # the comparison's collation comes from its operands in written order;
                     # the column side is handed on under an explicit COLLATE of it
                     coll = comparison_collation(e.left, e.right, scope)
                     coll_done = True
-                t.operands.append(Operand(src, c, o, rhs, T_Collate(lhs, coll), pm, t))
+                t.operands.append(new_operand(src, c, o, rhs, new_collate(lhs, coll), pm, t))
         elif ty is T_Between and not e.negated:
             hit = column_ref(scope, e.expr)
             if hit is None:
                 return
             src, c = hit
-            me = masker.bit_of[id(src)]
+            me = masker.bit_of[obj_id(src)]
             for bound, o in ((e.low, ">="), (e.high, "<=")):
                 pm = masker.mask(bound)
                 if pm is C_PINNED or pm & me:
                     continue
-                t.operands.append(Operand(src, c, o, bound, e.expr, pm, t))
+                t.operands.append(new_operand(src, c, o, bound, e.expr, pm, t))
         elif ty is T_InList and not e.negated and e.items:
             hit = column_ref(scope, e.expr)
             if hit is None:
@@ -371,6 +429,14 @@ cdef class WhereClause:
                 if m is C_PINNED:
                     return
                 pm |= m
-            if pm & masker.bit_of[id(src)]:
+            if pm & masker.bit_of[obj_id(src)]:
                 return
-            t.operands.append(Operand(src, c, "IN", e, e.expr, pm, t))
+            t.operands.append(new_operand(src, c, "IN", e, e.expr, pm, t))
+
+
+cdef WhereClause new_where_clause(scope, list exprs, left_on):
+    """``WhereClause(scope, exprs, left_on)``, called from C (the WHERE loop coder)
+    without the call's argument parsing."""
+    cdef WhereClause wc = WhereClause.__new__(WhereClause)
+    wc.init(scope, exprs, left_on)
+    return wc

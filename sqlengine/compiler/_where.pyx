@@ -13,18 +13,19 @@ code only; it never decides the plan (``planner.py`` does) nor what the body doe
 
 from sqlengine.compiler._levels cimport Access, Level, WhereInfo
 from sqlengine.compiler._loops cimport WhereLoop
+from sqlengine.compiler._paths cimport plan
 from sqlengine.compiler._resolve cimport Source, comparison_collation, expr_affinity
-from sqlengine.compiler._terms cimport Masker, Operand, WhereClause, WhereTerm
+from sqlengine.compiler._terms cimport (Masker, Operand, WhereClause, WhereTerm,
+                                         new_where_clause)
 from sqlengine.vdbe._values cimport comparison_affinity
 
 from sqlengine.compiler import rightjoin
 from sqlengine.compiler._codegen import code_column, code_expr, code_expr_reg, if_false
-from sqlengine.compiler._paths import plan
 from sqlengine.compiler.explain import eqp_line, eqp_set
 from sqlengine.compiler.plan_terms import PINNED, split_and
 from sqlengine.compiler.resolve import ColRef
 from sqlengine.errors import OperationalError
-from sqlengine.sql.ast import Between, Binary, InList
+from sqlengine.sql.ast import Between, Binary, InList, RowValue
 from sqlengine.storage import KeyInfo
 from sqlengine.vdbe.sorter import SortSpec
 from sqlengine.vdbe import opcodes as O
@@ -35,6 +36,7 @@ MAX_JOIN_TABLES = 64  # SQLite's BMS: a bitmask of the FROM items in one 64-bit 
 cdef object T_Between = Between
 cdef object T_Binary = Binary
 cdef object T_InList = InList
+cdef object T_RowValue = RowValue
 cdef str C_AFF_BLOB = AFF_BLOB
 cdef object where_level = rightjoin.where_level
 
@@ -125,7 +127,7 @@ cpdef index_key_info(p, idx, table):
     tcols = table.columns if table is not None else None
     for k in range(len(columns)):
         name = collations[k] or tcols[columns[k]].collation
-        colls.append(coll_func(name))
+        colls.append(None if name is None else coll_func(name))  # (None: BINARY)
     cdef list desc = list(idx.desc)
     if table is not None and getattr(table, "without_rowid", False):
         # the key columns, then the rest of the record (no rowid)
@@ -164,10 +166,10 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
             for e in split_and(where, []) + list(extra_terms):
                 if_false(p, scope, e, info.brk, True)
         return info
-    cdef list exprs = split_and(where, [])
+    cdef list exprs = _split_where(where)
     if extra_terms:
         exprs.extend(extra_terms)
-    cdef WhereClause wc = WhereClause(scope, exprs, left_on)
+    cdef WhereClause wc = new_where_clause(scope, exprs, left_on)
     info.on_right = _on_refers_right(wc.masker, srcs)
     chosen, n_ordered, backwards = plan(scope, wc, core, order_by, limit, group)
     info.n_ordered = n_ordered
@@ -421,6 +423,28 @@ cdef bint _on_refers_right(Masker masker, list sources) except -1:
     return False
 
 
+cdef list _split_where(where):
+    """plan_terms.split_and(where, []): the AND-connected terms of the WHERE, split here
+    unless one of them is a comparison of row values (which split_and rewrites)."""
+    cdef list out = []
+    if where is None:
+        return out
+    _split(where, out)
+    for e in out:
+        if type(e) is T_Binary and type(e.left) is T_RowValue:
+            return split_and(where, [])
+    return out
+
+
+cdef int _split(e, list out) except -1:
+    if type(e) is T_Binary and e.op == "AND":
+        _split(e.left, out)
+        _split(e.right, out)
+    else:
+        out.append(e)
+    return 0
+
+
 cdef frozenset _TERM_OPS = frozenset(("=", "<", "<=", ">", ">="))
 
 
@@ -536,7 +560,8 @@ cdef int _open_loop(p, b, scope, Level lv) except -1:
     cdef Access acc = lv.access
     src = lv.src
     cur = src.cursor
-    prologue = getattr(src, "prologue", None)
+    # (only a table-valued function's source, a subclass, has a prologue)
+    prologue = None if type(src) is Source else getattr(src, "prologue", None)
     if prologue is not None:  # a correlated table-valued function computes its rows now
         prologue()
     if p.eqp and (src.is_table or src.cursor in p.eqp_names):  # (a table-valued function: none)

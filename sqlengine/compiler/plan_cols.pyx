@@ -20,11 +20,15 @@ from sqlengine.compiler._resolve import ResolvedColumn
 from sqlengine.sql import ast as A
 
 cdef object T_Column = A.Column
+cdef object T_Literal = A.Literal
+cdef object T_Binary = A.Binary
 cdef object T_ResolvedColumn = ResolvedColumn
 cdef object T_TableRef = A.TableRef
 cdef object T_Star = A.Star
 cdef Py_ssize_t F_COL_NAME = slot_offset(A.Column, "name")
 cdef Py_ssize_t F_COL_TABLE = slot_offset(A.Column, "table")
+cdef Py_ssize_t F_BIN_LEFT = slot_offset(A.Binary, "left")
+cdef Py_ssize_t F_BIN_RIGHT = slot_offset(A.Binary, "right")
 cdef Py_ssize_t F_RC_REF = slot_offset(ResolvedColumn, "ref")
 # node class -> the offsets of its fields but "pos" (a tuple of ints), or the field names
 # (a list) when one of them is no plain slot, or None when the class has no __slots__
@@ -35,21 +39,27 @@ cdef dict _LOWER = {}  # a column name as written -> lower case (few distinct na
 cdef object _fields(t):
     hit = _fields_of.get(t, False)
     if hit is False:
-        slots = getattr(t, "__slots__", None)
-        if slots is None:
-            hit = None
-        else:
-            names = [n for n in ((slots,) if type(slots) is str else slots) if n != "pos"]
-            offsets = []
-            for n in names:
-                owner = next((k for k in t.__mro__ if n in k.__dict__), None)
-                try:
-                    offsets.append(slot_offset(owner, n))
-                except (TypeError, KeyError, AttributeError):
-                    offsets = None
-                    break
-            hit = names if offsets is None else tuple(offsets)
-        _fields_of[t] = hit
+        hit = _fields_of[t] = _class_fields(t)
+    return hit
+
+
+cdef object _class_fields(t):
+    """_fields's answer for a class not seen before (apart: its generator expression
+    would make every _fields call allocate a closure)."""
+    slots = getattr(t, "__slots__", None)
+    if slots is None:
+        hit = None
+    else:
+        names = [n for n in ((slots,) if type(slots) is str else slots) if n != "pos"]
+        offsets = []
+        for n in names:
+            owner = next((k for k in t.__mro__ if n in k.__dict__), None)
+            try:
+                offsets.append(slot_offset(owner, n))
+            except (TypeError, KeyError, AttributeError):
+                offsets = None
+                break
+        hit = names if offsets is None else tuple(offsets)
     return hit
 
 
@@ -59,7 +69,7 @@ cdef inline object _field(object o, Py_ssize_t off):
     return None if v is NULL else <object>v
 
 
-def columns_used(scope, core, masker=None):
+cpdef dict columns_used(scope, core, masker=None):
     """{source index: set of column numbers} for the sources of ``scope``; a source whose
     every column may be read maps to the set of all of them. ``masker``: the WHERE
     clause's Masker; when its walks saw every column of the WHERE terms, the WHERE is not
@@ -99,7 +109,11 @@ def columns_used(scope, core, masker=None):
         if x is None:
             continue
         t = type(x)
-        if t is str or t is int or t is float or t is bool or t is bytes:
+        if t is str or t is int or t is float or t is bool or t is bytes or t is T_Literal:
+            continue
+        if t is T_Binary:  # (the commonest node: its two operands, not its operator)
+            stack.append(slot(x, F_BIN_LEFT))
+            stack.append(slot(x, F_BIN_RIGHT))
             continue
         if t is T_Column:
             name = slot(x, F_COL_NAME)
