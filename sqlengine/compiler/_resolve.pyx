@@ -438,6 +438,23 @@ cdef class Scope:
 cdef list _NO_SOURCES = []  # (never changed: read only by _lookup)
 
 
+cpdef bint sees_words(scope) except -1:
+    """Whether a FROM item seen from ``scope`` (its own and the enclosing queries') has a
+    column named true or false: the test select makes of every query before it binds
+    the TRUE/FALSE words (compiler/truefalse.py), whose common answer is no."""
+    cdef Scope s
+    cdef Source src
+    while scope is not None:
+        s = <Scope>scope
+        for x in s.sources:
+            src = <Source>x
+            cl = src.col_lower
+            if type(cl) is dict and ("true" in <dict>cl or "false" in <dict>cl):
+                return True
+        scope = s.outer
+    return False
+
+
 cdef ColRef _colref(source, col, scope, depth):
     """``ColRef(source, col, scope, depth)`` without the call of its ``__init__``."""
     cdef ColRef r = ColRef.__new__(ColRef)

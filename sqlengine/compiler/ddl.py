@@ -140,11 +140,12 @@ def _decl_of_affinity(aff):
 
 def _create_table_as(p, st, text):
     from sqlengine.compiler.select import TableDest, compile_select, result_info_only
+    from sqlengine.compiler.truefalse import columns_named
     b = p.b
     info = result_info_only(p, st.as_select)
     names = []
     seen = set()
-    for nm in info.names:
+    for nm in columns_named(info.names):
         base = nm
         k = 0
         while nm.lower() in seen:

@@ -7,6 +7,7 @@ each row where its loop finds it. This module emits code; it never runs it.
 
 from __future__ import annotations
 
+from sqlengine.compiler import truefalse
 from sqlengine.compiler.attach import source_db
 from sqlengine.compiler.planner import check_indexed_by
 from sqlengine.compiler.insert import code_delete_row, open_write_cursors, table_for_write
@@ -140,6 +141,7 @@ def compile_delete(p, st: A.Delete):
         st = limited(p, st, "DELETE")
     table = table_for_write(p, st.table.name, st.table.schema)
     check_indexed_by(st.table, table)
+    st = truefalse.bind_dml(st, table)
     p.write = True
     if getattr(table, "is_view", False):
         from sqlengine.compiler.trigger import compile_view_update_delete

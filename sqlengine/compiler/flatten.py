@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 from functools import partial
 
+from sqlengine.compiler.truefalse import WORDS
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children, map_value
 from sqlengine.sql.ast import (
     FEAT_FUNCTION, Binary, Column, FunctionCall, InTable, Join, Literal, ResultColumn,
@@ -128,7 +129,7 @@ def _exported(p, body):
         if type(e) is not Column or e.table is not None or e.schema is not None:
             return None
         key = e.name.lower()
-        if key in names or key not in columns:
+        if key in names or key not in columns or key in WORDS:  # (WORDS: named columnN)
             return None
         names.add(key)
     if body.where is not None and not _plain_names(body.where, None, columns):

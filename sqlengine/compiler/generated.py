@@ -16,6 +16,7 @@ non-deterministic functions). This module emits code; it never runs it.
 
 from __future__ import annotations
 
+from sqlengine.compiler import truefalse
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -72,7 +73,7 @@ def code_virtual_column(p, ref, target):
     try:
         scope = Scope([_row_source(src)])
         scope.overrides = ref.scope.overrides
-        code_expr(p, scope, col.generated, target)
+        code_expr(p, scope, truefalse.bind_for_table(col.generated, table), target)
     finally:
         busy.discard(key)
     _col_affinity(p, col, target)
@@ -158,7 +159,8 @@ def code_generated(p, table, base, virtual_only=False):
             if any(cols[j].name.lower() in refs[i] for j in notavail):
                 redo = i
                 continue
-            code_expr(p, scope, cols[i].generated, base + 1 + i)
+            code_expr(p, scope, truefalse.bind_for_table(cols[i].generated, table),
+                      base + 1 + i)
             _col_affinity(p, cols[i], base + 1 + i)
             notavail.discard(i)
             progress = True

@@ -19,6 +19,7 @@ This module emits code; it never runs it.
 from __future__ import annotations
 
 from sqlengine import errors as E
+from sqlengine.compiler import truefalse
 from sqlengine.compiler.expr import code_expr, if_false
 from sqlengine.compiler.resolve import Scope, table_source
 from sqlengine.compiler.where import index_key_info, table_p4
@@ -199,7 +200,7 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
         for name, expr in table.checks:
             ok = b.new_label()
             from sqlengine.compiler.expr import if_true
-            if_true(p, scope, expr, ok, True)
+            if_true(p, scope, truefalse.bind_for_table(expr, table), ok, True)
             act = conflict_action(or_action, None)
             if act == O.OE_IGNORE:
                 b.emit(O.OP_Goto, 0, skip_label)
@@ -380,6 +381,7 @@ def compile_insert(p, st: A.Insert):
         from sqlengine.compiler.cte import push_with
         push_with(p, st.with_, st)  # visible for the rest of this statement
     table = table_for_write(p, st.table, st.schema)
+    st = truefalse.bind_dml(st, table)
     p.write = True
     if getattr(table, "is_view", False):
         from sqlengine.compiler.trigger import compile_view_insert

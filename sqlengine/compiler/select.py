@@ -21,7 +21,7 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
                                      if_false, walk, walk_select)
 from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_result_columns,
                                          emit_limited, emit_result_row)
-from sqlengine.compiler._resolve import result_column, result_lists
+from sqlengine.compiler._resolve import result_column, result_lists, sees_words
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
@@ -33,7 +33,7 @@ from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.flatten import (ALL_COLUMNS, flatten_from, unused_columns,
                                         without_outer_aggregates)
 from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested, star_skips
-from sqlengine.compiler import rightjoin
+from sqlengine.compiler import rightjoin, truefalse
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
 from sqlengine.compiler.pushdown import and_terms, rowid_filtered
 from sqlengine.compiler.plan_minmax import code_count, code_minmax
@@ -476,10 +476,13 @@ def _limit_est(limit):
 def _dedupe(names):
     """The column names of a FROM subquery made unique as SQLite's
     sqlite3ColumnsFromExprList makes them: a name already taken (case-insensitively)
-    loses a ``:digits`` ending and gets ``:1``, ``:2``, ... until it is free."""
+    loses a ``:digits`` ending and gets ``:1``, ``:2``, ... until it is free (and
+    before, one named true or false is ``columnN``, truefalse.columns_named's rule)."""
     taken = set()
     out = []
-    for n in names:
+    for i, n in enumerate(names):
+        if len(n) in (4, 5) and n.lower() in ("true", "false"):
+            n = f"column{i + 1}"
         cnt = 0
         while n.lower() in taken:
             j = len(n) - 1
@@ -709,6 +712,37 @@ def _star_using_column(scope, cname):
     return Column(cname), cname, ref.source.decltypes[ref.col] if ref.col >= 0 else None
 
 
+def _bind_words(core, order_by, extra, left_on, words, results=True):
+    """The clauses of ``core`` (its result columns too with ``results``), ORDER BY and
+    the ON terms with each TRUE/FALSE word in ``words`` made a column (truefalse.py)."""
+    bind, bind_list = truefalse.bind, truefalse.bind_list
+    changes = {}
+    if results:
+        columns = bind_list(core.columns, words)
+        if columns is not core.columns:
+            changes["columns"] = columns
+    for name in ("where", "having"):
+        x = getattr(core, name)
+        y = bind(x, words)
+        if y is not x:
+            changes[name] = y
+    group_by = bind_list(core.group_by, words)
+    if group_by is not core.group_by:
+        changes["group_by"] = group_by
+    if core.windows:
+        windows = [(n, bind(w, words)) for n, w in core.windows]
+        if any(a[1] is not b[1] for a, b in zip(windows, core.windows)):
+            changes["windows"] = windows
+    if changes:
+        core = dataclasses.replace(core, **changes)
+    order_by = bind_list(order_by, words)
+    if extra:
+        extra = bind_list(extra, words)
+    if left_on:
+        left_on = {k: bind(x, words) for k, x in left_on.items()}
+    return core, order_by, extra, left_on
+
+
 def _resolve_aliases(names, core, cols, extra, left_on):
     """The clauses of ``core`` with their alias references rewritten (alias.py): the
     core, its result columns, the inner joins' ON terms and the LEFT JOINs' (HAVING is
@@ -754,7 +788,7 @@ def _resolve_order_by(p, order_by, cols, scope, arms=None, names=None):
             coll = inner.collation if coll is None else coll
             inner = inner.expr
         idx = None
-        if isinstance(inner, Literal) and type(inner.value) is int:
+        if isinstance(inner, Literal) and type(inner.value) is int and not inner.word:
             k = inner.value
             if k < 1 or k > len(cols):
                 raise OperationalError(
@@ -963,6 +997,9 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         if unused is not None:
             del p.uncoded_results[id(core)]
     scope.sources = sources
+    words = truefalse.visible(scope) if sees_words(scope) else ()
+    if words:  # (rare: a table with a column named true or false)
+        core, order_by, extra, left_on = _bind_words(core, order_by, extra, left_on, words)
     nested = None
     if is_nested(core):
         cols, *nested = nested_columns(scope)
@@ -971,6 +1008,10 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     if len(cols) > MAX_COLUMN:
         raise OperationalError("too many columns in result set")
     aliases = scope.aliases = result_aliases(core.alias_columns or core.columns)
+    if aliases and ("true" in aliases or "false" in aliases) and \
+            truefalse.alias_words(aliases, words):
+        core, order_by, extra, left_on = _bind_words(
+            core, order_by, extra, left_on, truefalse.alias_words(aliases, words), False)
     if outer is not None and core.group_by:
         check_local_terms(p, scope, None, core.group_by)
     names_rw = None
@@ -996,7 +1037,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             inner = g
             while isinstance(inner, Collate):
                 inner = inner.expr
-            if isinstance(inner, Literal) and type(inner.value) is int:
+            if isinstance(inner, Literal) and type(inner.value) is int and not inner.word:
                 k = inner.value
                 if k < 1 or k > n_res:
                     raise OperationalError(

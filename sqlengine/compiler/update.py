@@ -7,6 +7,7 @@ where its loop finds it. This module emits code; it never runs it.
 
 from __future__ import annotations
 
+from sqlengine.compiler import truefalse
 from sqlengine.compiler.delete import code_row_key, collect_rowids, one_pass, open_one_pass
 from sqlengine.compiler.expr import code_expr
 from sqlengine.compiler.planner import check_indexed_by
@@ -34,6 +35,7 @@ def compile_update(p, st: A.Update):
         st = limited(p, st, "UPDATE")
     table = table_for_write(p, st.table.name, st.table.schema)
     check_indexed_by(st.table, table)
+    st = truefalse.bind_dml(st, table)
     p.write = True
     try:
         return _compile_update(p, st, table)

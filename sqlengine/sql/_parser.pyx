@@ -54,7 +54,6 @@ cdef bint FAST_NEW = False
 cdef int _T_OBJECT_EX = 16  # (structmember.h: an object slot, AttributeError when unset)
 # OFF[K + i]: the offset in the object of the i-th field (dataclass order) of class K
 cdef enum:
-    LITERAL = 0
     BINARY = 2
     UNARY = 6
     COLUMN = 9
@@ -75,7 +74,8 @@ cdef enum:
     SUBQUERY = 86
     EXISTS = 88
     CASE = 90
-    N_OFF = 94
+    LITERAL = 94
+    N_OFF = 97
 cdef Py_ssize_t OFF[N_OFF]
 
 from .builder import _Tail
@@ -85,7 +85,7 @@ cdef object TAIL_CLASS = _Tail
 def node_fields():
     """[(class, its first OFF index, its fields in order)] of the nodes made directly."""
     return [
-        (_ast.Literal, LITERAL, ["value", "pos"]),
+        (_ast.Literal, LITERAL, ["value", "pos", "word"]),
         (_ast.Binary, BINARY, ["op", "left", "right", "pos"]),
         (_ast.Unary, UNARY, ["op", "operand", "pos"]),
         (_ast.Column, COLUMN, ["name", "table", "schema", "quoted", "pos"]),
@@ -233,13 +233,14 @@ cdef inline object _tracked(object o):
     return o
 
 
-cdef inline object new_literal(object value, Py_ssize_t pos):
+cdef inline object new_literal(object value, Py_ssize_t pos, bint word=False):
     if not FAST_NEW:
-        return Literal(value, pos)
+        return Literal(value, pos, word)
     p = int_obj(pos)
     o = _alloc(Literal)
     _set(o, OFF[LITERAL + 0], value)
     _set(o, OFF[LITERAL + 1], p)
+    _set(o, OFF[LITERAL + 2], word)
     return _tracked(o)
 
 
@@ -1314,9 +1315,9 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         if (a == 4 and (c == 116 or c == 84)) or (a == 5 and (c == 102 or c == 70)):
             low = (<str> name).lower()  # (only these can be TRUE or FALSE)
             if low == "true":
-                return new_literal(1, s)
+                return new_literal(1, s, True)
             if low == "false":
-                return new_literal(0, s)
+                return new_literal(0, s, True)
         return new_column(name, None, False, s)
     elif code == F_BINARY:
         return new_binary(binary_op(<str> values[base + 1]), values[base], values[base + 2],

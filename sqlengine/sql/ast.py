@@ -25,12 +25,16 @@ from typing import Union
 
 @dataclass(slots=True)
 class Literal:
-    """A constant: None (NULL), int, float, str or bytes (X'..'). TRUE/FALSE are 1/0.
+    """A constant: None (NULL), int, float, str or bytes (X'..'). An unquoted TRUE/FALSE
+    is 1/0 with ``word`` set: SQLite's TK_ID that becomes its TK_TRUEFALSE only when no
+    column of that name is visible (the compiler then makes it a Column,
+    compiler/truefalse.py), and which is never an ORDER BY or GROUP BY column number.
     A hex integer too large for 64 bits keeps its exact value (>= 2**64): SQLite reports
     ``hex literal too big: <text as written>`` when it codes it, not while parsing."""
 
     value: object
     pos: int = -1
+    word: bool = field(default=False, compare=False, repr=False)
 
 
 @dataclass(slots=True)

@@ -892,9 +892,9 @@ class Builder:
             return A.Column(str(name), quoted=True, pos=s)
         low = name.lower()
         if low == "true":
-            return A.Literal(1, s)
+            return A.Literal(1, s, True)
         if low == "false":
-            return A.Literal(0, s)
+            return A.Literal(0, s, True)
         return A.Column(name, pos=s)
 
     def column2(self, k, s, e):
