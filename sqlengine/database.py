@@ -318,7 +318,10 @@ class Database:
         finally:
             bt.commit()
 
-    def _install_schema(self, rows, cookie):
+    def _install_schema(self, rows, cookie, edit=False):
+        """Build the schema from ``rows`` (every sqlite_schema row), or with ``edit`` change
+        the current one where ``rows`` (the groups a DDL statement changed) say
+        (schema.edit_schema)."""
         # SQLite names the damaged row: "malformed database schema (x) - <why>". The row
         # being built is the one whose text was parsed last.
         current = [None]
@@ -340,7 +343,10 @@ class Database:
                 raise malformed(name)
             return st
         try:
-            s = S.build_schema(rows, parse, getattr(self.schema, "main", self.schema))
+            if edit:
+                s = S.edit_schema(self.schema, rows, parse)
+            else:
+                s = S.build_schema(rows, parse, getattr(self.schema, "main", self.schema))
         except E.Error as e:
             if str(e).startswith("malformed database schema"):
                 raise
@@ -583,6 +589,35 @@ class Database:
             del self._savepoints[i + 1:]
             self._reload_schema_in_txn()
 
+    def _edit_schema(self, change) -> bool:
+        """The schema after a CREATE or DROP, from the rows of the groups it changed: the
+        current schema's rows of those groups it did not delete, then the rows it added,
+        read from the end of sqlite_schema. False, changing nothing, when sqlite_schema
+        does not hold the number of rows that gives, or the last rows are not of those
+        groups (the statement did not do what it said: read everything again)."""
+        s = self.schema
+        rows = S.SchemaRows(change.keys)
+        n_deleted = change.kept_rows(s, rows)
+        new = []
+        cur = self.bt.cursor(1, False)
+        try:
+            if cur.count() != s.n_rows - n_deleted + change.added:
+                return False
+            ok = cur.last()
+            for _ in range(change.added):
+                if not ok:
+                    return False
+                new.append(cur.record())
+                ok = cur.prev()
+        finally:
+            cur.close()
+        for rec in reversed(new):
+            rows.add(rec)
+        if rows.skipped:
+            return False
+        self._install_schema(rows, self.bt.get_meta(1), True)
+        return True
+
     def _reload_schema_in_txn(self):
         rows, cookie = self._read_schema_rows()
         self._install_schema(rows, cookie)
@@ -604,7 +639,12 @@ class Database:
     def _vm_clear(self, root):
         return self.bt.clear_table(root)
 
-    def _vm_parse_schema(self):
+    def _vm_parse_schema(self, change=None):
+        """OP_ParseSchema: after CREATE or DROP (``change`` a schema.SchemaEdit) only the
+        groups of rows it changed are built again (``_edit_schema``); otherwise (ALTER
+        TABLE, or with attached databases) the whole schema is read again."""
+        if type(change) is S.SchemaEdit and not self.attached and self._edit_schema(change):
+            return
         for att in self.attached:
             # (ALTER's rename of a main table or column rewrites temp's views and
             # triggers too: its schema first, which main's merged schema is built from)

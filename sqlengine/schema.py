@@ -394,6 +394,7 @@ class Schema:
         # table or view with its indexes and triggers): a reload reuses a group whose
         # rows did not change (build_schema's ``old``)
         self.groups: dict[str, tuple] = {}
+        self.n_rows = 0  # the sqlite_schema rows it was built from (database._edit_schema)
 
     def table(self, name: str):
         return self.tables.get(name.lower())
@@ -556,11 +557,15 @@ class SchemaRows:
     stay in memory for the next reload to compare with (and a cold open of a large schema
     keeps little more than the texts it read)."""
 
-    __slots__ = ("keys", "groups")
+    __slots__ = ("keys", "groups", "only", "skipped")
 
-    def __init__(self):
+    def __init__(self, only=None):
         self.keys: list = []
         self.groups: dict = {}
+        # with ``only`` (a collection of group keys: a DDL statement's, edit_schema), a
+        # row of another group is left out and counted (``skipped``)
+        self.only = only
+        self.skipped = 0
 
     def add(self, rec) -> None:
         if len(rec) != 5:
@@ -568,6 +573,11 @@ class SchemaRows:
         typ, name, tbl_name, root, sql = rec
         if type(typ) is str:
             typ = _TYPES.get(typ, typ)
+        if self.only is not None:
+            k = name if typ == "table" or typ == "view" else tbl_name
+            if (k.lower() if type(k) is str else k) not in self.only:
+                self.skipped += 1
+                return
         groups = self.groups
         if typ == "table" or typ == "view":
             key = name
@@ -607,11 +617,11 @@ class SchemaRows:
             yield g[i], g[i + 1], g[i + 2], g[i + 3], g[i + 4], key
 
 
-def _final_groups(lists, old) -> tuple:
+def _final_groups(lists, old, defer=True) -> tuple:
     """The groups of a build as kept in ``Schema.groups`` (one tuple each: a group of
-    ``old`` whose rows did not change, whose objects are taken over as they are; a
-    ``_Deferred`` for a plain one old has not built; else the rows as a tuple), and the
-    set of the kept."""
+    ``old`` whose rows did not change, whose objects are taken over as they are; with
+    ``defer``, a ``_Deferred`` for a plain one old has not built; else the rows as a
+    tuple), and the set of the kept."""
     prev = old.groups if old is not None else {}
     groups: dict = {}
     kept = set()
@@ -620,7 +630,8 @@ def _final_groups(lists, old) -> tuple:
         if p is not None and len(p) == len(g) and p == tuple(g):
             kept.add(key)
             groups[key] = p
-        elif _plain_group(g) and (p is None or type(dict.get(old.tables, key)) is not Table):
+        elif defer and (p is None or type(dict.get(old.tables, key)) is not Table) \
+                and _plain_group(g):
             # (a changed group whose table old has built is built again at once, from
             # old's objects where its rows did not change: see build_schema)
             groups[key] = _Deferred(g)
@@ -698,7 +709,8 @@ def _table_again(old: Table) -> Table:
     return t
 
 
-def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
+def build_schema(rows: SchemaRows, parse, old: Schema | None = None,
+                 known_tables=None, defer=True) -> Schema:
     """The schema from the sqlite_schema rows;
     ``parse(sql, type, name)`` returns the AST of a row's statement. A table whose rows are
     all plain CREATE texts (``_plain_group``) is built with its indexes on first use
@@ -708,8 +720,11 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
     (a DDL statement changes one group; SQLite likewise parses only the new rows), in the
     same order a full build gives; in a changed group, a row ``old`` has too gives the
     object built from it again without parsing (its table only when the table's own row
-    is the same)."""
+    is the same). ``known_tables``: lower-case names of tables outside ``rows`` that an
+    index row may name, and ``defer`` False (no table built on first use): edit_schema's
+    build of the groups a statement changed."""
     s = Schema(old.tables[SCHEMA_TABLE] if old is not None else None)
+    s.n_rows = len(rows.keys)
     tables = TableMap(s.tables)
     tables.parse = parse
     tables.schema = s
@@ -717,7 +732,7 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
     indexes.tables = tables
     s.tables = tables
     s.indexes = indexes
-    groups, kept = _final_groups(rows.groups, old)
+    groups, kept = _final_groups(rows.groups, old, defer)
     s.groups = groups
     autos: list = []
     n_idx = 0  # CREATE INDEX rows, built after the tables (second pass over the rows)
@@ -735,7 +750,7 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
             if reuse:
                 t = dict.__getitem__(old.tables, key)
                 dict.__setitem__(tables, key, t)
-                if type(t) is Table:
+                if type(t) is Table and t.without_rowid:
                     for idx in t.indexes:  # the key of a WITHOUT ROWID table
                         if idx.is_pk:
                             dict.__setitem__(indexes, idx.name.lower(), idx)
@@ -817,7 +832,8 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None) -> Schema:
         st = parse(sql, "index", name)
         if table_names is None:
             table_names = {r[1].lower() for r in rows.rows() if r[0] == "table"}
-        if st.table.lower() not in table_names:
+        if st.table.lower() not in table_names and (known_tables is None
+                                                    or st.table.lower() not in known_tables):
             raise _no_table(name, st.table)
         idx = index_from_ast(st, t, root, sql)
         t.indexes.append(idx)
@@ -842,6 +858,140 @@ def _take_over(indexes, old_indexes, key) -> None:
     v = dict.get(old_indexes, key)
     if v is not None:
         dict.__setitem__(indexes, key, v)
+
+
+class SchemaEdit:
+    """OP_ParseSchema's P4 after CREATE or DROP: the groups of sqlite_schema rows
+    (``SchemaRows``: lower-case table or view names) whose rows the statement changed,
+    by appending ``added`` rows (a new row has the largest rowid) and deleting the rows
+    ``deleted`` tests (column number, value compared NOCASE, type or None: ddl.py's
+    _delete_schema_rows), so that only those groups are built again (``edit_schema``),
+    as SQLite parses only the new rows and drops only the dropped object."""
+
+    __slots__ = ("keys", "added", "deleted")
+
+    def __init__(self, groups, added=0, deleted=None):
+        self.keys = frozenset(g.lower() for g in groups)
+        self.added = added
+        self.deleted = deleted
+
+    def explain(self):
+        return " OR ".join(f"tbl_name='{k}'" for k in sorted(self.keys))
+
+    def kept_rows(self, s: Schema, rows: SchemaRows) -> int:
+        """Add to ``rows`` the rows of the groups ``keys`` of ``s`` that the statement
+        did not delete; the number it deleted."""
+        n = 0
+        deleted = self.deleted
+        if deleted is not None:
+            col, value, typ = deleted
+            value = _nocase(value)
+        for key in self.keys:
+            g = s.groups.get(key)
+            if g is None:
+                continue
+            for i in range(1, len(g), 5):
+                row = g[i:i + 5]
+                if deleted is not None and (typ is None or row[0] == typ) \
+                        and type(row[col]) is str and _nocase(row[col]) == value:
+                    n += 1
+                else:
+                    rows.add(row)
+        return n
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(65, 91)}
+
+
+def _nocase(text: str) -> str:
+    """``text`` as the NOCASE collation compares it (ASCII letters folded)."""
+    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+
+
+def group_rows_count(s: Schema, keys) -> int:
+    """How many of the rows ``s`` was built from belong to the groups ``keys``."""
+    n = 0
+    for key in keys:
+        g = s.groups.get(key)
+        if g is not None:
+            n += (len(g) - 1) // 5
+    return n
+
+
+def edit_schema(old: Schema, rows: SchemaRows, parse) -> Schema:
+    """The schema of ``old``'s rows with the groups ``rows.only`` replaced by ``rows``'
+    (a group with no rows there is gone): those groups are built (``build_schema``,
+    taking over the objects of their rows that did not change), the others' objects are
+    ``old``'s, and each object keeps its place in the maps, a new one going last, as a
+    build from every row would place them (sqlite_schema gives a new row the largest
+    rowid). ``old`` is left as it was: a new Schema, as after a full build (compiled
+    programs and caches know a schema by its identity)."""
+    new = build_schema(rows, parse, old, old.tables, False)
+    s = Schema(dict.__getitem__(old.tables, SCHEMA_TABLE))
+    # (dict.items, not copy(), which would read each value through [] and so build it)
+    s.tables = tables = TableMap(dict.items(old.tables))
+    tables.parse = parse
+    tables.schema = s
+    s.indexes = indexes = IndexMap(dict.items(old.indexes))
+    indexes.tables = tables
+    s.views = views = dict(old.views)
+    s.triggers = triggers = dict(old.triggers)
+    s.groups = groups = dict(old.groups)
+    for key in rows.only:  # the objects of the groups' old rows that are gone
+        g = groups.get(key)
+        if g is None:
+            continue
+        t = dict.get(tables, key)
+        if type(t) is Table:
+            for idx in t.indexes:  # (a WITHOUT ROWID table's key has no row)
+                if idx.is_pk and idx.name.lower() not in new.indexes:
+                    dict.pop(indexes, idx.name.lower(), None)
+        for i in range(1, len(g), 5):
+            typ, low = g[i], g[i + 1].lower()
+            if typ == "table" and low not in new.tables:
+                dict.pop(tables, low, None)
+            elif typ == "view" and low not in new.views:
+                views.pop(low, None)
+            elif typ == "index" and low not in new.indexes:
+                dict.pop(indexes, low, None)
+            elif typ == "trigger" and low not in new.triggers:
+                triggers.pop(low, None)
+        if key not in new.groups:
+            del groups[key]
+    for key, t in dict.items(new.tables):
+        if key != SCHEMA_TABLE:
+            dict.__setitem__(tables, key, t)
+    views.update(new.views)
+    autos = False
+    for key, idx in dict.items(new.indexes):
+        if key not in indexes and type(idx) is Index and idx.sql is None:
+            autos = True
+        dict.__setitem__(indexes, key, idx)
+    triggers.update(new.triggers)
+    groups.update(new.groups)
+    s.n_rows = old.n_rows - group_rows_count(old, rows.only) + len(rows.keys)
+    if autos:
+        _order_indexes(s)
+    return s
+
+
+def _index_rank(idx, tables) -> int:
+    """Where a build from every row puts an index: a WITHOUT ROWID table's key (0, made
+    with its table), an automatic index (1), an index of CREATE INDEX (2)."""
+    if type(idx) is not Index or idx.sql is not None:
+        return 2
+    t = dict.get(tables, idx.table.lower())
+    return 0 if idx.is_pk and type(t) is Table and t.without_rowid else 1
+
+
+def _order_indexes(s: Schema) -> None:
+    """Sort ``s.indexes`` by ``_index_rank`` (stable: rowid order within a rank)."""
+    items = [(_index_rank(idx, s.tables), i, key, idx)
+             for i, (key, idx) in enumerate(dict.items(s.indexes))]
+    items.sort()
+    dict.clear(s.indexes)
+    for _r, _i, key, idx in items:
+        dict.__setitem__(s.indexes, key, idx)
 
 
 def _str_hash(name: str) -> int:

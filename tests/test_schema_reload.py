@@ -208,3 +208,183 @@ def test_a_changed_group_rebuilds_only_its_changed_rows():
     assert t3.columns is not t1.columns and [c.name for c in t3.columns] == ["a", "c"]
     assert s3.indexes["tc"] is not tc and s3.indexes["tc"].columns == [1, 0]
     assert list(db.execute("SELECT a FROM t INDEXED BY tc WHERE c = 6")) == [(4,)]
+
+
+# ---- CREATE and DROP change only their own group (schema.edit_schema) -------------------
+
+def _signature(s):
+    """Everything the compiler may read of a schema, its maps' orders included."""
+    s.tables.build_all()
+
+    def index(i):
+        return (i.name, i.table, list(i.columns), list(i.collations), list(i.desc), i.unique,
+                i.root, i.sql, i.auto, i.conflict, i.is_pk, repr(i.where), repr(i.exprs))
+
+    out = [list(dict.keys(s.tables)), list(dict.keys(s.indexes)), list(s.views),
+           list(s.triggers), sorted(s.groups), s.n_rows]
+    for key, t in dict.items(s.tables):
+        out.append((key, t.name, t.root, t.sql, t.ipk, t.without_rowid, t.autoinc,
+                    [(c.name, c.type_name, c.affinity, c.notnull, c.pk, c.collation)
+                     for c in t.columns],
+                    [index(i) for i in t.indexes], [tr.name for tr in t.triggers],
+                    t.storage, t.n_stored, repr(t.unique_specs)))
+    out += [(k, index(i)) for k, i in dict.items(s.indexes)]
+    out += [(k, v.name, v.sql, [tr.name for tr in v.triggers]) for k, v in s.views.items()]
+    out += [(k, tr.name, tr.table, tr.sql) for k, tr in s.triggers.items()]
+    return out
+
+
+def _full_build(db):
+    rows, _cookie = db._read_schema_rows()
+    return S.build_schema(rows, lambda sql, typ, name: parse_one(sql).stmt)
+
+
+class _Edits:
+    """Counts the schema updates of a Database: edits, and full reads of sqlite_schema."""
+
+    def __init__(self, monkeypatch):
+        self.edits = self.reads = 0
+        edit, read = D.Database._edit_schema, D.Database._read_schema_rows
+
+        def counted_edit(db, change):
+            done = edit(db, change)
+            self.edits += done
+            return done
+
+        def counted_read(db):
+            self.reads += 1
+            return read(db)
+        monkeypatch.setattr(D.Database, "_edit_schema", counted_edit)
+        monkeypatch.setattr(D.Database, "_read_schema_rows", counted_read)
+
+
+DDL_KINDS = [
+    "CREATE TABLE {t}(a INTEGER PRIMARY KEY AUTOINCREMENT, b TEXT UNIQUE, c)",
+    "CREATE TABLE {t}(a, b, c, PRIMARY KEY (b, a), UNIQUE (c)) WITHOUT ROWID",
+    "CREATE TABLE {t}(a TEXT PRIMARY KEY, b UNIQUE, c UNIQUE)",
+    "CREATE TABLE {t}(a, b, c)",
+    "CREATE TABLE {t} AS SELECT 1 AS a, 'x' AS b, 2.5 AS c",
+    "DROP TABLE {t}",
+    "CREATE INDEX {t}i{i} ON {t}(c, a DESC)",
+    "CREATE UNIQUE INDEX {t}u{i} ON {t}(b) WHERE b > 0",
+    "CREATE INDEX {t}e{i} ON {t}(a + 1)",
+    "DROP INDEX {t}i{i}",
+    "DROP INDEX {t}u{i}",
+    "CREATE VIEW {t}v{i} AS SELECT * FROM {t}",
+    "DROP VIEW {t}v{i}",
+    "CREATE TRIGGER {t}g{i} AFTER INSERT ON {t} BEGIN SELECT 1; END",
+    "CREATE TRIGGER {t}w{i} INSTEAD OF INSERT ON {t}v{i} BEGIN SELECT 1; END",
+    "DROP TRIGGER {t}g{i}",
+    "DROP TRIGGER {t}w{i}",
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_each_create_and_drop_edits_the_schema_as_a_full_build(seed, monkeypatch):
+    # after every CREATE or DROP the schema is the one a build from every row gives (the
+    # maps in the same order, each table's indexes and triggers in the same order), and
+    # it was made without reading all of sqlite_schema
+    rnd = random.Random(seed)
+    edits = _Edits(monkeypatch)
+    db = D.Database(":memory:")
+    n_ddl = 0
+    for _ in range(200):
+        sql = rnd.choice(DDL_KINDS).format(t=rnd.choice(["t1", "T2", "t3"]), i=rnd.randrange(2))
+        before = (edits.edits, edits.reads)
+        try:
+            db.execute(sql)
+        except sqlengine.OperationalError:
+            assert (edits.edits, edits.reads) == before
+            continue
+        n_ddl += 1
+        assert (edits.edits, edits.reads) == (before[0] + 1, before[1]), sql
+        assert _signature(_built_schema(db)) == _signature(_full_build(db)), sql
+    assert n_ddl > 40
+
+
+def test_ddl_in_transactions_and_savepoints_edits_then_rolls_back(monkeypatch):
+    edits = _Edits(monkeypatch)
+    db = D.Database(":memory:")
+    db.execute("CREATE TABLE t(a, b)")
+    db.execute("CREATE INDEX ta ON t(a)")
+    committed = _signature(_built_schema(db))
+    db.execute("BEGIN")
+    db.execute("CREATE TABLE u(x UNIQUE)")
+    db.execute("SAVEPOINT s")
+    db.execute("DROP INDEX ta")
+    db.execute("CREATE INDEX tb ON t(b)")
+    assert [i.name for i in _built_schema(db).tables["t"].indexes] == ["tb"]
+    db.execute("ROLLBACK TO s")  # (a rollback reads the schema again)
+    assert [i.name for i in _built_schema(db).tables["t"].indexes] == ["ta"]
+    assert "u" in _built_schema(db).tables
+    assert _signature(_built_schema(db)) == _signature(_full_build(db))
+    db.execute("DROP TABLE u")
+    db.execute("RELEASE s")
+    db.execute("ROLLBACK")
+    assert _signature(_built_schema(db)) == committed
+    assert db.execute("SELECT name FROM sqlite_schema ORDER BY name") == [("t",), ("ta",)]
+    assert edits.edits == 6
+
+
+def test_a_failed_create_leaves_the_schema_as_it_was():
+    db = D.Database(":memory:")
+    db.execute("CREATE TABLE t(a)")
+    db.execute("INSERT INTO t VALUES (1), (1)")
+    before = _signature(_built_schema(db))
+    with pytest.raises(sqlengine.IntegrityError):
+        db.execute("CREATE UNIQUE INDEX ta ON t(a)")
+    assert _signature(_built_schema(db)) == before
+    db.execute("BEGIN")
+    db.execute("CREATE TABLE u(x)")
+    with pytest.raises(sqlengine.IntegrityError):
+        db.execute("CREATE UNIQUE INDEX ta ON t(a)")
+    assert "u" in _built_schema(db).tables and "ta" not in _built_schema(db).indexes
+    db.execute("COMMIT")
+    assert _signature(_built_schema(db)) == _signature(_full_build(db))
+
+
+def test_rows_the_statement_did_not_make_are_read_in_full(monkeypatch):
+    # sqlite_schema holding a row no CREATE or DROP accounted for (written directly): the
+    # next DDL statement's row count does not match, so the whole schema is read again
+    edits = _Edits(monkeypatch)
+    db = D.Database(":memory:")
+    db.execute("CREATE TABLE t(a)")
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("INSERT INTO sqlite_schema VALUES ('view', 'w', 'w', 0, "
+               "'CREATE VIEW w AS SELECT 7 AS x')")
+    db.execute("PRAGMA writable_schema = OFF")
+    reads = edits.reads
+    db.execute("CREATE TABLE u(b)")
+    assert edits.reads == reads + 1
+    assert "w" in _built_schema(db).views and "u" in _built_schema(db).tables
+    assert _signature(_built_schema(db)) == _signature(_full_build(db))
+
+
+def test_another_connections_committed_ddl_is_seen(tmp_path):
+    path = str(tmp_path / "db")
+    a = sqlengine.connect(path, isolation_level=None)
+    b = sqlengine.connect(path, isolation_level=None)
+    a.execute("CREATE TABLE t(a, b)")
+    assert b.execute("SELECT * FROM t").fetchall() == []
+    a.execute("BEGIN")
+    a.execute("CREATE TABLE u(x)")
+    a.execute("CREATE UNIQUE INDEX ta ON t(a)")
+    a.execute("DROP TABLE u")
+    a.execute("CREATE VIEW v AS SELECT a FROM t")
+    a.execute("COMMIT")
+    b.execute("INSERT INTO t VALUES (1, 2)")
+    with pytest.raises(sqlengine.IntegrityError, match="UNIQUE constraint failed: t.a"):
+        b.execute("INSERT INTO t VALUES (1, 3)")
+    assert b.execute("SELECT * FROM v").fetchall() == [(1,)]
+    with pytest.raises(sqlengine.OperationalError, match="no such table: u"):
+        b.execute("SELECT * FROM u")
+    a.execute("BEGIN")
+    a.execute("DROP INDEX ta")
+    a.execute("ROLLBACK")
+    with pytest.raises(sqlengine.IntegrityError):
+        b.execute("INSERT INTO t VALUES (1, 4)")
+    b.execute("DROP VIEW v")
+    with pytest.raises(sqlengine.OperationalError, match="no such table: v"):
+        a.execute("SELECT * FROM v")
+    a.close()
+    b.close()

@@ -69,9 +69,13 @@ def _open_schema(p):
     return cur
 
 
-def _finish(p):
+def _finish(p, added, deleted, *groups):
+    """Bump the schema cookie and update the schema (schema.SchemaEdit): ``groups`` are
+    the names of the tables or views whose sqlite_schema rows the statement changed, by
+    inserting ``added`` rows and deleting those ``deleted`` (``_delete_schema_rows``'s
+    test, or None)."""
     p.b.emit(O.OP_SetCookie, 0, 1, -1)
-    p.b.emit(O.OP_ParseSchema, 0, 0, 0, "schema changed")
+    p.b.emit(O.OP_ParseSchema, 0, 0, 0, S.SchemaEdit(groups, added, deleted))
 
 
 def _check_name(name, kind):
@@ -118,9 +122,12 @@ def compile_create_table(p, st: A.CreateTable, text: str):
     # of its own for that key)
     b.emit(O.OP_CreateBtree, 0, root, 2 if st.without_rowid else 1)
     _insert_schema_row(p, cur, "table", st.name, st.name, root, sql)
+    added = 1
+    groups = [st.name]
     for k, spec in enumerate(t.unique_specs):
         if st.without_rowid and spec[5]:
             continue
+        added += 1
         r = b.alloc_reg()
         b.emit(O.OP_CreateBtree, 0, r, 2)
         _insert_schema_row(p, cur, "index", f"sqlite_autoindex_{st.name}_{k + 1}", st.name, r, None)
@@ -130,8 +137,11 @@ def compile_create_table(p, st: A.CreateTable, text: str):
             raise OperationalError("AUTOINCREMENT not allowed on WITHOUT ROWID tables")
         if not t.autoinc:
             raise OperationalError("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY")
+        if p.schema.table("sqlite_sequence") is None:  # (made now)
+            added += 1
+            groups.append("sqlite_sequence")
         autoinc.create_sequence_table(p, cur, _insert_schema_row)
-    _finish(p)
+    _finish(p, added, None, *groups)
 
 
 def _decl_of_affinity(aff):
@@ -184,7 +194,7 @@ def _create_table_as(p, st, text):
     b.emit(O.OP_Insert, tcur, rec, rid)
     b.emit(O.OP_Next, eph, top)
     b.resolve(done)
-    _finish(p)
+    _finish(p, 1, None, st.name)
 
 
 def _quote_ident(name):
@@ -235,7 +245,7 @@ def compile_create_index(p, st: A.CreateIndex, text: str):
     b.emit(O.OP_CreateBtree, 0, root, 2)
     _insert_schema_row(p, cur, "index", st.name, t.name, root, sql)
     _fill_index(p, t, idx, root, st.unique)
-    _finish(p)
+    _finish(p, 1, None, t.name)
 
 
 def _fill_index(p, t, idx, root_reg, unique):
@@ -308,7 +318,7 @@ def compile_create_view(p, st: A.CreateView, text: str):
         raise OperationalError("parameters are not allowed in views")
     cur = _open_schema(p)
     _insert_schema_row(p, cur, "view", st.name, st.name, None, schema_sql(text))
-    _finish(p)
+    _finish(p, 1, None, st.name)
 
 
 def compile_create_trigger(p, st: A.CreateTrigger, text: str):
@@ -331,11 +341,12 @@ def compile_create_trigger(p, st: A.CreateTrigger, text: str):
     cur = _open_schema(p)
     name = t.name if t is not None else v.name
     _insert_schema_row(p, cur, "trigger", st.name, name, None, schema_sql(text))
-    _finish(p)
+    _finish(p, 1, None, name)
 
 
 def _delete_schema_rows(p, cur, col, value, also_type=None):
-    """Delete the sqlite_schema rows whose column ``col`` equals ``value`` (NOCASE)."""
+    """Delete the sqlite_schema rows whose column ``col`` equals ``value`` (NOCASE) (and
+    whose type is ``also_type``); returns that test, for schema.SchemaEdit."""
     from sqlengine.vdbe.collations import nocase
     b = p.b
     done = b.new_label()
@@ -357,6 +368,7 @@ def _delete_schema_rows(p, cur, col, value, also_type=None):
     b.resolve(nxt)
     b.emit(O.OP_Next, cur, top)
     b.resolve(done)
+    return col, value, also_type
 
 
 def compile_drop(p, st: A.Drop):
@@ -378,7 +390,7 @@ def compile_drop(p, st: A.Drop):
         if low == "sqlite_sequence":
             raise OperationalError("table sqlite_sequence may not be dropped")
         cur = _open_schema(p)
-        _delete_schema_rows(p, cur, 2, t.name)
+        deleted = _delete_schema_rows(p, cur, 2, t.name)
         if t.autoinc:
             from sqlengine.compiler import autoinc
             autoinc.code_drop(p, t.name)
@@ -386,6 +398,7 @@ def compile_drop(p, st: A.Drop):
             if idx.root != t.root:  # (a WITHOUT ROWID table's key is the table)
                 b.emit(O.OP_Destroy, idx.root)
         b.emit(O.OP_Destroy, t.root)
+        group = t.name
     elif kind == "VIEW":
         v = s.views.get(low)
         if v is None:
@@ -395,7 +408,8 @@ def compile_drop(p, st: A.Drop):
                 raise OperationalError(f"use DROP TABLE to delete table {st.name}")
             raise OperationalError(f"no such view: {st.name}")
         cur = _open_schema(p)
-        _delete_schema_rows(p, cur, 2, v.name)
+        deleted = _delete_schema_rows(p, cur, 2, v.name)
+        group = v.name
     elif kind == "INDEX":
         idx = s.indexes.get(low)
         if idx is None:
@@ -406,8 +420,9 @@ def compile_drop(p, st: A.Drop):
             raise OperationalError(
                 "index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped")
         cur = _open_schema(p)
-        _delete_schema_rows(p, cur, 1, idx.name, "index")
+        deleted = _delete_schema_rows(p, cur, 1, idx.name, "index")
         b.emit(O.OP_Destroy, idx.root)
+        group = idx.table
     elif kind == "TRIGGER":
         tr = s.triggers.get(low)
         if tr is None:
@@ -415,10 +430,11 @@ def compile_drop(p, st: A.Drop):
                 return
             raise OperationalError(f"no such trigger: {st.name}")
         cur = _open_schema(p)
-        _delete_schema_rows(p, cur, 1, tr.name, "trigger")
+        deleted = _delete_schema_rows(p, cur, 1, tr.name, "trigger")
+        group = tr.table
     else:
         raise OperationalError(f"unsupported DROP {kind}")
-    _finish(p)
+    _finish(p, 0, deleted, group)
 
 
 def compile_reindex(p, st: A.Reindex):

@@ -869,7 +869,7 @@ cdef class Vdbe:
                 if p2:
                     self.n_change += n
             elif op == OP_ParseSchema:
-                self.db._vm_parse_schema()
+                self.db._vm_parse_schema(_slot(p4s, pc))
             elif op == OP_SetLastRowid:
                 self.db.last_insert_rowid = mem[p1]
             elif op == OP_AddChanges:

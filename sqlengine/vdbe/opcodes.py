@@ -154,7 +154,7 @@ OPCODES: list[tuple[str, str, str]] = [
     ("SetCookie", "P2 P3", "Header meta value P2 = P3 (P3 < 0: current value + 1)."),
     ("CreateBtree", "P2 P3", "r[P2] = root page of a new b-tree (P3 = 1 table, 2 index)."),
     ("Destroy", "P1", "Drop the b-tree rooted at page P1."),
-    ("ParseSchema", "P4", "Reload the schema from sqlite_schema (P4 = the reason)."),
+    ("ParseSchema", "P4", "Read the schema again from sqlite_schema: only the groups a schema.SchemaEdit P4 names (a DDL statement's), else all of it (P4 = the reason)."),
     ("SetLastRowid", "P1", "Set last_insert_rowid to r[P1]."),
     ("AddChanges", "P1 P2", "Count P1 changes (statements that write rows without Insert/Delete); P2: made by a trigger's statement (total_changes only)."),
     ("Sequence", "P1 P2", "r[P2] = the next sequence number of cursor P1."),
