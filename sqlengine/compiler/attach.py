@@ -340,8 +340,12 @@ def prepare_attached(db, parsed, stmt=None):
         return _database_list(db)
     if t is A.CreateTrigger and _temp_trigger_on_main(db, stmt):
         return _TempTriggerStatement(db, stmt, parsed.text)
-    if t in _DDL and not (t is A.Pragma and stmt.name.lower() == "table_list"
-                          and (stmt.schema or "").lower() == "temp"):  # (pragma.py lists it)
+    if t is A.Pragma:
+        from sqlengine.compiler.pragma import DB_PRAGMAS
+    if t in _DDL and not (t is A.Pragma and (
+            stmt.name.lower() == "table_list" and (stmt.schema or "").lower() == "temp"
+            or stmt.name.lower() not in DB_PRAGMAS)):
+        # (pragma.py lists temp's tables; a connection's pragma is compiled on main)
         att = find(db, stmt.schema)
         if att is None:
             att = _temp_target(db, stmt)
@@ -485,8 +489,9 @@ _TEMP_KEYWORD = re.compile(r"^(\s*CREATE\s+)(?:TEMP|TEMPORARY)\s+", re.IGNORECAS
 
 
 def _temp_target(db, stmt):
-    """The temp database for a CREATE TEMP object (made on first use), or for an index or
-    trigger on a temp table (or a trigger on a temp view); None for anything else."""
+    """The temp database for a CREATE TEMP object or a PRAGMA temp.NAME = value (made on
+    first use), or for an index or trigger on a temp table (or a trigger on a temp view);
+    None for anything else."""
     t = type(stmt)
     temp = find(db, "temp")
     if t is A.CreateIndex or (t is A.CreateTrigger and not stmt.temp):
@@ -497,6 +502,8 @@ def _temp_target(db, stmt):
         return None
     wanted = getattr(stmt, "temp", False) or (getattr(stmt, "schema", None) or "").lower() \
         == "temp"
+    if t is A.Pragma and wanted and stmt.value is not None:
+        return temp if temp is not None else temp_database(db)  # (a setting is temp's)
     if not wanted or t not in (A.CreateTable, A.CreateView, A.CreateTrigger):
         return None
     return temp if temp is not None else temp_database(db)

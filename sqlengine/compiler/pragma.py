@@ -57,6 +57,18 @@ FLAGS = {
     "checkpoint_fullfsync": ("checkpoint_fullfsync", 0),
 }
 
+# The pragmas that act on one database (SQLite's PragFlg_SchemaReq / SchemaOpt): with a
+# schema name they go to that database (compiler/attach.py); the others set or read the
+# connection, whatever schema name they are given.
+DB_PRAGMAS = frozenset((
+    "application_id", "auto_vacuum", "cache_size", "cache_spill", "default_cache_size",
+    "freelist_count", "incremental_vacuum", "index_info", "index_list", "index_xinfo",
+    "integrity_check", "journal_mode", "journal_size_limit", "locking_mode",
+    "max_page_count", "mmap_size", "page_count", "page_size", "quick_check",
+    "schema_version", "secure_delete", "synchronous", "table_info", "table_list",
+    "table_xinfo", "user_version", "wal_checkpoint", "foreign_key_check",
+    "foreign_key_list"))
+
 # Read-only or connection-level values with SQLite's defaults.
 CONSTANTS = {
     "encoding": "UTF-8",
@@ -312,6 +324,10 @@ def _check_schema(p, st):
         p.db.temp_used = True
     if s in ("main", "temp"):
         return s
+    if st.name.lower() not in DB_PRAGMAS:  # (a connection's pragma: any attached name)
+        from sqlengine.compiler.attach import find
+        if find(p.db, s) is not None:
+            return "main"
     raise OperationalError(f"unknown database {st.schema}")
 
 
