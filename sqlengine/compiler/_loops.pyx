@@ -10,7 +10,7 @@ code and never chooses the join order (``planner.solve`` does).
 
 from sqlengine.compiler._resolve cimport Source, comparison_collation, expr_affinity
 from sqlengine.compiler._terms cimport Operand, WhereTerm, is_constant, obj_id
-from sqlengine.compiler.exprindex import XN_EXPR, index_column_affinity, same_expr
+from sqlengine.compiler.exprindex import XN_EXPR, same_expr
 from sqlengine.compiler.plan_terms import or_to_in
 from sqlengine.sql import ast as A
 from sqlengine.vdbe._values cimport comparison_affinity
@@ -648,9 +648,16 @@ cdef class IndexLoops:
         """Whether operand ``o`` may key index column ``k`` (affinity and collation)."""
         ix = self.ix
         table = self.table
-        coll = ix.collations[k] or table.columns[ix.columns[k]].collation
-        info = self.builder.op_info(o)
-        aff = index_column_affinity(table, ix, k, info[1])
+        col = ix.columns[k]
+        coll = ix.collations[k] or table.columns[col].collation
+        cdef tuple info = self.builder.op_info(o)
+        # (exprindex.index_column_affinity: the table column's, an expression's own)
+        if col >= 0:
+            aff = table.columns[col].affinity
+        else:
+            aff = info[1]
+            if aff is None or aff == "" or aff == "@":
+                aff = AFF_BLOB
         return affinity_ok(aff, info[0]) and info[2] == coll_name(coll)
 
     cdef void add_from(self, int k, tuple eq, unsigned long long prereq, int n_out,

@@ -79,13 +79,13 @@ cdef int OP_SeekRowid = O.OP_SeekRowid
 
 def open_source_cursor(p, src, write=False):
     """Emit OpenRead for a table source (once, before any loop)."""
-    _open_source_cursor(p, src, write)
+    _open_source_cursor(p, p.b, src, write)
 
 
-cdef _open_source_cursor(p, Source src, bint write):
+cdef _open_source_cursor(p, b, Source src, bint write):
     if src.is_table:
         table = src.table
-        p.b.emit(OP_OpenWrite if write else OP_OpenRead, src.cursor, table.root, 0,
+        b.emit(OP_OpenWrite if write else OP_OpenRead, src.cursor, table.root, 0,
                  _table_p4(p, table), 0, table.name)
 
 
@@ -213,7 +213,7 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
     cdef Source src
     if open_cursors:
         for src in srcs:
-            _open_source_cursor(p, src, False)
+            _open_source_cursor(p, b, src, False)
     cdef dict match_sets = None
     if last >= 0:
         match_sets = {}
@@ -303,7 +303,7 @@ cdef Access _access_of(scope, WhereLoop lp, src, unsigned long long placed_mask,
                        list terms):
     """The Access that codes loop ``lp`` given the sources already open (``placed_mask``);
     ``terms`` are the terms tested at this level (for an automatic index)."""
-    kind = lp.kind
+    cdef str kind = lp.kind
     cdef Access a
     cdef Operand o
     cdef WhereTerm t
@@ -454,7 +454,7 @@ cdef set _enforced_terms(WhereLoop lp):
     index lookup (the planner let it key the index only with the comparison's affinity
     and collation), a BETWEEN both of whose bounds do. Automatic indexes and indexed
     expressions keep their tests. None: no term."""
-    kind = lp.kind
+    cdef str kind = lp.kind
     if kind == "scan" or kind == "auto" or not lp.used:
         return None
     cdef list ops = list(lp.eq)
@@ -568,7 +568,7 @@ cdef int _open_loop(p, b, scope, Level lv) except -1:
         lv.eqp_addr = eqp_line(p, _eqp_text(p, lv, False))
     lv.start = b.addr()
     cdef bint rev = acc.reverse
-    kind = acc.kind
+    cdef str kind = acc.kind  # (typed: its comparisons with literals test identity first)
     if kind == "scan":
         b.emit(OP_Last if rev else OP_Rewind, cur, lv.brk)
         lv.top = b.addr()
@@ -906,6 +906,7 @@ def where_end(p, WhereInfo info):
     cdef Access acc
     cdef Py_ssize_t i
     cdef bint any_rj = False
+    cdef str kind
     for lv in levels:
         if lv.seek >= 0 and lv.access.kind == "index":
             src = lv.src
@@ -928,9 +929,10 @@ def where_end(p, WhereInfo info):
             b.emit(step, src.cursor, lv.top)
         elif kind == "index" or kind == "auto":
             b.emit(step, lv.icur, lv.top)
-        for eph, top, nxt, desc in reversed(lv.in_loops):  # each IN list's next value
-            b.resolve(nxt)
-            b.emit(OP_Prev if desc else OP_Next, eph, top)
+        if lv.in_loops:
+            for eph, top, nxt, desc in reversed(lv.in_loops):  # each IN list's next value
+                b.resolve(nxt)
+                b.emit(OP_Prev if desc else OP_Next, eph, top)
         b.resolve(lv.brk)
         if src.left:
             b.emit(OP_IfPos, lv.match_reg, lv.done, 0)
