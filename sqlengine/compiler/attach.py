@@ -525,6 +525,7 @@ def temp_database(db):
     temp = find(db, "temp")
     if temp is None:
         adb = Database(":memory:", getattr(db.bt, "busy_timeout", 5.0))
+        adb.is_temp = True  # (what its pragmas answer: pragma._temp_pragma)
         adb.functions = db.functions
         adb.collations = db.collations
         db._attach_code += 1

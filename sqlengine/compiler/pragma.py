@@ -345,6 +345,9 @@ def compile_pragma(p, st: A.Pragma, dest=None):
     b = p.b
     if name == "foreign_key_check":
         return _foreign_key_check(p, val, schema)
+    names = _temp_pragma(p, name, schema, st, val, dest)
+    if names is not None:
+        return names
     if name == "module_list":
         from sqlengine.compiler.pragma_lists import module_names
         _emit_messages(p, module_names)
@@ -488,6 +491,58 @@ def compile_pragma(p, st: A.Pragma, dest=None):
         _emit_call(p, lambda db: 1, dest=dest)
         return [name]
     return []
+
+
+# what SQLite's temp database answers before it is made (a value set makes it first:
+# attach._temp_target)
+_TEMP_UNMADE = {"page_count": 0, "freelist_count": 0, "page_size": 4096, "cache_size": -2000,
+                "schema_version": 0, "user_version": 0, "application_id": 0}
+
+
+def _temp_pragma(p, name, schema, st, val, dest):
+    """The temp database's answers where they are not a database file's: its journal mode
+    is DELETE (any but WAL may be set; memory and off also act on its in-memory pages),
+    it syncs never (synchronous 0, a setting ignored) and is locked exclusively; before it
+    is made, the values of an empty database (read as the statement runs). None for
+    anything else."""
+    made = getattr(p.db, "is_temp", False)  # (compiled on the temp database itself)
+    if not made and schema != "temp":
+        return None
+    if name == "journal_mode":
+        mode = str(val).lower() if st.value is not None else None
+        if not made:
+            _emit_call(p, lambda db: _temp_value(db, name, "delete"), dest=dest)
+        else:
+            def journal(db, mode=mode):
+                if mode in ("delete", "truncate", "persist", "memory", "off"):
+                    db.bt.set_journal_mode(mode if mode in ("memory", "off") else "memory")
+                    db.temp_journal_mode = mode
+                return getattr(db, "temp_journal_mode", "delete")
+            _emit_call(p, journal, dest=dest)
+        return [name]
+    if name == "synchronous":
+        if st.value is None:
+            _emit_rows(p, 1, [(0,)], dest)
+            return [name]
+        return []
+    if name == "locking_mode":
+        _emit_rows(p, 1, [("exclusive",)], dest)
+        return [name]
+    if not made and name in _TEMP_UNMADE and st.value is None:
+        _emit_call(p, lambda db: _temp_value(db, name, _TEMP_UNMADE[name]), dest=dest)
+        return [name]
+    return None
+
+
+def _temp_value(db, name, unmade):
+    """PRAGMA temp.NAME as the statement runs: the temp database's value, or ``unmade``
+    while there is none (a program compiled before it was made may run after)."""
+    from sqlengine.compiler.attach import find
+    temp = find(db, "temp")
+    if temp is None:
+        return unmade
+    rows = temp.db.execute(f"PRAGMA {name}")
+    return rows[0][0] if rows else None
 
 
 def _foreign_key_check(p, val, schema, dest=None):
