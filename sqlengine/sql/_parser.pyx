@@ -211,12 +211,22 @@ def _check_fast_new():
 cdef enum:
     N_INTS = 4096
 cdef tuple INTS = tuple(range(N_INTS))
+cdef PyObject *INT_AT[N_INTS]  # (INTS's items, read without a tuple access)
+
+
+cdef void _int_at_init() noexcept:
+    cdef int i
+    for i in range(N_INTS):
+        INT_AT[i] = <PyObject *> INTS[i]
+
+
+_int_at_init()
 
 
 cdef inline object int_obj(long long v):
     """The int ``v``, the kept one when it is in [0, N_INTS)."""
     if 0 <= v < N_INTS:
-        return INTS[v]
+        return <object> INT_AT[v]
     return v
 
 
