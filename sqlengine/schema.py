@@ -606,15 +606,18 @@ class SchemaRows:
             groups[key] = g = [key]
         g += (typ, name, tbl_name, root, sql)
 
-    def rows(self):
-        """(type, name, tbl_name, rootpage, sql, group key) of each row, in rowid order."""
+    def rows(self) -> list:
+        """(type, name, tbl_name, rootpage, sql, group key) of each row, in rowid order (a
+        list: build_schema walks it up to three times)."""
         groups = self.groups
         at: dict = {}
+        out = []
         for key in self.keys:
             g = groups[key]
             i = at.get(key, 1)
             at[key] = i + 5
-            yield g[i], g[i + 1], g[i + 2], g[i + 3], g[i + 4], key
+            out.append((g[i], g[i + 1], g[i + 2], g[i + 3], g[i + 4], key))
+        return out
 
 
 def _final_groups(lists, old, defer=True) -> tuple:
@@ -740,7 +743,8 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None,
     table_names = None  # every table row's lower-case name: the tables an index may be on
     same = _OldRows(old)
     again = set()  # the groups whose Table was made again from old's (_table_again)
-    for typ, name, tbl_name, root, sql, key in rows.rows():
+    all_rows = rows.rows()
+    for typ, name, tbl_name, root, sql, key in all_rows:
         reuse = key in kept  # (its rows were checked when they were first built)
         if not reuse:
             _check_schema_row(typ, name, tbl_name, root, sql)
@@ -809,7 +813,7 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None,
             else:
                 t.indexes.append(idx)
             s.indexes[name.lower()] = idx
-    for typ, name, tbl_name, root, sql, key in rows.rows() if n_idx else ():
+    for typ, name, tbl_name, root, sql, key in all_rows if n_idx else ():
         if typ != "index" or sql is None:
             continue
         if key in kept:
@@ -831,7 +835,7 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None,
                 continue
         st = parse(sql, "index", name)
         if table_names is None:
-            table_names = {r[1].lower() for r in rows.rows() if r[0] == "table"}
+            table_names = {r[1].lower() for r in all_rows if r[0] == "table"}
         if st.table.lower() not in table_names and (known_tables is None
                                                     or st.table.lower() not in known_tables):
             raise _no_table(name, st.table)
