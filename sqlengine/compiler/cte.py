@@ -88,6 +88,19 @@ def missing_table(p, name, schema=None):
                             f"no such table: {name}")
 
 
+def bound_object(p, name, schema=None, kind="tables"):
+    """The table (``kind="views"``: the view) that ``[schema.]name`` names in the body of
+    a view or trigger of database ``p.body_db``, when the merged schema holds it under
+    that database's name (attach.merged_schema) and the bare name may be another's: SQLite
+    binds every name of a main (or attached) body to the body's database
+    (sqlite3FixSrcList), so a temp table hiding a main one is not what a main view reads;
+    also ``main.t`` written in a body. None elsewhere (the bare name is the answer)."""
+    db = schema or p.body_db
+    if db is None:
+        return None
+    return getattr(p.schema, kind).get(f"{db.lower()}.{name.lower()}")
+
+
 def find_cte(p, name: str):
     stack = getattr(p, "ctes", None)
     if not stack:

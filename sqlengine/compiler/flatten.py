@@ -44,6 +44,7 @@ def flatten_from(p, core, order_by, views=()):
     """``core`` with its one view or subquery FROM item merged into it, or ``core`` itself
     when the rewrite does not apply (``views``: the views being flattened around it)."""
     item = core.from_
+    view = None
     if type(item) is SubqueryRef:
         sel, visible = item.select, item.alias
     elif type(item) is TableRef and item.schema is None and not getattr(p, "ctes", None):
@@ -66,6 +67,8 @@ def flatten_from(p, core, order_by, views=()):
     if names is None or not _outer_reads_only(core, order_by, names, visible):
         return core
     table = body.from_
+    if view is not None and p.db.attached and _rebound(p, view, table.name):
+        return core
     where = body.where if core.where is None else (
         core.where if body.where is None else Binary("AND", body.where, core.where))
     item = dataclasses.replace(table, alias=visible)
@@ -108,6 +111,18 @@ def _star_listed(p, body):
     names = [c.name for c in t.columns if not c.hidden]
     return dataclasses.replace(body, columns=[ResultColumn(Column(n), None, n)
                                               for n in names])
+
+
+def _rebound(p, view, name):
+    """Whether the table ``name`` in the body of ``view`` is another than the statement's
+    own ``name``: the view's database's, where a temp table hides it (SQLite binds the
+    body's names to that database, cte.bound_object); such a view is not merged."""
+    from sqlengine.compiler.attach import holder_name
+    db = holder_name(p.db, p.schema, view)
+    if db is None:
+        return False
+    own = p.schema.tables.get(f"{db.lower()}.{name.lower()}")
+    return own is not None and own is not p.schema.table(name)
 
 
 def _exported(p, body):

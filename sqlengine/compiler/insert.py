@@ -31,7 +31,8 @@ from sqlengine.vdbe import opcodes as O
 def table_for_write(p, name, schema_name=None):
     if schema_name is not None and schema_name.lower() not in ("main", "temp"):
         raise OperationalError(f"no such table: {schema_name}.{name}")
-    t = p.schema.table(name)
+    from sqlengine.compiler.cte import bound_object
+    t = bound_object(p, name, schema_name) or p.schema.table(name)
     if t is None:
         v = p.schema.views.get(name.lower())
         if v is not None:

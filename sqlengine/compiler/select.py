@@ -34,6 +34,7 @@ from sqlengine.compiler.flatten import (ALL_COLUMNS, flatten_from, unused_column
                                         without_outer_aggregates)
 from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested, star_skips
 from sqlengine.compiler import rightjoin, truefalse
+from sqlengine.compiler.cte import bound_object
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
 from sqlengine.compiler.pushdown import and_terms, rowid_filtered
 from sqlengine.compiler.plan_minmax import code_count, code_minmax
@@ -302,6 +303,10 @@ def _source_for(p, item, scope, outer=None):
         if lname not in _TEMP_MASTER:
             t = p.schema.tables.get(lname)
             if t is not None:
+                if p.body_db is not None and (
+                        (t.root or 0) >> ROOT_SHIFT or p.body_db != "main"):
+                    # (a view or trigger body: its own database's table, cte.bound_object)
+                    t = bound_object(p, name) or t
                 return _table_item_source(p, item, name, t)
     return _any_source_for(p, item, scope, outer)
 
@@ -369,13 +374,13 @@ def _any_source_for(p, item, scope, outer):
             return src
         if item.schema is not None and item.schema.lower() not in ("main", "temp"):
             raise OperationalError(f"no such table: {item.schema}.{name}")
-        t = p.schema.table(name)
+        t = bound_object(p, name, item.schema) or p.schema.table(name)
         if t is None and name.lower() in ("sqlite_master", "sqlite_temp_master",
                                           "sqlite_temp_schema"):
             t = p.schema.table("sqlite_schema")
         if t is not None:
             return _table_item_source(p, item, name, t)
-        v = p.schema.views.get(name.lower())
+        v = bound_object(p, name, item.schema, "views") or p.schema.views.get(name.lower())
         if v is not None:
             check_indexed_by(item, v)
             stack = p.view_stack
