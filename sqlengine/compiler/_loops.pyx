@@ -180,16 +180,39 @@ def table_facts(table):
 
 
 cdef object c_table_facts(table):
-    hit = _facts_memo.get(id(table))
-    ixs = tuple(table.indexes)
-    # (tuples compare their items by identity first: the same Index objects are equal)
-    if hit is not None and hit[0] is table and hit[1] == len(table.columns) and hit[2] == ixs:
+    hit = _facts_memo.get(obj_id(table))
+    indexes = table.indexes
+    if (hit is not None and hit[0] is table and hit[1] == len(table.columns)
+            and _same_items(<tuple>hit[2], indexes)):
         return hit[3]
+    ixs = tuple(indexes)
     ans = TableFacts(table)
     if len(_facts_memo) > 256:
         _facts_memo.clear()
-    _facts_memo[id(table)] = (table, len(table.columns), ixs, ans)
+    _facts_memo[obj_id(table)] = (table, len(table.columns), ixs, ans)
     return ans
+
+
+cdef bint _same_items(tuple kept, items) except -1:
+    """Whether ``items`` holds the objects of ``kept`` (as ``kept == tuple(items)``
+    compares them: identity first), without making the tuple."""
+    cdef Py_ssize_t n = len(kept), k
+    if len(items) != n:
+        return False
+    for k in range(n):
+        a = kept[k]
+        b = items[k]
+        if a is not b and not a == b:
+            return False
+    return True
+
+
+cdef object _pk_of(table):
+    """The PRIMARY KEY index of a WITHOUT ROWID table (its own b-tree), or None."""
+    for ix in table.indexes:
+        if ix.is_pk:
+            return ix
+    return None
 
 
 def _row_est(ix):
@@ -463,9 +486,11 @@ cdef class LoopBuilder:
             ops = [o for t in tl for o in t.operands if o.src is src]
             terms = [t for t in tl if t.mask & bit]
         # (a subquery's own estimate, as SQLite's nRowLogEst of its ephemeral table)
-        r_size = src.row_est if src.row_est is not None else C_TABLE_ROWS
+        row_est = src.row_est
+        r_size = row_est if row_est is not None else C_TABLE_ROWS
         r_log = c_est_log(r_size)
         table = src.table if src.is_table else None
+        cdef bint without_rowid = table is not None and table.without_rowid
         ob = self.ob_cols.get(i, ())
         self.sort_idx = 0
         hint = self.hints.get(i)
@@ -477,7 +502,7 @@ cdef class LoopBuilder:
         # tablefunc.py, subclasses, set it)
         if ((type(src) is Source or not getattr(src, "changes_per_run", False))
                 and hint is None and not src.right
-                and (table is None or not table.without_rowid)):
+                and not without_rowid):
             for o in ops:
                 if o.op != "=" or o.col < 0 and table is not None:
                     continue
@@ -497,9 +522,9 @@ cdef class LoopBuilder:
         # full scan
         self.sort_idx = 1 if -1 in ob else 0
         lp = new_loop(i, "scan")
-        if table is not None and table.without_rowid:
+        if without_rowid:
             # a WITHOUT ROWID table is read in PRIMARY KEY order (its key is its b-tree)
-            pk = next((ix for ix in table.indexes if ix.is_pk), None)
+            pk = _pk_of(table)
             if pk is not None:
                 lp = new_loop(i, "index")
                 lp.index = pk
@@ -512,7 +537,7 @@ cdef class LoopBuilder:
         facts = c_table_facts(table)
         sz_tab = facts.sz_tab
         # rowid (INTEGER PRIMARY KEY) lookups and ranges
-        if not table.without_rowid and indexed_by is None:
+        if not without_rowid and indexed_by is None:
             self.add_rowid(i, [o for o in ops if o.col == -1], r_size, r_log, terms)
         used = self.col_used.get(i) if self.col_used is not None else None
         op_cols = {o.col for o in ops}
