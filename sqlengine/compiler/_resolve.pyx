@@ -915,12 +915,36 @@ cpdef tuple result_column(rc, scope, bint early_names):
     return (e, name, decl)
 
 
-cpdef tuple result_lists(cols, scope, bint any_collate):
-    """(names, declared types, affinities, collations, whether each has a collation) of
-    the result columns ``cols`` ([(expression, name, declared type)]): the lists of a
-    ResultInfo, each column's affinity found before its collation."""
+cdef class ResultInfo:
+    """What a SELECT returns: names, declared types, affinities, collations per column.
+    ``has_coll[i]`` tells whether column i carries a collation at all (a column reference or
+    an explicit COLLATE; BINARY counts), which a compound SELECT needs (None: all do).
+    ``last``: for a compound, the ResultInfo of its rightmost SELECT (of a VALUES of several
+    rows, its last row), where SQLite's IN and scalar subqueries read a column's affinity
+    and collation (x.pSelect->pEList); None when that is this one. ``arm``: for a SELECT
+    of a compound, (its scope, its result columns, its alias rewrite or None), which the
+    compound's ORDER BY terms are matched against. ``nested``: (enames, noexpand) of a
+    parenthesized join's subquery. (A cdef class: one is made per SELECT compiled.)"""
+
+    cdef public object names, decltypes, affs, colls, has_coll, last, arm, nested
+
+    def __init__(self, names, decltypes, affs, colls, has_coll=None):
+        self.names = names
+        self.decltypes = decltypes
+        self.affs = affs
+        self.colls = colls
+        self.has_coll = has_coll
+
+    def rightmost(self):
+        return self.last if self.last is not None else self
+
+
+cpdef ResultInfo result_info(cols, scope, bint any_collate):
+    """The ResultInfo of the result columns ``cols`` ([(expression, name, declared
+    type)]), each column's affinity found before its collation."""
     cdef list names = [], decls = [], affs = [], colls = [], has_coll = []
     cdef tuple seq
+    cdef ResultInfo info = ResultInfo.__new__(ResultInfo)
     for c in cols:
         e, name, decl = c
         names.append(name)
@@ -929,4 +953,9 @@ cpdef tuple result_lists(cols, scope, bint any_collate):
         seq = result_coll_seq(e, scope, any_collate)
         colls.append(seq[1])
         has_coll.append(seq[0])
-    return names, decls, affs, colls, has_coll
+    info.names = names
+    info.decltypes = decls
+    info.affs = affs
+    info.colls = colls
+    info.has_coll = has_coll
+    return info

@@ -129,6 +129,10 @@ class Aliases:
 
     def _sub(self, e, local, outer, win_ok):
         # (the walk hands ``_name`` only the unqualified names among ``self.names``)
+        if type(e) is Column:  # (the commonest term, a name: answered without the walk)
+            if e.table is not None or e.name.lower() not in self.names:
+                return e
+            return self._name(e, local, outer, win_ok)
         return rewrite_columns(e, lambda c: self._name(c, local, outer, win_ok),
                                self._link if local and self.local else None, self.names)
 

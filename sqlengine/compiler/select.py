@@ -21,7 +21,7 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
                                      if_false, walk, walk_select)
 from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_result_columns,
                                          emit_limited, emit_result_row)
-from sqlengine.compiler._resolve import result_column, result_lists, sees_words
+from sqlengine.compiler._resolve import ResultInfo, result_column, result_info, sees_words
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
@@ -161,32 +161,6 @@ class CallbackDest(Dest):
 
     def emit(self, p, base, n):
         self.fn(base, n)
-
-
-class ResultInfo:
-    """What a SELECT returns: names, declared types, affinities, collations per column.
-    ``has_coll[i]`` tells whether column i carries a collation at all (a column reference or
-    an explicit COLLATE; BINARY counts), which a compound SELECT needs (None: all do).
-    ``last``: for a compound, the ResultInfo of its rightmost SELECT (of a VALUES of several
-    rows, its last row), where SQLite's IN and scalar subqueries read a column's affinity
-    and collation (x.pSelect->pEList); None when that is this one. ``arm``: for a SELECT
-    of a compound, (its scope, its result columns, its alias rewrite or None), which the
-    compound's ORDER BY terms are matched against."""
-
-    __slots__ = ("names", "decltypes", "affs", "colls", "has_coll", "last", "arm", "nested")
-
-    def __init__(self, names, decltypes, affs, colls, has_coll=None):
-        self.names = names
-        self.decltypes = decltypes
-        self.affs = affs
-        self.colls = colls
-        self.has_coll = has_coll
-        self.last = None
-        self.arm = None
-        self.nested = None  # (enames, noexpand) of a parenthesized join's subquery
-
-    def rightmost(self):
-        return self.last if self.last is not None else self
 
 
 # ------------------------------------------------------------------------------------------
@@ -1092,7 +1066,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     scope.agg_allowed = is_agg
     if not is_agg and feats & FEAT_FUNCTION:
         scope.in_where = [core.where, core.from_]  # (a misuse there is a resolve error)
-    info = ResultInfo(*result_lists(cols, scope, feats & FEAT_COLLATE))
+    info = result_info(cols, scope, feats & FEAT_COLLATE)
     if compound_arm:
         info.arm = (scope, cols, names_rw)
     if nested is not None:
