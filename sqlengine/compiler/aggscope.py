@@ -120,6 +120,33 @@ def _in_registers(ref) -> bool:
     return getattr(src, "cursor", 0) == -1 and (-1, ref.col) in ref.scope.overrides
 
 
+def resolved_aggregate(scope, aggs) -> bool:
+    """Whether the calls ``aggs`` (this query's) make it an aggregate query when SQLite
+    resolves its names, which is when it tests a HAVING without GROUP BY: a call whose
+    arguments read columns, each a RETURNING row's (``_in_registers``), is then the
+    RETURNING clause's own, since those are columns until SQLite codes them (so 3.40 runs
+    it over that one row, but fails "HAVING clause on a non-aggregate query")."""
+    for call in aggs:
+        cols = []
+        for x in call.args:
+            _columns(x, cols)
+        if call.filter is not None:
+            _columns(call.filter, cols)
+        if not cols:
+            return True
+        for e in cols:
+            if type(e) is A.Column:
+                try:
+                    ref = scope.lookup(e.name, e.table)
+                except OperationalError:
+                    return True
+            else:
+                ref = e.ref if type(e) is ResolvedColumn else None
+            if ref is None or not _in_registers(ref):
+                return True
+    return False
+
+
 def _columns(e, out):
     """Append to ``out`` the column references of ``e`` outside subqueries."""
     stack = [e]

@@ -17,6 +17,7 @@ from sqlengine.compiler.aggscope import attach as attach_aggregates
 from sqlengine.compiler.attach import ROOT_SHIFT, table_db
 from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
+from sqlengine.compiler.aggscope import resolved_aggregate
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
                                      if_false, walk, walk_select)
 from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_result_columns,
@@ -1042,7 +1043,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         aggs = []
     if having is not None:
         # (SQLite: the result columns or GROUP BY make the query an aggregate one)
-        if not aggs and group_by is None:
+        if group_by is None and not resolved_aggregate(scope, aggs):
             raise OperationalError("HAVING clause on a non-aggregate query")
         if names_rw is not None:
             having = names_rw.clause(having)

@@ -16,3 +16,20 @@ INSERT INTO t VALUES (12, 5) RETURNING (SELECT max(rowid)), (SELECT min(b) * 2);
 DELETE FROM t WHERE a > 8 RETURNING (SELECT min(a)), a;
 INSERT INTO t VALUES (13, 6) RETURNING (SELECT max(a) OVER ()), (SELECT sum(b) OVER (ORDER BY a));
 SELECT * FROM t ORDER BY rowid;
+-- such a subquery is not an aggregate one for SQLite's HAVING test (the row's columns
+-- are columns of the RETURNING clause when it resolves names): a HAVING without GROUP BY
+-- fails, unless another call aggregates the subquery's own columns, or none
+INSERT INTO t VALUES (20, 1) RETURNING (SELECT max(a) HAVING 1);
+INSERT INTO t VALUES (21, 1) RETURNING (SELECT max(a) HAVING max(a) > 0);
+INSERT INTO t VALUES (22, 1) RETURNING (SELECT sum(b) + a HAVING a > 0);
+INSERT INTO t VALUES (23, 1) RETURNING (SELECT max(a) FILTER (WHERE b > 0) HAVING 1);
+INSERT INTO t VALUES (24, 1) RETURNING (SELECT max(a) FROM u HAVING 1);
+INSERT INTO t VALUES (25, 1) RETURNING (SELECT max(x) FROM u HAVING max(a) > 0);
+INSERT INTO t VALUES (26, 1) RETURNING (SELECT max(x + a) FROM u HAVING 1);
+INSERT INTO t VALUES (27, 1) RETURNING (SELECT count(*) HAVING max(a) > 0);
+INSERT INTO t VALUES (28, 1) RETURNING (SELECT 1 HAVING 1);
+UPDATE t SET b = b + 1 WHERE a = 1 RETURNING (SELECT max(a) HAVING 1);
+DELETE FROM t WHERE a = 3 RETURNING (SELECT min(b) HAVING min(b) > 0);
+UPDATE t SET b = b + 1 WHERE a = 1 RETURNING (SELECT min(b) FROM u HAVING count(*) > 1);
+SELECT (SELECT max(a) HAVING 1) FROM t;
+SELECT * FROM t ORDER BY rowid;
