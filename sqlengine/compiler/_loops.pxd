@@ -25,3 +25,14 @@ cdef class WhereLoop:
     cdef public int sort_idx  # non-zero: the index might deliver the ORDER BY (kept apart)
     cdef public object ops  # auto: the operands on its source, which _where._access_of keys it by
     cdef tuple order_keys  # the ORDER BY check's view of it (_paths._loop_keys), once made
+
+
+cdef inline WhereLoop new_loop(int src_i, str kind):
+    """A WhereLoop as ``WhereLoop(src_i, kind)`` makes it, without the call."""
+    cdef WhereLoop lp = WhereLoop.__new__(WhereLoop)
+    lp.src_i = src_i
+    lp.bit = 1ULL << src_i
+    lp.kind = kind
+    lp.eq = ()
+    lp.used = ()
+    return lp

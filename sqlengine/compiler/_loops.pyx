@@ -101,16 +101,6 @@ cdef class WhereLoop:
         self.used = ()
 
 
-cdef inline WhereLoop new_loop(int src_i, str kind):
-    cdef WhereLoop lp = WhereLoop.__new__(WhereLoop)
-    lp.src_i = src_i
-    lp.bit = 1ULL << src_i
-    lp.kind = kind
-    lp.eq = ()
-    lp.used = ()
-    return lp
-
-
 # ---- sizes (SQLite's szEst / szTabRow / szIdxRow) -----------------------------------------
 
 def _col_size(c) -> int:

@@ -8,7 +8,7 @@ never makes loops (``_loops.pyx`` does).
 """
 
 from sqlengine.compiler._loops cimport (WhereLoop, build_loops, c_est_log, c_log_add, c_log_est,
-                                         coll_name)
+                                         coll_name, new_loop)
 from sqlengine.compiler._resolve cimport Source, comparison_collation
 from sqlengine.compiler._terms cimport Operand, WhereTerm, column_ref
 from sqlengine.compiler._loops import log_est
@@ -60,7 +60,7 @@ cpdef tuple plan(scope, wc, core, order_by=None, limit=None, bint group=False):
     if n == 1 and not srcs[0].left:
         src = srcs[0]
         if _scan_only(scope, wc, src.table) if src.is_table else not _any_operands(wc.terms):
-            lp = WhereLoop(0, "scan")
+            lp = new_loop(0, "scan")
             if order_by:
                 k, rev = new_checker(scope, wc, obs, group).detail([lp])
                 return [lp], k, rev
@@ -92,6 +92,7 @@ cpdef tuple plan(scope, wc, core, order_by=None, limit=None, bint group=False):
     n_ordered = 0
     backwards = ()
     cdef int n_ob
+    cdef OrderChecker check
     if order_by and not fixed:
         # SQLite's second pass: the sort priced for the rows the first plan gives
         n_ob = len(order_by)
@@ -541,7 +542,7 @@ cdef class OrderChecker:
                 return True
         return t[7]
 
-    def detail(self, loops):
+    cpdef tuple detail(self, loops):
         """(number of leading ORDER BY terms delivered, source indexes of the loops that
         must run backwards for them: also when only some terms are delivered, as SQLite
         sets revMask while it matches)."""
