@@ -1428,6 +1428,13 @@ cdef int _text_copy(ProgramBuilder b, e, int r):
     return t
 
 
+cdef bint _constant_items(list items) except -1:
+    for item in items:
+        if not _expr.is_constant(item):
+            return False
+    return True
+
+
 cdef _code_in_list(p, scope, e, int target):
     cdef ProgramBuilder b = p.b
     cdef int rx, ri, has_null, done, found, nn
@@ -1443,6 +1450,10 @@ cdef _code_in_list(p, scope, e, int target):
         _expr._rowvalue.check_in_list_lhs(p, scope, e)
     rx = code_expr_reg(p, scope, x)
     aff_p5 = _AFF_CODE.get(expr_affinity(x, scope), 0)
+    if p.returning is not None and len(items) > 2 and _constant_items(items):
+        # (SQLite probes such a list as an ephemeral table, converting its left side)
+        from sqlengine.compiler.select import convert_row_column
+        convert_row_column(p, scope, x, expr_affinity(x, scope))
     # x IN (list) compares with x's collation; x IN (constant) is x = +constant (parse.y)
     if len(items) == 1 and _expr.is_constant(items[0]):
         coll_name = comparison_collation(x, items[0], scope)

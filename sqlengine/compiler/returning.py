@@ -77,6 +77,7 @@ class Returning:
         p = self.p
         b = p.b
         scope = _first_affinity(_row_scope(p, self.table, base), self.table)
+        self.row_scope = scope  # (select.convert_row_column converts its registers)
         if wildcard_error(self.items) is not None:
             from sqlengine.compiler.resolve_order import returning_error
             raise returning_error(p, self.table, self.items)

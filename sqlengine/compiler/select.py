@@ -1811,6 +1811,31 @@ def code_in_subquery(p, scope, e, target, sel=None):
     _probe(p, scope, lhs_items, cur, affs, e.negated, target, lhs_regs)
 
 
+def convert_row_column(p, scope, item, aff):
+    """The affinity ``aff`` of an IN (a subquery's, a table's, a list's SQLite probes as
+    an ephemeral table) applied in place to the register of the RETURNING row's column
+    ``item`` (through COLLATE) too: 3.40 codes the row's columns as the registers
+    themselves (TK_REGISTER), so its OP_Affinity on the left operand converts the row for
+    what is coded after the IN (a later item sees '6' as 6). Not for a REAL column (its
+    IntReal stays a real there) nor a vector's items (copied first)."""
+    while type(item) is A.Collate:
+        item = item.expr
+    if type(item) is not A.Column or aff in "@A":
+        return
+    try:
+        ref = scope.lookup(item.name, item.table)
+    except OperationalError:
+        return
+    if ref is None or ref.col < 0 or ref.scope is not getattr(p.returning, "row_scope", None):
+        return
+    table = ref.source.table
+    if table is not None and table.columns[ref.col].affinity == "E":
+        return
+    reg = ref.scope.overrides.get((-1, ref.col))
+    if reg is not None:
+        p.b.emit(O.OP_Affinity, reg, 1, 0, aff)
+
+
 def _probe(p, scope, lhs_items, cur, affs, negated, target, lhs_regs=None):
     b = p.b
     n = len(lhs_items)
@@ -1820,6 +1845,8 @@ def _probe(p, scope, lhs_items, cur, affs, negated, target, lhs_regs=None):
             b.emit(OP_SCopy, lhs_regs[i], key + i)
         else:
             code_expr(p, scope, item, key + i)
+    if p.returning is not None and n == 1 and lhs_regs is None:
+        convert_row_column(p, scope, lhs_items[0], affs)  # (an empty set's too)
     done = b.new_label()
     found = b.new_label()
     has_null = b.new_label()
