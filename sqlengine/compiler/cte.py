@@ -90,15 +90,25 @@ def missing_table(p, name, schema=None):
 
 def bound_object(p, name, schema=None, kind="tables"):
     """The table (``kind="views"``: the view) that ``[schema.]name`` names in the body of
-    a view or trigger of database ``p.body_db``, when the merged schema holds it under
-    that database's name (attach.merged_schema) and the bare name may be another's: SQLite
-    binds every name of a main (or attached) body to the body's database
-    (sqlite3FixSrcList), so a temp table hiding a main one is not what a main view reads;
-    also ``main.t`` written in a body. None elsewhere (the bare name is the answer)."""
+    a view or trigger of database ``p.body_db``: SQLite binds every name of a main (or
+    attached) body to the body's database (sqlite3FixSrcList), so a temp table hiding a
+    main one is not what a main view reads, nor one only temp has (then None: "no such
+    table: main.t"); also ``main.t`` written in a body. Outside a body, and for an
+    unqualified name in a temp one, the merged schema's bare name (temp first)."""
     db = schema or p.body_db
+    objs = getattr(p.schema, kind)
     if db is None:
+        return objs.get(name.lower())
+    db = db.lower()
+    own = objs.get(f"{db}.{name.lower()}")
+    if own is not None:
+        return own
+    obj = objs.get(name.lower())
+    if obj is None:
         return None
-    return getattr(p.schema, kind).get(f"{db.lower()}.{name.lower()}")
+    from sqlengine.compiler.attach import table_db, view_db
+    return obj if (table_db(p.db, obj) if kind == "tables" else view_db(p.db, obj)) == db \
+        else None
 
 
 def find_cte(p, name: str):

@@ -115,14 +115,15 @@ def _star_listed(p, body):
 
 def _rebound(p, view, name):
     """Whether the table ``name`` in the body of ``view`` is another than the statement's
-    own ``name``: the view's database's, where a temp table hides it (SQLite binds the
-    body's names to that database, cte.bound_object); such a view is not merged."""
+    own ``name`` (or none): the view's database's, where a temp table hides it, or a
+    temp one only (SQLite binds the body's names to that database, cte.bound_object);
+    such a view is not merged."""
     from sqlengine.compiler.attach import holder_name
+    from sqlengine.compiler.cte import bound_object
     db = holder_name(p.db, p.schema, view)
     if db is None:
         return False
-    own = p.schema.tables.get(f"{db.lower()}.{name.lower()}")
-    return own is not None and own is not p.schema.table(name)
+    return bound_object(p, name, db) is not p.schema.table(name)
 
 
 def _exported(p, body):

@@ -32,9 +32,9 @@ def table_for_write(p, name, schema_name=None):
     if schema_name is not None and schema_name.lower() not in ("main", "temp"):
         raise OperationalError(f"no such table: {schema_name}.{name}")
     from sqlengine.compiler.cte import bound_object
-    t = bound_object(p, name, schema_name) or p.schema.table(name)
+    t = bound_object(p, name, schema_name)
     if t is None:
-        v = p.schema.views.get(name.lower())
+        v = bound_object(p, name, schema_name, "views")
         if v is not None:
             return v
         from sqlengine.compiler.cte import missing_table

@@ -281,7 +281,9 @@ def _source_for(p, item, scope, outer=None):
                 if p.body_db is not None and (
                         (t.root or 0) >> ROOT_SHIFT or p.body_db != "main"):
                     # (a view or trigger body: its own database's table, cte.bound_object)
-                    t = bound_object(p, name) or t
+                    t = bound_object(p, name)
+                    if t is None:  # (a view of that name there, else "no such table")
+                        return _any_source_for(p, item, scope, outer)
                 return _table_item_source(p, item, name, t)
     return _any_source_for(p, item, scope, outer)
 
@@ -349,13 +351,13 @@ def _any_source_for(p, item, scope, outer):
             return src
         if item.schema is not None and item.schema.lower() not in ("main", "temp"):
             raise OperationalError(f"no such table: {item.schema}.{name}")
-        t = bound_object(p, name, item.schema) or p.schema.table(name)
+        t = bound_object(p, name, item.schema)
         if t is None and name.lower() in ("sqlite_master", "sqlite_temp_master",
                                           "sqlite_temp_schema"):
             t = p.schema.table("sqlite_schema")
         if t is not None:
             return _table_item_source(p, item, name, t)
-        v = bound_object(p, name, item.schema, "views") or p.schema.views.get(name.lower())
+        v = bound_object(p, name, item.schema, "views")
         if v is not None:
             check_indexed_by(item, v)
             stack = p.view_stack
