@@ -29,6 +29,7 @@ from sqlengine.vdbe._aggregates cimport AggBase
 from sqlengine.vdbe._scalar cimport ScalarBase
 from sqlengine.storage._btree cimport BtCursor
 from sqlengine.vdbe import sorter as S
+from sqlengine.vdbe.program cimport Program
 from sqlengine.storage._record cimport encode_record
 from sqlengine.storage._record import decode_record
 
@@ -110,6 +111,21 @@ cdef class VCursor:
         self.rowid_cache = None
 
 
+cdef inline VCursor new_cursor(int kind, object bt, object data, object key_info,
+                                int n_cols):
+    """A VCursor as VCursor(kind, bt, data, key_info, n_cols) makes it, without the type
+    call and its argument parsing (one per cursor a run opens)."""
+    cdef VCursor c = VCursor.__new__(VCursor)
+    c.kind = kind
+    c.bt = bt
+    c.data = data
+    c.key_info = key_info
+    c.n_cols = n_cols
+    c.pk_fields = None
+    c.reset()
+    return c
+
+
 cdef class AggState:
     """The running state of one aggregate: the aggregate object and, for DISTINCT, the
     set of argument tuples already seen."""
@@ -121,6 +137,24 @@ cdef class AggState:
         self.obj = obj
         self.seen = set() if distinct else None
         self.compiled = not distinct and isinstance(obj, AggBase)
+
+
+# The sorter module's classes, read once (a module attribute lookup per use otherwise)
+cdef object Sorter = S.Sorter
+cdef object EphTable = S.EphTable
+cdef object EphIndex = S.EphIndex
+cdef object EphHash = S.EphHash
+cdef object SpilledTable = S.SpilledTable
+cdef object row_key = S.row_key
+
+
+cdef inline AggState new_agg_state(object obj, bint distinct):
+    """AggState(obj, distinct) without the type call (one per group and aggregate)."""
+    cdef AggState st = AggState.__new__(AggState)
+    st.obj = obj
+    st.seen = set() if distinct else None
+    st.compiled = not distinct and isinstance(obj, AggBase)
+    return st
 
 
 cdef tuple CHAR1 = tuple([chr(i) for i in range(128)])   # the one-character strings
@@ -243,7 +277,7 @@ cdef object _int_key(object v, int op):
 
 cdef class Vdbe:
     """The run state of one program."""
-    cdef public object prog
+    cdef public Program prog
     cdef public object db
     # the program's operand arrays (array.array 'i' and 'q'), held so the pointers stay valid
     cdef object _arrays
@@ -272,7 +306,8 @@ cdef class Vdbe:
     cdef public long long n_ops     # instructions run by this run (the progress handler's clock)
     cdef public object stmt         # weak reference to the statement running this program, or None
 
-    def __init__(self, db, prog):
+    def __init__(self, db, Program prog not None):
+        # (the Program's fields read as C slots, not Python attribute lookups)
         cdef array.array opc = <array.array?>prog.opcodes
         cdef array.array a1 = <array.array?>prog.p1
         cdef array.array a2 = <array.array?>prog.p2
@@ -384,7 +419,7 @@ cdef class Vdbe:
                     self.cursors[i] = c
                     return c
         bt = self.db.bt.cursor(root, write, key_info)
-        c = VCursor(kind, bt, None, key_info)
+        c = new_cursor(kind, bt, None, key_info, 0)
         if key_info is not None:
             c.pk_fields = getattr(key_info, "pk_fields", None)
         self.cursors[i] = c
@@ -673,7 +708,7 @@ cdef class Vdbe:
                 n = a5[pc]
                 st = mem[p3]
                 if st is None:
-                    st = AggState(_slot(p4s, pc).new(), (p1 & 1) != 0)
+                    st = new_agg_state(_slot(p4s, pc).new(), (p1 & 1) != 0)
                     mem[p3] = st
                 # r[P1 >> 1] (when non-zero) is SQLite's regHit: 0 after a step that made
                 # the row the min()/max() (its bare columns are loaded), 1 after one that
@@ -690,7 +725,7 @@ cdef class Vdbe:
                 if (<AggState>st).seen is not None:
                     # the first NULL is a distinct value too (the step sees it once)
                     f = _slot(p4s, pc)
-                    k = S.row_key(args, n, f.distinct_norms or [None] * n)
+                    k = row_key(args, n, f.distinct_norms or [None] * n)
                     if k in (<AggState>st).seen:
                         pc += 1
                         continue
@@ -884,16 +919,16 @@ cdef class Vdbe:
             elif op == OP_OpenEphemeral:
                 ki = _slot(p4s, pc)
                 if a5[pc] & 1:
-                    c = VCursor(K_EPH_HASH, None, S.EphHash(ki), ki, p2)
+                    c = new_cursor(K_EPH_HASH, None, EphHash(ki), ki, p2)
                 elif ki is None:
-                    c = VCursor(K_EPH_TABLE, None, S.EphTable(), None, p2)
+                    c = new_cursor(K_EPH_TABLE, None, EphTable(), None, p2)
                 else:
-                    c = VCursor(K_EPH_INDEX, None, S.EphIndex(ki, p2), ki, p2)
+                    c = new_cursor(K_EPH_INDEX, None, EphIndex(ki, p2), ki, p2)
                 cursors[p1] = c
             elif op == OP_SorterOpen:
-                cursors[p1] = VCursor(K_SORTER, None, S.Sorter(_slot(p4s, pc)), _slot(p4s, pc), p2)
+                cursors[p1] = new_cursor(K_SORTER, None, Sorter(_slot(p4s, pc)), _slot(p4s, pc), p2)
             elif op == OP_OpenPseudo:
-                c = VCursor(K_PSEUDO, None, None, None, p3)
+                c = new_cursor(K_PSEUDO, None, None, None, p3)
                 c.row = mem[p2]
                 c.data = p2
                 cursors[p1] = c
@@ -901,15 +936,15 @@ cdef class Vdbe:
                 c = <VCursor>_slot(cursors, p1)
                 if c is not None:
                     if c.kind == K_SORTER:
-                        c.data = S.Sorter(c.key_info)
+                        c.data = Sorter(c.key_info)
                     elif c.kind == K_EPH_TABLE:
-                        c.data = S.EphTable()
+                        c.data = EphTable()
                     elif c.kind == K_EPH_INDEX:
-                        c.data = S.EphIndex(c.key_info, c.n_cols)
-                    elif type(c.data) is S.SpilledTable:
+                        c.data = EphIndex(c.key_info, c.n_cols)
+                    elif type(c.data) is SpilledTable:
                         c.kind = K_EPH_TABLE
                         c.bt = None
-                        c.data = S.EphTable()
+                        c.data = EphTable()
                         c.pos = -1
                     c.row = None
             elif op == OP_Close:
@@ -1064,7 +1099,7 @@ cdef class Vdbe:
             elif op == OP_NullRow:
                 c = <VCursor>_slot(cursors, p1)
                 if c is None:
-                    c = VCursor(K_PSEUDO, None, None, None, 0)
+                    c = new_cursor(K_PSEUDO, None, None, None, 0)
                     cursors[p1] = c
                 c.nullrow = True
                 c.row = None
@@ -1088,7 +1123,7 @@ cdef class Vdbe:
                     if c.data.full and c.pos == -1:
                         # beyond its memory budget and not yet read: a temporary b-tree,
                         # read from now on as a table cursor
-                        c.data = S.SpilledTable(c.data)
+                        c.data = SpilledTable(c.data)
                         c.bt = c.data.cursor
                         c.kind = K_TABLE
                 else:
