@@ -200,15 +200,22 @@ cdef int _merge_sort(Entry* a, Entry* tmp, Py_ssize_t n, FieldSpec* fs, int nk) 
 
 def sort_rows(list rows, spec):
     """Sort ``rows`` (tuples) in place by ``spec`` (a sorter.SortSpec); stable."""
-    cdef int nk = spec.n_key
+    cdef int nk
     cdef Py_ssize_t n = len(rows), i
     cdef FieldSpec* fs
     cdef Entry* a
     cdef Entry* tmp
-    cdef list colls = spec.colls, desc = spec.desc, nulls_first = spec.nulls_first
-    cdef list funcs = []
-    if nk == 0 or n < 2:
+    cdef list colls, desc, nulls_first
+    cdef list funcs
+    if n < 2:
+        return          # (nothing to order: the spec is not read)
+    nk = spec.n_key
+    if nk == 0:
         return
+    colls = spec.colls
+    desc = spec.desc
+    nulls_first = spec.nulls_first
+    funcs = []
     for i in range(n):
         if type(rows[i]) is not tuple:
             rows[i] = tuple(rows[i])

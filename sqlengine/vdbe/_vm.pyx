@@ -23,6 +23,9 @@ from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.ref cimport Py_INCREF
 from cpython cimport array
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
+from cpython.set cimport PySet_Discard
+from cpython.weakref cimport PyWeakref_GetObject
+from weakref import ref as weakref_ref
 
 from sqlengine import errors as E
 from sqlengine.vdbe._aggregates cimport AggBase
@@ -1282,13 +1285,21 @@ cdef class Vdbe:
         committed once no statement runs."""
         db = self.db
         ref = self.stmt
-        stmt = ref() if ref is not None else None
+        if ref is None:
+            stmt = None
+        elif type(ref) is weakref_ref:
+            stmt = <object>PyWeakref_GetObject(ref)   # (no call of the reference)
+        else:
+            stmt = ref()
         if db._stmt_sp:
             db._vm_release_statement(stmt)
         if self.n_change or self.n_nested or self.prog.is_write:
             self.count_changes(self.n_change)
         active = db._active
-        active.discard(stmt)
+        if type(active) is set:
+            PySet_Discard(active, stmt)
+        else:
+            active.discard(stmt)
         if db.autocommit and not active:
             bt = db.bt
             if bt.pager.in_trans:

@@ -412,7 +412,7 @@ class EphIndex:
         return row_key(row, n, self.norms)
 
     def insert(self, row):
-        self.entries[self.key(row, len(row))] = row
+        self.entries[row_key(row, len(row), self.norms)] = row
         self.sorted = None
         self.prefix_sets = {}
 
@@ -427,7 +427,7 @@ class EphIndex:
         n = len(key_values)
         if not self.exact:
             return self._found_slow(key_values)
-        k = self.key(key_values, n)
+        k = row_key(key_values, n, self.norms)
         if n >= self.n_fields:
             return k in self.entries
         s = self.prefix_sets.get(n)
