@@ -10,6 +10,8 @@ emits code; the compiler reads these objects, ``database.py`` builds them.
 
 from __future__ import annotations
 
+import dataclasses
+
 from sqlengine.errors import SQLITE_CORRUPT, DatabaseError
 from sqlengine.schema_fast import plain_index, plain_table
 from sqlengine.sql import ast as A
@@ -146,11 +148,15 @@ def _indexed_column_number(table: Table, ic: A.IndexedColumn) -> int:
         if n >= 0:
             return n
         raise DatabaseError(f"no such column: {e.name}")
-    if isinstance(e, A.Literal) and isinstance(e.value, str):
-        n = table.find_column(e.value)
+    if isinstance(e, A.Literal) and (isinstance(e.value, str) or e.word):
+        # a string names a column of its text; a TRUE/FALSE word one of its name
+        n = table.find_column(e.value if type(e.value) is str else _WORDS[not e.value])
         if n >= 0:
             return n
     raise DatabaseError("expressions prohibited in PRIMARY KEY and UNIQUE constraints")
+
+
+_WORDS = ("true", "false")
 
 
 def _ic_collation(ic: A.IndexedColumn):
@@ -353,7 +359,14 @@ XN_EXPR = -2  # the column number of an expression in an index (SQLite's XN_EXPR
 def index_from_ast(ast: A.CreateIndex, table: Table, root: int, sql: str | None) -> Index:
     """An index of CREATE INDEX. A term that is not a column of the table is an expression
     (column number XN_EXPR, the expression in ``exprs``, BINARY unless a top-level COLLATE
-    names another collation, as sqlite3CreateIndex does)."""
+    names another collation, as sqlite3CreateIndex does). An unquoted TRUE or FALSE in a
+    term or the WHERE names the table's column of that name where it has one."""
+    where = ast.where
+    if table.col_index.keys() & _WORDS:
+        from sqlengine.compiler.truefalse import bind_for_table
+        where = bind_for_table(where, table) if where is not None else None
+        ast = dataclasses.replace(ast, columns=[
+            dataclasses.replace(ic, expr=bind_for_table(ic.expr, table)) for ic in ast.columns])
     cols = []
     colls = []
     exprs = []
@@ -373,7 +386,7 @@ def index_from_ast(ast: A.CreateIndex, table: Table, root: int, sql: str | None)
         exprs.append(ic.expr if n == XN_EXPR else None)
     idx = Index(ast.name, table.name, cols, colls, [ic.desc for ic in ast.columns], ast.unique,
                 root, sql)
-    idx.where = ast.where
+    idx.where = where
     if XN_EXPR in cols:
         idx.exprs = exprs
     return idx
