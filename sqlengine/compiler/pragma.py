@@ -965,12 +965,13 @@ def _type_text(type_name):
 def _view_info(p, v, xinfo):
     """PRAGMA table_info of the view ``v``: its body is compiled to learn its columns, so a
     body that no longer compiles (a table dropped under it) is the PRAGMA's error, as in
-    SQLite's sqlite3ViewGetColumnNames."""
+    SQLite's sqlite3ViewGetColumnNames. Its columns are named as a FROM view's (a name
+    true or false is ``columnN``, a repeated one gets ``:N``: sqlite3ColumnsFromExprList)."""
     from sqlengine.compiler.cte import schema_scope
-    from sqlengine.compiler.select import result_info_only
+    from sqlengine.compiler.select import _dedupe, result_info_only
     with schema_scope(p, v):
         info = result_info_only(p, v.select)
-    names = list(v.columns) if v.columns else list(info.names)
+    names = _dedupe(v.columns if v.columns else info.names)
     rows = []
     for i, n in enumerate(names):
         row = (i, n, _type_text(info.decltypes[i]), 0, None, 0)
