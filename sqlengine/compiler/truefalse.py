@@ -11,6 +11,9 @@ the query's result alias of that name (``select 5 as true ... where true``). A F
 subquery, view or CTE never shows such a column: SQLite names it ``columnN``
 (``columns_named``), so only tables do, and the common case costs a few dict lookups.
 
+``x IS [NOT] TRUE/FALSE``, which the parser makes a truth test (a CASE keeping the
+comparison in its ``truth``), is that plain IS where the word names a visible column.
+
 A word keeps being the constant, as in SQLite, in a result column that names no such
 column, in a DEFAULT, and as an ORDER BY or GROUP BY term it is never a column number.
 
@@ -71,6 +74,10 @@ def bind(e, words):
         if e.word and WORDS[0 if e.value else 1] in words:
             return A.Column(WORDS[0 if e.value else 1], pos=e.pos)
         return e
+    if t is A.Case and e.truth is not None:
+        op, left, right = e.truth
+        if WORDS[0 if right.value else 1] in words:  # x IS [NOT] <the column>
+            return A.Binary(op, bind(left, words), bind(right, words), e.pos)
     if e is None or t is A.Column or isinstance(e, SUBQUERY_NODES):
         return e
     return map_children(e, lambda x: bind(x, words))

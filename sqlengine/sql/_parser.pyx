@@ -74,8 +74,8 @@ cdef enum:
     SUBQUERY = 86
     EXISTS = 88
     CASE = 90
-    LITERAL = 94
-    N_OFF = 97
+    LITERAL = 95
+    N_OFF = 98
 cdef Py_ssize_t OFF[N_OFF]
 
 from .builder import _Tail
@@ -109,7 +109,7 @@ def node_fields():
         (_ast.InSelect, IN_SELECT, ["expr", "select", "negated", "pos"]),
         (_ast.Subquery, SUBQUERY, ["select", "pos"]),
         (_ast.Exists, EXISTS, ["select", "pos"]),
-        (_ast.Case, CASE, ["operand", "whens", "else_", "pos"]),
+        (_ast.Case, CASE, ["operand", "whens", "else_", "pos", "truth"]),
     ]
 
 
@@ -521,6 +521,7 @@ cdef inline object new_case(object operand, object whens, object else_, Py_ssize
     _set(o, OFF[CASE + 1], whens)
     _set(o, OFF[CASE + 2], else_)
     _set(o, OFF[CASE + 3], p)
+    _set(o, OFF[CASE + 4], None)
     return _tracked(o)
 
 

@@ -220,12 +220,16 @@ class IsNull:
 
 @dataclass(slots=True)
 class Case:
-    """``CASE [operand] WHEN w THEN t ... [ELSE e] END``."""
+    """``CASE [operand] WHEN w THEN t ... [ELSE e] END``. The CASE the parser makes of
+    ``x IS [NOT] TRUE/FALSE`` (builder.truth_test) keeps that comparison in ``truth``
+    (op, x, the word's Literal): it is a plain IS where a column of the word's name is
+    visible (compiler/truefalse.py)."""
 
     operand: Expr | None
     whens: list[tuple[Expr, Expr]]
     else_: Expr | None = None
     pos: int = -1
+    truth: tuple | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)

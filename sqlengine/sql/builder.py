@@ -1313,7 +1313,9 @@ def truth_test(op, left, right, s, sql, base):
     ``CASE WHEN x THEN 1 ELSE 0 END`` for IS TRUE, ``WHEN NOT x`` for IS FALSE, the two
     results swapped for IS NOT. ``right`` is such a keyword when it is the literal 1 or 0
     that the word TRUE or FALSE made (its text starts with that letter; a parenthesized
-    one counts, as in SQLite; ``+TRUE`` does not). None when it is not: a plain IS."""
+    one counts, as in SQLite; ``+TRUE`` does not). None when it is not: a plain IS. The
+    CASE keeps (op, left, right) in ``truth``: the compiler makes it that IS again where a
+    column of the word's name is visible (compiler/truefalse.py)."""
     if type(right) is not A.Literal or right.pos < 0 or type(right.value) is not int:
         return None
     value = right.value
@@ -1325,7 +1327,7 @@ def truth_test(op, left, right, s, sql, base):
         return None
     test = left if value else A.Unary("NOT", left, s)
     hit, miss = (1, 0) if op == "IS" else (0, 1)
-    return A.Case(None, [(test, A.Literal(hit))], A.Literal(miss), s)
+    return A.Case(None, [(test, A.Literal(hit))], A.Literal(miss), s, (op, left, right))
 
 
 def _apply_index(ref, idx):
