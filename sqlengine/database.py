@@ -515,8 +515,11 @@ class Database:
         bt = self.bt
         level = bt.pager.in_trans  # (Btree.in_trans, without the property call)
         if level == 0:
-            bt.begin(bool(write))
-            cookie = bt.get_meta(1)
+            if write:
+                bt.begin(True)
+                cookie = bt.get_meta(1)
+            else:
+                cookie = bt.begin_read_cookie()
             if cookie != self.schema.cookie:
                 rows, cookie = self._read_schema_rows()
                 self._install_schema(rows, cookie)

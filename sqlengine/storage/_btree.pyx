@@ -393,24 +393,53 @@ def init_empty_page(MemPage page, bint intkey):
 # cursors
 
 @cython.final
+cdef int _init_cursor(BtCursor c, object bt, uint32_t root, bint writable,
+                      KeyInfo key_info) except -1:
+    """BtCursor.__init__'s work, shared with open_cursor."""
+    pager = bt.pager
+    c.bt = bt
+    c.pager = pager
+    c.cache = pager.cache
+    c.root = root
+    c.writable = writable
+    c.key_info = key_info
+    c.intkey = key_info is None
+    c.pages = [None] * MAX_DEPTH
+    c.depth = -1
+    c.dirty = pager.dirty
+    c.savepoints = pager.savepoints
+    c.selfref = _weakref(c)
+    c.attach()
+    return 0
+
+
+cdef object _btree_type = None   # btree.Btree (set by btree.py: it imports this module)
+
+
+def register_btree_type(t):
+    """Name the class whose ``cursor`` method open_cursor stands in for."""
+    global _btree_type
+    _btree_type = t
+
+
+cdef BtCursor open_cursor(object bt, object root, bint writable, KeyInfo key_info):
+    """``bt.cursor(root, writable, key_info)`` for the VM's OpenRead/OpenWrite: for a
+    btree.Btree (whose cursor method is ``BtCursor(bt, ...)``) the object made by tp_new and
+    its fields stored, without a Python-level method call or a type call's argument parsing;
+    any other ``bt`` (the attached databases' router, whose roots carry a database number
+    above 32 bits) through its own method."""
+    if type(bt) is not _btree_type:
+        return bt.cursor(root, writable, key_info)
+    cdef BtCursor c = BtCursor.__new__(BtCursor)
+    _init_cursor(c, bt, root, writable, key_info)
+    return c
+
+
 cdef class BtCursor:
     """A position in one b-tree. See the module docstring for the states."""
 
     def __init__(self, bt, uint32_t root, bint writable=False, KeyInfo key_info=None):
-        pager = bt.pager
-        self.bt = bt
-        self.pager = pager
-        self.cache = pager.cache
-        self.root = root
-        self.writable = writable
-        self.key_info = key_info
-        self.intkey = key_info is None
-        self.pages = [None] * MAX_DEPTH
-        self.depth = -1
-        self.dirty = pager.dirty
-        self.savepoints = pager.savepoints
-        self.selfref = _weakref(self)
-        self.attach()
+        _init_cursor(self, bt, root, writable, key_info)
 
     cdef int attach(self) except -1:
         """Join the cursors of this root (the peers every write saves) as a cursor just

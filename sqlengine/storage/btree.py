@@ -137,6 +137,20 @@ class Btree:
                     p.end_read()
                     raise
 
+    def begin_read_cookie(self) -> int:
+        """``begin(False)`` then ``get_meta(1)`` (the schema cookie), for the VM's start of
+        a statement with no transaction open. An in-memory database (no other connection,
+        no lock, no file to re-read) whose cached page 1 is the one last checked needs
+        neither: the cookie is read from that page."""
+        p = self.pager
+        if p.memory and not p.in_trans and p.db_size > 0 and not self.closed:
+            p1 = p.cache.get(1)
+            if p1 is self._page1_checked and p1 is not None:
+                p.in_trans = 1
+                return _unpack_u32(p1.data, 40)[0]
+        self.begin(False)
+        return self.get_meta(1)
+
     def _check_writable(self) -> None:
         p = self.pager
         if p.db_size > 0:
@@ -262,6 +276,7 @@ class Btree:
 
     # -- cursors --------------------------------------------------------------------------
     def cursor(self, root: int, write: bool = False, key_info=None) -> BtCursor:
+        # (the VM opens its cursors through _btree.open_cursor, which does the same)
         return BtCursor(self, root, write, key_info)
 
     def _peers(self, root: int) -> list:
@@ -463,3 +478,6 @@ class Btree:
             if started:
                 self.pager.end_read()
         return errs or ["ok"]
+
+
+_btree.register_btree_type(Btree)  # (the VM's _btree.open_cursor stands in for Btree.cursor)

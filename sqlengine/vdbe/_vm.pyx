@@ -30,7 +30,7 @@ from weakref import ref as weakref_ref
 from sqlengine import errors as E
 from sqlengine.vdbe._aggregates cimport AggBase
 from sqlengine.vdbe._scalar cimport ScalarBase
-from sqlengine.storage._btree cimport BtCursor
+from sqlengine.storage._btree cimport BtCursor, open_cursor
 from sqlengine.vdbe import sorter as S
 from sqlengine.vdbe.program cimport Program
 from sqlengine.storage._record cimport encode_record
@@ -421,7 +421,7 @@ cdef class Vdbe:
                     c.reset()
                     self.cursors[i] = c
                     return c
-        bt = self.db.bt.cursor(root, write, key_info)
+        bt = open_cursor(self.db.bt, root, write, key_info)
         c = new_cursor(kind, bt, None, key_info, 0)
         if key_info is not None:
             c.pk_fields = getattr(key_info, "pk_fields", None)

@@ -73,3 +73,44 @@ def test_cached_statement_with_once_runs_again(tmp_path):
         out.append(rows)
         con.close()
     assert out[0] == out[1]
+
+
+def test_memory_database_statements_follow_schema_rolled_back():
+    # an in-memory database reads its schema cookie from the cached page 1 at the start of
+    # a statement (no lock, no header re-read): a schema change undone by ROLLBACK or
+    # ROLLBACK TO must still be seen by the next statement, as in sqlite3
+    script = [
+        "create table a(x)",
+        "begin", "create table b(y)", "insert into b values (1)", "rollback",
+        "select name from sqlite_schema order by name",
+        "savepoint s", "drop table a", "create table a(z, w)", "rollback to s", "release s",
+        "insert into a values (2)",
+        "select * from a",
+        "select * from b",
+    ]
+
+    def run(con):
+        out = []
+        for sql in script:
+            try:
+                out.append(con.execute(sql).fetchall())
+            except Exception as e:
+                out.append(("error", str(e)))
+        return out
+
+    assert run(sqlengine.connect(":memory:", isolation_level=None)) == \
+        run(sqlite3.connect(":memory:", isolation_level=None))
+
+
+def test_begin_read_cookie_is_begin_then_get_meta(tmp_path):
+    for path in (":memory:", str(tmp_path / "c.db")):
+        con = sqlengine.connect(path, isolation_level=None)
+        con.execute("create table t(x)")
+        con.execute("create index i on t(x)")
+        bt = con._db.bt
+        assert bt.in_trans == 0
+        cookie = bt.begin_read_cookie()
+        assert bt.in_trans == 1 and cookie == bt.get_meta(1) == 2
+        bt.commit()
+        assert bt.in_trans == 0
+        con.close()
