@@ -13,6 +13,8 @@ makes it the subquery ``SELECT * FROM t2 JOIN t3 ON ...`` (flagged SF_NestedFrom
   second match being ambiguous unless the outer join merges ``x`` by USING;
 - the columns a USING merges (both copies) are left out of the outer query's ``*``
   (COLFLAG_NOEXPAND), not out of ``t2.*``, which takes the columns of inner table t2;
+- a table-valued function's HIDDEN columns are not among its columns (SQLite's ``*``
+  of the subquery leaves them out);
 - an unqualified rowid never names the subquery's (``alias.rowid`` does), and
   ``alias.*`` of an aliased one matches no column (SQLite 3.40 matches ``alias.*``
   against the inner tables' names).
@@ -41,6 +43,7 @@ def nested_columns(scope):
     ([(expr, name, decltype)], enames, noexpand, dbs), see the module docstring; ``dbs``:
     the database of each column's inner table (None for a USING column), for
     ``main.t.a``."""
+    from sqlengine.compiler.tablefunc import star_hidden
     from sqlengine.errors import OperationalError
     srcs = scope.sources
     if not srcs:
@@ -56,8 +59,9 @@ def nested_columns(scope):
             cols.append((Column(uname), uname, decl))
             enames.append((None, lname))
             dbs.append(None)
+        fhid = star_hidden(s)
         for j, cname in enumerate(s.columns):
-            if s.is_table and s.table.columns[j].hidden:
+            if s.is_table and s.table.columns[j].hidden or j in fhid:
                 continue
             if twins and s.enames is None:
                 check_star_column(srcs, s, j)

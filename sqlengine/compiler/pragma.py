@@ -670,7 +670,9 @@ _VALUE_FUNCTIONS = dict.fromkeys((
 
 def _value_function_source(p, item, prag, Source, TableDest):
     """pragma_NAME(['main']) of a one-value pragma: the rows ``PRAGMA NAME`` gives, computed
-    when the statement reaches the FROM clause (the temp database's are not covered)."""
+    when the statement reaches the FROM clause (the temp database's are not covered). One
+    that takes a schema has SQLite's HIDDEN column ``schema``, which reads NULL (its
+    pragma virtual table files a lone schema argument in the slot of ``arg``)."""
     from sqlengine.compiler.pragma_lists import register_module
     register_module(p.db, item.name)
     most = _VALUE_FUNCTIONS[prag]
@@ -688,9 +690,50 @@ def _value_function_source(p, item, prag, Source, TableDest):
     once = b.new_label()
     b.emit(O.OP_Once, 0, once)
     b.emit(O.OP_OpenEphemeral, cur, 0)
-    names = compile_pragma(p, A.Pragma(prag, schema), TableDest(cur))
+    dest = TableDest(cur)
+    if most:
+        dest = _HiddenDest(dest, (None,))
+    names = compile_pragma(p, A.Pragma(prag, schema), dest)
     b.resolve(once)
-    return Source(item.alias or item.name, cur, names, [O.AFF_BLOB], [None], [None])
+    return _function_source(item, cur, names, dest)
+
+
+class _HiddenDest:
+    """Rows to ``dest`` with the constant values of a pragma function's HIDDEN columns
+    (its arguments as text, SQLite's ``arg`` and ``schema``) after each row's own."""
+
+    def __init__(self, dest, values):
+        self.dest = dest
+        self.values = values
+
+    def emit(self, p, base, n):
+        from sqlengine.compiler._codegen import emit_constant
+        b = p.b
+        k = len(self.values)
+        regs = b.alloc_reg(n + k)
+        b.emit(O.OP_Copy, base, regs, n - 1)
+        for i, v in enumerate(self.values):
+            emit_constant(b, v, regs + n + i)
+        self.dest.emit(p, regs, n + k)
+
+
+def _function_source(item, cur, names, dest):
+    """The Source of a pragma function whose rows ``dest`` put in ``cur``: its columns
+    ``names``, then the HIDDEN ones ``dest`` adds."""
+    from sqlengine.compiler.tablefunc import hidden_source
+    if type(dest) is not _HiddenDest:
+        return hidden_source(item.alias or item.name, cur, list(names), 0)
+    hidden = ["arg", "schema"][-len(dest.values):]
+    return hidden_source(item.alias or item.name, cur, list(names) + hidden, len(hidden))
+
+
+def _arg_texts(values):
+    """The values of a pragma function's HIDDEN ``arg`` and ``schema`` columns for its
+    arguments ``values``: each as text (SQLite's pragma virtual table keeps them so),
+    NULL when not given."""
+    from sqlengine.vdbe._values import to_text
+    vals = list(values)[:2]
+    return tuple(to_text(v) for v in vals) + (None,) * (2 - len(vals))
 
 
 def pragma_function_source(p, item, Source, TableDest, scope=None):
@@ -715,10 +758,17 @@ def pragma_function_source(p, item, Source, TableDest, scope=None):
     if len(item.args) > most:
         raise OperationalError(f"too many arguments on {item.name}() - max {most}")
     p.schema_given = len(item.args) > 1
+    hidden = prag in _FUNCTION_ARGS
     if prag in COLUMNS and prag != "module_list":
         from sqlengine.compiler.tablefunc import args_source
-        return args_source(p, item, scope, Source, list(COLUMNS[prag]),
-                           lambda db, *values, prag=prag: _rows_now(db, prag, values))
+        cols = list(COLUMNS[prag])
+        if not hidden:
+            return args_source(p, item, scope, Source, cols,
+                               lambda db, *values, prag=prag: _rows_now(db, prag, values))
+        return args_source(p, item, scope, Source, cols + ["arg", "schema"],
+                           lambda db, *values, prag=prag: [
+                               tuple(r) + _arg_texts(values)
+                               for r in _rows_now(db, prag, values)], 2)
     args = [_value(a) for a in item.args]
     schema = "main"
     if len(args) > 1 and args[1] is not None:
@@ -729,23 +779,23 @@ def pragma_function_source(p, item, Source, TableDest, scope=None):
         once = p.b.new_label()
         p.b.emit(O.OP_Once, 0, once)
         p.b.emit(O.OP_OpenEphemeral, cur, 0)
-        names = _foreign_key_check(p, val, schema, TableDest(cur))
+        dest = _HiddenDest(TableDest(cur), _arg_texts(args))
+        names = _foreign_key_check(p, val, schema, dest)
         p.b.resolve(once)
-        n = len(names)
-        return Source(item.alias or item.name, cur, names, [O.AFF_BLOB] * n, [None] * n,
-                      [None] * n)
+        return _function_source(item, cur, names, dest)
     # integrity_check, quick_check, module_list: rows computed when the statement runs
     cur = p.b.alloc_cursor()
     once = p.b.new_label()
     p.b.emit(O.OP_Once, 0, once)
     p.b.emit(O.OP_OpenEphemeral, cur, 0)
+    dest = TableDest(cur)
     if checks:
-        _code_check(p, prag, val, schema, TableDest(cur))
+        dest = _HiddenDest(dest, _arg_texts(args))
+        _code_check(p, prag, val, schema, dest)
     else:
-        _emit_messages(p, module_names, TableDest(cur))
+        _emit_messages(p, module_names, dest)
     p.b.resolve(once)
-    col = "name" if prag == "module_list" else prag
-    return Source(item.alias or item.name, cur, [col], [O.AFF_BLOB], [None], [None])
+    return _function_source(item, cur, ["name" if prag == "module_list" else prag], dest)
 
 
 def _rows_now(db, prag, values):

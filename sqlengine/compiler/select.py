@@ -41,6 +41,7 @@ from sqlengine.compiler.pushdown import and_terms, rowid_filtered
 from sqlengine.compiler.plan_minmax import code_count, code_minmax
 from sqlengine.compiler.plan_terms import column_of
 from sqlengine.compiler.planner import TABLE_ROWS, check_indexed_by, log_est
+from sqlengine.compiler.tablefunc import star_hidden
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -558,8 +559,11 @@ def build_from(p, from_, scope, outer=None):
             if ambiguous is not None:  # (SQLite stops at a NATURAL join after an error)
                 raise ambiguous
             using = []
-            for c in src.columns:
-                if any(s.find(c) is not None and s.find(c) >= 0 for s in sources[:-1]):
+            rhid = star_hidden(src)  # (HIDDEN columns match on neither side)
+            for j, c in enumerate(src.columns):
+                if j not in rhid and any(s.find(c) is not None and s.find(c) >= 0
+                                         and s.find(c) not in star_hidden(s)
+                                         for s in sources[:-1]):
                     using.append(c)
         if using:
             src.using_cols = {c.lower(): c for c in using}
@@ -647,6 +651,7 @@ def _expand_columns(p, core, scope):
                 # (read once per item, not per column)
                 hidden = s.hidden if rc.table is None else ()
                 tcols = s.table.columns if s.is_table else None
+                fhid = None if type(s) is Source else star_hidden(s)
                 ltorj = s.ltorj
                 decls = s.decltypes
                 lone = nested and len(scope.sources) == 1 and rc.table is None
@@ -658,6 +663,8 @@ def _expand_columns(p, core, scope):
                     if hidden and j in hidden:
                         continue
                     if tcols is not None and tcols[j].hidden:
+                        continue
+                    if fhid and j in fhid:
                         continue
                     if twins and not nested:
                         check_star_column(scope.sources, s, j)

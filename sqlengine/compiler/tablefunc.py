@@ -4,8 +4,10 @@
 functions (``pragma_table_info(T)``, compiler/pragma.py) become an ephemeral table filled
 when control reaches the FROM clause (``args_source``): the arguments are evaluated there
 (they may read columns of an enclosing query, so a correlated subquery refills it on
-every run) and the rows come from ``vdbe.func_json`` or the pragma's. The hidden columns
-``json`` and ``root`` are left out of ``*``.
+every run) and the rows come from ``vdbe.func_json`` or the pragma's. Their HIDDEN columns
+(json_each's ``json`` and ``root``, a pragma's ``arg`` and ``schema``: the arguments, as
+SQLite's virtual tables declare them) are named like any other, qualified or not, but
+neither ``*`` nor ``t.*`` shows them (``FunctionSource.star_hidden``).
 
 Arguments that read a table to their left in the same FROM clause (``FROM t,
 json_each(t.doc)``) make the source correlated: its rows are computed again each time its
@@ -45,18 +47,15 @@ def table_function_source(p, item, scope, Source, TableDest):
         raise OperationalError(f"too many arguments on {name}() - max 2")
     if not item.args:  # (no JSON: no rows)
         fn = _no_rows
-    src = args_source(p, item, scope, Source, list(func_json.JSON_EACH_COLUMNS),
-                      lambda db, *values: fn(*values))
-    n = len(src.columns)
-    src.hidden.update({n - 2, n - 1})
-    return src
+    return args_source(p, item, scope, Source, list(func_json.JSON_EACH_COLUMNS),
+                       lambda db, *values: fn(*values), 2)
 
 
-def args_source(p, item, scope, Source, cols, fn):
+def args_source(p, item, scope, Source, cols, fn, n_hidden=0):
     """The FROM source of table-valued function call ``item`` (in ``scope``, None for a
     bare name) whose rows are ``fn(db, *arguments)``, computed when control reaches the
     FROM clause: again for each row of the tables to its left its arguments read, and on
-    each run when they read an enclosing query."""
+    each run when they read an enclosing query. Its last ``n_hidden`` columns are HIDDEN."""
     args = list(item.args)
     b = p.b
     cur = b.alloc_cursor()
@@ -69,6 +68,7 @@ def args_source(p, item, scope, Source, cols, fn):
     probe = Scope(left, outer=outer, corr=corr)
     if left and _reads_sources(args, probe):
         src = _CorrelatedSource(name, cur, cols, [O.AFF_BLOB] * n, [None] * n, [None] * n)
+        src.star_hidden = frozenset(range(n - n_hidden, n))
         arg_scope = Scope(left, outer=outer, corr=corr)
         src.prologue = lambda: _code_fill(p, arg_scope, args, cur, fn, True)
         if probe.correlated and scope is not None:  # it also reads an enclosing query
@@ -78,11 +78,33 @@ def args_source(p, item, scope, Source, cols, fn):
         _code_fill(p, arg_scope, args, cur, fn, False)
         # read from an enclosing query, the rows change from one run to the next: no
         # automatic index is built on them (it would be built once)
-        kind = _CorrelatedSource if arg_scope.correlated else Source
+        kind = _CorrelatedSource if arg_scope.correlated else FunctionSource
         if arg_scope.correlated and scope is not None:
             scope.correlated = True
         src = kind(name, cur, cols, [O.AFF_BLOB] * n, [None] * n, [None] * n)
+        src.star_hidden = frozenset(range(n - n_hidden, n))
     return src
+
+
+def hidden_source(name, cur, cols, n_hidden):
+    """A FROM source over ephemeral table ``cur`` whose last ``n_hidden`` columns are
+    HIDDEN (a table-valued function's filled once)."""
+    n = len(cols)
+    src = FunctionSource(name, cur, cols, [O.AFF_BLOB] * n, [None] * n, [None] * n)
+    src.star_hidden = frozenset(range(n - n_hidden, n))
+    return src
+
+
+def star_hidden(src):
+    """The numbers of the HIDDEN columns of FROM source ``src`` (a table-valued
+    function's arguments), which ``*`` and ``t.*`` leave out and NATURAL joins do not
+    match; empty for any other source."""
+    if type(src) is Source:
+        return _NONE
+    return getattr(src, "star_hidden", None) or _NONE
+
+
+_NONE = frozenset()
 
 
 def _no_rows(*_values):
@@ -112,7 +134,13 @@ def _names_table(p, item) -> bool:
     return False
 
 
-class _CorrelatedSource(Source):
+class FunctionSource(Source):
+    """A table-valued function's FROM source: ``star_hidden``, its HIDDEN columns."""
+
+    __slots__ = ("star_hidden",)
+
+
+class _CorrelatedSource(FunctionSource):
     """A table-valued function whose rows change between runs of its loop: reading the
     tables to its left (filled by ``prologue``, set then) or an enclosing query."""
 
