@@ -175,23 +175,6 @@ cdef class ProgramBuilder:
     instruction. ``finish`` replaces every label by its address and returns an immutable
     ``vdbe.program.Program``."""
 
-    cdef public int n_mem
-    cdef public int n_cursor
-    cdef public int n_once
-    cdef Py_ssize_t n_ops, cap
-    cdef int *_op
-    cdef int *_p5
-    cdef long long *_p1
-    cdef long long *_p2
-    cdef long long *_p3
-    cdef list _p4
-    cdef list _comments
-    cdef Py_ssize_t n_labels, label_cap
-    cdef Py_ssize_t *_labels
-    cdef list _consts
-    cdef dict _const_regs
-    cdef dict _const_ints
-
     def __cinit__(self):
         self.n_ops = self.cap = self.n_labels = self.label_cap = 0
         self._p4 = []

@@ -11,6 +11,8 @@ and the sources (``_resolve.pxd``) are read as C structs. This module emits the 
 code only; it never decides the plan (``planner.py`` does) nor what the body does.
 """
 
+from sqlengine.compiler._codegen cimport (ProgramBuilder, code_column, code_expr,
+                                           code_expr_reg, if_false)
 from sqlengine.compiler._levels cimport Access, Level, WhereInfo
 from sqlengine.compiler._loops cimport WhereLoop
 from sqlengine.compiler._paths cimport plan
@@ -20,7 +22,6 @@ from sqlengine.compiler._terms cimport (Masker, Operand, WhereClause, WhereTerm,
 from sqlengine.vdbe._values cimport comparison_affinity
 
 from sqlengine.compiler import rightjoin
-from sqlengine.compiler._codegen import code_column, code_expr, code_expr_reg, if_false
 from sqlengine.compiler.explain import eqp_line, eqp_set
 from sqlengine.compiler.plan_terms import PINNED, split_and
 from sqlengine.compiler.resolve import ColRef
@@ -82,7 +83,7 @@ def open_source_cursor(p, src, write=False):
     _open_source_cursor(p, p.b, src, write)
 
 
-cdef _open_source_cursor(p, b, Source src, bint write):
+cdef _open_source_cursor(p, ProgramBuilder b, Source src, bint write):
     if src.is_table:
         table = src.table
         b.emit(OP_OpenWrite if write else OP_OpenRead, src.cursor, table.root, 0,
@@ -150,7 +151,7 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
                 group=False):
     """Open the loops over ``scope.sources`` (``where.where_begin`` documents the
     arguments); returns the WhereInfo ``where_end`` closes."""
-    b = p.b
+    cdef ProgramBuilder b = p.b
     cdef WhereInfo info = WhereInfo.__new__(WhereInfo)
     info.levels = []
     info.scope = scope
@@ -502,7 +503,7 @@ cdef bint _needs_affinity(aff) except -1:
     return False
 
 
-cdef int _key_block(p, b, scope, exprs, aff) except? -1:
+cdef int _key_block(p, ProgramBuilder b, scope, exprs, aff) except? -1:
     cdef Py_ssize_t n = len(exprs), j
     cdef int base = b.alloc_reg(n)
     for j in range(n):
@@ -556,7 +557,7 @@ cdef str _eqp_access(p, Level lv, bint covering):
     return f"SEARCH {name} USING {how} {idx.name} ({' AND '.join(parts)})"
 
 
-cdef int _open_loop(p, b, scope, Level lv) except -1:
+cdef int _open_loop(p, ProgramBuilder b, scope, Level lv) except -1:
     cdef Access acc = lv.access
     src = lv.src
     cur = src.cursor
@@ -614,7 +615,7 @@ cdef int _open_loop(p, b, scope, Level lv) except -1:
     return 0
 
 
-cdef int _open_index_loop(p, b, scope, Level lv, Access acc, src, cur,
+cdef int _open_index_loop(p, ProgramBuilder b, scope, Level lv, Access acc, src, cur,
                           bint rev) except -1:
     """The loop over an index: the seek to its first entry (an equality prefix and a
     lower bound, or none), the test of its last (the upper bound) and the table lookup."""
@@ -713,7 +714,7 @@ cdef int _open_index_loop(p, b, scope, Level lv, Access acc, src, cur,
     return 0
 
 
-cdef int _in_values(p, b, scope, e, aff, coll) except? -1:
+cdef int _in_values(p, ProgramBuilder b, scope, e, aff, coll) except? -1:
     """An ephemeral index of the values of ``x IN (constant, ...)`` with the comparison's
     affinity applied (NULLs left out, equal values kept once, in ``coll`` order), filled
     once per run; returns its cursor."""
@@ -737,7 +738,7 @@ cdef int _in_values(p, b, scope, e, aff, coll) except? -1:
     return eph
 
 
-cdef int _in_loop(p, b, scope, Level lv, e, int reg, aff, coll, int brk,
+cdef int _in_loop(p, ProgramBuilder b, scope, Level lv, e, int reg, aff, coll, int brk,
                   bint desc) except? 0:
     """Open a loop over the values of ``x IN (list)``, each in turn in ``reg`` (in the
     order of the index column: descending for a DESC one); returns the label the inner
@@ -751,7 +752,7 @@ cdef int _in_loop(p, b, scope, Level lv, e, int reg, aff, coll, int brk,
     return nxt
 
 
-cdef int _in_key_block(p, b, scope, Level lv, list exprs, aff) except? -1:
+cdef int _in_key_block(p, ProgramBuilder b, scope, Level lv, list exprs, aff) except? -1:
     """``_key_block`` for an index key with IN lists among its equalities: the other
     parts coded once, then one loop per IN list (outermost first) fills its part."""
     src = lv.src
@@ -775,7 +776,7 @@ cdef int _in_key_block(p, b, scope, Level lv, list exprs, aff) except? -1:
     return base
 
 
-cdef int _open_auto(p, b, scope, Level lv) except -1:
+cdef int _open_auto(p, ProgramBuilder b, scope, Level lv) except -1:
     """Build (once) a hash index over the source on the compared columns, then look the
     outer values up in it."""
     cdef Access acc = lv.access
@@ -828,7 +829,7 @@ cdef frozenset _CURSOR_OPS = frozenset((
     O.OP_SorterData, O.OP_ResetSorter, O.OP_SorterCutoff))
 
 
-cdef bint _make_covering(p, b, Level lv) except -1:
+cdef bint _make_covering(p, ProgramBuilder b, Level lv) except -1:
     """Drop the table lookup of an index loop when every read of the table's cursor is a
     column the index holds (or the rowid): those reads move to the index cursor. The whole
     program so far is checked, so a read anywhere else keeps the lookup."""
@@ -897,7 +898,7 @@ def where_end(p, WhereInfo info):
     """Close the loops ``where_begin`` opened (``where.where_end`` documents it)."""
     if info.on_right:  # (told after the names of the body are resolved, as SQLite does)
         raise OperationalError("ON clause references tables to its right")
-    b = p.b
+    cdef ProgramBuilder b = p.b
     cdef list levels = info.levels
     if not levels:  # (no FROM: one row, no loop to close)
         b.resolve(info.brk)

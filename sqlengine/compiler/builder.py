@@ -5,7 +5,8 @@ A label is a negative integer handed out by ``new_label``; it may be used as a j
 instruction. ``finish`` replaces every label by its address and returns an immutable
 ``vdbe.program.Program``. The builder knows nothing about SQL; it never runs code.
 
-The class is compiled (``_codegen.pyx``), so that the expression coder beside it calls
+The class is compiled (``_codegen.pyx``, declared in ``_codegen.pxd``), so that the
+expression coder beside it and the compiled coders that cimport it (``_where.pyx``) call
 ``emit`` and the register and label allocators as C functions; its interface:
 
 - ``emit(op, p1=0, p2=0, p3=0, p4=None, p5=0, comment=None) -> address``

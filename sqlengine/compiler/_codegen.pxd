@@ -1,0 +1,51 @@
+# Declarations of sqlengine.compiler._codegen for other Cython modules (the WHERE loop
+# coder, _where.pyx, cimports these): a ProgramBuilder's methods and the expression coder's
+# entry points are then C calls. See _codegen.pyx for the documentation.
+
+cimport cython
+
+from sqlengine.vdbe.program cimport Program
+
+
+@cython.final
+cdef class ProgramBuilder:
+    cdef public int n_mem
+    cdef public int n_cursor
+    cdef public int n_once
+    cdef Py_ssize_t n_ops, cap
+    cdef int *_op
+    cdef int *_p5
+    cdef long long *_p1
+    cdef long long *_p2
+    cdef long long *_p3
+    cdef list _p4
+    cdef list _comments
+    cdef Py_ssize_t n_labels, label_cap
+    cdef Py_ssize_t *_labels
+    cdef list _consts
+    cdef dict _const_regs
+    cdef dict _const_ints
+
+    cdef int _grow(self) except -1
+    cpdef Py_ssize_t emit(self, int op, long long p1=*, long long p2=*, long long p3=*,
+                          object p4=*, int p5=*, object comment=*) except -1
+    cdef object _field(self, Py_ssize_t a, int k)
+    cdef int _set_field(self, Py_ssize_t a, int k, object v) except -1
+    cpdef int uses(self) except -1
+    cpdef list cursor_uses(self, long long cursor, cursor_ops)
+    cpdef Py_ssize_t addr(self)
+    cdef Py_ssize_t _index(self, Py_ssize_t a) except -1
+    cpdef int new_label(self) except? 0
+    cpdef resolve(self, int label)
+    cpdef int alloc_reg(self, int n=*) except? -1
+    cpdef int alloc_cursor(self) except? -1
+    cpdef int alloc_once(self) except? -1
+    cpdef int const_reg(self, value) except? -1
+    cdef long long _target(self, long long v) except? -1
+    cdef Program _finish(self)
+
+
+cpdef code_column(p, ref_, int target)
+cpdef int code_expr_reg(p, scope, e) except? -1
+cpdef code_expr(p, scope, e, int target)
+cpdef if_false(p, scope, e, int label, bint jump_if_null)
