@@ -234,6 +234,15 @@ class Statement:
 
 
 class Database:
+    # PRAGMA foreign_keys and defer_foreign_keys (off until set: compiler/pragma.py) and
+    # the foreign-key marks of compiler/fkey.py: class defaults, so that reading one never
+    # raises an AttributeError to be caught (the compile of every write statement reads
+    # foreign_keys several times)
+    foreign_keys = 0
+    defer_foreign_keys = 0
+    fk_dirty = None
+    fk_stmt = None
+
     def __init__(self, path, timeout=5.0, vfs=None):
         from sqlengine.storage import Btree
         self.path = path

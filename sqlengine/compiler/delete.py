@@ -7,16 +7,23 @@ each row where its loop finds it. This module emits code; it never runs it.
 
 from __future__ import annotations
 
-from sqlengine.compiler import truefalse
+import dataclasses
+
+from sqlengine.compiler import returning, truefalse, update_from
 from sqlengine.compiler.attach import source_db
+from sqlengine.compiler.cte import push_with
+from sqlengine.compiler.fkey import code_statement_start
+from sqlengine.compiler.generated import code_read_row
 from sqlengine.compiler.planner import check_indexed_by
 from sqlengine.compiler.insert import code_delete_row, open_write_cursors, table_for_write
 from sqlengine.compiler.resolve import Scope, table_source
-from sqlengine.compiler.trigger import code_triggers, has_triggers
+from sqlengine.compiler.trigger import code_triggers, compile_view_update_delete, has_triggers
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children
 from sqlengine.compiler.where import where_begin, where_end
+from sqlengine.schema import pk_index
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.sorter import SortSpec
 
 
 def one_pass(p, table, where, rt, event) -> bool:
@@ -62,8 +69,6 @@ def collect_rowids(p, table, alias, where, tcur):
     if table.without_rowid:
         # the PRIMARY KEYs, in an ephemeral index ordered as the table (sqlite3's second
         # pass visits the rows in that order)
-        from sqlengine.schema import pk_index
-        from sqlengine.vdbe.sorter import SortSpec
         pk = pk_index(table)
         n = len(pk.columns)
         colls = [p.collation(pk.collations[j] or table.columns[c].collation)
@@ -98,7 +103,6 @@ def code_row_key(p, table, eph, target):
     if not table.without_rowid:
         b.emit(O.OP_Column, eph, 0, target)
         return
-    from sqlengine.schema import pk_index
     n = len(pk_index(table).columns)
     r = b.alloc_reg(n)
     for j in range(n):
@@ -110,13 +114,10 @@ def limited(p, st, kind):
     """``st`` with its ORDER BY/LIMIT folded into its WHERE (update_from.limited), the rows
     of a WITHOUT ROWID table named by their PRIMARY KEY instead of a rowid:
     ``(k1, k2) IN (SELECT k1, k2 FROM target WHERE ... ORDER BY ... LIMIT ...)``."""
-    import dataclasses
 
-    from sqlengine.compiler import update_from
     t = p.schema.table(st.table.name) if st.limit is not None else None
     if t is None or not t.without_rowid or getattr(st, "from_", None) is not None:
         return update_from.limited(st, kind)  # (UPDATE ... FROM limits its join's rows)
-    from sqlengine.schema import pk_index
     ref = st.table
     qual = ref.alias or ref.name
     names = [t.columns[c].name for c in pk_index(t).columns]
@@ -132,10 +133,8 @@ def limited(p, st, kind):
 
 def compile_delete(p, st: A.Delete):
     b = p.b
-    from sqlengine.compiler.fkey import code_statement_start
     code_statement_start(p)  # foreign-key marks are per run of a statement
     if st.with_ is not None:
-        from sqlengine.compiler.cte import push_with
         push_with(p, st.with_, st)  # visible for the rest of this statement
     if st.order_by or st.limit is not None:
         st = limited(p, st, "DELETE")
@@ -144,9 +143,7 @@ def compile_delete(p, st: A.Delete):
     st = truefalse.bind_dml(st, table)
     p.write = True
     if getattr(table, "is_view", False):
-        from sqlengine.compiler.trigger import compile_view_update_delete
         return compile_view_update_delete(p, st, table, "DELETE")
-    from sqlengine.compiler import returning
     rt = returning.start(p, table, st.returning)
     if st.where is None and not has_triggers(table, "DELETE", p) and p.nested == 0 and rt is None:
         b.emit(O.OP_Clear, table.root, 1)
@@ -175,7 +172,6 @@ def compile_delete(p, st: A.Delete):
     b.emit(O.OP_NotExists, tcur, nxt, old)
     trig = has_triggers(table, "DELETE", p)
     if trig or rt is not None:
-        from sqlengine.compiler.generated import code_read_row
         code_read_row(p, table, tcur, old)
     if trig:
         code_triggers(p, table, "DELETE", "BEFORE", None, old, nxt)

@@ -19,11 +19,22 @@ This module emits code; it never runs it.
 from __future__ import annotations
 
 from sqlengine import errors as E
-from sqlengine.compiler import truefalse
-from sqlengine.compiler.expr import code_expr, if_false
+from sqlengine.compiler import autoinc, returning, truefalse, upsert
+from sqlengine.compiler.cte import bound_object, missing_table, push_with
+from sqlengine.compiler.expr import code_expr, if_false, if_true
+from sqlengine.compiler.fkey import code_statement_start
+from sqlengine.compiler.generated import code_generated, code_read_row, has_generated, \
+    record_registers
+from sqlengine.compiler.partial import code_partial_flag, partial_flag
 from sqlengine.compiler.resolve import Scope, table_source
+from sqlengine.compiler.resolve_order import names_error, returning_error, values_error
+from sqlengine.compiler.select import TableDest, compile_select, result_info_only
+from sqlengine.compiler.strict import code_type_checks
+from sqlengine.compiler.trigger import code_triggers, compile_view_insert, has_timing, \
+    has_triggers
 from sqlengine.compiler.where import index_key_info, table_p4
 from sqlengine.errors import OperationalError
+from sqlengine.schema import record_tail
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
@@ -31,13 +42,11 @@ from sqlengine.vdbe import opcodes as O
 def table_for_write(p, name, schema_name=None):
     if schema_name is not None and schema_name.lower() not in ("main", "temp"):
         raise OperationalError(f"no such table: {schema_name}.{name}")
-    from sqlengine.compiler.cte import bound_object
     t = bound_object(p, name, schema_name)
     if t is None:
         v = bound_object(p, name, schema_name, "views")
         if v is not None:
             return v
-        from sqlengine.compiler.cte import missing_table
         raise missing_table(p, name, schema_name)
     if t.name.lower() == "sqlite_schema" and not p.db.writable_schema:
         raise OperationalError(f"table {name} may not be modified")
@@ -81,7 +90,6 @@ def key_len(table, idx):
     """The number of fields of an index record: the key columns then the rowid, or for a
     WITHOUT ROWID table the key columns then the rest of its record (``record_tail``)."""
     if table.without_rowid:
-        from sqlengine.schema import record_tail
         return len(idx.columns) + len(record_tail(table, idx))
     return len(idx.columns) + 1
 
@@ -92,7 +100,6 @@ def index_key(p, table, idx, base, rowid_reg):
     b = p.b
     n = len(idx.columns)
     if table.without_rowid:
-        from sqlengine.schema import record_tail
         tail = [c for c, _coll, _d in record_tail(table, idx)]
     else:
         tail = None
@@ -146,7 +153,6 @@ def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
     (``count``: a row the statement deletes, not one REPLACE removes)."""
     b = p.b
     if table.indexes:
-        from sqlengine.compiler.generated import code_read_row
         n = len(table.columns)
         regs = b.alloc_reg(n + 1)
         b.emit(O.OP_SCopy, rowid_reg, regs)
@@ -173,7 +179,6 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
     aff = table_affinity(table)
     if any(a not in "@A" for a in aff):
         b.emit(O.OP_Affinity, base + 1, n, 0, aff)
-    from sqlengine.compiler.generated import code_generated
     code_generated(p, table, base)
     # NOT NULL
     for i, c in enumerate(table.columns):
@@ -193,14 +198,12 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
             if act == O.OE_REPLACE:
                 act = O.OE_ABORT
             b.emit(O.OP_HaltIfNull, E.SQLITE_CONSTRAINT_NOTNULL, act, base + 1 + i, msg)
-    from sqlengine.compiler.strict import code_type_checks
     code_type_checks(p, table, base)
     # CHECK
     if table.checks and not p.db.ignore_check_constraints:
         scope = _row_scope(p, table, base)
         for name, expr in table.checks:
             ok = b.new_label()
-            from sqlengine.compiler.expr import if_true
             if_true(p, scope, truefalse.bind_for_table(expr, table), ok, True)
             act = conflict_action(or_action, None)
             if act == O.OE_IGNORE:
@@ -238,7 +241,6 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
         keys.append(key)
         pflag = None
         if idx.where is not None:
-            from sqlengine.compiler.partial import code_partial_flag
             pflag = code_partial_flag(p, table, idx, base, key)
         pflags.append(pflag)
     for k in check_order(table):
@@ -292,7 +294,6 @@ def check_order(table) -> list:
 def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=True):
     """Write the new index entries (of the indexes with a key) and the record."""
     b = p.b
-    from sqlengine.compiler.partial import partial_flag
     for idx, c, key in zip(table.indexes, icurs, keys):
         if key is None:
             continue
@@ -309,7 +310,6 @@ def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=Tru
     if table.without_rowid:  # the record went in as its key's entry
         _code_add_change(p, count)
         return
-    from sqlengine.compiler.generated import record_registers
     first, nreg = record_registers(p, table, base)
     rec = b.alloc_reg()
     b.emit(O.OP_MakeRecord, first, nreg, rec)
@@ -322,7 +322,6 @@ def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=Tru
 def _code_generated_early(p, table, base):
     """The generated columns for BEFORE triggers and the upsert: computed from the
     regular columns with their affinity (the write recomputes them)."""
-    from sqlengine.compiler.generated import code_generated
     b = p.b
     aff = "".join(O.AFF_BLOB if c.generated is not None else c.affinity
                   for c in table.columns)
@@ -352,11 +351,12 @@ def _expr_text(p, expr, table=None):
     return text or "?"
 
 
-def _writes_one_row(p, table, st) -> bool:
+def _writes_one_row(p, table, st, trig) -> bool:
     """True when the INSERT writes one row and nothing can fail after its first write
     (SQLite: the statement is not "multi-write", so it needs no statement journal): one
     VALUES row or DEFAULT VALUES; no trigger (foreign-key checks are triggers here), no
-    RETURNING, no upsert; no REPLACE (its deletions come before the later checks). Every
+    RETURNING, no upsert (``trig``: the table has an INSERT trigger); no REPLACE (its
+    deletions come before the later checks). Every
     constraint check of such a row is coded before the index and table writes
     (code_write_row, then code_finish_row)."""
     src = st.source
@@ -365,8 +365,7 @@ def _writes_one_row(p, table, st) -> bool:
         return False
     if st.returning or st.upserts:
         return False
-    from sqlengine.compiler.trigger import has_triggers
-    if has_triggers(table, "INSERT", p):
+    if trig:
         return False
     actions = [table.pk_conflict] + [ix.conflict for ix in table.indexes]
     return all(conflict_action(st.or_action, a) != O.OE_REPLACE for a in actions)
@@ -376,22 +375,17 @@ def _writes_one_row(p, table, st) -> bool:
 
 def compile_insert(p, st: A.Insert):
     b = p.b
-    from sqlengine.compiler.fkey import code_statement_start
     code_statement_start(p)  # foreign-key marks are per run of a statement
     if st.with_ is not None:
-        from sqlengine.compiler.cte import push_with
         push_with(p, st.with_, st)  # visible for the rest of this statement
     table = table_for_write(p, st.table, st.schema)
     st = truefalse.bind_dml(st, table)
     p.write = True
     if getattr(table, "is_view", False):
-        from sqlengine.compiler.trigger import compile_view_insert
         return compile_view_insert(p, st, table)
-    from sqlengine.compiler import autoinc, returning
     rt = returning.start(p, table, st.returning)
     ai = autoinc.begin(p, table)
     n = len(table.columns)
-    from sqlengine.compiler.generated import has_generated
     gen = has_generated(table)
     # the column mapping: for each table column, the position in the source row or None
     if st.source is None:
@@ -429,10 +423,10 @@ def compile_insert(p, st: A.Insert):
         pos = list(range(n))
         rowid_pos = None
         n_src = n
-    if p.nested == 0 and _writes_one_row(p, table, st):
+    trig = has_triggers(table, "INSERT", p)
+    if p.nested == 0 and _writes_one_row(p, table, st, trig):
         p.one_row_write = True
     tcur, icurs = open_write_cursors(p, table)
-    from sqlengine.compiler import upsert
     try:
         us = upsert.begin(p, table, st, tcur, icurs)
     except OperationalError as err:
@@ -449,11 +443,12 @@ def compile_insert(p, st: A.Insert):
         def value(j, target):
             code_expr(p, values_scope, row[j], b.alloc_reg() if target is None else target)
         _code_row_values(p, table, pos, rowid_pos, base, n_src, value)
-        _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip)
+        _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip,
+                         trig)
         b.resolve(skip)
     else:
         _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, gen, us,
-                          ai, rt, skip, rowid_given)
+                          ai, rt, skip, rowid_given, trig)
     if ai is not None:
         ai.finish()
     if rt is not None:
@@ -471,7 +466,6 @@ def _checked_row(table, st, row, n_src, p=None):
     given: the only row, whose names SQLite resolves first)."""
     if len(row) != n_src:
         if p is not None:
-            from sqlengine.compiler.resolve_order import names_error
             found = names_error(p, Scope([]), row)
             if found is not None:
                 raise found
@@ -498,9 +492,7 @@ def _source_error(p, table, st, n_src):
             _checked_row(table, st, src.body.rows[0], n_src, p)
         except OperationalError as found:
             return found
-        from sqlengine.compiler.resolve_order import names_error
         return names_error(p, Scope([]), src.body.rows[0])
-    from sqlengine.compiler.select import result_info_only
     try:
         n = len(result_info_only(p, src).names)
     except OperationalError as found:
@@ -534,7 +526,7 @@ def _code_row_values(p, table, pos, rowid_pos, base, n_src, value):
 
 
 def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, gen, us, ai,
-                      rt, skip, rowid_given):
+                      rt, skip, rowid_given, trig):
     """Several rows (a VALUES list, a SELECT): each is coded into ``n_src`` source
     registers, then a subroutine inserts it."""
     b = p.b
@@ -554,11 +546,9 @@ def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, ge
                 b.emit(O.OP_Gosub, ret, row_sub)
         except OperationalError as err:
             # (SQLite resolves the rows as a compound SELECT, then counts the values)
-            from sqlengine.compiler.resolve_order import values_error
             raise values_error(p, values_scope, src.body.rows, err) from None
     else:
         # INSERT ... SELECT: materialise first (the select may read the target table)
-        from sqlengine.compiler.select import TableDest, compile_select
         eph = b.alloc_cursor()
         b.emit(O.OP_OpenEphemeral, eph, n_src)
         info = compile_select(p, src, TableDest(eph))
@@ -581,20 +571,20 @@ def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, ge
         if target is not None:
             b.emit(O.OP_SCopy, src_regs + j, target)
     _code_row_values(p, table, pos, rowid_pos, base, n_src, value)
-    _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip)
+    _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip, trig)
     b.resolve(skip)
     b.emit(O.OP_Return, ret)
     b.resolve(end)
 
 
-def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip):
+def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip,
+                     trig):
     """The new row at ``base`` (its rowid NULL when it gets a new one; ``rowid_given``:
     the INSERT gives one, by its INTEGER PRIMARY KEY or a rowid name): the rowid, BEFORE
     triggers, the upsert, constraint checks, the writes, RETURNING and AFTER triggers;
-    ``skip`` abandons the row."""
+    ``skip`` abandons the row; ``trig``: the table has INSERT triggers (else none fires)."""
     b = p.b
-    from sqlengine.compiler.trigger import code_triggers, has_timing
-    before = not table.without_rowid and has_timing(p, table, "INSERT", "BEFORE")
+    before = trig and not table.without_rowid and has_timing(p, table, "INSERT", "BEFORE")
     if before:
         # a BEFORE trigger sees NEW.rowid -1 where the row gets a new one: SQLite
         # allocates it after the triggers ran (they may insert rows themselves)
@@ -625,7 +615,8 @@ def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, 
     if not before:
         if gen and (us is not None or table.triggers):
             _code_generated_early(p, table, base)
-        code_triggers(p, table, "INSERT", "BEFORE", base, None, skip, or_action=st.or_action)
+        if trig:
+            code_triggers(p, table, "INSERT", "BEFORE", base, None, skip, or_action=st.or_action)
     if us is not None:
         try:
             us.code_checks(base, rowid_given, skip)
@@ -634,14 +625,14 @@ def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, 
             # the RETURNING list, resolved later, replaces its error)
             if rt is None:
                 raise
-            from sqlengine.compiler.resolve_order import returning_error
             raise returning_error(p, table, st.returning) or err from None
     keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip,
                           same_rowid=not rowid_given)
     code_finish_row(p, table, tcur, icurs, base, keys)
     if rt is not None:
         rt.emit_row(base)
-    code_triggers(p, table, "INSERT", "AFTER", base, None, skip, or_action=st.or_action)
+    if trig:
+        code_triggers(p, table, "INSERT", "AFTER", base, None, skip, or_action=st.or_action)
 
 
 __all__ = ["compile_insert", "code_write_row", "code_finish_row", "code_delete_row",

@@ -9,7 +9,7 @@ runs a program.
 
 from __future__ import annotations
 
-from sqlengine.compiler import compile_options, ddl, subtype
+from sqlengine.compiler import compile_options, ddl, fkey, subtype
 from sqlengine.compiler._codegen import USES_CALL, code_program_tail
 from sqlengine.compiler.context import Parse
 from sqlengine.compiler.delete import compile_delete
@@ -161,7 +161,6 @@ def _compile(db, stmt, text: str):
         b.emit(OP_AutoCommit, 0, 0, 0, stmt.mode)
     elif t is Commit:
         is_txn = True
-        from sqlengine.compiler import fkey
         fkey.code_commit_check(p)
         b.emit(OP_AutoCommit, 1, 0)
         fkey.code_transaction_end(p)
@@ -171,14 +170,12 @@ def _compile(db, stmt, text: str):
             b.emit(OP_Savepoint, 2, 0, 0, stmt.savepoint)
         else:
             b.emit(OP_AutoCommit, 1, 1)
-            from sqlengine.compiler import fkey
             fkey.code_transaction_end(p)
     elif t is A.Savepoint:
         is_txn = True
         b.emit(OP_Savepoint, 0, 0, 0, stmt.name)
     elif t is Release:
         is_txn = True
-        from sqlengine.compiler import fkey
         fkey.code_release_check(p, stmt.name)
         b.emit(OP_Savepoint, 1, 0, 0, stmt.name)
     elif t is Pragma:
@@ -200,8 +197,7 @@ def _compile(db, stmt, text: str):
     else:
         raise OperationalError(f"unsupported statement: {t.__name__}")
     if t is Insert or t is Update or t is Delete:
-        from sqlengine.compiler.fkey import code_statement_end_check
-        code_statement_end_check(p)  # deferred foreign keys of an autocommit statement
+        fkey.code_statement_end_check(p)  # deferred foreign keys of an autocommit statement
     rt = p.returning
     if rt is not None:
         names, decls = rt.names, rt.decltypes

@@ -9,6 +9,7 @@ IntegrityError) when a row is written. This module emits code; it never runs it.
 from __future__ import annotations
 
 from sqlengine.errors import IntegrityError, OperationalError
+from sqlengine.sql import parse_one
 from sqlengine.vdbe import opcodes as O
 
 STRICT_TYPES = ("INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY")
@@ -28,10 +29,11 @@ def check_create(st) -> None:
 
 
 def is_strict(table) -> bool:
-    from sqlengine.sql import parse_one
-    if not getattr(table, "sql", None):
+    sql = table.sql
+    # (the table's CREATE text spells STRICT, in some case, when it is one)
+    if not sql or "strict" not in sql.lower():
         return False
-    parsed = parse_one(table.sql)
+    parsed = parse_one(sql)
     return bool(parsed is not None and getattr(parsed.stmt, "strict", False))
 
 

@@ -13,6 +13,7 @@ import dataclasses
 
 from sqlengine.compiler.cte import schema_scope
 from sqlengine.compiler.expr import if_false
+from sqlengine.compiler.fkey import triggers_for
 from sqlengine.compiler.walk import map_children, map_value
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -25,7 +26,6 @@ def _matching(table, event, timing, update_cols, p=None):
     triggers on a main table (in the order made: SQLite's follows its hash table), then the
     foreign-key actions."""
     out = []
-    from sqlengine.compiler.fkey import triggers_for
     for tr in _in_order(p, list(getattr(table, "triggers", ()))) + list(triggers_for(p, table)):
         if tr.event != event or tr.timing != timing:
             continue
@@ -54,7 +54,6 @@ def _in_order(p, triggers):
 
 
 def has_triggers(table, event, p=None):
-    from sqlengine.compiler.fkey import triggers_for
     return any(tr.event == event for tr in getattr(table, "triggers", ())) or any(
         tr.event == event for tr in triggers_for(p, table))
 

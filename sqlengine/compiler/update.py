@@ -7,13 +7,19 @@ where its loop finds it. This module emits code; it never runs it.
 
 from __future__ import annotations
 
-from sqlengine.compiler import truefalse
-from sqlengine.compiler.delete import code_row_key, collect_rowids, one_pass, open_one_pass
+from sqlengine.compiler import returning, truefalse
+from sqlengine.compiler.cte import push_with
+from sqlengine.compiler.delete import code_row_key, collect_rowids, limited, one_pass, \
+    open_one_pass
+from sqlengine.compiler.fkey import code_statement_start
+from sqlengine.compiler.generated import code_read_row, has_generated
 from sqlengine.compiler.expr import code_expr
 from sqlengine.compiler.planner import check_indexed_by
 from sqlengine.compiler.insert import (code_delete_keys, code_finish_row, code_write_row,
                                        conflict_action, open_write_cursors, table_for_write)
-from sqlengine.compiler.trigger import code_triggers, has_triggers
+from sqlengine.compiler.resolve_order import update_error
+from sqlengine.compiler.trigger import code_triggers, compile_view_update_delete, has_triggers
+from sqlengine.compiler.update_from import compile_update_from
 from sqlengine.compiler.upsert import code_after_before_triggers, code_new_row, set_assignments
 from sqlengine.compiler.where import where_end
 from sqlengine.errors import OperationalError
@@ -23,15 +29,12 @@ from sqlengine.vdbe import opcodes as O
 
 
 def compile_update(p, st: A.Update):
-    from sqlengine.compiler.fkey import code_statement_start
     code_statement_start(p)  # foreign-key marks are per run of a statement
     if sum(len(s.columns) for s in st.sets) > MAX_COLUMN:  # a parse-time check
         raise OperationalError("too many columns in set list")
     if st.with_ is not None:
-        from sqlengine.compiler.cte import push_with
         push_with(p, st.with_, st)  # visible for the rest of this statement
     if st.order_by or st.limit is not None:
-        from sqlengine.compiler.delete import limited
         st = limited(p, st, "UPDATE")
     table = table_for_write(p, st.table.name, st.table.schema)
     check_indexed_by(st.table, table)
@@ -40,19 +43,15 @@ def compile_update(p, st: A.Update):
     try:
         return _compile_update(p, st, table)
     except OperationalError as err:
-        from sqlengine.compiler.resolve_order import update_error
         raise update_error(p, st, table, err) from None
 
 
 def _compile_update(p, st, table):
     b = p.b
     if getattr(table, "is_view", False):
-        from sqlengine.compiler.trigger import compile_view_update_delete
         return compile_view_update_delete(p, st, table, "UPDATE")
-    from sqlengine.compiler import returning
     rt = returning.start(p, table, st.returning)
     if st.from_ is not None:
-        from sqlengine.compiler.update_from import compile_update_from
         return compile_update_from(p, st, table)
     n = len(table.columns)
     assigns = set_assignments(table, st.sets)  # column number (-1 rowid) -> expr
@@ -94,7 +93,6 @@ def _one_pass_update(p, table, st, assigns, rt) -> bool:
         return False
     if not table.indexes:
         return True
-    from sqlengine.compiler.generated import has_generated
     return not has_generated(table) and all(
         ix.exprs is None and ix.where is None and not any(c in assigns for c in ix.columns)
         for ix in table.indexes)
@@ -110,7 +108,6 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
     b = p.b
     n = len(table.columns)
     same_rowid = not table.without_rowid and table.ipk not in assigns and -1 not in assigns
-    from sqlengine.compiler.generated import code_read_row, has_generated
     trig = has_triggers(table, "UPDATE", p)
     if trig or table.without_rowid or has_generated(table):
         only = None

@@ -51,3 +51,33 @@ def test_no_cycles_left(con, sql):
     finally:
         if enabled:
             gc.enable()
+
+
+# write statements (insert.py, delete.py, update.py, fkey.py are compiled modules too);
+# t3 has a CHECK, a UNIQUE index and an INTEGER PRIMARY KEY; {k} keeps each row new
+WRITES = [
+    "INSERT INTO t3(c0, c1) VALUES ({k}, 'v{k}')",
+    "INSERT OR REPLACE INTO t3 VALUES ({k}, {k}, 'w')",
+    "INSERT INTO t3(c0, c1) SELECT a + 100 * {k}, b || {k} FROM t1",
+    "UPDATE t3 SET c1 = 'u{k}' WHERE c0 > {k}",
+    "UPDATE t2 SET c0 = c0 + {k} WHERE c1 < 5",
+    "DELETE FROM t3 WHERE c0 = {k}",
+    "DELETE FROM t2 WHERE c1 = {k} + 100",
+]
+
+
+@pytest.mark.parametrize("sql", WRITES)
+def test_no_cycles_left_by_writes(con, sql):
+    con.execute("CREATE TABLE t3(pk INTEGER PRIMARY KEY, c0 INTEGER CHECK (c0 >= 0), "
+                "c1 TEXT UNIQUE)")
+    con.execute(sql.format(k=0)).fetchall()
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for k in range(1, 4):
+            con.execute(sql.format(k=k)).fetchall()
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
