@@ -528,6 +528,8 @@ def temp_database(db):
         adb.is_temp = True  # (what its pragmas answer: pragma._temp_pragma)
         adb.functions = db.functions
         adb.collations = db.collations
+        from sqlengine.compiler.pragma_settings import made_temp
+        made_temp(db, adb)
         db._attach_code += 1
         temp = Attached("temp", "", adb, db._attach_code)
         db.attached.insert(0, temp)
@@ -858,6 +860,8 @@ def attach(db, filename, name):
         raise
     adb.functions = db.functions
     adb.collations = db.collations
+    from sqlengine.compiler.pragma_settings import attach_settings
+    attach_settings(db, adb)
     db._attach_code += 1
     path = "" if memory else (filename if vfs is not None else os.path.abspath(filename))
     db.attached.append(Attached(name, path, adb, db._attach_code))

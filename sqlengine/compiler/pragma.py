@@ -13,6 +13,7 @@ SQLite. This module never touches storage at compile time and never runs code.
 from __future__ import annotations
 
 from sqlengine.compiler.compile_options import OPTIONS
+from sqlengine.compiler.pragma_settings import SETTINGS, compile_setting
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import next_token
@@ -74,9 +75,6 @@ CONSTANTS = {
     "encoding": "UTF-8",
     "auto_vacuum": 0,
     "temp_store": 0,
-    "locking_mode": "normal",
-    "max_page_count": 4294967294,
-    "secure_delete": 0,
     "analysis_limit": 0,
     "threads": 0,
     "soft_heap_limit": 0,
@@ -482,6 +480,8 @@ def compile_pragma(p, st: A.Pragma, dest=None):
         else:
             _emit_call(p, lambda db: getattr(db, "wal_autocheckpoint", 1000), dest=dest)
         return [name]
+    if name in SETTINGS:
+        return compile_setting(p, name, st, val, _emit_call, dest)
     if name in CONSTANTS:
         if st.value is not None:
             return []
@@ -528,6 +528,10 @@ def _temp_pragma(p, name, schema, st, val, dest):
     if name == "locking_mode":
         _emit_rows(p, 1, [("exclusive",)], dest)
         return [name]
+    if not made and name in SETTINGS and name != "optimize" and st.value is None:
+        from sqlengine.compiler.pragma_settings import temp_unmade
+        _emit_call(p, lambda db: _temp_value(db, name, temp_unmade(db, name)), dest=dest)
+        return ["cache_size" if name == "default_cache_size" else name]
     if not made and name in _TEMP_UNMADE and st.value is None:
         _emit_call(p, lambda db: _temp_value(db, name, _TEMP_UNMADE[name]), dest=dest)
         return [name]
@@ -662,15 +666,19 @@ _VALUE_FUNCTIONS = dict.fromkeys((
     "encoding", "foreign_keys", "freelist_count", "full_column_names", "hard_heap_limit",
     "ignore_check_constraints", "legacy_alter_table", "query_only", "read_uncommitted",
     "recursive_triggers", "reverse_unordered_selects", "schema_version", "secure_delete",
+    "optimize",
     "short_column_names", "soft_heap_limit", "temp_store", "threads", "trusted_schema",
     "user_version", "writable_schema"), 0) | dict.fromkeys((
         "auto_vacuum", "cache_size", "journal_mode", "journal_size_limit", "locking_mode",
-        "max_page_count", "page_count", "page_size", "synchronous"), 1)
+        "max_page_count", "page_count", "page_size", "synchronous", "cache_spill",
+        "default_cache_size"), 1)
+# (pragma_optimize's one argument is its value, in its HIDDEN column arg)
+_VALUE_FUNCTIONS["optimize"] = 1
 
 
 def _value_function_source(p, item, prag, Source, TableDest):
-    """pragma_NAME(['main']) of a one-value pragma: the rows ``PRAGMA NAME`` gives, computed
-    when the statement reaches the FROM clause (the temp database's are not covered). One
+    """pragma_NAME([SCHEMA]) of a one-value pragma: the rows ``PRAGMA SCHEMA.NAME`` gives,
+    computed when the statement reaches the FROM clause. One
     that takes a schema has SQLite's HIDDEN column ``schema``, which reads NULL (its
     pragma virtual table files a lone schema argument in the slot of ``arg``)."""
     from sqlengine.compiler.pragma_lists import register_module
@@ -679,12 +687,16 @@ def _value_function_source(p, item, prag, Source, TableDest):
     if len(item.args) > most:
         raise OperationalError(f"too many arguments on {item.name}() - max {most}")
     schema = _value(item.args[0]) if item.args else None
+    hidden = (None,)
+    if prag == "optimize":  # (its argument: the value, in column arg)
+        schema, hidden = None, _arg_texts([schema] if item.args else [])[:1]
     if schema is not None:
         schema = str(schema)
-        if schema.lower() == "temp":  # (its code reads main's b-tree: not covered)
-            raise OperationalError(f"{item.name}('temp') is not supported")
-        if schema.lower() != "main":
-            raise OperationalError(f"unknown database '{schema}'")
+        if schema.lower() not in ("main", "temp"):
+            from sqlengine.compiler.attach import find
+            if find(p.db, schema) is None:
+                raise OperationalError(f"unknown database '{schema}'")
+            return _attached_value_source(p, item, prag, schema, Source)
     b = p.b
     cur = b.alloc_cursor()
     once = b.new_label()
@@ -692,10 +704,26 @@ def _value_function_source(p, item, prag, Source, TableDest):
     b.emit(O.OP_OpenEphemeral, cur, 0)
     dest = TableDest(cur)
     if most:
-        dest = _HiddenDest(dest, (None,))
+        dest = _HiddenDest(dest, hidden)
     names = compile_pragma(p, A.Pragma(prag, schema), dest)
     b.resolve(once)
-    return _function_source(item, cur, names, dest)
+    return _function_source(item, cur, names, dest, prag == "optimize")
+
+
+def _attached_value_source(p, item, prag, schema, Source):
+    """pragma_NAME('aux') of a one-value pragma on attached database ``aux``: the rows its
+    own ``PRAGMA NAME`` gives (its file's settings), run when the statement reaches the
+    FROM clause."""
+    from sqlengine.compiler.tablefunc import args_source
+
+    def rows(db, schema=schema, prag=prag):
+        from sqlengine.compiler.attach import find
+        att = find(db, schema)
+        if att is None:  # (detached since)
+            raise OperationalError(f"unknown database '{schema}'")
+        return [tuple(r) + (None,) for r in att.db.execute(f'PRAGMA "{prag}"')]
+    bare = A.TableFunctionRef(item.name, [], None, item.alias)
+    return args_source(p, bare, None, Source, [prag, "schema"], rows, 1)
 
 
 class _HiddenDest:
@@ -717,13 +745,13 @@ class _HiddenDest:
         self.dest.emit(p, regs, n + k)
 
 
-def _function_source(item, cur, names, dest):
+def _function_source(item, cur, names, dest, arg_only=False):
     """The Source of a pragma function whose rows ``dest`` put in ``cur``: its columns
-    ``names``, then the HIDDEN ones ``dest`` adds."""
+    ``names``, then the HIDDEN ones ``dest`` adds (``arg_only``: its one is arg)."""
     from sqlengine.compiler.tablefunc import hidden_source
     if type(dest) is not _HiddenDest:
         return hidden_source(item.alias or item.name, cur, list(names), 0)
-    hidden = ["arg", "schema"][-len(dest.values):]
+    hidden = ["arg"] if arg_only else ["arg", "schema"][-len(dest.values):]
     return hidden_source(item.alias or item.name, cur, list(names) + hidden, len(hidden))
 
 
@@ -832,7 +860,8 @@ def pragma_rows(p, name, val, schema="main"):
         from sqlengine.compiler import pragma_lists
         return pragma_lists.function_rows(p.functions.reg)
     if name == "pragma_list":
-        names = set(COLUMNS) | set(FLAGS) | set(CONSTANTS) | set(_META) | set(_NAMED)
+        names = set(COLUMNS) | set(FLAGS) | set(CONSTANTS) | set(_META) | set(_NAMED) \
+            | SETTINGS
         return [(n,) for n in sorted(names)]
     if name == "database_list" and getattr(p.db, "temp_used", False):
         return [(0, "main", _db_file(p)), (1, "temp", "")]

@@ -1,0 +1,299 @@
+"""The per-database settings pragmas SQLite keeps in its pager and b-tree, and the ones it
+answers from them: ``locking_mode``, ``secure_delete``, ``max_page_count``,
+``cache_spill``, ``default_cache_size`` and ``optimize``.
+
+Each setting is kept on the Database it names (main, temp, an attached file: PRAGMA
+aux.NAME is compiled on that file's own Database, compiler/attach.py), with the defaults
+of the sqlite3 build this engine answers as (3.40.1 with SQLITE_SECURE_DELETE and a
+SQLITE_MAX_PAGE_COUNT of 1073741823). A name without a schema acts as SQLite's does:
+``locking_mode`` and ``secure_delete`` set every database of the connection (and
+locking_mode the default a later ATTACH takes), the others main only. The settings are
+reported, not acted on: the pager holds no lock exclusively, writes no zeros over freed
+content and refuses no page past the maximum (README, Known gaps).
+
+This module emits code; the values are read and set when the statement runs.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from sqlengine.vdbe import opcodes as O
+
+SETTINGS = frozenset(("locking_mode", "secure_delete", "max_page_count", "cache_spill",
+                      "default_cache_size", "optimize"))
+
+MAX_PAGE_COUNT = 1073741823  # (this build's SQLITE_MAX_PAGE_COUNT)
+_MAX_MAX = 0xFFFFFFFE  # (the most a setting can ask for)
+SECURE_DELETE = 1  # (SQLITE_SECURE_DELETE: on by default)
+DEFAULT_CACHE_SIZE = -2000
+_PAGE_EXTRA = 136  # (bytes a cached page carries besides its content, this 64-bit build's)
+_DEFAULT_CACHE_META = 3  # (BTREE_DEFAULT_CACHE_SIZE: header offset 48)
+
+
+def compile_setting(p, name, st, val, emit_call, dest=None):
+    """Emit PRAGMA ``name`` (one of SETTINGS) of statement ``st`` whose value is ``val``
+    (``emit_call(p, fn, nresult, dest)`` runs fn(db) and gives its value as a row); returns
+    the result column names."""
+    given = st.value is not None
+    # a statement compiled on an attached file came with its name (stripped on the way)
+    qualified = st.schema is not None or getattr(p.db, "attached_file", False)
+    if name == "optimize":
+        # SQLite runs ANALYZE on the tables whose indexes the session's queries relied on
+        # without statistics; no query here records that, so there is nothing to run
+        return ["optimize"]
+    if name == "locking_mode":
+        mode = str(val).lower() if given else None
+        if mode not in ("normal", "exclusive"):
+            mode = None
+        emit_call(p, lambda db: _locking_mode(db, mode, qualified), dest=dest)
+        return ["locking_mode"]
+    if name == "secure_delete":
+        flag = -1
+        if given:
+            flag = 2 if str(val).lower() == "fast" else int(get_boolean(val, 0))
+        emit_call(p, lambda db: _secure_delete(db, flag, qualified), dest=dest)
+        return ["secure_delete"]
+    if name == "max_page_count":
+        n = _dec_or_hex(val) if given else 0
+        n = 0 if n is None or n < 0 else min(n, _MAX_MAX)
+        if n:
+            p.b.emit(O.OP_Transaction, 0, 0)
+        emit_call(p, lambda db: _max_page_count(db, n), dest=dest)
+        return ["max_page_count"]
+    if name == "cache_spill":
+        if not given:
+            emit_call(p, _cache_spill, dest=dest)
+            return ["cache_spill"]
+        size = _get_int32(val)
+        on = get_boolean(val, (size if size is not None else 1) != 0)
+        emit_call(p, lambda db: _set_cache_spill(db, size, on), 0)
+        return []
+    # default_cache_size (deprecated): kept in the file's header, and the cache size
+    if given:
+        size = abs(_atoi(val))
+        p.write = True
+        p.b.emit(O.OP_Transaction, 0, 1)
+        p.b.emit(O.OP_SetCookie, 0, _DEFAULT_CACHE_META, size)
+
+        def setcache(db, size=size):
+            db.bt.cache_size = size
+            return None
+        emit_call(p, setcache, 0)
+        return []
+    p.b.emit(O.OP_Transaction, 0, 0)
+    emit_call(p, _default_cache_size, dest=dest)
+    return ["cache_size"]
+
+
+def _memory(db) -> bool:
+    """Whether ``db``'s pages live in memory (main ``:memory:``, temp, an attached one):
+    SQLite's pager of such a database is always in exclusive locking mode."""
+    return bool(getattr(db, "_memory", False) or getattr(db, "is_temp", False))
+
+
+def _own_lock_mode(db, mode):
+    """Set (``mode`` not None) and return the locking mode of ``db``'s own pager."""
+    if _memory(db):
+        return "exclusive"
+    if mode is not None:
+        db.lock_mode = mode
+    return getattr(db, "lock_mode", "normal")
+
+
+def _locking_mode(db, mode, qualified):
+    """PRAGMA [schema.]locking_mode[=mode] on ``db``: unqualified, a query answers the
+    connection's default (what a later ATTACH takes) and a setting sets that default and
+    every attached file's mode; the answer is then the named (or main) database's own."""
+    if not qualified:
+        if mode is None:
+            return getattr(db, "dflt_lock_mode", "normal")
+        db.dflt_lock_mode = mode
+        for att in getattr(db, "attached", ()):
+            if att.name.lower() != "temp":
+                _own_lock_mode(att.db, mode)
+    return _own_lock_mode(db, mode)
+
+
+def attach_settings(db, adb):
+    """Give the database ``adb`` attached to ``db`` the connection's default locking mode,
+    main's secure_delete and the connection's cache_spill flag, as SQLite's ATTACH does
+    (and mark it attached: its pragmas come with its schema name)."""
+    adb.attached_file = True
+    _own_lock_mode(adb, getattr(db, "dflt_lock_mode", None))
+    adb.secure_delete = getattr(db, "secure_delete", SECURE_DELETE)
+    adb.main_db = weakref.ref(db)
+
+
+def made_temp(db, adb):
+    """Give the temp database ``adb`` just made for ``db`` the settings SQLite's temp
+    b-tree has: its secure_delete as set while it was open but not yet made here (a
+    PRAGMA temp.NAME opens it in SQLite), and the connection's cache_spill flag."""
+    adb.secure_delete = getattr(db, "temp_secure_delete", SECURE_DELETE)
+    adb.main_db = weakref.ref(db)
+
+
+def temp_unmade(db, name):
+    """PRAGMA temp.NAME (a setting) before this engine has made the temp database: a new
+    one's value (secure_delete as set while SQLite's was open)."""
+    if name == "secure_delete":
+        return getattr(db, "temp_secure_delete", SECURE_DELETE)
+    if name == "max_page_count":
+        return MAX_PAGE_COUNT
+    if name == "cache_spill":
+        if not getattr(_connection(db), "cache_spill", True):
+            return 0
+        return (-1024 * DEFAULT_CACHE_SIZE) // (4096 + _PAGE_EXTRA)
+    return DEFAULT_CACHE_SIZE  # (default_cache_size)
+
+
+def _connection(db):
+    """The main Database of the connection ``db`` (temp or attached) belongs to."""
+    ref = getattr(db, "main_db", None)
+    main = ref() if ref is not None else None
+    return main if main is not None else db
+
+
+def _secure_delete(db, flag, qualified):
+    """PRAGMA [schema.]secure_delete[=flag] (flag -1: a query): 0 off, 1 on, 2 fast; a
+    setting without a schema sets every database of the connection."""
+    if flag >= 0:
+        if not qualified:
+            for att in getattr(db, "attached", ()):
+                att.db.secure_delete = flag
+            if getattr(db, "temp_used", False):  # (SQLite's temp b-tree is open)
+                db.temp_secure_delete = flag
+        db.secure_delete = flag
+    return getattr(db, "secure_delete", SECURE_DELETE)
+
+
+def _max_page_count(db, n):
+    """PRAGMA max_page_count[=n]: n > 0 sets the maximum, never below the pages the
+    database has (SQLite's OP_MaxPgcnt)."""
+    if n:
+        db.max_page_count = max(n, db.bt.page_count())
+    return getattr(db, "max_page_count", MAX_PAGE_COUNT)
+
+
+def _cache_pages(db) -> int:
+    """The pages the cache of ``db`` holds (cache_size, or its KiB when negative)."""
+    size = db.bt.cache_size
+    if size >= 0:
+        return size
+    return (-1024 * size) // (db.bt.page_size + _PAGE_EXTRA)
+
+
+def _cache_spill(db):
+    """PRAGMA cache_spill: 0 when spilling is off (the connection's flag), else the pages
+    the cache may hold before it spills: the spill size set, at least the cache's."""
+    if not getattr(_connection(db), "cache_spill", True):
+        return 0
+    return max(_cache_pages(db), getattr(db, "spill_size", 0))
+
+
+def _set_cache_spill(db, size, on):
+    """PRAGMA cache_spill=value: an integer sets the spill size (0 keeps it; below 0 in
+    KiB), and the value as a boolean turns spilling on or off for the connection."""
+    if size:
+        if size < 0:
+            size = (-1024 * size) // (db.bt.page_size + _PAGE_EXTRA)
+        db.spill_size = size
+    _connection(db).cache_spill = on  # (a flag of the connection)
+    return None
+
+
+def _default_cache_size(db):
+    """PRAGMA default_cache_size: the size kept in the header (its absolute value), or the
+    build's default when none is."""
+    v = db.bt.get_meta(_DEFAULT_CACHE_META)
+    if v >= 0x80000000:
+        v -= 0x100000000
+    return abs(v) if v else DEFAULT_CACHE_SIZE
+
+
+def get_boolean(v, default) -> bool:
+    """SQLite's sqlite3GetBoolean of a pragma's value: a leading digit reads the integer
+    (as one byte), else on/yes/true or no/off/false, else ``default``."""
+    text = _text(v)
+    if text[:1].isdigit():
+        return (_atoi(text) & 0xFF) != 0
+    low = text.lower()
+    if low in ("on", "yes", "true"):
+        return True
+    if low in ("no", "off", "false"):
+        return False
+    return bool(default)
+
+
+def _text(v) -> str:
+    """A pragma value as the text SQLite's parser hands over."""
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    return str(v)
+
+
+def _atoi(v) -> int:
+    """sqlite3Atoi: the leading (signed) decimal integer of the text, 0 for none."""
+    text = _text(v).strip()
+    sign = -1 if text[:1] == "-" else 1
+    if text[:1] in "+-":
+        text = text[1:]
+    n = 0
+    for ch in text:
+        if not "0" <= ch <= "9":
+            break
+        n = n * 10 + ord(ch) - 48
+    n *= sign
+    return n if -0x80000000 <= n <= 0x7FFFFFFF else 0
+
+
+def _get_int32(v):
+    """sqlite3GetInt32: the 32-bit integer the text starts with (after an optional sign,
+    or a 0x hex number), None when it starts with no digit or does not fit."""
+    text = _text(v)
+    if text[:2].lower() == "0x":
+        digits = ""
+        for ch in text[2:]:
+            if ch not in "0123456789abcdefABCDEF":
+                break
+            digits += ch
+        if not digits or len(digits.lstrip("0")) > 8:
+            return None
+        n = int(digits, 16)
+        return n - 0x100000000 if n > 0x7FFFFFFF else n
+    neg = text[:1] == "-"
+    if text[:1] in "+-":
+        text = text[1:]
+    if not text[:1].isdigit():
+        return None
+    text = text.lstrip("0")
+    digits = ""
+    for ch in text[:11]:
+        if not "0" <= ch <= "9":
+            break
+        digits += ch
+    if len(digits) > 10:
+        return None
+    n = int(digits or "0")
+    if n - neg > 0x7FFFFFFF:
+        return None
+    return -n if neg else n
+
+
+def _dec_or_hex(v):
+    """sqlite3DecOrHexToI64: the whole text as a decimal (signed) or 0x hex integer, None
+    when it is not one."""
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        return v
+    text = _text(v).strip()
+    if text[:2].lower() == "0x":
+        try:
+            return int(text[2:], 16) & 0xFFFFFFFFFFFFFFFF
+        except ValueError:
+            return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
