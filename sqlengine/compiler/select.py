@@ -514,6 +514,17 @@ def build_from(p, from_, scope, outer=None):
         p.left_flat = False
     if from_ is None:
         return sources, extra, left_on
+    if type(from_) is TableRef and from_.schema is None and not p.ctes and p.body_db is None:
+        # the commonest FROM: one table (no join, no view; _source_for's fast path)
+        name = from_.name
+        lname = name.lower()
+        schema = p.schema
+        if lname not in _TEMP_MASTER and lname not in schema.views:
+            t = schema.tables.get(lname)
+            if t is not None:
+                sources.append(_table_item_source(p, from_, name, t))
+                scope.sources = sources
+                return sources, extra, left_on
     items = _flatten(from_, [])
     last_right = rightjoin.last_right(items)
     for item, join in items:
@@ -558,13 +569,7 @@ def build_from(p, from_, scope, outer=None):
                 raise OperationalError("a NATURAL join may not have an ON or USING clause")
             if ambiguous is not None:  # (SQLite stops at a NATURAL join after an error)
                 raise ambiguous
-            using = []
-            rhid = star_hidden(src)  # (HIDDEN columns match on neither side)
-            for j, c in enumerate(src.columns):
-                if j not in rhid and any(s.find(c) is not None and s.find(c) >= 0
-                                         and s.find(c) not in star_hidden(s)
-                                         for s in sources[:-1]):
-                    using.append(c)
+            using = _natural_using(src, sources)
         if using:
             src.using_cols = {c.lower(): c for c in using}
             ambiguous = _using_terms(sources, using, scope, last_right >= 0, terms) or ambiguous
@@ -584,6 +589,22 @@ def build_from(p, from_, scope, outer=None):
     if ambiguous is not None:
         raise ambiguous
     return sources, extra, left_on
+
+
+def _natural_using(src, sources):
+    """The columns of ``src`` (the last of ``sources``) a NATURAL join joins on: those
+    some source before it has (a table function's HIDDEN columns on neither side)."""
+    using = []
+    rhid = star_hidden(src)  # (HIDDEN columns match on neither side)
+    for j, c in enumerate(src.columns):
+        if j in rhid:
+            continue
+        for s in sources[:-1]:
+            k = s.find(c)
+            if k is not None and k >= 0 and k not in star_hidden(s):
+                using.append(c)
+                break
+    return using
 
 
 def _using_terms(sources, using, scope, any_right, terms):
