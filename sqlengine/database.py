@@ -286,7 +286,7 @@ class Database:
         self._coll_cache: dict = {}
         self._memory = path in (":memory:", "") or bool(getattr(self.bt, "is_memory", False))
         self.schema = S.Schema()
-        self._load_schema()
+        self._load_schema(at_open=True)
 
     # ---- schema ---------------------------------------------------------------------------
     def _read_schema_rows(self):
@@ -304,16 +304,21 @@ class Database:
         cur.close()
         return rows, self.bt.get_meta(1)
 
-    def _load_schema(self):
+    def _load_schema(self, at_open=False):
         own = self.bt.in_trans == 0
         if own:
             self.bt.begin(False)
         try:
             rows, cookie = self._read_schema_rows()
+            # (``at_open``: a PRAGMA default_cache_size kept in the header is the cache
+            # size, as SQLite's sqlite3InitOne takes it)
+            size = self.bt.get_meta(3) if at_open else 0
         finally:
             if own:
                 self.bt.commit()
         self._install_schema(rows, cookie)
+        if size:
+            self.bt.cache_size = abs(size - 0x100000000 if size >= 0x80000000 else size)
 
     def _check_schema_cookie(self):
         """Another connection may have changed the schema: reload it when the file's schema
