@@ -24,6 +24,7 @@ cdef class WhereTerm:
 
 cpdef bint is_constant(e)
 cpdef object column_ref(scope, e)
+cpdef list split_and(e, list out)
 
 
 cdef inline object obj_id(object o):

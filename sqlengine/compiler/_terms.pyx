@@ -39,6 +39,7 @@ cdef Py_ssize_t F_COL_NAME = slot_offset(A.Column, "name")
 cdef Py_ssize_t F_COL_TABLE = slot_offset(A.Column, "table")
 cdef Py_ssize_t F_BIN_LEFT = slot_offset(A.Binary, "left")
 cdef Py_ssize_t F_BIN_RIGHT = slot_offset(A.Binary, "right")
+cdef Py_ssize_t F_BIN_OP = slot_offset(A.Binary, "op")
 cdef Py_ssize_t F_UN_OPERAND = slot_offset(A.Unary, "operand")
 cdef Py_ssize_t F_ISNULL_EXPR = slot_offset(A.IsNull, "expr")
 cdef Py_ssize_t F_COLLATE_EXPR = slot_offset(A.Collate, "expr")
@@ -337,7 +338,6 @@ cdef class WhereClause:
         self.terms = [self.term(e, False) for e in exprs]
         self.on_terms = {}
         if left_on:
-            from sqlengine.compiler.plan_terms import split_and
             for lvl, on in left_on.items():
                 self.on_terms[lvl] = [self.term(e, True) for e in split_and(on, [])]
 
@@ -440,3 +440,53 @@ cdef WhereClause new_where_clause(scope, list exprs, left_on):
     cdef WhereClause wc = WhereClause.__new__(WhereClause)
     wc.init(scope, exprs, left_on)
     return wc
+
+
+cpdef list split_and(e, list out):
+    """Append the AND-connected parts of ``e`` to ``out`` (left to right) and return
+    ``out``. A term ``(a, b) = (x, y)`` (or IS) of two row values of one size stands for
+    ``a = x`` and ``b = y``, which come after every other term, the last such term's
+    first (SQLite's exprAnalyze, run over the terms from the last, appends them). The
+    WHERE loop coder's split of WHERE and ON (``plan_terms.split_and`` re-exports it)."""
+    if e is None:
+        return out
+    cdef Py_ssize_t start = len(out), i, n
+    _split(e, out)
+    n = len(out)
+    for i in range(start, n):
+        if _is_vector_eq(out[i]):
+            break
+    else:
+        return out
+    cdef list vectors = [i for i in range(start, n) if _is_vector_eq(out[i])]
+    cdef list later = []
+    for i in reversed(vectors):
+        v = out[i]
+        split_and(_and_all([T_Binary(v.op, x, y)
+                            for x, y in zip(v.left.items, v.right.items)]), later)
+    out[start:] = [x for i, x in enumerate(out[start:], start) if i not in vectors]
+    out.extend(later)
+    return out
+
+
+cdef int _split(e, list out) except -1:
+    if type(e) is T_Binary and slot(e, F_BIN_OP) == "AND":
+        _split(slot(e, F_BIN_LEFT), out)
+        _split(slot(e, F_BIN_RIGHT), out)
+    else:
+        out.append(e)
+    return 0
+
+
+cdef bint _is_vector_eq(e) except -1:
+    if type(e) is not T_Binary or type(slot(e, F_BIN_LEFT)) is not T_RowValue:
+        return False
+    return (type(e.right) is T_RowValue and e.op in ("=", "IS")
+            and len(e.left.items) == len(e.right.items))
+
+
+cdef object _and_all(list terms):
+    e = terms[0]
+    for x in terms[1:]:
+        e = T_Binary("AND", e, x)
+    return e

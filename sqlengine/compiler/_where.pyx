@@ -18,15 +18,15 @@ from sqlengine.compiler._loops cimport WhereLoop
 from sqlengine.compiler._paths cimport plan
 from sqlengine.compiler._resolve cimport Source, comparison_collation, expr_affinity
 from sqlengine.compiler._terms cimport (Masker, Operand, WhereClause, WhereTerm,
-                                         new_where_clause)
+                                         new_where_clause, split_and)
 from sqlengine.vdbe._values cimport comparison_affinity
 
 from sqlengine.compiler import rightjoin
 from sqlengine.compiler.explain import eqp_line, eqp_set
-from sqlengine.compiler.plan_terms import PINNED, split_and
+from sqlengine.compiler.plan_terms import PINNED
 from sqlengine.compiler.resolve import ColRef
 from sqlengine.errors import OperationalError
-from sqlengine.sql.ast import Between, Binary, InList, RowValue
+from sqlengine.sql.ast import Between, Binary, InList
 from sqlengine.storage import KeyInfo
 from sqlengine.vdbe.sorter import SortSpec
 from sqlengine.vdbe import opcodes as O
@@ -37,7 +37,6 @@ MAX_JOIN_TABLES = 64  # SQLite's BMS: a bitmask of the FROM items in one 64-bit 
 cdef object T_Between = Between
 cdef object T_Binary = Binary
 cdef object T_InList = InList
-cdef object T_RowValue = RowValue
 cdef str C_AFF_BLOB = AFF_BLOB
 cdef object where_level = rightjoin.where_level
 
@@ -167,7 +166,7 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
             for e in split_and(where, []) + list(extra_terms):
                 if_false(p, scope, e, info.brk, True)
         return info
-    cdef list exprs = _split_where(where)
+    cdef list exprs = split_and(where, [])
     if extra_terms:
         exprs.extend(extra_terms)
     cdef WhereClause wc = new_where_clause(scope, exprs, left_on)
@@ -422,28 +421,6 @@ cdef bint _on_refers_right(Masker masker, list sources) except -1:
             if m != PINNED and m >> (level + 1):
                 return True
     return False
-
-
-cdef list _split_where(where):
-    """plan_terms.split_and(where, []): the AND-connected terms of the WHERE, split here
-    unless one of them is a comparison of row values (which split_and rewrites)."""
-    cdef list out = []
-    if where is None:
-        return out
-    _split(where, out)
-    for e in out:
-        if type(e) is T_Binary and type(e.left) is T_RowValue:
-            return split_and(where, [])
-    return out
-
-
-cdef int _split(e, list out) except -1:
-    if type(e) is T_Binary and e.op == "AND":
-        _split(e.left, out)
-        _split(e.right, out)
-    else:
-        out.append(e)
-    return 0
 
 
 cdef frozenset _TERM_OPS = frozenset(("=", "<", "<=", ">", ">="))

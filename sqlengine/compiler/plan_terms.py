@@ -8,60 +8,19 @@ non-deterministic function or a name that does not resolve to a column of this s
 *pinned*: it is tested in the innermost loop, where every source is positioned. Every
 expression is walked once; name lookups go through the scope's cache. The clause, its terms
 and operands and the mask walk are compiled (``_terms.pyx``: every statement of the corpus
-is analysed once); this module re-exports them and holds the AND split, the OR-to-IN
-rewrite and ``column_of``. It emits no code and never decides the plan (``planner.py``
-does).
+is analysed once), as is the AND split (``split_and``); this module re-exports them and
+holds the OR-to-IN rewrite and ``column_of``. It emits no code and never decides the plan
+(``planner.py`` does).
 """
 
 from __future__ import annotations
 
 from sqlengine.compiler._terms import (  # noqa: F401  (the compiled core; re-exported)
-    PINNED, Masker, Operand, WhereClause, WhereTerm, is_constant)
+    PINNED, Masker, Operand, WhereClause, WhereTerm, is_constant, split_and)
 from sqlengine.compiler._terms import column_ref as _column_ref
 from sqlengine.compiler.resolve import ResolvedColumn
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
-
-
-def split_and(e, out):
-    """Append the AND-connected parts of ``e`` to ``out`` (left to right). A term
-    ``(a, b) = (x, y)`` (or IS) of two row values of one size stands for ``a = x`` and
-    ``b = y``, which come after every other term, the last such term's first (SQLite's
-    exprAnalyze, run over the terms from the last, appends them)."""
-    if e is None:
-        return out
-    start = len(out)
-    _split(e, out)
-    vectors = [i for i in range(start, len(out)) if _is_vector_eq(out[i])]
-    if vectors:
-        later = []
-        for i in reversed(vectors):
-            v = out[i]
-            split_and(_and_all([A.Binary(v.op, x, y)
-                                for x, y in zip(v.left.items, v.right.items)]), later)
-        out[start:] = [x for i, x in enumerate(out[start:], start) if i not in vectors]
-        out.extend(later)
-    return out
-
-
-def _split(e, out):
-    if type(e) is A.Binary and e.op == "AND":
-        _split(e.left, out)
-        _split(e.right, out)
-    else:
-        out.append(e)
-
-
-def _is_vector_eq(e):
-    return (type(e) is A.Binary and e.op in ("=", "IS") and type(e.left) is A.RowValue
-            and type(e.right) is A.RowValue and len(e.left.items) == len(e.right.items))
-
-
-def _and_all(terms):
-    e = terms[0]
-    for x in terms[1:]:
-        e = A.Binary("AND", e, x)
-    return e
 
 
 def column_of(scope, e, src):
