@@ -1,7 +1,9 @@
 # cython: language_level=3
-"""The sorter's compiled core: a stable merge sort of record tuples by a ``SortSpec`` with a
-C comparison of SQL values, and the hashable row keys of DISTINCT, ephemeral indexes and
-hash joins.
+"""The VM's transient row stores, compiled: ``SortSpec`` (a sorter's or index's ordering),
+``Sorter`` (with its spill to sorted runs in a temporary file and their k-way merge),
+``EphTable``, ``EphIndex`` and ``EphHash`` (the VM cimports them, _sorter.pxd, and calls
+their per-row methods as C); a stable merge sort of record tuples with a C comparison of
+SQL values; and the hashable row keys of DISTINCT, ephemeral indexes and hash joins.
 
 Order is SQLite's (sqlite3VdbeRecordCompare): per key field, NULL first (or last for NULLS
 LAST), then INTEGER/REAL compared exactly, TEXT by the field's collation (BINARY = code
@@ -17,7 +19,8 @@ from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.list cimport PyList_GET_ITEM
 from cpython.ref cimport PyObject
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcmp, memcpy
 
@@ -28,13 +31,7 @@ cdef extern from "Python.h":
     void list_set_raw "PyList_SET_ITEM"(object lst, Py_ssize_t i, PyObject* o)
 
 
-cdef struct FieldSpec:
-    bint desc
-    bint nulls_first
-    PyObject* func       # borrowed collation comparison, NULL for BINARY
-
-
-cdef inline int _cmp_values(object a, object b, PyObject* func) except -2:
+cdef inline int _cmp_values(object a, object b, void* func) except -2:
     """Three-way compare of two non-NULL SQL values (BINARY unless ``func``)."""
     cdef type ta = type(a), tb = type(b)
     cdef long long x, y
@@ -198,27 +195,27 @@ cdef int _merge_sort(Entry* a, Entry* tmp, Py_ssize_t n, FieldSpec* fs, int nk) 
     return 0
 
 
-def sort_rows(list rows, spec):
-    """Sort ``rows`` (tuples) in place by ``spec`` (a sorter.SortSpec); stable."""
+def sort_rows(list rows, SortSpec spec):
+    """Sort ``rows`` (tuples) in place by ``spec`` (a SortSpec); stable."""
+    _sort(rows, spec)
+
+
+cdef int _sort(list rows, SortSpec spec) except -1:
     cdef int nk
     cdef Py_ssize_t n = len(rows), i
     cdef FieldSpec* fs
     cdef Entry* a
     cdef Entry* tmp
-    cdef list colls, desc, nulls_first
-    cdef list funcs
+    cdef list keep
     if n < 2:
-        return          # (nothing to order: the spec is not read)
+        return 0        # (nothing to order: the spec is not read)
     nk = spec.n_key
     if nk == 0:
-        return
-    colls = spec.colls
-    desc = spec.desc
-    nulls_first = spec.nulls_first
-    funcs = []
+        return 0
     for i in range(n):
-        if type(rows[i]) is not tuple:
+        if type(<object>PyList_GET_ITEM(rows, i)) is not tuple:
             rows[i] = tuple(rows[i])
+    keep = []
     fs = <FieldSpec*>malloc(nk * sizeof(FieldSpec))
     a = <Entry*>malloc(n * sizeof(Entry))
     tmp = <Entry*>malloc(n * sizeof(Entry))
@@ -228,13 +225,7 @@ def sort_rows(list rows, spec):
         free(tmp)
         raise MemoryError()
     try:
-        for i in range(nk):
-            c = colls[i] if i < len(colls) else None
-            f = c.func if c is not None else None
-            funcs.append(f)  # keeps the borrowed pointer alive
-            fs[i].func = NULL if f is None else <PyObject*>f
-            fs[i].desc = bool(desc[i]) if i < len(desc) else False
-            fs[i].nulls_first = bool(nulls_first[i]) if i < len(nulls_first) else True
+        _fill_field_specs(fs, nk, spec, keep)
         for i in range(n):
             _set_entry(&a[i], PyList_GET_ITEM(rows, i))
         _merge_sort(a, tmp, n, fs, nk)
@@ -245,29 +236,32 @@ def sort_rows(list rows, spec):
         free(fs)
         free(a)
         free(tmp)
+    return 0
 
 
-def row_key(row, Py_ssize_t n, norms):
+cpdef tuple row_key(object row, Py_ssize_t n, object norms):
     """A hashable key for the first ``n`` fields of ``row`` under per-field normalisers."""
     cdef Py_ssize_t i
-    cdef list out = [None] * n
+    cdef tuple out = PyTuple_New(n)
     cdef type t
+    cdef object v
     for i in range(n):
         v = row[i]
         t = type(v)
         if t is str:
             nm = norms[i]
-            out[i] = ("s", nm(v)) if nm is not None else ("s", v)
+            v = ("s", nm(v)) if nm is not None else ("s", v)
         elif t is bytes:
-            out[i] = ("b", v)
+            v = ("b", v)
         elif t is bytearray or t is memoryview:
-            out[i] = ("b", bytes(v))
-        else:
-            out[i] = v  # None, int, float: Python equality is SQLite's (1 == 1.0)
-    return tuple(out)
+            v = ("b", bytes(v))
+        # None, int, float: kept (Python equality is SQLite's: 1 == 1.0)
+        Py_INCREF(v)
+        PyTuple_SET_ITEM(out, i, v)
+    return out
 
 
-cdef int _fill_field_specs(FieldSpec* fs, int nk, spec, list keep) except -1:
+cdef int _fill_field_specs(FieldSpec* fs, int nk, SortSpec spec, list keep) except -1:
     """Fill ``fs[0..nk)`` from a sort spec (collation functions kept alive in ``keep``)."""
     cdef int i
     cdef list colls = spec.colls, desc = spec.desc, nulls_first = spec.nulls_first
@@ -275,7 +269,7 @@ cdef int _fill_field_specs(FieldSpec* fs, int nk, spec, list keep) except -1:
         c = colls[i] if i < len(colls) else None
         f = c.func if c is not None else None
         keep.append(f)
-        fs[i].func = NULL if f is None else <PyObject*>f
+        fs[i].func = NULL if f is None else <void*>f
         fs[i].desc = bool(desc[i]) if i < len(desc) else False
         fs[i].nulls_first = bool(nulls_first[i]) if i < len(nulls_first) else True
     return 0
@@ -285,11 +279,9 @@ cdef class RowOrder:
     """The order of a SortSpec prepared once, for comparing single rows (the top-N sorter's
     admission test)."""
 
-    cdef FieldSpec* fs
-    cdef int nk
-    cdef list keep      # the collation functions the FieldSpecs point to
+    # (fields in _sorter.pxd: fs, nk, and keep, the collation functions fs points to)
 
-    def __cinit__(self, spec):
+    def __cinit__(self, SortSpec spec):
         self.nk = spec.n_key
         self.keep = []
         self.fs = <FieldSpec*>malloc((self.nk if self.nk > 0 else 1) * sizeof(FieldSpec))
@@ -320,8 +312,6 @@ cdef class RowOrder:
 
 from libc.stdint cimport int64_t, uint32_t
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport realloc
 
 import os as _os
@@ -490,7 +480,7 @@ cdef class RunMerger:
     cdef Py_ssize_t* off  # next file offset to read of each run
     cdef Py_ssize_t* end
 
-    def __cinit__(self, int fd, list runs, spec, Py_ssize_t bufsize=16384):
+    def __cinit__(self, int fd, list runs, SortSpec spec, Py_ssize_t bufsize=16384):
         cdef int i
         self.fd = fd
         self.nk = spec.n_key
@@ -801,3 +791,566 @@ cdef class HashedRun:
             entries.extend([e for e in self.odd if lo <= e[0] <= hi])
             entries.sort(key=_first)
         return [e[1:] for e in entries]
+
+
+# ---------------------------------------------------------------------------------------------
+# The row stores the VM keeps per cursor: SortSpec (a sorter's or index's P4), Sorter,
+# EphTable, EphIndex and EphHash. The VM cimports them (_sorter.pxd) and reads their fields
+# and calls their per-row methods as C. Their budgets and run sizes are sorter.py's module
+# attributes (tests change them): read from that module's namespace (``use_settings``) when
+# a store is made or checked, never per row.
+
+cimport cython
+from cpython.list cimport PyList_GET_SIZE
+from cpython.pyport cimport PY_SSIZE_T_MAX
+
+import bisect as _bisect
+import tempfile as _tempfile
+
+cdef extern from "Python.h":
+    Py_ssize_t _PySys_GetSizeOf(object o) except? -1    # sys.getsizeof without the call
+
+# the defaults of sorter.py's settings (the values used until ``use_settings``)
+cdef dict _cfg = {"SORTER_BUDGET": 1 << 20, "EPH_BUDGET": 1 << 20, "MERGE_FANIN": 64,
+                  "_FIRST_CHECK": 64, "_MIN_RUN": 256, "_WINDOW": 256, "_MERGE_BATCH": 1024}
+
+
+def use_settings(dict namespace):
+    """Read the budgets and run sizes from ``namespace`` (sorter.py's globals) from now on."""
+    global _cfg
+    _cfg = namespace
+
+
+cdef inline Py_ssize_t _setting(str name) except? -1:
+    return _cfg[name]
+
+
+# per row besides the tuple and its values: the list slot and the two sort entries
+DEF ROW_OVERHEAD = 8 + 2 * 40
+
+
+cpdef Py_ssize_t row_bytes(list rows) except -1:
+    """The estimated memory of one row of ``rows`` (from a sample of at most 32 of them):
+    sys.getsizeof of the row and of each of its non-NULL values, plus the overhead."""
+    cdef Py_ssize_t n = PyList_GET_SIZE(rows), step, i, total = 0, count = 0, j
+    cdef object r, v
+    if not n:
+        return 64 + ROW_OVERHEAD
+    step = n // 32 if n >= 32 else 1
+    i = 0
+    while i < n:
+        r = <object>PyList_GET_ITEM(rows, i)
+        total += _PySys_GetSizeOf(r)
+        if type(r) is tuple:
+            for j in range(PyTuple_GET_SIZE(r)):
+                v = <object>PyTuple_GET_ITEM(r, j)
+                if v is not None:
+                    total += _PySys_GetSizeOf(v)
+        else:
+            for v in r:
+                if v is not None:
+                    total += _PySys_GetSizeOf(v)
+        count += 1
+        i += step
+    return total // count + ROW_OVERHEAD
+
+
+@cython.final
+cdef class SortSpec:
+    """The ordering of a sorter or ephemeral index: ``n_key`` leading fields compared, each
+    with a Coll (or None), a DESC flag and a NULLS FIRST flag. Made once per sorter a
+    statement compiles (its P4), so the EXPLAIN text is only made when a listing asks.
+    ``limit_regs``: (LIMIT register, OFFSET register or 0) of an ORDER BY ... LIMIT sorter:
+    only the first LIMIT+OFFSET rows in sort order are ever read, so the sorter keeps no
+    more (SQLite's top-N sort); None: every row is kept. The fields are not changed once
+    a statement uses the spec (its normalisers are worked out once)."""
+
+    def __init__(self, int n_key, colls=None, desc=None, nulls_first=None):
+        self.n_key = n_key
+        self.colls = list(colls) if colls else [None] * n_key
+        if desc:
+            self.desc = list(desc)
+            self.nulls_first = ([not d for d in self.desc] if nulls_first is None
+                                else list(nulls_first))
+        else:
+            self.desc = [False] * n_key
+            self.nulls_first = [True] * n_key if nulls_first is None else list(nulls_first)
+        self.limit_regs = None
+        self._norms = None
+        self._exact = -1
+
+    @property
+    def explain(self):
+        """The P4 text of EXPLAIN: ``k(N,...)``, a ``-`` for each DESC field."""
+        return "k(%d%s)" % (self.n_key, "".join([",-" if d else "," for d in self.desc]))
+
+    def all_binary(self):
+        return all(c is None or c.func is None or c.key is not None for c in self.colls)
+
+    cdef bint exact(self) except -1:
+        if self._exact < 0:
+            self._exact = 1 if self.all_binary() else 0
+        return self._exact
+
+    cdef list norms(self, Py_ssize_t n):
+        """The text normaliser of each of ``n`` fields (a collation's key, or None)."""
+        if self._norms is not None and self._norms_n == n:
+            return self._norms
+        out = [c.key if c is not None else None for c in self.colls]
+        if n > len(out):
+            out += [None] * (n - len(out))
+        self._norms = out
+        self._norms_n = n
+        return out
+
+
+def _field_cmp(coll):
+    f = coll.func if coll is not None else None
+
+    def cmp(a, b):
+        return compare(a, b, f)
+    return cmp
+
+
+@cython.final
+cdef class Sorter:
+    """Rows added in any order, read back sorted (SorterOpen/Insert/Sort/Next).
+
+    The VM appends to ``rows`` and calls ``trim`` when their count reaches ``trim_at``
+    (0: never). After ``sort``, ``rows`` holds the sorted rows the VM reads by ``pos``; when
+    the rows were spilled, it holds only a window of them and ``refill`` (called by the VM
+    at the window's end, ``merger`` set) loads the next window.
+
+    Top-N (``spec.limit_regs`` set): ``trim`` sorts the rows and cuts them to LIMIT+OFFSET
+    (read from the registers then). The sort is stable, so the rows kept are exactly the
+    first ones of the full sort. After a cut, ``cutoff`` is the last row kept: a new row
+    that ``order.sorts_after`` it can never be read and the VM drops it at once.
+
+    Otherwise the in-memory part is bounded (SQLite's external merge sort): ``trim`` first
+    estimates the memory of a row and sets the run length that fits ``SORTER_BUDGET`` bytes;
+    each full run is sorted and written to an anonymous temporary file (``encode_rows``) and
+    ``sort`` merges the runs (``RunMerger``; at most ``MERGE_FANIN`` at once, more go
+    through intermediate merges). Runs are written in insertion order and the merge takes
+    equal rows from the earlier run first, so the whole sort stays stable. A row holding a
+    value the run format cannot keep exactly (a str subclass with a subtype) makes the
+    sorter keep everything in memory."""
+
+    def __init__(self, SortSpec spec):
+        self._init(spec)
+
+    cdef int _init(self, SortSpec spec) except -1:
+        self.rows = []
+        self.spec = spec
+        self.pos = 0
+        self.cutoff = None
+        self.order = None
+        self.budget = _setting("SORTER_BUDGET")
+        self.run_rows = 0        # rows per run once estimated; 0 before
+        self.file = None
+        self.runs = None
+        self.merger = None
+        self.peak_rows = 0       # the most rows held in memory at once (for tests)
+        self.topn = spec.limit_regs is not None
+        if self.topn:
+            self.trim_at = 256
+        else:
+            self.trim_at = _setting("_FIRST_CHECK") if self.budget else 0
+        return 0
+
+    cpdef trim(self, mem):
+        if not self.topn:
+            self._spill_check()
+            return
+        lreg, oreg = self.spec.limit_regs
+        limit = mem[lreg]
+        offset = mem[oreg] if oreg else 0
+        if type(limit) is not int or limit < 0 or (oreg and type(offset) is not int):
+            # no usable bound: keep every row, as an ordinary (spilling) sorter
+            self.topn = False
+            self.trim_at = _setting("_FIRST_CHECK") if self.budget else 0
+            self._spill_check()
+            return
+        bound = limit + (offset if offset > 0 else 0)
+        _sort(self.rows, self.spec)
+        if bound < len(self.rows):
+            del self.rows[bound:]
+        # max(2 * bound, 256); a bound beyond any list's length: never trimmed again
+        self.trim_at = (PY_SSIZE_T_MAX if bound > PY_SSIZE_T_MAX // 4 else
+                        2 * bound if bound > 128 else 256)
+        if bound > 0 and len(self.rows) == bound and type(self.rows[-1]) is tuple:
+            self.cutoff = self.rows[-1]
+            if self.order is None:
+                self.order = RowOrder(self.spec)
+
+    cdef int _spill_check(self) except -1:
+        cdef list rows = self.rows
+        cdef Py_ssize_t min_run
+        if not self.budget:
+            self.trim_at = 0
+            return 0
+        # estimated again at each check: the rows of one sorter may grow as it fills
+        min_run = _setting("_MIN_RUN")
+        self.run_rows = self.budget // row_bytes(rows)
+        if self.run_rows < min_run:
+            self.run_rows = min_run
+        if len(rows) < self.run_rows:
+            self.trim_at = self.run_rows
+            return 0
+        if len(rows) > self.peak_rows:
+            self.peak_rows = len(rows)
+        _sort(rows, self.spec)
+        data = encode_rows(rows)
+        if data is None:
+            # a value the run format cannot hold: everything stays in memory
+            self.trim_at = 0
+            return 0
+        self._write_run(data)
+        rows.clear()
+        self.trim_at = self.run_rows
+        return 0
+
+    cdef int _write_run(self, data) except -1:
+        if self.file is None:
+            self.file = _tempfile.TemporaryFile(prefix="sqlengine-sort-")
+            self.runs = []
+        f = self.file
+        off = f.seek(0, 2)
+        f.write(data)
+        f.flush()
+        self.runs.append((off, len(data)))
+        return 0
+
+    cpdef sort(self):
+        cdef list rows = self.rows
+        if len(rows) > self.peak_rows:
+            self.peak_rows = len(rows)
+        _sort(rows, self.spec)
+        self.pos = 0
+        if self.runs is None:
+            return
+        if rows:
+            data = encode_rows(rows)
+            if data is None:
+                # the last rows hold a value the runs cannot keep: finish in memory
+                rest = list(rows)
+                rows.clear()
+                self._load_all(rest)
+                return
+            self._write_run(data)
+            rows.clear()
+        self._merge_runs()
+
+    cdef int _merge_runs(self) except -1:
+        cdef Py_ssize_t fanin = _setting("MERGE_FANIN"), batch = _setting("_MERGE_BATCH")
+        fd = self.file.fileno()
+        runs = self.runs
+        while len(runs) > fanin:
+            merged = []
+            for i in range(0, len(runs), fanin):
+                group = runs[i:i + fanin]
+                if len(group) == 1:
+                    merged.append(group[0])
+                    continue
+                m = RunMerger(fd, group, self.spec, self._bufsize(len(group)))
+                f = self.file
+                off = f.seek(0, 2)
+                total = 0
+                while True:
+                    rows = m.next_rows(batch)
+                    if not rows:
+                        break
+                    data = encode_rows(rows)
+                    f.write(data)
+                    total += len(data)
+                f.flush()
+                merged.append((off, total))
+            runs = merged
+        self.runs = runs
+        self.merger = RunMerger(fd, runs, self.spec, self._bufsize(len(runs)))
+        self.rows = self.merger.next_rows(_setting("_WINDOW"))
+        return 0
+
+    cdef int _load_all(self, list rest) except -1:
+        m = RunMerger(self.file.fileno(), self.runs, self.spec, self._bufsize(len(self.runs)))
+        cdef Py_ssize_t batch = _setting("_MERGE_BATCH")
+        cdef list out = []
+        while True:
+            rows = m.next_rows(batch)
+            if not rows:
+                break
+            out.extend(rows)
+        out.extend(rest)
+        _sort(out, self.spec)
+        self.rows = out
+        self.close()
+        return 0
+
+    cdef Py_ssize_t _bufsize(self, Py_ssize_t nruns):
+        cdef Py_ssize_t n = self.budget // (nruns if nruns > 1 else 1) // 2
+        return n if n > 4096 else 4096
+
+    cpdef bint refill(self) except -1:
+        """Load the next window of merged rows; False at the end."""
+        self.rows = self.merger.next_rows(_setting("_WINDOW"))
+        if self.rows:
+            return True
+        self.close()
+        return False
+
+    cpdef close(self):
+        self.merger = None
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+        self.runs = None
+
+
+cdef Sorter new_sorter(SortSpec spec):
+    """Sorter(spec) without the type call (one per SorterOpen and ResetSorter run)."""
+    cdef Sorter s = Sorter.__new__(Sorter)
+    s._init(spec)
+    return s
+
+
+@cython.final
+cdef class EphTable:
+    """A transient rowid table: rows kept in rowid order (rowids only ever grow).
+
+    Beyond ``EPH_BUDGET`` bytes (estimated at the ``check_at``-th row, then again when the
+    estimate's row count is reached) ``full`` is set; the VM then moves a table whose
+    cursor has not been positioned yet into a ``SpilledTable`` (a rowid b-tree in a
+    temporary file, which the VM reads as an ordinary table cursor)."""
+
+    def __init__(self):
+        self._init()
+
+    cdef int _init(self) except -1:
+        cdef Py_ssize_t budget = _setting("EPH_BUDGET")
+        self.rows = []
+        self.rowids = []
+        self.next_rowid = 1
+        self.pos = -1
+        self.check_at = _setting("_FIRST_CHECK") if budget else -1
+        self.full = False
+        return 0
+
+    cpdef int insert(self, object rowid, object row) except -1:
+        cdef list rowids = self.rowids
+        cdef Py_ssize_t n = PyList_GET_SIZE(rowids), i
+        if n and rowid <= <object>PyList_GET_ITEM(rowids, n - 1):
+            # Out of order or replace: keep the lists sorted.
+            i = _bisect.bisect_left(rowids, rowid)
+            if i < n and rowids[i] == rowid:
+                self.rows[i] = row
+                return 0
+            rowids.insert(i, rowid)
+            self.rows.insert(i, row)
+        else:
+            rowids.append(rowid)
+            self.rows.append(row)
+        if rowid >= self.next_rowid:
+            self.next_rowid = rowid + 1
+        if PyList_GET_SIZE(self.rows) == self.check_at:
+            self._check()
+        return 0
+
+    cdef Py_ssize_t find(self, object rowid) except -2:
+        """The position of ``rowid`` in the table, -1 when it has none."""
+        cdef Py_ssize_t i = _bisect.bisect_left(self.rowids, rowid)
+        if i < PyList_GET_SIZE(self.rowids) and self.rowids[i] == rowid:
+            return i
+        return -1
+
+    cdef int _check(self) except -1:
+        cdef list rows = self.rows
+        cdef Py_ssize_t per, limit, first = _setting("_FIRST_CHECK")
+        sample = rows[::max(1, len(rows) // 32)]
+        per = row_bytes(sample) - ROW_OVERHEAD + 8 + 8 + 32   # + rowid and its slot
+        limit = _setting("EPH_BUDGET") // per
+        if limit < first:
+            limit = first
+        if len(rows) < limit:
+            self.check_at = limit
+        elif encode_rows(sample) is None or any(type(r) is not int for r in self.rowids[:1]):
+            self.check_at = -1       # values a b-tree cannot keep exactly: stay in memory
+        else:
+            self.full = True
+            self.check_at = -1
+        return 0
+
+
+cdef EphTable new_eph_table():
+    """EphTable() without the type call."""
+    cdef EphTable t = EphTable.__new__(EphTable)
+    t._init()
+    return t
+
+
+@cython.final
+cdef class EphIndex:
+    """A transient index of rows: membership by key prefix, iteration in key order."""
+
+    def __init__(self, SortSpec spec, Py_ssize_t n_fields):
+        self._init(spec, n_fields)
+
+    cdef int _init(self, SortSpec spec, Py_ssize_t n_fields) except -1:
+        self.spec = spec
+        self.n_fields = n_fields
+        self.entries = {}
+        self.norms = spec.norms(n_fields)     # shared with the spec: never changed
+        self.exact = spec.exact()
+        self.sorted = None
+        self.pos = -1
+        self.prefix_sets = None
+        return 0
+
+    def key(self, row, n):
+        return row_key(row, n, self.norms)
+
+    cpdef int insert(self, object row) except -1:
+        self.entries[row_key(row, len(row), self.norms)] = row
+        self.sorted = None
+        self.prefix_sets = None
+        return 0
+
+    cpdef int delete(self, object row) except -1:
+        k = row_key(row, len(row), self.norms)
+        if k in self.entries:
+            del self.entries[k]
+            self.sorted = None
+            self.prefix_sets = None
+        return 0
+
+    cpdef bint found(self, object key_values) except -1:
+        cdef Py_ssize_t n = len(key_values)
+        if not self.exact:
+            return self._found_slow(key_values)
+        k = row_key(key_values, n, self.norms)
+        if n >= self.n_fields:
+            return k in self.entries
+        if self.prefix_sets is None:
+            self.prefix_sets = {}
+        s = self.prefix_sets.get(n)
+        if s is None:
+            s = {kk[:n] for kk in self.entries}
+            self.prefix_sets[n] = s
+        return k in s
+
+    cdef bint _found_slow(self, key_values) except -1:
+        n = len(key_values)
+        cmps = [_field_cmp(c) for c in self.spec.colls] + [_field_cmp(None)] * n
+        for row in self.entries.values():
+            for i in range(n):
+                if cmps[i](row[i], key_values[i]) != 0:
+                    break
+            else:
+                return True
+        return False
+
+    cpdef list rows_sorted(self):
+        cdef SortSpec spec
+        cdef Py_ssize_t extra
+        if self.sorted is None:
+            rows = list(self.entries.values())
+            spec = self.spec
+            if spec.n_key < self.n_fields:
+                extra = self.n_fields - spec.n_key
+                spec = SortSpec(self.n_fields, spec.colls + [None] * extra,
+                                spec.desc + [False] * extra)
+            _sort(rows, spec)
+            self.sorted = rows
+        return self.sorted
+
+    def __len__(self):
+        return len(self.entries)
+
+
+cdef EphIndex new_eph_index(SortSpec spec, Py_ssize_t n_fields):
+    """EphIndex(spec, n_fields) without the type call."""
+    cdef EphIndex x = EphIndex.__new__(EphIndex)
+    x._init(spec, n_fields)
+    return x
+
+
+@cython.final
+cdef class EphHash:
+    """A transient hash index (SQLite's automatic index, as a hash): rows grouped by the
+    normalised value of their first ``n_key`` fields; a lookup yields one group (``cur``).
+
+    Beyond ``EPH_BUDGET`` bytes (estimated) the rows move to a ``SpilledIndex`` (sorter.py):
+    a b-tree index in a temporary file with a bounded page cache, as SQLite keeps its
+    automatic indexes; lookups then seek it."""
+
+    def __init__(self, SortSpec spec):
+        self._init(spec)
+
+    cdef int _init(self, SortSpec spec) except -1:
+        cdef Py_ssize_t budget = _setting("EPH_BUDGET")
+        self.n_key = spec.n_key
+        self.norms = spec.norms(spec.n_key)   # shared with the spec: never changed
+        self.groups = {}
+        self.cur = ()
+        self.count = 0
+        self.check_at = _setting("_FIRST_CHECK") if budget else -1
+        self.spilled = None
+        return 0
+
+    cpdef int insert(self, object row) except -1:
+        if self.spilled is not None:
+            self.spilled.add(row)
+            self.count += 1
+            return 0
+        k = row_key(row, self.n_key, self.norms)
+        g = self.groups.get(k)
+        if g is None:
+            self.groups[k] = [row]
+        else:
+            (<list?>g).append(row)
+        self.count += 1
+        if self.count == self.check_at:
+            self._check()
+        return 0
+
+    cdef int _check(self) except -1:
+        cdef Py_ssize_t per, limit, first = _setting("_FIRST_CHECK")
+        cdef list sample = []
+        for g in self.groups.values():
+            sample.append(g[0])
+            if len(sample) >= 32:
+                break
+        # the row, its key tuple and the dict's and group list's share
+        per = row_bytes(sample) + 56 + 8 * self.n_key + 100
+        limit = _setting("EPH_BUDGET") // per
+        if limit < first:
+            limit = first
+        if self.count < limit:
+            self.check_at = limit
+            return 0
+        if encode_rows(sample) is None:
+            self.check_at = -1     # values the temporary b-tree cannot keep exactly
+            return 0
+        from sqlengine.vdbe.sorter import SpilledIndex
+        sp = SpilledIndex(self.n_key, self.norms)
+        for g in self.groups.values():
+            for row in g:
+                sp.add(row)
+        self.groups = {}
+        self.spilled = sp
+        return 0
+
+    cpdef bint lookup(self, object key) except -1:
+        if self.spilled is not None:
+            self.cur = self.spilled.lookup(key)
+        else:
+            self.cur = self.groups.get(row_key(key, self.n_key, self.norms), ())
+        return len(self.cur) > 0
+
+    def __len__(self):
+        return self.count
+
+
+cdef EphHash new_eph_hash(SortSpec spec):
+    """EphHash(spec) without the type call."""
+    cdef EphHash h = EphHash.__new__(EphHash)
+    h._init(spec)
+    return h

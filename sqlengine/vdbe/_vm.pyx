@@ -32,6 +32,9 @@ from sqlengine.vdbe._aggregates cimport AggBase
 from sqlengine.vdbe._scalar cimport ScalarBase
 from sqlengine.storage._btree cimport BtCursor, open_cursor
 from sqlengine.vdbe import sorter as S
+from sqlengine.vdbe._sorter cimport (SortSpec, Sorter, EphTable, EphIndex, EphHash,
+                                     new_sorter, new_eph_table, new_eph_index, new_eph_hash,
+                                     row_key)
 from sqlengine.vdbe.program cimport Program
 from sqlengine.storage._record cimport encode_record
 from sqlengine.storage._record import decode_record
@@ -142,13 +145,9 @@ cdef class AggState:
         self.compiled = not distinct and isinstance(obj, AggBase)
 
 
-# The sorter module's classes, read once (a module attribute lookup per use otherwise)
-cdef object Sorter = S.Sorter
-cdef object EphTable = S.EphTable
-cdef object EphIndex = S.EphIndex
-cdef object EphHash = S.EphHash
+# read once (a module attribute lookup per use otherwise); the other row stores are
+# cimported from _sorter
 cdef object SpilledTable = S.SpilledTable
-cdef object row_key = S.row_key
 
 
 cdef inline AggState new_agg_state(object obj, bint distinct):
@@ -212,13 +211,13 @@ cdef inline object _row_of(VCursor c):
     elif k == K_INDEX:
         c.row = decode_record(c.bt.key())
     elif k == K_EPH_TABLE:
-        c.row = c.data.rows[c.pos]
+        c.row = (<EphTable?>c.data).rows[c.pos]
     elif k == K_EPH_INDEX:
-        c.row = c.data.sorted[c.pos]
+        c.row = (<EphIndex?>c.data).sorted[c.pos]
     elif k == K_SORTER:
-        c.row = c.data.rows[c.pos]
+        c.row = (<Sorter?>c.data).rows[c.pos]
     elif k == K_EPH_HASH:
-        c.row = c.data.cur[c.pos]
+        c.row = (<EphHash?>c.data).cur[c.pos]
     return c.row
 
 
@@ -448,6 +447,7 @@ cdef class Vdbe:
         cdef long long p1, p2, p3
         cdef VCursor c
         cdef BtCursor bc
+        cdef Sorter srt
         cdef bint done, jump
         cdef object v, w, r, k
         cdef double dv, dw
@@ -500,19 +500,19 @@ cdef class Vdbe:
                     c.eof = True
                 elif c.kind == K_EPH_TABLE:
                     c.pos += 1
-                    if c.pos < len(c.data.rows):
+                    if c.pos < len((<EphTable?>c.data).rows):
                         pc = p2
                         continue
                     c.eof = True
                 elif c.kind == K_EPH_INDEX:
                     c.pos += 1
-                    if c.pos < len(c.data.sorted):
+                    if c.pos < len((<EphIndex?>c.data).sorted):
                         pc = p2
                         continue
                     c.eof = True
                 elif c.kind == K_EPH_HASH:
                     c.pos += 1
-                    if c.pos < len(c.data.cur):
+                    if c.pos < len((<EphHash?>c.data).cur):
                         pc = p2
                         continue
                     c.eof = True
@@ -592,7 +592,7 @@ cdef class Vdbe:
                 elif c.kind == K_TABLE:
                     mem[p2] = _btc(c.bt).rowid_c()
                 elif c.kind == K_EPH_TABLE:
-                    mem[p2] = c.data.rowids[c.pos]
+                    mem[p2] = (<EphTable?>c.data).rowids[c.pos]
                 else:
                     mem[p2] = _idx_rowid(c)
             elif op == OP_If:
@@ -922,14 +922,15 @@ cdef class Vdbe:
             elif op == OP_OpenEphemeral:
                 ki = _slot(p4s, pc)
                 if a5[pc] & 1:
-                    c = new_cursor(K_EPH_HASH, None, EphHash(ki), ki, p2)
+                    c = new_cursor(K_EPH_HASH, None, new_eph_hash(<SortSpec?>ki), ki, p2)
                 elif ki is None:
-                    c = new_cursor(K_EPH_TABLE, None, EphTable(), None, p2)
+                    c = new_cursor(K_EPH_TABLE, None, new_eph_table(), None, p2)
                 else:
-                    c = new_cursor(K_EPH_INDEX, None, EphIndex(ki, p2), ki, p2)
+                    c = new_cursor(K_EPH_INDEX, None, new_eph_index(<SortSpec?>ki, p2), ki, p2)
                 cursors[p1] = c
             elif op == OP_SorterOpen:
-                cursors[p1] = new_cursor(K_SORTER, None, Sorter(_slot(p4s, pc)), _slot(p4s, pc), p2)
+                ki = _slot(p4s, pc)
+                cursors[p1] = new_cursor(K_SORTER, None, new_sorter(<SortSpec?>ki), ki, p2)
             elif op == OP_OpenPseudo:
                 c = new_cursor(K_PSEUDO, None, None, None, p3)
                 c.row = mem[p2]
@@ -939,15 +940,15 @@ cdef class Vdbe:
                 c = <VCursor>_slot(cursors, p1)
                 if c is not None:
                     if c.kind == K_SORTER:
-                        c.data = Sorter(c.key_info)
+                        c.data = new_sorter(<SortSpec?>c.key_info)
                     elif c.kind == K_EPH_TABLE:
-                        c.data = EphTable()
+                        c.data = new_eph_table()
                     elif c.kind == K_EPH_INDEX:
-                        c.data = EphIndex(c.key_info, c.n_cols)
+                        c.data = new_eph_index(<SortSpec?>c.key_info, c.n_cols)
                     elif type(c.data) is SpilledTable:
                         c.kind = K_EPH_TABLE
                         c.bt = None
-                        c.data = EphTable()
+                        c.data = new_eph_table()
                         c.pos = -1
                     c.row = None
             elif op == OP_Close:
@@ -963,11 +964,11 @@ cdef class Vdbe:
                     else:
                         ok = _btc(c.bt).last()
                 elif k == K_EPH_TABLE:
-                    n = len(c.data.rows)
+                    n = len((<EphTable?>c.data).rows)
                     c.pos = 0 if op == OP_Rewind else n - 1
                     ok = n > 0
                 elif k == K_EPH_INDEX:
-                    n = len(c.data.rows_sorted())
+                    n = len((<EphIndex?>c.data).rows_sorted())
                     c.pos = 0 if op == OP_Rewind else n - 1
                     ok = n > 0
                 else:
@@ -1012,9 +1013,8 @@ cdef class Vdbe:
                         pc = p2
                         continue
                 if c.kind == K_EPH_TABLE:
-                    import bisect
-                    i = bisect.bisect_left(c.data.rowids, v)
-                    if i < len(c.data.rowids) and c.data.rowids[i] == v:
+                    i = (<EphTable?>c.data).find(v)
+                    if i >= 0:
                         c.pos = i
                         c.eof = False
                     else:
@@ -1058,7 +1058,7 @@ cdef class Vdbe:
                         ok = bc.seek_lt(k)
                 elif c.kind == K_EPH_HASH:
                     n = <int>_slot(p4s, pc)
-                    ok = c.data.lookup(_regs(mem, p3, n))
+                    ok = (<EphHash?>c.data).lookup(_regs(mem, p3, n))
                     c.pos = 0
                 else:
                     n = <int>_slot(p4s, pc)
@@ -1115,15 +1115,15 @@ cdef class Vdbe:
             elif op == OP_NewRowid:
                 c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_TABLE:
-                    mem[p2] = c.data.next_rowid
+                    mem[p2] = (<EphTable?>c.data).next_rowid
                 else:
                     mem[p2] = self._new_rowid(c)
             elif op == OP_Insert:
                 c = <VCursor>_slot(cursors, p1)
                 v = mem[p3]
                 if c.kind == K_EPH_TABLE:
-                    c.data.insert(v, mem[p2])
-                    if c.data.full and c.pos == -1:
+                    (<EphTable?>c.data).insert(v, mem[p2])
+                    if (<EphTable>c.data).full and c.pos == -1:
                         # beyond its memory budget and not yet read: a temporary b-tree,
                         # read from now on as a table cursor
                         c.data = SpilledTable(c.data)
@@ -1145,55 +1145,58 @@ cdef class Vdbe:
                         self.db.last_insert_rowid = v
             elif op == OP_IdxInsert:
                 c = <VCursor>_slot(cursors, p1)
-                if c.kind == K_EPH_INDEX or c.kind == K_EPH_HASH:
-                    c.data.insert(mem[p2])
+                if c.kind == K_EPH_INDEX:
+                    (<EphIndex?>c.data).insert(mem[p2])
+                elif c.kind == K_EPH_HASH:
+                    (<EphHash?>c.data).insert(mem[p2])
                 elif c.kind == K_SORTER:
-                    c.data.rows.append(mem[p2])
+                    (<Sorter?>c.data).rows.append(mem[p2])
                 elif type(c.bt) is BtCursor:
                     (<BtCursor>c.bt).insert_key(encode_record(mem[p2]))
                 else:
                     c.bt.insert(encode_record(mem[p2]))
             elif op == OP_SorterInsert:
-                w = (<VCursor>_slot(cursors, p1)).data
-                r = w.rows
-                n = w.trim_at
-                if n:
+                srt = <Sorter?>(<VCursor>_slot(cursors, p1)).data
+                if srt.trim_at:
                     # top-N sorter (ORDER BY ... LIMIT): drop a row that sorts after the
-                    # last one kept, cut the rows back when they have doubled
+                    # last one kept, cut the rows back when they have doubled; otherwise
+                    # the spill check of a sorter's memory budget
                     v = mem[p2]
-                    k = w.cutoff
-                    if k is not None and type(v) is tuple and w.order.sorts_after(v, k):
+                    k = srt.cutoff
+                    if k is not None and type(v) is tuple and srt.order.sorts_after(v, k):
                         pc += 1
                         continue
-                    r.append(v)
-                    if len(r) >= n:
-                        w.trim(mem)
+                    srt.rows.append(v)
+                    if len(srt.rows) >= srt.trim_at:
+                        srt.trim(mem)
                 else:
-                    r.append(mem[p2])
+                    srt.rows.append(mem[p2])
             elif op == OP_SorterCutoff:
-                w = (<VCursor>_slot(cursors, p1)).data
-                k = w.cutoff
-                if k is not None and w.order.sorts_after(_regs(mem, p3, w.spec.n_key), k):
+                srt = <Sorter?>(<VCursor>_slot(cursors, p1)).data
+                k = srt.cutoff
+                if k is not None and srt.order.sorts_after(_regs(mem, p3, srt.spec.n_key), k):
                     pc = p2
                     continue
             elif op == OP_SorterSort:
                 c = <VCursor>_slot(cursors, p1)
-                c.data.sort()
+                srt = <Sorter?>c.data
+                srt.sort()
                 c.pos = 0
                 c.row = None
-                if not c.data.rows:
+                if not srt.rows:
                     c.eof = True
                     pc = p2
                     continue
                 c.eof = False
             elif op == OP_SorterNext:
                 c = <VCursor>_slot(cursors, p1)
+                srt = <Sorter?>c.data
                 c.pos += 1
                 c.row = None
-                if c.pos < len(c.data.rows):
+                if c.pos < len(srt.rows):
                     pc = p2
                     continue
-                if c.data.merger is not None and c.data.refill():
+                if srt.merger is not None and srt.refill():
                     # a spilled sorter: the next window of merged rows
                     c.pos = 0
                     pc = p2
@@ -1205,7 +1208,7 @@ cdef class Vdbe:
             elif op == OP_Delete:
                 c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_INDEX:
-                    c.data.delete(_row_of(c))
+                    (<EphIndex?>c.data).delete(_row_of(c))
                 else:
                     c.bt.delete()
                 c.row = None
@@ -1218,7 +1221,7 @@ cdef class Vdbe:
                 c = <VCursor>_slot(cursors, p1)
                 key = _regs(mem, p2, p3)
                 if c.kind == K_EPH_INDEX:
-                    c.data.delete(key)
+                    (<EphIndex?>c.data).delete(key)
                 elif c.bt.seek_ge(key) and c.bt.compare_key(key) == 0:
                     c.bt.delete()
                 c.row = None
@@ -1235,7 +1238,7 @@ cdef class Vdbe:
                     continue
                 c.row = None
                 if c.kind == K_EPH_INDEX:
-                    found = c.data.found(key)
+                    found = (<EphIndex?>c.data).found(key)
                 else:
                     bc = <BtCursor?>c.bt
                     found = bc.seek_ge(key) and bc.compare_key(key) == 0
@@ -1250,9 +1253,9 @@ cdef class Vdbe:
             elif op == OP_Count:
                 c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_TABLE:
-                    mem[p2] = len(c.data.rows)
+                    mem[p2] = len((<EphTable?>c.data).rows)
                 elif c.kind == K_EPH_INDEX:
-                    mem[p2] = len(c.data)
+                    mem[p2] = len((<EphIndex?>c.data).entries)
                 else:
                     mem[p2] = c.bt.count()
             elif op == OP_Sequence:

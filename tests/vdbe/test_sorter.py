@@ -142,3 +142,38 @@ def test_sort_spec_defaults_and_explain_text():
     con.execute("create table t(a, b)")
     p4s = [r[5] for r in con.execute("explain select * from t order by a desc, b")]
     assert "k(2,-,)" in p4s
+
+
+def test_topn_bound_beyond_any_list_keeps_every_row():
+    # LIMIT near 2**63 plus an OFFSET: the bound is wider than a C size, so after the first
+    # cut the sorter never cuts again and every row comes back in order
+    spec = S.SortSpec(1)
+    spec.limit_regs = (0, 1)
+    rows = [((i * 7919) % 1000, i) for i in range(2000)]
+    s = S.Sorter(spec)
+    mem = [2**63 - 1, 2**63 - 1]
+    for r in rows:
+        s.rows.append(r)
+        if s.trim_at and len(s.rows) >= s.trim_at:
+            s.trim(mem)
+    assert s.trim_at > len(rows) and s.cutoff is None
+    s.sort()
+    assert s.rows == sorted(rows, key=lambda r: r[0])
+    con = sqlengine.connect(":memory:")
+    con.execute("create table t(a, b)")
+    con.executemany("insert into t values (?, ?)", rows)
+    assert con.execute("select a, b from t order by a limit 9223372036854775807 offset 3"
+                       ).fetchall() == sorted(rows, key=lambda r: r[0])[3:]
+
+
+def test_store_settings_read_when_made(monkeypatch):
+    # the compiled stores read sorter.py's settings when made, not when imported
+    monkeypatch.setattr(S, "SORTER_BUDGET", 0)
+    assert S.Sorter(S.SortSpec(1)).trim_at == 0
+    monkeypatch.setattr(S, "SORTER_BUDGET", 5000)
+    monkeypatch.setattr(S, "_FIRST_CHECK", 9)
+    assert S.Sorter(S.SortSpec(1)).trim_at == 9
+    assert S.EphTable().check_at == 9
+    assert S.EphHash(S.SortSpec(1)).check_at == 9
+    monkeypatch.setattr(S, "EPH_BUDGET", 0)
+    assert S.EphTable().check_at == -1
