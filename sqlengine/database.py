@@ -69,6 +69,7 @@ from sqlengine.sql import parse_one
 # the schema rows' texts are parsed under another name: bench/phase_split.py times
 # prepare's parse_one (this module's global), not a schema reload's
 from sqlengine.sql import parse_one as _parse_schema_sql
+from sqlengine.storage._btree import begin_cookie
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe._values import plain_bindings
 from sqlengine.vdbe._vm import Vdbe
@@ -529,21 +530,18 @@ class Database:
         bt = self.bt
         level = bt.pager.in_trans  # (Btree.in_trans, without the property call)
         if level == 0:
-            if write:
-                bt.begin(True)
-                cookie = bt.get_meta(1)
-            else:
-                cookie = bt.begin_read_cookie()
+            cookie = begin_cookie(bt, write)  # (bt.begin(write), bt.get_meta(1))
             if cookie != self.schema.cookie:
                 rows, cookie = self._read_schema_rows()
                 self._install_schema(rows, cookie)
                 raise _SchemaChanged()
         elif write and level < 2:
             bt.begin(True)
-        if write and vm.prog.stmt_journal:
+        if write and vm.prog.stmt_journal and (not self.autocommit or len(self._active) > 1):
+            # (a statement alone in its autocommit transaction needs no journal of its own:
+            # undoing it is rolling the transaction back)
             stmt = self._stmt_of(vm)
-            if stmt is not None and stmt not in self._stmt_sp and \
-                    (not self.autocommit or len(self._active) > 1):
+            if stmt is not None and stmt not in self._stmt_sp:
                 n = len(self._savepoints) + len(self._stmt_sp)
                 bt.savepoint_open(n)
                 self._stmt_sp[stmt] = n

@@ -74,6 +74,7 @@ cdef class BtCursor:
     cdef object selfref
     cdef dict dirty
     cdef list savepoints
+    cdef bint memdb          # the pager's database is in memory (mark_dirty's inline write)
     cdef bint memo_ok        # the cursor is where seek_rowid(memo_key) left it (result memo_c)
     cdef int64_t memo_key
     cdef int memo_c
@@ -151,3 +152,7 @@ cdef class BtCursor:
 
 
 cdef BtCursor open_cursor(object bt, object root, bint writable, KeyInfo key_info)
+cpdef int save_all(object bt) except -1
+cpdef int btree_commit(object bt) except -1
+cdef int end_transaction(object bt) except -1
+cpdef long long begin_cookie(object bt, bint write) except? -1

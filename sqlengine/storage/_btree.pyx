@@ -34,8 +34,8 @@ from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compa
                                         compare_records, encode_record)
 from sqlengine.storage._record import decode_record, decode_column
 
-from sqlengine.storage._pageread cimport load_page, read_page_data, cache_page
-from sqlengine.errors import DatabaseError, SQLITE_CORRUPT
+from sqlengine.storage._pageread cimport load_page, read_page_data, cache_page, commit_memory
+from sqlengine.errors import DatabaseError, Error, SQLITE_CORRUPT
 from weakref import ref as _weakref
 
 DEF MAX_DEPTH = 20
@@ -408,6 +408,7 @@ cdef int _init_cursor(BtCursor c, object bt, uint32_t root, bint writable,
     c.depth = -1
     c.dirty = pager.dirty
     c.savepoints = pager.savepoints
+    c.memdb = pager.memory
     c.selfref = _weakref(c)
     c.attach()
     return 0
@@ -420,6 +421,100 @@ def register_btree_type(t):
     """Name the class whose ``cursor`` method open_cursor stands in for."""
     global _btree_type
     _btree_type = t
+
+
+cpdef int save_all(object bt) except -1:
+    """``Btree._save_all``: every live cursor of the b-tree file ``bt`` saves its position
+    (the tree may change under it: a commit or rollback, another connection); a cursor whose
+    page cannot be read loses its place. The weak references of cursors the VM dropped are
+    pruned from their root's list."""
+    cdef list lst, live
+    cdef Py_ssize_t i, n
+    for lst in (<dict>bt._cursors).values():
+        n = len(lst)
+        if n == 0:
+            continue
+        live = None
+        for i in range(n):
+            c = lst[i]()
+            if c is None:
+                if live is None:
+                    live = lst[:i]
+                continue           # a cursor the VM dropped: pruned from the list
+            if live is not None:
+                live.append(lst[i])
+            try:
+                if type(c) is BtCursor:
+                    (<BtCursor>c).save_position()
+                else:
+                    c.save()
+            except Error:
+                c.invalidate()     # its page could not be read: it just loses its place
+        if live is not None:
+            lst[:] = live
+    return 0
+
+
+cpdef int btree_commit(object bt) except -1:
+    """``Btree.commit``, compiled (the VM's end of every autocommit statement): the cursors
+    saved, then a read transaction ended (an in-memory database's only marked ended: it
+    holds no lock), an in-memory database's write transaction committed by
+    ``_pageread.commit_memory``, any other by ``Pager.commit``."""
+    save_all(bt)
+    p = bt.pager
+    level = p.in_trans
+    if level == 1:
+        if p.memory:
+            p.in_trans = 0
+        else:
+            p.end_read()
+    elif level == 2 and p.memory:
+        commit_memory(p)
+    else:
+        p.commit()
+    return 0
+
+
+cpdef long long begin_cookie(object bt, bint write) except? -1:
+    """``bt.begin(write)`` then ``bt.get_meta(1)`` (the schema cookie), for the VM's start
+    of a statement with no transaction open. An in-memory btree.Btree (no other connection,
+    no lock, no journal file, no header to re-read) whose cached page 1 is the one last
+    checked (for a write: checked writable) needs neither call: the transaction is marked
+    (a write one with ``Pager._start_write``'s state) and the cookie read from that page. A
+    file database, or any other ``bt`` (the attached databases' MultiBtree), takes both
+    calls and every check they make."""
+    cdef bytearray d
+    if type(bt) is _btree_type:
+        p = bt.pager
+        if p.memory and not p.in_trans and p.db_size > 0 and not bt.closed:
+            p1 = (<dict>p.cache).get(1)
+            if p1 is not None:
+                if not write:
+                    if p1 is bt._page1_checked:
+                        p.in_trans = 1
+                        d = (<MemPage>p1).data
+                        return get4(<unsigned char*>PyByteArray_AS_STRING(d) + 40)
+                elif p1 is bt._page1_writable:
+                    # Pager._start_write's state, of which an in-memory pager has only these
+                    # (it never opens a journal: jfile stays None, jrecords 0, and what its
+                    # journaled set holds decides nothing)
+                    p.in_trans = 2
+                    p.orig_db_size = p.db_size
+                    if p.spilled:
+                        p.spilled = False
+                    d = (<MemPage>p1).data
+                    return get4(<unsigned char*>PyByteArray_AS_STRING(d) + 40)
+    bt.begin(write)
+    return bt.get_meta(1)
+
+
+cdef int end_transaction(object bt) except -1:
+    """``bt.commit()`` for the VM: ``btree_commit`` for a btree.Btree, the object's own
+    method for any other (the attached databases' MultiBtree)."""
+    if type(bt) is _btree_type:
+        return btree_commit(bt)
+    bt.commit()
+    return 0
 
 
 cdef BtCursor open_cursor(object bt, object root, bint writable, KeyInfo key_info):
@@ -486,14 +581,24 @@ cdef class BtCursor:
 
     cdef int mark_dirty(self, MemPage p) except -1:
         """pager.write(p), skipping the call when p is already dirty and no savepoint
-        needs its pre-image."""
+        needs its pre-image, and doing its work inline for an in-memory database with no
+        savepoint open (no journal, no pre-image: the page is only made dirty)."""
         cdef object sp
+        cdef dict cache
         if p.pgno in self.dirty:
             if not self.savepoints:
                 return 0
             sp = self.savepoints[len(self.savepoints) - 1]
             if p.pgno in sp.images or p.pgno > sp.db_size:
                 return 0
+        elif self.memdb and not self.savepoints and self.pager.in_trans == 2:
+            # (pager.write's work for this case; its journaled set only decides what a
+            # journal file records, which an in-memory database has not)
+            cache = self.cache
+            if cache.get(p.pgno) is not p:
+                cache[p.pgno] = p
+            self.dirty[p.pgno] = p
+            return 0
         self.pager.write(p)
         return 0
 

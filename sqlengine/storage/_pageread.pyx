@@ -1,6 +1,7 @@
 # cython: language_level=3
 """The pager's page-miss path, compiled: read a page the cache does not hold, make its page
-object and cache it (the slow half of ``Pager.get``), and the cache's eviction scan.
+object and cache it (the slow half of ``Pager.get``), and the cache's eviction scan; and the
+commit of an in-memory database (``commit_memory``), which every write statement ends with.
 
 A full scan of a table larger than the cache misses on every page, so this path runs once
 per page read; in plain Python it cost about as much as the rows on the page. When the
@@ -10,20 +11,26 @@ page buffer; any other file (in-memory, fault-injecting) is read through its ``r
 The b-tree cursors call ``read_page_data`` and ``cache_page`` directly (they make their own
 MemPage); everything else goes through ``Pager.get`` and ``load_page``, which makes pages
 with the pager's factory. This module decides nothing of its own: ``Pager`` (pager.py) owns
-the cache's size, the locks and the journal; it never writes, and never parses a page.
+the cache's size, the locks and the journal; it never parses a page, and writes only the
+committed pages of an in-memory database into its memory file.
 """
 
-from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
+from cpython.bytearray cimport (PyByteArray_FromStringAndSize, PyByteArray_AS_STRING,
+                                PyByteArray_GET_SIZE)
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_Next, PyDict_Contains
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.object cimport PyObject
 from libc.errno cimport errno, EINTR
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint32_t
 from posix.types cimport off_t
 from posix.unistd cimport pread
 
 from sqlengine import errors
 from sqlengine.vfs.base import ioerr
+from sqlengine.storage.format import PENDING_BYTE, SQLITE_VERSION_NUMBER
+from sqlengine.vfs.memory import MemoryFile
 from sqlengine.vfs.osfile import OsFile
 
 cdef extern from "Python.h":
@@ -128,3 +135,80 @@ cpdef shrink_cache(object pager):
     for k in victims:
         del cache[k]
     pager._next_shrink = max(len(cache), cap) + max(cap // 8, 16)
+
+
+cdef inline uint32_t _get_u32(const unsigned char* p):
+    return (<uint32_t>p[0] << 24) | (<uint32_t>p[1] << 16) | (<uint32_t>p[2] << 8) | p[3]
+
+
+cdef inline void _put_u32(unsigned char* p, uint32_t v):
+    p[0] = v >> 24
+    p[1] = (v >> 16) & 0xFF
+    p[2] = (v >> 8) & 0xFF
+    p[3] = v & 0xFF
+
+
+cpdef commit_memory(object pager):
+    """``Pager.commit`` of an in-memory database: commit its write transaction (no
+    journal file, no lock, no sync). As ``_update_header``, ``_write_dirty`` and
+    ``_fit_file_size`` do for a file: page 1 made dirty (its page-1 image for a savepoint is
+    not needed: the savepoints end here) with the change counter incremented and the
+    database size stored; the memory file made exactly db_size pages (zeroes for pages never
+    written) and every dirty page within it copied in, which a later rollback or a cache
+    miss reads back; the write state dropped. A database as large as the lock-byte page, or
+    a file that is not a plain MemoryFile, takes the pager's own methods."""
+    cdef dict dirty = pager.dirty
+    cdef dict cache = pager.cache
+    cdef Py_ssize_t ps, db_size, want, have, pos
+    cdef PyObject* key
+    cdef PyObject* value
+    cdef unsigned char* d
+    cdef char* fbuf
+    cdef uint32_t counter, pgno
+    cdef bytearray fdata, pdata
+    db_size = pager.db_size
+    if dirty or db_size != pager.orig_db_size:
+        ps = pager.page_size
+        f = pager.file
+        if type(f) is not MemoryFile or db_size >= PENDING_BYTE // ps + 1:
+            pager._update_header()
+            pager.spilled = True
+            pager._write_dirty()
+            pager._fit_file_size()
+        else:
+            p1 = cache.get(1)
+            if p1 is None:
+                p1 = pager.get(1)
+            dirty[1] = p1
+            pdata = p1.data
+            d = <unsigned char*>PyByteArray_AS_STRING(pdata)
+            counter = _get_u32(d + 24) + 1
+            _put_u32(d + 24, counter)
+            _put_u32(d + 28, <uint32_t>db_size)
+            _put_u32(d + 92, counter)
+            _put_u32(d + 96, SQLITE_VERSION_NUMBER)
+            pager.change_counter = PyBytes_FromStringAndSize(<char*>d + 24, 4)
+            pager._last_header = None
+            pager.spilled = True
+            fdata = f.data
+            want = db_size * ps
+            have = PyByteArray_GET_SIZE(fdata)
+            if have > want:
+                del fdata[want:]
+            elif have < want:
+                fdata.extend(bytes(want - have))
+            fbuf = PyByteArray_AS_STRING(fdata)
+            pos = 0
+            while PyDict_Next(dirty, &pos, &key, &value):
+                pgno = <uint32_t><object>key
+                if pgno <= db_size:
+                    pdata = (<object>value).data
+                    if PyByteArray_GET_SIZE(pdata) != ps:
+                        raise ValueError("page %d is not of the page size" % pgno)
+                    memcpy(fbuf + (pgno - 1) * ps, PyByteArray_AS_STRING(pdata), ps)
+    dirty.clear()
+    pager.journaled.clear()
+    pager.savepoints.clear()
+    pager.in_trans = 0
+    if len(cache) > pager.spill_limit:  # (spill_limit is the cache's capacity)
+        shrink_cache(pager)

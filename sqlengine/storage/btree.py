@@ -137,19 +137,11 @@ class Btree:
                     p.end_read()
                     raise
 
-    def begin_read_cookie(self) -> int:
-        """``begin(False)`` then ``get_meta(1)`` (the schema cookie), for the VM's start of
-        a statement with no transaction open. An in-memory database (no other connection,
-        no lock, no file to re-read) whose cached page 1 is the one last checked needs
-        neither: the cookie is read from that page."""
-        p = self.pager
-        if p.memory and not p.in_trans and p.db_size > 0 and not self.closed:
-            p1 = p.cache.get(1)
-            if p1 is self._page1_checked and p1 is not None:
-                p.in_trans = 1
-                return _unpack_u32(p1.data, 40)[0]
-        self.begin(False)
-        return self.get_meta(1)
+    def begin_cookie(self, write: bool = False) -> int:
+        """``begin(write)`` then ``get_meta(1)`` (the schema cookie): the VM's start of a
+        statement with no transaction open (compiled: _btree.begin_cookie, which an
+        in-memory database whose page 1 was checked passes through without either call)."""
+        return _btree.begin_cookie(self, write)
 
     def _check_writable(self) -> None:
         p = self.pager
@@ -196,17 +188,9 @@ class Btree:
         _btree.init_empty_page(page, True)
 
     def commit(self) -> None:
-        self._save_all()
-        p = self.pager
-        if p.in_trans == 1:
-            # a read transaction: what pager.commit would do, one call less (none for an
-            # in-memory database, which holds no lock: end_read only marks the end)
-            if p.memory:
-                p.in_trans = 0
-            else:
-                p.end_read()
-        else:
-            p.commit()
+        # the cursors saved, then a read transaction ended or a write one committed
+        # (compiled, as the VM's end of every autocommit statement calls it)
+        _btree.btree_commit(self)
 
     def commit_together(self, others: list) -> None:
         """Commit this file's write transaction and those of the b-trees ``others``
@@ -219,14 +203,14 @@ class Btree:
                 b.commit()
             return
         for b in bts:
-            b._save_all()
+            _btree.save_all(b)
         super_journal_commit([b.pager for b in writers], self.pager)
         for b in bts:
             if b.pager.in_trans:
                 b.pager.commit()          # the files only read: end their read transactions
 
     def rollback(self) -> None:
-        self._save_all()
+        _btree.save_all(self)
         self.pager.rollback()
 
     def savepoint_open(self, n: int) -> None:
@@ -239,7 +223,7 @@ class Btree:
         self.pager.savepoint_release(n)
 
     def savepoint_rollback(self, n: int) -> None:
-        self._save_all()
+        _btree.save_all(self)
         self.pager.savepoint_rollback(n)
 
     def close(self) -> None:
@@ -293,23 +277,6 @@ class Btree:
                 c = r()
                 if c is not None:
                     yield c
-
-    def _save_all(self) -> None:
-        # (saving a cursor changes neither the dict nor the lists: no copies to iterate)
-        for lst in self._cursors.values():
-            if not lst:
-                continue
-            live = []
-            for r in lst:
-                c = r()
-                if c is None:
-                    continue       # a cursor the VM dropped: pruned from the list
-                live.append(r)
-                try:
-                    c.save()
-                except errors.Error:
-                    c.invalidate()     # its page could not be read: it just loses its place
-            lst[:] = live
 
     # -- pages ----------------------------------------------------------------------------
     def allocate_page(self):

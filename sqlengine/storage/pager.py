@@ -21,7 +21,8 @@ States (as SQLite's pager.c; the lock is the VFS lock level):
 
 The pager never parses b-tree pages: it hands out page objects made by the factory given by the
 b-tree layer (anything with ``pgno``, ``data`` (a bytearray of page_size) and ``invalidate()``).
-A page read on a cache miss and the cache's eviction scan are compiled (``_pageread.pyx``);
+A page read on a cache miss, the cache's eviction scan and an in-memory database's commit
+are compiled (``_pageread.pyx``);
 the b-tree's cursors use that miss path directly and make their own pages.
 """
 
@@ -35,7 +36,7 @@ import time
 
 from sqlengine import errors
 from sqlengine.storage import format as fmt
-from sqlengine.storage._pageread import load_page, shrink_cache
+from sqlengine.storage._pageread import commit_memory, load_page, shrink_cache
 from sqlengine.vfs import EXCLUSIVE, NO_LOCK, RESERVED, SHARED, MemoryVfs, default_vfs
 
 _pack_u32 = struct.Struct(">I").pack_into  # (buffer, offset, value): big-endian 4 bytes
@@ -330,7 +331,8 @@ class Pager:
         self._start_write()
 
     def _start_write(self) -> None:
-        """The write state a begin_write starts with, once its lock is held."""
+        """The write state a begin_write starts with, once its lock is held (an in-memory
+        database's is also set by _btree.begin_cookie: change both together)."""
         self.in_trans = 2
         self.orig_db_size = self.db_size
         self.journaled.clear()
@@ -443,27 +445,12 @@ class Pager:
             self.end_read()
             return
         if self.memory:
-            self._commit_memory()
+            # phase one and two in one: no journal file, no lock, no sync; the changed pages
+            # are copied into the memory file, which a rollback reads them back from
+            commit_memory(self)
             return
         self.commit_phase_one()
         self.commit_phase_two()
-
-    def _commit_memory(self) -> None:
-        """commit_phase_one and _two of an in-memory database in one: no journal file, no
-        lock, no sync; the changed pages are copied into the memory file (which a rollback
-        reads them back from) and the write state dropped."""
-        dirty = self.dirty
-        if dirty or self.db_size != self.orig_db_size:
-            self._update_header()
-            self.spilled = True
-            self._write_dirty()
-            self._fit_file_size()
-        dirty.clear()
-        self.journaled.clear()
-        self.savepoints.clear()
-        self.in_trans = 0
-        if len(self.cache) > self.spill_limit:  # (spill_limit is the cache's capacity)
-            self._shrink_cache()
 
     def needs_super_journal(self) -> bool:
         """Whether this pager, writing, takes part in a super-journal (SQLite's vdbeCommit:

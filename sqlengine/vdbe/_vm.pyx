@@ -30,7 +30,7 @@ from weakref import ref as weakref_ref
 from sqlengine import errors as E
 from sqlengine.vdbe._aggregates cimport AggBase
 from sqlengine.vdbe._scalar cimport ScalarBase
-from sqlengine.storage._btree cimport BtCursor, open_cursor
+from sqlengine.storage._btree cimport BtCursor, end_transaction, open_cursor
 from sqlengine.vdbe import sorter as S
 from sqlengine.vdbe._sorter cimport (SortSpec, Sorter, EphTable, EphIndex, EphHash,
                                      new_sorter, new_eph_table, new_eph_index, new_eph_hash,
@@ -1306,7 +1306,7 @@ cdef class Vdbe:
         if db.autocommit and not active:
             bt = db.bt
             if bt.pager.in_trans:
-                bt.commit()
+                end_transaction(bt)     # (bt.commit(), compiled for a plain Btree)
         return 0
 
     cpdef count_changes(self, long long n):

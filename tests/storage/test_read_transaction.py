@@ -102,14 +102,14 @@ def test_memory_database_statements_follow_schema_rolled_back():
         run(sqlite3.connect(":memory:", isolation_level=None))
 
 
-def test_begin_read_cookie_is_begin_then_get_meta(tmp_path):
+def test_begin_cookie_is_begin_then_get_meta(tmp_path):
     for path in (":memory:", str(tmp_path / "c.db")):
         con = sqlengine.connect(path, isolation_level=None)
         con.execute("create table t(x)")
         con.execute("create index i on t(x)")
         bt = con._db.bt
         assert bt.in_trans == 0
-        cookie = bt.begin_read_cookie()
+        cookie = bt.begin_cookie()
         assert bt.in_trans == 1 and cookie == bt.get_meta(1) == 2
         bt.commit()
         assert bt.in_trans == 0
