@@ -122,7 +122,11 @@ def table_source(name, cursor, table):
     """The Source of a FROM item (or a statement's target) named ``name`` reading the
     schema.Table ``table`` through ``cursor``. Its column lists are built once per Table
     (``table.source_lists``) and shared by every Source of it: nothing changes them."""
-    lists = table.source_lists
+    return _table_source(name, cursor, table)
+
+
+cdef Source _table_source(name, cursor, table):
+    cdef tuple lists = table.source_lists
     if lists is None:
         cols = table.columns
         names = [c.name for c in cols]
@@ -131,6 +135,58 @@ def table_source(name, cursor, table):
                                       [c.type_name for c in cols], _col_lower(names))
     cdef Source src = Source.__new__(Source)
     _source_init(src, name, cursor, lists[0], lists[1], lists[2], lists[3], table, lists[4])
+    return src
+
+
+cdef object T_TableRef = A.TableRef
+cdef Py_ssize_t F_TR_NAME = slot_offset(A.TableRef, "name")
+cdef Py_ssize_t F_TR_SCHEMA = slot_offset(A.TableRef, "schema")
+cdef Py_ssize_t F_TR_ALIAS = slot_offset(A.TableRef, "alias")
+cdef Py_ssize_t F_TR_INDEXED_BY = slot_offset(A.TableRef, "indexed_by")
+cdef object _Table = None  # schema.Table and attach.ROOT_SHIFT, read at the first use
+cdef object _ROOT_SHIFT = None
+
+
+def plain_table_source(p, item, bint lone):
+    """The Source of the FROM item ``item`` when it is the commonest kind, a table of the
+    main (or temp) database named without a schema, outside any WITH and any view or
+    trigger body, without INDEXED BY (select._source_for's fast path, which makes every
+    other kind); else None, found before its cursor is allocated. With ``lone`` (a FROM
+    clause of that one item, select.build_from) a name that is a view's is None too."""
+    global _Table, _ROOT_SHIFT
+    if type(item) is not T_TableRef or slot(item, F_TR_SCHEMA) is not None \
+            or slot(item, F_TR_INDEXED_BY) is not None:
+        return None
+    if p.ctes or p.body_db is not None:
+        return None
+    name = slot(item, F_TR_NAME)
+    lname = name.lower()
+    if lname == "sqlite_temp_master" or lname == "sqlite_temp_schema":
+        return None
+    schema = p.schema
+    if lone and lname in schema.views:
+        return None
+    if _Table is None:
+        from sqlengine.schema import Table
+        from sqlengine.compiler.attach import ROOT_SHIFT
+        _Table, _ROOT_SHIFT = Table, ROOT_SHIFT
+    tables = schema.tables
+    t = dict.get(tables, lname) if isinstance(tables, dict) else None
+    if type(t) is not _Table:  # (none, or a placeholder the map builds when read)
+        t = tables.get(lname)
+        if t is None:
+            return None
+    root = t.root
+    if root and root >> _ROOT_SHIFT:  # (a table of an attached database)
+        return None
+    cur = p.b.alloc_cursor()
+    alias = slot(item, F_TR_ALIAS)
+    src = _table_source(alias or name, cur, t)
+    flat_names = p.flat_names
+    if flat_names:
+        flat = flat_names.get(id(item))
+        if flat is not None:  # the table of a flattened view or subquery
+            p.eqp_names[cur] = flat
     return src
 
 
@@ -871,6 +927,20 @@ cdef Py_ssize_t F_RC_EXPR = slot_offset(A.ResultColumn, "expr")
 cdef Py_ssize_t F_RC_ALIAS = slot_offset(A.ResultColumn, "alias")
 cdef Py_ssize_t F_RC_TEXT = slot_offset(A.ResultColumn, "text")
 cdef Py_ssize_t F_COL_QUOTED = slot_offset(A.Column, "quoted")
+
+
+cpdef dict result_aliases(columns):
+    """The AS names of ``columns`` (a SELECT's result columns): lower-case name ->
+    expression (the first of a name)."""
+    cdef dict out = {}
+    for rc in columns:
+        if type(rc) is T_ResultColumn:
+            alias = slot(rc, F_RC_ALIAS)
+            if alias:
+                name = alias.lower()
+                if name not in out:
+                    out[name] = slot(rc, F_RC_EXPR)
+    return out
 
 
 cpdef tuple result_column(rc, scope, bint early_names):

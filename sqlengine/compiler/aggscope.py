@@ -29,6 +29,7 @@ from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
 _SUBQUERIES = (A.Subquery, A.Exists, A.InSelect)
+_SUBQUERY, _EXISTS, _IN_SELECT = _SUBQUERIES  # (tested by identity: attach)
 
 PROBED = object()  # ``outer_register``: the call was handed up to a collecting query
 
@@ -180,10 +181,16 @@ def own(scope, aggs):
 def attach(p, scope, aggs, refs, start=0):
     """``aggs`` (this query's own calls) and the calls that subqueries among ``refs[start:]``
     (what ``select._collect_aggs`` gathered) hand up to this query."""
-    aggs = own(scope, aggs)
+    if scope.outer is not None and aggs:  # (``own``'s test, without its call)
+        aggs = own(scope, aggs)
     if refs is None:
         return aggs
-    subs = [r for r in refs[start:] if type(r) in _SUBQUERIES]
+    subs = []
+    for k in range(start, len(refs)):  # (no slice, and no tuple search per ref)
+        r = refs[k]
+        t = type(r)
+        if t is _SUBQUERY or t is _EXISTS or t is _IN_SELECT:
+            subs.append(r)
     if not subs:
         return aggs
     refused = getattr(p, "no_hand_up", None)

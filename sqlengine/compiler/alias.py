@@ -28,7 +28,7 @@ This module rewrites expressions only; it never emits code.
 
 from __future__ import annotations
 
-from sqlengine.compiler._resolve import rewrite_columns
+from sqlengine.compiler._resolve import result_aliases, rewrite_columns  # noqa: F401  (both used outside)
 from sqlengine.compiler.aggscope import answers, local_names
 from sqlengine.compiler.resolve import OuterAlias
 from sqlengine.compiler.walk import find_node, operands
@@ -38,17 +38,6 @@ from sqlengine.sql.ast import (
     SelectCore, Subquery, Values)
 
 _SUBQUERIES = (Subquery, Exists, InSelect)
-
-
-def result_aliases(columns) -> dict:
-    """The AS names of ``columns``: lower-case name -> expression (the first of a name)."""
-    out = {}
-    for rc in columns:
-        if type(rc) is ResultColumn and rc.alias:
-            name = rc.alias.lower()
-            if name not in out:
-                out[name] = rc.expr
-    return out
 
 
 def link_subquery_scope(p, scope, core):

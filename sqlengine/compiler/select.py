@@ -22,7 +22,8 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
                                      if_false, walk, walk_select)
 from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_result_columns,
                                          emit_limited, emit_result_row)
-from sqlengine.compiler._resolve import ResultInfo, result_column, result_info, sees_words
+from sqlengine.compiler._resolve import (ResultInfo, plain_table_source, result_column,
+                                         result_info, sees_words)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
@@ -270,9 +271,13 @@ def _flatten(f, out):
 def _source_for(p, item, scope, outer=None):
     """The Source of one FROM item; ``outer`` = (core, ORDER BY, LIMIT, only item, right
     of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do. The
-    commonest item, a table named without a schema outside any WITH, is made here (the
-    schema's table map read directly, as Schema.table does); any other (a view, a missing
-    table, a schema table) by ``_any_source_for``."""
+    commonest item, a table named without a schema outside any WITH, is made by
+    ``_resolve.plain_table_source``, or here in a view or trigger body, with INDEXED BY or
+    of an attached database (the schema's table map read directly, as Schema.table does);
+    any other (a view, a missing table, a schema table) by ``_any_source_for``."""
+    src = plain_table_source(p, item, False)  # (the commonest item: _resolve.pyx)
+    if src is not None:
+        return src
     if type(item) is TableRef and item.schema is None and not p.ctes:
         name = item.name
         lname = name.lower()
@@ -514,17 +519,12 @@ def build_from(p, from_, scope, outer=None):
         p.left_flat = False
     if from_ is None:
         return sources, extra, left_on
-    if type(from_) is TableRef and from_.schema is None and not p.ctes and p.body_db is None:
-        # the commonest FROM: one table (no join, no view; _source_for's fast path)
-        name = from_.name
-        lname = name.lower()
-        schema = p.schema
-        if lname not in _TEMP_MASTER and lname not in schema.views:
-            t = schema.tables.get(lname)
-            if t is not None:
-                sources.append(_table_item_source(p, from_, name, t))
-                scope.sources = sources
-                return sources, extra, left_on
+    if type(from_) is TableRef:  # (the commonest FROM, one table: _source_for's fast path)
+        src = plain_table_source(p, from_, True)
+        if src is not None:
+            sources.append(src)
+            scope.sources = sources
+            return sources, extra, left_on
     items = _flatten(from_, [])
     last_right = rightjoin.last_right(items)
     for item, join in items:
@@ -994,7 +994,9 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     # unused ones of a FROM subquery it flattens (flatten.unused_columns)
     unused = _ALL if type(dest) is ExistsDest else (
         p.unused_values.pop(id(core), None) if p.unused_values else None)
-    core = flatten_from(p, core, order_by)
+    f = core.from_
+    if type(f) is SubqueryRef or type(f) is TableRef and p.schema.views:
+        core = flatten_from(p, core, order_by)  # (a view or subquery to merge, perhaps)
     if unused is not None:  # (what only they name of a FROM subquery: unused too)
         if p.uncoded_results is None:
             p.uncoded_results = {}
