@@ -48,8 +48,8 @@ cdef extern from "Python.h":
 # The commonest nodes are made without running their dataclass __init__ (allocate, then
 # store every slot straight into the object, as the slot descriptors would), which cuts
 # their cost by more than half. Only done when the classes still have exactly the fields
-# of NODE_FIELDS, each an object slot, and no __post_init__; otherwise the classes are
-# called as usual.
+# of node_fields, each an object slot, and calling one only stores its arguments
+# (_check_fast_new); otherwise the classes are called as usual.
 cdef bint FAST_NEW = False
 cdef int _T_OBJECT_EX = 16  # (structmember.h: an object slot, AttributeError when unset)
 # OFF[K + i]: the offset in the object of the i-th field (dataclass order) of class K
@@ -166,8 +166,8 @@ def _slot_offsets(cls, names):
 
 
 def _has_fields(cls, names):
-    """``cls`` is a slotted class whose fields are exactly ``names`` and whose __init__
-    only stores them (a dataclass without __post_init__, or _Tail and Builder)."""
+    """``cls`` is a slotted class whose fields are exactly ``names`` (a dataclass without
+    __post_init__, or _Tail and Builder)."""
     import dataclasses
     if dataclasses.is_dataclass(cls):
         fields = [f.name for f in dataclasses.fields(cls)]
@@ -189,12 +189,36 @@ def _whole_object(cls, names):
             and cls.__basicsize__ == object.__basicsize__ + len(names) * sizeof(PyObject *))
 
 
+def _init_only_stores(cls, names, tail=()):
+    """Calling ``cls`` with one new object per field of ``names`` but the last ``len(tail)``
+    stores each object in its field, the ``tail`` constants in the others, and nothing
+    else can differ (no metaclass, no __new__ of its own): what the direct allocation
+    stores instead. A class whose own __init__ converts or computes a field is called."""
+    if type(cls) is not type or cls.__new__ is not object.__new__:
+        return False
+    args = [object() for _ in range(len(names) - len(tail))]
+    try:
+        o = cls(*args)
+    except Exception:
+        return False
+    for name, v in zip(names, args + list(tail)):
+        got = getattr(o, name, args)
+        if got is not v and (type(got) is not type(v) or got != v):
+            return False
+    return True
+
+
+_BUILDER_TAIL = (0, None, None, 0)  # lookahead, error, new_table, features (new_builder)
+
+
 def _check_fast_new():
     offsets = {}
     if PARSED is None or BUILDER is None:
         return False
     for cls, start, names in node_fields():
         if not _has_fields(cls, names) or not _whole_object(cls, names):
+            return False
+        if not _init_only_stores(cls, names, _BUILDER_TAIL if cls is BUILDER else ()):
             return False
         offsets[start] = _slot_offsets(cls, names)
         if offsets[start] is None:

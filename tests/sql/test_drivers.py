@@ -112,6 +112,54 @@ def test_compiled_driver_allocates_its_common_nodes_directly():
     assert _parser._check_fast_new()
 
 
+def test_fast_allocation_only_for_classes_whose_call_only_stores():
+    """The direct allocation stands for calling the class only when the call stores its
+    arguments unchanged (_parser._init_only_stores, asked by _check_fast_new for every
+    class of node_fields): a slotted dataclass with an __init__ of its own that converts
+    a field, or with a __new__ of its own, is called as usual."""
+    import dataclasses
+
+    from sqlengine.sql import _parser
+    from sqlengine.sql.builder import Builder
+
+    @dataclasses.dataclass(slots=True)
+    class Plain:
+        a: object
+        b: object
+
+    @dataclasses.dataclass(slots=True)
+    class Converts:
+        a: object
+        b: object
+
+        def __init__(self, a, b):
+            self.a = str(a)
+            self.b = b
+
+    @dataclasses.dataclass(slots=True)
+    class OwnNew:
+        a: object
+        b: object
+
+        def __new__(cls, *args):
+            return super().__new__(cls)
+
+    @dataclasses.dataclass(slots=True)
+    class Defaults:
+        a: object
+        b: object = 0
+
+    assert _parser._has_fields(Converts, ["a", "b"])  # (its fields alone do not tell)
+    assert _parser._init_only_stores(Plain, ["a", "b"])
+    assert not _parser._init_only_stores(Converts, ["a", "b"])
+    assert not _parser._init_only_stores(OwnNew, ["a", "b"])
+    assert _parser._init_only_stores(Defaults, ["a", "b"], (0,))
+    assert not _parser._init_only_stores(Defaults, ["a", "b"], (None,))
+    for cls, _, names in _parser.node_fields():
+        tail = _parser._BUILDER_TAIL if cls is Builder else ()
+        assert _parser._init_only_stores(cls, names, tail), cls
+
+
 def test_compiled_driver_nodes_are_tracked_by_the_collector():
     """The nodes the compiled driver allocates itself (untracked, their slots stored, then
     tracked: _parser._alloc/_tracked) are tracked by the garbage collector, as the
