@@ -91,18 +91,6 @@ def bind_list(items, words):
     return items if all(a is b for a, b in zip(out, items)) else out
 
 
-def settle(e):
-    """``e`` with each TRUE/FALSE word outside subqueries made a plain constant: the
-    words of a FROM subquery merged into the query around it, which its own FROM items
-    decided (``settle`` is ``bind`` with no column visible)."""
-    t = type(e)
-    if t is A.Literal:
-        return A.Literal(e.value, e.pos) if e.word else e
-    if e is None or t is A.Column or isinstance(e, SUBQUERY_NODES):
-        return e
-    return map_children(e, settle)
-
-
 def table_words(table) -> tuple:
     """The words of WORDS that name a column of the schema table ``table`` (none for a
     view: its columns of those names are columnN)."""
