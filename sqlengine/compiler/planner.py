@@ -9,12 +9,14 @@ to hold about a million rows, an index equality to select ten, a unique one one 
 range a quarter per bound), so the chosen plans are the ones sqlite3 shows for the same
 schema. An index is used only when SQLite's rules allow it to answer a comparison (the
 affinity and collation of the comparison must match the index column's), so a term that
-keys a lookup needs no test in the loop (``where.py`` drops it).
+keys a lookup needs no test in the loop (the WHERE loop coder drops it).
 
-Every statement of the corpus is planned once, so the hot parts are compiled: the loops
-and their costs are made in ``_loops.pyx``, the join order and the ORDER BY check are in
-``_paths.pyx``; this module is their public face. The WHERE loop coder
-(``_where.pyx``) turns each chosen loop into the ``Access`` it codes. It emits no code.
+Every statement of the corpus is planned once, so the planner is compiled: ``_loops.pyx``
+makes the loops and their costs, ``_paths.pyx`` picks the join order (``solve``) and
+checks the ORDER BY; its ``plan`` is what the WHERE loop coder (``_where.pyx``) calls with
+the analysed WHERE clause, and the coder turns each chosen loop into the ``Access`` it
+codes. This module re-exports their names and holds the INDEXED BY check and the row
+sizes the min()/max() shortcut (``plan_minmax.py``) weighs. It emits no code.
 """
 
 from __future__ import annotations
