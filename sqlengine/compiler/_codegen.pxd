@@ -3,6 +3,7 @@
 # entry points are then C calls. See _codegen.pyx for the documentation.
 
 cimport cython
+from cpython cimport array
 
 from sqlengine.vdbe.program cimport Program
 
@@ -18,6 +19,7 @@ cdef class ProgramBuilder:
     cdef long long *_p1
     cdef long long *_p2
     cdef long long *_p3
+    cdef array.array _aop, _ap5, _ap1, _ap2, _ap3  # hold the items _op .. _p3 point at
     cdef list _p4
     cdef list _comments
     cdef Py_ssize_t n_labels, label_cap
@@ -41,8 +43,9 @@ cdef class ProgramBuilder:
     cpdef int alloc_cursor(self) except? -1
     cpdef int alloc_once(self) except? -1
     cpdef int const_reg(self, value) except? -1
+    cpdef int emit_consts(self) except -1
     cdef long long _target(self, long long v) except? -1
-    cdef Program _finish(self)
+    cdef Program _finish(self, bint take)
 
 
 cpdef code_column(p, ref_, int target)

@@ -18,6 +18,9 @@ from cpython cimport array
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from libc.string cimport memcpy
 
+cdef extern from "Python.h":
+    void Py_SET_SIZE(object o, Py_ssize_t n)  # (an array's length, within its allocation)
+
 import array as _pyarray
 
 from sqlengine.compiler._resolve cimport (ColRef, Scope, Source, lookup_name, slot,
@@ -81,6 +84,15 @@ cdef int OP_AggStep = O.OP_AggStep
 cdef int OP_AggFinal = O.OP_AggFinal
 USES_TABLE = 1
 USES_CALL = 2
+# ProgramBuilder.uses: the bits each opcode (below N_USES) contributes
+cdef enum:
+    N_USES = 256
+cdef unsigned char _USES_OF[N_USES]
+for _op in (OP_OpenRead, OP_OpenWrite):
+    _USES_OF[_op] = USES_TABLE
+for _op in (OP_Function, OP_AggStep, OP_AggFinal):
+    _USES_OF[_op] = USES_CALL
+del _op
 cdef int OP_Null = O.OP_Null
 cdef int OP_Integer = O.OP_Integer
 cdef int OP_Int64 = O.OP_Int64
@@ -166,8 +178,10 @@ def _bind(module):
 cdef class ProgramBuilder:
     """Emits VM instructions, allocates registers and cursors, resolves labels.
 
-    The instructions are kept column by column in C arrays (opcode, P1, P2, P3, P5) and
-    two lists (P4, comment), so that emitting one allocates no Python object. ``ops`` is
+    The instructions are kept column by column in arrays (opcode, P1, P2, P3, P5: the
+    ``array.array`` types of the Program, written through C pointers) and two lists (P4,
+    comment), so that emitting one allocates no Python object and ``finish_statement``
+    hands them to the Program as they are. ``ops`` is
     a view of them as ``[opcode, p1, p2, p3, p4, p5, comment]`` rows (``ops[a][k]`` reads
     or patches a field in place, ``ops[a] = [...]`` replaces an instruction). A label is
     a negative integer handed out by ``new_label``; it may be used as a jump target (P2,
@@ -181,36 +195,29 @@ cdef class ProgramBuilder:
         self._comments = []
 
     def __dealloc__(self):
-        PyMem_Free(self._op)
-        PyMem_Free(self._p5)
-        PyMem_Free(self._p1)
-        PyMem_Free(self._p2)
-        PyMem_Free(self._p3)
         PyMem_Free(self._labels)
 
     cdef int _grow(self) except -1:
-        cdef Py_ssize_t cap = self.cap * 2 if self.cap else 32
-        cdef void *m
-        m = PyMem_Realloc(self._op, cap * sizeof(int))
-        if m == NULL:
-            raise MemoryError()
-        self._op = <int *>m
-        m = PyMem_Realloc(self._p5, cap * sizeof(int))
-        if m == NULL:
-            raise MemoryError()
-        self._p5 = <int *>m
-        m = PyMem_Realloc(self._p1, cap * sizeof(long long))
-        if m == NULL:
-            raise MemoryError()
-        self._p1 = <long long *>m
-        m = PyMem_Realloc(self._p2, cap * sizeof(long long))
-        if m == NULL:
-            raise MemoryError()
-        self._p2 = <long long *>m
-        m = PyMem_Realloc(self._p3, cap * sizeof(long long))
-        if m == NULL:
-            raise MemoryError()
-        self._p3 = <long long *>m
+        # The columns are arrays (the Program's types) so that finish_statement can hand
+        # them over instead of copying them; _op .. _p3 point at their items.
+        cdef Py_ssize_t cap = self.cap * 2 if self.cap else 64  # (most statements fit)
+        if self.cap == 0:
+            self._aop = array.clone(_INTS, cap, False)
+            self._ap5 = array.clone(_INTS, cap, False)
+            self._ap1 = array.clone(_INT64S, cap, False)
+            self._ap2 = array.clone(_INT64S, cap, False)
+            self._ap3 = array.clone(_INT64S, cap, False)
+        else:
+            array.resize(self._aop, cap)
+            array.resize(self._ap5, cap)
+            array.resize(self._ap1, cap)
+            array.resize(self._ap2, cap)
+            array.resize(self._ap3, cap)
+        self._op = self._aop.data.as_ints
+        self._p5 = self._ap5.data.as_ints
+        self._p1 = self._ap1.data.as_longlongs
+        self._p2 = self._ap2.data.as_longlongs
+        self._p3 = self._ap3.data.as_longlongs
         self.cap = cap
         return 0
 
@@ -272,14 +279,14 @@ cdef class ProgramBuilder:
         """What the instructions emitted so far do, as bits: USES_TABLE (an OpenRead or
         OpenWrite) and USES_CALL (a Function, AggStep or AggFinal: a call that may return
         a JSON value, ``compiler/subtype.py``)."""
-        cdef int op, found = 0
+        cdef int found = 0
+        cdef unsigned int op
         cdef Py_ssize_t i
+        cdef int *ops = self._op
         for i in range(self.n_ops):
-            op = self._op[i]
-            if op == OP_OpenRead or op == OP_OpenWrite:
-                found |= USES_TABLE
-            elif op == OP_Function or op == OP_AggStep or op == OP_AggFinal:
-                found |= USES_CALL
+            op = <unsigned int>ops[i]
+            if op < N_USES:
+                found |= _USES_OF[op]
         return found
 
     cpdef list cursor_uses(self, long long cursor, cursor_ops):
@@ -370,12 +377,13 @@ cdef class ProgramBuilder:
             self._consts.append((value, r))
         return r
 
-    def emit_consts(self):
+    cpdef int emit_consts(self) except -1:
         """Load the constants ``const_reg`` handed out (the prologue, after the Transaction
         the Init instruction leads to)."""
         if self._consts is not None:
             for value, r in self._consts:
                 emit_constant(self, value, r)
+        return 0
 
     # ---- finishing --------------------------------------------------------------------
     cdef long long _target(self, long long v) except? -1:
@@ -393,14 +401,16 @@ cdef class ProgramBuilder:
         """The Program, every label replaced by its address (P2, and P1/P3 of Jump); the
         instruction arrays are copied into the Program's (the builder's own are left as
         emitted)."""
-        return self._finish()
+        return self._finish(False)
 
     def finish_statement(self, names, decls, int n_param, param_names, bint write,
                          bint is_txn, bint is_ddl, int explain, sql):
         """``finish``, with the statement's description stored in the Program (result
         column names and declared types, parameters, what it does); ``stmt_journal`` is
-        left False for the caller to set."""
-        cdef Program prog = self._finish()
+        left False for the caller to set. The statement is done: its instructions move to
+        the Program (no copy), and the builder is left with none (its registers, cursors
+        and labels as they were)."""
+        cdef Program prog = self._finish(True)
         prog.column_names = list(names)
         prog.column_decltypes = list(decls)
         prog.param_count = n_param
@@ -414,37 +424,67 @@ cdef class ProgramBuilder:
         prog.sql = sql
         return prog
 
-    cdef Program _finish(self):
+    cdef Program _finish(self, bint take):
+        # take: the builder's arrays and lists become the Program's (sized to n_ops; the
+        # builder is left empty), else they are copied
         cdef Py_ssize_t n = self.n_ops, i
-        cdef array.array opcodes = array.clone(_INTS, n, False)
-        cdef array.array p1 = array.clone(_INT64S, n, False)
-        cdef array.array p2 = array.clone(_INT64S, n, False)
-        cdef array.array p3 = array.clone(_INT64S, n, False)
-        cdef array.array p5 = array.clone(_INTS, n, False)
+        cdef array.array opcodes, p1, p2, p3, p5
+        cdef list p4, comments
+        cdef int *q0
+        cdef long long *q1
         cdef long long *q2
+        cdef long long *q3
+        cdef long long v
         cdef Program prog
-        if n:
-            memcpy(opcodes.data.as_ints, self._op, n * sizeof(int))
-            memcpy(p5.data.as_ints, self._p5, n * sizeof(int))
-            memcpy(p1.data.as_longlongs, self._p1, n * sizeof(long long))
-            memcpy(p2.data.as_longlongs, self._p2, n * sizeof(long long))
-            memcpy(p3.data.as_longlongs, self._p3, n * sizeof(long long))
+        if take and n:
+            opcodes, p1, p2, p3, p5 = self._aop, self._ap1, self._ap2, self._ap3, self._ap5
+            Py_SET_SIZE(opcodes, n)
+            Py_SET_SIZE(p1, n)
+            Py_SET_SIZE(p2, n)
+            Py_SET_SIZE(p3, n)
+            Py_SET_SIZE(p5, n)
+            p4 = self._p4
+            comments = self._comments
+            self._aop = self._ap1 = self._ap2 = self._ap3 = self._ap5 = None
+            self._op = self._p5 = NULL
+            self._p1 = self._p2 = self._p3 = NULL
+            self.n_ops = self.cap = 0
+            self._p4 = []
+            self._comments = []
+        else:
+            opcodes = array.clone(_INTS, n, False)
+            p1 = array.clone(_INT64S, n, False)
+            p2 = array.clone(_INT64S, n, False)
+            p3 = array.clone(_INT64S, n, False)
+            p5 = array.clone(_INTS, n, False)
+            if n:
+                memcpy(opcodes.data.as_ints, self._op, n * sizeof(int))
+                memcpy(p5.data.as_ints, self._p5, n * sizeof(int))
+                memcpy(p1.data.as_longlongs, self._p1, n * sizeof(long long))
+                memcpy(p2.data.as_longlongs, self._p2, n * sizeof(long long))
+                memcpy(p3.data.as_longlongs, self._p3, n * sizeof(long long))
+            p4 = self._p4[:]
+            comments = self._comments[:]
         if self.n_labels:
+            q0 = opcodes.data.as_ints
+            q1 = p1.data.as_longlongs
             q2 = p2.data.as_longlongs
+            q3 = p3.data.as_longlongs
             for i in range(n):
-                if q2[i] < 0:
-                    q2[i] = self._target(q2[i])
-                if self._op[i] == OP_Jump:
-                    p1.data.as_longlongs[i] = self._target(self._p1[i])
-                    p3.data.as_longlongs[i] = self._target(self._p3[i])
+                v = q2[i]
+                if v < 0:
+                    q2[i] = self._target(v)
+                if q0[i] == OP_Jump:
+                    q1[i] = self._target(q1[i])
+                    q3[i] = self._target(q3[i])
         prog = Program.__new__(Program)
         prog.opcodes = opcodes
         prog.p1 = p1
         prog.p2 = p2
         prog.p3 = p3
-        prog.p4 = self._p4[:]
+        prog.p4 = p4
         prog.p5 = p5
-        prog.comments = self._comments[:]
+        prog.comments = comments
         prog.n_mem = self.n_mem + 1
         prog.n_cursor = self.n_cursor
         prog.n_once = self.n_once

@@ -64,12 +64,12 @@ def test_builder_allocators_and_patching():
 
 def test_ops_view_reads_and_patches_instructions_in_place():
     b = ProgramBuilder()
-    for i in range(40):  # (past the first growth of the builder's arrays)
+    for i in range(70):  # (past the first growth of the builder's arrays)
         b.emit(O.OP_Integer, i, i + 1, 0, None, 0, f"c{i}")
     ops = b.ops
-    assert len(ops) == 40
-    assert list(ops[39]) == [O.OP_Integer, 39, 40, 0, None, 0, "c39"]
-    assert ops[-1][1] == 39 and ops[5][-1] == "c5"
+    assert len(ops) == 70
+    assert list(ops[69]) == [O.OP_Integer, 69, 70, 0, None, 0, "c69"]
+    assert ops[-1][1] == 69 and ops[5][-1] == "c5"
     ins = ops[3]
     ins[1] = ins[2] = ins[3] = 0
     ins[0] = O.OP_Noop
@@ -77,13 +77,36 @@ def test_ops_view_reads_and_patches_instructions_in_place():
     assert [row[0] for row in ops][:6] == [O.OP_Integer] * 3 + [O.OP_Noop, O.OP_Null,
                                                                 O.OP_Integer]
     with pytest.raises(IndexError):
-        ops[40]
+        ops[70]
     with pytest.raises(ValueError):
         ops[0] = [O.OP_Noop]
     prog = b.finish()
     assert (prog.opcodes[3], prog.p1[3], prog.p2[3], prog.comments[3]) == (O.OP_Noop, 0, 0, "c3")
     assert (prog.opcodes[4], prog.p2[4], prog.p3[4], prog.p4[4], prog.p5[4]) == (
         O.OP_Null, 9, 9, "p4", 1)
+
+
+def test_finish_statement_hands_the_instructions_to_the_program():
+    b = ProgramBuilder()
+    done = b.new_label()
+    for i in range(100):  # (past two growths of the builder's arrays)
+        b.emit(O.OP_Integer, i, done if i % 9 == 0 else i, -(2**40), f"p{i}", i % 3, f"c{i}")
+    b.emit(O.OP_Jump, done, 5, done)
+    b.resolve(done)
+    b.emit(O.OP_Halt, 0, 0)
+    prog = b.finish_statement(["x"], [None], 0, [], False, False, False, 0, "SELECT 1")
+    assert len(prog) == 102 and len(prog.opcodes) == len(prog.p1) == len(prog.p5) == 102
+    assert len(prog.p4) == len(prog.comments) == 102
+    assert list(prog.p2[:10]) == [101, 1, 2, 3, 4, 5, 6, 7, 8, 101]
+    assert (prog.p1[100], prog.p2[100], prog.p3[100]) == (101, 5, 101)
+    assert (prog.p1[99], prog.p3[99], prog.p4[99], prog.p5[99], prog.comments[99]) == (
+        99, -(2**40), "p99", 0, "c99")
+    assert prog.column_names == ["x"] and prog.sql == "SELECT 1" and prog.readonly
+    # the builder is left with no instruction, its numbering kept; it can go on
+    assert len(b.ops) == 0 and b.addr() == 0
+    assert b.new_label() == -2
+    b.emit(O.OP_Halt, 0, 0)
+    assert list(b.finish().opcodes) == [O.OP_Halt] and len(prog) == 102
 
 
 def test_int64_operands_survive_finish():
