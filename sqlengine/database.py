@@ -185,6 +185,9 @@ class Statement:
                 vm = self.vm
             vm.bindings = self._bindings
             db = self.db
+            if self.prog.is_write and db.query_only:  # (SQLite's OP_Transaction test)
+                raise OperationalError("attempt to write a readonly database",
+                                       code=E.SQLITE_READONLY)
             db._interrupted = False
             db._active.add(self)
         try:
@@ -241,6 +244,9 @@ class Database:
     # foreign_keys several times)
     foreign_keys = 0
     defer_foreign_keys = 0
+    # PRAGMA query_only, the connection's (kept on its temp and attached databases too:
+    # compiler/pragma_settings.py): a statement that would write fails at its first step
+    query_only = 0
     fk_dirty = None
     fk_stmt = None
 

@@ -13,7 +13,7 @@ SQLite. This module never touches storage at compile time and never runs code.
 from __future__ import annotations
 
 from sqlengine.compiler.compile_options import OPTIONS
-from sqlengine.compiler.pragma_settings import SETTINGS, compile_setting
+from sqlengine.compiler.pragma_settings import SETTINGS, compile_setting, get_boolean
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import next_token
@@ -75,7 +75,6 @@ CONSTANTS = {
     "encoding": "UTF-8",
     "auto_vacuum": 0,
     "temp_store": 0,
-    "analysis_limit": 0,
     "threads": 0,
     "soft_heap_limit": 0,
     "hard_heap_limit": 0,
@@ -91,18 +90,6 @@ _NAMED = ("foreign_key_check", "case_sensitive_like", "ignore_check_constraints"
           "writable_schema", "integrity_check", "quick_check", "page_size", "page_count",
           "freelist_count", "journal_mode", "synchronous", "cache_size", "busy_timeout",
           "mmap_size", "data_version")
-
-
-def _truthy(v) -> int:
-    if isinstance(v, (int, float)):
-        return 1 if v else 0
-    s = str(v).lower()
-    if s in ("on", "yes", "true", "full"):
-        return 1
-    try:
-        return 1 if int(s) else 0
-    except ValueError:
-        return 0
 
 
 def _value(v):
@@ -370,13 +357,17 @@ def compile_pragma(p, st: A.Pragma, dest=None):
     if name in FLAGS:
         attr, default = FLAGS[name]
         if st.value is not None:
-            on = _truthy(val)
+            on = int(get_boolean(val, 0))
 
-            def setflag(db, attr=attr, on=on):
+            def setflag(db, attr=attr, on=on, default=default):
                 if attr == "foreign_keys" and not db.autocommit:
                     return None  # a no-op inside a transaction, as in SQLite
-                if int(getattr(db, attr, 0)) != on:
-                    setattr(db, attr, on)
+                if int(getattr(db, attr, default)) != on:
+                    if attr == "query_only":
+                        from sqlengine.compiler.pragma_settings import set_query_only
+                        set_query_only(db, on)
+                    else:
+                        setattr(db, attr, on)
                     _expire_statements(db)
                 return None
             _emit_call(p, setflag, 0)
@@ -385,7 +376,7 @@ def compile_pragma(p, st: A.Pragma, dest=None):
         return [name]
     if name in ("case_sensitive_like", "ignore_check_constraints", "writable_schema"):
         if st.value is not None:
-            on = bool(_truthy(val))
+            on = get_boolean(val, 0)
 
             def setflag2(db, attr=name, on=on):
                 if bool(getattr(db, attr, False)) != on:

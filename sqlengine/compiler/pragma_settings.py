@@ -1,6 +1,7 @@
 """The per-database settings pragmas SQLite keeps in its pager and b-tree, and the ones it
 answers from them: ``locking_mode``, ``secure_delete``, ``max_page_count``,
-``cache_spill``, ``default_cache_size`` and ``optimize``.
+``cache_spill``, ``default_cache_size`` and ``optimize``; the connection's
+``analysis_limit``.
 
 Each setting is kept on the Database it names (main, temp, an attached file: PRAGMA
 aux.NAME is compiled on that file's own Database, compiler/attach.py), with the defaults
@@ -21,7 +22,7 @@ import weakref
 from sqlengine.vdbe import opcodes as O
 
 SETTINGS = frozenset(("locking_mode", "secure_delete", "max_page_count", "cache_spill",
-                      "default_cache_size", "optimize"))
+                      "default_cache_size", "optimize", "analysis_limit"))
 
 MAX_PAGE_COUNT = 1073741823  # (this build's SQLITE_MAX_PAGE_COUNT)
 _MAX_MAX = 0xFFFFFFFE  # (the most a setting can ask for)
@@ -42,6 +43,10 @@ def compile_setting(p, name, st, val, emit_call, dest=None):
         # SQLite runs ANALYZE on the tables whose indexes the session's queries relied on
         # without statistics; no query here records that, so there is nothing to run
         return ["optimize"]
+    if name == "analysis_limit":  # (the connection's; N < 0 or not a number: unchanged)
+        n = _dec_or_hex(val) if given else None
+        emit_call(p, lambda db: _analysis_limit(db, n), dest=dest)
+        return ["analysis_limit"]
     if name == "locking_mode":
         mode = str(val).lower() if given else None
         if mode not in ("normal", "exclusive"):
@@ -86,6 +91,22 @@ def compile_setting(p, name, st, val, emit_call, dest=None):
     return ["cache_size"]
 
 
+def _analysis_limit(db, n):
+    """PRAGMA analysis_limit[=n]: n >= 0 sets the connection's limit (31 bits of it)."""
+    if n is not None and n >= 0:
+        db.analysis_limit = n & 0x7FFFFFFF
+    return getattr(db, "analysis_limit", 0)
+
+
+def set_query_only(db, on):
+    """PRAGMA query_only=on: the connection's flag, kept on each of its databases (the
+    temp and attached ones compile and run their own statements), which Statement.step
+    reads before a statement that would write."""
+    db.query_only = on
+    for att in getattr(db, "attached", ()):
+        att.db.query_only = on
+
+
 def _memory(db) -> bool:
     """Whether ``db``'s pages live in memory (main ``:memory:``, temp, an attached one):
     SQLite's pager of such a database is always in exclusive locking mode."""
@@ -122,6 +143,7 @@ def attach_settings(db, adb):
     adb.attached_file = True
     _own_lock_mode(adb, getattr(db, "dflt_lock_mode", None))
     adb.secure_delete = getattr(db, "secure_delete", SECURE_DELETE)
+    adb.query_only = db.query_only
     adb.main_db = weakref.ref(db)
 
 
@@ -130,6 +152,7 @@ def made_temp(db, adb):
     b-tree has: its secure_delete as set while it was open but not yet made here (a
     PRAGMA temp.NAME opens it in SQLite), and the connection's cache_spill flag."""
     adb.secure_delete = getattr(db, "temp_secure_delete", SECURE_DELETE)
+    adb.query_only = db.query_only
     adb.main_db = weakref.ref(db)
 
 
