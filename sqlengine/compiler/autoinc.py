@@ -12,6 +12,7 @@ This module emits code; it never runs it.
 
 from __future__ import annotations
 
+from sqlengine.errors import SQLITE_FULL
 from sqlengine.vdbe import opcodes as O
 
 SEQUENCE_SQL = "CREATE TABLE sqlite_sequence(name,seq)"
@@ -80,7 +81,6 @@ class Autoinc:
         AUTOINCREMENT table fails with SQLITE_FULL where another table's would pick a
         random rowid (its largest rowid in use is the largest rowid there is), and when
         the sequence value is that rowid."""
-        from sqlengine.errors import SQLITE_FULL
         b = self.p.b
         top = b.alloc_reg()
         last = b.alloc_reg()

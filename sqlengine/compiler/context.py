@@ -72,6 +72,12 @@ class Parse:
     no_hand_up = None
     left_flat = False
     json_seen = None
+    # and those of a write: the flag registers of partial-index keys (partial.py), the
+    # AUTOINCREMENT tables being inserted into (autoinc.py), the generated columns being
+    # computed (generated.py)
+    partial_flags = None
+    autoincs = None
+    gen_busy = None
 
     def __init__(self, db, sql: str = ""):
         clear_caches()

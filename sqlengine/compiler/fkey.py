@@ -32,8 +32,14 @@ runs anything.
 
 from __future__ import annotations
 
+import copy
+
 from sqlengine import errors as E
+from sqlengine.compiler.expr import code_expr
+from sqlengine.compiler.walk import find_node
+from sqlengine.schema import Trigger, pk_index
 from sqlengine.sql import ast as A
+from sqlengine.sql import parse_one
 from sqlengine.vdbe import opcodes as O
 
 _MSG = "'FOREIGN KEY constraint failed'"
@@ -47,7 +53,6 @@ def _q(name: str) -> str:
 
 def _foreign_keys(table):
     """[(child columns, ForeignKeyRef)] of a table, in declaration order."""
-    from sqlengine.sql import parse_one
     if not table.sql:
         return []
     parsed = parse_one(table.sql)
@@ -125,8 +130,6 @@ def _match(child_cols, parent_cols, child_q, ref, prefix):
 
 def _build(schema):
     """{table name (lower): [Trigger]} of every foreign key in the schema."""
-    from sqlengine.schema import Trigger
-    from sqlengine.sql import parse_one
     out: dict = {}
 
     def add(owner, name, timing, event, body, when=None, of=None, check=None, fk_tag=None):
@@ -193,7 +196,6 @@ def _build(schema):
                         step = " AND ".join(f"c.{_q(c)} = p.{_q(p)}"
                                             for c, p in zip(ccols, pcols))
                         if child.without_rowid:
-                            from sqlengine.schema import pk_index
                             keys = [_q(child.columns[i].name) for i in pk_index(child).columns]
                         else:
                             keys = ["rowid"]
@@ -316,7 +318,6 @@ def _cascade_cycle(schema, prefix, child, parent, first):
 
 
 def _default_sql(table, col, default_spans):
-    from sqlengine.sql import parse_one
     spans = default_spans(table.sql)
     ast = parse_one(table.sql).stmt
     k = 0
@@ -349,7 +350,6 @@ def _with_check_kind(ast, kind, tag):
     """The trigger ``ast`` with the RAISE of its one SELECT marked FK_DEFERRED or
     FK_IMMEDIATE (a kind no SQL text can spell), which ``code_fk_raise`` codes; its
     message names the foreign key (``tag``)."""
-    import copy
     ast = copy.deepcopy(ast)
     sel = ast.body[0]
     rc = sel.body.columns[0]
@@ -360,8 +360,6 @@ def _with_check_kind(ast, kind, tag):
 def _with_depth_error(ast):
     """The trigger ``ast`` with its RAISE marked FK_DEPTH (SQLite's "too many levels of
     trigger recursion", an SQLITE_ERROR rather than a constraint failure)."""
-    import copy
-    from sqlengine.compiler.walk import find_node
     ast = copy.deepcopy(ast)
     find_node(ast, lambda e: type(e) is A.Raise, stop=()).action = "FK_DEPTH"
     return ast
@@ -508,8 +506,6 @@ def _code_verify(p, gate, immediate_only=False, clean=None, per_key=None):
     """When ``gate`` (a VM callback) says so, check every foreign key (with ``per_key``,
     only those ``per_key(tag)`` says are marked): fail with 'FOREIGN KEY constraint
     failed' on a violation, else clear the mark."""
-    from sqlengine.compiler.expr import code_expr
-    from sqlengine.sql import parse_one
     b = p.b
     checks = _violations(p.schema, immediate_only)
     if not checks:

@@ -17,6 +17,8 @@ non-deterministic functions). This module emits code; it never runs it.
 from __future__ import annotations
 
 from sqlengine.compiler import truefalse
+from sqlengine.compiler.expr import code_expr
+from sqlengine.compiler.resolve import Scope, Source, table_source
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -60,8 +62,6 @@ def _children(e):
 
 def code_virtual_column(p, ref, target):
     """Compute virtual column ``ref.col`` of the row under ``ref.source``'s cursor."""
-    from sqlengine.compiler.expr import code_expr
-    from sqlengine.compiler.resolve import Scope
     src = ref.source
     table = src.table
     col = table.columns[ref.col]
@@ -82,7 +82,6 @@ def code_virtual_column(p, ref, target):
 def _row_source(src):
     """A copy of a table source under the table's own name (the expression's names are
     unqualified), reading the same cursor."""
-    from sqlengine.compiler.resolve import Source
     t = src.table
     s = Source(t.name, src.cursor, src.columns, src.affs, src.colls, src.decltypes, table=t)
     s.index_cursor = src.index_cursor
@@ -135,13 +134,23 @@ def record_registers(p, table, base):
 
 # ---- writing -------------------------------------------------------------------------------
 
+def row_scope(p, table, base):
+    """A scope whose columns are the registers of the row at ``base`` (a row being written:
+    its generated columns, CHECK constraints, index expressions, partial-index WHERE
+    clauses and RETURNING read it)."""
+    src = table_source(table.name, -1, table)
+    scope = Scope([src])
+    for i in range(len(table.columns)):
+        scope.overrides[(-1, i)] = base if i == table.ipk else base + 1 + i
+    scope.overrides[(-1, -1)] = base
+    return scope
+
+
 def code_generated(p, table, base, virtual_only=False):
     """Compute the generated columns of the row at ``base`` into their registers, each
     once the columns it reads are available (SQLite's order, and its loop error)."""
     if not has_generated(table):
         return
-    from sqlengine.compiler.expr import code_expr
-    from sqlengine.compiler.insert import _row_scope
     cols = table.columns
     pending = [i for i, c in enumerate(cols) if c.generated is not None
                and not (virtual_only and c.stored)]
@@ -149,7 +158,7 @@ def code_generated(p, table, base, virtual_only=False):
         return
     notavail = set(pending)
     refs = {i: _column_refs(cols[i].generated, set()) for i in pending}
-    scope = _row_scope(p, table, base)
+    scope = row_scope(p, table, base)
     while True:
         progress = False
         redo = None

@@ -25,8 +25,9 @@ from sqlengine.compiler.expr import code_expr, if_false, if_true
 from sqlengine.compiler.fkey import code_statement_start
 from sqlengine.compiler.generated import code_generated, code_read_row, has_generated, \
     record_registers
+from sqlengine.compiler.generated import row_scope as _row_scope
 from sqlengine.compiler.partial import code_partial_flag, partial_flag
-from sqlengine.compiler.resolve import Scope, table_source
+from sqlengine.compiler.resolve import Scope
 from sqlengine.compiler.resolve_order import names_error, returning_error, values_error
 from sqlengine.compiler.select import TableDest, compile_select, result_info_only
 from sqlengine.compiler.strict import code_type_checks
@@ -328,16 +329,6 @@ def _code_generated_early(p, table, base):
     if any(a not in "@A" for a in aff):
         b.emit(O.OP_Affinity, base + 1, len(table.columns), 0, aff)
     code_generated(p, table, base)
-
-
-def _row_scope(p, table, base):
-    """A scope whose columns are the registers of the row at ``base`` (for CHECK)."""
-    src = table_source(table.name, -1, table)
-    scope = Scope([src])
-    for i in range(len(table.columns)):
-        scope.overrides[(-1, i)] = base if i == table.ipk else base + 1 + i
-    scope.overrides[(-1, -1)] = base
-    return scope
 
 
 def _expr_text(p, expr, table=None):

@@ -10,18 +10,18 @@ a partial index. This module emits code; it never runs it.
 
 from __future__ import annotations
 
+from sqlengine.compiler.expr import if_false
+from sqlengine.compiler.generated import row_scope
 from sqlengine.vdbe import opcodes as O
 
 
 def code_partial_flag(p, table, idx, base, key_reg):
     """r[flag] = 1 when the row at ``base`` belongs in partial index ``idx``."""
-    from sqlengine.compiler.expr import if_false
-    from sqlengine.compiler.insert import _row_scope
     b = p.b
     flag = b.alloc_reg()
     no = b.new_label()
     b.emit(O.OP_Integer, 0, flag)
-    if_false(p, _row_scope(p, table, base), idx.where, no, True)
+    if_false(p, row_scope(p, table, base), idx.where, no, True)
     b.emit(O.OP_Integer, 1, flag)
     b.resolve(no)
     flags = getattr(p, "partial_flags", None)

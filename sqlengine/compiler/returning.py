@@ -25,7 +25,15 @@ This module emits code; it never runs it.
 
 from __future__ import annotations
 
+import dataclasses
+
+from sqlengine.compiler.expr import code_expr
+from sqlengine.compiler.generated import row_scope
+from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope, Source, table_source
+from sqlengine.compiler.resolve_order import _COMPARISONS, returning_error
+from sqlengine.compiler.select import _expand_columns, result_info_only
 from sqlengine.compiler.walk import SUBQUERY_NODES, compound_cores, find_node, map_children
+from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
@@ -52,9 +60,7 @@ class Returning:
             p.returning = self
             return
         # the names, worked out once against a scope of the table's row
-        from sqlengine.compiler.insert import _row_scope
-        from sqlengine.compiler.select import _expand_columns
-        scope = _row_scope(p, table, 0)
+        scope = row_scope(p, table, 0)
         cols = _expand_columns(p, _Core(items), scope)
         self.names = [c[1] for c in cols]
         # SQLite names every rowid alias "rowid" here (when no column takes the name)
@@ -71,15 +77,11 @@ class Returning:
     def emit_row(self, base):
         """Code that adds one RETURNING row for the table row in registers base (rowid),
         base+1.. (columns)."""
-        from sqlengine.compiler.expr import code_expr
-        from sqlengine.compiler.insert import _row_scope
-        from sqlengine.compiler.select import _expand_columns
         p = self.p
         b = p.b
-        scope = _first_affinity(_row_scope(p, self.table, base), self.table)
+        scope = _first_affinity(row_scope(p, self.table, base), self.table)
         self.row_scope = scope  # (select.convert_row_column converts its registers)
         if wildcard_error(self.items) is not None:
-            from sqlengine.compiler.resolve_order import returning_error
             raise returning_error(p, self.table, self.items)
         cols = _expand_columns(p, _Core(self.items), scope)
         n = len(cols)
@@ -93,7 +95,6 @@ class Returning:
         for i, (e, _name, _decl) in enumerate(cols):
             if isinstance(e, A.FunctionCall) and p.db.is_aggregate(
                     e.name, 0 if e.star else len(e.args)) and e.over is None:
-                from sqlengine.errors import OperationalError
                 raise OperationalError(f"misuse of aggregate function {e.name}()")
             _check_schema_names(scope, e)
             col, plain = _row_column(scope, e)
@@ -133,7 +134,6 @@ def _first_affinity(scope, table):
     affinity, as SQLite 3.40's resolver leaves them in RETURNING (the column number of
     each is 0): a comparison applies that affinity (``d = '1'`` is true for d = 1 when the
     first column is INTEGER)."""
-    from sqlengine.compiler.resolve import Scope, table_source
     if not table.columns:
         return scope
     src = table_source(table.name, -1, table)
@@ -148,8 +148,6 @@ def _without_affinity(scope, e):
     unary-plus (no affinity): the left operand of BETWEEN and the operand of CASE x WHEN
     (its exprToRegister leaves the copy neither a column nor an affinity); and the rowid
     compared (or the left of IN) read as a column of the first column's affinity."""
-    import dataclasses
-    from sqlengine.compiler.resolve_order import _COMPARISONS
     rowid = []
 
     def as_column(x):
@@ -191,8 +189,6 @@ def _without_affinity(scope, e):
 
 def _rowid_column(scope):
     """A node reading the row's rowid as a column of the first column's affinity."""
-    from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope
-    from sqlengine.compiler.resolve import Source
     src = scope.sources[0]
     one = Source("rowid", -5, ["rowid"], [src.affs[0]], [None], [None])
     inner = Scope([one])
@@ -212,7 +208,6 @@ def expand_items(p, scope, items):
     """The expressions of the RETURNING list ``items`` in ``scope`` (the row's), its *
     expanded, as sqlite3ExpandReturning makes them: it stops at a ``t.*`` (its error),
     keeping the items before it."""
-    from sqlengine.compiler.select import _expand_columns
     for k, it in enumerate(items):
         if isinstance(it, A.Star) and it.table is not None:
             items = items[:k]
@@ -222,7 +217,6 @@ def expand_items(p, scope, items):
 
 def item_error(scope, e):
     """The error of a column of RETURNING item ``e`` named with a schema, else None."""
-    from sqlengine.errors import OperationalError
     try:
         _check_schema_names(scope, e)
     except OperationalError as err:
@@ -232,7 +226,6 @@ def item_error(scope, e):
 
 def wildcard_error(items):
     """SQLite's refusal of ``t.*`` (before any name of the list is resolved), or None."""
-    from sqlengine.errors import OperationalError
     if any(isinstance(it, A.Star) and it.table is not None for it in items):
         return OperationalError('RETURNING may not use "TABLE.*" wildcards')
     return None
@@ -242,7 +235,6 @@ def _check_schema_names(scope, e):
     """SQLite's error for the first column of item ``e`` (outside its subqueries) that is
     named with a schema (``main.t.a``: the row RETURNING reads belongs to none) or does not
     resolve."""
-    from sqlengine.errors import OperationalError
 
     def bad(x):
         if type(x) is not A.Column:
@@ -276,7 +268,6 @@ def _unwrapped(e):
 def _row_column(scope, e):
     """(column number, -1 for the rowid, or None; whether only COLLATE wraps it) of a
     RETURNING item that is a column of the row (through COLLATE and unary +)."""
-    from sqlengine.compiler.resolve import ResolvedColumn
     e, plain = _unwrapped(e)
     t = type(e)
     if t is ResolvedColumn:
@@ -326,8 +317,6 @@ def _first_expr(core, p):
 def _from_names(p, from_):
     """(qualifiers, column names) the FROM clause ``from_`` makes visible, lower-cased;
     None when they are not known here."""
-    from sqlengine.compiler.select import result_info_only
-    from sqlengine.errors import OperationalError
     quals = set()
     stack = [from_]
     while stack:
@@ -441,7 +430,6 @@ class _IntReals:
         """``e`` with each REAL column of the row it may hand back as it is read in its
         stored form (through the arms of scalar subqueries too, where ``shadow``, the
         (qualifiers, column names) of their FROM items, hides the row's names)."""
-        import dataclasses
         t = type(e)
         if t is A.Collate:
             x = self.passed(e.expr, shadow)
@@ -471,7 +459,6 @@ class _IntReals:
             if all(a is b for a, b in zip(args, e.args)):
                 return e
             return dataclasses.replace(e, args=args)
-        from sqlengine.compiler.resolve import ResolvedColumn
         if shadow is not None and t is A.Column and type(_shadowed(e, *shadow)) is _FromColumn:
             return e
         col, _plain = _row_column(self.scope, e) if t is A.Column or \
@@ -488,7 +475,6 @@ class _IntReals:
         """A subquery's compound ``body`` with ``passed`` applied to each arm's first
         result (an arm whose FROM items' names are not known here is left as it is):
         the arm that gives the value hands the row's IntReal on, as in SQLite."""
-        import dataclasses
         if type(body) is A.Compound:
             left = self._passed_body(body.left, shadow)
             right = self._passed_body(body.right, shadow)
@@ -515,7 +501,6 @@ class _IntReals:
 
     def _stored(self, col):
         """A node reading column ``col`` of the row in its stored form."""
-        from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope, table_source
         b = self.p.b
         if self.conv is None:
             self.conv = Scope([table_source(self.table.name, -3, self.table)])

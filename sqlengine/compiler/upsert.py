@@ -13,8 +13,14 @@ This module emits code; it never runs it.
 
 from __future__ import annotations
 
+from sqlengine.compiler import insert as _insert  # (which imports this module)
 from sqlengine.compiler.attach import source_db
-from sqlengine.compiler.resolve import Scope, Source
+from sqlengine.compiler.expr import code_expr, if_false
+from sqlengine.compiler.exprindex import same_expr
+from sqlengine.compiler.generated import code_read_row
+from sqlengine.compiler.resolve import Scope, Source, table_source
+from sqlengine.compiler.resolve_order import names_error, set_where_error
+from sqlengine.compiler.trigger import code_triggers, has_timing
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -44,7 +50,6 @@ def _target_index(table, u):
     """The unique index whose columns are, in some order, the target's terms, each term
     with a COLLATE naming that column's collation in the index, and whose WHERE clause,
     if it has one, is the target's (SQLite's sqlite3UpsertAnalyzeTarget), or None."""
-    from sqlengine.compiler.exprindex import same_expr
     src = Source(table.name, EXCLUDED_CURSOR - 1, [c.name for c in table.columns],
                  [c.affinity for c in table.columns], [c.collation for c in table.columns],
                  [c.type_name for c in table.columns], table=table)
@@ -123,8 +128,6 @@ def resolve_targets(p, table, upserts):
 def _raise_target_error(p, table, u):
     """Raise the first error resolving the conflict target of clause ``u`` (its terms,
     then its WHERE clause) against ``table``, if there is one."""
-    from sqlengine.compiler.resolve import table_source
-    from sqlengine.compiler.resolve_order import names_error
     src = table_source(table.name, -1, table)
     src.db = source_db(p.db, table)
     terms = [ic.expr for ic in u.target]
@@ -148,12 +151,11 @@ class Upsert:
         clause's action and continue at ``skip_label``. The rowid is a constraint only
         when the INSERT gives it (``rowid_given``: SQLite's pkChng); a clause that no
         probed constraint leads to is not coded at all, so its errors never show."""
-        from sqlengine.compiler.insert import index_key, table_affinity
         p = self.p
         b = p.b
         table = self.table
         n = len(table.columns)
-        aff = table_affinity(table)
+        aff = _insert.table_affinity(table)
         if any(a not in "@A" for a in aff):
             b.emit(O.OP_Affinity, base + 1, n, 0, aff)
         done = b.new_label()
@@ -175,7 +177,7 @@ class Upsert:
                     b.emit(O.OP_SCopy, base, other)
                 else:
                     icur = self.icurs[self.table.indexes.index(c)]
-                    key = index_key(p, table, c, base, base)
+                    key = _insert.index_key(p, table, c, base, base)
                     b.emit(O.OP_NoConflict, icur, ok, key, len(c.columns))
                     b.emit(O.OP_IdxRowid, icur, other)
                 b.emit(O.OP_Goto, 0, action)
@@ -222,7 +224,6 @@ class Upsert:
                             make_scope, u.where, skip_label, "ABORT")
         except OperationalError as err:
             # (SQLite resolves the SET items, each in turn, before the WHERE clause)
-            from sqlengine.compiler.resolve_order import set_where_error
             raise set_where_error(self.p, make_scope(0), table, u.sets, u.where) \
                 or err from None
         self.p.b.emit(O.OP_Goto, 0, skip_label)
@@ -268,16 +269,12 @@ def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where
     (-1 rowid) to an expression, evaluated in ``make_scope(old)`` (old = registers of the
     row as it is), or to a register already holding the value. ``where`` false skips the
     row. Checks, index maintenance, triggers and RETURNING as UPDATE does."""
-    from sqlengine.compiler.expr import code_expr, if_false
-    from sqlengine.compiler.insert import code_delete_keys, code_finish_row, code_write_row
-    from sqlengine.compiler.trigger import code_triggers
     b = p.b
     n = len(table.columns)
     old = b.alloc_reg(n + 1)
     new = b.alloc_reg(n + 1)
     b.emit(O.OP_SCopy, rowid_reg, old)
     b.emit(O.OP_NotExists, tcur, skip_label, old)
-    from sqlengine.compiler.generated import code_read_row
     code_read_row(p, table, tcur, old)
     scope = make_scope(old) if make_scope is not None else None
     if where is not None:
@@ -291,14 +288,14 @@ def code_update_row(p, table, tcur, icurs, rowid_reg, assigns, make_scope, where
     names = code_new_row(p, table, assigns, old, new, value)
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, skip_label, names)
     now = code_after_before_triggers(p, table, tcur, assigns, old, new, skip_label)
-    keys = code_write_row(p, table, tcur, icurs, new, or_action, skip_label, old_rowid=old)
-    code_delete_keys(p, table, icurs, now, old)
+    keys = _insert.code_write_row(p, table, tcur, icurs, new, or_action, skip_label, old_rowid=old)
+    _insert.code_delete_keys(p, table, icurs, now, old)
     same = b.new_label()
     b.emit(O.OP_Eq, old, same, new, None, 0)
     b.emit(O.OP_NotExists, tcur, same, old)
     b.emit(O.OP_Delete, tcur, 0)
     b.resolve(same)
-    code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old)
+    _insert.code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old)
     rt = getattr(p, "returning", None)
     if rt is not None:
         rt.emit_row(new)
@@ -331,8 +328,7 @@ def code_new_row(p, table, assigns, old, new, value) -> set:
     else:
         b.emit(O.OP_SCopy, old, new)
     if table.triggers:
-        from sqlengine.compiler.insert import _code_generated_early
-        _code_generated_early(p, table, new)
+        _insert._code_generated_early(p, table, new)
     return {table.columns[i].name.lower() for i in assigns if i >= 0}
 
 
@@ -347,10 +343,8 @@ def code_after_before_triggers(p, table, tcur, assigns, old, new, skip_label):
         return old
     b = p.b
     b.emit(O.OP_NotExists, tcur, skip_label, old)
-    from sqlengine.compiler.trigger import has_timing
     if not has_timing(p, table, "UPDATE", "BEFORE"):
         return old
-    from sqlengine.compiler.generated import code_read_row
     now = b.alloc_reg(len(table.columns) + 1)
     b.emit(O.OP_SCopy, old, now)
     code_read_row(p, table, tcur, now)
