@@ -13,7 +13,7 @@ SQLite. This module never touches storage at compile time and never runs code.
 from __future__ import annotations
 
 from sqlengine.compiler.compile_options import OPTIONS
-from sqlengine.compiler.pragma_settings import SETTINGS, compile_setting, get_boolean
+from sqlengine.compiler.pragma_settings import SETTINGS, atoi, compile_setting, get_boolean
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import next_token
@@ -78,7 +78,6 @@ CONSTANTS = {
     "threads": 0,
     "soft_heap_limit": 0,
     "hard_heap_limit": 0,
-    "journal_size_limit": -1,
 }
 
 _META = {"schema_version": 1, "user_version": 6, "application_id": 8}
@@ -346,13 +345,12 @@ def compile_pragma(p, st: A.Pragma, dest=None):
         if st.value is not None:
             p.write = True
             b.emit(O.OP_Transaction, 0, 1)
-            b.emit(O.OP_SetCookie, 0, meta, _int_value(val) & 0xFFFFFFFF)
+            # (sqlite3Atoi: the leading 32-bit integer, 0 when none or out of range)
+            b.emit(O.OP_SetCookie, 0, meta, atoi(val) & 0xFFFFFFFF)
             return []
         b.emit(O.OP_Transaction, 0, 0)
-        if meta == 1:
-            _emit_call(p, lambda db: db.bt.get_meta(1), dest=dest)
-        else:
-            _emit_call(p, lambda db, m=meta: _signed32(db.bt.get_meta(m)), dest=dest)
+        # (each read as SQLite's OP_ReadCookie reads it: a signed 32-bit integer)
+        _emit_call(p, lambda db, m=meta: _signed32(db.bt.get_meta(m)), dest=dest)
         return [name]
     if name in FLAGS:
         attr, default = FLAGS[name]

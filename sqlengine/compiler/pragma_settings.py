@@ -22,7 +22,8 @@ import weakref
 from sqlengine.vdbe import opcodes as O
 
 SETTINGS = frozenset(("locking_mode", "secure_delete", "max_page_count", "cache_spill",
-                      "default_cache_size", "optimize", "analysis_limit"))
+                      "default_cache_size", "optimize", "analysis_limit",
+                      "journal_size_limit"))
 
 MAX_PAGE_COUNT = 1073741823  # (this build's SQLITE_MAX_PAGE_COUNT)
 _MAX_MAX = 0xFFFFFFFE  # (the most a setting can ask for)
@@ -43,6 +44,10 @@ def compile_setting(p, name, st, val, emit_call, dest=None):
         # SQLite runs ANALYZE on the tables whose indexes the session's queries relied on
         # without statistics; no query here records that, so there is nothing to run
         return ["optimize"]
+    if name == "journal_size_limit":  # (the database's: -1 none, below -1 taken as -1)
+        n = max(_leading_int(val), -1) if given else None
+        emit_call(p, lambda db: _journal_size_limit(db, n), dest=dest)
+        return ["journal_size_limit"]
     if name == "analysis_limit":  # (the connection's; N < 0 or not a number: unchanged)
         n = _dec_or_hex(val) if given else None
         emit_call(p, lambda db: _analysis_limit(db, n), dest=dest)
@@ -76,7 +81,7 @@ def compile_setting(p, name, st, val, emit_call, dest=None):
         return []
     # default_cache_size (deprecated): kept in the file's header, and the cache size
     if given:
-        size = abs(_atoi(val))
+        size = abs(atoi(val))
         p.write = True
         p.b.emit(O.OP_Transaction, 0, 1)
         p.b.emit(O.OP_SetCookie, 0, _DEFAULT_CACHE_META, size)
@@ -89,6 +94,13 @@ def compile_setting(p, name, st, val, emit_call, dest=None):
     p.b.emit(O.OP_Transaction, 0, 0)
     emit_call(p, _default_cache_size, dest=dest)
     return ["cache_size"]
+
+
+def _journal_size_limit(db, n):
+    """PRAGMA journal_size_limit[=n] of ``db`` (n None: a query)."""
+    if n is not None:
+        db.journal_size_limit = n
+    return getattr(db, "journal_size_limit", -1)
 
 
 def _analysis_limit(db, n):
@@ -163,6 +175,8 @@ def temp_unmade(db, name):
         return getattr(db, "temp_secure_delete", SECURE_DELETE)
     if name == "max_page_count":
         return MAX_PAGE_COUNT
+    if name == "journal_size_limit":
+        return -1
     if name == "cache_spill":
         if not getattr(_connection(db), "cache_spill", True):
             return 0
@@ -239,7 +253,7 @@ def get_boolean(v, default) -> bool:
     (as one byte), else on/yes/true or no/off/false, else ``default``."""
     text = _text(v)
     if text[:1].isdigit():
-        return (_atoi(text) & 0xFF) != 0
+        return (atoi(text) & 0xFF) != 0
     low = text.lower()
     if low in ("on", "yes", "true"):
         return True
@@ -255,7 +269,7 @@ def _text(v) -> str:
     return str(v)
 
 
-def _atoi(v) -> int:
+def atoi(v) -> int:
     """sqlite3Atoi: the leading (signed) decimal integer of the text, 0 for none."""
     text = _text(v).strip()
     sign = -1 if text[:1] == "-" else 1
@@ -301,6 +315,24 @@ def _get_int32(v):
     if n - neg > 0x7FFFFFFF:
         return None
     return -n if neg else n
+
+
+def _leading_int(v) -> int:
+    """What sqlite3DecOrHexToI64 leaves in its output even when the text is not a whole
+    integer: the 0x hex number, else the leading (signed) decimal integer, else 0."""
+    n = _dec_or_hex(v)
+    if n is not None:
+        return n if n < 0x8000000000000000 else n - 0x10000000000000000
+    text = _text(v).strip()
+    sign = -1 if text[:1] == "-" else 1
+    if text[:1] in "+-":
+        text = text[1:]
+    digits = ""
+    for ch in text:
+        if not "0" <= ch <= "9":
+            break
+        digits += ch
+    return sign * int(digits) if digits else 0
 
 
 def _dec_or_hex(v):
