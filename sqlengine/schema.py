@@ -1,11 +1,13 @@
 """The in-memory schema: tables, indexes, views and triggers loaded from ``sqlite_schema``.
 
 Each object is built from its CREATE statement's AST (parsed by ``sql``) plus the root page
-stored beside it, exactly as SQLite rebuilds its schema from the file. The declared-type
-affinity rules, INTEGER PRIMARY KEY as rowid alias, the naming of automatic indexes
+stored beside it, exactly as SQLite rebuilds its schema from the file. A column's affinity
+from its declared type (``affinity_of_type``: the VM's rules, ``_values.affinity_of_decltype``,
+re-exported), INTEGER PRIMARY KEY as rowid alias, the naming of automatic indexes
 (``sqlite_autoindex_<table>_<n>``) and the record layout of WITHOUT ROWID tables (their
-PRIMARY KEY index is the table's own b-tree; ``record_tail``, ``pk_fields``) live here. This module never writes to storage and never
-emits code; the compiler reads these objects, ``database.py`` builds them.
+PRIMARY KEY index is the table's own b-tree; ``record_tail``, ``pk_fields``) live here.
+This module never writes to storage and never emits code; the compiler reads these
+objects, ``database.py`` builds them.
 """
 
 from __future__ import annotations
@@ -15,26 +17,11 @@ import dataclasses
 from sqlengine.errors import SQLITE_CORRUPT, DatabaseError
 from sqlengine.schema_fast import plain_index, plain_table
 from sqlengine.sql import ast as A
-from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_INTEGER, AFF_NUMERIC, AFF_REAL, AFF_TEXT
+from sqlengine.vdbe._values import affinity_of_decltype as affinity_of_type
+from sqlengine.vdbe.opcodes import AFF_BLOB
 
 SCHEMA_TABLE = "sqlite_schema"
 SCHEMA_ALIASES = ("sqlite_schema", "sqlite_master", "sqlite_temp_schema", "sqlite_temp_master")
-
-
-def affinity_of_type(type_name: str | None) -> int:
-    """Column affinity from a declared type (the five rules of SQLite's datatype doc)."""
-    if not type_name:
-        return AFF_BLOB
-    t = type_name.upper()
-    if "INT" in t:
-        return AFF_INTEGER
-    if "CHAR" in t or "CLOB" in t or "TEXT" in t:
-        return AFF_TEXT
-    if "BLOB" in t:
-        return AFF_BLOB
-    if "REAL" in t or "FLOA" in t or "DOUB" in t:
-        return AFF_REAL
-    return AFF_NUMERIC
 
 
 class ColumnInfo:
