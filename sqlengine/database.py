@@ -247,6 +247,7 @@ class Database:
     # PRAGMA query_only, the connection's (kept on its temp and attached databases too:
     # compiler/pragma_settings.py): a statement that would write fails at its first step
     query_only = 0
+    temp_store = 0  # (PRAGMA temp_store: compiler/pragma_settings.py)
     fk_dirty = None
     fk_stmt = None
 

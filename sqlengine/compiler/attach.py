@@ -870,6 +870,16 @@ def attach(db, filename, name):
     remerge(db)
 
 
+def drop_temp(db, temp):
+    """Close the temp database ``temp`` of ``db``, its tables, views and triggers gone
+    (PRAGMA temp_store changed: compiler/pragma_settings.py)."""
+    db.attached.remove(temp)
+    temp.db.close()
+    if not db.attached and isinstance(db.bt, MultiBtree):
+        db.bt = db.bt.main
+    remerge(db)
+
+
 def detach(db, name):
     name = "" if name is None else str(name)
     if name.lower() in ("main", "temp"):

@@ -13,7 +13,8 @@ SQLite. This module never touches storage at compile time and never runs code.
 from __future__ import annotations
 
 from sqlengine.compiler.compile_options import OPTIONS
-from sqlengine.compiler.pragma_settings import SETTINGS, atoi, compile_setting, get_boolean
+from sqlengine.compiler.pragma_settings import (DB_SETTINGS, SETTINGS, atoi, compile_setting,
+                                                get_boolean)
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import next_token
@@ -74,7 +75,6 @@ DB_PRAGMAS = frozenset((
 CONSTANTS = {
     "encoding": "UTF-8",
     "auto_vacuum": 0,
-    "temp_store": 0,
     "threads": 0,
     "soft_heap_limit": 0,
     "hard_heap_limit": 0,
@@ -517,7 +517,7 @@ def _temp_pragma(p, name, schema, st, val, dest):
     if name == "locking_mode":
         _emit_rows(p, 1, [("exclusive",)], dest)
         return [name]
-    if not made and name in SETTINGS and name != "optimize" and st.value is None:
+    if not made and name in DB_SETTINGS and st.value is None:
         from sqlengine.compiler.pragma_settings import temp_unmade
         _emit_call(p, lambda db: _temp_value(db, name, temp_unmade(db, name)), dest=dest)
         return ["cache_size" if name == "default_cache_size" else name]

@@ -1,7 +1,7 @@
 """The per-database settings pragmas SQLite keeps in its pager and b-tree, and the ones it
 answers from them: ``locking_mode``, ``secure_delete``, ``max_page_count``,
 ``cache_spill``, ``default_cache_size`` and ``optimize``; the connection's
-``analysis_limit``.
+``analysis_limit`` and ``temp_store`` (a change closes the temp database).
 
 Each setting is kept on the Database it names (main, temp, an attached file: PRAGMA
 aux.NAME is compiled on that file's own Database, compiler/attach.py), with the defaults
@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import weakref
 
+from sqlengine.errors import OperationalError
 from sqlengine.vdbe import opcodes as O
 
 SETTINGS = frozenset(("locking_mode", "secure_delete", "max_page_count", "cache_spill",
                       "default_cache_size", "optimize", "analysis_limit",
-                      "journal_size_limit"))
+                      "journal_size_limit", "temp_store"))
+
+# (those a database keeps, not the connection: the temp database's own before it is made)
+DB_SETTINGS = SETTINGS - {"optimize", "analysis_limit", "temp_store"}
 
 MAX_PAGE_COUNT = 1073741823  # (this build's SQLITE_MAX_PAGE_COUNT)
 _MAX_MAX = 0xFFFFFFFE  # (the most a setting can ask for)
@@ -44,6 +48,13 @@ def compile_setting(p, name, st, val, emit_call, dest=None):
         # SQLite runs ANALYZE on the tables whose indexes the session's queries relied on
         # without statistics; no query here records that, so there is nothing to run
         return ["optimize"]
+    if name == "temp_store":  # (the connection's: 0 default, 1 file, 2 memory)
+        if given:
+            store = _temp_store_value(val)
+            emit_call(p, lambda db: _set_temp_store(db, store), 0)
+            return []
+        emit_call(p, lambda db: _connection(db).temp_store, dest=dest)
+        return ["temp_store"]
     if name == "journal_size_limit":  # (the database's: -1 none, below -1 taken as -1)
         n = max(_leading_int(val), -1) if given else None
         emit_call(p, lambda db: _journal_size_limit(db, n), dest=dest)
@@ -94,6 +105,32 @@ def compile_setting(p, name, st, val, emit_call, dest=None):
     p.b.emit(O.OP_Transaction, 0, 0)
     emit_call(p, _default_cache_size, dest=dest)
     return ["cache_size"]
+
+
+def _temp_store_value(v) -> int:
+    """SQLite's getTempStore: a leading 0, 1 or 2, else 'file' 1, 'memory' 2, else 0."""
+    text = _text(v)
+    if text[:1] in ("0", "1", "2"):
+        return int(text[0])
+    return {"file": 1, "memory": 2}.get(text.lower(), 0)
+
+
+def _set_temp_store(db, store):
+    """PRAGMA temp_store=store: a change closes the temp database, its tables gone (SQLite's
+    invalidateTempStorage), which a transaction forbids."""
+    if db.temp_store == store:
+        return None
+    from sqlengine.compiler.attach import drop_temp, find
+    temp = find(db, "temp")
+    if temp is not None or getattr(db, "temp_used", False):
+        if temp is not None and (not db.autocommit or temp.db.bt.in_trans):
+            raise OperationalError(
+                "temporary storage cannot be changed from within a transaction")
+        if temp is not None:
+            drop_temp(db, temp)
+        db.temp_used = False
+    db.temp_store = store
+    return None
 
 
 def _journal_size_limit(db, n):
