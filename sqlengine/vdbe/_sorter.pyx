@@ -806,9 +806,14 @@ from cpython.pyport cimport PY_SSIZE_T_MAX
 
 import bisect as _bisect
 import tempfile as _tempfile
+from sys import getsizeof as sys_getsizeof
 
 cdef extern from "Python.h":
     Py_ssize_t _PySys_GetSizeOf(object o) except? -1    # sys.getsizeof without the call
+    const int PY_VERSION_HEX
+    bint PyUnicode_IS_COMPACT_ASCII(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    Py_ssize_t Py_SIZE(object o)
 
 # the defaults of sorter.py's settings (the values used until ``use_settings``)
 cdef dict _cfg = {"SORTER_BUDGET": 1 << 20, "EPH_BUDGET": 1 << 20, "MERGE_FANIN": 64,
@@ -828,10 +833,59 @@ cdef inline Py_ssize_t _setting(str name) except? -1:
 # per row besides the tuple and its values: the list slot and the two sort entries
 DEF ROW_OVERHEAD = 8 + 2 * 40
 
+# sys.getsizeof of the common values without asking the object (a method look-up and call
+# each): a tuple, float, bytes and ASCII str are a fixed size plus one per item, byte or
+# character, an int (CPython 3.11's layout) a fixed size plus one per 30-bit digit beyond
+# the first. The sizes are measured here and the shortcut is used only when it gives
+# sys.getsizeof's answer for every sample below (so never on another layout). (An ASCII
+# str's wchar_t copy, made only by the deprecated Py_UNICODE calls, is not counted.)
+cdef Py_ssize_t _SZ_FLOAT = sys_getsizeof(0.0), _SZ_BYTES = sys_getsizeof(b"")
+cdef Py_ssize_t _SZ_STR = sys_getsizeof(""), _SZ_TUPLE = sys_getsizeof(())
+cdef Py_ssize_t _SZ_TUPLE_ITEM = sys_getsizeof((None,)) - _SZ_TUPLE
+cdef Py_ssize_t _SZ_INT = sys_getsizeof(1), _SZ_DIGIT = sys_getsizeof(1 << 30) - _SZ_INT
+cdef bint _sizes_known = False
+
+
+cdef inline Py_ssize_t _size_of(object v) except -1:
+    """sys.getsizeof(v)."""
+    cdef type t = type(v)
+    cdef Py_ssize_t n
+    if _sizes_known:
+        if t is int and PY_VERSION_HEX < 0x030C0000:
+            n = Py_SIZE(v)
+            if n < 0:
+                n = -n
+            return _SZ_INT + (n - 1) * _SZ_DIGIT if n > 1 else _SZ_INT
+        if t is str and PyUnicode_IS_COMPACT_ASCII(v):
+            return _SZ_STR + PyUnicode_GET_LENGTH(v)
+        if t is float:
+            return _SZ_FLOAT
+        if t is bytes:
+            return _SZ_BYTES + PyBytes_GET_SIZE(v)
+        if t is tuple:
+            return _SZ_TUPLE + PyTuple_GET_SIZE(v) * _SZ_TUPLE_ITEM
+    return _PySys_GetSizeOf(v)
+
+
+def _check_sizes():
+    samples = [0, 1, -1, 7, 1 << 29, 1 << 30, -(1 << 45), 1 << 62, -(1 << 63), 1 << 100,
+               0.0, -2.5, b"", b"abc", b"x" * 300, "", "a", "abc", "x" * 500, (), (1,),
+               (1, "a", None, 2.5), tuple(range(40))]
+    global _sizes_known
+    _sizes_known = True
+    for v in samples:
+        if _size_of(v) != sys_getsizeof(v):
+            _sizes_known = False
+            return
+
+
+_check_sizes()
+
 
 cpdef Py_ssize_t row_bytes(list rows) except -1:
     """The estimated memory of one row of ``rows`` (from a sample of at most 32 of them):
-    sys.getsizeof of the row and of each of its non-NULL values, plus the overhead."""
+    sys.getsizeof of the row and of each of its non-NULL values (``_size_of``), plus the
+    overhead."""
     cdef Py_ssize_t n = PyList_GET_SIZE(rows), step, i, total = 0, count = 0, j
     cdef object r, v
     if not n:
@@ -840,16 +894,16 @@ cpdef Py_ssize_t row_bytes(list rows) except -1:
     i = 0
     while i < n:
         r = <object>PyList_GET_ITEM(rows, i)
-        total += _PySys_GetSizeOf(r)
+        total += _size_of(r)
         if type(r) is tuple:
             for j in range(PyTuple_GET_SIZE(r)):
                 v = <object>PyTuple_GET_ITEM(r, j)
                 if v is not None:
-                    total += _PySys_GetSizeOf(v)
+                    total += _size_of(v)
         else:
             for v in r:
                 if v is not None:
-                    total += _PySys_GetSizeOf(v)
+                    total += _size_of(v)
         count += 1
         i += step
     return total // count + ROW_OVERHEAD

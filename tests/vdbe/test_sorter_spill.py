@@ -260,3 +260,19 @@ def test_automatic_index_beyond_budget_matches_sqlite(monkeypatch, sql):
         out.append(con.execute(sql).fetchall())
         con.close()
     assert out[1] == out[0]
+
+
+@given(st.lists(st.tuples(values, values, st.sampled_from([True, 2**70, -(2**40), "é€x"])),
+                max_size=80))
+@settings(max_examples=100, deadline=None)
+def test_row_estimate_is_getsizeof_of_a_sample(rows):
+    # the compiled estimate works common sizes out itself: the same figures as
+    # sys.getsizeof over the same sample (every step-th row, at most about 32 of them)
+    import sys
+    rows = [r for r in rows] + [[1, "list row"]]
+    n = len(rows)
+    step = max(1, n // 32)
+    sample = rows[::step]
+    want = sum(sys.getsizeof(r) + sum(sys.getsizeof(v) for v in r if v is not None)
+               for r in sample) // len(sample) + 8 + 2 * 40
+    assert S._row_bytes(rows) == want
