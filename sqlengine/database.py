@@ -69,7 +69,6 @@ from sqlengine.sql import parse_one
 # the schema rows' texts are parsed under another name: bench/phase_split.py times
 # prepare's parse_one (this module's global), not a schema reload's
 from sqlengine.sql import parse_one as _parse_schema_sql
-from sqlengine.storage._btree import begin_cookie
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe._values import plain_bindings
 from sqlengine.vdbe._vm import Vdbe
@@ -534,24 +533,34 @@ class Database:
 
     # ---- hooks the VM calls --------------------------------------------------------------------
     def _vm_begin(self, vm, write):
+        """OP_Transaction of a write statement inside an open transaction: a read one to
+        make a write one, or a statement journal wanted. (With no transaction open the VM
+        begins it itself: _btree.begin_cookie, then _vm_schema_changed when the cookie
+        differs and _vm_stmt_journal for a write that may want a journal.)"""
         bt = self.bt
-        level = bt.pager.in_trans  # (Btree.in_trans, without the property call)
-        if level == 0:
-            cookie = begin_cookie(bt, write)  # (bt.begin(write), bt.get_meta(1))
-            if cookie != self.schema.cookie:
-                rows, cookie = self._read_schema_rows()
-                self._install_schema(rows, cookie)
-                raise _SchemaChanged()
-        elif write and level < 2:
+        if bt.pager.in_trans < 2:  # (Btree.in_trans, without the property call)
             bt.begin(True)
-        if write and vm.prog.stmt_journal and (not self.autocommit or len(self._active) > 1):
-            # (a statement alone in its autocommit transaction needs no journal of its own:
-            # undoing it is rolling the transaction back)
-            stmt = self._stmt_of(vm)
-            if stmt is not None and stmt not in self._stmt_sp:
-                n = len(self._savepoints) + len(self._stmt_sp)
-                bt.savepoint_open(n)
-                self._stmt_sp[stmt] = n
+        if vm.prog.stmt_journal:
+            self._vm_stmt_journal(vm)
+
+    def _vm_schema_changed(self):
+        """The schema cookie read at a statement's begin is not the one its program was
+        compiled against: read the schema again and have the statement recompiled."""
+        rows, cookie = self._read_schema_rows()
+        self._install_schema(rows, cookie)
+        raise _SchemaChanged()
+
+    def _vm_stmt_journal(self, vm):
+        """Open the statement journal (a savepoint) of a write statement whose program may
+        fail part way, unless it runs alone in an autocommit transaction (undoing it is
+        rolling the transaction back) or has one already."""
+        if self.autocommit and len(self._active) <= 1:
+            return
+        stmt = self._stmt_of(vm)
+        if stmt is not None and stmt not in self._stmt_sp:
+            n = len(self._savepoints) + len(self._stmt_sp)
+            self.bt.savepoint_open(n)
+            self._stmt_sp[stmt] = n
 
     def _vm_autocommit(self, on, rollback):
         if not on:

@@ -36,7 +36,7 @@ from sqlengine.storage._record import decode_record, decode_column
 
 from sqlengine.storage._pageread cimport load_page, read_page_data, cache_page, commit_memory
 from sqlengine.errors import DatabaseError, Error, SQLITE_CORRUPT
-from weakref import ref as _weakref
+from cpython.weakref cimport PyWeakref_NewRef
 
 DEF MAX_DEPTH = 20
 
@@ -409,7 +409,7 @@ cdef int _init_cursor(BtCursor c, object bt, uint32_t root, bint writable,
     c.dirty = pager.dirty
     c.savepoints = pager.savepoints
     c.memdb = pager.memory
-    c.selfref = _weakref(c)
+    c.selfref = PyWeakref_NewRef(c, None)   # (weakref.ref(c), without the type call)
     c.attach()
     return 0
 
@@ -546,7 +546,7 @@ cdef class BtCursor:
         self.skip_next = 0
         self.kept = False
         self.usable = self.pager.page_size - self.pager.reserved
-        peers = bt._cursors.get(self.root)
+        peers = (<dict>bt._cursors).get(self.root)
         if peers is None:
             peers = bt._peers(self.root)
         elif len(peers) >= 8:

@@ -188,7 +188,8 @@ cpdef commit_memory(object pager):
             _put_u32(d + 92, counter)
             _put_u32(d + 96, SQLITE_VERSION_NUMBER)
             pager.change_counter = PyBytes_FromStringAndSize(<char*>d + 24, 4)
-            pager._last_header = None
+            if pager._last_header is not None:  # (an in-memory pager never parses its header)
+                pager._last_header = None
             pager.spilled = True
             fdata = f.data
             want = db_size * ps
@@ -207,8 +208,12 @@ cpdef commit_memory(object pager):
                         raise ValueError("page %d is not of the page size" % pgno)
                     memcpy(fbuf + (pgno - 1) * ps, PyByteArray_AS_STRING(pdata), ps)
     dirty.clear()
-    pager.journaled.clear()
-    pager.savepoints.clear()
+    journaled = pager.journaled
+    if journaled:
+        journaled.clear()
+    savepoints = pager.savepoints
+    if savepoints:
+        savepoints.clear()
     pager.in_trans = 0
     if len(cache) > pager.spill_limit:  # (spill_limit is the cache's capacity)
         shrink_cache(pager)

@@ -30,7 +30,7 @@ from weakref import ref as weakref_ref
 from sqlengine import errors as E
 from sqlengine.vdbe._aggregates cimport AggBase
 from sqlengine.vdbe._scalar cimport ScalarBase
-from sqlengine.storage._btree cimport BtCursor, end_transaction, open_cursor
+from sqlengine.storage._btree cimport BtCursor, begin_cookie, end_transaction, open_cursor
 from sqlengine.vdbe import sorter as S
 from sqlengine.vdbe._sorter cimport (SortSpec, Sorter, EphTable, EphIndex, EphHash,
                                      new_sorter, new_eph_table, new_eph_index, new_eph_hash,
@@ -885,10 +885,16 @@ cdef class Vdbe:
             elif op == OP_Transaction:
                 # nothing to do when the transaction is open at the level needed and no
                 # statement journal is wanted (a repeated statement inside a transaction)
-                if p2:
-                    if self.db.bt.pager.in_trans < 2 or self.prog.stmt_journal:
-                        self.db._vm_begin(self, p2)
-                elif self.db.bt.pager.in_trans < 1:
+                r = self.db.bt
+                i = r.pager.in_trans
+                if i == 0:
+                    # no transaction open (every statement in autocommit mode): begun here,
+                    # as db._vm_begin would, without its call
+                    if begin_cookie(r, p2) != self.db.schema.cookie:
+                        self.db._vm_schema_changed()
+                    if p2 and self.prog.stmt_journal:
+                        self.db._vm_stmt_journal(self)
+                elif p2 and (i < 2 or self.prog.stmt_journal):
                     self.db._vm_begin(self, p2)
             elif op == OP_AutoCommit:
                 self.db._vm_autocommit(p1, p2)
