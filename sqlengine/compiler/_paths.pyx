@@ -449,6 +449,17 @@ def order_checker(scope, wc, order_by, group=False):
     return OrderChecker(scope, wc, order_by, group)
 
 
+cdef Py_ssize_t _source_index(sources, src) except -1:
+    """``sources.index(src)`` without the method call: a Source is equal only to itself,
+    so the list is searched by identity (a missing one fails as before)."""
+    cdef Py_ssize_t i
+    if type(sources) is list:
+        for i in range(len(<list>sources)):
+            if (<list>sources)[i] is src:
+                return i
+    return sources.index(src)
+
+
 cdef list order_terms(scope, order_by):
     """OrderChecker's terms of ``order_by`` (see there): each resolved once per query."""
     sources = scope.sources
@@ -459,7 +470,7 @@ cdef list order_terms(scope, order_by):
             obs.append(None)
             continue
         src, c = hit
-        obs.append((sources.index(src), c, bool(desc), nulls_first, coll, src,
+        obs.append((_source_index(sources, src), c, bool(desc), nulls_first, coll, src,
                     coll_name(coll)))
     return obs
 
@@ -500,7 +511,7 @@ cdef class OrderChecker:
         for t in wc.terms:
             for o in t.operands:
                 if o.op == "=" and not o.prereq:
-                    fixed[(sources.index(o.src), o.col)] = coll_name(
+                    fixed[(_source_index(sources, o.src), o.col)] = coll_name(
                         comparison_collation(o.lhs, o.rhs, scope))
         cdef list out = []
         cdef tuple ob
