@@ -76,6 +76,13 @@ CASES = [
     ["delete from t where 0 in (1, (select count(*) from t t2 where t2.id = t.id - 1))"],
     ["delete from t where case when id > 0 then "
      "not exists (select 1 from t t2 where t2.id = t.id - 1) end"],
+    # ... under each kind of node delete._has_subquery opens by its fields: a comparison
+    # and AND, ISNULL, BETWEEN's bounds, an IN list's left side, a unary minus
+    ["delete from t where id > 0 and (select count(*) from t t2 where t2.id = t.id - 1) = 0"],
+    ["delete from t where (select 1 from t t2 where t2.id = t.id - 1) isnull"],
+    ["delete from t where 0 between (select count(*) from t t2 where t2.id = t.id - 1) and 0"],
+    ["delete from t where (select count(*) from t t2 where t2.id = t.id - 1) in (0, 5)"],
+    ["delete from t where -(select count(*) from t t2 where t2.id = t.id - 1) = 0"],
     ["create trigger tr after delete on t begin insert into log values(old.id); end",
      "delete from t where a = 4", "update t set c = 1 where a = 5"],
     ["update t set c = abs(-9223372036854775807 - a) where id < 20"],
