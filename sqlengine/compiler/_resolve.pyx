@@ -143,6 +143,7 @@ cdef Py_ssize_t F_TR_NAME = slot_offset(A.TableRef, "name")
 cdef Py_ssize_t F_TR_SCHEMA = slot_offset(A.TableRef, "schema")
 cdef Py_ssize_t F_TR_ALIAS = slot_offset(A.TableRef, "alias")
 cdef Py_ssize_t F_TR_INDEXED_BY = slot_offset(A.TableRef, "indexed_by")
+cdef frozenset _TEMP_MASTER = frozenset(("sqlite_temp_master", "sqlite_temp_schema"))
 cdef object _Table = None  # schema.Table and attach.ROOT_SHIFT, read at the first use
 cdef object _ROOT_SHIFT = None
 
@@ -161,11 +162,14 @@ def plain_table_source(p, item, bint lone):
         return None
     name = slot(item, F_TR_NAME)
     lname = name.lower()
-    if lname == "sqlite_temp_master" or lname == "sqlite_temp_schema":
+    if lname in _TEMP_MASTER:
         return None
     schema = p.schema
-    if lone and lname in schema.views:
-        return None
+    cdef dict views
+    if lone:
+        views = schema.views
+        if lname in views:
+            return None
     if _Table is None:
         from sqlengine.schema import Table
         from sqlengine.compiler.attach import ROOT_SHIFT

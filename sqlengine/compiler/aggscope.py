@@ -186,8 +186,7 @@ def attach(p, scope, aggs, refs, start=0):
     if refs is None:
         return aggs
     subs = []
-    for k in range(start, len(refs)):  # (no slice, and no tuple search per ref)
-        r = refs[k]
+    for r in refs[start:] if start else refs:  # (no tuple search per ref)
         t = type(r)
         if t is _SUBQUERY or t is _EXISTS or t is _IN_SELECT:
             subs.append(r)

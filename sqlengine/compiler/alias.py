@@ -15,27 +15,28 @@ query allows it, that query's result aliases:
   (``misuse of aliased window function x``), a row value's anywhere (``row value
   misused``).
 
-``Aliases.clause`` rewrites one clause expression (copy on write): a name that is this
-query's alias becomes the aliased expression itself (so it plans and codes as if written
-there: affinity, collation, index use); a name that is an enclosing query's alias
-becomes an ``OuterAlias``, which codes that expression in the enclosing query's scope, a
-correlated reference. Which enclosing queries a subquery sees is decided where it sits:
-the rewrite of a clause that sees the aliases marks the subqueries met in it
-(``Parse.alias_links``), and the Scope of such a subquery gets ``alias_outer`` set.
+``Aliases.clause`` (compiled, compiler/_alias.pyx) rewrites one clause expression (copy on
+write): a name that is this query's alias becomes the aliased expression itself (so it
+plans and codes as if written there: affinity, collation, index use); a name that is an
+enclosing query's alias becomes an ``OuterAlias``, which codes that expression in the
+enclosing query's scope, a correlated reference. Which enclosing queries a subquery sees
+is decided where it sits: the rewrite of a clause that sees the aliases marks the
+subqueries met in it (``Parse.alias_links``), and the Scope of such a subquery gets
+``alias_outer`` set.
 
 This module rewrites expressions only; it never emits code.
 """
 
 from __future__ import annotations
 
+from sqlengine.compiler._alias import Aliases  # noqa: F401  (compiled; re-exported)
 from sqlengine.compiler._resolve import result_aliases, rewrite_columns  # noqa: F401  (both used outside)
 from sqlengine.compiler.aggscope import answers, local_names
-from sqlengine.compiler.resolve import OuterAlias
-from sqlengine.compiler.walk import find_node, operands
+from sqlengine.compiler.walk import operands
 from sqlengine.errors import OperationalError
 from sqlengine.sql.ast import (
-    Collate, Column, Compound, Exists, FunctionCall, InSelect, ResultColumn, RowValue,
-    SelectCore, Subquery, Values)
+    Collate, Column, Compound, Exists, FunctionCall, InSelect, ResultColumn, SelectCore,
+    Subquery)
 
 _SUBQUERIES = (Subquery, Exists, InSelect)
 
@@ -67,101 +68,6 @@ def sees_outer_aliases(scope) -> bool:
             return True
         s = s.outer
     return False
-
-
-def _outer_levels(scope):
-    """[(depth, scope)] of the enclosing queries with aliases that lookups from ``scope``
-    see, innermost first."""
-    levels = []
-    s = scope
-    depth = 0
-    while s.outer is not None:
-        seen = s.alias_outer
-        s = s.outer
-        depth += 1
-        if seen and s.aliases:
-            levels.append((depth, s))
-    return levels
-
-
-class Aliases:
-    """The alias rewrite of one query's clauses (see the module docstring)."""
-
-    __slots__ = ("p", "scope", "local", "levels", "names")
-
-    def __init__(self, p, scope):
-        self.p = p
-        self.scope = scope
-        self.local = scope.aliases
-        self.levels = _outer_levels(scope) if scope.outer is not None else ()
-        names = set(self.local)
-        for _d, s in self.levels:
-            names.update(s.aliases)
-        self.names = names
-
-    def result(self, e):
-        """A result column (this query's aliases unseen, enclosing ones seen)."""
-        return self._sub(e, False, True, False)
-
-    def clause(self, e):
-        """WHERE, an ON clause or HAVING."""
-        return self._sub(e, True, True, False)
-
-    def group_by(self, e):
-        """A GROUP BY term (enclosing queries unseen)."""
-        return self._sub(e, True, False, False)
-
-    def order_by(self, e):
-        """An ORDER BY term that is not a bare name (enclosing queries unseen, a window
-        alias allowed)."""
-        return self._sub(e, True, False, True)
-
-    def _sub(self, e, local, outer, win_ok):
-        # (the walk hands ``_name`` only the unqualified names among ``self.names``)
-        if type(e) is Column:  # (the commonest term, a name: answered without the walk)
-            if e.table is not None or e.name.lower() not in self.names:
-                return e
-            return self._name(e, local, outer, win_ok)
-        return rewrite_columns(e, lambda c: self._name(c, local, outer, win_ok),
-                               self._link if local and self.local else None, self.names)
-
-    def _name(self, e, local, outer, win_ok):
-        lname = e.name.lower()
-        scope = self.scope
-        try:
-            ref = scope.lookup(e.name, None)
-        except OperationalError:
-            return e  # (coding it raises the error)
-        if ref is not None and ref.depth == 0:
-            return e
-        if local:
-            x = self.local.get(lname)
-            if x is not None:
-                _check(e.name, x, win_ok)
-                return x
-        if not outer:
-            return e
-        for depth, s in self.levels:
-            if ref is not None and depth >= ref.depth:
-                break
-            x = s.aliases.get(lname)
-            if x is not None:
-                _check(e.name, x, False)
-                scope.mark_correlated(depth)  # a correlated reference, as a lookup marks it
-                return OuterAlias(x, s)
-        return e
-
-    def _link(self, sel):
-        links = self.p.alias_links
-        body = sel.body
-        stack = [body]
-        while stack:
-            b = stack.pop()
-            if type(b) is Compound:
-                stack.append(b.left)
-                stack.append(b.right)
-            else:
-                links[id(b)] = (self.scope, b)
 
 
 def check_local_terms(p, scope, order_by, group_by):
@@ -233,28 +139,3 @@ def _check_local_select(p, scope, sel, levels):
     if names is not None:
         for o in sel.order_by or ():
             _check_local(p, scope, o.expr, levels + (names,))
-
-
-def _check(name, x, win_ok):
-    """SQLite's refusals of an alias where it is met (lookupName)."""
-    if not win_ok and find_node(x, _is_window_call) is not None:
-        raise OperationalError(f"misuse of aliased window function {name}")
-    if type(x) is RowValue or (type(x) is Subquery and _width(x) > 1):
-        raise OperationalError("row value misused")
-
-
-def _is_window_call(e) -> bool:
-    return type(e) is FunctionCall and e.over is not None
-
-
-def _width(sub):
-    body = sub.select.body
-    while type(body) is Compound:
-        body = body.left
-    if type(body) is SelectCore:
-        if any(type(rc) is not ResultColumn for rc in body.columns):
-            return 0  # (a * : not known here)
-        return len(body.columns)
-    if type(body) is Values:
-        return len(body.rows[0])
-    return 1
