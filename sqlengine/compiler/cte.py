@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from sqlengine.compiler.attach import holder_name, table_db, view_db
 from sqlengine.compiler.explain import eqp_close, eqp_open
+from sqlengine.compiler.subtype import code_clear, recursive_clears
 from sqlengine.compiler.walk import iter_children
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -72,7 +74,6 @@ def schema_scope(p, holder=None, kind="views"):
     saved = getattr(p, "ctes", None), p.body_db
     p.ctes = []
     if holder is not None:
-        from sqlengine.compiler.attach import holder_name
         p.body_db = holder_name(p.db, p.schema, holder, kind)
     try:
         yield
@@ -106,7 +107,6 @@ def bound_object(p, name, schema=None, kind="tables"):
     obj = objs.get(name.lower())
     if obj is None:
         return None
-    from sqlengine.compiler.attach import table_db, view_db
     return obj if (table_db(p.db, obj) if kind == "tables" else view_db(p.db, obj)) == db \
         else None
 
@@ -218,7 +218,6 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize):
 def _recursive(p, entry, sel, arms, alias, Source):
     from sqlengine.compiler.expr import code_expr
     from sqlengine.compiler.select import CallbackDest, _dedupe, compile_select
-    from sqlengine.compiler.subtype import code_clear, recursive_clears
     b = p.b
     name = entry.name.lower()
     first_rec = next(k for k, (_op, arm) in enumerate(arms) if _from_references(arm, name))

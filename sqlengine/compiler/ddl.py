@@ -14,11 +14,17 @@ import re
 
 from sqlengine import errors as E
 from sqlengine import schema as S
+from sqlengine.compiler import autoinc, generated, strict
+from sqlengine.compiler.expr import code_column, code_expr, if_false
+from sqlengine.compiler.resolve import ColRef, Scope, Source
+from sqlengine.compiler.select import TableDest, compile_select, result_info_only
+from sqlengine.compiler.truefalse import columns_named
 from sqlengine.compiler.where import index_key_info, table_p4
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.collations import nocase
 
 _HEAD = re.compile(
     r"\s*CREATE\s+(?:(?:TEMP|TEMPORARY)\s+)?(UNIQUE\s+)?(TABLE|INDEX|VIEW|TRIGGER)\s+"
@@ -100,8 +106,7 @@ def compile_create_table(p, st: A.CreateTable, text: str):
     _check_name(st.name, "table")
     if st.as_select is not None:
         return _create_table_as(p, st, text)
-    from sqlengine.compiler.strict import check_create
-    check_create(st)
+    strict.check_create(st)
     try:
         t = S.table_from_ast(st, 0, None)  # validates (duplicate columns, two primary keys)
     except E.DatabaseError as exc:
@@ -111,8 +116,7 @@ def compile_create_table(p, st: A.CreateTable, text: str):
     for c in t.columns:
         if c.collation is not None:
             p.collation(c.collation)
-    from sqlengine.compiler.generated import check_create as check_generated
-    check_generated(p, t)
+    generated.check_create(p, t)
     if st.without_rowid and S.pk_index(t) is None:
         raise OperationalError(f"PRIMARY KEY missing on table {st.name}")
     sql = schema_sql(text)
@@ -132,7 +136,6 @@ def compile_create_table(p, st: A.CreateTable, text: str):
         b.emit(O.OP_CreateBtree, 0, r, 2)
         _insert_schema_row(p, cur, "index", f"sqlite_autoindex_{st.name}_{k + 1}", st.name, r, None)
     if any(cc.autoincrement for cd in st.columns for cc in cd.constraints):
-        from sqlengine.compiler import autoinc
         if st.without_rowid:
             raise OperationalError("AUTOINCREMENT not allowed on WITHOUT ROWID tables")
         if not t.autoinc:
@@ -149,8 +152,6 @@ def _decl_of_affinity(aff):
 
 
 def _create_table_as(p, st, text):
-    from sqlengine.compiler.select import TableDest, compile_select, result_info_only
-    from sqlengine.compiler.truefalse import columns_named
     b = p.b
     info = result_info_only(p, st.as_select)
     names = []
@@ -234,8 +235,7 @@ def compile_create_index(p, st: A.CreateIndex, text: str):
         if type(exc) is E.DatabaseError:  # a schema error while preparing: SQLITE_ERROR
             raise OperationalError(str(exc)) from None
         raise
-    from sqlengine.compiler.generated import check_index
-    check_index(p, t, idx)
+    generated.check_index(p, t, idx)
     for name in idx.collations:
         if name is not None:
             p.collation(name)
@@ -262,15 +262,12 @@ def _fill_index(p, t, idx, root_reg, unique):
     tail = [c for c, _coll, _d in S.record_tail(t, idx)] if t.without_rowid else None
     nk = n + 1 if tail is None else n + len(tail)
     key = b.alloc_reg(nk)
-    from sqlengine.compiler.expr import code_column
-    from sqlengine.compiler.resolve import ColRef, Scope, Source
     src = Source(t.name, tcur, [c.name for c in t.columns],
                  [c.affinity for c in t.columns], [c.collation for c in t.columns],
                  [c.type_name for c in t.columns], table=t)
     scope = Scope([src])
     for k, col in enumerate(idx.columns):
         if col < -1:  # an expression of the row
-            from sqlengine.compiler.expr import code_expr
             code_expr(p, scope, idx.exprs[k], key + k)
         else:
             code_column(p, ColRef(src, col, scope, 0), key + k)
@@ -281,7 +278,6 @@ def _fill_index(p, t, idx, root_reg, unique):
             code_column(p, ColRef(src, col, scope, 0), key + n + j)
     nxt_partial = None
     if idx.where is not None:  # a partial index: only the rows its WHERE accepts
-        from sqlengine.compiler.expr import if_false
         nxt_partial = b.new_label()
         if_false(p, scope, idx.where, nxt_partial, True)
     if unique:
@@ -347,7 +343,6 @@ def compile_create_trigger(p, st: A.CreateTrigger, text: str):
 def _delete_schema_rows(p, cur, col, value, also_type=None):
     """Delete the sqlite_schema rows whose column ``col`` equals ``value`` (NOCASE) (and
     whose type is ``also_type``); returns that test, for schema.SchemaEdit."""
-    from sqlengine.vdbe.collations import nocase
     b = p.b
     done = b.new_label()
     b.emit(O.OP_Rewind, cur, done)
@@ -392,7 +387,6 @@ def compile_drop(p, st: A.Drop):
         cur = _open_schema(p)
         deleted = _delete_schema_rows(p, cur, 2, t.name)
         if t.autoinc:
-            from sqlengine.compiler import autoinc
             autoinc.code_drop(p, t.name)
         for idx in t.indexes:
             if idx.root != t.root:  # (a WITHOUT ROWID table's key is the table)

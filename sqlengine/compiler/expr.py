@@ -23,6 +23,7 @@ from sqlengine.compiler._codegen import (  # noqa: F401  (the public surface of 
     code_expr_reg, emit_constant, if_false, if_true, literal_value, no_aggregate_in, walk)
 from sqlengine.compiler.resolve import (  # noqa: F401
     OuterAlias, ResolvedColumn, expr_coll_seq, expr_collation)
+from sqlengine.compiler.walk import find_node
 from sqlengine.errors import OperationalError
 from sqlengine.sql.ast import (
     Binary, Case, Cast, Collate, Compound, CurrentTime, Exists, FunctionCall, InSelect,
@@ -90,11 +91,9 @@ def _code_expr_other(p, scope, e, target):
     elif t is FunctionCall:
         _code_function(p, scope, e, target)
     elif t is Subquery:
-        from sqlengine.compiler.select import code_scalar_subquery
-        code_scalar_subquery(p, scope, e, target)
+        _select.code_scalar_subquery(p, scope, e, target)
     elif t is Exists:
-        from sqlengine.compiler.select import code_exists
-        code_exists(p, scope, e, target)
+        _select.code_exists(p, scope, e, target)
     elif t is CurrentTime:
         f = p.functions.scalar(e.kind.lower(), 0)
         b.emit(OP_Function, 0, target, target, f, 0)
@@ -104,8 +103,7 @@ def _code_expr_other(p, scope, e, target):
     elif t is RowValue:
         raise OperationalError("row value misused")
     elif t is InTable:
-        from sqlengine.compiler.select import code_in_table
-        code_in_table(p, scope, e, target)
+        _select.code_in_table(p, scope, e, target)
     elif t is OuterAlias:  # an enclosing query's alias, coded in that query (alias.py)
         code_expr(p, e.scope, e.expr, target)
     else:
@@ -130,8 +128,7 @@ def _code_binary_other(p, scope, e, target):
 
 def code_virtual_column(p, ref, target):
     """A VIRTUAL generated column, computed from its row (``generated.py``)."""
-    from sqlengine.compiler.generated import code_virtual_column as code
-    code(p, ref, target)
+    _generated.code_virtual_column(p, ref, target)
 
 
 def code_trigger_ref(p, e, target):
@@ -168,8 +165,7 @@ def _view_col(view, name):
 def _code_raise(p, e):
     b = p.b
     if e.action in ("FK_DEFERRED", "FK_IMMEDIATE", "FK_DEPTH"):  # foreign keys (fkey.py)
-        from sqlengine.compiler.fkey import code_fk_raise
-        code_fk_raise(p, e)
+        _fkey.code_fk_raise(p, e)
         return
     if e.action == "IGNORE":
         if p.trigger_ignore is None:
@@ -184,8 +180,7 @@ def _code_raise(p, e):
 
 
 def _code_in_select(p, scope, e, target):
-    from sqlengine.compiler.select import code_in_subquery
-    code_in_subquery(p, scope, e, target)
+    _select.code_in_subquery(p, scope, e, target)
 
 
 def _code_like(p, scope, e, target):
@@ -265,14 +260,13 @@ def _code_outer_aggregate(p, scope, e, target):
     """An aggregate call this query does not compute: an enclosing query's (it holds the
     value: compiler/aggscope.py), else a misuse (SQLite's resolve-time message where the
     clause allows no aggregate, its code-time one elsewhere)."""
-    from sqlengine.compiler.aggscope import PROBED, outer_register
     if scope is None or not scope.agg_allowed and (
             scope.in_where is None or _inside(scope.in_where, e)):
         # (LIMIT, VALUES, SET, an UPDATE's or DELETE's WHERE, or the WHERE and FROM of a
         # SELECT that is no aggregate one: clauses where SQLite allows no aggregate)
         raise OperationalError(f"misuse of aggregate function {e.name}()")
-    r = outer_register(scope, e, p.values_unused)
-    if r is PROBED or r is None and p.values_unused:
+    r = _aggscope.outer_register(scope, e, p.values_unused)
+    if r is _aggscope.PROBED or r is None and p.values_unused:
         p.b.emit(OP_Null, 0, target)
         return
     if r is not None:
@@ -282,7 +276,6 @@ def _code_outer_aggregate(p, scope, e, target):
 
 
 def _inside(exprs, e) -> bool:
-    from sqlengine.compiler.walk import find_node
     return any(find_node(x, lambda y: y is e) is not None for x in exprs if x is not None)
 
 
@@ -327,3 +320,10 @@ def _walk_from(f, fn):
 
 _codegen._bind(sys.modules[__name__])
 from sqlengine.compiler import rowvalue as _rowvalue  # noqa: E402,F401  (_codegen calls it; it imports this module)
+# Modules whose functions this one calls and that import it (directly or not): bound once
+# this module is complete, and read as attributes where they are called (a function-level
+# import there cost a module look-up per call: per subquery, EXISTS or IN coded).
+from sqlengine.compiler import aggscope as _aggscope  # noqa: E402
+from sqlengine.compiler import fkey as _fkey  # noqa: E402
+from sqlengine.compiler import generated as _generated  # noqa: E402
+from sqlengine.compiler import select as _select  # noqa: E402

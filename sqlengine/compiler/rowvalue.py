@@ -39,9 +39,8 @@ def vector_size(p, scope, e) -> int:
     if t is A.RowValue:
         return len(e.items)
     if t is A.Subquery:
-        from sqlengine.compiler.select import _sub_columns, result_info_only
-        n = _sub_columns(e.select)
-        return n if n >= 0 else len(result_info_only(p, e.select, scope).names)
+        n = _select._sub_columns(e.select)
+        return n if n >= 0 else len(_select.result_info_only(p, e.select, scope).names)
     return 1
 
 
@@ -110,11 +109,10 @@ def _code_subquery_row(p, scope, e):
     """Run the subquery ``e`` into one register per column (NULLs when it has no row):
     its item expressions (stand-ins carrying each column's affinity and collation) and
     registers."""
-    from sqlengine.compiler.select import code_subquery_row, last_result_exprs
-    base, info = code_subquery_row(p, scope, e)
+    base, info = _select.code_subquery_row(p, scope, e)
     n = len(info.names)
     last = info.rightmost()  # SQLite's x.pSelect: a compound's rightmost SELECT
-    exprs = last_result_exprs(e.select) or []
+    exprs = _select.last_result_exprs(e.select) or []
     items = []
     for i in range(n):
         has = last.has_coll is None or last.has_coll[i]
@@ -323,3 +321,8 @@ def _constant_item(x):
     if type(x) is A.RowValue:
         return all(_constant_item(i) for i in x.items)
     return is_constant(x)
+
+
+# select.py imports this module (through expr.py): bound once this one is complete, and its
+# functions read as attributes (an import inside vector_size ran for every subquery operand).
+from sqlengine.compiler import select as _select  # noqa: E402

@@ -11,13 +11,19 @@ from __future__ import annotations
 
 import dataclasses
 
+from sqlengine import schema as S
+from sqlengine.compiler import returning
+from sqlengine.compiler.attach import find
 from sqlengine.compiler.cte import schema_scope
-from sqlengine.compiler.expr import if_false
+from sqlengine.compiler.expr import code_expr, if_false
 from sqlengine.compiler.fkey import triggers_for
+from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope, Source
+from sqlengine.compiler.select import CallbackDest, TableDest, compile_select, result_info_only
 from sqlengine.compiler.walk import map_children, map_value
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.opcodes import AFF_NONE
 
 
 def _matching(table, event, timing, update_cols, p=None):
@@ -42,7 +48,6 @@ def _in_order(p, triggers):
     order they fire."""
     temp = None
     if p is not None and len(triggers) > 1 and p.db.attached:
-        from sqlengine.compiler.attach import find
         att = find(p.db, "temp")
         if att is not None:
             ts = att.db.schema
@@ -78,7 +83,6 @@ def code_triggers(p, table, event, timing, new_base, old_base, skip_label, updat
 def _code_one(p, tr, table, new_base, old_base, skip_label, or_action=None):
     from sqlengine.compiler.delete import compile_delete
     from sqlengine.compiler.insert import compile_insert
-    from sqlengine.compiler.select import CallbackDest, compile_select
     from sqlengine.compiler.update import compile_update
     b = p.b
     saved = (p.trigger_ctx, p.trigger_ignore)
@@ -136,8 +140,6 @@ def bind_new_old(tr, table, new_base, old_base):
     """The trigger's WHEN and body with NEW.x / OLD.x as columns of two row sources whose
     values sit in the registers of the row, so that they carry the column's collation into
     comparisons as in SQLite (and no affinity, as there). On a view they stay names."""
-    from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope, Source
-    from sqlengine.vdbe.opcodes import AFF_NONE
     if getattr(table, "is_view", False) or not hasattr(table, "columns"):
         return tr.when, tr.body
     cols = table.columns
@@ -162,7 +164,6 @@ def bind_new_old(tr, table, new_base, old_base):
         i = src.find(e.name)
         if i is None:
             if table.without_rowid and e.name.lower() in ("rowid", "oid", "_rowid_"):
-                from sqlengine.errors import OperationalError
                 raise OperationalError(f"no such column: {e.table}.{e.name}")
             return None
         return ResolvedColumn(ColRef(src, i, scope, 0))
@@ -179,7 +180,6 @@ def bind_new_old(tr, table, new_base, old_base):
 
 
 def _view_columns(p, view):
-    from sqlengine.compiler.select import result_info_only
     with schema_scope(p, view):
         info = result_info_only(p, view.select)
     names = list(view.columns) if view.columns else info.names
@@ -191,9 +191,6 @@ def _view_returning(p, view, items):
     there too), over a Table standing for the view: its columns, their declared types."""
     if not items:
         return None
-    from sqlengine import schema as S
-    from sqlengine.compiler import returning
-    from sqlengine.compiler.select import result_info_only
     with schema_scope(p, view):
         info = result_info_only(p, view.select)
     t = S.Table(view.name, None, None)
@@ -241,8 +238,6 @@ def compile_view_insert(p, st, view):
     else:
         pos = list(range(n))
     base = b.alloc_reg(n + 1)
-    from sqlengine.compiler.expr import code_expr
-    from sqlengine.compiler.select import CallbackDest, compile_select
     skip = b.new_label()
     rt = _view_returning(p, view, st.returning)
 
@@ -288,8 +283,6 @@ def compile_view_update_delete(p, st, view, event):
     n = len(cols)
     shape = _ViewShape(view.name, cols)
     shape.triggers = view.triggers
-    from sqlengine.compiler.expr import code_expr
-    from sqlengine.compiler.select import CallbackDest, compile_select
     old = b.alloc_reg(n + 1)
     new = b.alloc_reg(n + 1) if event == "UPDATE" else None
     rt = _view_returning(p, view, st.returning)
@@ -332,7 +325,6 @@ def compile_view_update_delete(p, st, view, event):
                     b.emit(O.OP_SCopy, base + n + k, ret + 1 + i)
             rt.emit_row(ret)
     # materialise first: the triggers may change the tables under the view
-    from sqlengine.compiler.select import TableDest
     width = len(sel_cols)
     b.emit(O.OP_OpenEphemeral, eph, width)
     compile_select(p, sel, TableDest(eph))

@@ -22,6 +22,8 @@ import functools
 
 from sqlengine.compiler.aggscope import no_hand_up
 from sqlengine.compiler.alias import result_aliases, rewrite_columns, share_link
+from sqlengine.compiler.cte import CteEntry, pop_with, push_with
+from sqlengine.compiler.resolve import Source
 from sqlengine.compiler.walk import find_node
 from sqlengine.errors import Error, OperationalError
 from sqlengine.sql import ast as A
@@ -30,6 +32,7 @@ from sqlengine.sql.ast import (
     FunctionCall, InSelect, Literal, OrderingTerm, Param, ResultColumn, Select, SelectCore,
     Star, Subquery, TableRef, Unary)
 from sqlengine.storage import compare_values
+from sqlengine.vdbe._values import apply_numeric_affinity
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import AFF_BLOB, OP_OpenEphemeral
 
@@ -213,9 +216,6 @@ def _check_frame(w, name):
 
 def compile_window_select(p, sel, dest, outer, corr):
     """Emit a SELECT whose core has window calls; returns its ResultInfo."""
-    from sqlengine.compiler.cte import pop_with, push_with
-    from sqlengine.compiler.resolve import Source
-    from sqlengine.compiler.select import TableDest, compile_select
     core = sel.body
     rw = _Rewriter(p, core)
     n_star_items = 0
@@ -258,7 +258,7 @@ def compile_window_select(p, sel, dest, outer, corr):
     b = p.b
     cur = b.alloc_cursor()
     b.emit(OP_OpenEphemeral, cur, 0)
-    info = compile_select(p, inner, TableDest(cur), outer, corr)
+    info = _select.compile_select(p, inner, _select.TableDest(cur), outer, corr)
     n_total = len(info.names)
     n_star = n_total - len(rw.inner)
     specs = _runtime_specs(p, rw, n_star, info.colls)
@@ -303,13 +303,12 @@ def compile_window_select(p, sel, dest, outer, corr):
     outer_sel = Select(body=outer_core, order_by=order_by, limit=sel.limit,
                          offset=sel.offset)
     share_link(p, core, outer_core)
-    from sqlengine.compiler.cte import CteEntry
     entry = CteEntry(SRC, None)
     entry.recursive_source = src
     token = push_with(p, A.With([]))
     p.ctes[-1][SRC.lower()] = entry
     try:
-        res = compile_select(p, outer_sel, dest, outer, corr)
+        res = _select.compile_select(p, outer_sel, dest, outer, corr)
     finally:
         pop_with(p, token)
     # names and declared types as the plain query would give them
@@ -337,10 +336,9 @@ def _order_aliases(p, core, e, aliases):
 def _from_column(p, core, c) -> bool:
     """Whether the bare name ``c`` is a column (or rowid) of ``core``'s FROM clause (a
     throw-away compile of SELECT c FROM ...; enclosing queries unseen, as by ORDER BY)."""
-    from sqlengine.compiler.select import result_info_only
     probe = Select(body=SelectCore(columns=[ResultColumn(c)], from_=core.from_))
     try:
-        result_info_only(p, probe)
+        _select.result_info_only(p, probe)
     except OperationalError as err:
         return str(err) != f"no such column: {c.name}"  # (another error: the query's own)
     return True
@@ -349,10 +347,9 @@ def _from_column(p, core, c) -> bool:
 def _star_width(p, core, star, n_star, n_items):
     if n_items == 1:
         return n_star
-    from sqlengine.compiler.select import result_info_only
     probe = Select(body=dataclasses.replace(core, columns=[star], windows=None,
                                               distinct=False, group_by=None, having=None))
-    return len(result_info_only(p, probe).names)
+    return len(_select.result_info_only(p, probe).names)
 
 
 def _runtime_specs(p, rw, n_star, colls):
@@ -446,7 +443,6 @@ def _checked_offset(v, units, side):
     """A frame offset as SQLite's windowCheckValue takes it: numeric affinity first; ROWS
     and GROUPS want a non-negative integer (OP_MustBeInt), RANGE a non-negative number
     (no text, blob or NULL)."""
-    from sqlengine.vdbe._values import apply_numeric_affinity
     v = apply_numeric_affinity(v, True) if isinstance(v, str) else v
     if units == "RANGE":
         if type(v) not in (int, float) or v < 0:
@@ -887,3 +883,8 @@ def _excluded(positions, k, groups, exclude):
     if exclude == "TIES":
         return [x for x in positions if x == k or groups[x] != groups[k]]
     return list(positions)
+
+
+# select.py imports this module: bound once this one is complete, its functions read as
+# attributes (an import inside the functions ran once or more per window query).
+from sqlengine.compiler import select as _select  # noqa: E402
