@@ -35,6 +35,7 @@ from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe._values import comparison_affinity
 from sqlengine.vdbe.program cimport Program
+from sqlengine.vdbe._sorter cimport SortSpec
 
 # ---- node classes, opcodes and flags as C variables -----------------------------------------
 cdef object T_Literal = A.Literal
@@ -857,20 +858,39 @@ EQP_GROUP_BY = "USE TEMP B-TREE FOR GROUP BY"
 # (imported on first use: both modules import this one)
 cdef object _where_begin = None
 cdef object _where_end = None
-cdef object _SortSpec = None
 cdef object _result_coll_seq = None
 
 
 cdef int _bind_agg() except -1:
-    global _where_begin, _where_end, _SortSpec, _result_coll_seq
+    global _where_begin, _where_end, _result_coll_seq
     from sqlengine.compiler.where import where_begin, where_end
     from sqlengine.compiler._resolve import result_coll_seq
-    from sqlengine.vdbe.sorter import SortSpec
     _where_begin = where_begin
     _where_end = where_end
-    _SortSpec = SortSpec
     _result_coll_seq = result_coll_seq
     return 0
+
+
+cdef SortSpec _group_spec(p, list gnames):
+    """The SortSpec comparing a GROUP BY key: one ascending field per term, NULLs first,
+    collated by ``gnames`` (the terms' collation names, None: BINARY), as
+    ``SortSpec(len(gnames), colls)`` makes it, without the Python-level constructor call
+    and its keyword parsing (the collations looked up only for a named one)."""
+    cdef Py_ssize_t j, n = len(gnames)
+    cdef list colls = [None] * n
+    cdef SortSpec spec = SortSpec.__new__(SortSpec)
+    for j in range(n):
+        c = gnames[j]
+        if c is not None:
+            colls[j] = p.collation(c)
+    spec.n_key = <int>n
+    spec.colls = colls
+    spec.desc = [False] * n
+    spec.nulls_first = [True] * n
+    spec.limit_regs = None
+    spec._norms = None
+    spec._exact = -1
+    return spec
 
 
 @cython.final
@@ -912,12 +932,25 @@ cdef class ResultRows:
                                self.obt, self.dest, self.lreg, self.oreg, self.end_label)
 
 
+cdef inline object _ref_key(ref):
+    """``ref.key`` (a ColRef's ``(cursor, column)``), read from the fields of an exact
+    ColRef of a Source without the property's Python-level call."""
+    if type(ref) is ColRef:
+        src = (<ColRef>ref).source
+        if type(src) is Source:
+            return ((<Source>src).cursor, (<ColRef>ref).col)
+    return ref.key
+
+
 cdef object _column_ref(Scope scope, e):
     """The ColRef of ``scope`` that ``e`` (a plain column) is, or None."""
-    if isinstance(e, T_ResolvedColumn):
-        ref = e.ref
-        return ref if ref.scope is scope else None
-    if isinstance(e, T_Column):
+    # (an exact Column, the common term, is not a ResolvedColumn: tested first, so that
+    # it costs no isinstance call)
+    if type(e) is not T_Column:
+        if isinstance(e, T_ResolvedColumn):
+            ref = e.ref
+            return ref if ref.scope is scope else None
+    if type(e) is T_Column or isinstance(e, T_Column):
         try:
             ref = scope.lookup(e.name, e.table)
         except OperationalError:
@@ -954,7 +987,7 @@ cdef int _output_row(ProgramBuilder b, p, Scope scope, int acc, list defs,
     emit_agg_finals(b, acc, defs)
     overrides.update(agg_overrides)
     for k in range(len(bare)):
-        overrides[bare[k].key] = bare_regs + k
+        overrides[_ref_key(bare[k])] = bare_regs + k
     overrides.update(key_overrides)
     if having is not None:
         if_false(p, scope, having, skip, True)
@@ -1034,17 +1067,17 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     width = ng + n_args + n_bare + len(filters)
     any_collate = core.features & FEAT_COLLATE  # (the GROUP BY terms are the core's own)
     gnames = [_result_coll_seq(g, scope, any_collate)[1] for g in group_by]
-    spec = _SortSpec(ng, [p.collation(c) for c in gnames])
+    spec = _group_spec(p, gnames)
     has_group = b.alloc_reg(1)
     prev = b.alloc_reg(ng)
     # a group term's column read outside aggregates is an accumulator column too, loaded
     # from the row the bare columns come from (a NOCASE key: that row's spelling)
-    bare_set = {ref.key for ref in bare}
+    bare_set = {_ref_key(ref) for ref in bare} if n_bare else None
     for j in range(ng):
         ref = _column_ref(scope, group_by[j])
         if ref is not None:
-            key = ref.key
-            if key not in bare_set:
+            key = _ref_key(ref)
+            if bare_set is None or key not in bare_set:
                 key_overrides.setdefault(key, prev + j)
     cur = b.alloc_reg(ng)
     ret = b.alloc_reg(1)
