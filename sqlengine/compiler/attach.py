@@ -33,6 +33,7 @@ import re
 
 from sqlengine import errors as E
 from sqlengine import schema as S
+from sqlengine.compiler.pragma_settings import attach_settings, made_temp
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
@@ -528,7 +529,6 @@ def temp_database(db):
         adb.is_temp = True  # (what its pragmas answer: pragma._temp_pragma)
         adb.functions = db.functions
         adb.collations = db.collations
-        from sqlengine.compiler.pragma_settings import made_temp
         made_temp(db, adb)
         db._attach_code += 1
         temp = Attached("temp", "", adb, db._attach_code)
@@ -860,7 +860,6 @@ def attach(db, filename, name):
         raise
     adb.functions = db.functions
     adb.collations = db.collations
-    from sqlengine.compiler.pragma_settings import attach_settings
     attach_settings(db, adb)
     db._attach_code += 1
     path = "" if memory else (filename if vfs is not None else os.path.abspath(filename))
