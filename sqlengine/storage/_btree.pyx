@@ -427,12 +427,18 @@ cpdef int save_all(object bt) except -1:
     """``Btree._save_all``: every live cursor of the b-tree file ``bt`` saves its position
     (the tree may change under it: a commit or rollback, another connection); a cursor whose
     page cannot be read loses its place. The weak references of cursors the VM dropped are
-    pruned from their root's list."""
-    cdef list lst, live
+    pruned from their root's list, and a root whose list is left empty is dropped from the
+    registry (no cursor holds an empty list as its peers: attach asks the registry again),
+    so that the walk at every statement's end does not grow with every table ever opened."""
+    cdef dict registry = bt._cursors
+    cdef list lst, live, empty = None
     cdef Py_ssize_t i, n
-    for lst in (<dict>bt._cursors).values():
+    for root, lst in registry.items():
         n = len(lst)
         if n == 0:
+            if empty is None:
+                empty = []
+            empty.append(root)
             continue
         live = None
         for i in range(n):
@@ -452,6 +458,9 @@ cpdef int save_all(object bt) except -1:
                 c.invalidate()     # its page could not be read: it just loses its place
         if live is not None:
             lst[:] = live
+    if empty is not None:
+        for root in empty:
+            del registry[root]
     return 0
 
 
@@ -546,9 +555,11 @@ cdef class BtCursor:
         self.skip_next = 0
         self.kept = False
         self.usable = self.pager.page_size - self.pager.reserved
-        peers = (<dict>bt._cursors).get(self.root)
+        registry = <dict>bt._cursors
+        peers = registry.get(self.root)
         if peers is None:
-            peers = bt._peers(self.root)
+            # (Btree._peers: a new shared list; save_all drops it again once it is empty)
+            peers = registry[self.root] = []
         elif len(peers) >= 8:
             # dead cursors (the VM drops them without close()) are pruned here and in
             # save_peers rather than by a weakref callback per cursor

@@ -113,3 +113,26 @@ def test_statements_rollback_and_eviction_match_sqlite3(cache_size):
     con = sqlengine.connect(":memory:", isolation_level=None)
     assert run(con) == run(sqlite3.connect(":memory:", isolation_level=None))
     _file_matches_cache(con._db.bt)
+
+
+def test_cursor_registry_drops_roots_with_no_cursor():
+    # _btree.save_all, at every statement's end, drops the roots no cursor is attached to:
+    # the registry it walks does not grow with every table ever opened
+    con = sqlengine.connect(":memory:", isolation_level=None)
+    ref = sqlite3.connect(":memory:", isolation_level=None)
+    got, want = [], []
+    for k in range(60):
+        for c, out in ((con, got), (ref, want)):
+            c.execute("create table t%d(a integer primary key, b)" % k)
+            c.execute("create index i%d on t%d(b)" % (k, k))
+            c.execute("insert into t%d values (1, 'x'), (2, 'y')" % k)
+            out.append(c.execute("select a from t%d where b = 'y'" % k).fetchall())
+            if k % 3 == 0:
+                c.execute("drop table t%d" % k)
+    assert got == want
+    assert len(con._db.bt._cursors) <= 2
+    # a cursor left open on a statement still running keeps its root registered and saved
+    cur = con.execute("select a from t1")
+    assert cur.fetchone() == (1,)
+    con.execute("insert into t2 values (3, 'z')")
+    assert cur.fetchall() == [(2,)]
