@@ -77,6 +77,10 @@ cdef Py_ssize_t F_BTW_EXPR = slot_offset(A.Between, "expr")
 cdef Py_ssize_t F_BTW_LOW = slot_offset(A.Between, "low")
 cdef Py_ssize_t F_BTW_HIGH = slot_offset(A.Between, "high")
 cdef Py_ssize_t F_BTW_NEG = slot_offset(A.Between, "negated")
+cdef Py_ssize_t F_FC_ARGS = slot_offset(A.FunctionCall, "args")
+cdef Py_ssize_t F_FC_DISTINCT = slot_offset(A.FunctionCall, "distinct")
+cdef Py_ssize_t F_FC_STAR = slot_offset(A.FunctionCall, "star")
+cdef Py_ssize_t F_FC_FILTER = slot_offset(A.FunctionCall, "filter")
 
 cdef int OP_OpenRead = O.OP_OpenRead
 cdef int OP_OpenWrite = O.OP_OpenWrite
@@ -629,6 +633,24 @@ cpdef int emit_group_flush(ProgramBuilder b, int ret, int out_sub, int end) exce
     return 0
 
 
+cdef inline object _call_filter(a):
+    """An aggregate call's FILTER (``a.filter``), read from the slot of an exact
+    FunctionCall."""
+    if type(a) is T_FunctionCall:
+        return slot(a, F_FC_FILTER)
+    return a.filter
+
+
+cdef inline object _call_args(a):
+    """An aggregate call's arguments coded from the row: none for ``count(*)``, else
+    ``a.args`` (read from the slots of an exact FunctionCall)."""
+    if type(a) is T_FunctionCall:
+        if slot(a, F_FC_STAR):
+            return ()
+        return slot(a, F_FC_ARGS)
+    return () if a.star else a.args
+
+
 cpdef int emit_agg_finals(ProgramBuilder b, int acc, list defs) except -1:
     """AggFinal of each aggregate of ``defs`` (``(call, function, n_args)`` tuples), the
     i-th accumulator at ``acc + i``."""
@@ -659,7 +681,7 @@ cpdef int emit_agg_steps(ProgramBuilder b, p, scope, list defs, list needs_hit, 
         nargs = d[2]
         skip = 0
         h = hit if needs_hit[i] else 0
-        filt = a.filter
+        filt = _call_filter(a)
         if filt is not None:
             skip = b.new_label()
             if h and used:  # a dropped row is loaded only if it is the first
@@ -669,12 +691,13 @@ cpdef int emit_agg_steps(ProgramBuilder b, p, scope, list defs, list needs_hit, 
             else:
                 if_false(p, scope, filt, skip, True)
         base = bases[i]
-        if code_args and not a.star:
+        if code_args:
             j = 0
-            for x in a.args:
+            for x in _call_args(a):
                 code_expr(p, scope, x, base + j)
                 j += 1
-        b.emit(OP_AggStep, (1 if a.distinct else 0) | (h << 1), base, acc + i, d[1], nargs)
+        dist = slot(a, F_FC_DISTINCT) if type(a) is T_FunctionCall else a.distinct
+        b.emit(OP_AggStep, (1 if dist else 0) | (h << 1), base, acc + i, d[1], nargs)
         if skip:
             b.resolve(skip)
     return 0
@@ -754,7 +777,7 @@ cpdef int group_rows_into_sorter(ProgramBuilder b, p, scope, list defs, group_by
         a = d[0]
         nargs = d[2]
         skip = 0
-        filt = a.filter
+        filt = _call_filter(a)
         if filt is not None:
             skip = b.new_label()
             fp = fpos[i]
@@ -762,10 +785,9 @@ cpdef int group_rows_into_sorter(ProgramBuilder b, p, scope, list defs, group_by
             if nargs:
                 b.emit(OP_Null, 0, blk + pos, blk + pos + nargs - 1)
             b.emit(OP_IfNot, blk + fp, skip, 1)
-        if not a.star:
-            for x in a.args:
-                code_expr(p, scope, x, blk + pos)
-                pos += 1
+        for x in _call_args(a):
+            code_expr(p, scope, x, blk + pos)
+            pos += 1
         if skip:
             b.resolve(skip)
     for ref in bare:
@@ -952,7 +974,10 @@ cdef object _column_ref(Scope scope, e):
             return ref if ref.scope is scope else None
     if type(e) is T_Column or isinstance(e, T_Column):
         try:
-            ref = scope.lookup(e.name, e.table)
+            if type(e) is T_Column:
+                ref = scope.lookup(slot(e, F_COL_NAME), slot(e, F_COL_TABLE))
+            else:
+                ref = scope.lookup(e.name, e.table)
         except OperationalError:
             return None
         if ref is not None and ref.scope is scope:
@@ -1031,7 +1056,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
         needs_hit.append(h)
         if h:
             any_hit = True
-            if d[0].filter is None:
+            if _call_filter(d[0]) is None:
                 free_minmax = True
     if n_bare and (group_by is not None or not free_minmax):
         used = b.alloc_reg(1)
@@ -1048,7 +1073,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
         if n_defs == 1 and having is None:
             d = <tuple>defs[0]
             a = d[0]
-            one_minmax = (d[2] == 1 and a.filter is None
+            one_minmax = (d[2] == 1 and _call_filter(a) is None
                           and a.name.lower() in ("min", "max"))
         w = _where_begin(p, scope, where, left_on, core=core, minmax=one_minmax)
         _step_loop_row(b, p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
@@ -1062,7 +1087,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     for i in range(n_defs):
         d = <tuple>defs[i]
         n_args += <int>d[2]
-        if d[0].filter is not None:
+        if _call_filter(d[0]) is not None:
             filters.append(i)
     width = ng + n_args + n_bare + len(filters)
     any_collate = core.features & FEAT_COLLATE  # (the GROUP BY terms are the core's own)
