@@ -16,6 +16,7 @@ scope and appends instructions; it never runs code, touches storage, or changes 
 cimport cython
 from cpython cimport array
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
+from cpython.dict cimport PyDict_Update
 from libc.string cimport memcpy
 
 cdef extern from "Python.h":
@@ -1010,10 +1011,12 @@ cdef int _output_row(ProgramBuilder b, p, Scope scope, int acc, list defs,
     cdef Py_ssize_t k
     cdef dict overrides = scope.overrides
     emit_agg_finals(b, acc, defs)
-    overrides.update(agg_overrides)
+    if agg_overrides:  # (PyDict_Update: dict.update's merge without its method call)
+        PyDict_Update(overrides, agg_overrides)
     for k in range(len(bare)):
         overrides[_ref_key(bare[k])] = bare_regs + k
-    overrides.update(key_overrides)
+    if key_overrides:
+        PyDict_Update(overrides, key_overrides)
     if having is not None:
         if_false(p, scope, having, skip, True)
     rows.emit()
