@@ -44,7 +44,7 @@ class ColumnInfo:
 
 class Index:
     __slots__ = ("name", "table", "columns", "collations", "desc", "unique", "root", "sql",
-                 "auto", "conflict", "is_pk", "where", "exprs")
+                 "auto", "conflict", "is_pk", "where", "exprs", "key_info")
 
     def __init__(self, name, table, columns, collations, desc, unique, root, sql, auto=False,
                  conflict=None, is_pk=False):
@@ -61,6 +61,10 @@ class Index:
         self.is_pk = is_pk
         self.where = None
         self.exprs = None
+        # (table, KeyInfo): the compiler's key info of this index as an index of that Table
+        # object, kept when every key field compares BINARY (compiler/_where.pyx
+        # index_key_info); None until first asked
+        self.key_info = None
 
 
 class Table:

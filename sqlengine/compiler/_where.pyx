@@ -118,29 +118,55 @@ cdef _row_key_info_class():
 
 
 cpdef index_key_info(p, idx, table):
-    """The KeyInfo (P4 of OpenRead/OpenWrite) of index ``idx`` of ``table``."""
-    cdef list colls = []
+    """The KeyInfo (P4 of OpenRead/OpenWrite) of index ``idx`` of ``table``. One whose
+    fields all compare BINARY depends on the schema objects only (no collation function
+    of the connection): it is kept on the Index (``Index.key_info``) with the Table object
+    it was built for, and a schema change builds new Tables, so the next statement on the
+    same schema takes it from there; the programs share it (nothing changes a KeyInfo)."""
+    hit = getattr(idx, "key_info", None)
+    if hit is not None and (<tuple>hit)[0] is table:
+        return (<tuple>hit)[1]
+    cdef list names = []
     cdef Py_ssize_t k
-    coll_func = p.coll_func
     columns = idx.columns
     collations = idx.collations
     tcols = table.columns if table is not None else None
     for k in range(len(columns)):
-        name = collations[k] or tcols[columns[k]].collation
-        colls.append(None if name is None else coll_func(name))  # (None: BINARY)
+        names.append(collations[k] or tcols[columns[k]].collation)  # (None: BINARY)
     cdef list desc = list(idx.desc)
-    if table is not None and getattr(table, "without_rowid", False):
+    cdef bint row_key = table is not None and getattr(table, "without_rowid", False)
+    if row_key:
         # the key columns, then the rest of the record (no rowid)
-        from sqlengine.schema import pk_fields, record_tail
+        from sqlengine.schema import record_tail
         for _c, coll, d in record_tail(table, idx):
-            colls.append(coll_func(coll))
+            names.append(coll)
             desc.append(d)
+    else:
+        names.append(None)
+        desc.append(False)
+    cdef bint binary = True
+    for name in names:
+        if name is not None and name.upper() != "BINARY":
+            binary = False
+            break
+    cdef list colls
+    if binary:
+        colls = [None] * len(names)
+    else:
+        coll_func = p.coll_func
+        colls = [None if name is None else coll_func(name) for name in names]
+    if row_key:
+        from sqlengine.schema import pk_fields
         ki = _row_key_info_class()(len(colls), colls, desc)
         ki.pk_fields = pk_fields(table, idx)
-        return ki
-    colls.append(None)
-    desc.append(False)
-    return KeyInfo(len(columns) + 1, colls, desc)
+    else:
+        ki = KeyInfo(len(columns) + 1, colls, desc)
+    if binary:
+        try:
+            idx.key_info = (table, ki)
+        except AttributeError:  # (an index object without the slot: built each time)
+            pass
+    return ki
 
 
 # ---- the loops -------------------------------------------------------------------------------

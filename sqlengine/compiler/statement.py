@@ -36,29 +36,38 @@ compile_options.register_functions()
 # and (see _may_abort) a halt whose conflict action is ABORT.
 _MAY_RAISE = frozenset((OP_Function, OP_AggStep, OP_AggFinal, OP_AggValue,
                         OP_Destroy, OP_ParseSchema))
-_HALTS = frozenset((OP_Halt, OP_HaltIfNull, OP_Raise))
 _KEEPS_OR_DROPS_ALL = (OE_ROLLBACK, OE_FAIL)
 
 
 def _may_abort(p, prog) -> bool:
     """Whether ``prog`` may fail after a write with its changes to be undone (it then runs
     in a statement savepoint inside a transaction). An I/O error, a full disk or an
-    interrupt needs none: those roll back the whole transaction (database._stmt_error)."""
+    interrupt needs none: those roll back the whole transaction (database._stmt_error).
+    The set of the program's opcodes (one C pass over its array) answers for the
+    instructions that always may raise; only the halts and MustBeInts it holds, found by
+    the array's own search, are then read one by one."""
     if p.db.collations.has_user():  # (a user collation may raise in any comparison)
         return True
+    ops = prog.opcodes
+    present = set(ops)
+    if not _MAY_RAISE.isdisjoint(present):
+        return True
     p1, p2 = prog.p1, prog.p2
-    for i, op in enumerate(prog.opcodes):
-        if op in _MAY_RAISE:
-            return True
-        if op in _HALTS:
+    for op in (OP_Halt, OP_HaltIfNull, OP_Raise, OP_MustBeInt):
+        if op not in present:
+            continue
+        i = -1
+        for _ in range(ops.count(op)):
+            i = ops.index(op, i + 1)
             if op == OP_Raise:
                 if p1[i] not in _KEEPS_OR_DROPS_ALL:
+                    return True
+            elif op == OP_MustBeInt:
+                if p2[i] == 0:
                     return True
             elif (p1[i] or op == OP_HaltIfNull) and p2[i] not in _KEEPS_OR_DROPS_ALL \
                     and p1[i] != SQLITE_FULL:  # (AUTOINCREMENT out of rowids: disk full)
                 return True
-        elif op == OP_MustBeInt and p2[i] == 0:
-            return True
     return False
 
 
