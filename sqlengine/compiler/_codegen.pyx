@@ -1049,7 +1049,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     cdef bint any_hit = False, free_minmax = False, one_minmax
     cdef list needs_hit = [], filters, gnames, bases, order
     cdef dict key_overrides = {}, filter_regs
-    cdef set bare_set
+    cdef list bare_keys
     cdef tuple d
     if _where_begin is None:
         _bind_agg()
@@ -1100,12 +1100,14 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     prev = b.alloc_reg(ng)
     # a group term's column read outside aggregates is an accumulator column too, loaded
     # from the row the bare columns come from (a NOCASE key: that row's spelling)
-    bare_set = {_ref_key(ref) for ref in bare} if n_bare else None
+    # (the bare columns' keys, a few (cursor, column) tuples, scanned by ==: cheaper than
+    # a set's hashing of each)
+    bare_keys = [_ref_key(ref) for ref in bare]
     for j in range(ng):
         ref = _column_ref(scope, group_by[j])
         if ref is not None:
             key = _ref_key(ref)
-            if bare_set is None or key not in bare_set:
+            if key not in bare_keys:
                 key_overrides.setdefault(key, prev + j)
     cur = b.alloc_reg(ng)
     ret = b.alloc_reg(1)
