@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from sqlengine.compiler.compile_options import OPTIONS
 from sqlengine.compiler.pragma_settings import (DB_SETTINGS, SETTINGS, atoi, compile_setting,
-                                                get_boolean)
+                                                get_boolean, leading_int)
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import next_token
@@ -138,17 +138,7 @@ def _int_value(v) -> int:
         return int(s)
     except ValueError:
         pass
-    # leading integer prefix, as sqlite3Atoi
-    sign = 1
-    if s[:1] in "+-":
-        sign = -1 if s[0] == "-" else 1
-        s = s[1:]
-    digits = ""
-    for ch in s:
-        if not ch.isdigit():
-            break
-        digits += ch
-    return sign * int(digits) if digits else 0
+    return leading_int(s)  # the leading integer, as sqlite3Atoi
 
 
 def _emit_rows(p, ncols, rows, dest=None):

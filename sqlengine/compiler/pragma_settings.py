@@ -308,17 +308,22 @@ def _text(v) -> str:
 
 def atoi(v) -> int:
     """sqlite3Atoi: the leading (signed) decimal integer of the text, 0 for none."""
-    text = _text(v).strip()
+    n = leading_int(_text(v))
+    return n if -0x80000000 <= n <= 0x7FFFFFFF else 0
+
+
+def leading_int(text: str) -> int:
+    """The leading (signed) decimal integer of the text after blanks, 0 for none."""
+    text = text.strip()
     sign = -1 if text[:1] == "-" else 1
     if text[:1] in "+-":
         text = text[1:]
-    n = 0
+    digits = ""
     for ch in text:
         if not "0" <= ch <= "9":
             break
-        n = n * 10 + ord(ch) - 48
-    n *= sign
-    return n if -0x80000000 <= n <= 0x7FFFFFFF else 0
+        digits += ch
+    return sign * int(digits) if digits else 0
 
 
 def _get_int32(v):
@@ -360,16 +365,7 @@ def _leading_int(v) -> int:
     n = _dec_or_hex(v)
     if n is not None:
         return n if n < 0x8000000000000000 else n - 0x10000000000000000
-    text = _text(v).strip()
-    sign = -1 if text[:1] == "-" else 1
-    if text[:1] in "+-":
-        text = text[1:]
-    digits = ""
-    for ch in text:
-        if not "0" <= ch <= "9":
-            break
-        digits += ch
-    return sign * int(digits) if digits else 0
+    return leading_int(_text(v))
 
 
 def _dec_or_hex(v):
