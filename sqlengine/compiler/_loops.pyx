@@ -78,10 +78,6 @@ cdef int c_est_log(int n) noexcept:
     return 0 if n <= 10 else c_log_est(n) - 33
 
 
-def est_log(int n) -> int:
-    return c_est_log(n)
-
-
 TABLE_ROWS = 200  # LogEst of 1,048,576: SQLite's row count for a table without statistics
 cdef int C_TABLE_ROWS = 200
 _IDX_EST = (33, 32, 30, 28, 26)  # rows per key prefix: 10, 9, 8, 7, 6, then 5 (23)

@@ -31,11 +31,6 @@ def has_generated(table) -> bool:
     return any(c.generated is not None for c in getattr(table, "columns", ()))
 
 
-def is_virtual(table, i) -> bool:
-    st = getattr(table, "storage", None)
-    return st is not None and i >= 0 and st[i] < 0
-
-
 def _column_refs(e, out):
     """Names (lower case) of the unqualified columns ``e`` reads."""
     if isinstance(e, A.Column):

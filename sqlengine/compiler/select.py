@@ -1527,12 +1527,6 @@ def _code_compound(p, sel, dest, outer, corr, line):
     first_op = ops[0]
     info = None
     store_is_index = False
-
-    def open_store(as_index, n):
-        if as_index:
-            b.emit(OP_OpenEphemeral, cur, n, 0, SortSpec(n, [p.collation(c) for c in info.colls]))
-        else:
-            b.emit(OP_OpenEphemeral, cur, n)
     # the first arm
     for k, (op, arm) in enumerate(arms):
         if k == 0:
