@@ -24,17 +24,16 @@ cdef extern from "Python.h":
 
 import array as _pyarray
 
-from sqlengine.compiler._resolve cimport (ColRef, Scope, Source, lookup_name, slot,
-                                          slot_offset)
+from sqlengine.compiler._resolve cimport (ColRef, Scope, Source, comparison_collation,
+                                          expr_affinity, lookup_name, slot, slot_offset)
 from sqlengine.compiler.resolve import (ROWID_NAMES, CoalesceRef, ResolvedColumn,
-                                        comparison_collation,
-                                        expr_affinity, expr_collation, no_such_column)
+                                        expr_collation, no_such_column)
 from sqlengine.compiler.explain import eqp_line as _eqp_line
 from sqlengine.compiler.walk import operands as _operands
 from sqlengine.errors import InternalError, OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
-from sqlengine.vdbe._values import comparison_affinity
+from sqlengine.vdbe._values cimport comparison_affinity
 from sqlengine.vdbe.program cimport Program
 from sqlengine.vdbe._sorter cimport SortSpec
 
@@ -690,12 +689,12 @@ cpdef int emit_agg_steps(ProgramBuilder b, p, scope, list defs, list needs_hit, 
             if filter_regs is not None:  # its value, computed while scanning the rows
                 b.emit(OP_IfNot, filter_regs[i], skip, 1)
             else:
-                if_false(p, scope, filt, skip, True)
+                _if_false(p, b, scope, filt, skip, True)
         base = bases[i]
         if code_args:
             j = 0
             for x in _call_args(a):
-                code_expr(p, scope, x, base + j)
+                _code_expr(p, b, scope, x, base + j)
                 j += 1
         dist = slot(a, F_FC_DISTINCT) if type(a) is T_FunctionCall else a.distinct
         b.emit(OP_AggStep, (1 if dist else 0) | (h << 1), base, acc + i, d[1], nargs)
@@ -719,7 +718,7 @@ cpdef int emit_copy_bare(ProgramBuilder b, p, list bare, int hit, int used, int 
         if srt >= 0:
             b.emit(OP_Column, srt, first + k, bare_regs + k)
         else:
-            code_column(p, bare[k], bare_regs + k)
+            _code_column(p, b, bare[k], bare_regs + k)
     b.resolve(skip)
     if used:
         b.emit(OP_Integer, 1, used)
@@ -743,12 +742,12 @@ cpdef int code_result_columns(ProgramBuilder b, p, scope, list result_exprs, unu
     cdef int base = b.alloc_reg(n if n > 1 else 1)
     for i in range(n):
         if unused is None or unused is not all_unused and i not in unused:
-            code_expr(p, scope, result_exprs[i], base + i)
+            _code_expr(p, b, scope, result_exprs[i], base + i)
             continue
         saved = p.values_unused
         p.values_unused = True
         try:
-            code_expr(p, scope, result_exprs[i], base + i)
+            _code_expr(p, b, scope, result_exprs[i], base + i)
         finally:
             p.values_unused = saved
     return base
@@ -767,7 +766,7 @@ cpdef int group_rows_into_sorter(ProgramBuilder b, p, scope, list defs, group_by
     cdef dict fpos = {}
     cdef tuple d
     for j in range(ng):
-        code_expr(p, scope, group_by[j], blk + j)
+        _code_expr(p, b, scope, group_by[j], blk + j)
     k = 0
     for i in filters:
         fpos[i] = ng + n_args + n_bare + k
@@ -782,17 +781,17 @@ cpdef int group_rows_into_sorter(ProgramBuilder b, p, scope, list defs, group_by
         if filt is not None:
             skip = b.new_label()
             fp = fpos[i]
-            code_expr(p, scope, filt, blk + fp)
+            _code_expr(p, b, scope, filt, blk + fp)
             if nargs:
                 b.emit(OP_Null, 0, blk + pos, blk + pos + nargs - 1)
             b.emit(OP_IfNot, blk + fp, skip, 1)
         for x in _call_args(a):
-            code_expr(p, scope, x, blk + pos)
+            _code_expr(p, b, scope, x, blk + pos)
             pos += 1
         if skip:
             b.resolve(skip)
     for ref in bare:
-        code_column(p, ref, blk + pos)
+        _code_column(p, b, ref, blk + pos)
         pos += 1
     rec = b.alloc_reg(1)
     b.emit(OP_MakeRecord, blk, width, rec)
@@ -853,7 +852,7 @@ cpdef int emit_result_row(ProgramBuilder b, p, scope, int res_base, int n_res, d
                 idx = o[1]
                 b.emit(OP_SCopy, res_base + idx, blk + k)
             else:
-                code_expr(p, scope, o[0], blk + k)
+                _code_expr(p, b, scope, o[0], blk + k)
         if n_res:
             b.emit(OP_Copy, res_base, blk + n_ob, n_res - 1)
         rec = b.alloc_reg(1)
@@ -1018,7 +1017,7 @@ cdef int _output_row(ProgramBuilder b, p, Scope scope, int acc, list defs,
     if key_overrides:
         PyDict_Update(overrides, key_overrides)
     if having is not None:
-        if_false(p, scope, having, skip, True)
+        _if_false(p, b, scope, having, skip, True)
     rows.emit()
     b.resolve(skip)
     overrides.clear()
@@ -1122,7 +1121,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     if w.n_ordered == ng:  # the loops deliver the groups in order: no sorter
         b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
         for j in range(ng):
-            code_expr(p, scope, group_by[j], cur + j)
+            _code_expr(p, b, scope, group_by[j], cur + j)
         # with the row's group key in cur: close the previous group if the key changed
         emit_group_break(b, has_group, cur, prev, ng, spec, ret, out_sub, acc, n_defs, used)
         _step_loop_row(b, p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
@@ -1227,10 +1226,13 @@ cdef int _notnull_fold(scope, e) except -2:
 
 cpdef code_column(p, ref_, int target):
     """Read a resolved column (a ColRef) into ``target``."""
-    cdef ColRef ref = ref_
+    _code_column(p, p.b, ref_, target)
+
+
+cdef int _code_column(p, ProgramBuilder b, ColRef ref, int target) except -1:
+    # (code_column with the builder ``p.b`` handed down by the expression coder)
     if ref is None:
         raise InternalError("no column to read")
-    cdef ProgramBuilder b = p.b
     cdef Source src = ref.source
     col = ref.col
     ov = (<Scope>ref.scope).overrides
@@ -1238,22 +1240,22 @@ cpdef code_column(p, ref_, int target):
         r = ov.get((src.cursor, col))
         if r is not None:
             b.emit(OP_SCopy, r, target)
-            return
+            return 0
     if type(ref) is T_CoalesceRef:  # a FULL JOIN's USING column: the first non-NULL side
         done = b.new_label()
         alts = ref.alts
         for alt in alts:
-            code_column(p, alt, target)
+            _code_column(p, b, alt, target)
             if alt is not alts[-1]:
                 b.emit(OP_NotNull, target, done)
         b.resolve(done)
-        return
+        return 0
     if col < 0 or (src.is_table and col == src.ipk):
         if col < 0 and src.rowid_null:  # a subquery's rowid that SQLite reads as NULL
             b.emit(OP_Null, 0, target)
         else:
             b.emit(OP_Rowid, src.cursor, target)
-        return
+        return 0
     defaults = src.defaults
     field = col
     if src.is_table:
@@ -1262,12 +1264,13 @@ cpdef code_column(p, ref_, int target):
             field = storage[col]
             if field < 0:  # a VIRTUAL generated column: computed from the row
                 _expr.code_virtual_column(p, ref, target)
-                return
+                return 0
     # the comment (table, column) is joined with a dot only when a listing shows it
     b.emit(OP_Column, src.cursor, field, target,
            defaults[col] if defaults is not None else None, 0, (src.name, src.columns[col]))
     if src.is_table and src.affs[col] == AFF_REAL:
         b.emit(OP_RealAffinity, target)
+    return 0
 
 
 def aff_code(aff):
@@ -1281,32 +1284,42 @@ def aff_code(aff):
 
 cpdef int code_expr_reg(p, scope, e) except? -1:
     """Code ``e`` into a new register; its number."""
-    cdef ProgramBuilder b = p.b
+    return _code_expr_reg(p, p.b, scope, e)
+
+
+cdef int _code_expr_reg(p, ProgramBuilder b, scope, e) except? -1:
     cdef int r = b.alloc_reg(1)
-    code_expr(p, scope, e, r)
+    _code_expr(p, b, scope, e, r)
     return r
 
 
-cdef int code_operand(p, scope, e) except? -1:
+cdef int _code_operand(p, ProgramBuilder b, scope, e) except? -1:
     """The register holding ``e`` for an instruction that only reads it (an arithmetic,
     comparison or logical operand): a literal's is loaded once per run (``const_reg``),
     anything else is coded here into a new register."""
     if type(e) is T_Literal:
         v = slot(e, F_LIT_VALUE)
         if not (type(v) is int and v > INT64_OVER):
-            return (<ProgramBuilder>p.b).const_reg(literal_value(v))
-    return code_expr_reg(p, scope, e)
+            return b.const_reg(literal_value(v))
+    return _code_expr_reg(p, b, scope, e)
 
 
 cpdef code_expr(p, scope, e, int target):
     """Compute ``e`` into register ``target``."""
-    cdef ProgramBuilder b
+    _code_expr(p, p.b, scope, e, target)
+
+
+# The coder's functions below take the builder (``p.b``, read once by the public entry
+# points) as an argument: reading it from the Parse object is a Python attribute lookup.
+# (Code that swaps ``p.b`` puts it back before it returns, so it is the same builder
+# throughout one call.)
+
+cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
     cdef int r, r1, r2, rx, z
     t = type(e)
-    if t is T_Unary:  # (before reading p.b: a unary plus needs no builder of its own)
-        _code_unary(p, scope, e, target)
-        return
-    b = p.b
+    if t is T_Unary:
+        _code_unary(p, b, scope, e, target)
+        return 0
     if t is T_Literal:
         v = slot(e, F_LIT_VALUE)
         if type(v) is int and v > INT64_OVER:
@@ -1320,57 +1333,57 @@ cpdef code_expr(p, scope, e, int target):
             if p.trigger_ctx is not None and table is not None and \
                     table.lower() in ("new", "old"):
                 _expr.code_trigger_ref(p, e, target)
-                return
+                return 0
             if e.quoted and table is None:
                 emit_constant(b, e.name, target)
-                return
+                return 0
             raise no_such_column(e.name, table)
-        code_column(p, ref, target)
+        _code_column(p, b, ref, target)
     elif t is T_Binary:
         op = slot(e, F_BIN_OP)
         opc = _ARITH.get(op)
         if opc is not None:
-            r1 = code_operand(p, scope, slot(e, F_BIN_LEFT))
-            r2 = code_operand(p, scope, slot(e, F_BIN_RIGHT))
+            r1 = _code_operand(p, b, scope, slot(e, F_BIN_LEFT))
+            r2 = _code_operand(p, b, scope, slot(e, F_BIN_RIGHT))
             b.emit(opc, r2, r1, target)
-            return
+            return 0
         opc = _CMP.get(op)
         if opc is not None:
             left = slot(e, F_BIN_LEFT)
             right = slot(e, F_BIN_RIGHT)
             if (_maybe_vector(left) or _maybe_vector(right)) and \
                     _expr._rowvalue.code_compare(p, scope, e, target):
-                return
+                return 0
             if (op == "IS" or op == "IS NOT") and type(right) is T_Literal:
                 k = _notnull_fold(scope, e)
                 if k >= 0:
                     b.emit(OP_Integer, k, target)
-                    return
-            _emit_cmp(p, scope, opc, left, right, target,
+                    return 0
+            _emit_cmp(p, b, scope, opc, left, right, target,
                       CMP_STOREP2 | (CMP_NULLEQ if op == "IS" or op == "IS NOT" else 0),
                       None, None)
         elif op == "AND" or op == "OR":
-            r1 = code_operand(p, scope, slot(e, F_BIN_LEFT))
-            r2 = code_operand(p, scope, slot(e, F_BIN_RIGHT))
+            r1 = _code_operand(p, b, scope, slot(e, F_BIN_LEFT))
+            r2 = _code_operand(p, b, scope, slot(e, F_BIN_RIGHT))
             b.emit(OP_And if op == "AND" else OP_Or, r1, r2, target)
         else:
             _expr._code_binary_other(p, scope, e, target)
     elif t is T_ResolvedColumn:
-        code_column(p, e.ref, target)
+        _code_column(p, b, e.ref, target)
     elif t is T_Param:
         b.emit(OP_Variable, p.param_number(e.text, e.pos), target)
     elif t is T_Collate:
         p.collation(e.collation)
-        code_expr(p, scope, e.expr, target)
+        _code_expr(p, b, scope, e.expr, target)
     elif t is T_Cast:
-        code_expr(p, scope, e.expr, target)
+        _code_expr(p, b, scope, e.expr, target)
         b.emit(OP_CastType, target, 0, 0, e.type_name)
     elif t is T_IsNull:
         k = _notnull_fold(scope, e)
         if k >= 0:
             b.emit(OP_Integer, k, target)
-            return
-        r = code_expr_reg(p, scope, slot(e, F_ISNULL_EXPR))
+            return 0
+        r = _code_expr_reg(p, b, scope, slot(e, F_ISNULL_EXPR))
         b.emit(OP_Integer, 1, target)
         lbl = b.new_label()
         b.emit(OP_IsNull if not slot(e, F_ISNULL_NEG) else OP_NotNull, r, lbl)
@@ -1378,33 +1391,31 @@ cpdef code_expr(p, scope, e, int target):
         b.resolve(lbl)
     elif t is T_Between:
         if _vector_between(p, scope, e) and _expr._rowvalue.code_between(p, scope, e, target):
-            return
+            return 0
         x = slot(e, F_BTW_EXPR)
-        rx = code_expr_reg(p, scope, x)
+        rx = _code_expr_reg(p, b, scope, x)
         r1 = b.alloc_reg(1)
         r2 = b.alloc_reg(1)
-        _emit_cmp(p, scope, OP_Ge, x, slot(e, F_BTW_LOW), r1, CMP_STOREP2, rx, None)
-        _emit_cmp(p, scope, OP_Le, x, slot(e, F_BTW_HIGH), r2, CMP_STOREP2, rx, None)
+        _emit_cmp(p, b, scope, OP_Ge, x, slot(e, F_BTW_LOW), r1, CMP_STOREP2, rx, None)
+        _emit_cmp(p, b, scope, OP_Le, x, slot(e, F_BTW_HIGH), r2, CMP_STOREP2, rx, None)
         b.emit(OP_And, r1, r2, target)
         if slot(e, F_BTW_NEG):
             b.emit(OP_Not, target, target)
     elif t is T_InList:
-        _code_in_list(p, scope, e, target)
+        _code_in_list(p, b, scope, e, target)
     elif t is T_Case:
-        _code_case(p, scope, e, target)
+        _code_case_b(p, b, scope, e, target)
     else:
         _expr._code_expr_other(p, scope, e, target)
 
 
-cdef _code_unary(p, scope, e, int target):
-    cdef ProgramBuilder b
+cdef int _code_unary(p, ProgramBuilder b, scope, e, int target) except -1:
     cdef int r, z
     op = slot(e, F_UN_OP)
     operand = slot(e, F_UN_OPERAND)
     if op == "+":  # a no-op on the value (SQLite codes the operand into the target)
-        code_expr(p, scope, operand, target)
-        return
-    b = p.b
+        _code_expr(p, b, scope, operand, target)
+        return 0
     if op == "-" and type(operand) is T_Literal and \
             type(slot(operand, F_LIT_VALUE)) in (int, float):
         v = slot(operand, F_LIT_VALUE)
@@ -1415,8 +1426,8 @@ cdef _code_unary(p, scope, e, int target):
             emit_constant(b, -v, target)
         else:
             emit_constant(b, literal_value(-literal_value(v)), target)
-        return
-    r = code_expr_reg(p, scope, operand)
+        return 0
+    r = _code_expr_reg(p, b, scope, operand)
     if op == "-":
         # SQLite computes -x as 0 - x (overflow to REAL included)
         z = b.alloc_reg(1)
@@ -1452,15 +1463,15 @@ cdef bint _vector_between(p, scope, e) except -1:
 
 def _emit_cmp_py(p, scope, opcode, left, right, dest, flags, left_reg=None, right_reg=None):
     """Emit one comparison: jump to ``dest`` (a label) or, with CMP_STOREP2, store into it."""
-    _emit_cmp(p, scope, opcode, left, right, dest, flags, left_reg, right_reg)
+    _emit_cmp(p, p.b, scope, opcode, left, right, dest, flags, left_reg, right_reg)
 
 
-cdef _emit_cmp(p, scope, int opcode, left, right, int dest, int flags, left_reg, right_reg):
-    cdef ProgramBuilder b = p.b
+cdef int _emit_cmp(p, ProgramBuilder b, scope, int opcode, left, right, int dest, int flags,
+                   left_reg, right_reg) except -1:
     cdef int rl, rr
     cdef Source src
-    rl = left_reg if left_reg is not None else code_operand(p, scope, left)
-    rr = right_reg if right_reg is not None else code_operand(p, scope, right)
+    rl = left_reg if left_reg is not None else _code_operand(p, b, scope, left)
+    rr = right_reg if right_reg is not None else _code_operand(p, b, scope, right)
     coll = _MISSING
     tr = type(right)
     if type(left) is T_Column and (tr is T_Literal or tr is T_Param) and scope is not None:
@@ -1521,20 +1532,19 @@ cdef bint _constant_items(list items) except -1:
     return True
 
 
-cdef _code_in_list(p, scope, e, int target):
-    cdef ProgramBuilder b = p.b
+cdef int _code_in_list(p, ProgramBuilder b, scope, e, int target) except -1:
     cdef int rx, ri, has_null, done, found, nn
     items = e.items
     if not items:
         b.emit(OP_Integer, 1 if e.negated else 0, target)
-        return
+        return 0
     x = e.expr
     if type(x) is T_RowValue:  # (a, b) IN ((1, 2), ...) is IN (VALUES (1, 2), ...)
-        code_expr(p, scope, _expr._rowvalue.in_list_as_values(e), target)
-        return
+        _code_expr(p, b, scope, _expr._rowvalue.in_list_as_values(e), target)
+        return 0
     if type(x) is T_Subquery:
         _expr._rowvalue.check_in_list_lhs(p, scope, e)
-    rx = code_expr_reg(p, scope, x)
+    rx = _code_expr_reg(p, b, scope, x)
     aff_p5 = _AFF_CODE.get(expr_affinity(x, scope), 0)
     if p.returning is not None and len(items) > 2 and _constant_items(items):
         # (SQLite probes such a list as an ephemeral table, converting its left side)
@@ -1552,7 +1562,7 @@ cdef _code_in_list(p, scope, e, int target):
     has_null = b.alloc_reg(1)
     b.emit(OP_Integer, 0, has_null)
     for item in items:
-        ri = code_expr_reg(p, scope, item)
+        ri = _code_expr_reg(p, b, scope, item)
         coll = p.coll_func(coll_name)
         nn = b.new_label()
         b.emit(OP_NotNull, ri, nn)
@@ -1571,27 +1581,30 @@ cdef _code_in_list(p, scope, e, int target):
     b.resolve(done)
 
 
-cpdef _code_case(p, scope, e, int target):
+def _code_case(p, scope, e, int target):
     """CASE [operand] WHEN ... THEN ... [ELSE ...] END."""
-    cdef ProgramBuilder b = p.b
+    _code_case_b(p, p.b, scope, e, target)
+
+
+cdef int _code_case_b(p, ProgramBuilder b, scope, e, int target) except -1:
     cdef int end, nxt, r0 = 0
     operand = e.operand
     if _maybe_vector(operand) and _expr._rowvalue.code_case(p, scope, e, target):
-        return
+        return 0
     end = b.new_label()
     if operand is not None:
-        r0 = code_expr_reg(p, scope, operand)
+        r0 = _code_expr_reg(p, b, scope, operand)
     for w, then in e.whens:
         nxt = b.new_label()
         if operand is not None:
-            _emit_cmp(p, scope, OP_Ne, operand, w, nxt, CMP_JUMPIFNULL, r0, None)
+            _emit_cmp(p, b, scope, OP_Ne, operand, w, nxt, CMP_JUMPIFNULL, r0, None)
         else:
-            if_false(p, scope, w, nxt, True)
-        code_expr(p, scope, then, target)
+            _if_false(p, b, scope, w, nxt, True)
+        _code_expr(p, b, scope, then, target)
         b.emit(OP_Goto, 0, end)
         b.resolve(nxt)
     if e.else_ is not None:
-        code_expr(p, scope, e.else_, target)
+        _code_expr(p, b, scope, e.else_, target)
     else:
         b.emit(OP_Null, 0, target)
     b.resolve(end)
@@ -1603,21 +1616,29 @@ cpdef _code_case(p, scope, e, int target):
 
 cpdef if_false(p, scope, e, int label, bint jump_if_null):
     """Jump to ``label`` when ``e`` is false (and when NULL if ``jump_if_null``)."""
-    cdef ProgramBuilder b = p.b
+    _if_false(p, p.b, scope, e, label, jump_if_null)
+
+
+cpdef if_true(p, scope, e, int label, bint jump_if_null):
+    """Jump to ``label`` when ``e`` is true (and when NULL if ``jump_if_null``)."""
+    _if_true(p, p.b, scope, e, label, jump_if_null)
+
+
+cdef int _if_false(p, ProgramBuilder b, scope, e, int label, bint jump_if_null) except -1:
     cdef int r, rx, d2, f
     t = type(e)
     if t is T_Binary:
         op = slot(e, F_BIN_OP)
         if op == "AND":
-            if_false(p, scope, slot(e, F_BIN_LEFT), label, jump_if_null)
-            if_false(p, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
-            return
+            _if_false(p, b, scope, slot(e, F_BIN_LEFT), label, jump_if_null)
+            _if_false(p, b, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
+            return 0
         if op == "OR":
             d2 = b.new_label()
-            if_true(p, scope, slot(e, F_BIN_LEFT), d2, not jump_if_null)
-            if_false(p, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
+            _if_true(p, b, scope, slot(e, F_BIN_LEFT), d2, not jump_if_null)
+            _if_false(p, b, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
             b.resolve(d2)
-            return
+            return 0
         opc = _CMP.get(op)
         if opc is not None:
             left = slot(e, F_BIN_LEFT)
@@ -1628,62 +1649,60 @@ cpdef if_false(p, scope, e, int label, bint jump_if_null):
                     if k >= 0:
                         if k == 0:
                             b.emit(OP_Goto, 0, label)
-                        return
-                    _emit_cmp(p, scope, _NEGATE[opc], left, right, label, CMP_NULLEQ,
+                        return 0
+                    _emit_cmp(p, b, scope, _NEGATE[opc], left, right, label, CMP_NULLEQ,
                               None, None)
                 else:
-                    _emit_cmp(p, scope, _NEGATE[opc], left, right, label,
+                    _emit_cmp(p, b, scope, _NEGATE[opc], left, right, label,
                               CMP_JUMPIFNULL if jump_if_null else 0, None, None)
-                return
+                return 0
     elif t is T_Unary and slot(e, F_UN_OP) == "NOT":
-        if_true(p, scope, slot(e, F_UN_OPERAND), label, jump_if_null)
-        return
+        _if_true(p, b, scope, slot(e, F_UN_OPERAND), label, jump_if_null)
+        return 0
     elif t is T_IsNull:
         k = _notnull_fold(scope, e)
         if k >= 0:
             if k == 0:
                 b.emit(OP_Goto, 0, label)
-            return
-        r = code_expr_reg(p, scope, slot(e, F_ISNULL_EXPR))
+            return 0
+        r = _code_expr_reg(p, b, scope, slot(e, F_ISNULL_EXPR))
         b.emit(OP_NotNull if not slot(e, F_ISNULL_NEG) else OP_IsNull, r, label)
-        return
+        return 0
     elif t is T_Between and _vector_between(p, scope, e):
         _expr._rowvalue.jump_between(p, scope, e, label, jump_if_null, False)
-        return
+        return 0
     elif t is T_Between and not e.negated:
         # x >= lo AND x <= hi, short-circuited as SQLite's jump code does
-        rx = code_expr_reg(p, scope, e.expr)
+        rx = _code_expr_reg(p, b, scope, e.expr)
         f = CMP_JUMPIFNULL if jump_if_null else 0
-        _emit_cmp(p, scope, OP_Lt, e.expr, e.low, label, f, rx, None)
-        _emit_cmp(p, scope, OP_Gt, e.expr, e.high, label, f, rx, None)
-        return
+        _emit_cmp(p, b, scope, OP_Lt, e.expr, e.low, label, f, rx, None)
+        _emit_cmp(p, b, scope, OP_Gt, e.expr, e.high, label, f, rx, None)
+        return 0
     elif t is T_Literal:
         v = slot(e, F_LIT_VALUE)
         if v is not None and type(v) is int and v <= INT64_MAX:
             if not v:
                 b.emit(OP_Goto, 0, label)
-            return
-    r = code_expr_reg(p, scope, e)
+            return 0
+    r = _code_expr_reg(p, b, scope, e)
     b.emit(OP_IfNot, r, label, 1 if jump_if_null else 0)
 
 
-cpdef if_true(p, scope, e, int label, bint jump_if_null):
-    """Jump to ``label`` when ``e`` is true (and when NULL if ``jump_if_null``)."""
-    cdef ProgramBuilder b = p.b
+cdef int _if_true(p, ProgramBuilder b, scope, e, int label, bint jump_if_null) except -1:
     cdef int r, rx, d2
     t = type(e)
     if t is T_Binary:
         op = slot(e, F_BIN_OP)
         if op == "AND":
             d2 = b.new_label()
-            if_false(p, scope, slot(e, F_BIN_LEFT), d2, not jump_if_null)
-            if_true(p, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
+            _if_false(p, b, scope, slot(e, F_BIN_LEFT), d2, not jump_if_null)
+            _if_true(p, b, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
             b.resolve(d2)
-            return
+            return 0
         if op == "OR":
-            if_true(p, scope, slot(e, F_BIN_LEFT), label, jump_if_null)
-            if_true(p, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
-            return
+            _if_true(p, b, scope, slot(e, F_BIN_LEFT), label, jump_if_null)
+            _if_true(p, b, scope, slot(e, F_BIN_RIGHT), label, jump_if_null)
+            return 0
         opc = _CMP.get(op)
         if opc is not None:
             left = slot(e, F_BIN_LEFT)
@@ -1694,37 +1713,37 @@ cpdef if_true(p, scope, e, int label, bint jump_if_null):
                     if k >= 0:
                         if k == 1:
                             b.emit(OP_Goto, 0, label)
-                        return
-                    _emit_cmp(p, scope, opc, left, right, label, CMP_NULLEQ, None, None)
+                        return 0
+                    _emit_cmp(p, b, scope, opc, left, right, label, CMP_NULLEQ, None, None)
                 else:
-                    _emit_cmp(p, scope, opc, left, right, label,
+                    _emit_cmp(p, b, scope, opc, left, right, label,
                               CMP_JUMPIFNULL if jump_if_null else 0, None, None)
-                return
+                return 0
     elif t is T_Unary and slot(e, F_UN_OP) == "NOT":
-        if_false(p, scope, slot(e, F_UN_OPERAND), label, jump_if_null)
-        return
+        _if_false(p, b, scope, slot(e, F_UN_OPERAND), label, jump_if_null)
+        return 0
     elif t is T_IsNull:
         k = _notnull_fold(scope, e)
         if k >= 0:
             if k == 1:
                 b.emit(OP_Goto, 0, label)
-            return
-        r = code_expr_reg(p, scope, slot(e, F_ISNULL_EXPR))
+            return 0
+        r = _code_expr_reg(p, b, scope, slot(e, F_ISNULL_EXPR))
         b.emit(OP_IsNull if not slot(e, F_ISNULL_NEG) else OP_NotNull, r, label)
-        return
+        return 0
     elif t is T_Between and _vector_between(p, scope, e):
         _expr._rowvalue.jump_between(p, scope, e, label, jump_if_null, True)
-        return
+        return 0
     elif t is T_Between and not e.negated:
-        rx = code_expr_reg(p, scope, e.expr)
+        rx = _code_expr_reg(p, b, scope, e.expr)
         d2 = b.new_label()
-        _emit_cmp(p, scope, OP_Lt, e.expr, e.low, d2,
+        _emit_cmp(p, b, scope, OP_Lt, e.expr, e.low, d2,
                   0 if jump_if_null else CMP_JUMPIFNULL, rx, None)
-        _emit_cmp(p, scope, OP_Le, e.expr, e.high, label,
+        _emit_cmp(p, b, scope, OP_Le, e.expr, e.high, label,
                   CMP_JUMPIFNULL if jump_if_null else 0, rx, None)
         b.resolve(d2)
-        return
-    r = code_expr_reg(p, scope, e)
+        return 0
+    r = _code_expr_reg(p, b, scope, e)
     b.emit(OP_If, r, label, 1 if jump_if_null else 0)
 
 
