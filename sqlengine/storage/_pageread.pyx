@@ -1,7 +1,8 @@
 # cython: language_level=3
 """The pager's page-miss path, compiled: read a page the cache does not hold, make its page
-object and cache it (the slow half of ``Pager.get``), and the cache's eviction scan; and the
-commit of an in-memory database (``commit_memory``), which every write statement ends with.
+object and cache it (the slow half of ``Pager.get``), and the cache's eviction scan; the
+commit of an in-memory database (``commit_memory``), which every write statement ends with;
+and the page-1 header stamp of every commit (``stamp_header``).
 
 A full scan of a table larger than the cache misses on every page, so this path runs once
 per page read; in plain Python it cost about as much as the rows on the page. When the
@@ -148,12 +149,34 @@ cdef inline void _put_u32(unsigned char* p, uint32_t v):
     p[3] = v & 0xFF
 
 
+cpdef stamp_header(object pager, bytearray data, Py_ssize_t db_size):
+    """Write a commit's page-1 header fields into ``data`` (page 1, already dirty), as
+    SQLite's pager_write_changecounter does: the file change counter incremented (wrapping
+    at 32 bits), the database size ``db_size`` in pages, the version-valid-for number (the
+    new counter) and the library's version number. The pager keeps the new counter's bytes
+    (``change_counter``) and forgets its parsed header. The one writer of these fields for
+    both commits: ``Pager._update_header`` (a file) and ``commit_memory``."""
+    cdef unsigned char* d
+    cdef uint32_t counter
+    if PyByteArray_GET_SIZE(data) < 100:
+        raise ValueError("page 1 is shorter than the database header")
+    d = <unsigned char*>PyByteArray_AS_STRING(data)
+    counter = _get_u32(d + 24) + 1
+    _put_u32(d + 24, counter)
+    _put_u32(d + 28, <uint32_t>db_size)
+    _put_u32(d + 92, counter)
+    _put_u32(d + 96, SQLITE_VERSION_NUMBER)
+    pager.change_counter = PyBytes_FromStringAndSize(<char*>d + 24, 4)
+    if pager._last_header is not None:  # (an in-memory pager never parses its header)
+        pager._last_header = None
+
+
 cpdef commit_memory(object pager):
     """``Pager.commit`` of an in-memory database: commit its write transaction (no
     journal file, no lock, no sync). As ``_update_header``, ``_write_dirty`` and
     ``_fit_file_size`` do for a file: page 1 made dirty (its page-1 image for a savepoint is
-    not needed: the savepoints end here) with the change counter incremented and the
-    database size stored; the memory file made exactly db_size pages (zeroes for pages never
+    not needed: the savepoints end here) and its header stamped (``stamp_header``); the
+    memory file made exactly db_size pages (zeroes for pages never
     written) and every dirty page within it copied in, which a later rollback or a cache
     miss reads back; the write state dropped. A database as large as the lock-byte page, or
     a file that is not a plain MemoryFile, takes the pager's own methods."""
@@ -162,9 +185,8 @@ cpdef commit_memory(object pager):
     cdef Py_ssize_t ps, db_size, want, have, pos
     cdef PyObject* key
     cdef PyObject* value
-    cdef unsigned char* d
     cdef char* fbuf
-    cdef uint32_t counter, pgno
+    cdef uint32_t pgno
     cdef bytearray fdata, pdata
     db_size = pager.db_size
     if dirty or db_size != pager.orig_db_size:
@@ -180,16 +202,7 @@ cpdef commit_memory(object pager):
             if p1 is None:
                 p1 = pager.get(1)
             dirty[1] = p1
-            pdata = p1.data
-            d = <unsigned char*>PyByteArray_AS_STRING(pdata)
-            counter = _get_u32(d + 24) + 1
-            _put_u32(d + 24, counter)
-            _put_u32(d + 28, <uint32_t>db_size)
-            _put_u32(d + 92, counter)
-            _put_u32(d + 96, SQLITE_VERSION_NUMBER)
-            pager.change_counter = PyBytes_FromStringAndSize(<char*>d + 24, 4)
-            if pager._last_header is not None:  # (an in-memory pager never parses its header)
-                pager._last_header = None
+            stamp_header(pager, p1.data, db_size)
             pager.spilled = True
             fdata = f.data
             want = db_size * ps

@@ -30,16 +30,14 @@ from __future__ import annotations
 
 import os
 import random
-import struct
 import tempfile
 import time
 
 from sqlengine import errors
 from sqlengine.storage import format as fmt
-from sqlengine.storage._pageread import commit_memory, load_page, shrink_cache
+from sqlengine.storage._pageread import commit_memory, load_page, shrink_cache, stamp_header
 from sqlengine.vfs import EXCLUSIVE, NO_LOCK, RESERVED, SHARED, MemoryVfs, default_vfs
 
-_pack_u32 = struct.Struct(">I").pack_into  # (buffer, offset, value): big-endian 4 bytes
 
 JOURNAL_MODES = ("delete", "truncate", "persist", "memory", "off")
 SECTOR_SIZE = 4096
@@ -523,17 +521,10 @@ class Pager:
             self.file.write(want - ps, bytes(ps))
 
     def _update_header(self) -> None:
+        """Page 1 made dirty (journaled) with the commit's header fields stamped in."""
         p1 = self.get(1)
         self.write(p1)
-        d = p1.data
-        counter = (int.from_bytes(d[24:28], "big") + 1) & 0xFFFFFFFF
-        # packed in place: a slice assignment of bytes would copy them into a bytearray first
-        _pack_u32(d, 24, counter)
-        _pack_u32(d, 28, self.db_size)
-        _pack_u32(d, 92, counter)
-        _pack_u32(d, 96, fmt.SQLITE_VERSION_NUMBER)
-        self.change_counter = bytes(d[24:28])
-        self._last_header = None
+        stamp_header(self, p1.data, self.db_size)
 
     def _write_dirty(self) -> None:
         dirty = self.dirty
