@@ -1026,7 +1026,7 @@ cdef int _output_row(ProgramBuilder b, p, Scope scope, int acc, list defs,
 
 cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on, list defs,
                          list group_by, having, ResultRows rows, dict agg_overrides,
-                         list bare, int bare_regs, int acc) except -1:
+                         list bare, int bare_regs, int acc, list sort_desc=None) except -1:
     """An aggregate query's loops and result rows (select._compile_aggregate has made the
     accumulators ``defs``, ``(call, function, n_args)`` tuples at ``acc`` onwards, the
     overrides of its calls ``agg_overrides`` and the ``bare`` columns' registers): without
@@ -1034,6 +1034,12 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     order, from the loops when they deliver that order (an index on the group terms, as
     SQLite's WHERE_GROUPBY), else from a sorter keyed by the group terms, then one pass that
     closes a group (``_output_row`` as a subroutine) when its key changes.
+
+    ``sort_desc`` (None: no such ORDER BY): the query's ORDER BY is the GROUP BY's terms,
+    descending where it is True (select._order_is_group); the group sorter then sorts that
+    way, and the loops are asked for it (SQLite's WHERE_SORTBYGROUP). Answers 1 when the
+    groups come in that order (the rows skip the ORDER BY sorter, which the caller drops),
+    else 0.
 
     The bare columns (SQLite's accumulator columns) are loaded as SQLite's
     updateAccumulator loads them: from the row the last min()/max() stepped made its best,
@@ -1044,6 +1050,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     cdef Py_ssize_t i, j, k, n_defs = len(defs), n_bare = len(bare), ng
     cdef int used = 0, hit, n_args = 0, width, has_group, prev, cur, ret, out_sub, end
     cdef int srt, args_base, o, top, nargs
+    cdef int by_group = 0  # (the result rows need no ORDER BY sorter)
     cdef Py_ssize_t sorter_addr
     cdef bint any_hit = False, free_minmax = False, one_minmax
     cdef list needs_hit = [], filters, gnames, bases, order
@@ -1095,6 +1102,9 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     any_collate = core.features & FEAT_COLLATE  # (the GROUP BY terms are the core's own)
     gnames = [_result_coll_seq(g, scope, any_collate)[1] for g in group_by]
     spec = _group_spec(p, gnames)
+    if sort_desc is not None:
+        spec.desc = list(sort_desc)
+        spec.nulls_first = [not x for x in sort_desc]
     has_group = b.alloc_reg(1)
     prev = b.alloc_reg(ng)
     # a group term's column read outside aggregates is an accumulator column too, loaded
@@ -1116,10 +1126,16 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
 
     srt = b.alloc_cursor()
     sorter_addr = b.emit(OP_SorterOpen, srt, width, 0, spec)
-    order = [(group_by[j], False, True, gnames[j]) for j in range(ng)]
-    w = _where_begin(p, scope, where, left_on, core=core, order_by=order, group=True)
+    if sort_desc is None:
+        order = [(group_by[j], False, True, gnames[j]) for j in range(ng)]
+        w = _where_begin(p, scope, where, left_on, core=core, order_by=order, group=1)
+    else:
+        order = [(group_by[j], sort_desc[j], not sort_desc[j], gnames[j]) for j in range(ng)]
+        w = _where_begin(p, scope, where, left_on, core=core, order_by=order, group=2)
     if w.n_ordered == ng:  # the loops deliver the groups in order: no sorter
         b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
+        if w.sorted:
+            by_group = 1
         for j in range(ng):
             _code_expr(p, b, scope, group_by[j], cur + j)
         # with the row's group key in cur: close the previous group if the key changed
@@ -1128,6 +1144,8 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
         _where_end(p, w)
         b.emit(OP_IfNot, has_group, end, 0)
     else:
+        if sort_desc is not None:  # (the group sorter sorts in the ORDER BY's order)
+            by_group = 1
         group_rows_into_sorter(b, p, scope, defs, group_by, bare, filters, n_args, srt, width)
         _where_end(p, w)
         _eqp_line(p, EQP_GROUP_BY)
@@ -1151,11 +1169,13 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
         emit_copy_bare(b, p, bare, hit, used, bare_regs, srt, ng + n_args)
         b.emit(OP_SorterNext, srt, top)
     emit_group_flush(b, ret, out_sub, end)
+    if by_group:
+        rows.sorter = None
     _output_row(b, p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides,
                 having, rows)
     b.emit(OP_Return, ret)
     b.resolve(end)
-    return 0
+    return by_group
 
 
 # ------------------------------------------------------------------------------------------

@@ -24,4 +24,5 @@ cdef class WhereInfo:
     cdef public int brk
     cdef public object scope
     cdef public int n_ordered
-    cdef public bint on_right
+    cdef public bint on_right, sorted
+    cdef public int distinct

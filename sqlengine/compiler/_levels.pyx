@@ -61,7 +61,12 @@ cdef class WhereInfo:
     """What ``where_begin`` answers: the ``levels`` (outermost first), the label after
     the loops (``brk``), the scope; ``n_ordered``: how many leading terms of the ORDER BY
     given to ``where_begin`` the loops deliver in order (all of them: the caller needs no
-    sort); ``on_right``: an ON term names a table to its right (see ``where_end``)."""
+    sort); ``sorted``: a GROUP BY given with ``group=2`` comes in its terms' directions too
+    (SQLite's WHERE_SORTBYGROUP: the ORDER BY equal to it needs no sort); ``distinct``:
+    what the loops do for a DISTINCT given to ``where_begin`` (0: nothing, the caller
+    keeps a table of the rows seen; 1: equal rows come together, so comparing with the
+    previous row is enough; 2: no two rows can be equal: SQLite's eDistinct);
+    ``on_right``: an ON term names a table to its right (see ``where_end``)."""
 
     # (its fields are declared in _levels.pxd)
 
@@ -71,3 +76,5 @@ cdef class WhereInfo:
         self.scope = scope
         self.n_ordered = 0
         self.on_right = False
+        self.sorted = False
+        self.distinct = 0

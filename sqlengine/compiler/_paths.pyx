@@ -49,10 +49,11 @@ cdef class SortCost:
         return c
 
 
-cpdef tuple plan(scope, wc, core, order_by=None, limit=None, bint group=False):
+cpdef tuple plan(scope, wc, core, order_by=None, limit=None, int group=0):
     """The chosen WhereLoop of every level, outermost first, the number of leading
-    ``order_by`` terms they deliver and the source indexes of the loops to run backwards
-    for them (``where.where_begin`` documents the arguments)."""
+    ``order_by`` terms they deliver, the source indexes of the loops to run backwards
+    for them, and whether a GROUP BY (``group`` 2) also comes in its terms' directions
+    (``where.where_begin`` documents the arguments)."""
     srcs = scope.sources
     cdef int n = len(srcs)
     cdef WhereLoop lp
@@ -63,8 +64,10 @@ cpdef tuple plan(scope, wc, core, order_by=None, limit=None, bint group=False):
             lp = new_loop(0, "scan")
             if order_by:
                 k, rev = new_checker(scope, wc, obs, group).detail([lp])
-                return [lp], k, rev
-            return [lp], 0, ()
+                if group == 2 and k:
+                    return _sorted_by_group(scope, wc, obs, (lp,), k, rev)
+                return [lp], k, rev, False
+            return [lp], 0, (), False
     cdef bint fixed = _fixed_order(srcs)
     allowed = None
     if fixed:
@@ -87,7 +90,7 @@ cpdef tuple plan(scope, wc, core, order_by=None, limit=None, bint group=False):
     cdef int n_row0 = 48 if scope.outer is not None else 0
     res = solve(loops, n, n_row0, fixed)
     if res is None:  # cannot happen: a full scan has no prerequisites
-        return [WhereLoop(i, "scan") for i in range(n)], 0, ()
+        return [WhereLoop(i, "scan") for i in range(n)], 0, (), False
     best, n_row = res
     n_ordered = 0
     backwards = ()
@@ -104,7 +107,20 @@ cpdef tuple plan(scope, wc, core, order_by=None, limit=None, bint group=False):
         if res is not None:
             best = res[0]
         n_ordered, backwards = check.detail(best)
-    return list(best), n_ordered, backwards
+        if group == 2 and n_ordered:
+            return _sorted_by_group(scope, wc, obs, best, n_ordered, backwards)
+    return list(best), n_ordered, backwards, False
+
+
+cdef tuple _sorted_by_group(scope, wc, list obs, best, int n_ordered, backwards):
+    """plan()'s answer for a GROUP BY its loops deliver in groups whose ORDER BY is the
+    same terms (``obs`` carry its directions: SQLite's WHERE_SORTBYGROUP): checked again
+    as an ORDER BY, the loops also give that order (perhaps some run backwards), so the
+    ORDER BY needs no sort, or not."""
+    k, rev = new_checker(scope, wc, obs, False).detail(best)
+    if k == len(obs):
+        return list(best), n_ordered, rev, True
+    return list(best), n_ordered, backwards, False
 
 
 cdef dict _index_hints(core, int n):

@@ -197,8 +197,9 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
         exprs.extend(extra_terms)
     cdef WhereClause wc = new_where_clause(scope, exprs, left_on)
     info.on_right = _on_refers_right(wc.masker, srcs)
-    chosen, n_ordered, backwards = plan(scope, wc, core, order_by, limit, group)
+    chosen, n_ordered, backwards, sorted_ = plan(scope, wc, core, order_by, limit, group)
     info.n_ordered = n_ordered
+    info.sorted = sorted_
     cdef list chosen_l = chosen
     cdef WhereLoop lp
     cdef Py_ssize_t i, lvl

@@ -37,6 +37,7 @@ from sqlengine.compiler.flatten import (ALL_COLUMNS, flatten_from, unused_column
 from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested, star_skips
 from sqlengine.compiler import rightjoin, truefalse
 from sqlengine.compiler.cte import bound_object
+from sqlengine.compiler.group_order import order_is_group
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
 from sqlengine.compiler.pushdown import and_terms, rowid_filtered
 from sqlengine.compiler.plan_minmax import code_count, code_minmax
@@ -1153,8 +1154,13 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     else:
         rows = ResultRows(b, p, scope, result_exprs, unused, _ALL, distinct_cur, distinct_said,
                           sorter, obt, out_dest, lreg, oreg, end)
-        _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having,
-                           result_exprs, order_exprs, rows, refs)
+        sort_desc = order_is_group(order_by, obt, group_by, result_exprs, column_key(scope)) \
+            if group_by and sorter is not None else None
+        if _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having,
+                              result_exprs, order_exprs, rows, refs, sort_desc):
+            # the groups come in ORDER BY order (group_order.py): no sort
+            b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
+            sorter = None
 
     if sorter is not None:
         eqp_line(p, _EQP_RIGHT_PART if n_ordered else _EQP_ORDER_BY)
@@ -1317,10 +1323,12 @@ def _merge_aggs(scope, aggs):
 
 
 def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, result_exprs,
-                       order_exprs, rows, refs=None):
+                       order_exprs, rows, refs=None, sort_desc=None):
     """An aggregate query: its accumulators (``defs``, one per distinct call), the columns
     it keeps per group, then a count(*) or min()/max() of a whole table answered without
-    a scan, else the loops and result rows ``_codegen.code_aggregate`` codes."""
+    a scan, else the loops and result rows ``_codegen.code_aggregate`` codes. True when
+    the groups come in the order of an ORDER BY that is the GROUP BY (``sort_desc``, its
+    directions: group_order.py), whose sorter the rows then skip."""
     b = p.b
     overrides = scope.overrides
     defs = []
@@ -1383,8 +1391,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
             and scope.sources[0].is_table and _minmax_by_index(
                 p, scope, aggs, acc, bare, bare_regs, rows, _hint(core))):
         return
-    code_aggregate(b, p, scope, core, _and_all(core.where, extra) if extra else core.where,
-                   left_on, defs, group_by, having, rows, agg_overrides, bare, bare_regs, acc)
+    return code_aggregate(b, p, scope, core,
+                          _and_all(core.where, extra) if extra else core.where, left_on, defs,
+                          group_by, having, rows, agg_overrides, bare, bare_regs, acc,
+                          sort_desc)
 
 
 _SLOT_0 = (0,)  # (the accumulator of a lone call)

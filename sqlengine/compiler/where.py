@@ -15,7 +15,8 @@ cursors are open already (a one-pass DELETE or UPDATE loops over its write curso
 ``minmax`` marks the loops of a query whose one aggregate is min() or max(), which
 sqlite3's plan calls searches (its WHERE_ORDERBY_MIN/MAX) even where they read every row.
 ``group``: ``order_by`` is a GROUP BY, whose terms any direction serves (SQLite's
-WHERE_GROUPBY).
+WHERE_GROUPBY); 2: one whose ORDER BY is the same terms, in the directions ``order_by``
+gives (WHERE_SORTBYGROUP: ``WhereInfo.sorted`` tells whether the loops give that order).
 
 Each level is coded from the planner's ``Access``: a full scan, a rowid lookup or range, an
 index seek on an equality prefix with an optional range (one loop per ``IN (list)`` among
