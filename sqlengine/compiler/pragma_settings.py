@@ -20,6 +20,7 @@ from __future__ import annotations
 import weakref
 
 from sqlengine.errors import OperationalError
+from sqlengine.sql.lexer import leading_hex
 from sqlengine.vdbe import opcodes as O
 
 SETTINGS = frozenset(("locking_mode", "secure_delete", "max_page_count", "cache_spill",
@@ -331,11 +332,7 @@ def _get_int32(v):
     or a 0x hex number), None when it starts with no digit or does not fit."""
     text = _text(v)
     if text[:2].lower() == "0x":
-        digits = ""
-        for ch in text[2:]:
-            if ch not in "0123456789abcdefABCDEF":
-                break
-            digits += ch
+        digits = leading_hex(text, 2)
         if not digits or len(digits.lstrip("0")) > 8:
             return None
         n = int(digits, 16)

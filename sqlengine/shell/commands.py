@@ -15,6 +15,7 @@ import os
 from sqlengine import errors
 from sqlengine.shell import render
 from sqlengine.shell.core import ExitShell
+from sqlengine.sql.lexer import leading_hex
 
 _ESCAPES = {"a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
             '"': '"', "'": "'", "\\": "\\"}
@@ -32,14 +33,10 @@ def resolve_backslashes(text: str) -> str:
                 i += 2
                 continue
             if nxt == "x" and i + 3 < len(text) + 1:
-                digits = ""
-                j = i + 2
-                while j < len(text) and len(digits) < 2 and text[j] in "0123456789abcdefABCDEF":
-                    digits += text[j]
-                    j += 1
+                digits = leading_hex(text[:i + 4], i + 2)
                 if digits:
                     out.append(chr(int(digits, 16)))
-                    i = j
+                    i += 2 + len(digits)
                     continue
             if nxt in "01234567":
                 digits = ""
@@ -246,12 +243,7 @@ def integer_value(text: str) -> int:
     sign = -1 if text[:1] == "-" else 1
     text = text.lstrip("+-")
     if text[:2].lower() == "0x":
-        digits = ""
-        for ch in text[2:]:
-            if ch not in "0123456789abcdefABCDEF":
-                break
-            digits += ch
-        return sign * int(digits or "0", 16)
+        return sign * int(leading_hex(text, 2) or "0", 16)
     digits = ""
     for ch in text:
         if not ch.isdigit():

@@ -6,7 +6,7 @@ white space and comments, or ``"ILLEGAL"`` for text SQLite does not recognise (t
 reports ``unrecognized token``). Every rule follows SQLite's ``sqlite3GetToken``: the
 same token boundaries, the same keywords, the same illegal tokens. ``tokens(sql)`` lists a
 text's tokens without its white space; the helpers that turn a token's text into a value
-(``dequote``, ``unescape_string``) live here too.
+(``dequote``, ``unescape_string``, ``leading_hex``) live here too.
 
 This module never decides grammar questions (keyword fallback, window keywords): the
 parser does that.
@@ -58,6 +58,15 @@ KEYWORDS = {
 SPACES = " \t\n\f\r\v"
 DIGITS = "0123456789"
 HEXDIGITS = "0123456789abcdefABCDEF"
+
+
+def leading_hex(text: str, start: int = 0) -> str:
+    """The hex digits ``text`` holds from offset ``start`` on, up to the first other
+    character ("" when there is none): the digits of a ``0x`` number some reader scans."""
+    j, n = start, len(text)
+    while j < n and text[j] in HEXDIGITS:
+        j += 1
+    return text[start:j]
 
 
 def is_id_char(c: str) -> bool:
