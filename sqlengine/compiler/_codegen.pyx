@@ -17,6 +17,8 @@ cimport cython
 from cpython cimport array
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.dict cimport PyDict_Update
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from libc.string cimport memcpy
 
 cdef extern from "Python.h":
@@ -31,6 +33,7 @@ from sqlengine.compiler.resolve import (ROWID_NAMES, CoalesceRef, ResolvedColumn
 from sqlengine.compiler.explain import eqp_line as _eqp_line
 from sqlengine.compiler.walk import operands as _operands
 from sqlengine.errors import InternalError, OperationalError
+from sqlengine.schema import Table as _SchemaTable
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe._values cimport comparison_affinity
@@ -61,6 +64,7 @@ cdef object T_CurrentTime = A.CurrentTime
 cdef object T_Star = A.Star
 cdef object T_ResolvedColumn = ResolvedColumn
 cdef object T_CoalesceRef = CoalesceRef
+cdef object T_Table = _SchemaTable
 
 # the fields of the common nodes, read without an attribute lookup (_resolve.pxd's slot)
 cdef Py_ssize_t F_LIT_VALUE = slot_offset(A.Literal, "value")
@@ -81,6 +85,7 @@ cdef Py_ssize_t F_FC_ARGS = slot_offset(A.FunctionCall, "args")
 cdef Py_ssize_t F_FC_DISTINCT = slot_offset(A.FunctionCall, "distinct")
 cdef Py_ssize_t F_FC_STAR = slot_offset(A.FunctionCall, "star")
 cdef Py_ssize_t F_FC_FILTER = slot_offset(A.FunctionCall, "filter")
+cdef Py_ssize_t F_TABLE_STORAGE = slot_offset(_SchemaTable, "storage")
 
 cdef int OP_OpenRead = O.OP_OpenRead
 cdef int OP_OpenWrite = O.OP_OpenWrite
@@ -196,15 +201,17 @@ cdef class ProgramBuilder:
 
     def __cinit__(self):
         self.n_ops = self.cap = self.n_labels = self.label_cap = 0
-        self._p4 = []
-        self._comments = []
 
     def __dealloc__(self):
         PyMem_Free(self._labels)
 
     cdef int _grow(self) except -1:
         # The columns are arrays (the Program's types) so that finish_statement can hand
-        # them over instead of copying them; _op .. _p3 point at their items.
+        # them over instead of copying them; _op .. _p3 point at their items. P4 and the
+        # comments are lists of length ``cap`` whose items past ``n_ops`` are NULL (never
+        # read: only as far as n_ops, and a list's traversal and deallocation skip a
+        # NULL), filled in place by emit and cut to n_ops by _finish: an append would
+        # regrow the list every few instructions.
         cdef Py_ssize_t cap = self.cap * 2 if self.cap else 64  # (most statements fit)
         if self.cap == 0:
             self._aop = array.clone(_INTS, cap, False)
@@ -212,12 +219,16 @@ cdef class ProgramBuilder:
             self._ap1 = array.clone(_INT64S, cap, False)
             self._ap2 = array.clone(_INT64S, cap, False)
             self._ap3 = array.clone(_INT64S, cap, False)
+            self._p4 = PyList_New(cap)
+            self._comments = PyList_New(cap)
         else:
             array.resize(self._aop, cap)
             array.resize(self._ap5, cap)
             array.resize(self._ap1, cap)
             array.resize(self._ap2, cap)
             array.resize(self._ap3, cap)
+            self._p4 = _regrow(self._p4, self.n_ops, cap)
+            self._comments = _regrow(self._comments, self.n_ops, cap)
         self._op = self._aop.data.as_ints
         self._p5 = self._ap5.data.as_ints
         self._p1 = self._ap1.data.as_longlongs
@@ -237,8 +248,10 @@ cdef class ProgramBuilder:
         self._p2[a] = p2
         self._p3[a] = p3
         self._p5[a] = p5
-        self._p4.append(p4)
-        self._comments.append(comment)
+        Py_INCREF(p4)  # (SET_ITEM takes the reference; the item was NULL)
+        PyList_SET_ITEM(self._p4, a, p4)
+        Py_INCREF(comment)
+        PyList_SET_ITEM(self._comments, a, comment)
         self.n_ops = a + 1
         return a
 
@@ -450,12 +463,13 @@ cdef class ProgramBuilder:
             Py_SET_SIZE(p5, n)
             p4 = self._p4
             comments = self._comments
+            Py_SET_SIZE(p4, n)  # (the items past n are NULL)
+            Py_SET_SIZE(comments, n)
             self._aop = self._ap1 = self._ap2 = self._ap3 = self._ap5 = None
             self._op = self._p5 = NULL
             self._p1 = self._p2 = self._p3 = NULL
             self.n_ops = self.cap = 0
-            self._p4 = []
-            self._comments = []
+            self._p4 = self._comments = None
         else:
             opcodes = array.clone(_INTS, n, False)
             p1 = array.clone(_INT64S, n, False)
@@ -468,8 +482,8 @@ cdef class ProgramBuilder:
                 memcpy(p1.data.as_longlongs, self._p1, n * sizeof(long long))
                 memcpy(p2.data.as_longlongs, self._p2, n * sizeof(long long))
                 memcpy(p3.data.as_longlongs, self._p3, n * sizeof(long long))
-            p4 = self._p4[:]
-            comments = self._comments[:]
+            p4 = self._p4[:n] if n else []
+            comments = self._comments[:n] if n else []
         if self.n_labels:
             q0 = opcodes.data.as_ints
             q1 = p1.data.as_longlongs
@@ -495,6 +509,17 @@ cdef class ProgramBuilder:
         prog.n_once = self.n_once
         prog.schema_version = 0
         return prog
+
+
+cdef list _regrow(list items, Py_ssize_t n, Py_ssize_t cap):
+    """A list of length ``cap`` holding the first ``n`` of ``items`` (NULL after them)."""
+    cdef list grown = PyList_New(cap)
+    cdef Py_ssize_t i
+    for i in range(n):
+        x = items[i]
+        Py_INCREF(x)
+        PyList_SET_ITEM(grown, i, x)
+    return grown
 
 
 _FIELDS = 7  # (opcode, p1, p2, p3, p4, p5, comment)
@@ -1251,11 +1276,12 @@ cpdef code_column(p, ref_, int target):
 
 cdef int _code_column(p, ProgramBuilder b, ColRef ref, int target) except -1:
     # (code_column with the builder ``p.b`` handed down by the expression coder)
+    cdef Py_ssize_t c
     if ref is None:
         raise InternalError("no column to read")
     cdef Source src = ref.source
     col = ref.col
-    ov = (<Scope>ref.scope).overrides
+    cdef dict ov = (<Scope>ref.scope).overrides
     if ov:
         r = ov.get((src.cursor, col))
         if r is not None:
@@ -1270,26 +1296,31 @@ cdef int _code_column(p, ProgramBuilder b, ColRef ref, int target) except -1:
                 b.emit(OP_NotNull, target, done)
         b.resolve(done)
         return 0
-    if col < 0 or (src.is_table and col == src.ipk):
+    is_table = src.is_table
+    if col < 0 or (is_table and col == src.ipk):
         if col < 0 and src.rowid_null:  # a subquery's rowid that SQLite reads as NULL
             b.emit(OP_Null, 0, target)
         else:
             b.emit(OP_Rowid, src.cursor, target)
         return 0
+    c = col
     defaults = src.defaults
     field = col
-    if src.is_table:
-        storage = src.table.storage
+    if is_table:
+        table = src.table  # (a schema Table's field read from its slot)
+        storage = slot(table, F_TABLE_STORAGE) if type(table) is T_Table else table.storage
         if storage is not None:
-            field = storage[col]
+            field = storage[c]
             if field < 0:  # a VIRTUAL generated column: computed from the row
                 _expr.code_virtual_column(p, ref, target)
                 return 0
     # the comment (table, column) is joined with a dot only when a listing shows it
     b.emit(OP_Column, src.cursor, field, target,
-           defaults[col] if defaults is not None else None, 0, (src.name, src.columns[col]))
-    if src.is_table and src.affs[col] == AFF_REAL:
-        b.emit(OP_RealAffinity, target)
+           defaults[c] if defaults is not None else None, 0, (src.name, src.columns[c]))
+    if is_table:
+        aff = src.affs[c]
+        if aff is AFF_REAL or aff == AFF_REAL:
+            b.emit(OP_RealAffinity, target)
     return 0
 
 

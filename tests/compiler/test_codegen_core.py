@@ -109,6 +109,32 @@ def test_finish_statement_hands_the_instructions_to_the_program():
     assert list(b.finish().opcodes) == [O.OP_Halt] and len(prog) == 102
 
 
+def test_p4_and_comment_references_are_neither_lost_nor_leaked():
+    # (emit writes P4 and the comment into lists sized ahead, whose unused tail is NULL:
+    # growth, the garbage collector's traversal, both ways of finishing)
+    import gc
+    import sys
+
+    p4, comment = object(), object()
+    base4, basec = sys.getrefcount(p4), sys.getrefcount(comment)
+    for n in (1, 63, 64, 65, 200):
+        for take in (False, True):
+            b = ProgramBuilder()
+            for i in range(n):
+                b.emit(O.OP_Integer, i, 1, 0, p4, 0, comment)
+                if i == 2:
+                    gc.collect()  # (traverses the builder and its part-filled lists)
+            assert list(b.ops[n - 1])[4:] == [p4, 0, comment]
+            prog = b.finish_statement([], [], 0, [], False, False, False, 0, "") if take \
+                else b.finish()
+            assert len(prog.p4) == len(prog.comments) == n
+            assert prog.p4[n - 1] is p4 and prog.comments[0] is comment
+            prog.p4.append(None)  # (the handed-over list is an ordinary list)
+            assert len(prog.p4) == n + 1 and prog.p4[-1] is None
+            del b, prog
+            assert (sys.getrefcount(p4), sys.getrefcount(comment)) == (base4, basec)
+
+
 def test_int64_operands_survive_finish():
     b = ProgramBuilder()
     b.emit(O.OP_Integer, -2147483648, 2**40, -(2**62))
