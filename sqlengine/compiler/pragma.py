@@ -385,7 +385,8 @@ def compile_pragma(p, st: A.Pragma, dest=None):
     if name == "page_size":
         if st.value is not None:
             n = _int_value(val)
-            _emit_call(p, lambda db, n=n: (db.bt.set_page_size(n), None)[1], 0)
+            from sqlengine.compiler.pragma_settings import set_page_size
+            _emit_call(p, lambda db, n=n: set_page_size(db, n), 0)
             return []
         _emit_call(p, lambda db: db.bt.page_size, dest=dest)
         return [name]
@@ -474,30 +475,25 @@ def compile_pragma(p, st: A.Pragma, dest=None):
 
 # what SQLite's temp database answers before it is made (a value set makes it first:
 # attach._temp_target)
-_TEMP_UNMADE = {"page_count": 0, "freelist_count": 0, "page_size": 4096, "cache_size": -2000,
+_TEMP_UNMADE = {"page_count": 0, "freelist_count": 0, "cache_size": -2000,
                 "schema_version": 0, "user_version": 0, "application_id": 0}
 
 
 def _temp_pragma(p, name, schema, st, val, dest):
     """The temp database's answers where they are not a database file's: its journal mode
-    is DELETE (any but WAL may be set; memory and off also act on its in-memory pages),
-    it syncs never (synchronous 0, a setting ignored) and is locked exclusively; before it
-    is made, the values of an empty database (read as the statement runs). None for
-    anything else."""
+    is its own setting (pragma_settings.temp_journal_mode), it syncs never (synchronous 0,
+    a setting ignored) and is locked exclusively; before it is made, the values of an
+    empty database (read as the statement runs). None for anything else."""
     made = getattr(p.db, "is_temp", False)  # (compiled on the temp database itself)
     if not made and schema != "temp":
         return None
     if name == "journal_mode":
+        from sqlengine.compiler.pragma_settings import temp_journal_mode, temp_journal_unmade
         mode = str(val).lower() if st.value is not None else None
         if not made:
-            _emit_call(p, lambda db: _temp_value(db, name, "delete"), dest=dest)
+            _emit_call(p, lambda db: _temp_value(db, name, temp_journal_unmade(db)), dest=dest)
         else:
-            def journal(db, mode=mode):
-                if mode in ("delete", "truncate", "persist", "memory", "off"):
-                    db.bt.set_journal_mode(mode if mode in ("memory", "off") else "memory")
-                    db.temp_journal_mode = mode
-                return getattr(db, "temp_journal_mode", "delete")
-            _emit_call(p, journal, dest=dest)
+            _emit_call(p, lambda db, mode=mode: temp_journal_mode(db, mode), dest=dest)
         return [name]
     if name == "synchronous":
         if st.value is None:
@@ -511,6 +507,10 @@ def _temp_pragma(p, name, schema, st, val, dest):
         from sqlengine.compiler.pragma_settings import temp_unmade
         _emit_call(p, lambda db: _temp_value(db, name, temp_unmade(db, name)), dest=dest)
         return ["cache_size" if name == "default_cache_size" else name]
+    if not made and name == "page_size" and st.value is None:
+        from sqlengine.compiler.pragma_settings import temp_page_size
+        _emit_call(p, lambda db: _temp_value(db, name, temp_page_size(db)), dest=dest)
+        return [name]
     if not made and name in _TEMP_UNMADE and st.value is None:
         _emit_call(p, lambda db: _temp_value(db, name, _TEMP_UNMADE[name]), dest=dest)
         return [name]

@@ -200,10 +200,58 @@ def attach_settings(db, adb):
 def made_temp(db, adb):
     """Give the temp database ``adb`` just made for ``db`` the settings SQLite's temp
     b-tree has: its secure_delete as set while it was open but not yet made here (a
-    PRAGMA temp.NAME opens it in SQLite), and the connection's cache_spill flag."""
+    PRAGMA temp.NAME opens it in SQLite), the journal mode of where SQLite keeps it
+    (temp_journal_unmade), the page size a PRAGMA page_size asked for (temp_page_size)
+    and the connection's cache_spill flag."""
     adb.secure_delete = getattr(db, "temp_secure_delete", SECURE_DELETE)
+    adb.bt.set_page_size(temp_page_size(db))
+    adb.temp_in_memory = _temp_in_memory(db)
+    adb.temp_journal_mode = temp_journal_unmade(db)
     adb.query_only = db.query_only
     adb.main_db = weakref.ref(db)
+
+
+def set_page_size(db, n):
+    """PRAGMA [schema.]page_size=n on ``db``: its page size while it has no pages (else
+    kept for its next VACUUM), and the size of a temp database made later: SQLite keeps
+    any schema's value as the connection's nextPagesize, which its temp b-tree takes
+    when it opens."""
+    _connection(db).next_page_size = n
+    db.bt.set_page_size(n)
+    return None
+
+
+def temp_page_size(db) -> int:
+    """The page size a new temp database of ``db``'s connection takes: the last size a
+    PRAGMA page_size asked for when it is a valid one, else the default 4096."""
+    n = getattr(_connection(db), "next_page_size", 0)
+    return n if 512 <= n <= 65536 and not n & (n - 1) else 4096
+
+
+def _temp_in_memory(db) -> bool:
+    """Whether SQLite keeps the temp database of ``db``'s connection in memory rather than
+    in a temporary file: temp_store 2 (MEMORY), this build's SQLITE_TEMP_STORE being 1.
+    This engine keeps it in memory either way; only the answers differ."""
+    return getattr(_connection(db), "temp_store", 0) == 2
+
+
+def temp_journal_unmade(db) -> str:
+    """The journal mode of a new temp database for ``db``'s connection: a temporary
+    file's DELETE, or MEMORY when it is kept in memory."""
+    return "memory" if _temp_in_memory(db) else "delete"
+
+
+def temp_journal_mode(db, mode):
+    """PRAGMA temp.journal_mode[=mode] on the temp Database ``db`` (mode None: a query):
+    a temporary file takes any mode but WAL, an in-memory one only MEMORY or OFF (SQLite's
+    sqlite3PagerSetJournalMode), and neither changes while it has a write transaction.
+    The pages stay in memory; MEMORY and OFF also act on its pager."""
+    allowed = ("memory", "off") if db.temp_in_memory else (
+        "delete", "truncate", "persist", "memory", "off")
+    if mode in allowed and db.bt.in_trans != 2:
+        db.bt.set_journal_mode(mode if mode in ("memory", "off") else "memory")
+        db.temp_journal_mode = mode
+    return db.temp_journal_mode
 
 
 def temp_unmade(db, name):
@@ -218,7 +266,7 @@ def temp_unmade(db, name):
     if name == "cache_spill":
         if not getattr(_connection(db), "cache_spill", True):
             return 0
-        return (-1024 * DEFAULT_CACHE_SIZE) // (4096 + _PAGE_EXTRA)
+        return (-1024 * DEFAULT_CACHE_SIZE) // (temp_page_size(db) + _PAGE_EXTRA)
     return DEFAULT_CACHE_SIZE  # (default_cache_size)
 
 
@@ -263,7 +311,7 @@ def _cache_spill(db):
     the cache may hold before it spills: the spill size set, at least the cache's."""
     if not getattr(_connection(db), "cache_spill", True):
         return 0
-    return max(_cache_pages(db), getattr(db, "spill_size", 0))
+    return max(_cache_pages(db), getattr(db, "spill_size", 1))  # (a new pcache's szSpill: 1)
 
 
 def _set_cache_spill(db, size, on):

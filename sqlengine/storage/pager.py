@@ -150,7 +150,7 @@ class Pager:
             if mode in ("memory", "off") and self.journal_mode not in ("memory", "off"):
                 self.vfs.delete(self.journal_path)
             self.journal_mode = mode
-        elif self.memory and mode in ("memory", "off"):
+        elif self.memory and mode in ("memory", "off") and self.in_trans < 2:
             self.journal_mode = mode
         return self.journal_mode
 
