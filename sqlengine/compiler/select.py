@@ -32,6 +32,7 @@ from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.walk import expr_key
 from sqlengine.compiler.window import compile_window_select, has_window
+from sqlengine.compiler.flatjoin import flatten_join
 from sqlengine.compiler.flatten import (ALL_COLUMNS, flatten_from, unused_columns,
                                         without_outer_aggregates)
 from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested, star_skips
@@ -986,6 +987,19 @@ def _column_visitor(scope, keys):
     return visit
 
 
+def _joins_subquery(f, views):
+    """Whether the join ``f`` has a subquery item, or one naming a view of ``views``
+    (flatjoin.flatten_join's first test, here compiled: most joins have neither)."""
+    while True:
+        item = f.right if type(f) is Join else f
+        if type(item) is SubqueryRef or views and type(item) is TableRef and \
+                item.name.lower() in views:
+            return True
+        if type(f) is not Join:
+            return False
+        f = f.left
+
+
 def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_arm=False):
     b = p.b
     scope = Scope([], outer, corr)
@@ -998,6 +1012,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     f = core.from_
     if type(f) is SubqueryRef or type(f) is TableRef and p.schema.views:
         core = flatten_from(p, core, order_by)  # (a view or subquery to merge, perhaps)
+    elif type(f) is Join and _joins_subquery(f, p.schema.views):
+        core = flatten_join(p, core, order_by)  # (the same, as one item of a join)
     if unused is not None:  # (what only they name of a FROM subquery: unused too)
         if p.uncoded_results is None:
             p.uncoded_results = {}

@@ -120,3 +120,49 @@ def test_star_subquery_flattened(q, eqp):
         out.append((cur.fetchall(), [d[0] for d in cur.description],
                     eqp(con, q)))
     assert out[1] == out[0]
+
+
+JOIN_SCHEMA = """
+create table t(a, b);
+create index ta on t(a, b);
+create table u(c, d);
+create view v as select a, b from t where b > 1;
+insert into t values(1, 2), (2, 3), (3, 1), (1, 5), (2, 'x'), (1.0, 7), ('1', 8);
+insert into u values(1, 10), (2, 20), (5, 50), ('1', 1), (1.0, 2);
+"""
+
+
+def _join_answer(mod, q, eqp):
+    con = mod.connect(":memory:")
+    con.executescript(JOIN_SCHEMA)
+    cur = con.execute(q)
+    rows = [tuple((type(x).__name__, x) for x in r) for r in cur.fetchall()]
+    return rows, [d[0] for d in cur.description], eqp(con, q)
+
+
+@pytest.mark.parametrize("q", [
+    # one item of a join (compiler/flatjoin.py): its table searched through its index
+    "select * from (select a from t) x join u on x.a = u.c",
+    "select * from v join u on v.a = u.c",
+    "select * from u, v where v.a = u.c",
+    "select x.*, u.d from (select b, a from t where b > 2) x, u where x.a = u.c",
+    "select count(*) from v, u, t where v.a = u.c and t.a = v.a",
+])
+def test_join_item_flattened(q, eqp):
+    ref = _join_answer(sqlite3, q, eqp)
+    assert _join_answer(sqlengine, q, eqp) == ref
+    assert not any(line.startswith("MATERIALIZE") for line in ref[2])
+
+
+@pytest.mark.parametrize("q", [
+    "select b from (select a from t) x join t on x.a = t.a",  # a column it hides
+    "select x.rowid from (select a from t) x join u on x.a = u.c",  # its rowid
+    "select * from (select a as z from t) x join u on x.z = u.c",  # an aliased column
+    "select * from u left join (select a from t) x on x.a = u.c",  # right of a LEFT JOIN
+    "select * from (select a from t) x join (select c as a from u) y using (a)",  # USING
+    "select * from (select distinct a from t) x join u on x.a = u.c",  # DISTINCT
+])
+def test_join_item_left_to_materialization(q, eqp):
+    eng = sqlengine.connect(":memory:")
+    eng.executescript(JOIN_SCHEMA)
+    assert any(line.startswith("MATERIALIZE") for line in eqp(eng, q))

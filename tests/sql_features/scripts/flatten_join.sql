@@ -1,0 +1,136 @@
+-- A view or FROM subquery that is one item of a join (compiler/flatjoin.py): merged
+-- into the outer query where SQLite's flattener merges it, else materialized. Rows,
+-- value types, column names and errors must be sqlite3's either way: the names ``*``
+-- gives, the affinity and collation of the merged columns in comparisons, the first row
+-- of a GROUP BY group (its bare values), names only the merged table has, rowids.
+CREATE TABLE t(a INTEGER, b TEXT COLLATE NOCASE, c REAL, d);
+CREATE INDEX tab ON t(a, b);
+CREATE TABLE u(e, f TEXT, g);
+CREATE INDEX ue ON u(e);
+INSERT INTO t VALUES (1, 'x', 1.5, 'p'), (2, 'Y', 2, 'q'), (3, 'y', NULL, 7), (1, 'X', 4, '8'), (4, NULL, 5, x'01');
+INSERT INTO u VALUES (1, '1', 'a'), ('2', 'y', 'b'), (2.0, 'Y', 'c'), (5, 'x', NULL), ('1', '1.5', 'd');
+CREATE VIEW v AS SELECT a, b, c FROM t WHERE c > 1;
+CREATE VIEW vs AS SELECT * FROM t;
+CREATE VIEW vv AS SELECT b, a FROM v;
+CREATE TABLE k(k, w, z);
+CREATE INDEX kkw ON k(k, w);
+INSERT INTO k VALUES ('2', 1, 0), (1.0, 3, 1), (2, 1.0, 2), (1, 2.5, 3);
+-- unordered
+SELECT * FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+-- unordered
+SELECT * FROM v JOIN u ON v.a = u.e;
+-- unordered
+SELECT * FROM u, v WHERE v.a = u.e;
+-- unordered
+SELECT * FROM u JOIN vv ON vv.a = u.e;
+-- unordered
+SELECT x.* FROM (SELECT a, b FROM t WHERE b > 'a') x, u WHERE x.a = u.e;
+-- unordered
+SELECT u.*, x.* FROM (SELECT b, a FROM t) x, u WHERE x.a = u.e;
+-- unordered
+SELECT * FROM (SELECT b, a, d FROM t) x, u WHERE x.a = u.e;
+-- unordered
+SELECT * FROM vs JOIN u ON vs.a = u.e;
+-- unordered
+SELECT * FROM (SELECT a FROM t) x LEFT JOIN u ON x.a = u.e;
+-- unordered
+SELECT * FROM u LEFT JOIN (SELECT a FROM t WHERE a > 1) x ON x.a = u.e;
+-- unordered
+SELECT * FROM u LEFT JOIN v ON v.a = u.e;
+-- the affinity and collation of a merged column
+-- unordered
+SELECT x.a, typeof(x.a), x.a = '1', x.b = 'X', x.c = '1.5', u.f = x.a FROM (SELECT a, b, c FROM t) x, u WHERE x.a = u.e;
+-- unordered
+SELECT x.b, u.f FROM (SELECT b FROM t) x JOIN u ON x.b = u.f;
+-- unordered
+SELECT x.b, u.f FROM (SELECT b FROM t) x JOIN u ON u.f = x.b;
+-- unordered
+SELECT v.c, u.f FROM v JOIN u ON v.c = u.f;
+-- unordered
+SELECT x.b, count(*) FROM (SELECT b FROM t) x JOIN u ON x.b = u.f GROUP BY x.b;
+SELECT x.a, count(*), max(u.g) FROM (SELECT a, b FROM t) x JOIN u ON x.a = u.e GROUP BY x.a ORDER BY 1;
+SELECT a, b, u.f FROM (SELECT a, b FROM t WHERE b IS NOT NULL) x JOIN u ON x.a = u.e ORDER BY b, u.f;
+-- the first row of a group (its bare values): read in the merged table's index order
+-- unordered
+SELECT w, count(*) FROM (SELECT * FROM k WHERE w IS NOT 3) s JOIN u ON u.e = s.z + 1 GROUP BY w;
+-- unordered
+SELECT s.k, count(*) FROM (SELECT k, w FROM k) s, u WHERE s.k = u.e GROUP BY s.k;
+-- names the merged table has but the item does not return, rowids
+SELECT x.b FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+-- unordered
+SELECT b FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+-- unordered
+SELECT d FROM (SELECT a FROM t) x JOIN (SELECT d, e FROM u, t WHERE u.e = t.a) y ON x.a = y.e;
+SELECT rowid FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+-- unordered
+SELECT x.rowid, u.rowid FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+-- unordered
+SELECT v.rowid, v.a FROM v JOIN u ON v.a = u.e;
+SELECT main.x.a FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+SELECT t.a FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+SELECT * FROM (SELECT a FROM t) x JOIN (SELECT e FROM u) x ON 1;
+-- two merged items, one table twice
+-- unordered
+SELECT * FROM (SELECT a FROM t) x JOIN (SELECT b, a FROM t) y ON x.a = y.a;
+-- unordered
+SELECT a FROM (SELECT a FROM t) x JOIN (SELECT a FROM t) y ON x.a = y.a;
+-- unordered
+SELECT * FROM v v1 JOIN v v2 ON v1.a = v2.a WHERE v1.b < v2.b;
+-- unordered
+SELECT count(*) FROM v, u, t WHERE v.a = u.e AND t.a = v.a;
+-- unordered
+SELECT * FROM (SELECT a FROM t) x, (SELECT e FROM u) y WHERE x.a = y.e;
+-- subqueries reading a merged item, NATURAL, USING, RIGHT JOIN, CROSS JOIN
+-- unordered
+SELECT * FROM (SELECT a FROM t) x JOIN u ON x.a = u.e WHERE (SELECT count(*) FROM t WHERE t.a = x.a) > 1;
+-- unordered
+SELECT x.a, (SELECT max(g) FROM u u2 WHERE u2.e = x.a) FROM (SELECT a FROM t) x, u WHERE x.a = u.e;
+-- unordered
+SELECT * FROM (SELECT a FROM t) x, u WHERE x.a = u.e AND EXISTS (SELECT 1 FROM u u2 WHERE u2.e = x.a);
+-- unordered
+SELECT * FROM (SELECT a, b FROM t) x NATURAL JOIN (SELECT e AS a, g FROM u) y;
+-- unordered
+SELECT * FROM (SELECT a, b FROM t) x JOIN (SELECT e AS a, g FROM u) y USING (a);
+-- unordered
+SELECT * FROM u RIGHT JOIN (SELECT a FROM t) x ON x.a = u.e;
+-- unordered
+SELECT * FROM (SELECT a FROM t) x, u WHERE x.a = u.e AND u.g > 'a';
+-- unordered
+SELECT * FROM (SELECT a FROM t), u WHERE a = e;
+-- aggregates, DISTINCT, ORDER BY, LIMIT in the outer query; shapes never merged
+-- unordered
+SELECT DISTINCT x.a FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+SELECT x.a, u.g FROM (SELECT a, b FROM t WHERE b > 'a') x JOIN u ON x.a = u.e ORDER BY 2 DESC LIMIT 2;
+SELECT a + 1, max(g) FROM v JOIN u ON a = e;
+-- unordered
+SELECT * FROM (SELECT DISTINCT a FROM t) x JOIN u ON x.a = u.e;
+-- unordered
+SELECT * FROM (SELECT a, count(*) AS n FROM t GROUP BY a) x JOIN u ON x.a = u.e;
+SELECT * FROM (SELECT a FROM t ORDER BY a LIMIT 2) x JOIN u ON x.a = u.e ORDER BY 1, 2;
+-- unordered
+SELECT * FROM (SELECT a AS aa FROM t) x JOIN u ON x.aa = u.e;
+-- unordered
+SELECT * FROM (SELECT A FROM t) x JOIN u ON x.a = u.e;
+-- unordered
+SELECT * FROM (SELECT a + 0 AS a FROM t) x JOIN u ON x.a = u.e;
+SELECT * FROM (SELECT a FROM t) x JOIN u ON x.a = u.e WHERE x.zz = 1;
+SELECT * FROM (SELECT zz FROM t) x JOIN u ON 1;
+SELECT nosuch.* FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+-- the outer query a subquery, correlated with an enclosing one
+-- unordered
+SELECT e, (SELECT count(*) FROM (SELECT a FROM t) x JOIN k ON x.a = k.k WHERE x.a = u.e) FROM u;
+-- unordered
+SELECT g FROM u WHERE EXISTS (SELECT 1 FROM v JOIN k ON v.a = k.k WHERE v.a = u.e);
+-- unordered
+SELECT e, (SELECT count(*) FROM (SELECT a FROM t) x JOIN k ON x.a = k.k WHERE c IS NULL) FROM u;
+-- the first row of a group and the order of the rows: those of the merged table's index
+-- (materialized, the view's rows came in rowid order: 1 and 'a' against 1.0 and 'b')
+CREATE TABLE kk(k, w, z);
+CREATE INDEX kkkw ON kk(k, w);
+INSERT INTO kk VALUES (1, 2, 'a'), (1.0, 1, 'b'), (2, 5, 'c'), (2, 4, 'd');
+CREATE TABLE o(m);
+INSERT INTO o VALUES (1), (2);
+CREATE VIEW kv AS SELECT k, w, z FROM kk WHERE z IS NOT NULL;
+SELECT s.k, s.z, count(*) FROM o JOIN (SELECT k, w, z FROM kk) s ON s.k = o.m GROUP BY s.k;
+SELECT k, z, count(*) FROM o JOIN kv ON kv.k = o.m GROUP BY o.m;
+SELECT k, z FROM o, kv WHERE kv.k = o.m;
