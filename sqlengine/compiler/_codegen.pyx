@@ -1051,7 +1051,8 @@ cdef int _output_row(ProgramBuilder b, p, Scope scope, int acc, list defs,
 
 cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on, list defs,
                          list group_by, having, ResultRows rows, dict agg_overrides,
-                         list bare, int bare_regs, int acc, list sort_desc=None) except -1:
+                         list bare, int bare_regs, int acc, list sort_desc=None,
+                         bint as_distinct=False) except -1:
     """An aggregate query's loops and result rows (select._compile_aggregate has made the
     accumulators ``defs``, ``(call, function, n_args)`` tuples at ``acc`` onwards, the
     overrides of its calls ``agg_overrides`` and the ``bare`` columns' registers): without
@@ -1064,7 +1065,8 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     descending where it is True (select._order_is_group); the group sorter then sorts that
     way, and the loops are asked for it (SQLite's WHERE_SORTBYGROUP). Answers 1 when the
     groups come in that order (the rows skip the ORDER BY sorter, which the caller drops),
-    else 0.
+    else 0. ``as_distinct``: the GROUP BY is a DISTINCT's that select._compile_core
+    rewrote (its sorter's plan line says DISTINCT, as SQLite's).
 
     The bare columns (SQLite's accumulator columns) are loaded as SQLite's
     updateAccumulator loads them: from the row the last min()/max() stepped made its best,
@@ -1173,7 +1175,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
             by_group = 1
         group_rows_into_sorter(b, p, scope, defs, group_by, bare, filters, n_args, srt, width)
         _where_end(p, w)
-        _eqp_line(p, EQP_GROUP_BY)
+        _eqp_line(p, EQP_DISTINCT if as_distinct else EQP_GROUP_BY)
         b.emit(OP_SorterSort, srt, end)
         top = b.n_ops
         emit_columns(b, srt, 0, ng, cur)

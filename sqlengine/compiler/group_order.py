@@ -5,6 +5,10 @@ only against the same one) with its NULLs where its direction puts them. The GRO
 sorter then sorts in the ORDER BY's directions, or the loops deliver the groups in them
 (WHERE_SORTBYGROUP), and the ORDER BY needs no sorter of its own.
 
+A SELECT DISTINCT that is no aggregate query and whose ORDER BY is its result columns, in
+order and ascending, runs as SQLite runs it: as a GROUP BY of those columns (one sorter or
+index then serves both; its plan line says DISTINCT).
+
 This module only compares the resolved terms; it emits no code (``_codegen.code_aggregate``
 sorts the groups, ``select._compile_core`` drops the ORDER BY sorter).
 """
@@ -62,3 +66,10 @@ def order_is_group(order_by, obt, group_by, result_exprs, key_of):
             return None
         out.append(desc)
     return out
+
+
+def distinct_is_group(order_by, obt, result_exprs, key_of) -> bool:
+    """Whether a SELECT DISTINCT's ORDER BY is its result columns in order, all
+    ascending with NULLs first (SQLite then makes the DISTINCT a GROUP BY of them)."""
+    dirs = order_is_group(order_by, obt, result_exprs, result_exprs, key_of)
+    return dirs is not None and not any(dirs)

@@ -38,7 +38,7 @@ from sqlengine.compiler.flatten import (ALL_COLUMNS, flatten_from, unused_column
 from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested, star_skips
 from sqlengine.compiler import rightjoin, truefalse
 from sqlengine.compiler.cte import bound_object
-from sqlengine.compiler.group_order import order_is_group
+from sqlengine.compiler.group_order import distinct_is_group, order_is_group
 from sqlengine.compiler.explain import eqp_close, eqp_line, eqp_open, eqp_set, select_id
 from sqlengine.compiler.pushdown import and_terms, rowid_filtered
 from sqlengine.compiler.plan_minmax import code_count, code_minmax
@@ -1111,6 +1111,15 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             raise OperationalError(f"misuse of aggregate: {order_aggs[0].name}()")
         aggs += order_aggs
     is_agg = bool(aggs) or group_by is not None
+    distinct = core.distinct
+    as_distinct = False  # (a GROUP BY made of the DISTINCT)
+    if distinct and not is_agg and obt and distinct_is_group(order_by, obt, result_exprs,
+                                                             column_key(scope)):
+        # SELECT DISTINCT x ... ORDER BY x runs as ... GROUP BY x ORDER BY x (group_order.py)
+        group_by = list(result_exprs)
+        is_agg = True
+        distinct = False
+        as_distinct = True
     if outer is not None and order_by:
         check_local_terms(p, scope, order_by, None)
     scope.agg_allowed = is_agg
@@ -1130,7 +1139,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
 
     # The final stage: DISTINCT, then ORDER BY sorter or straight to dest (LIMIT/OFFSET).
     distinct_cur = None
-    if core.distinct:
+    if distinct:
         distinct_cur = b.alloc_cursor()
         b.emit(OP_OpenEphemeral, distinct_cur, n_res, 0,
                SortSpec(n_res, [p.collation(c) for c in info.colls]))
@@ -1173,7 +1182,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         sort_desc = order_is_group(order_by, obt, group_by, result_exprs, column_key(scope)) \
             if group_by and sorter is not None else None
         if _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having,
-                              result_exprs, order_exprs, rows, refs, sort_desc):
+                              result_exprs, order_exprs, rows, refs, sort_desc,
+                              as_distinct):
             # the groups come in ORDER BY order (group_order.py): no sort
             b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
             sorter = None
@@ -1339,12 +1349,13 @@ def _merge_aggs(scope, aggs):
 
 
 def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, result_exprs,
-                       order_exprs, rows, refs=None, sort_desc=None):
+                       order_exprs, rows, refs=None, sort_desc=None, as_distinct=False):
     """An aggregate query: its accumulators (``defs``, one per distinct call), the columns
     it keeps per group, then a count(*) or min()/max() of a whole table answered without
     a scan, else the loops and result rows ``_codegen.code_aggregate`` codes. True when
     the groups come in the order of an ORDER BY that is the GROUP BY (``sort_desc``, its
-    directions: group_order.py), whose sorter the rows then skip."""
+    directions: group_order.py), whose sorter the rows then skip; ``as_distinct``: the
+    GROUP BY is a rewritten DISTINCT's."""
     b = p.b
     overrides = scope.overrides
     defs = []
@@ -1410,7 +1421,7 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     return code_aggregate(b, p, scope, core,
                           _and_all(core.where, extra) if extra else core.where, left_on, defs,
                           group_by, having, rows, agg_overrides, bare, bare_regs, acc,
-                          sort_desc)
+                          sort_desc, as_distinct)
 
 
 _SLOT_0 = (0,)  # (the accumulator of a lone call)
