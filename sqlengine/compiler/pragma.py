@@ -743,11 +743,12 @@ def _arg_texts(values):
     return tuple(to_text(v) for v in vals) + (None,) * (2 - len(vals))
 
 
-def pragma_function_source(p, item, Source, TableDest, scope=None):
+def pragma_function_source(p, item, Source, TableDest, scope=None, bind=None):
     """A FROM source for ``pragma_NAME(arg)`` (or a bare ``pragma_NAME``) in ``scope``;
     None when NAME is not a table pragma. The list pragmas' arguments are expressions,
     evaluated when the statement runs (``pragma_table_info(m.name)`` reads the row of the
-    FROM item on its left), and their rows are computed then."""
+    FROM item on its left), and their rows are computed then; ``bind``: the WHERE terms
+    that may give the arguments after the call's (tablefunc.function_source)."""
     name = item.name.lower()
     if not hasattr(item, "args"):
         item = A.TableFunctionRef(item.name, [], None, item.alias)
@@ -775,7 +776,7 @@ def pragma_function_source(p, item, Source, TableDest, scope=None):
         return args_source(p, item, scope, Source, cols + ["arg", "schema"],
                            lambda db, *values, prag=prag: [
                                tuple(r) + _arg_texts(values)
-                               for r in _rows_now(db, prag, values)], 2)
+                               for r in _rows_now(db, prag, values)], 2, bind)
     args = [_value(a) for a in item.args]
     schema = "main"
     if len(args) > 1 and args[1] is not None:

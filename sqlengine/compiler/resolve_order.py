@@ -54,7 +54,7 @@ def first_error(p, core, outer, corr, err, order_by=None):
         scope = Scope([], outer, corr if corr is not None else [False])
         if outer is not None:
             link_subquery_scope(p, scope, core)
-        sources, _extra, _left_on = build_from(p, core.from_, scope, None)
+        sources = build_from(p, core.from_, scope, None)[0]
         scope.sources = sources
         cols = _expand_columns(p, core, scope)
         scope.aliases = result_aliases(core.alias_columns or core.columns)

@@ -44,7 +44,8 @@ from sqlengine.compiler.pushdown import and_terms, rowid_filtered
 from sqlengine.compiler.plan_minmax import code_count, code_minmax
 from sqlengine.compiler.plan_terms import column_of
 from sqlengine.compiler.planner import TABLE_ROWS, check_indexed_by, log_est
-from sqlengine.compiler.tablefunc import star_hidden
+from sqlengine.compiler.tablefunc import (bind_hidden, bound_terms, function_name,
+                                          function_source, star_hidden, without_bound)
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -276,7 +277,8 @@ def _source_for(p, item, scope, outer=None):
     commonest item, a table named without a schema outside any WITH, is made by
     ``_resolve.plain_table_source``, or here in a view or trigger body, with INDEXED BY or
     of an attached database (the schema's table map read directly, as Schema.table does);
-    any other (a view, a missing table, a schema table) by ``_any_source_for``."""
+    any other (a view, a missing table, a schema table) by ``_any_source_for``; None for
+    a bare name of a table-valued function (``FROM json_each``: build_from makes it)."""
     src = plain_table_source(p, item, False)  # (the commonest item: _resolve.pyx)
     if src is not None:
         return src
@@ -388,12 +390,8 @@ def _any_source_for(p, item, scope, outer):
             else:
                 src.db = "main"
             return src
-        if name.lower().startswith("pragma_") and item.schema is None:
-            from sqlengine.compiler.pragma import pragma_function_source
-            src = pragma_function_source(p, item, Source, TableDest)
-            if src is not None:
-                src.db = "main"  # (an eponymous virtual table: main's)
-                return src
+        if item.schema is None and function_name(name):
+            return None  # (build_from makes it)
         from sqlengine.compiler.cte import missing_table
         raise missing_table(p, name, item.schema)
     if isinstance(item, SubqueryRef):
@@ -401,14 +399,7 @@ def _any_source_for(p, item, scope, outer):
                           item.alias or f"(subquery-{select_id(p, item.select)})")
         src.has_rowid = True  # (what it reads: see build_from)
         return src
-    if isinstance(item, TableFunctionRef):
-        from sqlengine.compiler.tablefunc import table_function_source
-        src = table_function_source(p, item, scope, Source, TableDest)
-        if src is not None:
-            src.db = "main"
-            return src
-        raise OperationalError(f"no such table: {item.name}")
-    raise OperationalError("unsupported FROM item")
+    raise OperationalError("unsupported FROM item")  # (a function's: build_from)
 
 
 def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=True,
@@ -509,8 +500,10 @@ def _pushable_terms(core, join):
 
 
 def build_from(p, from_, scope, outer=None):
-    """Make the sources of FROM; returns (sources, extra WHERE terms, {level: ON expr}).
-    ``outer`` = (core, ORDER BY, LIMIT) of the query (see ``_source_for``)."""
+    """Make the sources of FROM; returns (sources, extra WHERE terms, {level: ON expr},
+    the WHERE terms a table-valued function took as its arguments: None, or a set of
+    their ids for ``tablefunc.without_bound``). ``outer`` = (core, ORDER BY, LIMIT) of the
+    query (see ``_source_for``)."""
     sources = []
     extra = []
     left_on = {}
@@ -520,15 +513,16 @@ def build_from(p, from_, scope, outer=None):
     if left_flat is not False:
         p.left_flat = False
     if from_ is None:
-        return sources, extra, left_on
+        return sources, extra, left_on, None
     if type(from_) is TableRef:  # (the commonest FROM, one table: _source_for's fast path)
         src = plain_table_source(p, from_, True)
         if src is not None:
             sources.append(src)
             scope.sources = sources
-            return sources, extra, left_on
+            return sources, extra, left_on, None
     items = _flatten(from_, [])
     last_right = rightjoin.last_right(items)
+    pending = None
     for item, join in items:
         level = len(sources)
         side = rightjoin.outer_side(join, level, last_right)
@@ -553,7 +547,13 @@ def build_from(p, from_, scope, outer=None):
                     isinstance(item, SubqueryRef) and is_nested(item.select.body)):
                 item = _rowid_pushed(p, item, sel, _pushable_terms(outer[0], join),
                                      join is not None and join.kind == "LEFT")
-        src = _source_for(p, item, scope, ctx)
+        # (None: a table-valued function, called or named bare)
+        src = None if type(item) is TableFunctionRef else _source_for(p, item, scope, ctx)
+        if src is None:
+            if pending is None:
+                pending = []
+            src = function_source(p, item, scope, bound_terms(outer, join, side, items),
+                                  pending, TableDest)
         if src.has_rowid and not src.is_table:  # a subquery or view: what its rowid reads
             src.rowid_null = rowid_null
         sources.append(src)
@@ -590,7 +590,9 @@ def build_from(p, from_, scope, outer=None):
             src.join_on = conj  # (checked for tables to its right: where.where_begin)
     if ambiguous is not None:
         raise ambiguous
-    return sources, extra, left_on
+    if pending:  # (functions whose HIDDEN columns WHERE or ON terms may give)
+        return bind_hidden(p, pending, scope, extra, left_on, outer)
+    return sources, extra, left_on, None
 
 
 def _natural_using(src, sources):
@@ -1020,11 +1022,14 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         p.uncoded_results[id(core)] = unused
     try:
         # (SQLite gives a scalar or EXISTS subquery a LIMIT 1 before flattening into it)
-        sources, extra, left_on = build_from(p, core.from_, scope, (core, order_by, limit if (
-            limit is not None or type(dest) not in _LIMIT_ONE) else _ONE))
+        sources, extra, left_on, bound = build_from(p, core.from_, scope, (
+            core, order_by, limit if (limit is not None or type(dest) not in _LIMIT_ONE)
+            else _ONE))
     finally:
         if unused is not None:
             del p.uncoded_results[id(core)]
+    if bound is not None:  # (WHERE terms a table-valued function took)
+        core = without_bound(core, bound)
     scope.sources = sources
     words = truefalse.visible(scope) if sees_words(scope) else ()
     if words:  # (rare: a table with a column named true or false)

@@ -14,28 +14,108 @@ json_each(t.doc)``) make the source correlated: its rows are computed again each
 loop starts (the WHERE loop calls the source's ``prologue``, keeps FROM order and builds
 no automatic index on it), with the arguments read from the current rows of those tables.
 
+As SQLite's xBestIndex takes an equality constraint on a HIDDEN column as an argument,
+a term ``hidden = value`` of the WHERE clause (or of the ON clause of the join bringing
+the function, alone on the right of a LEFT or RIGHT JOIN) supplies the arguments after
+the call's own (``FROM pragma_table_info WHERE arg = 't'``, ``FROM sqlite_schema s
+JOIN pragma_table_info p ON p.arg = s.name``): ``value`` may read constants, parameters,
+an enclosing query and tables to the function's left, not the function's own row nor a
+table to its right; the hidden columns are bound in order, each by the last such term on
+it (json_each's root only after its json, a pragma's schema after its arg), and a term
+used so is not tested again (SQLite's ``omit``: the column reads the argument as the
+function keeps it). ``function_source`` finds the candidate terms; the function's
+source waits for the whole FROM clause (names resolve against all of it) and
+``bind_hidden`` then chooses the terms and codes the arguments.
+
 This module emits code; it never runs it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
+from sqlengine.compiler.pushdown import and_terms
 from sqlengine.compiler.resolve import Scope, Source
+from sqlengine.compiler.walk import find_node, iter_children
 from sqlengine.errors import OperationalError
+from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 
 TABLE_FUNCTIONS = frozenset({"json_each", "json_tree"})  # (besides pragma_NAME)
 
 
-def table_function_source(p, item, scope, Source, TableDest):
+def function_name(name) -> bool:
+    """Whether FROM item ``name``, naming no CTE, table or view, is a table-valued
+    function's (or none: pragma_NAME of no such pragma)."""
+    low = name.lower()
+    return low in TABLE_FUNCTIONS or low.startswith("pragma_")
+
+
+def function_source(p, item, scope, terms, pending, TableDest):
+    """The source of FROM item ``item``, a table-valued function's call or a bare name
+    that ``function_name`` accepts. ``terms``: the WHERE and ON terms that may bind its
+    HIDDEN columns (``bound_terms``); a source that waits for them is put on
+    ``pending``, for ``bind_hidden`` once the FROM clause is built."""
+    if type(item) is not A.TableFunctionRef:
+        item = A.TableFunctionRef(item.name, [], None, item.alias, item.pos)
+    cands = _candidates(terms, item) if terms else None
+    src = table_function_source(p, item, scope, Source, TableDest,
+                                (cands, pending) if cands else None)
+    src.db = "main"  # (an eponymous virtual table: main's)
+    return src
+
+
+def bound_terms(outer, join, side, items):
+    """The terms that may give arguments to the function ``join`` brings into the FROM
+    clause of ``items``: its own ON terms on the right of a LEFT JOIN or beside a RIGHT
+    JOIN (``side``: rightjoin.outer_side), else the WHERE terms (``outer``: the query's
+    (core, ...), None when unknown) and the inner joins' ON terms (SQLite adds those to
+    its WHERE)."""
+    if side:
+        return and_terms(join.on) if join is not None else []
+    terms = and_terms(outer[0].where) if outer is not None else []
+    for _item, j in items:
+        if j is not None and j.on is not None and j.kind not in _OUTER:
+            terms += and_terms(j.on)
+    return terms
+
+
+_OUTER = ("LEFT", "RIGHT", "FULL")
+
+
+def _candidates(terms, item):
+    """[(term, column, value)]: the terms ``column = value`` (or ``column IN (value)``,
+    SQLite's parser makes it ``=``) whose column, COLLATE aside, may be one of ``item``'s
+    (unqualified or by its name); resolved later (``bind_hidden``)."""
+    own = (item.alias or item.name).lower()
+    out = []
+    for t in terms:
+        tt = type(t)
+        if tt is A.Binary and t.op == "=":
+            pairs = ((t.left, t.right), (t.right, t.left))
+        elif tt is A.InList and not t.negated and len(t.items) == 1:
+            pairs = ((t.expr, t.items[0]),)
+        else:
+            continue
+        for c, v in pairs:
+            while type(c) is A.Collate:
+                c = c.expr
+            if type(c) is A.Column and (c.table is None or c.table.lower() == own):
+                out.append((t, c, v))
+    return out
+
+
+def table_function_source(p, item, scope, Source, TableDest, bind=None):
     """The FROM source of a table-valued function call. A CTE, table or view of its name
-    is no function; a name that is neither fails as a missing table (SQLite's messages)."""
+    is no function; a name that is neither fails as a missing table (SQLite's messages).
+    ``bind``: (candidate terms, pending list) of ``function_source``."""
     name = item.name.lower()
     if _names_table(p, item):
         raise OperationalError(f"'{item.name}' is not a function")
     src = None
     if name.startswith("pragma_"):
         from sqlengine.compiler.pragma import pragma_function_source
-        src = pragma_function_source(p, item, Source, TableDest, scope)
+        src = pragma_function_source(p, item, Source, TableDest, scope, bind)
     if src is not None:
         return src
     if name not in TABLE_FUNCTIONS:
@@ -45,32 +125,49 @@ def table_function_source(p, item, scope, Source, TableDest):
     fn = func_json.json_each if name == "json_each" else func_json.json_tree
     if len(item.args) > 2:
         raise OperationalError(f"too many arguments on {name}() - max 2")
-    if not item.args:  # (no JSON: no rows)
-        fn = _no_rows
     return args_source(p, item, scope, Source, list(func_json.JSON_EACH_COLUMNS),
-                       lambda db, *values: fn(*values), 2)
+                       lambda db, *values: fn(*values) if values else (), 2, bind)
 
 
-def args_source(p, item, scope, Source, cols, fn, n_hidden=0):
+def args_source(p, item, scope, Source, cols, fn, n_hidden=0, bind=None):
     """The FROM source of table-valued function call ``item`` (in ``scope``, None for a
     bare name) whose rows are ``fn(db, *arguments)``, computed when control reaches the
     FROM clause: again for each row of the tables to its left its arguments read, and on
-    each run when they read an enclosing query. Its last ``n_hidden`` columns are HIDDEN."""
+    each run when they read an enclosing query. Its last ``n_hidden`` columns are HIDDEN;
+    with ``bind`` (``function_source``), those after the call's arguments that a
+    candidate term names wait for ``bind_hidden``."""
     args = list(item.args)
     b = p.b
     cur = b.alloc_cursor()
     b.emit(O.OP_OpenEphemeral, cur, 0)
+    n = len(cols)
+    src = FunctionSource(item.alias or item.name, cur, cols, [O.AFF_BLOB] * n, [None] * n,
+                         [None] * n)
+    src.star_hidden = frozenset(range(n - n_hidden, n))
+    left = list(scope.sources) if scope is not None else []
+    first = n - n_hidden + len(args)  # (the first HIDDEN column no argument gives)
+    if bind is not None and first < n:
+        free = [c.lower() for c in cols[first:]]
+        cands = [c for c in bind[0] if c[1].name.lower() in free]
+        if cands:
+            bind[1].append((src, args, cands, free, fn, first, len(left)))
+            return src
+    _code_args(p, scope, left, args, src, fn, False)
+    return src
+
+
+def _code_args(p, scope, left, args, src, fn, reads_left):
+    """Code the arguments ``args`` of function source ``src`` and the filling of its
+    table: in its loop's prologue when they read the sources ``left`` of it (or
+    ``reads_left``), else here."""
     outer = scope.outer if scope is not None else None
     corr = scope.corr if scope is not None else None
-    left = list(scope.sources) if scope is not None else []
-    n = len(cols)
-    name = item.alias or item.name
+    cur = src.cursor
     probe = Scope(left, outer=outer, corr=corr)
-    if left and _reads_sources(args, probe):
-        src = _CorrelatedSource(name, cur, cols, [O.AFF_BLOB] * n, [None] * n, [None] * n)
-        src.star_hidden = frozenset(range(n - n_hidden, n))
+    if left and (reads_left or _reads_sources(args, probe)):
         arg_scope = Scope(left, outer=outer, corr=corr)
         src.prologue = lambda: _code_fill(p, arg_scope, args, cur, fn, True)
+        src.changes_per_run = True
         if probe.correlated and scope is not None:  # it also reads an enclosing query
             scope.correlated = True
     else:
@@ -78,12 +175,128 @@ def args_source(p, item, scope, Source, cols, fn, n_hidden=0):
         _code_fill(p, arg_scope, args, cur, fn, False)
         # read from an enclosing query, the rows change from one run to the next: no
         # automatic index is built on them (it would be built once)
-        kind = _CorrelatedSource if arg_scope.correlated else FunctionSource
-        if arg_scope.correlated and scope is not None:
-            scope.correlated = True
-        src = kind(name, cur, cols, [O.AFF_BLOB] * n, [None] * n, [None] * n)
-        src.star_hidden = frozenset(range(n - n_hidden, n))
-    return src
+        if arg_scope.correlated:
+            src.changes_per_run = True
+            if scope is not None:
+                scope.correlated = True
+
+
+def bind_hidden(p, pending, scope, extra, left_on, outer):
+    """Give each function source of ``pending`` (``args_source``) its arguments: the
+    call's, then for each HIDDEN column after them, in order, the value of the last
+    candidate term that names that column and reads neither the function's row nor a
+    table to its right (none: no more arguments); code them. Returns build_from's
+    (sources, extra, left_on, bound): the terms used left out of ``extra``, ``left_on``
+    and the sources' ``join_on``, and ``bound`` the set of their ids when the WHERE
+    clause (``outer`` given) may hold one, for ``without_bound``, else None."""
+    sources = scope.sources
+    omit = set()
+    for src, args, cands, free, fn, first, level in pending:
+        vals = []
+        reads_left = False
+        for j, hname in enumerate(free):
+            best = None
+            for t, c, v in cands:
+                if c.name.lower() == hname and _is_column(scope, c, src, first + j):
+                    reads = _usable(p, scope, v, sources, level)
+                    if reads is not None:
+                        best = (t, v, reads)
+            if best is None:
+                break
+            omit.add(id(best[0]))
+            vals.append(best[1])
+            reads_left = reads_left or best[2]
+        _code_args(p, scope, sources[:level], args + vals, src, fn, reads_left)
+    if not omit:
+        return sources, extra, left_on, None
+    extra = [x for x in (_drop(e, omit) for e in extra) if x is not None]
+    for k in list(left_on):
+        e = _drop(left_on[k], omit)
+        if e is None:
+            del left_on[k]
+        else:
+            left_on[k] = e
+    for s in sources:
+        if s.join_on is not None:
+            s.join_on = _drop(s.join_on, omit)
+    return sources, extra, left_on, omit if outer is not None else None
+
+
+def without_bound(core, bound):
+    """``core`` without the WHERE terms whose ids are in ``bound`` (``bind_hidden``)."""
+    where = _drop(core.where, bound)
+    return core if where is core.where else dataclasses.replace(core, where=where)
+
+
+def _drop(e, omit):
+    """AND-tree ``e`` without its terms whose id is in ``omit`` (None if none is left)."""
+    if e is None or id(e) in omit:
+        return None
+    if type(e) is A.Binary and e.op.upper() == "AND":
+        left, right = _drop(e.left, omit), _drop(e.right, omit)
+        if left is e.left and right is e.right:
+            return e
+        if left is None or right is None:
+            return right if left is None else left
+        return A.Binary("AND", left, right, e.pos)
+    return e
+
+
+def _is_column(scope, c, src, col) -> bool:
+    """Whether column reference ``c`` names column ``col`` of ``src`` in ``scope``."""
+    try:
+        ref = scope.lookup(c.name, c.table)
+    except OperationalError:  # (ambiguous: the WHERE clause says so)
+        return False
+    return ref is not None and ref.depth == 0 and ref.source is src and ref.col == col
+
+
+def _usable(p, scope, v, sources, level):
+    """None when value ``v`` cannot be an argument of the function at ``level`` of
+    ``sources`` (it reads that function's row or a table to its right, or holds an
+    aggregate or window call); else whether it reads a table to its left."""
+    reads = False
+    stack = [v]
+    while stack:
+        e = stack.pop()
+        t = type(e)
+        if t is A.Column:
+            try:
+                ref = scope.lookup(e.name, e.table)
+            except OperationalError:
+                return None
+            if ref is None:
+                if e.quoted and e.table is None:  # (a string)
+                    continue
+                return None
+            if ref.depth == 0:
+                k = next((i for i, s in enumerate(sources) if s is ref.source), level)
+                if k >= level:
+                    return None
+                reads = True
+            continue
+        if t is A.Subquery or t is A.Exists or t is A.InSelect:
+            if _names_any(e.select, sources[level:]):
+                return None
+            reads = reads or level > 0  # (it may read them: coded where they are open)
+            if t is A.InSelect:
+                stack.append(e.expr)
+            continue
+        if t is A.FunctionCall and (e.over is not None or p.functions.is_aggregate(
+                e.name, 0 if e.star else len(e.args))):
+            return None
+        stack.extend(iter_children(e))
+    return reads
+
+
+def _names_any(sel, later) -> bool:
+    """Whether SELECT ``sel`` names (perhaps) a column of one of the sources ``later``:
+    a column of one of their names, or qualified by one of theirs."""
+    names = {c.lower() for s in later for c in s.columns}
+    tables = {s.name.lower() for s in later}
+    return find_node(sel, lambda x: type(x) is A.Column and (
+        x.name.lower() in names or x.table is not None and x.table.lower() in tables),
+        ()) is not None
 
 
 def hidden_source(name, cur, cols, n_hidden):
@@ -105,10 +318,6 @@ def star_hidden(src):
 
 
 _NONE = frozenset()
-
-
-def _no_rows(*_values):
-    return ()
 
 
 _SCHEMA_TABLES = frozenset(("sqlite_master", "sqlite_schema", "sqlite_temp_master",
@@ -135,17 +344,12 @@ def _names_table(p, item) -> bool:
 
 
 class FunctionSource(Source):
-    """A table-valued function's FROM source: ``star_hidden``, its HIDDEN columns."""
+    """A table-valued function's FROM source: ``star_hidden``, its HIDDEN columns; a
+    ``prologue`` (set when its arguments read the tables to its left) that fills it when
+    its loop starts, and ``changes_per_run`` when its rows change between runs of its
+    loop (it reads those tables or an enclosing query)."""
 
-    __slots__ = ("star_hidden",)
-
-
-class _CorrelatedSource(FunctionSource):
-    """A table-valued function whose rows change between runs of its loop: reading the
-    tables to its left (filled by ``prologue``, set then) or an enclosing query."""
-
-    __slots__ = ("prologue",)
-    changes_per_run = True
+    __slots__ = ("star_hidden", "prologue", "changes_per_run")
 
 
 def _reads_sources(args, scope) -> bool:
