@@ -413,10 +413,8 @@ class Blob:
         self._store(self._offset, data)
         self._offset += len(data)
 
-    def __getitem__(self, key):
-        self._check()
-        if isinstance(key, slice):
-            return self._value()[key]
+    def _index(self, key) -> int:
+        """The byte offset an integer subscript names (negative from the end)."""
         if not hasattr(key, "__index__"):
             raise TypeError("Blob indices must be integers")
         index = operator.index(key)
@@ -424,7 +422,13 @@ class Blob:
             index += self._length
         if not 0 <= index < self._length:
             raise IndexError("Blob index out of range")
-        return self._value()[index]
+        return index
+
+    def __getitem__(self, key):
+        self._check()
+        if isinstance(key, slice):
+            return self._value()[key]
+        return self._value()[self._index(key)]
 
     def __setitem__(self, key, value):
         self._check()
@@ -439,13 +443,7 @@ class Blob:
                 current[position] = byte
             self._store(0, bytes(current))
             return
-        if not hasattr(key, "__index__"):
-            raise TypeError("Blob indices must be integers")
-        index = operator.index(key)
-        if index < 0:
-            index += self._length
-        if not 0 <= index < self._length:
-            raise IndexError("Blob index out of range")
+        index = self._index(key)
         if not isinstance(value, int) or not 0 <= value <= 255:
             raise ValueError("byte must be in range(0, 256)")
         self._store(index, bytes((value,)))

@@ -907,22 +907,30 @@ def clause_spans(sql: str, keyword: str) -> list[str]:
     out = []
     for k, (_kind, a, e) in enumerate(toks):
         if sql[a:e].upper() == keyword and k + 1 < len(toks) and toks[k + 1][0] == "LP":
-            depth = 0
-            j = k + 1
-            while j < len(toks):
-                if toks[j][0] == "LP":
-                    depth += 1
-                elif toks[j][0] == "RP":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
+            j = _closing(toks, k + 1)
             end = toks[j][1] if j < len(toks) else len(sql)
             out.append(sql[toks[k + 1][2]:end].strip())
     return out
 
 
+def _closing(toks, k):
+    """The index of the token that closes the parenthesis ``toks[k]`` opens (len(toks)
+    when none does)."""
+    depth = 0
+    j = k
+    while j < len(toks):
+        if toks[j][0] == "LP":
+            depth += 1
+        elif toks[j][0] == "RP":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    return j
+
+
 def _tokens(sql):
+    """(kind, start, end) of each token of ``sql`` but white space and comments."""
     toks = []
     i = 0
     n = len(sql)
@@ -937,14 +945,7 @@ def _tokens(sql):
 def default_spans(sql: str) -> list[str]:
     """The source text of every DEFAULT clause of a CREATE TABLE, in order (SQLite keeps
     the span as written: without the parentheses of ``DEFAULT (expr)``)."""
-    toks = []
-    i = 0
-    n = len(sql)
-    while i < n:
-        kind, end = next_token(sql, i)
-        if kind != "SPACE":
-            toks.append((kind, i, end))
-        i = end
+    toks = _tokens(sql)
     out = []
     k = 0
     while k < len(toks):
@@ -952,17 +953,8 @@ def default_spans(sql: str) -> list[str]:
         if kind == "DEFAULT" and sql[a:e].upper() == "DEFAULT" and k + 1 < len(toks):
             nk, na, ne = toks[k + 1]
             if nk == "LP":
-                depth = 0
-                j = k + 1
-                while j < len(toks):
-                    if toks[j][0] == "LP":
-                        depth += 1
-                    elif toks[j][0] == "RP":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    j += 1
-                end = toks[j][1] if j < len(toks) else n
+                j = _closing(toks, k + 1)
+                end = toks[j][1] if j < len(toks) else len(sql)
                 out.append(sql[ne:end].strip())
                 k = j
             elif nk in ("PLUS", "MINUS") and k + 2 < len(toks):

@@ -178,12 +178,7 @@ class InterruptWatcher:
             if not data:
                 return
             if self.armed and signal.SIGINT in data:
-                con = self.shell.con
-                if con is not None:
-                    try:
-                        con.interrupt()
-                    except Exception:  # noqa: BLE001 - nothing to interrupt
-                        pass
+                self._interrupt()
 
     def arm(self):
         self.armed = True
@@ -193,6 +188,10 @@ class InterruptWatcher:
     def _handler(self, signum, frame):
         # Runs whenever the main thread next executes Python code (e.g. a callback of the
         # engine, or the engine checking for signals): interrupt from here as well.
+        self._interrupt()
+
+    def _interrupt(self):
+        """Interrupt the statement the shell's connection runs, if it has one."""
         con = self.shell.con
         if con is not None:
             try:

@@ -280,14 +280,3 @@ def _use_compiled() -> str:
 
 python_parse_one = parse_one
 DRIVER = _use_compiled()
-
-
-def parse_all(sql: str) -> list[Parsed]:
-    out = []
-    pos = 0
-    while True:
-        p = parse_one(sql, pos)
-        if p is None:
-            return out
-        out.append(p)
-        pos = p.end
