@@ -8,6 +8,8 @@ every statement of the corpus is new and these run once or more per expression n
 module emits no code and never touches storage.
 """
 
+from cpython.long cimport PyLong_FromVoidPtr
+
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe.opcodes import AFF_NONE, AFF_REAL
@@ -585,6 +587,13 @@ cdef Py_ssize_t F_BIN_RIGHT = slot_offset(A.Binary, "right")
 cdef Py_ssize_t F_UN_OP = slot_offset(A.Unary, "op")
 cdef Py_ssize_t F_UN_OPERAND = slot_offset(A.Unary, "operand")
 cdef Py_ssize_t F_COLLATE_EXPR = slot_offset(A.Collate, "expr")
+cdef Py_ssize_t F_COLLATE_NAME = slot_offset(A.Collate, "collation")
+cdef Py_ssize_t F_CAST_EXPR = slot_offset(A.Cast, "expr")
+cdef Py_ssize_t F_ISNULL_EXPR = slot_offset(A.IsNull, "expr")
+cdef Py_ssize_t F_BTW_EXPR = slot_offset(A.Between, "expr")
+cdef Py_ssize_t F_BTW_LOW = slot_offset(A.Between, "low")
+cdef Py_ssize_t F_BTW_HIGH = slot_offset(A.Between, "high")
+cdef Py_ssize_t F_RC_REF = slot_offset(ResolvedColumn, "ref")
 
 
 cdef object lookup_name(scope, name, table):
@@ -656,25 +665,35 @@ cpdef tuple expr_coll_seq(e, scope):
     collation or BINARY; CAST and unary + pass it through; a COLLATE clause names one; any
     other expression has one only when an operand holds an explicit COLLATE (SQLite's
     EP_Collate), taken from the left operand first, then the right or the arguments."""
+    c = _coll_seq(e, scope)
+    if c is _NO_SEQ:
+        return _NO_COLL
+    return True, c
+
+
+# _coll_seq's answer for an expression that carries no collation (None is BINARY)
+cdef object _NO_SEQ = object()
+
+
+cdef object _coll_seq(e, scope):
+    """``expr_coll_seq`` without its tuple: the collation name (None: BINARY), or _NO_SEQ
+    when ``e`` carries none."""
     cdef list rest
     while True:
         t = type(e)
         if t is T_Column:
             ref = _try_lookup(e, scope)
             if ref is None or (<ColRef>ref).col < 0:
-                return _NO_COLL
-            return True, (<Source>(<ColRef>ref).source).colls[(<ColRef>ref).col]
+                return _NO_SEQ
+            return (<Source>(<ColRef>ref).source).colls[(<ColRef>ref).col]
         if t is T_Collate:
-            return True, e.collation
+            return slot(e, F_COLLATE_NAME)
         if t is T_ResolvedColumn:
-            ref = e.ref
-            if ref.col < 0:
-                return _NO_COLL
-            return True, ref.collation()
+            return _ref_coll(slot(e, F_RC_REF))
         if t is T_OuterAlias:
-            return expr_coll_seq(e.expr, e.scope)
+            return _coll_seq(e.expr, e.scope)
         if t is T_Cast:
-            e = e.expr
+            e = slot(e, F_CAST_EXPR)
             continue
         if t is T_Unary and slot(e, F_UN_OP) == "+":
             e = slot(e, F_UN_OPERAND)
@@ -682,8 +701,8 @@ cpdef tuple expr_coll_seq(e, scope):
         if t is T_RowValue and e.items:
             e = e.items[0]
             continue
-        if t in _NO_OPERANDS or not has_explicit_collate(e):
-            return _NO_COLL
+        if not has_explicit_collate(e):  # (an operand-less node included)
+            return _NO_SEQ
         left, rest = _collate_operands(e)
         if left is not None and has_explicit_collate(left):
             e = left
@@ -694,7 +713,35 @@ cpdef tuple expr_coll_seq(e, scope):
                 e = x
                 break
         if e is None:
-            return _NO_COLL
+            return _NO_SEQ
+
+
+cdef object _ref_coll(ref):
+    """``_coll_seq`` of a ResolvedColumn's ``ref`` (a ColRef's fields read directly)."""
+    if type(ref) is ColRef:
+        if (<ColRef>ref).col < 0:
+            return _NO_SEQ
+        return (<ColRef>ref).source.colls[(<ColRef>ref).col]
+    if ref.col < 0:
+        return _NO_SEQ
+    return ref.collation()
+
+
+cdef object _implicit_coll(e, scope):
+    """``_coll_seq`` of an expression known to hold no COLLATE clause: only a column
+    (under CAST, unary + or a row value's first item) carries a collation then."""
+    while True:
+        t = type(e)
+        if t is T_Column or t is T_ResolvedColumn or t is T_OuterAlias:
+            return _coll_seq(e, scope)
+        if t is T_Cast:
+            e = slot(e, F_CAST_EXPR)
+        elif t is T_Unary and slot(e, F_UN_OP) == "+":
+            e = slot(e, F_UN_OPERAND)
+        elif t is T_RowValue and e.items:
+            e = e.items[0]
+        else:
+            return _NO_SEQ
 
 
 cpdef tuple result_coll_seq(e, scope, bint any_collate):
@@ -759,13 +806,14 @@ cpdef comparison_collation(left, right, scope):
     an explicit COLLATE on the left, else one on the right, else the left operand's
     collation (a column's, BINARY included), else the right operand's."""
     if has_explicit_collate(left):
-        return expr_coll_seq(left, scope)[1]
-    if right is not None and has_explicit_collate(right):
-        return expr_coll_seq(right, scope)[1]
-    has, c = expr_coll_seq(left, scope)
-    if not has and right is not None:
-        c = expr_coll_seq(right, scope)[1]
-    return c
+        c = _coll_seq(left, scope)
+    elif right is not None and has_explicit_collate(right):
+        c = _coll_seq(right, scope)
+    else:  # (neither side holds a COLLATE: only a column's collation can apply)
+        c = _implicit_coll(left, scope)
+        if c is _NO_SEQ and right is not None:
+            c = _implicit_coll(right, scope)
+    return None if c is _NO_SEQ else c
 
 
 # Node types that have no operands, so never hold a COLLATE clause (a subquery's own
@@ -775,9 +823,10 @@ cdef frozenset _NO_OPERANDS = frozenset((A.Column, A.Literal, A.Param, ResolvedC
                                          type(None)))
 NO_OPERANDS = _NO_OPERANDS
 
-# has_explicit_collate's answers for compound nodes: id(node) -> (node, answer). The node
-# is kept so that its id cannot be reused while the entry lives; the AST is never changed
-# after parsing, so an answer stays true. Cleared when it grows (and by each new Parse).
+# has_explicit_collate's answers for the compound nodes a small walk does not settle:
+# address of the node -> (node, answer). The node is kept so that its address cannot be
+# reused while the entry lives; the AST is never changed after parsing, so an answer stays
+# true. Cleared when it grows (and by each new Parse).
 cdef dict _explicit_memo = {}
 
 
@@ -786,12 +835,20 @@ cpdef bint has_explicit_collate(e) except -1:
     COLLATE clause."""
     cdef bint found
     cdef list rest
+    cdef int budget = _SMALL_WALK, r
     t = type(e)
-    if t in _NO_OPERANDS:
+    if t is T_Column or t is T_Literal:
         return False
     if t is T_Collate:
         return True
-    hit = _explicit_memo.get(id(e))
+    if t in _NO_OPERANDS:
+        return False
+    # a small expression (the common case) is walked: no memo entry to make or find
+    r = _explicit_small(e, &budget)
+    if r >= 0:
+        return r
+    key = PyLong_FromVoidPtr(<void *>e)
+    hit = _explicit_memo.get(key)
     if hit is not None and (<tuple>hit)[0] is e:
         return (<tuple>hit)[1]
     if t is T_Binary:  # (the common nodes without _collate_operands' lists)
@@ -809,8 +866,49 @@ cpdef bint has_explicit_collate(e) except -1:
                     break
     if len(_explicit_memo) > 20000:
         _explicit_memo.clear()
-    _explicit_memo[id(e)] = (e, found)
+    _explicit_memo[key] = (e, found)
     return found
+
+
+# the compound nodes has_explicit_collate walks before it turns to its memo: a walk of a
+# larger expression could be repeated at each of its comparisons (quadratic); up to this
+# many it costs less than a memo entry
+cdef int _SMALL_WALK = 16
+
+
+cdef int _explicit_small(e, int *budget) except -2:
+    """has_explicit_collate of ``e`` by a plain walk: 1 or 0, or -1 when it holds more
+    than ``budget`` compound nodes or a node of a rarer kind (left to the memo)."""
+    cdef int r
+    t = type(e)
+    if t is T_Column or t is T_Literal:
+        return 0
+    if t is T_Collate:
+        return 1
+    budget[0] -= 1
+    if budget[0] < 0:
+        return -1
+    if t is T_Binary:
+        r = _explicit_small(slot(e, F_BIN_LEFT), budget)
+        if r != 0:
+            return r
+        return _explicit_small(slot(e, F_BIN_RIGHT), budget)
+    if t is T_Unary:
+        return _explicit_small(slot(e, F_UN_OPERAND), budget)
+    if t is T_Cast:
+        return _explicit_small(slot(e, F_CAST_EXPR), budget)
+    if t is T_IsNull:
+        return _explicit_small(slot(e, F_ISNULL_EXPR), budget)
+    if t is T_Between:
+        r = _explicit_small(slot(e, F_BTW_EXPR), budget)
+        if r == 0:
+            r = _explicit_small(slot(e, F_BTW_LOW), budget)
+            if r == 0:
+                r = _explicit_small(slot(e, F_BTW_HIGH), budget)
+        return r
+    if t in _NO_OPERANDS:
+        return 0
+    return -1
 
 
 def clear_caches():

@@ -269,6 +269,27 @@ CASES = [
     "SELECT i FROM t WHERE x = ? ORDER BY i",
     "SELECT i FROM t WHERE i = ? ORDER BY i",
     "SELECT -9223372036854775808, -(9223372036854775807), - -1, +x, ~i FROM t ORDER BY i",
+    # the collation of a comparison: an explicit COLLATE anywhere in an operand (small
+    # and deep expressions, CASE, BETWEEN, IS NULL), else a column's through CAST or +
+    "SELECT i FROM t WHERE y || '' = 'ABC' COLLATE nocase ORDER BY i",
+    "SELECT i FROM t WHERE (y COLLATE nocase) || '' = 'abc' ORDER BY i",
+    "SELECT i FROM t WHERE 'abc' = -(-(y COLLATE nocase || '')) || '' ORDER BY i",
+    "SELECT i FROM t WHERE ((((((((((y COLLATE nocase || '') || '') || '') || '') || '') || '')"
+    " || '') || '') || '') || '') || '' || '' || '' || '' || '' || '' || '' = 'abc' ORDER BY i",
+    "SELECT i FROM t WHERE 'abc' = ((((((((((y || '') || '') || '') || '') || '') || '') || '')"
+    " || '') || '') || '') || '' || '' || '' || '' || '' || '' || '' || ('' COLLATE nocase)"
+    " ORDER BY i",
+    "SELECT i FROM t WHERE CAST(x AS TEXT) = 'ABC' ORDER BY i",
+    "SELECT i FROM t WHERE +x = 'ABC' OR 'B' = +x ORDER BY i",
+    "SELECT i FROM t WHERE x || '' = 'ABC' OR 'B' = x || '' ORDER BY i",
+    "SELECT i FROM t WHERE y = x ORDER BY i",
+    "SELECT i FROM t WHERE y || '' = +x ORDER BY i",
+    "SELECT i FROM t WHERE (y BETWEEN 'ABC' COLLATE nocase AND 'abd') = 1 ORDER BY i",
+    "SELECT i FROM t WHERE (CASE WHEN i > 0 THEN y COLLATE nocase END) = 'abc' ORDER BY i",
+    "SELECT i FROM t WHERE (y COLLATE nocase IS NULL) || y = '0abc' ORDER BY i",
+    "SELECT i FROM t WHERE CAST(y AS TEXT) || CAST(y COLLATE nocase AS TEXT) = 'ABCabc'"
+    " ORDER BY i",
+    "SELECT i, x < 'b', +x < 'b', y < x, x || '' < 'b' FROM t ORDER BY i",
 ]
 
 
