@@ -379,16 +379,28 @@ cdef class ProgramBuilder:
         constants (sqlite3ExprCodeRunJustOnce), loaded once by ``emit_consts`` in the
         program's prologue instead of at every row. One register per distinct value."""
         cdef dict regs
+        cdef double d
         if self._consts is None:
             self._consts = []
             self._const_ints = {}
             self._const_regs = {}
-        if type(value) is int:  # (the commonest: keyed by the value itself)
+        t = type(value)
+        if t is int:  # (the commonest: keyed by the value itself)
             regs = self._const_ints
             key = value
-        else:  # (1, 1.0 and '1' are different constants; -0.0 and 0.0 too)
+        else:
+            # 1, 1.0 and '1' are different constants (the ints have a dict of their own, and
+            # no str equals a float); a float other than a zero (-0.0 == 0.0) or a NaN (not
+            # equal to itself) and a str are keys themselves, the rest (type, value) or, for
+            # those floats, (float, repr) tuples, which equal no str or float
             regs = self._const_regs
-            key = (type(value), repr(value) if type(value) is float else value)
+            if t is str:
+                key = value
+            elif t is float:
+                d = value
+                key = value if d != 0.0 and d == d else (float, repr(value))
+            else:
+                key = (t, value)
         r = regs.get(key)
         if r is None:
             r = regs[key] = self.alloc_reg(1)

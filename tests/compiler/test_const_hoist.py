@@ -45,3 +45,19 @@ def test_literal_operands_are_loaded_before_the_loop(pair):
     prologue = ops[ops.index("Transaction"):]
     assert not {"Integer", "Real", "String8"} & set(loop)
     assert prologue.count("Integer") == 3 and "Real" in prologue and "String8" in prologue
+
+
+def test_one_register_per_distinct_constant():
+    # 1, 1.0, '1' and b'1' are different constants, and 0.0 and -0.0; equal values of one
+    # type share a register (a NaN too: every NaN loads the same value)
+    from sqlengine.compiler._codegen import ProgramBuilder
+    b = ProgramBuilder()
+    values = [1, 1.0, "1", b"1", None, 0.0, -0.0, 0, "", b"", 2.5, "2.5", float("inf"),
+              float("-inf"), float("nan"), True, 10**18, 1e18, "a"]
+    regs = [b.const_reg(v) for v in values]
+    assert len(set(regs)) == len(values)
+    again = [b.const_reg(v) for v in
+             [1, 1.0, "1", b"1", None, 0.0, -0.0, 0, "", b"", 5 / 2, "2." + "5",
+              float("inf"), -float("inf"), float("nan"), True, 10**18, 1e18, "".join("a")]]
+    assert again == regs
+    assert b.const_reg(float("-nan")) == regs[values.index(values[14])]
