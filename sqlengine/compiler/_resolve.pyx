@@ -163,21 +163,23 @@ def plain_table_source(p, item, bint lone):
     if p.ctes or p.body_db is not None:
         return None
     name = slot(item, F_TR_NAME)
-    lname = name.lower()
-    if lname in _TEMP_MASTER:
-        return None
+    if _Table is None:
+        from sqlengine.schema import Table
+        from sqlengine.compiler.attach import ROOT_SHIFT
+        _Table, _ROOT_SHIFT = Table, ROOT_SHIFT
     schema = p.schema
+    tables = schema.tables
+    # the map's keys are lower-case: a name written so finds its table as written, and is
+    # its own lower case (most are; the others are lowered first)
+    t = dict.get(tables, name) if isinstance(tables, dict) else None
+    lname = name if type(t) is _Table else name.lower()
+    if len(lname) == 18 and lname in _TEMP_MASTER:  # (both names have 18 characters)
+        return None
     cdef dict views
     if lone:
         views = schema.views
         if lname in views:
             return None
-    if _Table is None:
-        from sqlengine.schema import Table
-        from sqlengine.compiler.attach import ROOT_SHIFT
-        _Table, _ROOT_SHIFT = Table, ROOT_SHIFT
-    tables = schema.tables
-    t = dict.get(tables, lname) if isinstance(tables, dict) else None
     if type(t) is not _Table:  # (none, or a placeholder the map builds when read)
         t = tables.get(lname)
         if t is None:
@@ -326,7 +328,7 @@ cdef class Scope:
         self._index = None  # see _names
         self._index_of = None
         self._index_len = -1
-        self.sub_affs = {}  # id(scalar subquery) -> its column's affinity, once coded
+        self.sub_affs = None  # id(scalar subquery) -> its column's affinity, once coded
         if len(_scopes) >= 4096:  # (scopes made outside a statement's compile)
             release_scopes()
         _scopes.append(self)
@@ -635,7 +637,8 @@ cpdef str expr_affinity(e, scope):
         from sqlengine.schema import affinity_of_type
         return affinity_of_type(e.type_name)
     if t is T_Subquery:
-        aff = scope.sub_affs.get(id(e)) if scope is not None else None
+        subs = scope.sub_affs if scope is not None else None  # (None: none coded yet)
+        aff = subs.get(id(e)) if subs is not None else None
         if aff is not None:
             return aff
         body = e.select.body  # a compound's rightmost SELECT (SQLite's x.pSelect)
@@ -1087,6 +1090,20 @@ cpdef tuple result_column(rc, scope, bint early_names):
     return (e, name, decl)
 
 
+cdef object T_Star = A.Star
+
+
+cpdef list result_columns(columns, scope, bint early_names):
+    """``result_column`` of each of ``columns`` (a SELECT's result list), or None when one
+    of them is a ``*`` or ``t.*`` (select._expand_columns expands those)."""
+    cdef list out = []
+    for rc in columns:
+        if type(rc) is T_Star:
+            return None
+        out.append(result_column(rc, scope, early_names))
+    return out
+
+
 cdef class ResultInfo:
     """What a SELECT returns: names, declared types, affinities, collations per column.
     ``has_coll[i]`` tells whether column i carries a collation at all (a column reference or
@@ -1114,17 +1131,21 @@ cdef class ResultInfo:
 cpdef ResultInfo result_info(cols, scope, bint any_collate):
     """The ResultInfo of the result columns ``cols`` ([(expression, name, declared
     type)]), each column's affinity found before its collation."""
-    cdef list names = [], decls = [], affs = [], colls = [], has_coll = []
+    cdef Py_ssize_t n = len(cols), i = 0
+    # (made at their length: a store per column, no append)
+    cdef list names = [None] * n, decls = [None] * n, affs = [None] * n
+    cdef list colls = [None] * n, has_coll = [None] * n
     cdef tuple seq
     cdef ResultInfo info = ResultInfo.__new__(ResultInfo)
     for c in cols:
         e, name, decl = c
-        names.append(name)
-        decls.append(decl)
-        affs.append(expr_affinity(e, scope))
+        names[i] = name
+        decls[i] = decl
+        affs[i] = expr_affinity(e, scope)
         seq = result_coll_seq(e, scope, any_collate)
-        colls.append(seq[1])
-        has_coll.append(seq[0])
+        colls[i] = seq[1]
+        has_coll[i] = seq[0]
+        i += 1
     info.names = names
     info.decltypes = decls
     info.affs = affs

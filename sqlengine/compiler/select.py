@@ -23,7 +23,7 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
 from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_result_columns,
                                          emit_limited, emit_result_row)
 from sqlengine.compiler._resolve import (ResultInfo, plain_table_source, result_column,
-                                         result_info, sees_words)
+                                         result_columns, result_info, sees_words)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
@@ -50,7 +50,7 @@ from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.ast import (
-    Binary, Collate, Column, Compound, FEAT_COLLATE, FEAT_FUNCTION, FunctionCall,
+    Binary, Collate, Column, Compound, FEAT_COLLATE, FEAT_FUNCTION, FEAT_WINDOW, FunctionCall,
     Join, Literal, ResultColumn, RowValue, Select, SelectCore, Star, SubqueryRef,
     TableFunctionRef, TableRef, Values)
 from sqlengine.sql.limits import MAX_COLUMN
@@ -189,15 +189,18 @@ def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=
         return _compile_compound(p, sel, dest, outer, corr)
     if tb is Values:
         return _compile_values(p, body, sel, dest, outer, corr)
-    if has_window(body, sel.order_by):
+    order_by = sel.order_by
+    # (the parser's features tell at once that most statements call no window function)
+    if body.features & FEAT_WINDOW and has_window(body, order_by):
         return compile_window_select(p, sel, dest, outer, corr)
-    if type(dest) is ExistsDest and (sel.order_by or body.distinct):
+    if type(dest) is ExistsDest and (order_by or body.distinct):
         sel, body = _exists_body(p, sel, outer)
+        order_by = sel.order_by
     try:
-        return _compile_core(p, body, sel.order_by, sel.limit, sel.offset, dest, outer, corr)
+        return _compile_core(p, body, order_by, sel.limit, sel.offset, dest, outer, corr)
     except OperationalError as err:  # (SQLite tells the first error its resolver meets)
         from sqlengine.compiler.resolve_order import first_error
-        raise first_error(p, body, outer, corr, err, sel.order_by) from None
+        raise first_error(p, body, outer, corr, err, order_by) from None
 
 
 def _exists_body(p, sel, outer):
@@ -661,8 +664,13 @@ def _using_left(sources, cname, scope, any_right):
 
 def _expand_columns(p, core, scope):
     """[(expr, name, decltype)] with * and t.* expanded."""
+    columns = core.columns
+    early = p.early_names
+    out = result_columns(columns, scope, early)  # (None: a * among them)
+    if out is not None:
+        return out
     out = []
-    for rc in core.columns:
+    for rc in columns:
         if type(rc) is Star:
             if not scope.sources:
                 raise OperationalError("no tables specified")
@@ -705,7 +713,7 @@ def _expand_columns(p, core, scope):
             if not found:
                 raise OperationalError(f"no such table: {rc.table}")
             continue
-        out.append(result_column(rc, scope, p.early_names))
+        out.append(result_column(rc, scope, early))
     return out
 
 
@@ -1035,25 +1043,28 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     if words:  # (rare: a table with a column named true or false)
         core, order_by, extra, left_on = _bind_words(core, order_by, extra, left_on, words)
     nested = None
-    if is_nested(core):
+    columns = core.columns
+    if len(columns) == 1 and type(columns[0]) is Star and is_nested(core):
         cols, *nested = nested_columns(scope)
     else:
         cols = _expand_columns(p, core, scope)
     if len(cols) > MAX_COLUMN:
         raise OperationalError("too many columns in result set")
-    aliases = scope.aliases = result_aliases(core.alias_columns or core.columns)
+    aliases = scope.aliases = result_aliases(core.alias_columns or columns)
     if aliases and ("true" in aliases or "false" in aliases) and \
             truefalse.alias_words(aliases, words):
         core, order_by, extra, left_on = _bind_words(
             core, order_by, extra, left_on, truefalse.alias_words(aliases, words), False)
-    if outer is not None and core.group_by:
-        check_local_terms(p, scope, None, core.group_by)
+    group_terms = core.group_by  # (read again when a rewrite makes a new core)
+    if outer is not None and group_terms:
+        check_local_terms(p, scope, None, group_terms)
     names_rw = None
-    if (aliases and (core.where is not None or core.group_by or core.having is not None
+    if (aliases and (core.where is not None or group_terms or core.having is not None
                      or order_by or extra or left_on)) or (
             outer is not None and sees_outer_aliases(scope)):
         names_rw = Aliases(p, scope)
         core, cols, extra, left_on = _resolve_aliases(names_rw, core, cols, extra, left_on)
+        group_terms = core.group_by
     result_exprs = [c[0] for c in cols]
     n_res = len(result_exprs)
     if order_by:
@@ -1063,11 +1074,11 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         obt, order_exprs = [], []
     having = core.having
     group_by = None
-    if core.group_by:
-        if len(core.group_by) > MAX_COLUMN:
+    if group_terms:
+        if len(group_terms) > MAX_COLUMN:
             raise OperationalError("too many terms in GROUP BY clause")
         group_by = []
-        for g in core.group_by:
+        for g in group_terms:
             inner = g
             while isinstance(inner, Collate):
                 inner = inner.expr
@@ -1143,6 +1154,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         lreg = oreg = None
 
     # The final stage: DISTINCT, then ORDER BY sorter or straight to dest (LIMIT/OFFSET).
+    distinct = core.distinct
     distinct_cur = None
     if distinct:
         distinct_cur = b.alloc_cursor()
@@ -1163,10 +1175,14 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
 
     n_ordered = 0
     if not is_agg:
-        plan_ob = None if core.distinct else [
+        plan_ob = None if distinct else [
             (o[0] if o[0] is not None else result_exprs[o[1]], o[2], o[3], o[4]) for o in obt]
-        w = where_begin(p, scope, _and_all(core.where, extra), left_on, core=core,
-                        order_by=plan_ob, limit=_fixed_limit(limit) if plan_ob else None)
+        where = core.where
+        if extra:
+            where = _and_all(where, extra)
+        # (positional: extra_terms, core, order_by, limit)
+        w = where_begin(p, scope, where, left_on, (), core, plan_ob,
+                        _fixed_limit(limit) if plan_ob else None)
         n_ordered = w.n_ordered
         if sorter is not None and n_ordered == len(obt):
             # the loops deliver the rows in ORDER BY order: no sort (and LIMIT stops the
@@ -1770,7 +1786,10 @@ def code_scalar_subquery(p, scope, e, target):
     reg, info = _code_subquery(p, scope, e, 1)
     aff = info.rightmost().affs[0]
     if scope is not None and aff:  # its column's affinity, for comparisons
-        scope.sub_affs[id(e)] = aff
+        subs = scope.sub_affs
+        if subs is None:  # (made on its first entry)
+            subs = scope.sub_affs = {}
+        subs[id(e)] = aff
     p.b.emit(OP_SCopy, reg, target)
 
 
