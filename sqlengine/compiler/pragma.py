@@ -617,6 +617,16 @@ def _signed32(v: int) -> int:
 _FUNCTION_ARGS = frozenset(("table_info", "table_xinfo", "index_list", "index_info",
                             "index_xinfo", "foreign_key_list", "foreign_key_check",
                             "integrity_check", "quick_check", "table_list"))
+# of those, the ones whose function has "arg" alone (SQLite's PragFlg_Result1 without
+# PragFlg_SchemaOpt): it takes one argument
+_ARG_ONLY = frozenset(("table_list",))
+
+
+def _hidden_columns(prag):
+    """The HIDDEN columns of the pragma_NAME function of list pragma ``prag``."""
+    if prag not in _FUNCTION_ARGS:
+        return []
+    return ["arg"] if prag in _ARG_ONLY else ["arg", "schema"]
 
 
 def function_columns(prag):
@@ -633,7 +643,7 @@ def function_columns(prag):
         return cols + ["schema"] if _VALUE_FUNCTIONS[prag] else cols
     else:
         return None
-    return cols + ["arg", "schema"] if prag in _FUNCTION_ARGS else cols
+    return cols + _hidden_columns(prag)
 
 
 # the one-value pragmas SQLite also gives as pragma_NAME functions (those this engine
@@ -762,25 +772,23 @@ def pragma_function_source(p, item, Source, TableDest, scope=None, bind=None):
         return None
     from sqlengine.compiler.pragma_lists import module_names, register_module
     register_module(p.db, name)
-    most = 2 if prag in _FUNCTION_ARGS else 0  # (its hidden arg and schema columns)
+    hidden = _hidden_columns(prag)
+    most = len(hidden)  # (its arguments: the values of its hidden arg and schema columns)
     if len(item.args) > most:
         raise OperationalError(f"too many arguments on {item.name}() - max {most}")
     p.schema_given = len(item.args) > 1
-    hidden = prag in _FUNCTION_ARGS
     if prag in COLUMNS and prag != "module_list":
         from sqlengine.compiler.tablefunc import args_source
         cols = list(COLUMNS[prag])
         if not hidden:
             return args_source(p, item, scope, Source, cols,
                                lambda db, *values, prag=prag: _rows_now(db, prag, values))
-        return args_source(p, item, scope, Source, cols + ["arg", "schema"],
-                           lambda db, *values, prag=prag: [
-                               tuple(r) + _arg_texts(values)
-                               for r in _rows_now(db, prag, values)], 2, bind)
+        return args_source(p, item, scope, Source, cols + hidden,
+                           lambda db, *values, prag=prag, k=most: [
+                               tuple(r) + _arg_texts(values)[:k]
+                               for r in _rows_now(db, prag, values)], most, bind)
     args = [_value(a) for a in item.args]
-    schema = "main"
-    if len(args) > 1 and args[1] is not None:
-        schema = str(args[1]).lower()
+    schema = _schema_arg(p.db, args)
     val = args[0] if args else None
     if prag == "foreign_key_check":
         cur = p.b.alloc_cursor()
@@ -812,10 +820,24 @@ def _rows_now(db, prag, values):
     from sqlengine.compiler.context import Parse
     q = Parse(db, "")
     q.schema_given = len(values) > 1
-    schema = "main"
-    if len(values) > 1 and values[1] is not None:
-        schema = str(values[1]).lower()
+    schema = _schema_arg(db, values)
     return pragma_rows(q, prag, values[0] if values else None, schema)
+
+
+def _schema_arg(db, values):
+    """The lower-case database a pragma function's arguments ``values`` ([arg[,
+    schema]]) name: main without a schema (or a NULL one); one that names no database
+    fails as SQLite's pragma virtual table does (its schema read as text)."""
+    if len(values) < 2 or values[1] is None:
+        return "main"
+    from sqlengine.vdbe._values import to_text
+    name = to_text(values[1])
+    low = name.lower()
+    if low not in ("main", "temp"):
+        from sqlengine.compiler.attach import find
+        if find(db, name) is None:
+            raise OperationalError(f"unknown database '{name}'")
+    return low
 
 
 # ------------------------------------------------------------------------------------------

@@ -96,3 +96,24 @@ SELECT p.name FROM pragma_table_info p, pragma_index_list q WHERE arg = 't';
 SELECT name FROM pragma_table_info WHERE arg = count(*);
 SELECT * FROM json_each('[1]', '$', 3) WHERE json = '[1]';
 SELECT name FROM pragma_table_info('t', 'main', 3) WHERE arg = 't';
+-- the schema argument: an attached database, any spelling; one that names none fails
+-- (from the call or a WHERE term), as does a second argument of pragma_table_list
+SELECT * FROM pragma_table_info('t', 'NoSuch');
+SELECT * FROM pragma_table_info('t', 'MAIN');
+SELECT * FROM pragma_table_info('t', 5);
+SELECT * FROM pragma_table_info('t', '');
+SELECT * FROM pragma_table_info('t', NULL);
+SELECT * FROM pragma_index_info('nosuch', 'nosuch');
+SELECT * FROM pragma_foreign_key_check('u', 'nosuch');
+SELECT * FROM pragma_integrity_check(1, 'nosuch');
+SELECT * FROM pragma_table_info WHERE arg = 't' AND schema = 'nosuch';
+SELECT s.name, p.name FROM sqlite_schema s LEFT JOIN pragma_table_info p ON p.arg = s.name AND p.schema = 'x' ORDER BY 1, 2;
+SELECT * FROM pragma_table_list('t', 'main');
+SELECT schema, name FROM pragma_table_list WHERE arg = 't';
+SELECT schema, name FROM pragma_table_list('t') WHERE schema = 'main';
+ATTACH DATABASE ':memory:' AS aux;
+CREATE TABLE aux.w(q INTEGER, r TEXT);
+SELECT * FROM pragma_table_info('w', 'AUX');
+SELECT name, schema FROM pragma_table_info WHERE arg = 'w' AND schema = 'aux';
+SELECT name FROM pragma_table_info WHERE arg = 'w';
+SELECT s.name, p.name FROM aux.sqlite_schema s, pragma_table_info p WHERE p.arg = s.name AND p.schema = 'aux' ORDER BY 1, 2;
