@@ -14,11 +14,15 @@ The rewrite applies only where it cannot change a result, a name or an error:
 - the item is what flatten.py merges alone (one core over one table of the schema, no
   DISTINCT, GROUP BY, HAVING, window, ORDER BY, LIMIT, WITH or view column list, result
   columns ``*`` or plain distinct names of the table's columns spelled as declared, a
-  WHERE of unqualified names of its columns and no subquery), a subquery with an alias;
-- it is not the right operand of a LEFT JOIN (its WHERE would then belong to the ON
-  clause), and the join has no RIGHT or FULL JOIN, no NATURAL or USING, no nested join,
+  WHERE of unqualified names of its columns and no subquery); a subquery without an
+  alias is merged under the name ``(subquery-N)``, or the join left as it is (when it
+  cannot be merged, or the query writes that name);
+- on the right of a LEFT JOIN, the outer query is not DISTINCT (SQLite's restriction:
+  its WHERE then joins the ON clause, and its columns read NULL on the row that pads an
+  unmatched one, as the subquery's did); the join has no RIGHT or FULL JOIN, no NATURAL
+  or USING, no nested join,
   no table-valued function, and every item a distinct visible name (so ``*`` can be
-  written as the items' ``name.*`` and the merged item's columns);
+  written as the items' ``name.*`` and the merged items' columns);
 - nothing in the outer query (its subqueries and ON clauses included) names a column of
   the table the item does not return, nor a rowid, unqualified or qualified by the item's
   name: the table's other columns are visible once it is merged, and must not capture a
@@ -64,15 +68,15 @@ def flatten_join(p, core, order_by):
         t = type(it)
         if t is TableRef:
             names.append(it.alias or it.name)
-        elif t is SubqueryRef and it.alias is not None:
-            names.append(it.alias)
-        else:  # (a nested join, a table-valued function, an unnamed subquery)
+        elif t is SubqueryRef:  # (an unnamed one: a name for its columns, see below)
+            names.append(it.alias if it.alias is not None else f"(subquery-{len(names)})")
+        else:  # (a nested join, a table-valued function)
             return core
     if len({n.lower() for n in names}) < len(names):
         return core
     merges = {}
     for k, (it, join) in enumerate(items):
-        if join is not None and join.kind == "LEFT":
+        if join is not None and join.kind == "LEFT" and core.distinct:
             continue
         m = _mergeable(p, it)
         if m is not None:
@@ -85,6 +89,10 @@ def flatten_join(p, core, order_by):
         vis = names[k].lower()
         if any((n is None or n in hidden) and (q is None or q == vis) for q, n in used):
             del merges[k]
+    for k, (it, _join) in enumerate(items):  # an unnamed item: merged, and its name unused
+        if type(it) is SubqueryRef and it.alias is None and (
+                k not in merges or any(q == names[k] for q, _n in used)):
+            return core
     if not merges:
         return core
     return _rewrite(p, core, items, names, merges)
@@ -164,7 +172,8 @@ def _rewrite(p, core, items, names, merges):
         p.flat_names = {}
     where = None
     new_items = []
-    for k, (it, _join) in enumerate(items):
+    ons = [j.on if j is not None else None for _it, j in items]
+    for k, (it, join) in enumerate(items):
         m = merges.get(k)
         if m is None:
             new_items.append(it)
@@ -176,10 +185,13 @@ def _rewrite(p, core, items, names, merges):
         new_items.append(new)
         if body.where is not None:
             w = _qualified(body.where, names[k])
-            where = w if where is None else _and(where, w)
+            if join is not None and join.kind == "LEFT":  # (a term of its ON clause)
+                ons[k] = w if ons[k] is None else _and(w, ons[k])
+            else:
+                where = w if where is None else _and(where, w)
     from_ = new_items[0]
     for k in range(1, len(items)):
-        from_ = dataclasses.replace(items[k][1], left=from_, right=new_items[k])
+        from_ = dataclasses.replace(items[k][1], left=from_, right=new_items[k], on=ons[k])
     if core.where is not None:
         where = core.where if where is None else _and(where, core.where)
     columns = core.columns

@@ -33,10 +33,31 @@ SELECT * FROM (SELECT b, a, d FROM t) x, u WHERE x.a = u.e;
 SELECT * FROM vs JOIN u ON vs.a = u.e;
 -- unordered
 SELECT * FROM (SELECT a FROM t) x LEFT JOIN u ON x.a = u.e;
+-- on the right of a LEFT JOIN: its WHERE joins the ON clause, its columns NULL when
+-- nothing matches
 -- unordered
 SELECT * FROM u LEFT JOIN (SELECT a FROM t WHERE a > 1) x ON x.a = u.e;
 -- unordered
 SELECT * FROM u LEFT JOIN v ON v.a = u.e;
+-- unordered
+SELECT u.e, v.b, typeof(v.a), coalesce(v.c, 'none') FROM u LEFT JOIN v ON v.a = u.e;
+-- unordered
+SELECT * FROM u LEFT JOIN v ON v.a = u.e WHERE v.b IS NULL;
+-- unordered
+SELECT * FROM u LEFT JOIN v ON v.a = u.e WHERE v.c > 2;
+-- unordered
+SELECT * FROM u LEFT JOIN (SELECT a, b FROM t WHERE c > 1) x ON 1;
+-- unordered
+SELECT * FROM u LEFT JOIN (SELECT a, b FROM t WHERE c > 1) x;
+-- unordered
+SELECT * FROM u LEFT JOIN v ON v.a = u.e AND v.b < 'y' WHERE u.g > 'a';
+-- unordered
+SELECT * FROM u LEFT JOIN (SELECT a, b FROM t WHERE c > 1) x ON x.a = u.e LEFT JOIN v ON v.a = x.a;
+-- unordered
+SELECT DISTINCT u.e FROM u LEFT JOIN v ON v.a = u.e;
+SELECT u.e, count(v.a), max(v.b) FROM u LEFT JOIN v ON v.a = u.e GROUP BY u.e ORDER BY 1;
+-- unordered
+SELECT u.e, x.b FROM u LEFT JOIN (SELECT b, a FROM t WHERE b IS NOT NULL) x ON x.b = u.f;
 -- the affinity and collation of a merged column
 -- unordered
 SELECT x.a, typeof(x.a), x.a = '1', x.b = 'X', x.c = '1.5', u.f = x.a FROM (SELECT a, b, c FROM t) x, u WHERE x.a = u.e;
@@ -95,8 +116,24 @@ SELECT * FROM (SELECT a, b FROM t) x JOIN (SELECT e AS a, g FROM u) y USING (a);
 SELECT * FROM u RIGHT JOIN (SELECT a FROM t) x ON x.a = u.e;
 -- unordered
 SELECT * FROM (SELECT a FROM t) x, u WHERE x.a = u.e AND u.g > 'a';
+-- subqueries without an alias
 -- unordered
 SELECT * FROM (SELECT a FROM t), u WHERE a = e;
+-- unordered
+SELECT * FROM u, (SELECT a, b FROM t WHERE c > 1) WHERE a = e;
+-- unordered
+SELECT a, g FROM u JOIN (SELECT a, b FROM t WHERE c > 1) ON a = e;
+-- unordered
+SELECT * FROM (SELECT a FROM t) JOIN (SELECT e FROM u) ON a = e;
+-- unordered
+SELECT * FROM (SELECT a FROM t), (SELECT b FROM t);
+-- unordered
+SELECT * FROM (SELECT a FROM t), (SELECT a FROM t) WHERE a > 3;
+-- unordered
+SELECT * FROM (SELECT DISTINCT a FROM t), u WHERE a = e;
+SELECT "(subquery-0)".a FROM (SELECT a FROM t), u WHERE a = e;
+-- unordered
+SELECT u.* FROM u LEFT JOIN (SELECT a, b FROM t WHERE c > 1) ON a = e;
 -- aggregates, DISTINCT, ORDER BY, LIMIT in the outer query; shapes never merged
 -- unordered
 SELECT DISTINCT x.a FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
