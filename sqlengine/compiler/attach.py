@@ -364,7 +364,7 @@ def prepare_attached(db, parsed, stmt=None):
                 parsed.text if stmt.schema is None else _strip_qualifier(parsed.text, att.name)
             if att.name == "temp":
                 text = _TEMP_KEYWORD.sub(r"\1", text, count=1)
-            return _ForeignStatement(db, att, text)
+            return _ForeignStatement(db, att, text, parsed.text)
     cacheable = stmt is parsed.stmt  # not an authorizer's rewrite
     if cacheable:
         hit = db._cache.get(parsed.text)
@@ -710,10 +710,15 @@ def _name_expr(e):
 
 
 class _ForeignStatement(_Delegate):
-    """A statement run by an attached file's own Database (DDL, PRAGMA aux.x)."""
+    """A statement run by an attached file's own Database (DDL, PRAGMA aux.x). Prepared
+    again, as SQLite re-prepares an expired statement, when it starts after that
+    database is gone (DETACH, or a PRAGMA temp_store that closed temp): ``source`` is
+    the statement's text as the connection was given it."""
 
-    def __init__(self, db, att, text):
+    def __init__(self, db, att, text, source):
         self.att = att
+        self.source = source
+        self.running = False
         try:
             inner, _ = att.db.prepare(text)
         except OperationalError as e:
@@ -732,13 +737,35 @@ class _ForeignStatement(_Delegate):
         self.readonly = inner.readonly
 
     def step(self):
-        adb = self.att.db
-        if not self.db.autocommit and adb.autocommit:
-            adb.execute("BEGIN")
+        if not self.running:
+            self.running = True
+            if self.att is not None and not any(a is self.att for a in self.db.attached):
+                self._prepare_again()
+        if self.att is not None:
+            adb = self.att.db
+            if not self.db.autocommit and adb.autocommit:
+                adb.execute("BEGIN")
         row = self.inner.step()
         if row is None:
             remerge(self.db)
         return row
+
+    def reset(self):
+        super().reset()
+        self.running = False
+
+    def _prepare_again(self):
+        """Prepare ``source`` on what its schema name names now (or on main, which answers
+        for a temp database not made again yet), keeping the values bound."""
+        new, _ = self.db.prepare(self.source)
+        bindings = getattr(self.inner, "_bindings", None)
+        self.inner.finalize()
+        if isinstance(new, _ForeignStatement):
+            self.att, self.inner = new.att, new.inner
+        else:
+            self.att, self.inner = None, new
+        if bindings is not None and len(getattr(self.inner, "_bindings", ())) == len(bindings):
+            self.inner._bindings = bindings
 
 
 _TRIGGER_HEAD = re.compile(r"\s*CREATE\s+(?:(?:TEMP|TEMPORARY)\s+)?TRIGGER\s+"

@@ -1,7 +1,7 @@
 """PRAGMA temp.NAME differential against sqlite3: the temp database's own settings (its
 journal mode, a temporary file's or an in-memory one's as temp_store says; the page size
 a PRAGMA page_size asked for before it opened; its cache and spill sizes), before and
-after it is made."""
+after it is made; and a statement prepared on a temp or attached database since closed."""
 
 import sqlite3
 
@@ -62,6 +62,18 @@ SEQUENCES = [
      "PRAGMA temp.secure_delete", "PRAGMA temp.max_page_count",
      "PRAGMA temp.journal_size_limit", "PRAGMA temp.user_version",
      "PRAGMA temp.application_id"],
+    # a statement prepared on a database since closed is prepared again (the dbapi module's
+    # statement cache runs the same text again)
+    ["CREATE TEMP TABLE t(a)", "PRAGMA temp.page_size", "PRAGMA page_size=1024",
+     "PRAGMA temp_store=2", "PRAGMA temp.page_size"],
+    ["CREATE TEMP TABLE t(a)", "PRAGMA temp.journal_mode", "PRAGMA temp_store=2",
+     "PRAGMA temp.journal_mode", "CREATE TEMP TABLE u(a)", "PRAGMA temp.journal_mode"],
+    ["ATTACH ':memory:' AS aux", "PRAGMA aux.user_version=5", "PRAGMA aux.user_version",
+     "DETACH aux", "ATTACH ':memory:' AS aux", "PRAGMA aux.user_version"],
+    ["ATTACH ':memory:' AS aux", "PRAGMA aux.user_version", "DETACH aux",
+     "PRAGMA aux.user_version"],
+    ["ATTACH ':memory:' AS aux", "CREATE TABLE aux.t(a)", "DETACH aux",
+     "ATTACH ':memory:' AS aux", "CREATE TABLE aux.t(a)", "SELECT * FROM aux.t"],
 ]
 
 
