@@ -14,9 +14,10 @@ The rewrite applies only where it cannot change a result, a name or an error:
 - the item is what flatten.py merges alone (one core over one table of the schema, no
   DISTINCT, GROUP BY, HAVING, window, ORDER BY, LIMIT, WITH or view column list, result
   columns ``*`` or plain distinct names of the table's columns spelled as declared, a
-  WHERE of unqualified names of its columns and no subquery); a subquery without an
-  alias is merged under the name ``(subquery-N)``, or the join left as it is (when it
-  cannot be merged, or the query writes that name);
+  WHERE of names of its columns and no subquery, its names unqualified or qualified by
+  the table's name or alias); a subquery without an alias is merged under the name
+  ``(subquery-N)``, or the join left as it is (when it cannot be merged, or the query
+  writes that name);
 - on the right of a LEFT JOIN, the outer query is not DISTINCT (SQLite's restriction:
   its WHERE then joins the ON clause, and its columns read NULL on the row that pads an
   unmatched one, as the subquery's did); the join has no RIGHT or FULL JOIN, no NATURAL
@@ -124,7 +125,7 @@ def _mergeable(p, item):
             or type(sel.body) is not SelectCore):
         return None
     body = _star_listed(p, flatten_from(p, sel.body, None, views))  # (a view of a view ...)
-    exported = _exported(p, body)
+    exported = _exported(p, body, True)
     if exported is None:
         return None
     table = body.from_

@@ -126,9 +126,10 @@ def _rebound(p, view, name):
     return bound_object(p, name, db) is not p.schema.table(name)
 
 
-def _exported(p, body):
+def _exported(p, body, qualified=False):
     """The names of the columns a SELECT core the flattener can merge returns, else
-    None."""
+    None (with ``qualified``, its names may be qualified by its table's name or alias:
+    flatjoin.py names every column of the merged table by the item's name)."""
     if body.distinct or body.group_by or body.having is not None or body.windows:
         return None
     table = body.from_
@@ -137,18 +138,20 @@ def _exported(p, body):
             or getattr(p, "ctes", None) and _names_cte(p, table.name)):
         return None
     columns = {c.name.lower() for c in t.columns}
+    own = (table.alias or table.name).lower() if qualified else None
     names = set()
     for rc in body.columns:
         if type(rc) is not ResultColumn or rc.alias is not None:
             return None
         e = rc.expr
-        if type(e) is not Column or e.table is not None or e.schema is not None:
+        if type(e) is not Column or e.schema is not None or e.table is not None and (
+                own is None or e.table.lower() != own):
             return None
         key = e.name.lower()
         if key in names or key not in columns or key in WORDS:  # (WORDS: named columnN)
             return None
         names.add(key)
-    if body.where is not None and not _plain_names(body.where, None, columns):
+    if body.where is not None and not _plain_names(body.where, own, columns):
         return None
     return names
 

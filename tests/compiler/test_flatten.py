@@ -127,6 +127,7 @@ create table t(a, b);
 create index ta on t(a, b);
 create table u(c, d);
 create view v as select a, b from t where b > 1;
+create view vq as select t.a, t.b from t where t.b > 1;
 insert into t values(1, 2), (2, 3), (3, 1), (1, 5), (2, 'x'), (1.0, 7), ('1', 8);
 insert into u values(1, 10), (2, 20), (5, 50), ('1', 1), (1.0, 2);
 """
@@ -148,6 +149,8 @@ def _join_answer(mod, q, eqp):
     "select x.*, u.d from (select b, a from t where b > 2) x, u where x.a = u.c",
     "select count(*) from v, u, t where v.a = u.c and t.a = v.a",
     "select * from (select a from t), u where a = c",  # (no alias)
+    "select * from vq join u on vq.a = u.c",  # (names qualified in the view)
+    "select * from (select tt.a from t as tt where tt.b > 2) x join u on x.a = u.c",
 ])
 def test_join_item_flattened(q, eqp):
     ref = _join_answer(sqlite3, q, eqp)

@@ -171,3 +171,18 @@ CREATE VIEW kv AS SELECT k, w, z FROM kk WHERE z IS NOT NULL;
 SELECT s.k, s.z, count(*) FROM o JOIN (SELECT k, w, z FROM kk) s ON s.k = o.m GROUP BY s.k;
 SELECT k, z, count(*) FROM o JOIN kv ON kv.k = o.m GROUP BY o.m;
 SELECT k, z FROM o, kv WHERE kv.k = o.m;
+-- names qualified by the table's name or alias in the subquery or view
+CREATE VIEW vq AS SELECT t.a, t.b FROM t WHERE t.c > 1;
+-- unordered
+SELECT * FROM vq JOIN u ON vq.a = u.e;
+-- unordered
+SELECT * FROM u LEFT JOIN vq ON vq.a = u.e;
+-- unordered
+SELECT * FROM (SELECT tt.a, b FROM t AS tt WHERE tt.b > 'a') x JOIN u ON x.a = u.e;
+-- unordered
+SELECT x.* FROM (SELECT t.b, t.a FROM t WHERE t.a > 1) x, u WHERE x.a = u.e;
+-- unordered
+SELECT * FROM (SELECT T.A FROM t WHERE T.c > 1) x, u WHERE x.a = u.e;
+SELECT * FROM (SELECT t.a FROM t AS tt) x JOIN u ON x.a = u.e;
+SELECT * FROM (SELECT a FROM t AS tt WHERE t.b > 'a') x JOIN u ON x.a = u.e;
+SELECT * FROM (SELECT u.a FROM t) x JOIN u ON x.a = u.e;
