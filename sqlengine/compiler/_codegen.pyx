@@ -18,6 +18,7 @@ from cpython cimport array
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.dict cimport PyDict_Update
 from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_FromVoidPtr
 from cpython.ref cimport Py_INCREF
 from libc.string cimport memcpy
 
@@ -85,6 +86,14 @@ cdef Py_ssize_t F_FC_ARGS = slot_offset(A.FunctionCall, "args")
 cdef Py_ssize_t F_FC_DISTINCT = slot_offset(A.FunctionCall, "distinct")
 cdef Py_ssize_t F_FC_STAR = slot_offset(A.FunctionCall, "star")
 cdef Py_ssize_t F_FC_FILTER = slot_offset(A.FunctionCall, "filter")
+cdef Py_ssize_t F_FC_OVER = slot_offset(A.FunctionCall, "over")
+cdef Py_ssize_t F_FC_NAME = slot_offset(A.FunctionCall, "name")
+cdef Py_ssize_t F_CAST_EXPR = slot_offset(A.Cast, "expr")
+cdef Py_ssize_t F_INL_EXPR = slot_offset(A.InList, "expr")
+cdef Py_ssize_t F_INL_ITEMS = slot_offset(A.InList, "items")
+cdef Py_ssize_t F_LIKE_LEFT = slot_offset(A.Like, "left")
+cdef Py_ssize_t F_LIKE_RIGHT = slot_offset(A.Like, "right")
+cdef Py_ssize_t F_LIKE_ESCAPE = slot_offset(A.Like, "escape")
 cdef Py_ssize_t F_TABLE_STORAGE = slot_offset(_SchemaTable, "storage")
 
 cdef int OP_OpenRead = O.OP_OpenRead
@@ -162,6 +171,7 @@ cdef dict _NEGATE = {O.OP_Eq: O.OP_Ne, O.OP_Ne: O.OP_Eq, O.OP_Lt: O.OP_Ge,
 cdef dict _AFF_CODE = {}
 for _i, _c in enumerate(O.AFF_CHARS):
     _AFF_CODE.setdefault(_c, _i)
+assert O.AFF_CHARS == "@ABCDE"  # (_aff_p5's codes)
 
 cdef object INT64_MAX = 9223372036854775807
 cdef object INT64_MIN = -9223372036854775808
@@ -1471,6 +1481,15 @@ cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
     elif t is T_Case:
         _code_case_b(p, b, scope, e, target)
     else:
+        if t is T_FunctionCall and type(scope) is Scope:
+            # an aggregate call the query has computed (its register in the scope's
+            # overrides, keyed by id(e)): expr._code_function's first test, made here
+            ov = (<Scope>scope).overrides
+            if ov:
+                r_ = (<dict>ov).get(PyLong_FromVoidPtr(<void *>e))
+                if r_ is not None:
+                    b.emit(OP_SCopy, r_, target)
+                    return 0
         _expr._code_expr_other(p, scope, e, target)
 
 
@@ -1535,18 +1554,26 @@ cdef int _emit_cmp(p, ProgramBuilder b, scope, int opcode, left, right, int dest
                    left_reg, right_reg) except -1:
     cdef int rl, rr
     cdef Source src
-    rl = left_reg if left_reg is not None else _code_operand(p, b, scope, left)
-    rr = right_reg if right_reg is not None else _code_operand(p, b, scope, right)
-    coll = _MISSING
+    ref = None
     tr = type(right)
     if type(left) is T_Column and (tr is T_Literal or tr is T_Param) and scope is not None:
         # the common "column op constant": the column gives both affinity and collation
-        # (a constant has neither), exactly as the general rules would find
+        # (a constant has neither), exactly as the general rules would find; looked up
+        # once, for its reading too
         try:
             ref = lookup_name(scope, slot(left, F_COL_NAME), slot(left, F_COL_TABLE))
         except OperationalError:
-            ref = None
-        if ref is not None:
+            ref = None  # (coding the operand raises it)
+    if left_reg is not None:
+        rl = left_reg
+    elif ref is not None:  # (what _code_operand codes for a column that resolves)
+        rl = b.alloc_reg(1)
+        _code_column(p, b, ref, rl)
+    else:
+        rl = _code_operand(p, b, scope, left)
+    rr = right_reg if right_reg is not None else _code_operand(p, b, scope, right)
+    coll = _MISSING
+    if ref is not None:
             col = (<ColRef>ref).col
             if col < 0:
                 aff = comparison_affinity("D", AFF_NONE)
@@ -1563,7 +1590,20 @@ cdef int _emit_cmp(p, ProgramBuilder b, scope, int opcode, left, right, int dest
             rr = _text_copy(b, right, rr)
             aff = None
     b.emit(opcode, rr, dest, rl, None if coll is None else p.coll_func(coll),
-           _AFF_CODE.get(aff, 0) | flags)
+           _aff_p5(aff) | flags)
+
+
+cdef inline int _aff_p5(aff):
+    """``_AFF_CODE.get(aff, 0)``: the P5 code of an affinity character (O.AFF_CHARS is
+    "@ABCDE", coded 0 to 5), 0 for anything else (None)."""
+    cdef Py_UCS4 ch
+    cdef long c
+    if type(aff) is str and len(<str>aff) == 1:
+        ch = (<str>aff)[0]
+        c = <long>ch
+        if c >= 64 and c <= 69:
+            return <int>(c - 64)
+    return 0
 
 
 cdef bint _keeps_number(e):
@@ -1896,12 +1936,21 @@ cpdef walk(e, fn, bint into_subqueries=False):
 cdef bint _is_agg_call(e, is_aggregate, dict memo) except -1:
     """Whether the FunctionCall ``e`` calls an aggregate (not as a window function);
     ``memo`` keeps the answers per (name, argument count) for one walk."""
-    if e.over is not None:
-        return False
-    key = (e.name, 0 if e.star else len(e.args))
+    cdef Py_ssize_t n
+    if type(e) is not T_FunctionCall:  # (a subclass: its fields read as attributes)
+        if e.over is not None:
+            return False
+        name = e.name
+        n = 0 if e.star else len(e.args)
+    else:
+        if slot(e, F_FC_OVER) is not None:
+            return False
+        name = slot(e, F_FC_NAME)
+        n = 0 if slot(e, F_FC_STAR) else len(slot(e, F_FC_ARGS))
+    key = (name, n)
     hit = memo.get(key)
     if hit is None:
-        hit = memo[key] = bool(is_aggregate(*key))
+        hit = memo[key] = bool(is_aggregate(name, n))
     return hit
 
 
@@ -1923,8 +1972,32 @@ cpdef aggs_in(e, is_aggregate, list out, list refs, dict memo):
     if t is T_Unary:
         aggs_in(slot(e, F_UN_OPERAND), is_aggregate, out, refs, memo)
         return
-    if t is T_Cast or t is T_Collate or t is T_IsNull:
+    if t is T_Cast:
+        aggs_in(slot(e, F_CAST_EXPR), is_aggregate, out, refs, memo)
+        return
+    if t is T_IsNull:
+        aggs_in(slot(e, F_ISNULL_EXPR), is_aggregate, out, refs, memo)
+        return
+    if t is T_Collate:
         aggs_in(e.expr, is_aggregate, out, refs, memo)
+        return
+    if t is T_Between:  # (walk.operands' order here and below)
+        aggs_in(slot(e, F_BTW_EXPR), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_BTW_LOW), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_BTW_HIGH), is_aggregate, out, refs, memo)
+        return
+    if t is T_InList:
+        aggs_in(slot(e, F_INL_EXPR), is_aggregate, out, refs, memo)
+        for x in slot(e, F_INL_ITEMS):
+            if x is not None:
+                aggs_in(x, is_aggregate, out, refs, memo)
+        return
+    if t is T_Like:
+        aggs_in(slot(e, F_LIKE_LEFT), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_LIKE_RIGHT), is_aggregate, out, refs, memo)
+        x = slot(e, F_LIKE_ESCAPE)
+        if x is not None:
+            aggs_in(x, is_aggregate, out, refs, memo)
         return
     if t is T_Case:  # (walk.operands' order: operand, each WHEN and THEN, ELSE)
         if e.operand is not None:
