@@ -74,7 +74,6 @@ DB_PRAGMAS = frozenset((
 # Read-only or connection-level values with SQLite's defaults.
 CONSTANTS = {
     "encoding": "UTF-8",
-    "auto_vacuum": 0,
     "threads": 0,
     "soft_heap_limit": 0,
     "hard_heap_limit": 0,
@@ -88,7 +87,18 @@ _NAMED = ("foreign_key_check", "case_sensitive_like", "ignore_check_constraints"
           "wal_checkpoint", "wal_autocheckpoint",
           "writable_schema", "integrity_check", "quick_check", "page_size", "page_count",
           "freelist_count", "journal_mode", "synchronous", "cache_size", "busy_timeout",
-          "mmap_size", "data_version")
+          "mmap_size", "data_version", "auto_vacuum")
+
+_LARGEST_ROOT_META, _INCR_VACUUM_META = 4, 7  # (header offsets 52 and 64)
+
+
+def _auto_vacuum(db) -> int:
+    """PRAGMA auto_vacuum as the database's header records it: 0 NONE (no largest root
+    page), 1 FULL, 2 INCREMENTAL (the incremental-vacuum flag set)."""
+    bt = db.bt
+    if not bt.get_meta(_LARGEST_ROOT_META):
+        return 0
+    return 2 if bt.get_meta(_INCR_VACUUM_META) else 1
 
 
 def _value(v):
@@ -462,6 +472,13 @@ def compile_pragma(p, st: A.Pragma, dest=None):
         return [name]
     if name in SETTINGS:
         return compile_setting(p, name, st, val, _emit_call, dest)
+    if name == "auto_vacuum":
+        # the mode the file was made with; a setting is ignored (README, Known gaps)
+        if st.value is not None:
+            return []
+        p.b.emit(O.OP_Transaction, 0, 0)
+        _emit_call(p, _auto_vacuum, dest=dest)
+        return [name]
     if name in CONSTANTS:
         if st.value is not None:
             return []
@@ -475,7 +492,7 @@ def compile_pragma(p, st: A.Pragma, dest=None):
 
 # what SQLite's temp database answers before it is made (a value set makes it first:
 # attach._temp_target)
-_TEMP_UNMADE = {"page_count": 0, "freelist_count": 0, "cache_size": -2000,
+_TEMP_UNMADE = {"page_count": 0, "freelist_count": 0, "cache_size": -2000, "auto_vacuum": 0,
                 "schema_version": 0, "user_version": 0, "application_id": 0}
 
 
