@@ -1154,7 +1154,6 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         lreg = oreg = None
 
     # The final stage: DISTINCT, then ORDER BY sorter or straight to dest (LIMIT/OFFSET).
-    distinct = core.distinct
     distinct_cur = None
     if distinct:
         distinct_cur = b.alloc_cursor()
