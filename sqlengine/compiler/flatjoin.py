@@ -30,6 +30,16 @@ The rewrite applies only where it cannot change a result, a name or an error:
   name; the table has no column named TRUE or FALSE; the outer query has no window
   function (SQLite does not flatten into one) and no CTE is in scope.
 
+An item whose FROM clause is an inner join of tables of the schema (no view, LEFT,
+RIGHT, NATURAL or USING; distinct names; every name of its result columns, ON clauses and
+WHERE found in exactly one of them) is merged as those tables under their own names, its
+ON and WHERE terms qualified, when it is not on the right of a LEFT JOIN (SQLite's
+restriction), its tables' names are no other item's nor written in the outer query, the
+outer query holds no subquery and its ORDER BY no name qualified by the item's: its
+names qualified by the item's name are then qualified by the table each column comes
+from, and a name any of its tables has but the item does not return (or has twice) is
+not written in the outer query, as above.
+
 Each merged column is the table's column itself, so its affinity, collation, declared
 type and name are those the materialized subquery had. This module rewrites ASTs only.
 """
@@ -41,10 +51,12 @@ from functools import partial
 
 from sqlengine.compiler.flatten import (_exported, _rebound, _star_listed, flatten_from)
 from sqlengine.compiler.truefalse import WORDS
-from sqlengine.compiler.walk import iter_children, map_children
-from sqlengine.sql.ast import Column, Join, ResultColumn, SelectCore, Star, SubqueryRef, TableRef
+from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children
+from sqlengine.sql.ast import (Column, InTable, Join, ResultColumn, SelectCore, Star, SubqueryRef,
+                               TableRef)
 
 _ROWID_NAMES = ("rowid", "oid", "_rowid_")
+_SUBQUERIES = SUBQUERY_NODES + (InTable,)
 _INNER = ("INNER", ",", "CROSS")
 
 
@@ -85,11 +97,19 @@ def flatten_join(p, core, order_by):
     if not merges:
         return core
     used = _outer_names(core, order_by)
+    taken = {n.lower() for n in names} | {q for q, _n in used}
     for k in list(merges):
-        body, hidden = merges[k]
+        body, hidden, inner = merges[k]
         vis = names[k].lower()
         if any((n is None or n in hidden) and (q is None or q == vis) for q, n in used):
             del merges[k]
+        elif inner is not None and (items[k][1] is not None and items[k][1].kind == "LEFT"
+                                    or not taken.isdisjoint(inner[2])
+                                    or _holds_subquery(core)
+                                    or vis in {q for q, _n in _outer_names(None, order_by)}):
+            del merges[k]
+        elif inner is not None:
+            taken.update(inner[2])
     for k, (it, _join) in enumerate(items):  # an unnamed item: merged, and its name unused
         if type(it) is SubqueryRef and it.alias is None and (
                 k not in merges or any(q == names[k] for q, _n in used)):
@@ -124,6 +144,10 @@ def _mergeable(p, item):
     if (sel.with_ is not None or sel.order_by or sel.limit is not None
             or type(sel.body) is not SelectCore):
         return None
+    if type(sel.body.from_) is Join:
+        if view is not None and p.db.attached:
+            return None
+        return _join_body(p, sel.body)
     body = _star_listed(p, flatten_from(p, sel.body, None, views))  # (a view of a view ...)
     exported = _exported(p, body, True)
     if exported is None:
@@ -139,7 +163,102 @@ def _mergeable(p, item):
     if any(w in declared for w in WORDS):
         return None
     hidden = (set(declared) | set(_ROWID_NAMES)) - exported
-    return body, hidden
+    return body, hidden, None
+
+
+def _join_body(p, body):
+    """(``body``, the lower-case names the outer query must not write, (its FROM items
+    [(TableRef, Join or None)], {lower-case name of a result column: the name of the
+    table it comes from}, the lower-case names of those tables)) of a SELECT core over an
+    inner join of tables this module can merge, else None."""
+    if body.distinct or body.group_by or body.having is not None or body.windows:
+        return None
+    items = []
+    f = body.from_
+    while type(f) is Join:
+        if f.natural or f.using or f.kind not in _INNER:
+            return None
+        items.append((f.right, f))
+        f = f.left
+    items.append((f, None))
+    items.reverse()
+    tables = {}
+    for it, _j in items:
+        if type(it) is not TableRef or it.schema is not None:
+            return None
+        t = p.schema.table(it.name)
+        key = (it.alias or it.name).lower()
+        if t is None or key in tables or any(c.name.lower() in WORDS for c in t.columns):
+            return None
+        tables[key] = t
+    qual = {}
+    for rc in body.columns:
+        if type(rc) is not ResultColumn or rc.alias is not None or type(rc.expr) is not Column:
+            return None
+        e = rc.expr
+        q = _owner(e, tables)
+        if q is None or e.name.lower() in qual:
+            return None
+        t = tables[q]
+        if t.columns[t.col_index[e.name.lower()]].name != e.name:
+            return None
+        qual[e.name.lower()] = q
+    for part in [j.on for _it, j in items if j is not None] + [body.where]:
+        if part is not None and not _owned(part, tables):
+            return None
+    every = set(_ROWID_NAMES)
+    twice = set()
+    for t in tables.values():
+        for c in t.columns:
+            n = c.name.lower()
+            (twice if n in every else every).add(n)
+    hidden = every - set(qual) | twice
+    return body, hidden, (items, qual, tables)
+
+
+def _owner(e, tables):
+    """The name of the one table of ``tables`` the Column ``e`` reads, else None."""
+    if e.schema is not None:
+        return None
+    n = e.name.lower()
+    if e.table is not None:
+        q = e.table.lower()
+        t = tables.get(q)
+        return q if t is not None and n in t.col_index else None
+    hits = [q for q, t in tables.items() if n in t.col_index]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _owned(e, tables) -> bool:
+    """No subquery under ``e``, and each of its column names read from one of
+    ``tables``."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _SUBQUERIES):
+            return False
+        if type(x) is Column:
+            if _owner(x, tables) is None:
+                return False
+            continue
+        stack.extend(iter_children(x))
+    return True
+
+
+def _holds_subquery(core) -> bool:
+    """Whether a subquery is anywhere in ``core`` but its FROM items."""
+    stack = [x for x in iter_children(core) if type(x) is not Join and type(x) is not SubqueryRef]
+    f = core.from_
+    while type(f) is Join:
+        if f.on is not None:
+            stack.append(f.on)
+        f = f.left
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _SUBQUERIES):
+            return True
+        stack.extend(iter_children(x))
+    return False
 
 
 def _outer_names(core, order_by):
@@ -149,7 +268,8 @@ def _outer_names(core, order_by):
     None."""
     out = set()
     stack = [o.expr for o in order_by or ()]
-    stack += list(iter_children(core))
+    if core is not None:
+        stack += list(iter_children(core))
     while stack:
         x = stack.pop()
         t = type(x)
@@ -172,30 +292,52 @@ def _rewrite(p, core, items, names, merges):
     if p.flat_names is None:
         p.flat_names = {}
     where = None
-    new_items = []
-    ons = [j.on if j is not None else None for _it, j in items]
+    retarget = {names[k].lower(): m[2][1] for k, m in merges.items() if m[2] is not None}
+    out = []  # [(item, the Join bringing it or None, its ON clause)]
     for k, (it, join) in enumerate(items):
+        on = join.on if join is not None else None
+        if on is not None and retarget:
+            on = _retargeted(on, retarget)
         m = merges.get(k)
         if m is None:
-            new_items.append(it)
+            out.append((it, join, on))
             continue
-        body = m[0]
+        body, _hidden, inner = m
+        if inner is not None:  # its tables, the first brought by the item's join, whose
+            # ON terms join the last one's (all inner joins: where they sit is no matter)
+            tables = inner[0]
+            ons = [_owned_qualified(j.on, inner) if j is not None and j.on is not None
+                   else None for _t, j in tables]
+            if on is not None:
+                ons[-1] = on if ons[-1] is None else _and(ons[-1], on)
+            out.append((tables[0][0], join, ons[0]))
+            out += [(t, j, ons[i + 1]) for i, (t, j) in enumerate(tables[1:])]
+            if body.where is not None:
+                w = _owned_qualified(body.where, inner)
+                where = w if where is None else _and(where, w)
+            continue
         table = body.from_
         new = dataclasses.replace(table, alias=names[k])
         p.flat_names[id(new)] = p.flat_names.get(id(table), table.alias or table.name)
-        new_items.append(new)
         if body.where is not None:
             w = _qualified(body.where, names[k])
             if join is not None and join.kind == "LEFT":  # (a term of its ON clause)
-                ons[k] = w if ons[k] is None else _and(w, ons[k])
+                on = w if on is None else _and(w, on)
             else:
                 where = w if where is None else _and(where, w)
-    from_ = new_items[0]
-    for k in range(1, len(items)):
-        from_ = dataclasses.replace(items[k][1], left=from_, right=new_items[k], on=ons[k])
+        out.append((new, join, on))
+    from_ = out[0][0]
+    for it, join, on in out[1:]:
+        from_ = dataclasses.replace(join, left=from_, right=it, on=on)
     if core.where is not None:
-        where = core.where if where is None else _and(where, core.where)
+        w = _retargeted(core.where, retarget) if retarget else core.where
+        where = w if where is None else _and(where, w)
     columns = core.columns
+    if retarget:
+        core = dataclasses.replace(core, columns=_retargeted(core.columns, retarget),
+                                   group_by=_retargeted(core.group_by, retarget),
+                                   having=_retargeted(core.having, retarget))
+        columns = core.columns
     if any(type(rc) is Star for rc in columns):
         columns = []
         for rc in core.columns:
@@ -204,7 +346,7 @@ def _rewrite(p, core, items, names, merges):
             else:
                 columns.append(rc)
     features = core.features
-    for body, _h in merges.values():
+    for body, _h, _i in merges.values():
         features |= body.features
     return dataclasses.replace(core, columns=columns, from_=from_, where=where,
                                features=features)
@@ -222,7 +364,9 @@ def _star_columns(rc, names, merges):
         if m is None:
             out.append(Star(name, rc.pos) if want is None else rc)
         else:
-            out += [ResultColumn(Column(c.expr.name, name), None, c.expr.name)
+            qual = m[2][1] if m[2] is not None else None
+            out += [ResultColumn(Column(c.expr.name, qual[c.expr.name.lower()] if qual
+                                        else name), None, c.expr.name)
                     for c in m[0].columns]
     return out if out else [rc]  # (no such item: the error is the Star's)
 
@@ -233,6 +377,31 @@ def _qualified(e, name):
     if type(e) is Column:
         return dataclasses.replace(e, table=name)
     return map_children(e, partial(_qualified, name=name))
+
+
+def _owned_qualified(e, inner):
+    """``e`` (an ON clause or WHERE of a merged join: see _owned) with each column name
+    qualified by the table it reads."""
+    if type(e) is Column:
+        return dataclasses.replace(e, table=_owner(e, inner[2]))
+    return map_children(e, partial(_owned_qualified, inner=inner))
+
+
+def _retargeted(v, retarget):
+    """``v`` (an expression, a list of them, or None) with each name qualified by a
+    merged join's item name qualified by the table its column comes from
+    (``retarget``: item name -> {column name: table name})."""
+    if type(v) is list:
+        return [_retargeted(x, retarget) for x in v]
+    if v is None:
+        return None
+    if type(v) is Column:
+        q = v.table.lower() if v.table is not None and v.schema is None else None
+        qual = retarget.get(q) if q is not None else None
+        if qual is not None and v.name.lower() in qual:
+            return dataclasses.replace(v, table=qual[v.name.lower()])
+        return v
+    return map_children(v, partial(_retargeted, retarget=retarget))
 
 
 def _and(a, b):

@@ -128,6 +128,10 @@ create index ta on t(a, b);
 create table u(c, d);
 create view v as select a, b from t where b > 1;
 create view vq as select t.a, t.b from t where t.b > 1;
+create table w(e, f);
+create index uc on u(c);
+create view tu as select t.a, b, u.d from t join u on t.a = u.c where u.d > 1;
+insert into w values(1, 'a'), (2, 'b'), (10, 'c'), (20, 'd');
 insert into t values(1, 2), (2, 3), (3, 1), (1, 5), (2, 'x'), (1.0, 7), ('1', 8);
 insert into u values(1, 10), (2, 20), (5, 50), ('1', 1), (1.0, 2);
 """
@@ -187,3 +191,33 @@ def test_join_item_right_of_left_join(q, eqp):
     # here reads the table too, as for a plain table on the right of a LEFT JOIN)
     assert [line.split(" USING")[0] for line in eng[2]] == [
         line.split(" USING")[0] for line in ref[2]]
+
+
+@pytest.mark.parametrize("q, written", [
+    # over an inner join: merged as its tables, the loops those of the join written out
+    ("select * from tu join w on tu.a = w.e",
+     "select t.a, b, u.d, w.* from t join u on t.a = u.c join w on t.a = w.e where u.d > 1"),
+    ("select x.* from (select t.a, u.d from t join u on t.a = u.c) x join w on x.d = w.e",
+     "select t.a, u.d from t join u on t.a = u.c join w on u.d = w.e"),
+    ("select tu.a, count(*) from tu join w on tu.a = w.e group by tu.a",
+     "select t.a, count(*) from t join u on t.a = u.c join w on t.a = w.e where u.d > 1"
+     " group by t.a"),
+])
+def test_join_item_over_a_join(q, written, eqp):
+    ref = _join_answer(sqlite3, q, eqp)
+    eng = _join_answer(sqlengine, q, eqp)
+    assert sorted(eng[0], key=repr) == sorted(ref[0], key=repr) and eng[1] == ref[1]
+    assert eng[2] == _join_answer(sqlengine, written, eqp)[2]
+    assert not any(line.startswith("MATERIALIZE") for line in eng[2])
+
+
+@pytest.mark.parametrize("q", [
+    "select * from w left join tu on tu.a = w.e",  # a join on the right of a LEFT JOIN
+    "select * from tu join w on tu.a = w.e order by tu.d",  # its name in ORDER BY
+    "select * from tu join w on tu.a = w.e where exists (select 1 from u where u.c = tu.a)",
+    "select * from tu join t on tu.a = t.a",  # its table's name taken
+])
+def test_join_item_over_a_join_left_to_materialization(q, eqp):
+    eng = sqlengine.connect(":memory:")
+    eng.executescript(JOIN_SCHEMA)
+    assert any(line.startswith("MATERIALIZE") for line in eqp(eng, q))

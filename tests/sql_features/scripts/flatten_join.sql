@@ -186,3 +186,52 @@ SELECT * FROM (SELECT T.A FROM t WHERE T.c > 1) x, u WHERE x.a = u.e;
 SELECT * FROM (SELECT t.a FROM t AS tt) x JOIN u ON x.a = u.e;
 SELECT * FROM (SELECT a FROM t AS tt WHERE t.b > 'a') x JOIN u ON x.a = u.e;
 SELECT * FROM (SELECT u.a FROM t) x JOIN u ON x.a = u.e;
+-- a view or subquery over an inner join: merged as its tables
+CREATE TABLE w(e, h);
+INSERT INTO w VALUES (1, 'a'), (2, 'b'), (10, 'c'), ('x', 'd');
+CREATE VIEW tu AS SELECT t.a, b, u.g FROM t JOIN u ON t.a = u.e WHERE u.g > 'a';
+CREATE VIEW tu2 AS SELECT a, f FROM t, u WHERE a = e;
+-- unordered
+SELECT * FROM tu JOIN w ON tu.a = w.e;
+-- unordered
+SELECT * FROM w JOIN tu ON tu.a = w.e;
+-- unordered
+SELECT * FROM w, tu WHERE tu.g = w.h;
+SELECT tu.a, tu.g, w.h FROM w JOIN tu ON tu.a = w.e ORDER BY 1, 2;
+-- unordered
+SELECT x.*, w.h FROM (SELECT t.a, u.f FROM t JOIN u ON t.a = u.e) x JOIN w ON x.a = w.e;
+-- unordered
+SELECT a, f, h FROM tu2 JOIN w ON tu2.a = w.e;
+-- unordered
+SELECT * FROM tu LEFT JOIN w ON tu.a = w.e;
+-- unordered
+SELECT * FROM w LEFT JOIN tu ON tu.a = w.e;
+-- unordered
+SELECT * FROM tu JOIN w ON tu.a = w.e WHERE b > 'a';
+SELECT * FROM tu JOIN w ON tu.a = w.e WHERE f > 1;
+SELECT * FROM tu JOIN w ON tu.a = w.e WHERE t.a > 1;
+SELECT * FROM tu JOIN w ON tu.a = w.e WHERE tu.f > 1;
+-- unordered
+SELECT * FROM tu JOIN t ON tu.a = t.a;
+SELECT count(*), max(tu.g), min(b) FROM tu JOIN w ON tu.a = w.e;
+SELECT tu.a, count(*) FROM tu JOIN w ON tu.a = w.e GROUP BY tu.a HAVING max(tu.g) > 'a' ORDER BY 1;
+-- unordered
+SELECT * FROM tu JOIN w ON tu.a = w.e WHERE EXISTS (SELECT 1 FROM u WHERE u.e = tu.a);
+SELECT * FROM tu JOIN w ON tu.a = w.e ORDER BY tu.g, b;
+-- unordered
+SELECT * FROM tu, tu2 WHERE tu.a = tu2.a;
+-- unordered
+SELECT DISTINCT tu.a FROM tu JOIN w ON tu.a = w.e;
+-- unordered
+SELECT * FROM (SELECT t.a AS z, u.g FROM t JOIN u ON t.a = u.e) x JOIN w ON x.z = w.e;
+-- unordered
+SELECT * FROM (SELECT a, g FROM t JOIN u ON a = e WHERE g < 'd') x CROSS JOIN w WHERE x.a = w.e;
+-- unordered
+SELECT * FROM (SELECT tt.a, uu.g FROM t AS tt, u AS uu WHERE tt.a = uu.e) x, w WHERE x.a = w.e;
+-- unordered
+SELECT x.a, typeof(x.a), x.b = 'X', x.c = '1.5' FROM (SELECT t.a, t.b, t.c FROM t JOIN u ON t.a = u.e) x, w WHERE x.a = w.e;
+SELECT * FROM (SELECT a, e FROM t JOIN u ON a = e) x JOIN w ON x.a = w.e;
+SELECT * FROM (SELECT t.a, u.a FROM t JOIN u ON t.a = u.e) x JOIN w ON 1;
+SELECT * FROM (SELECT a, f FROM t JOIN u ON a = x) x JOIN w ON 1;
+-- unordered
+SELECT * FROM (SELECT t.a, f FROM t JOIN u ON t.a = u.e) x JOIN w ON x.a = w.e WHERE e > 1;
