@@ -485,7 +485,9 @@ def compile_pragma(p, st: A.Pragma, dest=None):
         _emit_rows(p, 1, [(CONSTANTS[name],)], dest)
         return [name]
     if name == "data_version":
-        _emit_call(p, lambda db: 1, dest=dest)
+        # (read as a read transaction begins: another connection's commit counts)
+        p.b.emit(O.OP_Transaction, 0, 0)
+        _emit_call(p, lambda db: db.bt.pager.data_version, dest=dest)
         return [name]
     return []
 

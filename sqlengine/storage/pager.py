@@ -105,6 +105,10 @@ class Pager:
         self.orig_db_size = 0
         self.change_counter = None
         self._last_header = None      # (header bytes, file size, db_size) of the last parse
+        # PRAGMA data_version: 1, plus one each time a read finds the file changed by
+        # another connection since the change counter this pager last saw or wrote
+        self.data_version = 1
+        self._data_counter = None
         self.nonce = 0
         self.jrecords = 0             # records in the current journal segment
         self.jhdr_off = 0
@@ -212,6 +216,10 @@ class Pager:
         if counter != self.change_counter:
             self.cache.clear()
             self.change_counter = counter
+        if counter != self._data_counter:
+            if self._data_counter is not None:
+                self.data_version += 1
+            self._data_counter = counter
         self._last_header = (bytes(hdr), fsize, self.db_size, self.page_size)
 
     # -- locks ----------------------------------------------------------------------------
@@ -259,6 +267,7 @@ class Pager:
                         self.cache.clear()
                     self.change_counter = None
                     self._last_header = None
+                    self._data_counter = bytes(4)  # (an empty file: as a counter of 0)
             except BaseException:
                 self._unlock(NO_LOCK)
                 raise
@@ -467,6 +476,7 @@ class Pager:
             # synced, as every page the commit writes must be (SQLite: pager_incr_changecounter
             # in CommitPhaseOne, before syncJournal)
             self._update_header()
+            self._data_counter = self.change_counter  # (this pager's own change)
             if super_name and self.jfile is not None:
                 self._write_super_name(super_name)
             self._sync_journal()
@@ -754,7 +764,7 @@ class Pager:
         self.reserved = tmp_pager.reserved
         self.spill_limit = self.cache_capacity()
         self.db_size = n
-        self.change_counter = counter.to_bytes(4, "big")
+        self.change_counter = self._data_counter = counter.to_bytes(4, "big")
         self._last_header = None
         self.in_trans = 1
         self.end_read()
