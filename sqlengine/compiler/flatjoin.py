@@ -21,7 +21,9 @@ The rewrite applies only where it cannot change a result, a name or an error:
 - on the right of a LEFT JOIN, the outer query is not DISTINCT (SQLite's restriction:
   its WHERE then joins the ON clause, and its columns read NULL on the row that pads an
   unmatched one, as the subquery's did); the join has no RIGHT or FULL JOIN, no NATURAL
-  or USING, no nested join,
+  join, no nested join, no USING naming a column the item does not return (nor, under a
+  ``*``, a USING join bringing an item not merged, whose ``name.*`` would show the
+  column ``*`` leaves out),
   no table-valued function, and every item a distinct visible name (so ``*`` can be
   written as the items' ``name.*`` and the merged items' columns);
 - nothing in the outer query (its subqueries and ON clauses included) names a column of
@@ -31,7 +33,7 @@ The rewrite applies only where it cannot change a result, a name or an error:
   function (SQLite does not flatten into one) and no CTE is in scope.
 
 An item whose FROM clause is an inner join of tables of the schema (no view, LEFT,
-RIGHT, NATURAL or USING; distinct names; every name of its result columns, ON clauses and
+RIGHT, NATURAL or USING; distinct names; not itself brought by a USING join; every name of its result columns, ON clauses and
 WHERE found in exactly one of them) is merged as those tables under their own names, its
 ON and WHERE terms qualified, when it is not on the right of a LEFT JOIN (SQLite's
 restriction), its tables' names are no other item's nor written in the outer query, the
@@ -75,7 +77,7 @@ def flatten_join(p, core, order_by):
         return core
     names = []
     for it, join in items:
-        if join is not None and (join.natural or join.using or join.kind not in _INNER
+        if join is not None and (join.natural or join.kind not in _INNER
                                  and join.kind != "LEFT"):
             return core
         t = type(it)
@@ -97,13 +99,17 @@ def flatten_join(p, core, order_by):
     if not merges:
         return core
     used = _outer_names(core, order_by)
+    for _it, join in items:  # (a USING name is looked up on both sides)
+        if join is not None and join.using:
+            used.update((None, n.lower()) for n in join.using)
     taken = {n.lower() for n in names} | {q for q, _n in used}
     for k in list(merges):
         body, hidden, inner = merges[k]
         vis = names[k].lower()
         if any((n is None or n in hidden) and (q is None or q == vis) for q, n in used):
             del merges[k]
-        elif inner is not None and (items[k][1] is not None and items[k][1].kind == "LEFT"
+        elif inner is not None and (items[k][1] is not None and (
+                items[k][1].kind == "LEFT" or items[k][1].using)  # (its first table's)
                                     or not taken.isdisjoint(inner[2])
                                     or _holds_subquery(core)
                                     or vis in {q for q, _n in _outer_names(None, order_by)}):
@@ -116,6 +122,9 @@ def flatten_join(p, core, order_by):
             return core
     if not merges:
         return core
+    if any(type(rc) is Star and rc.table is None for rc in core.columns) and any(
+            j is not None and j.using and k not in merges for k, (_it, j) in enumerate(items)):
+        return core  # (``*`` leaves out a USING column of the right item: not ``name.*``)
     return _rewrite(p, core, items, names, merges)
 
 
@@ -342,7 +351,7 @@ def _rewrite(p, core, items, names, merges):
         columns = []
         for rc in core.columns:
             if type(rc) is Star:
-                columns += _star_columns(rc, names, merges)
+                columns += _star_columns(rc, names, merges, items)
             else:
                 columns.append(rc)
     features = core.features
@@ -352,9 +361,10 @@ def _rewrite(p, core, items, names, merges):
                                features=features)
 
 
-def _star_columns(rc, names, merges):
+def _star_columns(rc, names, merges, items):
     """What the ``*`` or ``name.*`` ``rc`` stands for: a merged item's returned columns,
-    qualified by its name, or another item's ``name.*``."""
+    qualified by its name (for ``*``, not those a USING clause of its join names), or
+    another item's ``name.*``."""
     out = []
     want = rc.table.lower() if rc.table is not None else None
     for k, name in enumerate(names):
@@ -363,11 +373,14 @@ def _star_columns(rc, names, merges):
         m = merges.get(k)
         if m is None:
             out.append(Star(name, rc.pos) if want is None else rc)
-        else:
-            qual = m[2][1] if m[2] is not None else None
-            out += [ResultColumn(Column(c.expr.name, qual[c.expr.name.lower()] if qual
-                                        else name), None, c.expr.name)
-                    for c in m[0].columns]
+            continue
+        qual = m[2][1] if m[2] is not None else None
+        join = items[k][1]
+        skip = {n.lower() for n in join.using} if want is None and join is not None \
+            and join.using else ()
+        out += [ResultColumn(Column(c.expr.name, qual[c.expr.name.lower()] if qual
+                                    else name), None, c.expr.name)
+                for c in m[0].columns if c.expr.name.lower() not in skip]
     return out if out else [rc]  # (no such item: the error is the Star's)
 
 

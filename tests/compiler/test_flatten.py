@@ -153,6 +153,8 @@ def _join_answer(mod, q, eqp):
     "select x.*, u.d from (select b, a from t where b > 2) x, u where x.a = u.c",
     "select count(*) from v, u, t where v.a = u.c and t.a = v.a",
     "select * from (select a from t), u where a = c",  # (no alias)
+    "select * from t join (select a, b from t where b > 1) x using (a)",  # (USING)
+    "select x.*, t.* from t join (select a from t where b > 1) x using (a)",
     "select * from vq join u on vq.a = u.c",  # (names qualified in the view)
     "select * from (select tt.a from t as tt where tt.b > 2) x join u on x.a = u.c",
 ])

@@ -112,6 +112,25 @@ SELECT * FROM (SELECT a FROM t) x, u WHERE x.a = u.e AND EXISTS (SELECT 1 FROM u
 SELECT * FROM (SELECT a, b FROM t) x NATURAL JOIN (SELECT e AS a, g FROM u) y;
 -- unordered
 SELECT * FROM (SELECT a, b FROM t) x JOIN (SELECT e AS a, g FROM u) y USING (a);
+-- USING: ``*`` leaves out the right item's column, ``name.*`` keeps it
+-- unordered
+SELECT * FROM (SELECT a, b FROM t) x JOIN (SELECT a, c FROM t WHERE c > 1) y USING (a);
+-- unordered
+SELECT * FROM t JOIN (SELECT a, b FROM t WHERE c > 1) x USING (a);
+-- unordered
+SELECT * FROM t JOIN (SELECT a FROM t WHERE c > 1) x USING (a, b);
+-- unordered
+SELECT x.*, t.* FROM t JOIN (SELECT a, d FROM t WHERE c > 1) x USING (a);
+-- unordered
+SELECT a, x.a, t.a, b FROM t JOIN (SELECT a FROM t WHERE c > 1) x USING (a);
+-- unordered
+SELECT * FROM (SELECT a, b FROM t WHERE c > 1) x JOIN t USING (a);
+-- unordered
+SELECT * FROM (SELECT a, b FROM t WHERE c > 1) x LEFT JOIN v USING (a, b);
+-- unordered
+SELECT * FROM v JOIN (SELECT a, b FROM t WHERE d IS NOT NULL) x USING (b) WHERE x.a > 1;
+-- unordered
+SELECT b, count(*) FROM v LEFT JOIN (SELECT b FROM t) x USING (b) GROUP BY b;
 -- unordered
 SELECT * FROM u RIGHT JOIN (SELECT a FROM t) x ON x.a = u.e;
 -- unordered
