@@ -29,6 +29,7 @@ import array as _pyarray
 
 from sqlengine.compiler._resolve cimport (ColRef, Scope, Source, comparison_collation,
                                           expr_affinity, lookup_name, slot, slot_offset)
+from sqlengine.compiler._where cimport c_where_begin, c_where_end
 from sqlengine.compiler.resolve import (ROWID_NAMES, CoalesceRef, ResolvedColumn,
                                         expr_collation, no_such_column)
 from sqlengine.compiler.explain import eqp_line as _eqp_line
@@ -925,17 +926,12 @@ cdef object FEAT_COLLATE = A.FEAT_COLLATE
 EQP_GROUP_BY = "USE TEMP B-TREE FOR GROUP BY"
 
 # (imported on first use: both modules import this one)
-cdef object _where_begin = None
-cdef object _where_end = None
 cdef object _result_coll_seq = None
 
 
 cdef int _bind_agg() except -1:
-    global _where_begin, _where_end, _result_coll_seq
-    from sqlengine.compiler.where import where_begin, where_end
+    global _result_coll_seq
     from sqlengine.compiler._resolve import result_coll_seq
-    _where_begin = where_begin
-    _where_end = where_end
     _result_coll_seq = result_coll_seq
     return 0
 
@@ -1106,7 +1102,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     cdef dict key_overrides = {}, filter_regs
     cdef list bare_keys
     cdef tuple d
-    if _where_begin is None:
+    if _result_coll_seq is None:
         _bind_agg()
     for i in range(n_defs):
         d = <tuple>defs[i]
@@ -1133,9 +1129,10 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
             a = d[0]
             one_minmax = (d[2] == 1 and _call_filter(a) is None
                           and a.name.lower() in ("min", "max"))
-        w = _where_begin(p, scope, where, left_on, core=core, minmax=one_minmax)
+        w = c_where_begin(p, b, scope, where, left_on, (), core, None, None, True,
+                          one_minmax, False)
         _step_loop_row(b, p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
-        _where_end(p, w)
+        c_where_end(p, b, w)
         _output_row(b, p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides,
                     having, rows)
         return 0
@@ -1177,10 +1174,10 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     sorter_addr = b.emit(OP_SorterOpen, srt, width, 0, spec)
     if sort_desc is None:
         order = [(group_by[j], False, True, gnames[j]) for j in range(ng)]
-        w = _where_begin(p, scope, where, left_on, core=core, order_by=order, group=1)
+        w = c_where_begin(p, b, scope, where, left_on, (), core, order, None, True, False, 1)
     else:
         order = [(group_by[j], sort_desc[j], not sort_desc[j], gnames[j]) for j in range(ng)]
-        w = _where_begin(p, scope, where, left_on, core=core, order_by=order, group=2)
+        w = c_where_begin(p, b, scope, where, left_on, (), core, order, None, True, False, 2)
     if w.n_ordered == ng:  # the loops deliver the groups in order: no sorter
         b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
         if w.sorted:
@@ -1190,13 +1187,13 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
         # with the row's group key in cur: close the previous group if the key changed
         emit_group_break(b, has_group, cur, prev, ng, spec, ret, out_sub, acc, n_defs, used)
         _step_loop_row(b, p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
-        _where_end(p, w)
+        c_where_end(p, b, w)
         b.emit(OP_IfNot, has_group, end, 0)
     else:
         if sort_desc is not None:  # (the group sorter sorts in the ORDER BY's order)
             by_group = 1
         group_rows_into_sorter(b, p, scope, defs, group_by, bare, filters, n_args, srt, width)
-        _where_end(p, w)
+        c_where_end(p, b, w)
         _eqp_line(p, EQP_DISTINCT if as_distinct else EQP_GROUP_BY)
         b.emit(OP_SorterSort, srt, end)
         top = b.n_ops

@@ -9,8 +9,8 @@ never makes loops (``_loops.pyx`` does).
 
 from sqlengine.compiler._loops cimport (WhereLoop, build_loops, c_est_log, c_log_add, c_log_est,
                                          coll_name, new_loop)
-from sqlengine.compiler._resolve cimport Source, comparison_collation
-from sqlengine.compiler._terms cimport Operand, WhereTerm, column_ref
+from sqlengine.compiler._resolve cimport Scope, Source, comparison_collation, slot, slot_offset
+from sqlengine.compiler._terms cimport Operand, WhereClause, WhereTerm, column_ref
 from sqlengine.compiler._loops import log_est
 from sqlengine.compiler.plan_cols cimport columns_used
 from sqlengine.compiler.plan_terms import or_to_in
@@ -20,6 +20,28 @@ from sqlengine.sql import ast as A
 cdef object T_Binary = A.Binary
 cdef object T_Join = A.Join
 cdef object T_TableRef = A.TableRef
+
+# ---- a table's fields ----------------------------------------------------------------------
+
+cdef object T_Table = None  # schema.Table, read at the first use (the schema imports us)
+cdef tuple _TAB_NAMES = ("name", "root", "columns", "without_rowid", "indexes")
+cdef Py_ssize_t[N_TAB_FIELDS] _tab_off
+
+
+cdef object table_field(table, int f):
+    """``getattr(table, name)`` of the Table field number ``f`` (``TAB_*``, _paths.pxd),
+    read from its slot for a schema.Table (no attribute lookup: the planner and the loop
+    coder read a few per statement), by getattr for anything else."""
+    global T_Table
+    cdef Py_ssize_t k
+    if T_Table is None:
+        from sqlengine.schema import Table
+        for k in range(N_TAB_FIELDS):
+            _tab_off[k] = slot_offset(Table, _TAB_NAMES[k])
+        T_Table = Table
+    if type(table) is T_Table:
+        return slot(table, _tab_off[f])
+    return getattr(table, _TAB_NAMES[f])
 
 
 # ---- the plan of one WHERE loop ------------------------------------------------------------
@@ -49,16 +71,18 @@ cdef class SortCost:
         return c
 
 
-cpdef tuple plan(scope, wc, core, order_by=None, limit=None, int group=0):
+cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
+                 int group=0):
     """The chosen WhereLoop of every level, outermost first, the number of leading
     ``order_by`` terms they deliver, the source indexes of the loops to run backwards
     for them, and whether a GROUP BY (``group`` 2) also comes in its terms' directions
     (``where.where_begin`` documents the arguments)."""
-    srcs = scope.sources
+    cdef list srcs = scope.sources
     cdef int n = len(srcs)
     cdef WhereLoop lp
+    cdef Source src
     cdef list obs = order_terms(scope, order_by) if order_by else None
-    if n == 1 and not srcs[0].left:
+    if n == 1 and not (<Source>srcs[0]).left:
         src = srcs[0]
         if _scan_only(scope, wc, src.table) if src.is_table else not _any_operands(wc.terms):
             lp = new_loop(0, "scan")
@@ -149,7 +173,7 @@ cdef bint _any_operands(list terms) except -1:
     return False
 
 
-cdef bint _scan_only(scope, wc, table) except -1:
+cdef bint _scan_only(Scope scope, WhereClause wc, table) except -1:
     """Whether a full scan is the only loop the one FROM item, ``table``, has: it has no
     index (nor is WITHOUT ROWID), no operand keys its rowid (nor an OR of rowid
     equalities, which the loop builder reads as an IN), and no automatic index can
@@ -157,7 +181,7 @@ cdef bint _scan_only(scope, wc, table) except -1:
     unless the loop runs more than once (a subquery's, whose n_row0 is 48)."""
     cdef WhereTerm t
     cdef Operand o
-    if table.indexes or table.without_rowid:
+    if table_field(table, TAB_INDEXES) or table_field(table, TAB_WITHOUT_ROWID):
         return False
     cdef bint sub = scope.outer is not None
     for t in wc.terms:
@@ -186,9 +210,10 @@ cdef bint _fixed_order(srcs) except -1:
     return False
 
 
-cdef bint _any_indexed(srcs) except -1:
+cdef bint _any_indexed(list srcs) except -1:
+    cdef Source s
     for s in srcs:
-        if s.is_table and s.table.indexes:
+        if s.is_table and table_field(s.table, TAB_INDEXES):
             return True
     return False
 

@@ -34,11 +34,12 @@ cdef inline object obj_id(object o):
 
 cdef class Masker:
     cdef public object scope
-    cdef public dict bit_of
-    cdef public set cols
+    cdef tuple sources
+    cdef public list cols
     cdef public bint complete
     cdef public dict memo
     cdef void init(self, scope) except *
+    cdef unsigned long long bit(self, src) noexcept
     cpdef object mask(self, e)
     cdef object _column_mask(self, name, table)
 

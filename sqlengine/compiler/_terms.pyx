@@ -9,8 +9,8 @@ never decides the plan.
 
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF
-from sqlengine.compiler._resolve cimport (ColRef, comparison_collation, lookup_name, slot,
-                                          slot_offset)
+from sqlengine.compiler._resolve cimport (ColRef, Scope, comparison_collation, lookup_name,
+                                          slot, slot_offset)
 from sqlengine.compiler._resolve import CoalesceRef, ResolvedColumn
 from sqlengine.compiler.exprindex import XN_EXPR, indexed_expr_sources
 from sqlengine.errors import OperationalError
@@ -52,6 +52,13 @@ cdef bint FAST_COLLATE = tuple(A.Collate.__slots__) == ("expr", "collation", "po
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
 cdef Py_ssize_t F_CAST_EXPR = slot_offset(A.Cast, "expr")
+cdef Py_ssize_t F_BTW_EXPR = slot_offset(A.Between, "expr")
+cdef Py_ssize_t F_BTW_LOW = slot_offset(A.Between, "low")
+cdef Py_ssize_t F_BTW_HIGH = slot_offset(A.Between, "high")
+cdef Py_ssize_t F_BTW_NEGATED = slot_offset(A.Between, "negated")
+cdef Py_ssize_t F_IN_EXPR = slot_offset(A.InList, "expr")
+cdef Py_ssize_t F_IN_ITEMS = slot_offset(A.InList, "items")
+cdef Py_ssize_t F_IN_NEGATED = slot_offset(A.InList, "negated")
 cdef Py_ssize_t F_RC_REF = slot_offset(ResolvedColumn, "ref")
 
 cdef frozenset VOLATILE = frozenset(("random", "randomblob", "changes", "last_insert_rowid",
@@ -147,13 +154,14 @@ cdef inline Py_ssize_t _push(list stack, Py_ssize_t sp, x) except -1:
 
 
 cdef class Masker:
-    """Computes source masks of expressions of one scope (a source's bit is looked up by
-    identity, so the masks do not depend on later reordering of ``scope.sources``).
-    ``cols``: (id(source), column) of every column read by the masked terms; ``complete``
-    False once a walk stopped early (cols may miss some); ``memo``: (name, qualifier) as
-    written -> _column_mask's answer (a WHERE names the same columns again and again; the
-    lookup's side effects, marking the scopes a correlated reference crosses, are done by
-    the first lookup)."""
+    """Computes source masks of expressions of one scope (a source's bit is found by
+    identity in the sources as they were when the Masker was made, so the masks do not
+    depend on later reordering of ``scope.sources``). ``cols``: (id(source), column) of
+    every column read by the masked terms (each at least once); ``complete`` False once a
+    walk stopped early (cols may miss some); ``memo``: (name, qualifier) as written ->
+    _column_mask's answer (a WHERE names the same columns again and again; the lookup's
+    side effects, marking the scopes a correlated reference crosses, are done by the first
+    lookup)."""
 
     # (its fields are declared in _terms.pxd)
 
@@ -161,35 +169,48 @@ cdef class Masker:
         self.init(scope)
 
     cdef void init(self, scope) except *:
-        cdef dict bit_of = {}
-        cdef unsigned long long bit = 1
-        for s in scope.sources:
-            bit_of[obj_id(s)] = bit
-            bit <<= 1
         self.scope = scope
-        self.bit_of = bit_of
-        self.cols = set()
+        # (a Scope's field read directly)
+        self.sources = tuple((<Scope>scope).sources if type(scope) is Scope else scope.sources)
+        self.cols = []
         self.complete = True
         self.memo = {}
+
+    cdef unsigned long long bit(self, src) noexcept:
+        """The bit of source ``src`` (that of its last place), 0 for none of this scope:
+        a scan by identity of a few sources, no id() number made and hashed."""
+        cdef tuple sources = self.sources
+        cdef Py_ssize_t i = len(sources) - 1
+        while i >= 0:
+            if <object>sources[i] is src:
+                return 1ULL << i
+            i -= 1
+        return 0
 
     cpdef object mask(self, e):
         """The bitmask of the sources of ``scope`` that ``e`` reads, or PINNED (also
         clearing ``complete``) for a term that must be tested where every source is
         open."""
         scope = self.scope
-        cdef dict bit_of = self.bit_of
         cdef dict memo = self.memo
-        cdef set cols = self.cols
-        cdef unsigned long long m = 0
+        cdef list cols = self.cols
+        cdef unsigned long long m = 0, bit
         # the expressions left to walk: stack[:sp] (a list popped in place, so that a
-        # pop is no call of list.pop, which the shrinking list made a method call)
-        cdef list stack = [e]
-        cdef Py_ssize_t sp = 1
+        # pop is no call of list.pop, which the shrinking list made a method call), and
+        # ``x`` when ``ahead``: the one to walk first (a Binary's left operand is walked
+        # next, not pushed and popped; the order of the walk is the same)
+        cdef list stack = []
+        cdef Py_ssize_t sp = 0
+        cdef bint ahead = True
         cdef tuple th
         cdef ColRef ref
-        while sp:
-            sp -= 1
-            x = stack[sp]
+        x = e
+        while ahead or sp:
+            if ahead:
+                ahead = False
+            else:
+                sp -= 1
+                x = stack[sp]
             if x is None:
                 continue
             t = type(x)
@@ -202,26 +223,26 @@ cdef class Masker:
                 hit = memo.get(key)
                 if hit is None:
                     hit = memo[key] = self._column_mask(name, table)
+                    if hit is not C_PINNED and hit is not C_OUTER:
+                        cols.append((<tuple>hit)[1])  # (once: a memo hit is the same)
                 if hit is C_PINNED:
                     self.complete = False
                     return C_PINNED
                 if hit is not C_OUTER:
-                    th = <tuple>hit
-                    m |= <unsigned long long>th[0]
-                    cols.add(th[1])
+                    m |= <unsigned long long>(<tuple>hit)[0]
             elif t is T_Binary:
                 sp = _push(stack, sp, slot(x, F_BIN_RIGHT))
-                sp = _push(stack, sp, slot(x, F_BIN_LEFT))
+                x = slot(x, F_BIN_LEFT)
+                ahead = True
             elif t is T_ResolvedColumn:
                 ref = <ColRef?>slot(x, F_RC_REF)
                 if ref.scope is scope:
-                    sid = obj_id(ref.source)
-                    b = bit_of.get(sid)
-                    if b is None:
+                    bit = self.bit(ref.source)
+                    if not bit:
                         self.complete = False
                         return C_PINNED
-                    m |= <unsigned long long>b
-                    cols.add((sid, ref.col))
+                    m |= bit
+                    cols.append((obj_id(ref.source), ref.col))
             elif t is T_Unary:
                 sp = _push(stack, sp, slot(x, F_UN_OPERAND))
             elif t is T_IsNull:
@@ -231,13 +252,13 @@ cdef class Masker:
             elif t is T_Cast:
                 sp = _push(stack, sp, slot(x, F_CAST_EXPR))
             elif t is T_Between:
-                sp = _push(stack, sp, x.high)
-                sp = _push(stack, sp, x.low)
-                sp = _push(stack, sp, x.expr)
+                sp = _push(stack, sp, slot(x, F_BTW_HIGH))
+                sp = _push(stack, sp, slot(x, F_BTW_LOW))
+                sp = _push(stack, sp, slot(x, F_BTW_EXPR))
             elif t is T_InList:
-                for y in x.items:
+                for y in slot(x, F_IN_ITEMS):
                     sp = _push(stack, sp, y)
-                sp = _push(stack, sp, x.expr)
+                sp = _push(stack, sp, slot(x, F_IN_EXPR))
             elif t is T_Like:
                 sp = _push(stack, sp, x.escape)
                 sp = _push(stack, sp, x.right)
@@ -278,17 +299,17 @@ cdef class Masker:
         ref = <ColRef?>r
         if ref.depth:
             return C_OUTER
+        cdef unsigned long long b
         if type(ref) is T_CoalesceRef:  # a FULL JOIN's USING column reads every side
             b = 0
             for alt in r.alts:
-                b |= self.bit_of.get(obj_id((<ColRef?>alt).source), 0)
+                b |= self.bit((<ColRef?>alt).source)
             first = <ColRef?>r.alts[0]
             return b, (obj_id(first.source), first.col)
-        sid = obj_id(ref.source)
-        b = self.bit_of.get(sid)
-        if b is None:
+        b = self.bit(ref.source)
+        if not b:
             return C_PINNED
-        return b, (sid, ref.col)
+        return b, (obj_id(ref.source), ref.col)
 
 
 cpdef object column_ref(scope, e):
@@ -331,9 +352,9 @@ cdef class WhereClause:
 
     cdef void init(self, scope, exprs, left_on) except *:
         self.scope = scope
-        self.n = len(scope.sources)
         cdef Masker masker = Masker.__new__(Masker)
         masker.init(scope)
+        self.n = len(masker.sources)
         self.masker = masker
         self.terms = [self.term(e, False) for e in exprs]
         self.on_terms = {}
@@ -347,9 +368,10 @@ cdef class WhereClause:
         cdef WhereTerm t
         for t in self.terms:
             t.operands = ()
-        for ts in self.on_terms.values():
-            for t in ts:
-                t.operands = ()
+        if self.on_terms:
+            for ts in self.on_terms.values():
+                for t in ts:
+                    t.operands = ()
 
     cdef WhereTerm term(self, e, bint left_on):
         m = self.masker.mask(e)
@@ -372,7 +394,7 @@ cdef class WhereClause:
         cdef Masker masker = self.masker
         for src in indexed_expr_sources(scope, lhs):
             pm = masker.mask(rhs)
-            if pm is C_PINNED or pm & masker.bit_of[obj_id(src)]:
+            if pm is C_PINNED or <unsigned long long>pm & masker.bit(src):
                 continue
             coll = comparison_collation(t.expr.left, t.expr.right, scope)
             t.operands.append(new_operand(src, XN_EXPR, op, rhs, new_collate(lhs, coll), pm, t))
@@ -384,14 +406,23 @@ cdef class WhereClause:
         e = t.expr
         ty = type(e)
         cdef bint coll_done
-        if ty is T_Binary:
-            op = e.op
+        cdef unsigned long long me
+        cdef int k
+        cdef list ops = t.operands
+        if ty is T_Binary:  # (the fields read from their slots: the type is exact)
+            op = slot(e, F_BIN_OP)
             flip = FLIP.get(op)
             if flip is None:
                 return
+            left = slot(e, F_BIN_LEFT)
+            right = slot(e, F_BIN_RIGHT)
             coll = None
             coll_done = False
-            for lhs, rhs, o in ((e.left, e.right, op), (e.right, e.left, flip)):
+            for k in range(2):  # column op rhs, then the flipped comparison
+                if k == 0:
+                    lhs, rhs, o = left, right, op
+                else:
+                    lhs, rhs, o = right, left, flip
                 hit = column_ref(scope, lhs)
                 if hit is None:
                     if type(lhs) is not T_Literal:  # an indexed expression (exprindex.py)
@@ -399,39 +430,45 @@ cdef class WhereClause:
                     continue
                 src, c = hit
                 pm = masker.mask(rhs)
-                if pm is C_PINNED or pm & masker.bit_of[obj_id(src)]:
+                if pm is C_PINNED or <unsigned long long>pm & masker.bit(src):
                     continue
                 if not coll_done:
                     # the comparison's collation comes from its operands in written order;
                     # the column side is handed on under an explicit COLLATE of it
-                    coll = comparison_collation(e.left, e.right, scope)
+                    coll = comparison_collation(left, right, scope)
                     coll_done = True
-                t.operands.append(new_operand(src, c, o, rhs, new_collate(lhs, coll), pm, t))
-        elif ty is T_Between and not e.negated:
-            hit = column_ref(scope, e.expr)
+                ops.append(new_operand(src, c, o, rhs, new_collate(lhs, coll), pm, t))
+        elif ty is T_Between and not slot(e, F_BTW_NEGATED):
+            x = slot(e, F_BTW_EXPR)
+            hit = column_ref(scope, x)
             if hit is None:
                 return
             src, c = hit
-            me = masker.bit_of[obj_id(src)]
-            for bound, o in ((e.low, ">="), (e.high, "<=")):
+            me = masker.bit(src)
+            for k in range(2):
+                if k == 0:
+                    bound, o = slot(e, F_BTW_LOW), ">="
+                else:
+                    bound, o = slot(e, F_BTW_HIGH), "<="
                 pm = masker.mask(bound)
-                if pm is C_PINNED or pm & me:
+                if pm is C_PINNED or <unsigned long long>pm & me:
                     continue
-                t.operands.append(new_operand(src, c, o, bound, e.expr, pm, t))
-        elif ty is T_InList and not e.negated and e.items:
-            hit = column_ref(scope, e.expr)
+                ops.append(new_operand(src, c, o, bound, x, pm, t))
+        elif ty is T_InList and not slot(e, F_IN_NEGATED) and slot(e, F_IN_ITEMS):
+            x = slot(e, F_IN_EXPR)
+            hit = column_ref(scope, x)
             if hit is None:
                 return
             src, c = hit
             pm = 0
-            for it in e.items:
+            for it in slot(e, F_IN_ITEMS):
                 m = masker.mask(it)
                 if m is C_PINNED:
                     return
                 pm |= m
-            if pm & masker.bit_of[obj_id(src)]:
+            if <unsigned long long>pm & masker.bit(src):
                 return
-            t.operands.append(new_operand(src, c, "IN", e, e.expr, pm, t))
+            ops.append(new_operand(src, c, "IN", e, x, pm, t))
 
 
 cdef WhereClause new_where_clause(scope, list exprs, left_on):

@@ -7,16 +7,19 @@ turns an index loop whose table reads the index answers into a covering one.
 Every statement of the corpus is planned and coded once, so these run once per SELECT,
 DELETE or UPDATE: here the helpers are C functions calling each other, and the loop
 records (``_levels.pxd``), the terms (``_terms.pxd``), the chosen loops (``_loops.pxd``)
-and the sources (``_resolve.pxd``) are read as C structs. This module emits the loops'
-code only; it never decides the plan (``planner.py`` does) nor what the body does.
+and the sources (``_resolve.pxd``) are read as C structs; the aggregate coder
+(``_codegen.pyx``) calls ``c_where_begin`` / ``c_where_end`` (``_where.pxd``) without a
+Python call. This module emits the loops' code only; it never decides the plan
+(``planner.py`` does) nor what the body does.
 """
 
 from sqlengine.compiler._codegen cimport (ProgramBuilder, code_column, code_expr,
                                            code_expr_reg, if_false)
 from sqlengine.compiler._levels cimport Access, Level, WhereInfo
 from sqlengine.compiler._loops cimport WhereLoop
-from sqlengine.compiler._paths cimport plan
-from sqlengine.compiler._resolve cimport Source, comparison_collation, expr_affinity
+from sqlengine.compiler._paths cimport (TAB_COLUMNS, TAB_NAME, TAB_ROOT, TAB_WITHOUT_ROWID,
+                                         plan, table_field)
+from sqlengine.compiler._resolve cimport Scope, Source, comparison_collation, expr_affinity
 from sqlengine.compiler._terms cimport (Masker, Operand, WhereClause, WhereTerm,
                                          new_where_clause, split_and)
 from sqlengine.vdbe._values cimport comparison_affinity
@@ -33,6 +36,8 @@ from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import AFF_BLOB
 
 MAX_JOIN_TABLES = 64  # SQLite's BMS: a bitmask of the FROM items in one 64-bit word
+cdef enum:
+    MAX_JOIN = 64  # (the same, for C arrays)
 
 cdef object T_Between = Between
 cdef object T_Binary = Binary
@@ -85,8 +90,10 @@ def open_source_cursor(p, src, write=False):
 cdef _open_source_cursor(p, ProgramBuilder b, Source src, bint write):
     if src.is_table:
         table = src.table
-        b.emit(OP_OpenWrite if write else OP_OpenRead, src.cursor, table.root, 0,
-                 _table_p4(p, table), 0, table.name)
+        p4 = _table_p4(p, table) if table_field(table, TAB_WITHOUT_ROWID) else len(
+            table_field(table, TAB_COLUMNS))
+        b.emit(OP_OpenWrite if write else OP_OpenRead, src.cursor,
+               table_field(table, TAB_ROOT), 0, p4, 0, table_field(table, TAB_NAME))
 
 
 def table_p4(p, table):
@@ -176,7 +183,15 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
                 group=False):
     """Open the loops over ``scope.sources`` (``where.where_begin`` documents the
     arguments); returns the WhereInfo ``where_end`` closes."""
-    cdef ProgramBuilder b = p.b
+    return c_where_begin(p, p.b, scope, where, left_on, extra_terms, core, order_by, limit,
+                         open_cursors, minmax, group)
+
+
+cdef WhereInfo c_where_begin(p, ProgramBuilder b, Scope scope, where, left_on, extra_terms,
+                             core, order_by, limit, bint open_cursors, bint minmax,
+                             int group):
+    """``where_begin`` called from C (the aggregate coder): no argument parsing, ``b`` is
+    ``p.b``."""
     cdef WhereInfo info = WhereInfo.__new__(WhereInfo)
     info.levels = []
     info.scope = scope
@@ -208,7 +223,7 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
         if (<WhereLoop>chosen_l[i]).src_i != i:
             reordered = True
             break
-    cdef list pos = [0] * n
+    cdef Py_ssize_t pos[MAX_JOIN]  # a source's index in FROM -> its level
     if reordered:
         srcs[:] = [srcs[(<WhereLoop>x).src_i] for x in chosen_l]
         for i in range(n):
@@ -227,7 +242,7 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
             lvl = -1
             i = 0
             while m:
-                if m & 1 and <Py_ssize_t>pos[i] > lvl:
+                if m & 1 and pos[i] > lvl:
                     lvl = pos[i]
                 m >>= 1
                 i += 1
@@ -249,10 +264,6 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
             if src.right:
                 match_sets[i] = rightjoin.open_match_set(p, src)
     cdef unsigned long long placed = 0
-    cdef list by_level = [[] for _ in range(n)]
-    for t in terms:
-        if t.level >= 0:
-            (<list>by_level[t.level]).append(t)
     cdef Level lv
     cdef Access acc
     cdef bint outer
@@ -276,7 +287,7 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
             acc = _access_of(scope, lp, src, placed, on_terms.get(i, []))
         else:
             acc = _access_of(scope, lp, src, placed, terms)
-        if lp.src_i in backwards:
+        if backwards and lp.src_i in backwards:
             acc.reverse = True
         placed |= lp.bit
         lv.access = acc
@@ -294,8 +305,8 @@ def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
         b.resolve(lv.after_match)
         if lv.rj is not None:
             rightjoin.begin_interior(p, lv)
-        for t in by_level[i]:
-            if done is None or t not in done:
+        for t in terms:  # (the terms of this level, in WHERE order)
+            if t.level == i and (done is None or t not in done):
                 if_false(p, scope, t.expr, lv.cont, True)
     wc.release()
     return info
@@ -563,7 +574,7 @@ cdef str _eqp_access(p, Level lv, bint covering):
 
 cdef int _open_loop(p, ProgramBuilder b, scope, Level lv) except -1:
     cdef Access acc = lv.access
-    src = lv.src
+    cdef Source src = lv.src
     cur = src.cursor
     # (only a table-valued function's source, a subclass, has a prologue)
     prologue = None if type(src) is Source else getattr(src, "prologue", None)
@@ -900,18 +911,24 @@ cdef bint _make_covering(p, ProgramBuilder b, Level lv) except -1:
 
 def where_end(p, WhereInfo info):
     """Close the loops ``where_begin`` opened (``where.where_end`` documents it)."""
+    c_where_end(p, p.b, info)
+
+
+cdef int c_where_end(p, ProgramBuilder b, WhereInfo info) except -1:
+    """``where_end`` called from C; ``b`` is ``p.b``."""
     if info.on_right:  # (told after the names of the body are resolved, as SQLite does)
         raise OperationalError("ON clause references tables to its right")
-    cdef ProgramBuilder b = p.b
     cdef list levels = info.levels
     if not levels:  # (no FROM: one row, no loop to close)
         b.resolve(info.brk)
-        return
+        return 0
     cdef Level lv
     cdef Access acc
+    cdef Source src
     cdef Py_ssize_t i
     cdef bint any_rj = False
     cdef str kind
+    cdef int step
     for lv in levels:
         if lv.seek >= 0 and lv.access.kind == "index":
             src = lv.src
@@ -950,3 +967,4 @@ def where_end(p, WhereInfo info):
     if any_rj:
         rightjoin.unmatched_passes(p, info)
     b.resolve(info.brk)
+    return 0
