@@ -272,17 +272,23 @@ def _holds_subquery(core) -> bool:
 
 def _outer_names(core, order_by):
     """{(lower-case qualifier or None, lower-case name)} of the column names anywhere in
-    ``core`` (subqueries and ON clauses included) and ``order_by``, except in the bodies
-    of its FROM subqueries (which see no sibling item); a schema-qualified one's name is
-    None."""
+    ``core`` (subqueries, the FROM subqueries in them, and ON clauses included) and
+    ``order_by``, except in the bodies of its own FROM subqueries (which see no sibling
+    item); a schema-qualified one's name is None."""
     out = set()
     stack = [o.expr for o in order_by or ()]
+    own = set()  # (its own FROM subqueries; one nested deeper may read its names)
     if core is not None:
         stack += list(iter_children(core))
+        f = core.from_
+        while type(f) is Join:
+            own.add(id(f.right))
+            f = f.left
+        own.add(id(f))
     while stack:
         x = stack.pop()
         t = type(x)
-        if t is SubqueryRef:
+        if t is SubqueryRef and id(x) in own:
             continue
         if t is Column:
             q = x.table

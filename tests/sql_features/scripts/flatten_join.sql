@@ -153,6 +153,13 @@ SELECT * FROM (SELECT DISTINCT a FROM t), u WHERE a = e;
 SELECT "(subquery-0)".a FROM (SELECT a FROM t), u WHERE a = e;
 -- unordered
 SELECT u.* FROM u LEFT JOIN (SELECT a, b FROM t WHERE c > 1) ON a = e;
+-- names read from a FROM subquery inside a subquery of the outer query: a column of the
+-- merged table the item does not return must stay unknown there
+SELECT (SELECT n FROM (SELECT b AS n)) FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+-- unordered
+SELECT (SELECT n FROM (SELECT x.a + 1 AS n)) FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
+-- unordered
+SELECT (SELECT n FROM (SELECT f AS n)) FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
 -- aggregates, DISTINCT, ORDER BY, LIMIT in the outer query; shapes never merged
 -- unordered
 SELECT DISTINCT x.a FROM (SELECT a FROM t) x JOIN u ON x.a = u.e;
