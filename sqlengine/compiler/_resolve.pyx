@@ -41,6 +41,62 @@ cdef Py_ssize_t slot_offset(cls, str name) except -1:
 cdef object _MISSING = object()  # (a dict.get default: no entry)
 
 
+# ---- a copy of an AST node with some fields changed ---------------------------------------
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+
+cdef dict _node_fields = {}  # AST class -> (offsets of its fields, {field name: offset})
+
+
+cdef inline void _set_slot(object o, Py_ssize_t off, object v):
+    cdef PyObject **p = <PyObject **>((<char *><PyObject *>o) + off)
+    cdef PyObject *old = p[0]
+    Py_INCREF(v)
+    p[0] = <PyObject *>v
+    Py_XDECREF(old)
+
+
+cdef object _fields_of(cls):
+    """(offsets, {name: offset}) of the fields of the slotted dataclass ``cls``; None when
+    a copy of its slots would not be what ``dataclasses.replace`` makes (a field left out
+    of ``__init__``, a ``__post_init__``)."""
+    f = _node_fields.get(cls, _MISSING)
+    if f is _MISSING:
+        import dataclasses
+        fields = dataclasses.fields(cls)
+        if hasattr(cls, "__post_init__") or any(not x.init for x in fields):
+            f = None
+        else:
+            offs = tuple([slot_offset(cls, x.name) for x in fields])
+            f = (offs, {x.name: o for x, o in zip(fields, offs)})
+        _node_fields[cls] = f
+    return f
+
+
+def replace_node(node, **changes):
+    """``dataclasses.replace(node, **changes)`` for an AST node (sql/ast.py: slotted
+    dataclasses) without the Python-level ``replace`` and ``__init__`` calls (about 10k
+    instructions): a new node of its class whose slots are ``node``'s, then ``changes``."""
+    cls = type(node)
+    f = _fields_of(cls)
+    if f is None:
+        import dataclasses
+        return dataclasses.replace(node, **changes)
+    cdef dict by_name = (<tuple>f)[1]
+    for name in changes:
+        if name not in by_name:  # (dataclasses.replace's error: __init__'s)
+            raise TypeError(f"{cls.__name__}.__init__() got an unexpected keyword "
+                            f"argument '{name}'")
+    new = cls.__new__(cls)
+    cdef Py_ssize_t off
+    for o in (<tuple>f)[0]:
+        off = o
+        _set_slot(new, off, slot(node, off))
+    for name, v in changes.items():
+        off = by_name[name]
+        _set_slot(new, off, v)
+    return new
+
+
 cdef class Source:
     """One FROM item. ``table`` is a schema.Table for a real table (None for a subquery or
     view, whose rows sit in an ephemeral table); ``columns``, ``affs``, ``colls`` and

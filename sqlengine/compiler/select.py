@@ -9,8 +9,6 @@ This module emits code through ``ProgramBuilder``; it never runs it.
 
 from __future__ import annotations
 
-import dataclasses
-
 from sqlengine.compiler.alias import (Aliases, check_local_terms, link_subquery_scope, result_aliases,
                                       sees_outer_aliases)
 from sqlengine.compiler.aggscope import attach as attach_aggregates
@@ -23,7 +21,8 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
 from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_result_columns,
                                          emit_limited, emit_result_row)
 from sqlengine.compiler._resolve import (ResultInfo, plain_table_source, result_column,
-                                         result_columns, result_info, sees_words)
+                                         replace_node, result_columns, result_info,
+                                         sees_words)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
@@ -214,7 +213,7 @@ def _exists_body(p, sel, outer):
         except OperationalError as err:
             if not str(err).startswith(CODER_ERRORS + ("no such collation sequence: ",)):
                 raise
-    body = dataclasses.replace(sel.body, distinct=False)
+    body = replace_node(sel.body, distinct=False)
     return Select(body, None, None, sel.limit, sel.offset, sel.pos), body
 
 
@@ -756,7 +755,7 @@ def _bind_words(core, order_by, extra, left_on, words, results=True):
         if any(a[1] is not b[1] for a, b in zip(windows, core.windows)):
             changes["windows"] = windows
     if changes:
-        core = dataclasses.replace(core, **changes)
+        core = replace_node(core, **changes)
     order_by = bind_list(order_by, words)
     if extra:
         extra = bind_list(extra, words)
@@ -778,16 +777,17 @@ def _resolve_aliases(names, core, cols, extra, left_on):
             for k, x in aliases.items():
                 aliases[k] = moved.get(id(x), x)
         cols = new
-    where = names.clause(core.where) if core.where is not None else None
-    group_by = core.group_by
+    old_where = core.where
+    where = names.clause(old_where) if old_where is not None else None
+    old_group_by = group_by = core.group_by
     if group_by:
         new = [names.group_by(g) for g in group_by]
         for a, b in zip(new, group_by):
             if a is not b:
                 group_by = new
                 break
-    if where is not core.where or group_by is not core.group_by:
-        core = dataclasses.replace(core, where=where, group_by=group_by)
+    if where is not old_where or group_by is not old_group_by:
+        core = replace_node(core, where=where, group_by=group_by)
     if extra:
         extra = [names.clause(x) for x in extra]
     if left_on:
@@ -1380,18 +1380,20 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     overrides = scope.overrides
     defs = []
     uniq, slot = _merge_aggs(scope, aggs) if len(aggs) > 1 else (aggs, _SLOT_0)
+    functions = p.functions
     for a in uniq:
         nargs = 0 if a.star else len(a.args)
-        if a.distinct and nargs != 1:
+        distinct = a.distinct
+        if distinct and nargs != 1:
             raise OperationalError("DISTINCT aggregates must have exactly one argument")
-        f = p.functions.aggregate(a.name, nargs)
+        f = functions.aggregate(a.name, nargs)
         if f is None:
             raise OperationalError(f"wrong number of arguments to function {a.name}()")
         if f.needs_collation and nargs:
             c = expr_collation(a.args[0], scope)
             if c is not None:
                 f = f.with_collation(p.coll_func(c))
-        if a.distinct:
+        if distinct:
             c = p.collation(expr_collation(a.args[0], scope))
             if c is not None and c.key is not None:
                 f = f.with_distinct_norms([c.key])
@@ -1416,30 +1418,30 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
     for a in aggs:  # (a call an alias brings into HAVING or ORDER BY is met twice)
         overrides.pop(id(a), None)
 
-    if (not group_by and len(defs) == 1 and defs[0][0].star and defs[0][0].filter is None
-            and core.where is None and not extra and len(scope.sources) == 1
-            and scope.sources[0].is_table and not bare):
-        # count(*) of a whole table: a b-tree counts its cells, no row is read
-        r = b.alloc_reg()
-        code_count(p, scope.sources[0], r, _hint(core))
-        for a in aggs:
-            scope.overrides[id(a)] = r
-        skip = b.new_label()
-        if having is not None:
-            if_false(p, scope, having, skip, True)
-        rows.emit()
-        b.resolve(skip)
-        scope.overrides.clear()
-        return
-
-    if (not group_by and len(defs) == 1 and defs[0][2] == 1 and defs[0][0].filter is None
-            and defs[0][0].name.lower() in ("min", "max") and having is None
-            and core.where is None and not extra and len(scope.sources) == 1
-            and scope.sources[0].is_table and _minmax_by_index(
-                p, scope, aggs, acc, bare, bare_regs, rows, _hint(core))):
-        return
+    where = core.where
+    if (not group_by and len(defs) == 1 and where is None and not extra
+            and len(scope.sources) == 1 and scope.sources[0].is_table):
+        # (one call over a whole table: the two shortcuts)
+        call = defs[0][0]
+        if call.star and call.filter is None and not bare:
+            # count(*) of a whole table: a b-tree counts its cells, no row is read
+            r = b.alloc_reg()
+            code_count(p, scope.sources[0], r, _hint(core))
+            for a in aggs:
+                scope.overrides[id(a)] = r
+            skip = b.new_label()
+            if having is not None:
+                if_false(p, scope, having, skip, True)
+            rows.emit()
+            b.resolve(skip)
+            scope.overrides.clear()
+            return
+        if (defs[0][2] == 1 and call.filter is None and call.name.lower() in ("min", "max")
+                and having is None and _minmax_by_index(
+                    p, scope, aggs, acc, bare, bare_regs, rows, _hint(core))):
+            return
     return code_aggregate(b, p, scope, core,
-                          _and_all(core.where, extra) if extra else core.where, left_on, defs,
+                          _and_all(where, extra) if extra else where, left_on, defs,
                           group_by, having, rows, agg_overrides, bare, bare_regs, acc,
                           sort_desc, as_distinct)
 
