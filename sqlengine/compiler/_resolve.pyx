@@ -652,6 +652,12 @@ cdef Py_ssize_t F_BTW_EXPR = slot_offset(A.Between, "expr")
 cdef Py_ssize_t F_BTW_LOW = slot_offset(A.Between, "low")
 cdef Py_ssize_t F_BTW_HIGH = slot_offset(A.Between, "high")
 cdef Py_ssize_t F_RC_REF = slot_offset(ResolvedColumn, "ref")
+cdef Py_ssize_t F_FC_ARGS = slot_offset(A.FunctionCall, "args")
+cdef Py_ssize_t F_CASE_OPERAND = slot_offset(A.Case, "operand")
+cdef Py_ssize_t F_CASE_WHENS = slot_offset(A.Case, "whens")
+cdef Py_ssize_t F_CASE_ELSE = slot_offset(A.Case, "else_")
+cdef Py_ssize_t F_INL_EXPR = slot_offset(A.InList, "expr")
+cdef Py_ssize_t F_INL_ITEMS = slot_offset(A.InList, "items")
 
 
 cdef object lookup_name(scope, name, table):
@@ -882,92 +888,119 @@ cdef frozenset _NO_OPERANDS = frozenset((A.Column, A.Literal, A.Param, ResolvedC
                                          type(None)))
 NO_OPERANDS = _NO_OPERANDS
 
-# has_explicit_collate's answers for the compound nodes a small walk does not settle:
-# address of the node -> (node, answer). The node is kept so that its address cannot be
-# reused while the entry lives; the AST is never changed after parsing, so an answer stays
-# true. Cleared when it grows (and by each new Parse).
+# has_explicit_collate's answers for large expressions: address of the node -> (node,
+# answer). The node is kept so that its address cannot be reused while the entry lives;
+# the AST is never changed after parsing, so an answer stays true. Cleared when it grows
+# (and by each new Parse).
 cdef dict _explicit_memo = {}
+
+# An expression of up to this many compound nodes is walked without the memo (no entry
+# to make or find); a larger one keeps the answers of its large subexpressions, so that
+# the test repeated at each comparison inside it cannot turn quadratic.
+cdef Py_ssize_t _SMALL_WALK = 16
 
 
 cpdef bint has_explicit_collate(e) except -1:
     """SQLite's EP_Collate: ``e`` or an operand of it (not inside a subquery) is a
     COLLATE clause."""
-    cdef bint found
-    cdef list rest
-    cdef int budget = _SMALL_WALK, r
+    cdef Py_ssize_t budget = _SMALL_WALK, n = 0
+    cdef int r
     t = type(e)
     if t is T_Column or t is T_Literal:
         return False
     if t is T_Collate:
         return True
-    if t in _NO_OPERANDS:
-        return False
-    # a small expression (the common case) is walked: no memo entry to make or find
-    r = _explicit_small(e, &budget)
+    r = _explicit_walk(e, &budget, False)
     if r >= 0:
         return r
-    key = PyLong_FromVoidPtr(<void *>e)
-    hit = _explicit_memo.get(key)
-    if hit is not None and (<tuple>hit)[0] is e:
-        return (<tuple>hit)[1]
-    if t is T_Binary:  # (the common nodes without _collate_operands' lists)
-        found = has_explicit_collate(slot(e, F_BIN_LEFT)) or \
-            has_explicit_collate(slot(e, F_BIN_RIGHT))
-    elif t is T_Unary:
-        found = has_explicit_collate(slot(e, F_UN_OPERAND))
-    else:
-        left, rest = _collate_operands(e)
-        found = left is not None and has_explicit_collate(left)
-        if not found:
-            for x in rest:
-                if has_explicit_collate(x):
-                    found = True
-                    break
-    if len(_explicit_memo) > 20000:
-        _explicit_memo.clear()
-    _explicit_memo[key] = (e, found)
-    return found
+    return _explicit_walk(e, &n, True)
 
 
-# the compound nodes has_explicit_collate walks before it turns to its memo: a walk of a
-# larger expression could be repeated at each of its comparisons (quadratic); up to this
-# many it costs less than a memo entry
-cdef int _SMALL_WALK = 16
-
-
-cdef int _explicit_small(e, int *budget) except -2:
-    """has_explicit_collate of ``e`` by a plain walk: 1 or 0, or -1 when it holds more
-    than ``budget`` compound nodes or a node of a rarer kind (left to the memo)."""
-    cdef int r
+cdef int _explicit_walk(e, Py_ssize_t *count, bint memo) except -2:
+    """has_explicit_collate of ``e`` (1 or 0). Without ``memo``: a plain walk that gives
+    up (-1) past ``count[0]`` compound nodes (counted down). With it: ``count[0]`` is
+    increased by the compound nodes walked, and the answer of a subexpression of more than
+    _SMALL_WALK of them (or one that holds a COLLATE) is kept in _explicit_memo, and a kept
+    one read back (counting as large)."""
+    cdef int r = 0
+    cdef Py_ssize_t n = 1
     t = type(e)
     if t is T_Column or t is T_Literal:
         return 0
     if t is T_Collate:
         return 1
-    budget[0] -= 1
-    if budget[0] < 0:
-        return -1
-    if t is T_Binary:
-        r = _explicit_small(slot(e, F_BIN_LEFT), budget)
-        if r != 0:
-            return r
-        return _explicit_small(slot(e, F_BIN_RIGHT), budget)
-    if t is T_Unary:
-        return _explicit_small(slot(e, F_UN_OPERAND), budget)
-    if t is T_Cast:
-        return _explicit_small(slot(e, F_CAST_EXPR), budget)
-    if t is T_IsNull:
-        return _explicit_small(slot(e, F_ISNULL_EXPR), budget)
-    if t is T_Between:
-        r = _explicit_small(slot(e, F_BTW_EXPR), budget)
-        if r == 0:
-            r = _explicit_small(slot(e, F_BTW_LOW), budget)
-            if r == 0:
-                r = _explicit_small(slot(e, F_BTW_HIGH), budget)
-        return r
-    if t in _NO_OPERANDS:
+    if t is not T_Binary and t is not T_Unary and t in _NO_OPERANDS:  # (None included)
         return 0
-    return -1
+    if memo:
+        key = PyLong_FromVoidPtr(<void *>e)
+        hit = _explicit_memo.get(key)
+        if hit is not None and (<tuple>hit)[0] is e:
+            count[0] += _SMALL_WALK + 1
+            return 1 if (<tuple>hit)[1] else 0
+    else:
+        count[0] -= 1
+        if count[0] < 0:
+            return -1
+        n = 0  # (unused: the budget is counted down in count itself)
+    cdef Py_ssize_t *sub = &n if memo else count
+    # the operands _collate_operands gives (SQLite's pLeft, pRight, x.pList), read from
+    # the slots of the common kinds
+    if t is T_Binary:
+        r = _explicit_walk(slot(e, F_BIN_LEFT), sub, memo)
+        if r == 0:
+            r = _explicit_walk(slot(e, F_BIN_RIGHT), sub, memo)
+    elif t is T_Unary:
+        r = _explicit_walk(slot(e, F_UN_OPERAND), sub, memo)
+    elif t is T_Cast:
+        r = _explicit_walk(slot(e, F_CAST_EXPR), sub, memo)
+    elif t is T_IsNull:
+        r = _explicit_walk(slot(e, F_ISNULL_EXPR), sub, memo)
+    elif t is T_Between:
+        r = _explicit_walk(slot(e, F_BTW_EXPR), sub, memo)
+        if r == 0:
+            r = _explicit_walk(slot(e, F_BTW_LOW), sub, memo)
+            if r == 0:
+                r = _explicit_walk(slot(e, F_BTW_HIGH), sub, memo)
+    elif t is T_FunctionCall:
+        args = slot(e, F_FC_ARGS)
+        if args:
+            for x in args:
+                r = _explicit_walk(x, sub, memo)
+                if r != 0:
+                    break
+    elif t is T_Case:
+        r = _explicit_walk(slot(e, F_CASE_OPERAND), sub, memo)
+        if r == 0:
+            for w in slot(e, F_CASE_WHENS):  # (WHEN, THEN) pairs
+                r = _explicit_walk(w[0], sub, memo)
+                if r == 0:
+                    r = _explicit_walk(w[1], sub, memo)
+                if r != 0:
+                    break
+            if r == 0:
+                r = _explicit_walk(slot(e, F_CASE_ELSE), sub, memo)
+    elif t is T_InList:
+        r = _explicit_walk(slot(e, F_INL_EXPR), sub, memo)
+        if r == 0:
+            for x in slot(e, F_INL_ITEMS):
+                r = _explicit_walk(x, sub, memo)
+                if r != 0:
+                    break
+    else:  # (the rarer kinds)
+        left, rest = _collate_operands(e)
+        r = _explicit_walk(left, sub, memo)
+        if r == 0:
+            for x in <list>rest:
+                r = _explicit_walk(x, sub, memo)
+                if r != 0:
+                    break
+    if memo:
+        count[0] += n
+        if r or n > _SMALL_WALK:
+            if len(_explicit_memo) > 20000:
+                _explicit_memo.clear()
+            _explicit_memo[key] = (e, r != 0)
+    return r
 
 
 def clear_caches():

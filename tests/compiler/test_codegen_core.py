@@ -237,6 +237,30 @@ def test_has_explicit_collate_on_fresh_nodes_after_the_memo_saw_others():
     assert has_explicit_collate(None) is False
 
 
+def test_has_explicit_collate_on_large_expressions_and_their_parts():
+    # (past 16 compound nodes the answers of large subexpressions are kept: each part
+    # asked after its whole, and before it, still gets its own answer)
+    for depth in (5, 17, 40):
+        for where in (None, 0, depth // 2, depth - 1):
+            clear_caches()
+            chain = [A.Column("a")]
+            for i in range(depth):
+                leaf = A.Collate(A.Literal(i), "nocase") if i == where else A.Literal(i)
+                chain.append(A.Binary("+", chain[-1], leaf))
+            parts = chain[1:]
+            order = parts[::-1] if depth % 2 else parts
+            for k, e in enumerate(order):
+                i = parts.index(e)
+                assert has_explicit_collate(e) is (where is not None and where <= i)
+            wrapped = [A.Case(None, [(A.Literal(1), parts[-1])], None),
+                       A.FunctionCall("f", [A.Literal(0), parts[-1]]),
+                       A.InList(A.Literal(0), [A.Literal(1), parts[-1]]),
+                       A.Between(parts[-1], A.Literal(0), A.Literal(1)),
+                       A.Cast(A.Unary("-", parts[-1]), "TEXT")]
+            for w in wrapped:
+                assert has_explicit_collate(w) is (where is not None)
+
+
 # ---- comparisons against sqlite3 --------------------------------------------------------------
 
 SETUP = [
