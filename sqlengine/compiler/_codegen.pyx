@@ -1635,7 +1635,8 @@ cdef bint _constant_items(list items) except -1:
 
 
 cdef int _code_in_list(p, ProgramBuilder b, scope, e, int target) except -1:
-    cdef int rx, ri, has_null, done, found, nn
+    cdef int rx, ri, has_null, done, found, nn, aff_p5
+    cdef bint text_items, first = True
     items = e.items
     if not items:
         b.emit(OP_Integer, 1 if e.negated else 0, target)
@@ -1648,12 +1649,13 @@ cdef int _code_in_list(p, ProgramBuilder b, scope, e, int target) except -1:
         _expr._rowvalue.check_in_list_lhs(p, scope, e)
     rx = _code_expr_reg(p, b, scope, x)
     aff_p5 = _AFF_CODE.get(expr_affinity(x, scope), 0)
+    text_items = aff_p5 == _AFF_CODE.get("B", 0)  # (TEXT: a number item is compared as text)
     if p.returning is not None and len(items) > 2 and _constant_items(items):
         # (SQLite probes such a list as an ephemeral table, converting its left side)
         from sqlengine.compiler.select import convert_row_column
         convert_row_column(p, scope, x, expr_affinity(x, scope))
     # x IN (list) compares with x's collation; x IN (constant) is x = +constant (parse.y)
-    if len(items) == 1 and _expr.is_constant(items[0]):
+    if len(items) == 1 and (type(items[0]) is T_Literal or _expr.is_constant(items[0])):
         coll_name = comparison_collation(x, items[0], scope)
     else:
         coll_name = expr_collation(x, scope)
@@ -1665,12 +1667,14 @@ cdef int _code_in_list(p, ProgramBuilder b, scope, e, int target) except -1:
     b.emit(OP_Integer, 0, has_null)
     for item in items:
         ri = _code_expr_reg(p, b, scope, item)
-        coll = p.coll_func(coll_name)
+        if first:  # (one collation for every item: asked once the first item is coded)
+            coll = p.coll_func(coll_name)
+            first = False
         nn = b.new_label()
         b.emit(OP_NotNull, ri, nn)
         b.emit(OP_Integer, 1, has_null)
         b.resolve(nn)
-        if aff_p5 == _AFF_CODE.get("B", 0) and _keeps_number(item):
+        if text_items and _keeps_number(item):
             b.emit(OP_Eq, ri, found, _text_copy(b, x, rx), coll, 0)
             continue
         b.emit(OP_Eq, ri, found, rx, coll, aff_p5)
