@@ -8,16 +8,21 @@ subqueries included, counts as read from every source that has a column of that 
 entry ends with the rowid. ``where.py`` checks the emitted code again before it drops a
 table lookup, so an over-estimate only costs a missed optimisation. Emits no code.
 
-Compiled (every statement of the corpus is planned once): the walk reads a node's fields
-at the offsets of the slots its class's ``__slots__`` names (found once per class), and
-asks the sources about a column name once per name written.
+Compiled (every statement of the corpus is planned once): the walk opens the commonest
+nodes (Binary, Column, ResultColumn, InList, Between) by their fields' slots and any other
+at the offsets of the slots its class's ``__slots__`` names (found once per class), asks
+the sources about a column name once per name written, and finds a source by address.
 """
 
+from cpython.long cimport PyLong_AsVoidPtr
 from cpython.object cimport PyObject
 
-from sqlengine.compiler._resolve cimport ColRef, Source, slot, slot_offset
+from sqlengine.compiler._resolve cimport ColRef, Scope, Source, slot, slot_offset
 from sqlengine.compiler._resolve import ResolvedColumn
 from sqlengine.sql import ast as A
+
+cdef extern from "Python.h":
+    PyObject *_item "PyList_GET_ITEM" (object, Py_ssize_t)  # (a borrowed reference)
 
 cdef object T_Column = A.Column
 cdef object T_Literal = A.Literal
@@ -25,11 +30,27 @@ cdef object T_Binary = A.Binary
 cdef object T_ResolvedColumn = ResolvedColumn
 cdef object T_TableRef = A.TableRef
 cdef object T_Star = A.Star
+cdef object T_ResultColumn = A.ResultColumn
+cdef object T_InList = A.InList
+cdef object T_Between = A.Between
+cdef object T_SelectCore = A.SelectCore
 cdef Py_ssize_t F_COL_NAME = slot_offset(A.Column, "name")
 cdef Py_ssize_t F_COL_TABLE = slot_offset(A.Column, "table")
 cdef Py_ssize_t F_BIN_LEFT = slot_offset(A.Binary, "left")
 cdef Py_ssize_t F_BIN_RIGHT = slot_offset(A.Binary, "right")
-cdef Py_ssize_t F_RC_REF = slot_offset(ResolvedColumn, "ref")
+cdef Py_ssize_t F_RCOL_REF = slot_offset(ResolvedColumn, "ref")
+cdef Py_ssize_t F_RC_EXPR = slot_offset(A.ResultColumn, "expr")
+cdef Py_ssize_t F_INL_EXPR = slot_offset(A.InList, "expr")
+cdef Py_ssize_t F_INL_ITEMS = slot_offset(A.InList, "items")
+cdef Py_ssize_t F_BTW_EXPR = slot_offset(A.Between, "expr")
+cdef Py_ssize_t F_BTW_LOW = slot_offset(A.Between, "low")
+cdef Py_ssize_t F_BTW_HIGH = slot_offset(A.Between, "high")
+cdef Py_ssize_t F_CORE_COLUMNS = slot_offset(A.SelectCore, "columns")
+cdef Py_ssize_t F_CORE_WHERE = slot_offset(A.SelectCore, "where")
+cdef Py_ssize_t F_CORE_GROUP_BY = slot_offset(A.SelectCore, "group_by")
+cdef Py_ssize_t F_CORE_HAVING = slot_offset(A.SelectCore, "having")
+cdef Py_ssize_t F_CORE_WINDOWS = slot_offset(A.SelectCore, "windows")
+cdef Py_ssize_t F_CORE_FROM = slot_offset(A.SelectCore, "from_")
 # node class -> the offsets of its fields but "pos" (a tuple of ints), or the field names
 # (a list) when one of them is no plain slot, or None when the class has no __slots__
 cdef dict _fields_of = {}
@@ -74,37 +95,48 @@ cpdef dict columns_used(scope, core, masker=None):
     every column may be read maps to the set of all of them. ``masker``: the WHERE
     clause's Masker; when its walks saw every column of the WHERE terms, the WHERE is not
     walked again."""
-    cdef list srcs = scope.sources
+    cdef list srcs = (<Scope?>scope).sources
     cdef Py_ssize_t n = len(srcs)
-    cdef dict used = {i: set() for i in range(n)}
-    cdef dict index_of = {id(s): i for i, s in enumerate(srcs)}
+    cdef list sets = [set() for i in range(n)]  # (the answer's sets, by source index)
     cdef Source s
     cdef ColRef ref
-    cdef Py_ssize_t i, off
-    for rc in core.columns:
-        if isinstance(rc, T_Star):
+    cdef Py_ssize_t i, j, off
+    cdef void *sid
+    if type(core) is T_SelectCore:
+        columns = slot(core, F_CORE_COLUMNS)
+        where = slot(core, F_CORE_WHERE)
+        others = [slot(core, F_CORE_GROUP_BY), slot(core, F_CORE_HAVING),
+                  slot(core, F_CORE_WINDOWS), slot(core, F_CORE_FROM)]
+    else:
+        columns = core.columns
+        where = core.where
+        others = [core.group_by, core.having, core.windows, core.from_]
+    for rc in columns:
+        t = type(rc)
+        if t is T_Star or t is not T_ResultColumn and isinstance(rc, T_Star):
             for i in range(n):
                 s = <Source?>srcs[i]
                 if rc.table is None or s.name.lower() == rc.table.lower():
-                    used[i] = set(range(len(s.columns)))
-    where = core.where
+                    sets[i] = set(range(len(s.columns)))
     if masker is not None and masker.complete:
         where = None
-        for sid, j in masker.cols:
-            hit = index_of.get(sid)
-            if hit is not None:
-                s = <Source?>srcs[<Py_ssize_t>hit]
+        for sj in <set?>masker.cols:  # (id(source), column)
+            sid = PyLong_AsVoidPtr((<tuple?>sj)[0])
+            i = _index_of(srcs, n, sid)
+            if i >= 0:
+                j = (<tuple>sj)[1]
+                s = <Source><object>_item(srcs, i)
                 if j >= 0 and not (s.is_table and j == s.ipk):
-                    (<set>used[hit]).add(j)
-    cdef dict named = {}  # (name, qualifier) as written -> ((source index, column), ...)
-    cdef list stack = [core.columns, where, core.group_by, core.having, core.windows,
-                       core.from_]
-    order_by = getattr(core, "order_by_for_plan", None)
-    if order_by is not None:
-        stack.append(order_by)
+                    (<set><object>_item(sets, i)).add(j)
+    # a name as written (the name itself unqualified, else (name, qualifier)) -> the
+    # ((set, column), ...) it reads
+    cdef dict named = {}
+    cdef list stack = others
+    stack.append(columns)
+    stack.append(where)
     cdef Py_ssize_t k = 0
     while k < len(stack):  # (a walk in any order: an index runs over the growing list)
-        x = stack[k]
+        x = <object>_item(stack, k)
         k += 1
         if x is None:
             continue
@@ -118,7 +150,7 @@ cpdef dict columns_used(scope, core, masker=None):
         if t is T_Column:
             name = slot(x, F_COL_NAME)
             table = slot(x, F_COL_TABLE)
-            key = (name, table)
+            key = name if table is None else (name, table)
             cols = named.get(key)
             if cols is None:
                 lname = _LOWER.get(name)
@@ -126,15 +158,27 @@ cpdef dict columns_used(scope, core, masker=None):
                     lname = name.lower()
                     if len(_LOWER) < 4096:
                         _LOWER[name] = lname
-                cols = named[key] = _named(srcs, lname, table)
-            for i, j in <tuple>cols:
-                (<set>used[i]).add(j)
+                cols = named[key] = _named(srcs, sets, lname, table)
+            for sj in <tuple>cols:
+                (<set>(<tuple>sj)[0]).add((<tuple>sj)[1])
+            continue
+        if t is T_ResultColumn:  # (its expression; the alias and text are strings)
+            stack.append(slot(x, F_RC_EXPR))
+            continue
+        if t is T_InList:  # (its operands; ``negated`` and ``pos`` read no column)
+            stack.append(slot(x, F_INL_EXPR))
+            stack.append(slot(x, F_INL_ITEMS))
+            continue
+        if t is T_Between:
+            stack.append(slot(x, F_BTW_EXPR))
+            stack.append(slot(x, F_BTW_LOW))
+            stack.append(slot(x, F_BTW_HIGH))
             continue
         if t is T_ResolvedColumn:
-            ref = <ColRef?>slot(x, F_RC_REF)
-            hit = index_of.get(id(ref.source))
-            if hit is not None and ref.col >= 0:
-                (<set>used[hit]).add(ref.col)
+            ref = <ColRef?>slot(x, F_RCOL_REF)
+            i = _index_of(srcs, n, <void *>ref.source)
+            if i >= 0 and ref.col >= 0:
+                (<set><object>_item(sets, i)).add(ref.col)
             continue
         if t is list or t is tuple:
             stack.extend(x)
@@ -154,20 +198,32 @@ cpdef dict columns_used(scope, core, masker=None):
         else:
             for name in <list>fields:
                 stack.append(getattr(x, name, None))
-    return used
+    return {i: sets[i] for i in range(n)}
 
 
-cdef tuple _named(list srcs, lname, table):
-    """(source index, column) of every source that has a column ``lname`` (its first, as
-    name lookup finds it), qualified by ``table`` or not; not its INTEGER PRIMARY KEY."""
+cdef inline Py_ssize_t _index_of(list srcs, Py_ssize_t n, void *src):
+    """The index in ``srcs`` of the source at address ``src`` (its id; the last, as a dict
+    of ids would answer), -1 when absent."""
+    cdef Py_ssize_t i
+    for i in range(n - 1, -1, -1):
+        if <void *>_item(srcs, i) == src:
+            return i
+    return -1
+
+
+cdef tuple _named(list srcs, list sets, lname, table):
+    """(the source's set in ``sets``, column) of every source that has a column ``lname``
+    (its first, as name lookup finds it), qualified by ``table`` or not; not its INTEGER
+    PRIMARY KEY."""
     ltable = table.lower() if table is not None else None
     cdef list out = []
     cdef Source s
+    cdef Py_ssize_t i
     for i in range(len(srcs)):
         s = <Source?>srcs[i]
         j = s.col_lower.get(lname)
         if j is None or (s.is_table and j == s.ipk):
             continue
         if ltable is None or ltable == s.name.lower():
-            out.append((i, j))
+            out.append((sets[i], j))
     return tuple(out)
