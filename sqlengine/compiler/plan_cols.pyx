@@ -120,7 +120,7 @@ cpdef dict columns_used(scope, core, masker=None):
                     sets[i] = set(range(len(s.columns)))
     if masker is not None and masker.complete:
         where = None
-        for sj in <set?>masker.cols:  # (id(source), column)
+        for sj in masker.cols:  # (id(source), column) pairs
             sid = PyLong_AsVoidPtr((<tuple?>sj)[0])
             i = _index_of(srcs, n, sid)
             if i >= 0:
