@@ -26,7 +26,7 @@ SCHEMA_ALIASES = ("sqlite_schema", "sqlite_master", "sqlite_temp_schema", "sqlit
 
 class ColumnInfo:
     __slots__ = ("name", "type_name", "affinity", "notnull", "notnull_conflict", "default",
-                 "collation", "pk", "hidden", "generated", "stored")
+                 "collation", "pk", "generated", "stored")
 
     def __init__(self, name, type_name):
         self.name = name
@@ -37,7 +37,6 @@ class ColumnInfo:
         self.default = None  # an AST expression or None
         self.collation = None
         self.pk = False
-        self.hidden = False
         self.generated = None  # the expression of a generated column (AS (...)), or None
         self.stored = False  # a STORED generated column (VIRTUAL ones are not in the record)
 

@@ -108,7 +108,7 @@ def _star_listed(p, body):
     t = p.schema.table(item.name)
     if t is None:
         return body
-    names = [c.name for c in t.columns if not c.hidden]
+    names = [c.name for c in t.columns]
     return dataclasses.replace(body, columns=[ResultColumn(Column(n), None, n)
                                               for n in names])
 

@@ -61,7 +61,7 @@ def nested_columns(scope):
             dbs.append(None)
         fhid = star_hidden(s)
         for j, cname in enumerate(s.columns):
-            if s.is_table and s.table.columns[j].hidden or j in fhid:
+            if j in fhid:
                 continue
             if twins and s.enames is None:
                 check_star_column(srcs, s, j)

@@ -682,7 +682,6 @@ def _expand_columns(p, core, scope):
                 found = found or not nested
                 # (read once per item, not per column)
                 hidden = s.hidden if rc.table is None else ()
-                tcols = s.table.columns if s.is_table else None
                 fhid = None if type(s) is Source else star_hidden(s)
                 ltorj = s.ltorj
                 decls = s.decltypes
@@ -693,8 +692,6 @@ def _expand_columns(p, core, scope):
                             continue
                         found = True
                     if hidden and j in hidden:
-                        continue
-                    if tcols is not None and tcols[j].hidden:
                         continue
                     if fhid and j in fhid:
                         continue

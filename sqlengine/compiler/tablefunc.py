@@ -7,7 +7,8 @@ when control reaches the FROM clause (``args_source``): the arguments are evalua
 every run) and the rows come from ``vdbe.func_json`` or the pragma's. Their HIDDEN columns
 (json_each's ``json`` and ``root``, a pragma's ``arg`` and ``schema``: the arguments, as
 SQLite's virtual tables declare them) are named like any other, qualified or not, but
-neither ``*`` nor ``t.*`` shows them (``FunctionSource.star_hidden``).
+neither ``*`` nor ``t.*`` shows them (``FunctionSource.star_hidden``, the one HIDDEN
+mark: SQLite's COLFLAG_HIDDEN columns are a virtual table's, and a table here has none).
 
 Arguments that read a table to their left in the same FROM clause (``FROM t,
 json_each(t.doc)``) make the source correlated: its rows are computed again each time its
