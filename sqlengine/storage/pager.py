@@ -74,6 +74,13 @@ class Savepoint:
 
 
 class Pager:
+    # PRAGMA data_version: 1, plus one each time a read finds the file changed by another
+    # connection since the change counter this pager last saw or wrote (change_counter, or
+    # _data_counter while change_counter is forgotten). Class defaults, set on a pager
+    # only when they change: another attribute on every pager slows its attribute reads.
+    data_version = 1
+    _data_counter = None
+
     def __init__(self, path: str, vfs=None, page_factory=None):
         self.memory = path in ("", ":memory:")
         if self.memory:
@@ -105,10 +112,6 @@ class Pager:
         self.orig_db_size = 0
         self.change_counter = None
         self._last_header = None      # (header bytes, file size, db_size) of the last parse
-        # PRAGMA data_version: 1, plus one each time a read finds the file changed by
-        # another connection since the change counter this pager last saw or wrote
-        self.data_version = 1
-        self._data_counter = None
         self.nonce = 0
         self.jrecords = 0             # records in the current journal segment
         self.jhdr_off = 0
@@ -215,12 +218,20 @@ class Pager:
         counter = hdr[24:28]
         if counter != self.change_counter:
             self.cache.clear()
-            self.change_counter = counter
-        if counter != self._data_counter:
-            if self._data_counter is not None:
+            seen = self.change_counter
+            if seen is None:
+                seen = self._data_counter
+            if seen is not None and seen != counter:
                 self.data_version += 1
-            self._data_counter = counter
+            self.change_counter = counter
         self._last_header = (bytes(hdr), fsize, self.db_size, self.page_size)
+
+    def _forget_counter(self) -> None:
+        """Forget the change counter (the next read transaction reads the cache again),
+        keeping the last one seen for PRAGMA data_version."""
+        if self.change_counter is not None:
+            self._data_counter = self.change_counter
+        self.change_counter = None
 
     # -- locks ----------------------------------------------------------------------------
     def _lock(self, level: int, wait: bool = True, deadline: float | None = None) -> None:
@@ -265,9 +276,9 @@ class Pager:
                     self.db_size = 0
                     if self.cache:
                         self.cache.clear()
-                    self.change_counter = None
-                    self._last_header = None
+                    self._forget_counter()
                     self._data_counter = bytes(4)  # (an empty file: as a counter of 0)
+                    self._last_header = None
             except BaseException:
                 self._unlock(NO_LOCK)
                 raise
@@ -476,7 +487,6 @@ class Pager:
             # synced, as every page the commit writes must be (SQLite: pager_incr_changecounter
             # in CommitPhaseOne, before syncJournal)
             self._update_header()
-            self._data_counter = self.change_counter  # (this pager's own change)
             if super_name and self.jfile is not None:
                 self._write_super_name(super_name)
             self._sync_journal()
@@ -588,7 +598,7 @@ class Pager:
         finally:
             if self.spilled:
                 self.cache.clear()
-                self.change_counter = None
+                self._forget_counter()
                 self._last_header = None
             for pgno in self.dirty:
                 self.cache.pop(pgno, None)
@@ -764,7 +774,7 @@ class Pager:
         self.reserved = tmp_pager.reserved
         self.spill_limit = self.cache_capacity()
         self.db_size = n
-        self.change_counter = self._data_counter = counter.to_bytes(4, "big")
+        self.change_counter = counter.to_bytes(4, "big")
         self._last_header = None
         self.in_trans = 1
         self.end_read()
@@ -818,7 +828,7 @@ class Pager:
             j.close()
             self.vfs.delete(self.journal_path)
         self.cache.clear()
-        self.change_counter = None
+        self._forget_counter()
         self._last_header = None
         if sup:
             delete_super_journal(self.vfs, sup)
