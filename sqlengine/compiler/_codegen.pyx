@@ -879,11 +879,27 @@ cpdef int emit_result_row(ProgramBuilder b, p, scope, int res_base, int n_res, d
     else into the ORDER BY ``sorter`` (None: none) as a record of the ``obt`` terms' keys
     (select._resolve_order_by's tuples: a term naming result column ``idx`` is copied)
     then the row, else to ``dest`` under LIMIT / OFFSET (``emit_limited``). The first
-    DISTINCT row appends its EXPLAIN QUERY PLAN line to ``distinct_said``."""
-    cdef int skip = 0, blk, rec, k, n_ob
+    DISTINCT row appends its EXPLAIN QUERY PLAN line to ``distinct_said``.
+
+    ``distinct_cur`` may instead be (flag register, first of ``n_res`` registers, SortSpec)
+    when the loops bring equal rows together (WhereInfo.distinct 1): a row equal to the
+    one before it (compared by the SortSpec, NULLs equal) is dropped; the flag, 0 before
+    the loops, says whether there is one before it."""
+    cdef int skip = 0, blk, rec, k, n_ob, fresh, flag, prev
     cdef long long idx
     cdef tuple o
-    if distinct_cur is not None:
+    if type(distinct_cur) is tuple:
+        flag = (<tuple>distinct_cur)[0]
+        prev = (<tuple>distinct_cur)[1]
+        skip = b.new_label()
+        fresh = b.new_label()
+        b.emit(OP_IfNot, flag, fresh, 0)
+        b.emit(OP_Compare, res_base, prev, n_res, (<tuple>distinct_cur)[2])
+        b.emit(OP_Jump, fresh, skip, fresh)
+        b.resolve(fresh)
+        b.emit(OP_Integer, 1, flag)
+        b.emit(OP_Copy, res_base, prev, n_res - 1)
+    elif distinct_cur is not None:
         if not distinct_said:
             distinct_said.append(_eqp_line(p, EQP_DISTINCT))
         skip = b.new_label()
@@ -1130,7 +1146,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
             one_minmax = (d[2] == 1 and _call_filter(a) is None
                           and a.name.lower() in ("min", "max"))
         w = c_where_begin(p, b, scope, where, left_on, (), core, None, None, True,
-                          one_minmax, False)
+                          one_minmax, False, None)
         _step_loop_row(b, p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
         c_where_end(p, b, w)
         _output_row(b, p, scope, acc, defs, agg_overrides, bare, bare_regs, key_overrides,
@@ -1174,10 +1190,12 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     sorter_addr = b.emit(OP_SorterOpen, srt, width, 0, spec)
     if sort_desc is None:
         order = [(group_by[j], False, True, gnames[j]) for j in range(ng)]
-        w = c_where_begin(p, b, scope, where, left_on, (), core, order, None, True, False, 1)
+        w = c_where_begin(p, b, scope, where, left_on, (), core, order, None, True, False, 1,
+                          None)
     else:
         order = [(group_by[j], sort_desc[j], not sort_desc[j], gnames[j]) for j in range(ng)]
-        w = c_where_begin(p, b, scope, where, left_on, (), core, order, None, True, False, 2)
+        w = c_where_begin(p, b, scope, where, left_on, (), core, order, None, True, False, 2,
+                          None)
     if w.n_ordered == ng:  # the loops deliver the groups in order: no sorter
         b.ops[sorter_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
         if w.sorted:

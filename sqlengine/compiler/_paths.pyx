@@ -53,13 +53,15 @@ cdef class SortCost:
     cdef int n_row, n_ob, n_cols
     cdef object limit
     cdef dict memo
+    cdef bint distinct
 
-    def __init__(self, int n_row, int n_ob, int n_cols, limit):
+    def __init__(self, int n_row, int n_ob, int n_cols, limit, bint distinct=False):
         self.n_row = n_row
         self.n_ob = n_ob
         self.n_cols = n_cols
         self.limit = limit
         self.memo = {}
+        self.distinct = distinct
 
     def __call__(self, int k):
         return self.cost(k)
@@ -67,31 +69,42 @@ cdef class SortCost:
     cdef int cost(self, int k) except? -1:
         c = self.memo.get(k)
         if c is None:
-            c = self.memo[k] = sorting_cost(self.n_row, self.n_ob, k, self.n_cols, self.limit)
+            c = self.memo[k] = sorting_cost(self.n_row, self.n_ob, k, self.n_cols, self.limit,
+                                            self.distinct)
         return c
 
 
 cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
-                 int group=0):
+                 int group=0, distinct=None):
     """The chosen WhereLoop of every level, outermost first, the number of leading
     ``order_by`` terms they deliver, the source indexes of the loops to run backwards
-    for them, and whether a GROUP BY (``group`` 2) also comes in its terms' directions
-    (``where.where_begin`` documents the arguments)."""
+    for them, whether a GROUP BY (``group`` 2) also comes in its terms' directions, and
+    what they do for the ``distinct`` terms (WhereInfo.distinct: 0, 1 equal rows come
+    together, 2 no two rows are equal) (``where.where_begin`` documents the arguments)."""
     cdef list srcs = scope.sources
     cdef int n = len(srcs)
     cdef WhereLoop lp
     cdef Source src
     cdef list obs = order_terms(scope, order_by) if order_by else None
+    # a DISTINCT: redundant (a unique key among its terms), else without an ORDER BY its
+    # terms are weighed as one, in any order (SQLite's WHERE_DISTINCTBY)
+    cdef list dobs = order_terms(scope, distinct) if distinct else None
+    cdef int d_mode = 0
+    if dobs is not None and _distinct_unique(scope, wc, dobs):
+        d_mode = 2
+        dobs = None
     if n == 1 and not (<Source>srcs[0]).left:
         src = srcs[0]
         if _scan_only(scope, wc, src.table) if src.is_table else not _any_operands(wc.terms):
             lp = new_loop(0, "scan")
+            if dobs is not None:
+                d_mode = _distinct_mode(scope, wc, dobs, (lp,))
             if order_by:
-                k, rev = new_checker(scope, wc, obs, group).detail([lp])
+                k, rev = new_checker(scope, wc, obs, _GROUP if group else 0).detail([lp])
                 if group == 2 and k:
-                    return _sorted_by_group(scope, wc, obs, (lp,), k, rev)
-                return [lp], k, rev, False
-            return [lp], 0, (), False
+                    return _sorted_by_group(scope, wc, obs, (lp,), k, rev, d_mode)
+                return [lp], k, rev, False, d_mode
+            return [lp], 0, (), False, d_mode
     cdef bint fixed = _fixed_order(srcs)
     allowed = None
     if fixed:
@@ -103,10 +116,11 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
     col_used = None
     if core is not None and _any_indexed(srcs):
         col_used = columns_used(scope, core, wc.masker)
+    cdef list ord_obs = obs if order_by else dobs  # (the terms the loops are weighed by)
     ob_cols = None
-    if order_by and not fixed:
+    if ord_obs is not None and not fixed:
         ob_cols = {}
-        for t in obs:
+        for t in ord_obs:
             if t is not None:
                 ob_cols.setdefault((<tuple>t)[0], set()).add((<tuple>t)[1])
     hints = _index_hints(core, n) if core is not None else None
@@ -114,37 +128,94 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
     cdef int n_row0 = 48 if scope.outer is not None else 0
     res = solve(loops, n, n_row0, fixed)
     if res is None:  # cannot happen: a full scan has no prerequisites
-        return [WhereLoop(i, "scan") for i in range(n)], 0, (), False
+        return [WhereLoop(i, "scan") for i in range(n)], 0, (), False, d_mode
     best, n_row = res
     n_ordered = 0
     backwards = ()
     cdef int n_ob
     cdef OrderChecker check
-    if order_by and not fixed:
+    if ord_obs is not None and not fixed:
         # SQLite's second pass: the sort priced for the rows the first plan gives
-        n_ob = len(order_by)
+        n_ob = len(ord_obs)
         lim = log_est(limit) if limit else None
         sort_cost = SortCost(n_row + 1, n_ob, len(core.columns) if core is not None else 1,
-                             lim)
-        check = new_checker(scope, wc, obs, group)
+                             lim, distinct is not None)
+        check = new_checker(scope, wc, ord_obs,
+                            (_GROUP if group else 0) if order_by else _DISTINCT)
         res = solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost))
         if res is not None:
             best = res[0]
-        n_ordered, backwards = check.detail(best)
-        if group == 2 and n_ordered:
-            return _sorted_by_group(scope, wc, obs, best, n_ordered, backwards)
-    return list(best), n_ordered, backwards, False
+        if order_by:
+            n_ordered, backwards = check.detail(best)
+    if dobs is not None:
+        d_mode = _distinct_mode(scope, wc, dobs, tuple(best))
+    if group == 2 and n_ordered:
+        return _sorted_by_group(scope, wc, obs, best, n_ordered, backwards, d_mode)
+    return list(best), n_ordered, backwards, False, d_mode
 
 
-cdef tuple _sorted_by_group(scope, wc, list obs, best, int n_ordered, backwards):
+cdef int _distinct_mode(scope, wc, list dobs, tuple loops) except -1:
+    """1 when ``loops`` bring rows equal in the DISTINCT terms ``dobs`` together
+    (SQLite's WHERE_DISTINCT_ORDERED), else 0."""
+    cdef OrderChecker ch = new_checker(scope, wc, dobs, _DISTINCT)
+    return 1 if ch.count(loops) == len(dobs) else 0
+
+
+cdef bint _distinct_unique(scope, wc, list dobs) except -1:
+    """SQLite's isDistinctRedundant: one table in FROM, and among the DISTINCT terms
+    ``dobs`` its rowid, or every column of a unique index (not partial) either held by
+    an == WHERE term in the index's collation or a term in that collation over a NOT
+    NULL column: no two rows can be equal."""
+    srcs = scope.sources
+    if len(srcs) != 1 or not srcs[0].is_table:
+        return False
+    for x in dobs:
+        if x is not None and (<tuple>x)[1] < 0:
+            return True
+    table = srcs[0].table
+    cdef WhereTerm t
+    cdef Operand o
+    cdef dict fixed = None  # column -> collation name of an == constant term on it
+    cdef tuple d
+    for ix in table.indexes:
+        if not ix.unique or ix.where is not None:
+            continue
+        for j, c in enumerate(ix.columns):
+            if c < 0:
+                break
+            cn = coll_name(ix.collations[j] or table.columns[c].collation)
+            if fixed is None:
+                fixed = {}
+                for t in wc.terms:
+                    for o in t.operands:
+                        if o.op == "=" and not o.prereq and o.col >= 0:
+                            fixed[o.col] = coll_name(comparison_collation(o.lhs, o.rhs, scope))
+            if fixed.get(c) == cn:
+                continue
+            if not table.columns[c].notnull:
+                break
+            for x in dobs:
+                if x is not None:
+                    d = <tuple>x
+                    if d[1] == c and d[6] == cn:
+                        break
+            else:
+                break
+        else:
+            return True
+    return False
+
+
+cdef tuple _sorted_by_group(scope, wc, list obs, best, int n_ordered, backwards,
+                            int d_mode):
     """plan()'s answer for a GROUP BY its loops deliver in groups whose ORDER BY is the
     same terms (``obs`` carry its directions: SQLite's WHERE_SORTBYGROUP): checked again
     as an ORDER BY, the loops also give that order (perhaps some run backwards), so the
     ORDER BY needs no sort, or not."""
     k, rev = new_checker(scope, wc, obs, False).detail(best)
     if k == len(obs):
-        return list(best), n_ordered, rev, True
-    return list(best), n_ordered, backwards, False
+        return list(best), n_ordered, rev, True, d_mode
+    return list(best), n_ordered, backwards, False, d_mode
 
 
 cdef dict _index_hints(core, int n):
@@ -459,15 +530,19 @@ cdef object solve_one(list loops, int prow, order):
     return (best,), best_rows
 
 
-def sorting_cost(int n_row, int n_ob, int n_sorted, int n_cols, limit=None):
+def sorting_cost(int n_row, int n_ob, int n_sorted, int n_cols, limit=None,
+                 bint distinct=False):
     """whereSortingCost: the cost of sorting ``n_row`` (LogEst) rows on ``n_ob`` terms of
     which the first ``n_sorted`` already come in order; a constant LIMIT (LogEst) smaller
-    than the rows bounds the log factor (a top-N sort)."""
+    than the rows bounds the log factor (a top-N sort), else in a DISTINCT query the rows
+    are taken to be halved (its TUNING)."""
     cdef int cost = n_row + c_log_est((n_cols + 59) // 30)
     if n_sorted > 0:
         cost += c_log_est((n_ob - n_sorted) * 100 // n_ob) - 66
     if limit is not None and limit < n_row:
         n_row = limit
+    elif distinct and n_row > 10:
+        n_row -= 10
     return cost + c_est_log(n_row)
 
 
@@ -516,7 +591,11 @@ cdef list order_terms(scope, order_by):
     return obs
 
 
-cdef OrderChecker new_checker(scope, wc, list obs, bint group):
+cdef int _GROUP = 1  # (OrderChecker's modes besides an ORDER BY's, 0)
+cdef int _DISTINCT = 2
+
+
+cdef OrderChecker new_checker(scope, wc, list obs, int group):
     """The OrderChecker of the terms ``order_terms`` made."""
     cdef OrderChecker ch = OrderChecker.__new__(OrderChecker)
     ch.init(scope, wc, obs, group)
@@ -527,9 +606,10 @@ cdef class OrderChecker:
     """Tells how many leading ORDER BY terms a sequence of loops delivers in order
     (SQLite's wherePathSatisfiesOrderBy, for plain column terms): one-row loops fix their
     columns; the first other loop orders by its index columns after the equality prefix,
-    then the rowid, forwards or backwards (all terms one way). ``group``: the terms are a
-    GROUP BY's, which any direction of each serves (no loop is reversed). Calling it
-    answers the number of terms; ``detail`` also the loops to run backwards.
+    then the rowid, forwards or backwards (all terms one way). ``group``: 1, the terms
+    are a GROUP BY's, which any direction of each serves (no loop is reversed); 2, a
+    DISTINCT's (``distinct_count``). Calling it answers the number of terms; ``detail``
+    also the loops to run backwards.
 
     An ORDER BY term is (source index, column, desc, nulls first, collation, source,
     collation name as compared, held to one value by an == constant WHERE term in that
@@ -538,12 +618,12 @@ cdef class OrderChecker:
     cdef object scope
     cdef list obs
     cdef int n_ob
-    cdef bint group
+    cdef int group
 
     def __init__(self, scope, wc, order_by, group=False):
-        self.init(scope, wc, order_terms(scope, order_by), group)
+        self.init(scope, wc, order_terms(scope, order_by), int(group))
 
-    cdef void init(self, scope, wc, list obs, bint group) except *:
+    cdef void init(self, scope, wc, list obs, int group) except *:
         cdef WhereTerm t
         cdef Operand o
         sources = scope.sources
@@ -572,6 +652,8 @@ cdef class OrderChecker:
         return self.count(tuple(loops))
 
     cdef int count(self, tuple loops) except? -1:
+        if self.group == _DISTINCT:
+            return self.distinct_count(loops)
         if self.group:
             return self.group_detail(loops)
         return self.ordered(loops, None)
@@ -600,7 +682,7 @@ cdef class OrderChecker:
         sets revMask while it matches)."""
         loops = tuple(loops)
         if self.group:
-            return self.group_detail(loops), ()
+            return self.count(loops), ()
         moved = []
         k = self.ordered(loops, moved)
         return k, tuple(moved)
@@ -740,6 +822,72 @@ cdef class OrderChecker:
             if left and not unique:
                 return 0
         return 0 if left else n_ob
+
+
+    cdef int distinct_count(self, tuple loops) except? -1:
+        """DISTINCT terms (any order, each loop's keys one way: SQLite's WHERE_DISTINCTBY)
+        that the loops bring in order: all of them when each term is a key column (in
+        its collation) or held to one value, loop after loop as long as each ends on a
+        unique key; else the number of leading terms delivered (which prices the sort
+        the DISTINCT's table then is)."""
+        cdef list obs = self.obs
+        cdef Py_ssize_t n_ob = self.n_ob
+        cdef list done = [False] * n_ob
+        cdef list mine
+        cdef Py_ssize_t x, m, hit
+        cdef WhereLoop lp
+        cdef int i, rev
+        cdef bint unique
+        cdef tuple lk, t, key
+        for lp in loops:
+            i = lp.src_i
+            mine = [x for x in range(n_ob) if not done[x] and obs[x] is not None
+                    and (<tuple>obs[x])[0] == i]
+            lk = self.loop_keys(lp)
+            if lk[0]:  # one row: every term of its source is one value
+                for x in mine:
+                    done[x] = True
+                continue
+            keys = lk[1]
+            if keys is None:
+                break
+            eqcols = lk[2]
+            for x in list(mine):
+                if self.held(lp, eqcols, <tuple>obs[x]):
+                    done[x] = True
+                    mine.remove(x)
+            unique = False
+            rev = -1
+            for y in <tuple>keys:
+                if not mine:
+                    break
+                key = <tuple>y
+                kc = key[0]
+                hit = -1
+                for m in range(len(mine)):
+                    t = <tuple>obs[<Py_ssize_t>mine[m]]
+                    if t[1] == kc and (kc < 0 or key[2] == t[6]):
+                        hit = m
+                        break
+                if hit < 0:
+                    break
+                if rev < 0:
+                    rev = key[1]
+                elif rev != key[1]:
+                    break
+                done[<Py_ssize_t>mine[hit]] = True
+                del mine[hit]
+                if key[3]:
+                    unique = True
+                    break
+            if not unique:
+                break
+            for x in mine:  # (behind a unique key: one value each)
+                done[x] = True
+        x = 0
+        while x < n_ob and done[x]:
+            x += 1
+        return x
 
 
 cdef tuple _ONE_ROW = (True, None, {})

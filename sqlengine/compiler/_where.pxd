@@ -8,5 +8,5 @@ from sqlengine.compiler._resolve cimport Scope
 
 cdef WhereInfo c_where_begin(p, ProgramBuilder b, Scope scope, where, left_on, extra_terms,
                              core, order_by, limit, bint open_cursors, bint minmax,
-                             int group)
+                             int group, distinct)
 cdef int c_where_end(p, ProgramBuilder b, WhereInfo info) except -1

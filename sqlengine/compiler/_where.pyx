@@ -180,16 +180,16 @@ cpdef index_key_info(p, idx, table):
 
 def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
                 order_by=None, limit=None, open_cursors=True, minmax=False,
-                group=False):
+                group=False, distinct=None):
     """Open the loops over ``scope.sources`` (``where.where_begin`` documents the
     arguments); returns the WhereInfo ``where_end`` closes."""
     return c_where_begin(p, p.b, scope, where, left_on, extra_terms, core, order_by, limit,
-                         open_cursors, minmax, group)
+                         open_cursors, minmax, group, distinct)
 
 
 cdef WhereInfo c_where_begin(p, ProgramBuilder b, Scope scope, where, left_on, extra_terms,
                              core, order_by, limit, bint open_cursors, bint minmax,
-                             int group):
+                             int group, distinct):
     """``where_begin`` called from C (the aggregate coder): no argument parsing, ``b`` is
     ``p.b``."""
     cdef WhereInfo info = WhereInfo.__new__(WhereInfo)
@@ -212,9 +212,11 @@ cdef WhereInfo c_where_begin(p, ProgramBuilder b, Scope scope, where, left_on, e
         exprs.extend(extra_terms)
     cdef WhereClause wc = new_where_clause(scope, exprs, left_on)
     info.on_right = _on_refers_right(wc.masker, srcs)
-    chosen, n_ordered, backwards, sorted_ = plan(scope, wc, core, order_by, limit, group)
+    chosen, n_ordered, backwards, sorted_, d_mode = plan(scope, wc, core, order_by, limit,
+                                                         group, distinct)
     info.n_ordered = n_ordered
     info.sorted = sorted_
+    info.distinct = d_mode
     cdef list chosen_l = chosen
     cdef WhereLoop lp
     cdef Py_ssize_t i, lvl

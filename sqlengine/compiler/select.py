@@ -1154,8 +1154,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     distinct_cur = None
     if distinct:
         distinct_cur = b.alloc_cursor()
-        b.emit(OP_OpenEphemeral, distinct_cur, n_res, 0,
-               SortSpec(n_res, [p.collation(c) for c in info.colls]))
+        distinct_spec = SortSpec(n_res, [p.collation(c) for c in info.colls])
+        distinct_addr = b.emit(OP_OpenEphemeral, distinct_cur, n_res, 0, distinct_spec)
     sorter = None
     if obt:
         sorter = b.alloc_cursor()
@@ -1171,14 +1171,25 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
 
     n_ordered = 0
     if not is_agg:
-        plan_ob = None if distinct else [
+        plan_ob = [
             (o[0] if o[0] is not None else result_exprs[o[1]], o[2], o[3], o[4]) for o in obt]
+        plan_d = None
+        if distinct_cur is not None:  # (the loops may bring equal rows together)
+            plan_d = [(_no_collate(e), False, True, c) for e, c in zip(result_exprs, info.colls)]
         where = core.where
         if extra:
             where = _and_all(where, extra)
         # (positional: extra_terms, core, order_by, limit)
         w = where_begin(p, scope, where, left_on, (), core, plan_ob,
-                        _fixed_limit(limit) if plan_ob else None)
+                        _fixed_limit(limit) if plan_ob or plan_d else None, distinct=plan_d)
+        if distinct_cur is not None and w.distinct:
+            if w.distinct == 2:  # no two rows can be equal: no test
+                b.ops[distinct_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
+                distinct_cur = None
+            else:  # equal rows come together: each compared with the one before
+                flag = b.alloc_reg(1)
+                b.ops[distinct_addr] = [OP_Integer, 0, flag, 0, None, 0, None]
+                distinct_cur = (flag, b.alloc_reg(n_res), distinct_spec)
         n_ordered = w.n_ordered
         if sorter is not None and n_ordered == len(obt):
             # the loops deliver the rows in ORDER BY order: no sort (and LIMIT stops the
@@ -1218,6 +1229,14 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         b.resolve(done)
     b.resolve(end)
     return info
+
+
+def _no_collate(e):
+    """``e`` without its COLLATE operators (a DISTINCT term's collation is the result
+    column's)."""
+    while type(e) is Collate:
+        e = e.expr
+    return e
 
 
 _ALL = ALL_COLUMNS  # (``unused``: every result column)

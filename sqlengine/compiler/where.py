@@ -3,7 +3,7 @@ planner chose, testing every term at the outermost level where it can be tested,
 SQLite's LEFT JOIN handling (a match flag per level and a NULL row when nothing matched).
 
 ``where_begin(p, scope, where, left_on, extra_terms=(), core=None, order_by=None,
-limit=None, open_cursors=True, minmax=False, group=False)`` opens the cursors and loops
+limit=None, open_cursors=True, minmax=False, group=False, distinct=None)`` opens the cursors and loops
 over ``scope.sources`` and returns a ``WhereInfo``; the caller emits the body;
 ``where_end(p, info)`` closes the loops. ``where`` is the WHERE expression (or None),
 ``left_on`` maps a level to the ON expression of its LEFT JOIN; ``core`` (the SELECT being
@@ -17,6 +17,9 @@ sqlite3's plan calls searches (its WHERE_ORDERBY_MIN/MAX) even where they read e
 ``group``: ``order_by`` is a GROUP BY, whose terms any direction serves (SQLite's
 WHERE_GROUPBY); 2: one whose ORDER BY is the same terms, in the directions ``order_by``
 gives (WHERE_SORTBYGROUP: ``WhereInfo.sorted`` tells whether the loops give that order).
+``distinct`` (as ``order_by``, all ascending): the result columns of a SELECT DISTINCT
+that is no aggregate query; without ``order_by`` the plan weighs delivering equal rows
+together (WHERE_DISTINCTBY), and ``WhereInfo.distinct`` tells what the loops do for it.
 
 Each level is coded from the planner's ``Access``: a full scan, a rowid lookup or range, an
 index seek on an equality prefix with an optional range (one loop per ``IN (list)`` among
