@@ -85,17 +85,21 @@ _OUTER = ("LEFT", "RIGHT", "FULL")
 
 
 def _candidates(terms, item):
-    """[(term, column, value)]: the terms ``column = value`` (or ``column IN (value)``,
+    """[(term, column, value)]: the terms ``column = value`` (``column IN (value)`` too,
     SQLite's parser makes it ``=``) whose column, COLLATE aside, may be one of ``item``'s
-    (unqualified or by its name); resolved later (``bind_hidden``)."""
+    (unqualified or by its name), resolved later (``bind_hidden``); ``value`` is a list
+    of values for ``column IN (v1, v2, ...)`` and for ``column = v1 OR column = v2 ...``
+    (which SQLite makes an IN): the function then runs once per value."""
     own = (item.alias or item.name).lower()
     out = []
     for t in terms:
         tt = type(t)
         if tt is A.Binary and t.op == "=":
             pairs = ((t.left, t.right), (t.right, t.left))
-        elif tt is A.InList and not t.negated and len(t.items) == 1:
-            pairs = ((t.expr, t.items[0]),)
+        elif tt is A.InList and not t.negated:
+            pairs = ((t.expr, t.items[0] if len(t.items) == 1 else list(t.items)),)
+        elif tt is A.Binary and t.op.upper() == "OR":
+            pairs = _or_values(t)
         else:
             continue
         for c, v in pairs:
@@ -104,6 +108,44 @@ def _candidates(terms, item):
             if type(c) is A.Column and (c.table is None or c.table.lower() == own):
                 out.append((t, c, v))
     return out
+
+
+def _or_values(t):
+    """((column, [values]),) when every operand of OR-term ``t`` is ``column = value``
+    (either side) of one column spelled alike, else ()."""
+    leaves, stack = [], [t]
+    while stack:
+        e = stack.pop()
+        if type(e) is A.Binary and e.op.upper() == "OR":
+            stack += [e.right, e.left]
+        elif type(e) is A.Binary and e.op == "=":
+            leaves.append(e)
+        else:
+            return ()
+    for c in (leaves[0].left, leaves[0].right):
+        key = _spelled(c)
+        if key is None:
+            continue
+        vals = []
+        for e in leaves:
+            if _spelled(e.left) == key:
+                vals.append(e.right)
+            elif _spelled(e.right) == key:
+                vals.append(e.left)
+            else:
+                break
+        else:
+            return ((c, vals),)
+    return ()
+
+
+def _spelled(e):
+    """(name, table) of column reference ``e`` (COLLATE aside), lower-case; else None."""
+    while type(e) is A.Collate:
+        e = e.expr
+    if type(e) is not A.Column:
+        return None
+    return e.name.lower(), e.table.lower() if e.table is not None else None
 
 
 def table_function_source(p, item, scope, Source, TableDest, bind=None):
@@ -160,20 +202,25 @@ def args_source(p, item, scope, Source, cols, fn, n_hidden=0, bind=None):
 def _code_args(p, scope, left, args, src, fn, reads_left):
     """Code the arguments ``args`` of function source ``src`` and the filling of its
     table: in its loop's prologue when they read the sources ``left`` of it (or
-    ``reads_left``), else here."""
+    ``reads_left``), else here. An argument that is a list of values (an IN list)
+    runs the function once per value (``_code_fill``)."""
+    shape = None
+    if any(type(a) is list for a in args):
+        shape = [len(a) if type(a) is list else -1 for a in args]
+        args = [x for a in args for x in (a if type(a) is list else (a,))]
     outer = scope.outer if scope is not None else None
     corr = scope.corr if scope is not None else None
     cur = src.cursor
     probe = Scope(left, outer=outer, corr=corr)
     if left and (reads_left or _reads_sources(args, probe)):
         arg_scope = Scope(left, outer=outer, corr=corr)
-        src.prologue = lambda: _code_fill(p, arg_scope, args, cur, fn, True)
+        src.prologue = lambda: _code_fill(p, arg_scope, args, cur, fn, True, shape)
         src.changes_per_run = True
         if probe.correlated and scope is not None:  # it also reads an enclosing query
             scope.correlated = True
     else:
         arg_scope = Scope([], outer=outer, corr=corr)
-        _code_fill(p, arg_scope, args, cur, fn, False)
+        _code_fill(p, arg_scope, args, cur, fn, False, shape)
         # read from an enclosing query, the rows change from one run to the next: no
         # automatic index is built on them (it would be built once)
         if arg_scope.correlated:
@@ -199,8 +246,13 @@ def bind_hidden(p, pending, scope, extra, left_on, outer):
             best = None
             for t, c, v in cands:
                 if c.name.lower() == hname and _is_column(scope, c, src, first + j):
-                    reads = _usable(p, scope, v, sources, level)
-                    if reads is not None:
+                    reads = False
+                    for x in (v if type(v) is list else (v,)):
+                        r = _usable(p, scope, x, sources, level)
+                        if r is None:
+                            break
+                        reads = reads or r
+                    else:
                         best = (t, v, reads)
             if best is None:
                 break
@@ -371,9 +423,30 @@ def _reads_sources(args, scope) -> bool:
     return any(visit(a) for a in args)
 
 
-def _code_fill(p, arg_scope, args, cur, fn, refill):
+def _in_combinations(values, shape):
+    """The argument tuples of ``values`` laid out by ``shape`` (``_code_fill``)."""
+    from functools import cmp_to_key
+    from itertools import product
+
+    from sqlengine.vdbe._values import compare
+    lists, i = [], 0
+    for n in shape:
+        if n < 0:
+            lists.append((values[i],))
+            i += 1
+            continue
+        vals = sorted((v for v in values[i:i + n] if v is not None), key=cmp_to_key(compare))
+        lists.append([v for k, v in enumerate(vals) if not k or compare(vals[k - 1], v)])
+        i += n
+    return product(*lists)
+
+
+def _code_fill(p, arg_scope, args, cur, fn, refill, shape=None):
     """Evaluate the arguments and put the function's rows in the ephemeral table
-    (``refill``: empty it first)."""
+    (``refill``: empty it first). ``shape``: per argument, -1 for one value or the
+    number of the values of its IN list, which follow in ``args``: the function runs for
+    each combination, as SQLite's IN loops do (each list's values in their order, NULL
+    left out, equal ones once; the first argument outermost)."""
     from sqlengine.compiler.expr import code_expr
     b = p.b
     regs = b.alloc_reg(len(args))
@@ -386,8 +459,11 @@ def _code_fill(p, arg_scope, args, cur, fn, refill):
             data.rows.clear()
             data.rowids.clear()
             data.next_rowid = 1
-        for k, row in enumerate(fn(vm.db, *values)):
-            data.insert(k + 1, tuple(row))
+        k = 0
+        for vals in ((values,) if shape is None else _in_combinations(values, shape)):
+            for row in fn(vm.db, *vals):
+                k += 1
+                data.insert(k, tuple(row))
         return None
     out = b.alloc_reg()
     b.emit(O.OP_Function, 0, regs, out, fill, len(args))

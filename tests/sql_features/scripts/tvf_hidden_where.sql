@@ -117,3 +117,24 @@ SELECT * FROM pragma_table_info('w', 'AUX');
 SELECT name, schema FROM pragma_table_info WHERE arg = 'w' AND schema = 'aux';
 SELECT name FROM pragma_table_info WHERE arg = 'w';
 SELECT s.name, p.name FROM aux.sqlite_schema s, pragma_table_info p WHERE p.arg = s.name AND p.schema = 'aux' ORDER BY 1, 2;
+-- IN lists and ORs of = terms on one hidden column: the function runs once per value,
+-- in SQLite's value order, NULL left out, equal values once; both hidden columns with
+-- lists nest (json outermost)
+SELECT name FROM pragma_table_info WHERE arg IN (NULL, 't');
+SELECT name FROM pragma_table_info WHERE arg IN ('u', 't');
+SELECT name FROM pragma_table_info WHERE arg IN ('u', 't', 'u');
+SELECT name, arg FROM pragma_table_info WHERE arg IN ('T', 't');
+SELECT name FROM pragma_table_info WHERE arg = 't' OR arg = 'u';
+SELECT name FROM pragma_table_info WHERE arg = 'u' OR 't' = arg OR arg = 'd';
+SELECT count(*) FROM pragma_table_info WHERE arg IN ('t', 'u', 'd', 'nosuch');
+SELECT name FROM pragma_table_info WHERE arg NOT IN ('t');
+SELECT name FROM pragma_table_info WHERE arg = 't' OR name = 'u';
+SELECT name FROM pragma_table_info p WHERE p.arg = 't' OR pragma_table_info.arg = 'u';
+SELECT key FROM json_each WHERE json IN ('[3]', 2, '[1]', x'5b345d');
+SELECT key, value FROM json_each WHERE json IN ('[3]', 2, 1.5, '[1]');
+SELECT key, value FROM json_each WHERE json IN (2, 2.0);
+SELECT key, value, json FROM json_each WHERE json = '[1]' OR json = '[0]' OR '[2]' = json;
+SELECT key, value, json, root FROM json_each WHERE json IN ('{"a":[1],"b":[2]}', '[[5]]') AND root IN ('$.b', '$[0]', '$.a');
+SELECT key, value, json FROM json_each WHERE json = '[1]' OR json > '[0]';
+SELECT d.id, j.value FROM d, json_each j WHERE j.json IN (d.doc, '[9]') ORDER BY 1, 2;
+SELECT s.name, p.name FROM sqlite_schema s, pragma_table_info p WHERE p.arg IN (s.name, 'd') AND s.name <> 'd' ORDER BY 1, 2;
