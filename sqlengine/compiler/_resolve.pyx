@@ -118,6 +118,9 @@ cdef class Source:
         return None
 
 
+cdef frozenset _NO_HIDDEN = frozenset()  # (a Source's ``hidden`` until a USING hides one)
+
+
 cdef void _source_init(Source src, name, cursor, columns, affs, colls, decltypes, table,
                        col_lower) except *:
     """Source.__init__'s work, which ``table_source`` does without the call's argument
@@ -131,7 +134,7 @@ cdef void _source_init(Source src, name, cursor, columns, affs, colls, decltypes
     src.decltypes = decltypes
     src.ipk = table.ipk if table is not None else -1
     src.is_table = table is not None
-    src.hidden = set()
+    src.hidden = _NO_HIDDEN  # (the columns a USING hides: made on the first, select.py)
     src.left = False
     # a RIGHT or FULL JOIN brings this item (``right``; FULL sets ``left`` too), or
     # one is to its right (``ltorj``, SQLite's JT_LTORJ): see compiler/rightjoin.py
@@ -366,28 +369,7 @@ cdef class Scope:
     # (its fields are declared in _resolve.pxd)
 
     def __init__(self, sources, outer=None, corr=None):
-        self.sources = sources
-        self.outer = outer
-        self.overrides = {}  # (cursor, col) or id(expr) -> register
-        self.aliases = {}  # this query's result aliases: lower-case name -> expression
-        self.alias_outer = False  # whether lookups from here see ``outer``'s aliases
-        self.correlated = False
-        # aggregate attribution (compiler/aggscope.py): whether the query is an aggregate
-        # one, the calls its subqueries hand up (an OuterAggs), and, for a query that is
-        # none, its WHERE and FROM (an aggregate there is a resolve-time misuse)
-        self.agg_allowed = False
-        self.agg_context = None
-        self.in_where = None
-        self.corr = corr if corr is not None else [False]
-        self._cache = {}
-        self._cache_n = -1  # (len(sources) the entries of _cache hold for: see lookup)
-        self._index = None  # see _names
-        self._index_of = None
-        self._index_len = -1
-        self.sub_affs = None  # id(scalar subquery) -> its column's affinity, once coded
-        if len(_scopes) >= 4096:  # (scopes made outside a statement's compile)
-            release_scopes()
-        _scopes.append(self)
+        _scope_init(self, sources, outer, corr)
 
     cpdef object lookup(self, name, table, pos=-1):
         # Keyed by the names as written (a differently spelled name gets its own entry,
@@ -556,6 +538,41 @@ cdef class Scope:
 
 
 cdef list _NO_SOURCES = []  # (never changed: read only by _lookup)
+
+
+cdef void _scope_init(Scope self, sources, outer, corr) except *:
+    """Scope.__init__'s work, which ``new_scope`` does without the call's argument
+    parsing."""
+    self.sources = sources
+    self.outer = outer
+    self.overrides = {}  # (cursor, col) or id(expr) -> register
+    self.aliases = {}  # this query's result aliases: lower-case name -> expression
+    self.alias_outer = False  # whether lookups from here see ``outer``'s aliases
+    self.correlated = False
+    # aggregate attribution (compiler/aggscope.py): whether the query is an aggregate
+    # one, the calls its subqueries hand up (an OuterAggs), and, for a query that is
+    # none, its WHERE and FROM (an aggregate there is a resolve-time misuse)
+    self.agg_allowed = False
+    self.agg_context = None
+    self.in_where = None
+    self.corr = corr if corr is not None else [False]
+    self._cache = {}
+    self._cache_n = -1  # (len(sources) the entries of _cache hold for: see lookup)
+    self._index = None  # see _names
+    self._index_of = None
+    self._index_len = -1
+    self.sub_affs = None  # id(scalar subquery) -> its column's affinity, once coded
+    if len(_scopes) >= 4096:  # (scopes made outside a statement's compile)
+        release_scopes()
+    _scopes.append(self)
+
+
+cpdef Scope new_scope(outer, corr):
+    """``Scope([], outer, corr)``, a SELECT core's (select._compile_core), made without
+    the constructor call's argument parsing."""
+    cdef Scope s = Scope.__new__(Scope)
+    _scope_init(s, [], outer, corr)
+    return s
 
 
 cpdef bint sees_words(scope) except -1:

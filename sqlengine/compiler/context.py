@@ -32,7 +32,7 @@ class Parse:
     # dict look-up. A field it does not declare goes to the instance's __dict__, as every
     # field does in the plain class.)
 
-    def __init__(self, db, sql: str = ""):
+    def __init__(self, db, sql: str = "", ast=None, eqp=False):
         clear_caches()
         self.db = db
         self.schema = db.schema
@@ -67,8 +67,8 @@ class Parse:
         self.values_unused = False
         self.body_db = None  # the database of the view or trigger body (cte.schema_scope)
         self.trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
-        self.ast = None  # the statement's AST (the numbers of its SELECTs: explain.py)
-        self.eqp = False  # compiling for EXPLAIN QUERY PLAN: plan lines wanted (explain.py)
+        self.ast = ast  # the statement's AST (the numbers of its SELECTs: explain.py)
+        self.eqp = eqp  # compiling for EXPLAIN QUERY PLAN: plan lines wanted (explain.py)
         self.eqp_parent = 0  # the EXPLAIN QUERY PLAN line new lines go under
         self.returning = None  # what a RETURNING clause (or ALTER's check) returns
         # made on their first write (most statements need none of them):

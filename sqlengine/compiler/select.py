@@ -21,8 +21,8 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
 from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_result_columns,
                                          emit_limited, emit_result_row)
 from sqlengine.compiler._resolve import (ResultInfo, plain_table_source, result_column,
-                                         replace_node, result_columns, result_info,
-                                         sees_words)
+                                         new_scope, replace_node, result_columns,
+                                         result_info, sees_words)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         has_explicit_collate,
@@ -630,7 +630,10 @@ def _using_terms(sources, using, scope, any_right, terms):
         if lhs is None or r is None or r < 0:
             raise OperationalError(
                 f"cannot join using column {cname} - column not present in both tables")
-        src.hidden.add(r)
+        hidden = src.hidden
+        if type(hidden) is not set:  # (every Source starts with one shared empty frozenset)
+            hidden = src.hidden = set()
+        hidden.add(r)
         terms.append(Binary("=", lhs, ResolvedColumn(ColRef(src, r, scope, 0))))
     return ambiguous
 
@@ -1009,7 +1012,7 @@ def _joins_subquery(f, views):
 
 def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_arm=False):
     b = p.b
-    scope = Scope([], outer, corr)
+    scope = new_scope(outer, corr)
     if outer is not None:
         link_subquery_scope(p, scope, core)
     # the result columns SQLite never codes: all of an EXISTS subquery's (SRT_Exists), the

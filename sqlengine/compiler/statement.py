@@ -132,9 +132,7 @@ def _compile(db, stmt, text: str):
     if type(stmt) is Explain:
         explain = 2 if stmt.query_plan else 1
         stmt = stmt.statement
-    p = Parse(db, text)
-    p.ast = stmt
-    p.eqp = explain == 2
+    p = Parse(db, text, stmt, explain == 2)
     b = p.b
     init = b.emit(OP_Init, 0, 0)
     names: list[str] = []
