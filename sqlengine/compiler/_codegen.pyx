@@ -412,9 +412,12 @@ cdef class ProgramBuilder:
                 key = value if d != 0.0 and d == d else (float, repr(value))
             else:
                 key = (t, value)
-        r = regs.get(key)
-        if r is None:
-            r = regs[key] = self.alloc_reg(1)
+        # one dict look-up: the next register is stored unless the value has one (no
+        # constant holds it yet, so getting it back means it was stored)
+        cdef int nxt = self.n_mem + 1
+        r = regs.setdefault(key, nxt)
+        if <int>r == nxt:
+            self.n_mem = nxt
             self._consts.append((value, r))
         return r
 
