@@ -97,7 +97,7 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
         src = srcs[0]
         if _scan_only(scope, wc, src.table) if src.is_table else not _any_operands(wc.terms):
             lp = new_loop(0, "scan")
-            if dobs is not None:
+            if dobs is not None and _scan_may_distinct(wc, dobs):
                 d_mode = _distinct_mode(scope, wc, dobs, (lp,))
             if order_by:
                 k, rev = new_checker(scope, wc, obs, _GROUP if group else 0).detail([lp])
@@ -159,6 +159,22 @@ cdef int _distinct_mode(scope, wc, list dobs, tuple loops) except -1:
     (SQLite's WHERE_DISTINCT_ORDERED), else 0."""
     cdef OrderChecker ch = new_checker(scope, wc, dobs, _DISTINCT)
     return 1 if ch.count(loops) == len(dobs) else 0
+
+
+cdef bint _scan_may_distinct(wc, list dobs) except -1:
+    """Whether a full scan may bring the DISTINCT terms ``dobs`` in order, so that
+    _distinct_mode is worth asking: only when a term is the rowid (its one order key)
+    or a WHERE term has an ``=`` operand that may hold a term to one value."""
+    cdef WhereTerm t
+    cdef Operand o
+    for x in dobs:
+        if x is not None and (<tuple>x)[1] < 0:
+            return True
+    for t in wc.terms:
+        for o in t.operands:
+            if o.op == "=" and not o.prereq:
+                return True
+    return False
 
 
 cdef bint _distinct_unique(scope, wc, list dobs) except -1:
