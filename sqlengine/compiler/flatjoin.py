@@ -154,7 +154,8 @@ def _mergeable(p, item):
             or type(sel.body) is not SelectCore):
         return None
     if type(sel.body.from_) is Join:
-        if view is not None and p.db.attached:
+        if view is not None and p.db.attached and any(
+                _rebound(p, view, name) for name in _joined_names(sel.body.from_)):
             return None
         return _join_body(p, sel.body)
     body = _star_listed(p, flatten_from(p, sel.body, None, views))  # (a view of a view ...)
@@ -173,6 +174,18 @@ def _mergeable(p, item):
         return None
     hidden = (set(declared) | set(_ROWID_NAMES)) - exported
     return body, hidden, None
+
+
+def _joined_names(f):
+    """The names of the plain tables of a join (``_join_body`` refuses any other item)."""
+    names = []
+    while type(f) is Join:
+        if type(f.right) is TableRef:
+            names.append(f.right.name)
+        f = f.left
+    if type(f) is TableRef:
+        names.append(f.name)
+    return names
 
 
 def _join_body(p, body):
