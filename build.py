@@ -39,6 +39,7 @@ PY_COMPILED = (
     "sqlengine/compiler/generated.py",
     "sqlengine/compiler/insert.py",
     "sqlengine/compiler/nestedfrom.py",
+    "sqlengine/compiler/plan_minmax.py",
     "sqlengine/compiler/plan_terms.py",
     "sqlengine/compiler/planner.py",
     "sqlengine/compiler/resolve.py",
