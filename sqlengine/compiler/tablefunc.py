@@ -37,7 +37,7 @@ import dataclasses
 
 from sqlengine.compiler.pushdown import and_terms
 from sqlengine.compiler.resolve import Scope, Source
-from sqlengine.compiler.walk import find_node, iter_children
+from sqlengine.compiler.walk import SUBQUERY_NODES, find_node, iter_children
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -112,14 +112,18 @@ def _candidates(terms, item):
 
 def _or_values(t):
     """((column, [values]),) when every operand of OR-term ``t`` is ``column = value``
-    (either side) of one column spelled alike, else ()."""
+    (either side) of one column spelled alike, else (). An operand ``x IN (value)`` of a
+    constant value counts as ``x = value``: SQLite's parser makes it one."""
     leaves, stack = [], [t]
     while stack:
         e = stack.pop()
-        if type(e) is A.Binary and e.op.upper() == "OR":
+        te = type(e)
+        if te is A.Binary and e.op.upper() == "OR":
             stack += [e.right, e.left]
-        elif type(e) is A.Binary and e.op == "=":
+        elif te is A.Binary and e.op == "=":
             leaves.append(e)
+        elif te is A.InList and not e.negated and len(e.items) == 1 and _constant(e.items[0]):
+            leaves.append(A.Binary("=", e.expr, e.items[0], e.pos))
         else:
             return ()
     for c in (leaves[0].left, leaves[0].right):
@@ -137,6 +141,14 @@ def _or_values(t):
         else:
             return ((c, vals),)
     return ()
+
+
+def _constant(e) -> bool:
+    """Whether ``e`` names no column, calls no function and holds no subquery: what
+    sqlite3ExprIsConstant says of the one value of an IN list when the parser asks it
+    (before names resolve: a double-quoted string is still a name then)."""
+    return find_node(e, lambda x: type(x) in (A.Column, A.FunctionCall)
+                     or isinstance(x, SUBQUERY_NODES), ()) is None
 
 
 def _spelled(e):

@@ -138,3 +138,12 @@ SELECT key, value, json, root FROM json_each WHERE json IN ('{"a":[1],"b":[2]}',
 SELECT key, value, json FROM json_each WHERE json = '[1]' OR json > '[0]';
 SELECT d.id, j.value FROM d, json_each j WHERE j.json IN (d.doc, '[9]') ORDER BY 1, 2;
 SELECT s.name, p.name FROM sqlite_schema s, pragma_table_info p WHERE p.arg IN (s.name, 'd') AND s.name <> 'd' ORDER BY 1, 2;
+-- an OR operand x IN (one constant value) is x = value (SQLite's parser makes it one);
+-- with a value that is not constant to the parser (a column, a call, a subquery) it stays
+-- an IN and the OR binds nothing
+SELECT name FROM pragma_table_info WHERE arg = 't' OR arg IN ('u');
+SELECT name FROM pragma_table_info WHERE arg IN ('u') OR 't' = arg OR arg IN (NULL);
+SELECT name FROM pragma_table_info WHERE arg IN ('d') OR arg IN ('u' COLLATE NOCASE) OR arg IN (CAST('t' AS TEXT));
+SELECT key, value, json FROM json_each WHERE json IN ('[2]') OR json = '[1]' OR json IN ('[' || '3]');
+SELECT name FROM pragma_table_info WHERE arg = 't' OR arg NOT IN ('u');
+SELECT name FROM pragma_table_info WHERE arg = 't' OR 'u' IN (arg);
