@@ -356,11 +356,12 @@ def _usable(p, scope, v, sources, level):
 
 def _names_any(sel, later) -> bool:
     """Whether SELECT ``sel`` names (perhaps) a column of one of the sources ``later``:
-    a column of one of their names, or qualified by one of theirs."""
+    an unqualified column of one of their column names, or one qualified by one of their
+    names (``s.name`` of another table is not theirs, whatever its column's name)."""
     names = {c.lower() for s in later for c in s.columns}
     tables = {s.name.lower() for s in later}
     return find_node(sel, lambda x: type(x) is A.Column and (
-        x.name.lower() in names or x.table is not None and x.table.lower() in tables),
+        x.name.lower() in names if x.table is None else x.table.lower() in tables),
         ()) is not None
 
 

@@ -147,3 +147,9 @@ SELECT name FROM pragma_table_info WHERE arg IN ('d') OR arg IN ('u' COLLATE NOC
 SELECT key, value, json FROM json_each WHERE json IN ('[2]') OR json = '[1]' OR json IN ('[' || '3]');
 SELECT name FROM pragma_table_info WHERE arg = 't' OR arg NOT IN ('u');
 SELECT name FROM pragma_table_info WHERE arg = 't' OR 'u' IN (arg);
+-- a subquery value that names the function's column names only qualified by its own
+-- tables reads nothing of the function's row: it binds
+SELECT name FROM pragma_table_info WHERE arg = (SELECT s.name FROM sqlite_schema s WHERE s.type = 'table' ORDER BY s.name);
+SELECT name FROM pragma_table_info WHERE arg IN ((SELECT s.name FROM sqlite_schema s WHERE s.name = 'u'), 'd');
+SELECT p.name FROM pragma_table_info p WHERE p.arg = (SELECT s.name FROM sqlite_schema s WHERE s.name = p.name);
+SELECT p.name FROM pragma_table_info p WHERE p.arg = (SELECT pragma_table_info.name FROM sqlite_schema);
