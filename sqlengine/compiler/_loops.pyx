@@ -8,7 +8,8 @@ costs no attribute lookups. It reads the analysed WHERE terms and the schema; it
 code and never chooses the join order (``planner.solve`` does).
 """
 
-from sqlengine.compiler._resolve cimport Source, comparison_collation, expr_affinity
+from sqlengine.compiler._resolve cimport (Source, comparison_collation, expr_affinity, slot,
+                                          slot_offset)
 from sqlengine.compiler._terms cimport Operand, WhereTerm, is_constant, obj_id
 from sqlengine.compiler.exprindex import XN_EXPR, same_expr
 from sqlengine.compiler.plan_terms import or_to_in
@@ -19,6 +20,59 @@ from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_NONE, AFF_NUMERIC, AFF_TEXT
 cdef object T_Binary = A.Binary
 cdef object T_Unary = A.Unary
 cdef object T_Literal = A.Literal
+
+# ---- a Table's or an Index's fields, read from their slots -----------------------------------
+# The builder reads a few per source: for a schema.Table or schema.Index (slotted classes)
+# straight from the slot (see ``slot`` in _resolve.pxd), by getattr for anything else.
+
+cdef enum:
+    TB_COLUMNS = 0
+    TB_INDEXES = 1
+    TB_WITHOUT_ROWID = 2
+    N_TB = 3
+    IX_NAME = 0
+    IX_COLUMNS = 1
+    IX_COLLATIONS = 2
+    IX_EXPRS = 3
+    N_IX = 4
+
+cdef tuple _TB_NAMES = ("columns", "indexes", "without_rowid")
+cdef tuple _IX_NAMES = ("name", "columns", "collations", "exprs")
+cdef Py_ssize_t[N_TB] _tb_off
+cdef Py_ssize_t[N_IX] _ix_off
+cdef object T_Table = None  # schema.Table and schema.Index, read at the first use (the
+cdef object T_Index = None  # schema's import reaches the compiler)
+
+
+cdef void _init_slots() except *:
+    global T_Table, T_Index
+    cdef Py_ssize_t k
+    from sqlengine.schema import Index, Table
+    for k in range(N_TB):
+        _tb_off[k] = slot_offset(Table, _TB_NAMES[k])
+    for k in range(N_IX):
+        _ix_off[k] = slot_offset(Index, _IX_NAMES[k])
+    T_Index = Index
+    T_Table = Table
+
+
+cdef object tab_f(table, int f):
+    """``getattr(table, name)`` of the Table field ``f`` (``TB_*``)."""
+    if T_Table is None:
+        _init_slots()
+    if type(table) is T_Table:
+        return slot(table, _tb_off[f])
+    return getattr(table, _TB_NAMES[f])
+
+
+cdef object ix_f(ix, int f):
+    """``getattr(ix, name)`` of the Index field ``f`` (``IX_*``)."""
+    if T_Index is None:
+        _init_slots()
+    if type(ix) is T_Index:
+        return slot(ix, _ix_off[f])
+    return getattr(ix, _IX_NAMES[f])
+
 
 # ---- LogEst arithmetic (SQLite's util.c) -------------------------------------------------
 
@@ -127,14 +181,16 @@ def _col_size(c) -> int:
     return min(v, 255)
 
 
-class TableFacts:
+cdef class TableFacts:
     """What the planner asks of a table for every statement that reads it and that
     depends on the schema alone: SQLite's szTabRow and szIdxRow sizes, and the indexes
     a loop may read in SQLite's order (the newest first; no partial index, none on a
     column it cannot key) as (position in that order, index, its column set, szIdxRow,
     rows per key prefix)."""
 
-    __slots__ = ("sz_tab", "sz_idx", "usable")
+    cdef public int sz_tab
+    cdef public dict sz_idx
+    cdef public tuple usable
 
     def __init__(self, table):
         sz = [_col_size(c) for c in table.columns]
@@ -165,17 +221,18 @@ def table_facts(table):
     return c_table_facts(table)
 
 
-cdef object c_table_facts(table):
+cdef TableFacts c_table_facts(table):
     hit = _facts_memo.get(obj_id(table))
-    indexes = table.indexes
-    if (hit is not None and hit[0] is table and hit[1] == len(table.columns)
-            and _same_items(<tuple>hit[2], indexes)):
-        return hit[3]
+    indexes = tab_f(table, TB_INDEXES)
+    cdef Py_ssize_t n_cols = len(tab_f(table, TB_COLUMNS))
+    if (hit is not None and (<tuple>hit)[0] is table and (<tuple>hit)[1] == n_cols
+            and _same_items(<tuple>(<tuple>hit)[2], indexes)):
+        return <TableFacts>(<tuple>hit)[3]
     ixs = tuple(indexes)
     ans = TableFacts(table)
     if len(_facts_memo) > 256:
         _facts_memo.clear()
-    _facts_memo[obj_id(table)] = (table, len(table.columns), ixs, ans)
+    _facts_memo[obj_id(table)] = (table, n_cols, ixs, ans)
     return ans
 
 
@@ -296,6 +353,15 @@ cdef int lookup_cost(int r_log, int step, bint lookup, int n_out) noexcept:
     if lookup:
         r = c_log_add(r, n_out + 16)
     return r
+
+
+cdef bint _meets(frozenset cols, ob) except -1:
+    """``not cols.isdisjoint(ob)`` without the method call (``ob`` is nearly always
+    empty)."""
+    for c in ob:
+        if c in cols:
+            return True
+    return False
 
 
 cdef class LoopBuilder:
@@ -454,13 +520,16 @@ cdef class LoopBuilder:
         self.loops = out
         return out
 
-    cdef void add_source(self, int i, src) except *:
+    cdef void add_source(self, int i, src_) except *:
+        cdef Source src = <Source>src_
         cdef unsigned long long bit = 1ULL << i
         cdef list ops
         cdef list terms
         cdef Operand o
         cdef WhereTerm t
         cdef WhereLoop lp
+        cdef TableFacts facts
+        cdef tuple entry
         cdef int r_size, r_log, sz_tab, szi, k
         cdef bint covering
         tl = self.terms_of(i)
@@ -469,14 +538,18 @@ cdef class LoopBuilder:
             ops = self._ops_by_src.get(obj_id(src), [])
             terms = self._terms_by_src[i]
         else:
-            ops = [o for t in tl for o in t.operands if o.src is src]
+            ops = []
+            for t in tl:
+                for o in t.operands:
+                    if o.src is src:
+                        ops.append(o)
             terms = [t for t in tl if t.mask & bit]
         # (a subquery's own estimate, as SQLite's nRowLogEst of its ephemeral table)
         row_est = src.row_est
         r_size = row_est if row_est is not None else C_TABLE_ROWS
         r_log = c_est_log(r_size)
         table = src.table if src.is_table else None
-        cdef bint without_rowid = table is not None and table.without_rowid
+        cdef bint without_rowid = table is not None and tab_f(table, TB_WITHOUT_ROWID)
         ob = self.ob_cols.get(i, ())
         self.sort_idx = 0
         hint = self.hints.get(i)
@@ -492,8 +565,8 @@ cdef class LoopBuilder:
             for o in ops:
                 if o.op != "=" or o.col < 0 and table is not None:
                     continue
-                if table is not None and not affinity_ok(table.columns[o.col].affinity,
-                                                         self.op_info(o)[0]):
+                if table is not None and not affinity_ok(
+                        tab_f(table, TB_COLUMNS)[o.col].affinity, self.op_info(o)[0]):
                     continue
                 lp = new_loop(i, "auto")
                 lp.prereq = o.prereq
@@ -523,16 +596,29 @@ cdef class LoopBuilder:
         facts = c_table_facts(table)
         sz_tab = facts.sz_tab
         # rowid (INTEGER PRIMARY KEY) lookups and ranges
+        cdef list rowid_ops
         if not without_rowid and indexed_by is None:
-            self.add_rowid(i, [o for o in ops if o.col == -1], r_size, r_log, terms)
-        used = self.col_used.get(i) if self.col_used is not None else None
-        op_cols = {o.col for o in ops}
+            rowid_ops = []
+            for o in ops:
+                if o.col == -1:
+                    rowid_ops.append(o)
+            self.add_rowid(i, rowid_ops, r_size, r_log, terms)
+        used = (<dict>self.col_used).get(i) if self.col_used is not None else None
+        cdef set op_cols = set()
+        for o in ops:
+            op_cols.add(o.col)
         cdef bint ob_rowid = -1 in ob  # (every index ends with the rowid: any might help)
-        for k, ix, cols, szi, est in facts.usable:
-            if not_indexed or indexed_by is not None and ix.name.lower() != indexed_by:
+        for e in facts.usable:
+            entry = <tuple>e
+            k = entry[0]
+            ix = entry[1]
+            cols = entry[2]
+            szi = entry[3]
+            if not_indexed or indexed_by is not None and \
+                    ix_f(ix, IX_NAME).lower() != indexed_by:
                 continue
             # non-zero: this index might deliver the ORDER BY
-            self.sort_idx = k + 2 if ob_rowid or not cols.isdisjoint(ob) else 0
+            self.sort_idx = k + 2 if ob_rowid or _meets(cols, ob) else 0
             covering = used is not None and used <= cols
             # a full scan of the index: when it is forced, when it might deliver the
             # ORDER BY, or (covering) when it is smaller than the table
@@ -551,8 +637,9 @@ cdef class LoopBuilder:
                 lp.r_run = r_size + 1 + (15 * szi) // sz_tab
                 self.output_adjust(lp, r_size, terms)
                 self.add(lp)
-            if ix.columns and ix.columns[0] in op_cols:  # else no key can start
-                new_index_loops(self, i, ix, est, ops, covering, r_log,
+            ix_cols = ix_f(ix, IX_COLUMNS)
+            if ix_cols and ix_cols[0] in op_cols:  # else no key can start
+                new_index_loops(self, i, ix, table, <list>entry[4], ops, covering, r_log,
                                 1 + (15 * szi) // sz_tab, not covering, terms).add_from(
                     0, (), 0, C_TABLE_ROWS, 0)
 
@@ -658,13 +745,13 @@ cdef class IndexLoops:
     cdef bint fits(self, Operand o, int k) except -1:
         """Whether operand ``o`` may key index column ``k`` (affinity and collation)."""
         ix = self.ix
-        table = self.table
-        col = ix.columns[k]
-        coll = ix.collations[k] or table.columns[col].collation
+        tcols = tab_f(self.table, TB_COLUMNS)
+        col = ix_f(ix, IX_COLUMNS)[k]
+        coll = ix_f(ix, IX_COLLATIONS)[k] or tcols[col].collation
         cdef tuple info = self.builder.op_info(o)
         # (exprindex.index_column_affinity: the table column's, an expression's own)
         if col >= 0:
-            aff = table.columns[col].affinity
+            aff = tcols[col].affinity
         else:
             aff = info[1]
             if aff is None or aff == "" or aff == "@":
@@ -675,7 +762,7 @@ cdef class IndexLoops:
                        int n_in_mul) except *:
         """The loops keyed on columns ``k`` on after the equalities ``eq``."""
         ix = self.ix
-        cols = ix.columns
+        cols = ix_f(ix, IX_COLUMNS)
         if k >= len(cols):
             return
         cdef LoopBuilder b = self.builder
@@ -686,7 +773,7 @@ cdef class IndexLoops:
         cdef list mine = []
         for o in self.ops:
             if o.col == col and (col != XN_EXPR or same_expr(b.scope, o.src, o.lhs.expr,
-                                                              ix.exprs[k])):
+                                                              ix_f(ix, IX_EXPRS)[k])):
                 mine.append(o)
         if not mine:
             return
@@ -723,7 +810,7 @@ cdef class IndexLoops:
             self.add_from(k + 1, lp.eq, lp.prereq, nxt, n_in_mul + n)
 
 
-cdef IndexLoops new_index_loops(LoopBuilder builder, int i, ix, list est, list ops,
+cdef IndexLoops new_index_loops(LoopBuilder builder, int i, ix, table, list est, list ops,
                                 bint covering, int r_log, int step, bint lookup,
                                 list terms):
     """The IndexLoops of index ``ix`` of source ``i`` (``est``: its _row_est)."""
@@ -731,7 +818,7 @@ cdef IndexLoops new_index_loops(LoopBuilder builder, int i, ix, list est, list o
     il.builder = builder
     il.i = i
     il.ix = ix
-    il.table = builder.scope.sources[i].table
+    il.table = table  # (the source's)
     il.ops = ops
     il.covering = covering
     il.r_log = r_log
