@@ -32,6 +32,8 @@ from sqlengine.compiler._resolve cimport (ColRef, Scope, Source, comparison_coll
 from sqlengine.compiler._where cimport c_where_begin, c_where_end
 from sqlengine.compiler.resolve import (ROWID_NAMES, CoalesceRef, ResolvedColumn,
                                         expr_collation, no_such_column)
+from sqlengine.compiler._resolve import expr_coll_seq as _expr_coll_seq
+from sqlengine.compiler._resolve import has_explicit_collate as _has_explicit_collate
 from sqlengine.compiler.explain import eqp_line as _eqp_line
 from sqlengine.compiler.walk import operands as _operands
 from sqlengine.errors import InternalError, OperationalError
@@ -1705,6 +1707,119 @@ cdef int _code_in_list(p, ProgramBuilder b, scope, e, int target) except -1:
     b.emit(OP_Goto, 0, done)
     b.resolve(found)
     b.emit(OP_Integer, 0 if e.negated else 1, target)
+    b.resolve(done)
+
+
+cdef int OP_Count = O.OP_Count
+cdef int OP_IfNullJump = O.OP_IfNullJump
+cdef int OP_Rewind = O.OP_Rewind
+cdef int OP_Next = O.OP_Next
+cdef int OP_Affinity = O.OP_Affinity
+cdef int OP_OpenEphemeral = O.OP_OpenEphemeral
+
+
+cpdef code_in_probe(p, scope, lhs_items, lhs_regs, last, rhs_exprs, dest, int cur,
+                    Py_ssize_t once_addr, Py_ssize_t open_addr, int after, bint corr,
+                    bint negated, int target):
+    """The end of ``x IN (SELECT ...)`` (select.code_in_subquery) once its sub-SELECT is
+    coded into the set ``cur`` (SetDest ``dest``) between the OP_Once at ``once_addr`` and
+    label ``after``: each comparison's affinity and collation (the left item's against the
+    column of the rightmost SELECT ``last``, whose result expressions are ``rhs_exprs``, or
+    None), applied to the set's MakeRecords and to its OP_OpenEphemeral at ``open_addr``;
+    the OP_Once dropped for a correlated sub-SELECT (``corr``); then the probe, 1 (0 if
+    ``negated``), 0 (1) or NULL into ``target``. ``lhs_regs``: the left side's registers
+    when a row-valued subquery computed them, else None (the items are coded here)."""
+    cdef ProgramBuilder b = p.b
+    cdef Py_ssize_t n = len(lhs_items), i
+    cdef int key, done, found, has_null, cnt, empty, scan, nul, top, differs, r
+    cdef bint convert = False
+    cdef list colls = [None] * n
+    last_affs = last.affs
+    last_colls = last.colls
+    affs = ""
+    for i in range(n):
+        item = lhs_items[i]
+        la = expr_affinity(item, scope)
+        ra = last_affs[i]
+        affs += comparison_affinity(ra, la) if ra else la
+        # sqlite3BinaryCompareCollSeq(lhs item, the subquery's column)
+        rhs = rhs_exprs[i] if rhs_exprs is not None and i < len(rhs_exprs) else None
+        has, c = _expr_coll_seq(item, scope)
+        if rhs is not None and not _has_explicit_collate(item) and _has_explicit_collate(rhs):
+            c = last_colls[i]
+        elif not has:
+            c = last_colls[i]
+        colls[i] = p.collation(c)
+    for a in affs:
+        if a != "@" and a != "A":
+            convert = True
+            break
+    aff = affs if convert else None
+    dest.aff = aff  # (SetDest.set_affinity)
+    for a in dest.addrs:
+        b._set_field(b._index(a), 4, aff)
+    i = b._index(open_addr)
+    b._set_field(i, 0, OP_OpenEphemeral)
+    b._set_field(i, 1, cur)
+    b._set_field(i, 2, n)
+    b._set_field(i, 3, 0)
+    b._set_field(i, 4, SortSpec(n, colls))
+    b._set_field(i, 5, 0)
+    b._set_field(i, 6, None)
+    b.resolve(after)
+    if corr:
+        b._set_field(b._index(once_addr), 0, OP_Noop)
+    # the probe (sqlite3ExprCodeIN)
+    key = b.alloc_reg(n)
+    for i in range(n):
+        if lhs_regs is not None:
+            b.emit(OP_SCopy, lhs_regs[i], key + i)
+        else:
+            _code_expr(p, b, scope, lhs_items[i], key + i)
+    if p.returning is not None and n == 1 and lhs_regs is None:
+        from sqlengine.compiler.select import convert_row_column
+        convert_row_column(p, scope, lhs_items[0], affs)  # (an empty set's too)
+    done = b.new_label()
+    found = b.new_label()
+    has_null = b.new_label()
+    cnt = b.alloc_reg(1)
+    b.emit(OP_Count, cur, cnt)
+    empty = b.new_label()
+    b.emit(OP_IfNot, cnt, empty, 0)
+    scan = has_null if n == 1 else b.new_label()
+    # a left side holding a NULL goes to the scan before the affinity is applied to it
+    # (sqlite3ExprCodeIN's step 2 comes before its OP_Affinity)
+    b.emit(OP_IfNullJump, key, scan, n)
+    if convert:
+        b.emit(OP_Affinity, key, n, 0, affs)
+    b.emit(OP_Found, cur, found, key, n)
+    # not found: NULL if the set holds a NULL (single column), else false
+    if n == 1:
+        nul = b.alloc_reg(1)
+        b.emit(OP_Null, 0, nul)
+        b.emit(OP_Found, cur, has_null, nul, 1)
+    else:
+        # several columns (sqlite3ExprCodeIN's step 6): NULL when some row of the set has
+        # no column that differs for sure from the left side's (NULLs compare unknown)
+        b.resolve(scan)
+        b.emit(OP_Rewind, cur, empty)
+        top = b.addr()
+        differs = b.new_label()
+        r = b.alloc_reg(1)
+        for i in range(n):
+            b.emit(OP_Column, cur, i, r)
+            b.emit(OP_Ne, key + i, differs, r, p.coll_func(expr_collation(lhs_items[i], scope)), 0)
+        b.emit(OP_Goto, 0, has_null)
+        b.resolve(differs)
+        b.emit(OP_Next, cur, top)
+    b.resolve(empty)
+    b.emit(OP_Integer, 1 if negated else 0, target)
+    b.emit(OP_Goto, 0, done)
+    b.resolve(found)
+    b.emit(OP_Integer, 0 if negated else 1, target)
+    b.emit(OP_Goto, 0, done)
+    b.resolve(has_null)
+    b.emit(OP_Null, 0, target)
     b.resolve(done)
 
 

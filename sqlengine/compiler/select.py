@@ -18,14 +18,13 @@ from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.aggscope import resolved_aggregate
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
                                      if_false, walk, walk_select)
-from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_result_columns,
-                                         emit_limited, emit_result_row)
+from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_in_probe,
+                                         code_result_columns, emit_limited, emit_result_row)
 from sqlengine.compiler._resolve import (ResultInfo, plain_table_source, result_column,
                                          new_scope, replace_node, result_columns,
                                          result_info, sees_words)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
-                                        has_explicit_collate,
                                         check_star_column, subquery_rowid_null,
                                         table_source, where_needs_row)
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
@@ -55,14 +54,12 @@ from sqlengine.sql.ast import (
 from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import (
-    OP_Column, OP_Count,
-    OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_IfNot, OP_IfNullJump,
-    OP_Insert, OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_Ne,
-    OP_NewRowid, OP_Next, OP_Noop, OP_NotFound, OP_Null, OP_Once, OP_OpenEphemeral,
+    OP_Column, OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_IfNot, OP_Insert,
+    OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_NewRowid, OP_Next, OP_Noop, OP_NotFound,
+    OP_Null, OP_Once, OP_OpenEphemeral,
     OP_ResultRow, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
     OP_SorterInsert, OP_SorterNext, OP_SorterOpen, OP_SorterSort)
 from sqlengine.vdbe.sorter import SortSpec
-from sqlengine.vdbe._values import comparison_affinity
 
 # SQLITE_MAX_COLUMN: "too many columns in result set" beyond it
 
@@ -117,7 +114,7 @@ class SetDest(Dest):
         self.aff = aff
         self.delete = delete
         self.keep_first = keep_first  # of equal rows the first stays (else the last)
-        self.addrs = []  # MakeRecord instructions, whose affinity may be set afterwards
+        self.addrs = []  # MakeRecord instructions (an IN's affinity: _codegen.code_in_probe)
 
     def emit(self, p, base, n):
         b = p.b
@@ -133,11 +130,6 @@ class SetDest(Dest):
         b.emit(OP_IdxInsert, self.cursor, r)
         if skip is not None:
             b.resolve(skip)
-
-    def set_affinity(self, p, aff):
-        self.aff = aff
-        for a in self.addrs:
-            p.b.ops[a][4] = aff
 
 
 class TableDest(Dest):
@@ -1537,9 +1529,12 @@ def last_result_exprs(sel):
         return list(body.rows[-1])
     if not isinstance(body, SelectCore):
         return None
-    if any(not isinstance(c, ResultColumn) for c in body.columns):
-        return None
-    return [c.expr for c in body.columns]
+    exprs = []
+    for c in body.columns:
+        if not isinstance(c, ResultColumn):
+            return None
+        exprs.append(c.expr)
+    return exprs
 
 
 def _arms(body, out):
@@ -1895,27 +1890,9 @@ def code_in_subquery(p, scope, e, target, sel=None):
     _close_subquery_line(p, line, corr[0])
     if len(info.names) != n:
         raise OperationalError(f"sub-select returns {len(info.names)} columns - expected {n}")
-    affs = ""
-    colls = []
-    last = info.rightmost()  # the comparisons are with the rightmost SELECT's columns
-    rhs_exprs = last_result_exprs(sel)
-    for i, item in enumerate(lhs_items):
-        la = expr_affinity(item, scope)
-        affs += comparison_affinity(last.affs[i], la) if last.affs[i] else la
-        # sqlite3BinaryCompareCollSeq(lhs item, the subquery's column)
-        rhs = rhs_exprs[i] if rhs_exprs is not None and i < len(rhs_exprs) else None
-        has, c = expr_coll_seq(item, scope)
-        if rhs is not None and not has_explicit_collate(item) and has_explicit_collate(rhs):
-            c = last.colls[i]
-        elif not has:
-            c = last.colls[i]
-        colls.append(p.collation(c))
-    dest.set_affinity(p, affs if any(a not in "@A" for a in affs) else None)
-    b.ops[open_addr] = [OP_OpenEphemeral, cur, n, 0, SortSpec(n, colls), 0, None]
-    b.resolve(after)
-    if corr[0]:
-        b.ops[once_addr][0] = OP_Noop
-    _probe(p, scope, lhs_items, cur, affs, e.negated, target, lhs_regs)
+    # the comparisons are with the rightmost SELECT's columns; then the probe
+    code_in_probe(p, scope, lhs_items, lhs_regs, info.rightmost(), last_result_exprs(sel), dest,
+                  cur, once_addr, open_addr, after, corr[0], e.negated, target)
 
 
 def convert_row_column(p, scope, item, aff):
@@ -1941,62 +1918,6 @@ def convert_row_column(p, scope, item, aff):
     reg = ref.scope.overrides.get((-1, ref.col))
     if reg is not None:
         p.b.emit(O.OP_Affinity, reg, 1, 0, aff)
-
-
-def _probe(p, scope, lhs_items, cur, affs, negated, target, lhs_regs=None):
-    b = p.b
-    n = len(lhs_items)
-    key = b.alloc_reg(n)
-    for i, item in enumerate(lhs_items):
-        if lhs_regs is not None:
-            b.emit(OP_SCopy, lhs_regs[i], key + i)
-        else:
-            code_expr(p, scope, item, key + i)
-    if p.returning is not None and n == 1 and lhs_regs is None:
-        convert_row_column(p, scope, lhs_items[0], affs)  # (an empty set's too)
-    done = b.new_label()
-    found = b.new_label()
-    has_null = b.new_label()
-    cnt = b.alloc_reg()
-    b.emit(OP_Count, cur, cnt)
-    empty = b.new_label()
-    b.emit(OP_IfNot, cnt, empty, 0)
-    scan = has_null if n == 1 else b.new_label()
-    # a left side holding a NULL goes to the scan before the affinity is applied to it
-    # (sqlite3ExprCodeIN's step 2 comes before its OP_Affinity)
-    b.emit(OP_IfNullJump, key, scan, n)
-    if any(a not in "@A" for a in affs):
-        b.emit(O.OP_Affinity, key, n, 0, affs)
-    b.emit(OP_Found, cur, found, key, n)
-    # not found: NULL if the set holds a NULL (single column), else false
-    if n == 1:
-        nul = b.alloc_reg()
-        b.emit(OP_Null, 0, nul)
-        b.emit(OP_Found, cur, has_null, nul, 1)
-    else:
-        # several columns (sqlite3ExprCodeIN's step 6): NULL when some row of the set has
-        # no column that differs for sure from the left side's (NULLs compare unknown)
-        b.resolve(scan)
-        b.emit(OP_Rewind, cur, empty)
-        top = b.addr()
-        differs = b.new_label()
-        r = b.alloc_reg()
-        for i, item in enumerate(lhs_items):
-            b.emit(OP_Column, cur, i, r)
-            c = p.coll_func(expr_collation(item, scope))
-            b.emit(OP_Ne, key + i, differs, r, c, 0)
-        b.emit(OP_Goto, 0, has_null)
-        b.resolve(differs)
-        b.emit(OP_Next, cur, top)
-    b.resolve(empty)
-    b.emit(OP_Integer, 1 if negated else 0, target)
-    b.emit(OP_Goto, 0, done)
-    b.resolve(found)
-    b.emit(OP_Integer, 0 if negated else 1, target)
-    b.emit(OP_Goto, 0, done)
-    b.resolve(has_null)
-    b.emit(OP_Null, 0, target)
-    b.resolve(done)
 
 
 def code_in_table(p, scope, e, target):
