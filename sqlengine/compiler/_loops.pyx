@@ -647,7 +647,11 @@ cdef class LoopBuilder:
         cdef Operand o
         cdef WhereLoop lp
         cdef int n
+        cdef list rops = []
         for o in ops:
+            if o.op == ">" or o.op == ">=" or o.op == "<" or o.op == "<=":
+                rops.append(o)
+                continue
             n_in = in_list_size(o)
             if o.op == "=" or n_in is not None:
                 n = n_in or 0
@@ -659,15 +663,18 @@ cdef class LoopBuilder:
                 lp.used = (o.term,)
                 self.output_adjust(lp, r_size, terms)
                 self.add(lp)
-        self.add_ranges(i, None, (), 0, r_size,
-                        [o for o in ops if o.op in (">", ">=", "<", "<=")],
-                        r_log, 16, False, r_size, terms, "rowid_range", False, 0)
+        if rops:
+            self.add_ranges(i, None, (), 0, r_size, rops, r_log, 16, False, r_size, terms,
+                            "rowid_range", False, 0)
 
     cdef void add_ranges(self, int i, ix, tuple eq, unsigned long long prereq, int n_out,
                          list rops, int r_log, int step, bint lookup, int r_size,
                          list terms, str kind, bint covering, int n_in) except *:
         cdef Operand o, lo, hi
-        cdef list his = [o for o in rops if o.op == "<" or o.op == "<="]
+        cdef list his = []
+        for o in rops:
+            if o.op == "<" or o.op == "<=":
+                his.append(o)
         cdef list combos = []
         for o in rops:  # in WHERE order, as SQLite adds them
             if o.op == ">" or o.op == ">=":
@@ -680,7 +687,9 @@ cdef class LoopBuilder:
         cdef WhereLoop lp
         cdef int n_new, out
         cdef tuple used
-        for lo_, hi_ in combos:
+        for c in combos:
+            lo_ = (<tuple>c)[0]
+            hi_ = (<tuple>c)[1]
             key = (obj_id(lo_), obj_id(hi_))
             if key in seen:
                 continue
