@@ -582,7 +582,12 @@ def _rewrite_node(node, names, temp):
             continue
         t = type(n)
         schema = getattr(n, "schema", None)
-        if temp and t is A.TableRef and schema is None and n.name.lower() in _TEMP_MASTER:
+        if temp and t is A.TableRef and (
+                n.name.lower() in _TEMP_MASTER and (schema is None or schema.lower() == "temp")
+                or schema is not None and schema.lower() == "temp"
+                and n.name.lower() == "sqlite_schema"):
+            # temp's schema table by any of its names: the merged schema's temp.sqlite_master,
+            # named sqlite_temp_master (SQLite's name for it, whatever the FROM clause says)
             schema = n.schema = "temp"
             n.name = "sqlite_master"
         if schema is not None and schema.lower() in names:
