@@ -221,10 +221,10 @@ cdef class ProgramBuilder:
     cdef int _grow(self) except -1:
         # The columns are arrays (the Program's types) so that finish_statement can hand
         # them over instead of copying them; _op .. _p3 point at their items. P4 and the
-        # comments are lists of length ``cap`` whose items past ``n_ops`` are NULL (never
-        # read: only as far as n_ops, and a list's traversal and deallocation skip a
-        # NULL), filled in place by emit and cut to n_ops by _finish: an append would
-        # regrow the list every few instructions.
+        # comments are lists with room for ``cap`` items whose length is ``n_ops`` (the
+        # slots past it NULL and out of sight: gc.get_referents and the like may hand
+        # the list to Python code), filled in place by emit, which lengthens them by
+        # one: an append would regrow the list every few instructions.
         cdef Py_ssize_t cap = self.cap * 2 if self.cap else 64  # (most statements fit)
         if self.cap == 0:
             self._aop = array.clone(_INTS, cap, False)
@@ -234,6 +234,8 @@ cdef class ProgramBuilder:
             self._ap3 = array.clone(_INT64S, cap, False)
             self._p4 = PyList_New(cap)
             self._comments = PyList_New(cap)
+            Py_SET_SIZE(self._p4, 0)
+            Py_SET_SIZE(self._comments, 0)
         else:
             array.resize(self._aop, cap)
             array.resize(self._ap5, cap)
@@ -263,8 +265,10 @@ cdef class ProgramBuilder:
         self._p5[a] = p5
         Py_INCREF(p4)  # (SET_ITEM takes the reference; the item was NULL)
         PyList_SET_ITEM(self._p4, a, p4)
+        Py_SET_SIZE(self._p4, a + 1)
         Py_INCREF(comment)
         PyList_SET_ITEM(self._comments, a, comment)
+        Py_SET_SIZE(self._comments, a + 1)
         self.n_ops = a + 1
         return a
 
@@ -324,7 +328,7 @@ cdef class ProgramBuilder:
         """The instructions whose P1 is ``cursor`` and whose opcode is in ``cursor_ops``
         (the opcodes whose P1 is a cursor), as ``(address, opcode, P2)`` in program
         order: a scan of the C arrays, for a rewrite of one cursor's reads
-        (``where._make_covering``)."""
+        (``_where._make_covering``)."""
         cdef list found = []
         cdef Py_ssize_t i
         cdef long long *p1 = self._p1
@@ -491,8 +495,6 @@ cdef class ProgramBuilder:
             Py_SET_SIZE(p5, n)
             p4 = self._p4
             comments = self._comments
-            Py_SET_SIZE(p4, n)  # (the items past n are NULL)
-            Py_SET_SIZE(comments, n)
             self._aop = self._ap1 = self._ap2 = self._ap3 = self._ap5 = None
             self._op = self._p5 = NULL
             self._p1 = self._p2 = self._p3 = NULL
@@ -540,13 +542,15 @@ cdef class ProgramBuilder:
 
 
 cdef list _regrow(list items, Py_ssize_t n, Py_ssize_t cap):
-    """A list of length ``cap`` holding the first ``n`` of ``items`` (NULL after them)."""
+    """A list with room for ``cap`` items holding the first ``n`` of ``items`` (its
+    length ``n``)."""
     cdef list grown = PyList_New(cap)
     cdef Py_ssize_t i
     for i in range(n):
         x = items[i]
         Py_INCREF(x)
         PyList_SET_ITEM(grown, i, x)
+    Py_SET_SIZE(grown, n)
     return grown
 
 
@@ -1101,7 +1105,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     closes a group (``_output_row`` as a subroutine) when its key changes.
 
     ``sort_desc`` (None: no such ORDER BY): the query's ORDER BY is the GROUP BY's terms,
-    descending where it is True (select._order_is_group); the group sorter then sorts that
+    descending where it is True (group_order.order_is_group); the group sorter then sorts that
     way, and the loops are asked for it (SQLite's WHERE_SORTBYGROUP). Answers 1 when the
     groups come in that order (the rows skip the ORDER BY sorter, which the caller drops),
     else 0. ``as_distinct``: the GROUP BY is a DISTINCT's that select._compile_core

@@ -135,6 +135,20 @@ def test_p4_and_comment_references_are_neither_lost_nor_leaked():
             assert (sys.getrefcount(p4), sys.getrefcount(comment)) == (base4, basec)
 
 
+def test_lists_seen_by_the_garbage_collector_hold_only_emitted_entries():
+    # (gc.get_referents hands out the builder's P4 and comment lists; reading one past
+    # its emitted entries once met a NULL slot and crashed the interpreter)
+    import gc
+
+    for n in (1, 64, 65, 101):
+        b = ProgramBuilder()
+        for i in range(n):
+            b.emit(O.OP_Integer, i, 1, 0, "x", 0, "c")
+        lists = [r for r in gc.get_referents(b) if isinstance(r, list)]
+        assert lists and all(len(list(r)) == n for r in lists)
+        assert all(v == "x" for v in lists[0]) or all(v == "c" for v in lists[0])
+
+
 def test_int64_operands_survive_finish():
     b = ProgramBuilder()
     b.emit(O.OP_Integer, -2147483648, 2**40, -(2**62))
@@ -249,7 +263,7 @@ def test_has_explicit_collate_on_large_expressions_and_their_parts():
                 chain.append(A.Binary("+", chain[-1], leaf))
             parts = chain[1:]
             order = parts[::-1] if depth % 2 else parts
-            for k, e in enumerate(order):
+            for e in order:
                 i = parts.index(e)
                 assert has_explicit_collate(e) is (where is not None and where <= i)
             wrapped = [A.Case(None, [(A.Literal(1), parts[-1])], None),
