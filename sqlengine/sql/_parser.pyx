@@ -21,8 +21,10 @@ cdef object FunctionCall = _ast.FunctionCall
 cdef int FEAT_FUNCTION = _ast.FEAT_FUNCTION
 from .builder import MAX_FUNCTION_ARG, truth_test
 from .limits import MIN_TEXT_FOR_DEPTH as _MIN_TEXT_FOR_DEPTH
+from .limits import MAX_EXPR_DEPTH as _MAX_EXPR_DEPTH
 cdef object Cast = _ast.Cast
 cdef Py_ssize_t MIN_TEXT_FOR_DEPTH = _MIN_TEXT_FOR_DEPTH
+cdef Py_ssize_t MAX_EXPR_DEPTH = _MAX_EXPR_DEPTH
 
 from cpython.object cimport PyTypeObject
 
@@ -865,6 +867,8 @@ cdef struct Src:
     # set by next_token for a word (a name or keyword not quoted): the hash of its
     # characters kept_text uses
     unsigned int hash
+    # set by parse_at: the number of tokens shifted so far (see F_FINISH)
+    Py_ssize_t shifted
 
 
 cdef inline Src source(str sql) except *:
@@ -875,6 +879,7 @@ cdef inline Src source(str sql) except *:
     src.data = PyUnicode_DATA(sql)
     src.word = -1
     src.hash = 0
+    src.shifted = 0
     return src
 
 
@@ -1404,8 +1409,13 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         return from_table(values, base, s, builder)
     elif code == F_ON_NONE:
         return NO_ON_USING
-    elif code == F_FINISH:  # (a text too short to nest too deep needs no depth test)
-        if e - s < MIN_TEXT_FOR_DEPTH:
+    elif code == F_FINISH:
+        # No depth test for a text too short to nest too deep, nor for a statement of at
+        # most MAX_EXPR_DEPTH tokens: each expression node on a path from the root down
+        # stands for a token of its own (an operator, a keyword, a name, a literal; a
+        # parenthesis makes no node; IS [NOT] TRUE/FALSE's CASE and NOT two nodes for its
+        # two or three tokens), so no path is longer than the tokens shifted.
+        if e - s < MIN_TEXT_FOR_DEPTH or src.shifted <= MAX_EXPR_DEPTH:
             return values[base]
         return SLOW
     elif code == F_SORTLIST1:
@@ -1668,6 +1678,7 @@ def parse_at(str sql not None, Py_ssize_t pos):
             raise OperationalError("parser stack overflow")
         top += 1
         states[top] = a
+        src.shifted += 1
         if kind == T_INTEGER and INT_ONLY[a] and e - s <= 18 and (
                 e - s == 1 or (ch(&src, s + 1) != 120 and ch(&src, s + 1) != 88)):
             # (F_INTEGER reduces it next, from the text: its string would go unread)

@@ -31,7 +31,9 @@ MAX_TRIGGER_DEPTH = 1000  # SQLITE_MAX_TRIGGER_DEPTH
 MAX_WORKER_THREADS = 0  # SQLITE_DEFAULT_WORKER_THREADS
 
 # A statement shorter than this cannot hold an expression deeper than the limit (each
-# level needs an operator and an operand), so its depth is not measured.
+# level needs an operator and an operand), so its depth is not measured; nor is that of a
+# statement of at most MAX_EXPR_DEPTH tokens (the compiled parser counts them: each node
+# on a path down the tree stands for a token of its own).
 MIN_TEXT_FOR_DEPTH = 2 * MAX_EXPR_DEPTH - 100
 
 _EXPR = (

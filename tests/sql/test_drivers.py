@@ -242,3 +242,28 @@ def _token_drops(sql):
     s for base in DEFAULTS_SQL[:4] + ACCEPTED[:40] for s in _token_drops(base)])
 def test_same_result_with_default_reductions(sql):
     assert outcome(parser.parse_one, sql) == outcome(parser.python_parse_one, sql)
+
+
+def test_depth_measured_past_the_token_bound():
+    """The compiled driver measures the expression depth of a long text (limits.
+    MIN_TEXT_FOR_DEPTH characters or more) only when it has more than MAX_EXPR_DEPTH
+    tokens (none of at most that many can be deeper): a long text of few tokens parses,
+    one of more tokens is still measured and refused when too deep, as by parser.py."""
+    from sqlengine.sql import limits
+    n = limits.MAX_EXPR_DEPTH
+    long_names = "SELECT " + " + ".join(f"column_with_a_long_name_{i}" for i in range(80))
+    assert len(long_names) >= limits.MIN_TEXT_FOR_DEPTH
+    deepest = "SELECT 1" + "+1" * (n - 1)  # (n levels: allowed)
+    too_deep = "SELECT 1" + "+1" * n
+    assert outcome(parser.parse_one, long_names) == outcome(parser.python_parse_one, long_names)
+
+    def verdict(fn, sql):  # (the deep trees are not compared: too deep for ==)
+        got = outcome(fn, sql)
+        return got if type(got) is tuple else "parsed"
+    for sql in (deepest, too_deep, too_deep + " FROM t", "SELECT (" * 30 + "1"
+                + "+1" * (n - 30) + ")" * 30, "SELECT (" * 30 + "1" + "+1" * (n - 31)
+                + ")" * 30):
+        assert verdict(parser.parse_one, sql) == verdict(parser.python_parse_one, sql)
+    assert verdict(parser.parse_one, deepest) == "parsed"
+    assert verdict(parser.parse_one, too_deep) == (
+        "error", f"Expression tree is too large (maximum depth {n})")
