@@ -7,10 +7,11 @@ Every statement of the corpus is new, so each one is compiled, and the compiler'
 to these few functions, called once per expression node: here they are C functions calling
 each other and the builder directly, with the node classes and opcodes held in C variables.
 ``compiler/builder.py`` and ``compiler/expr.py`` are the public modules (and hold the
-documentation of what is done); expression kinds that are rare per statement (functions,
-LIKE, subqueries, row values, RAISE, trigger NEW/OLD) stay in plain Python in ``expr.py``,
-which this module calls back through ``_bind``. This module reads the AST and the resolved
-scope and appends instructions; it never runs code, touches storage, or changes a node.
+documentation of what is done); expression kinds that are rare per statement (LIKE,
+subqueries, row values, RAISE, trigger NEW/OLD, an enclosing query's aggregate) stay in
+plain Python in ``expr.py``, which this module calls back through ``_bind``. This module
+reads the AST and the resolved scope and appends instructions; it never runs code, touches
+storage, or changes a node.
 """
 
 cimport cython
@@ -1504,16 +1505,9 @@ cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
         _code_in_list(p, b, scope, e, target)
     elif t is T_Case:
         _code_case_b(p, b, scope, e, target)
+    elif t is T_FunctionCall:
+        _code_function(p, b, scope, e, target)
     else:
-        if t is T_FunctionCall and type(scope) is Scope:
-            # an aggregate call the query has computed (its register in the scope's
-            # overrides, keyed by id(e)): expr._code_function's first test, made here
-            ov = (<Scope>scope).overrides
-            if ov:
-                r_ = (<dict>ov).get(PyLong_FromVoidPtr(<void *>e))
-                if r_ is not None:
-                    b.emit(OP_SCopy, r_, target)
-                    return 0
         _expr._code_expr_other(p, scope, e, target)
 
 
@@ -1545,6 +1539,77 @@ cdef int _code_unary(p, ProgramBuilder b, scope, e, int target) except -1:
         b.emit(OP_BitNot, r, target)
     else:
         b.emit(OP_Not, r, target)
+
+
+cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
+    """A function call (an exact FunctionCall): an aggregate the query has computed is
+    read from its register (the scope's overrides, keyed by id(e)); another aggregate is
+    an enclosing query's or a misuse (``expr._code_outer_aggregate``); coalesce(),
+    ifnull(), iif(), likely(), unlikely() and likelihood() are coded inline, as SQLite
+    does; any other scalar function is an OP_Function over its arguments' registers."""
+    cdef Py_ssize_t nargs, i
+    cdef int base, end
+    if scope is not None:
+        ov = (<Scope>scope).overrides if type(scope) is Scope else scope.overrides
+        if ov:
+            r_ = ov.get(PyLong_FromVoidPtr(<void *>e))
+            if r_ is not None:
+                b.emit(OP_SCopy, r_, target)
+                return 0
+    args = slot(e, F_FC_ARGS)
+    star = slot(e, F_FC_STAR)
+    nargs = 0 if star else len(args)
+    ename = slot(e, F_FC_NAME)
+    name = ename.lower()
+    if slot(e, F_FC_OVER) is not None:
+        raise OperationalError("window functions are not supported")
+    functions = p.functions
+    if functions.is_aggregate(name, nargs):
+        _expr._code_outer_aggregate(p, scope, e, target)
+        return 0
+    if slot(e, F_FC_DISTINCT) or star:
+        raise OperationalError("DISTINCT aggregates must have exactly one argument"
+                               if slot(e, F_FC_DISTINCT) else
+                               f"wrong number of arguments to function {ename}()")
+    if name == "coalesce" and nargs < 2:
+        raise OperationalError(f"wrong number of arguments to function {ename}()")
+    if (name == "coalesce" or name == "ifnull") and nargs >= 2:
+        if name == "ifnull" and nargs != 2:
+            raise OperationalError(f"wrong number of arguments to function {ename}()")
+        end = b.new_label()
+        for i in range(nargs):
+            _code_expr(p, b, scope, args[i], target)
+            if i < nargs - 1:
+                b.emit(OP_NotNull, target, end)
+        b.resolve(end)
+        return 0
+    if (name == "iif" or name == "if") and nargs == 3:
+        _code_case_b(p, b, scope, T_Case(None, [(args[0], args[1])], args[2]), target)
+        return 0
+    if ((name == "likely" or name == "unlikely") and nargs == 1 or
+            name == "likelihood" and nargs == 2):
+        _code_expr(p, b, scope, args[0], target)
+        return 0
+    f = functions.scalar(name, nargs)
+    if f is None:
+        if p.db.function_exists(name):
+            raise OperationalError(f"wrong number of arguments to function {ename}()")
+        raise OperationalError(f"no such function: {ename}")
+    if nargs and getattr(f, "needs_collation", False):
+        coll = None
+        for a in args:  # the first argument that carries a collation (BINARY counts)
+            has, c = _expr_coll_seq(a, scope)
+            if has:
+                coll = c
+                break
+        cf = p.coll_func(coll)
+        if cf is not f.coll:  # (a call with the collation it has is the same call)
+            f = f.with_collation(cf)
+    base = b.alloc_reg(nargs if nargs > 1 else 1)
+    for i in range(nargs):
+        _code_expr(p, b, scope, args[i], base + i)
+    b.emit(OP_Function, 0, base, target, f, nargs)
+    return 0
 
 
 cdef inline bint _maybe_vector(x):

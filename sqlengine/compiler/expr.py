@@ -7,10 +7,10 @@ BETWEEN, CASE, LIKE/GLOB, CAST and the three kinds of subquery are lowered here.
 module reads the AST and the resolved scope; it never runs code or touches storage.
 
 The kinds met in nearly every statement (literals, columns, parameters, operators,
-comparisons, BETWEEN, IN (list), CASE, conditions as jumps) and the expression walk are
-coded in the compiled ``_codegen`` module and re-exported from here; the rest (function
-calls, LIKE/GLOB, subqueries, row values, RAISE, NEW/OLD in triggers) is below, and
-``_codegen`` calls back into it.
+comparisons, BETWEEN, IN (list), CASE, function calls, conditions as jumps) and the
+expression walk are coded in the compiled ``_codegen`` module and re-exported from here;
+the rest (LIKE/GLOB, subqueries, row values, RAISE, NEW/OLD in triggers, an enclosing
+query's aggregate) is below, and ``_codegen`` calls back into it.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from sqlengine.compiler.resolve import (  # noqa: F401
 from sqlengine.compiler.walk import find_node
 from sqlengine.errors import OperationalError
 from sqlengine.sql.ast import (
-    Binary, Case, Cast, Collate, Compound, CurrentTime, Exists, FunctionCall, InSelect,
+    Binary, Cast, Collate, Compound, CurrentTime, Exists, FunctionCall, InSelect,
     InTable, Join, Like, Literal, Raise, ResultColumn, RowValue, Subquery, SubqueryRef,
     Unary, Values)
 from sqlengine.vdbe.opcodes import (
-    OE_ABORT, ON_CONFLICT, OP_Function, OP_Goto, OP_Not, OP_NotNull, OP_Null, OP_Raise,
+    OE_ABORT, ON_CONFLICT, OP_Function, OP_Goto, OP_Not, OP_Null, OP_Raise,
     OP_SCopy)
 
 _AGG_NAMES = frozenset(("count", "sum", "total", "avg", "min", "max", "group_concat",
@@ -88,8 +88,6 @@ def _code_expr_other(p, scope, e, target):
         _code_in_select(p, scope, e, target)
     elif t is Like:
         _code_like(p, scope, e, target)
-    elif t is FunctionCall:
-        _code_function(p, scope, e, target)
     elif t is Subquery:
         _select.code_scalar_subquery(p, scope, e, target)
     elif t is Exists:
@@ -195,65 +193,6 @@ def _code_like(p, scope, e, target):
     p.b.emit(OP_Function, 0, base, target, f, len(args))
     if e.negated:
         p.b.emit(OP_Not, target, target)
-
-
-def _code_function(p, scope, e, target):
-    b = p.b
-    if scope is not None:
-        ov = scope.overrides.get(id(e))
-        if ov is not None:
-            b.emit(OP_SCopy, ov, target)
-            return
-    nargs = 0 if e.star else len(e.args)
-    name = e.name.lower()
-    if e.over is not None:
-        raise OperationalError("window functions are not supported")
-    if p.functions.is_aggregate(name, nargs):
-        _code_outer_aggregate(p, scope, e, target)
-        return
-    if e.distinct or e.star:
-        raise OperationalError("DISTINCT aggregates must have exactly one argument"
-                               if e.distinct else f"wrong number of arguments to function {e.name}()")
-    if name == "coalesce" and nargs < 2:
-        raise OperationalError(f"wrong number of arguments to function {e.name}()")
-    if name in ("coalesce", "ifnull") and nargs >= 2:
-        if name == "ifnull" and nargs != 2:
-            raise OperationalError(f"wrong number of arguments to function {e.name}()")
-        end = b.new_label()
-        for i, a in enumerate(e.args):
-            code_expr(p, scope, a, target)
-            if i < nargs - 1:
-                b.emit(OP_NotNull, target, end)
-        b.resolve(end)
-        return
-    if name in ("iif", "if") and nargs == 3:
-        _code_case(p, scope, Case(None, [(e.args[0], e.args[1])], e.args[2]), target)
-        return
-    if name in ("likely", "unlikely") and nargs == 1:
-        code_expr(p, scope, e.args[0], target)
-        return
-    if name == "likelihood" and nargs == 2:
-        code_expr(p, scope, e.args[0], target)
-        return
-    f = p.functions.scalar(name, nargs)
-    if f is None:
-        if p.db.function_exists(name):
-            raise OperationalError(f"wrong number of arguments to function {e.name}()")
-        raise OperationalError(f"no such function: {e.name}")
-    if getattr(f, "needs_collation", False) and nargs:
-        coll = None
-        for a in e.args:  # the first argument that carries a collation (BINARY counts)
-            has, c = expr_coll_seq(a, scope)
-            if has:
-                coll = c
-                break
-        cf = p.coll_func(coll)
-        if cf is not f.coll:  # (a call with the collation it has is the same call)
-            f = f.with_collation(cf)
-    base = b.alloc_reg(max(nargs, 1))
-    for i, a in enumerate(e.args):
-        code_expr(p, scope, a, base + i)
-    b.emit(OP_Function, 0, base, target, f, nargs)
 
 
 def _code_outer_aggregate(p, scope, e, target):
