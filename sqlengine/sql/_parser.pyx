@@ -1555,7 +1555,7 @@ def parse_one(str sql not None, Py_ssize_t start=0):
     while start < n:
         k = next_token(&src, start, n, &e)
         if k != K_SPACE and k != T_SEMI:
-            return parse_at(sql, start)
+            return parse_at(sql, start, &src, k, e)
         start = e
     return None
 
@@ -1576,24 +1576,25 @@ cdef inline int _put(list values, Py_ssize_t i, Py_ssize_t *size, object v) exce
     return 0
 
 
-def parse_at(str sql not None, Py_ssize_t pos):
-    """Parse the statement whose first token starts at ``pos`` (caller skipped blanks)."""
+cdef object parse_at(str sql, Py_ssize_t pos, const Src *first, int kind, Py_ssize_t e):
+    """Parse the statement whose first token starts at ``pos`` (caller skipped blanks):
+    ``kind``, ending at ``e``, as next_token read it over ``first`` (the text's Src)."""
     cdef Py_ssize_t n = len(sql)
-    cdef Src src = source(sql)
+    cdef Src src = first[0]
     cdef int states[STACK_DEPTH + 1]
     cdef Py_ssize_t starts[STACK_DEPTH + 1]
     cdef Py_ssize_t ends[STACK_DEPTH + 1]
     cdef int top = 0          # index of the top state; symbols are 1..top
-    cdef int kind, t, a, st, r, length, code, last = -100, word = -1
+    cdef int t, a, st, r, length, code, last = -100, word = -1
     cdef unsigned int hash = 0
-    cdef Py_ssize_t s = pos, e = 0, rs, re_, last_end = pos, stmt_start = pos
+    cdef Py_ssize_t s = pos, rs, re_, last_end = pos, stmt_start = pos
     cdef list values = [None] * 24  # (grows past 24 symbols; [0]: the bottom state's)
     cdef Py_ssize_t vsize = 24      # len(values)
     cdef object v, fn
     cdef bint failed = False  # builder.error is set (see fail() in builder.py)
     builder = new_builder(sql, pos)
     states[0] = 0
-    kind = next_token(&src, s, n, &e)
+    src.shifted = 0
     while True:
         if kind == K_SPACE:
             s = e
