@@ -15,7 +15,9 @@ The rewrite applies only where it cannot change a result, a name or an error:
   DISTINCT, GROUP BY, HAVING, window, ORDER BY, LIMIT, WITH or view column list, result
   columns ``*`` or plain distinct names of the table's columns spelled as declared, a
   WHERE of names of its columns and no subquery, its names unqualified or qualified by
-  the table's name or alias); a subquery without an alias is merged under the name
+  the table's name or alias), or such a core whose result columns are expressions of the
+  table's columns or its columns under other names (compiler/flatsubst.py: copied where
+  the outer query names them, under its further conditions); a subquery without an alias is merged under the name
   ``(subquery-N)``, or the join left as it is (when it cannot be merged, or the query
   writes that name);
 - on the right of a LEFT JOIN, the outer query is not DISTINCT (SQLite's restriction:
@@ -42,8 +44,9 @@ names qualified by the item's name are then qualified by the table each column c
 from, and a name any of its tables has but the item does not return (or has twice) is
 not written in the outer query, as above.
 
-Each merged column is the table's column itself, so its affinity, collation, declared
-type and name are those the materialized subquery had. This module rewrites ASTs only.
+Each merged column is the table's column itself (or a copy of its expression, which
+flatsubst.py makes only where it behaves as the subquery's column did), so its affinity,
+collation, declared type and name are those the materialized subquery had. This module rewrites ASTs only.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ from __future__ import annotations
 import dataclasses
 from functools import partial
 
+from sqlengine.compiler.flatsubst import (Copier, expr_columns, null_strict, outer_allows,
+                                          rewritten_ok)
 from sqlengine.compiler.flatten import (_exported, _rebound, _star_listed, flatten_from)
 from sqlengine.compiler.truefalse import WORDS
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children
@@ -62,10 +67,18 @@ _SUBQUERIES = SUBQUERY_NODES + (InTable,)
 _INNER = ("INNER", ",", "CROSS")
 
 
-def flatten_join(p, core, order_by):
-    """``core`` (whose FROM clause is a Join with a view or subquery item: the compiled
-    select._joins_subquery tells) with each such item that can be merged read as its
-    table, or ``core`` itself when none can."""
+def flatten_join(p, core, order_by, arm=False):
+    """(``core``, ``order_by``) (a core whose FROM clause is a Join with a view or
+    subquery item: the compiled select._joins_subquery tells; ``arm``: it is an arm of a
+    compound SELECT) with each such item that can be merged read as its table, or
+    themselves when none can."""
+    out = _flatten_join(p, core, order_by, arm)
+    return out if type(out) is tuple else (out, order_by)
+
+
+def _flatten_join(p, core, order_by, arm):
+    """flatten_join's ``core``, or (``core``, ``order_by``) when copies were made in
+    its ORDER BY."""
     items = []
     f = core.from_
     while type(f) is Join:
@@ -94,6 +107,9 @@ def flatten_join(p, core, order_by):
         if join is not None and join.kind == "LEFT" and core.distinct:
             continue
         m = _mergeable(p, it)
+        if m is not None and m[3] is not None and join is not None and join.kind == "LEFT" \
+                and not all(null_strict(e) for e, _n in m[3].values()):
+            continue  # (copies: see flatsubst.py)
         if m is not None:
             merges[k] = m
     if not merges:
@@ -104,7 +120,7 @@ def flatten_join(p, core, order_by):
             used.update((None, n.lower()) for n in join.using)
     taken = {n.lower() for n in names} | {q for q, _n in used}
     for k in list(merges):
-        body, hidden, inner = merges[k]
+        body, hidden, inner, _subst = merges[k]
         vis = names[k].lower()
         if any((n is None or n in hidden) and (q is None or q == vis) for q, n in used):
             del merges[k]
@@ -116,6 +132,9 @@ def flatten_join(p, core, order_by):
             del merges[k]
         elif inner is not None:
             taken.update(inner[2])
+    if any(m[3] is not None for m in merges.values()) and not outer_allows(
+            p, core, order_by, items, names, merges, _holds_subquery, _outer_names):
+        merges = {k: m for k, m in merges.items() if m[3] is None}
     for k, (it, _join) in enumerate(items):  # an unnamed item: merged, and its name unused
         if type(it) is SubqueryRef and it.alias is None and (
                 k not in merges or any(q == names[k] for q, _n in used)):
@@ -125,7 +144,18 @@ def flatten_join(p, core, order_by):
     if any(type(rc) is Star and rc.table is None for rc in core.columns) and any(
             j is not None and j.using and k not in merges for k, (_it, j) in enumerate(items)):
         return core  # (``*`` leaves out a USING column of the right item: not ``name.*``)
-    return _rewrite(p, core, items, names, merges)
+    if all(m[3] is None for m in merges.values()):
+        return _rewrite(p, core, items, names, merges, None)
+    copier = Copier(p, items, names, merges)
+    out = _rewrite(p, core, items, names, merges, copier)
+    ob = copier.order_by(core, order_by)
+    if rewritten_ok(p, out, ob, items, names, merges, copier, arm):
+        return out, ob
+    merges = {k: m for k, m in merges.items() if m[3] is None}
+    for k, (it, _join) in enumerate(items):  # (as above: an unnamed item left as it is)
+        if type(it) is SubqueryRef and it.alias is None and k not in merges:
+            return core
+    return _rewrite(p, core, items, names, merges, None) if merges else core
 
 
 def _has_window(core) -> bool:
@@ -160,20 +190,25 @@ def _mergeable(p, item):
         return _join_body(p, sel.body)
     body = _star_listed(p, flatten_from(p, sel.body, None, views))  # (a view of a view ...)
     exported = _exported(p, body, True)
+    subst = None
     if exported is None:
-        return None
+        subst = expr_columns(p, body)
+        if subst is None:
+            return None
+        exported = set(subst)
     table = body.from_
     if view is not None and p.db.attached and _rebound(p, view, table.name):
         return None
     t = p.schema.table(table.name)
     declared = {c.name.lower(): c.name for c in t.columns}
-    for rc in body.columns:  # (a name spelled otherwise names a column differently)
-        if declared[rc.expr.name.lower()] != rc.expr.name:
-            return None
+    if subst is None:
+        for rc in body.columns:  # (a name spelled otherwise names a column differently)
+            if declared[rc.expr.name.lower()] != rc.expr.name:
+                return None
     if any(w in declared for w in WORDS):
         return None
     hidden = (set(declared) | set(_ROWID_NAMES)) - exported
-    return body, hidden, None
+    return body, hidden, None, subst
 
 
 def _joined_names(f):
@@ -235,7 +270,7 @@ def _join_body(p, body):
             n = c.name.lower()
             (twice if n in every else every).add(n)
     hidden = every - set(qual) | twice
-    return body, hidden, (items, qual, tables)
+    return body, hidden, (items, qual, tables), None
 
 
 def _owner(e, tables):
@@ -314,9 +349,10 @@ def _outer_names(core, order_by):
     return out
 
 
-def _rewrite(p, core, items, names, merges):
+def _rewrite(p, core, items, names, merges, copier):
     """``core`` with the items ``merges`` names (their number -> (inner core, _)) read as
-    their tables, their WHERE clauses joined to its WHERE and its ``*`` written out."""
+    their tables, their WHERE clauses joined to its WHERE and its ``*`` written out
+    (``copier``: a flatsubst.Copier when some have their columns copied, else None)."""
     if p.flat_names is None:
         p.flat_names = {}
     where = None
@@ -326,11 +362,13 @@ def _rewrite(p, core, items, names, merges):
         on = join.on if join is not None else None
         if on is not None and retarget:
             on = _retargeted(on, retarget)
+        if on is not None and copier is not None:
+            on = copier.expr(on)
         m = merges.get(k)
         if m is None:
             out.append((it, join, on))
             continue
-        body, _hidden, inner = m
+        body, _hidden, inner, _subst = m
         if inner is not None:  # its tables, the first brought by the item's join, whose
             # ON terms join the last one's (all inner joins: where they sit is no matter)
             tables = inner[0]
@@ -359,6 +397,8 @@ def _rewrite(p, core, items, names, merges):
         from_ = dataclasses.replace(join, left=from_, right=it, on=on)
     if core.where is not None:
         w = _retargeted(core.where, retarget) if retarget else core.where
+        if copier is not None:
+            w = copier.expr(w)
         where = w if where is None else _and(where, w)
     columns = core.columns
     if retarget:
@@ -366,24 +406,29 @@ def _rewrite(p, core, items, names, merges):
                                    group_by=_retargeted(core.group_by, retarget),
                                    having=_retargeted(core.having, retarget))
         columns = core.columns
+    if copier is not None:
+        core = dataclasses.replace(core, columns=[copier.result(rc) for rc in core.columns],
+                                   group_by=copier.expr(core.group_by),
+                                   having=copier.expr(core.having))
+        columns = core.columns
     if any(type(rc) is Star for rc in columns):
         columns = []
         for rc in core.columns:
             if type(rc) is Star:
-                columns += _star_columns(rc, names, merges, items)
+                columns += _star_columns(p, rc, names, merges, items, copier)
             else:
                 columns.append(rc)
     features = core.features
-    for body, _h, _i in merges.values():
+    for body, _h, _i, _s in merges.values():
         features |= body.features
     return dataclasses.replace(core, columns=columns, from_=from_, where=where,
                                features=features)
 
 
-def _star_columns(rc, names, merges, items):
+def _star_columns(p, rc, names, merges, items, copier):
     """What the ``*`` or ``name.*`` ``rc`` stands for: a merged item's returned columns,
-    qualified by its name (for ``*``, not those a USING clause of its join names), or
-    another item's ``name.*``."""
+    qualified by its name (for ``*``, not those a USING clause of its join names; copies
+    of its expressions when ``copier`` has them), or another item's ``name.*``."""
     out = []
     want = rc.table.lower() if rc.table is not None else None
     for k, name in enumerate(names):
@@ -392,6 +437,9 @@ def _star_columns(rc, names, merges, items):
         m = merges.get(k)
         if m is None:
             out.append(Star(name, rc.pos) if want is None else rc)
+            continue
+        if m[3] is not None:
+            out += copier.star(name, m[3], p.schema.table(m[0].from_.name))
             continue
         qual = m[2][1] if m[2] is not None else None
         join = items[k][1]

@@ -1015,7 +1015,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     if type(f) is SubqueryRef or type(f) is TableRef and p.schema.views:
         core = flatten_from(p, core, order_by)  # (a view or subquery to merge, perhaps)
     elif type(f) is Join and _joins_subquery(f, p.schema.views):
-        core = flatten_join(p, core, order_by)  # (the same, as one item of a join)
+        core, order_by = flatten_join(p, core, order_by, compound_arm)  # (in a join)
     if unused is not None:  # (what only they name of a FROM subquery: unused too)
         if p.uncoded_results is None:
             p.uncoded_results = {}

@@ -128,6 +128,8 @@ create index ta on t(a, b);
 create table u(c, d);
 create view v as select a, b from t where b > 1;
 create view vq as select t.a, t.b from t where t.b > 1;
+create view ve as select a, a + 1 as a1, b || 'z' as bz, b * 2 as b2 from t where b > 1;
+create view vn as select a, coalesce(b, 0) as cb from t;
 create table w(e, f);
 create index uc on u(c);
 create view tu as select t.a, b, u.d from t join u on t.a = u.c where u.d > 1;
@@ -157,6 +159,14 @@ def _join_answer(mod, q, eqp):
     "select x.*, t.* from t join (select a from t where b > 1) x using (a)",
     "select * from vq join u on vq.a = u.c",  # (names qualified in the view)
     "select * from (select tt.a from t as tt where tt.b > 2) x join u on x.a = u.c",
+    # expression columns and renamed ones (compiler/flatsubst.py): copied where named
+    "select * from (select a as z from t) x join u on x.z = u.c",
+    "select * from (select a + 1 as c, b from t) x join u on x.c = u.c",
+    "select * from ve join u on ve.a = u.c",
+    "select * from u join ve on ve.a1 = u.c",
+    "select ve.bz, ve.a1 * 2 from u, ve where ve.a = u.c and ve.b2 > 2 order by ve.a1",
+    "select * from (select a + 1 as c from t) x, (select a - 1 as c from t) y"
+    " where x.c = y.c",
 ])
 def test_join_item_flattened(q, eqp):
     ref = _join_answer(sqlite3, q, eqp)
@@ -167,11 +177,17 @@ def test_join_item_flattened(q, eqp):
 @pytest.mark.parametrize("q", [
     "select b from (select a from t) x join t on x.a = t.a",  # a column it hides
     "select x.rowid from (select a from t) x join u on x.a = u.c",  # its rowid
-    "select * from (select a as z from t) x join u on x.z = u.c",  # an aliased column
     "select distinct u.d from u left join (select a from t) x on x.a = u.c",  # (SQLite's
     # restriction: not on the right of a LEFT JOIN under DISTINCT)
     "select * from (select a from t) x join (select c as a from u) y using (a)",  # USING
     "select * from (select distinct a from t) x join u on x.a = u.c",  # DISTINCT
+    # (copies: SQLite's IF_NULL_ROW keeps coalesce() NULL on the NULL row; not here)
+    "select * from u left join vn on vn.a = u.c",
+    "select * from (select a + 1 as c from t) x join u using (c)",  # USING
+    "select x.c from (select a + 1 as c from t) x join u on x.c = u.c"
+    " where exists (select 1 from w where w.e = x.c)",  # a subquery in the outer query
+    "select * from (select a + 1 as c from t) x join u on x.c = u.c"
+    " union select 1, 2, 3",  # (a compound's arm: not for a copy without collation)
 ])
 def test_join_item_left_to_materialization(q, eqp):
     eng = sqlengine.connect(":memory:")
@@ -184,6 +200,8 @@ def test_join_item_left_to_materialization(q, eqp):
     "select * from u left join (select a from t) x on x.a = u.c",
     "select * from u left join v on v.a = u.c",
     "select u.c, v.b, typeof(v.a) from u left join v on v.a = u.c where v.b is null",
+    "select * from u left join ve on ve.a = u.c",  # (copies NULL on the NULL row)
+    "select u.c, ve.a1, ve.bz is null from u left join ve on ve.a = u.c where ve.b2 > 0",
 ])
 def test_join_item_right_of_left_join(q, eqp):
     ref = _join_answer(sqlite3, q, eqp)
@@ -206,6 +224,22 @@ def test_join_item_right_of_left_join(q, eqp):
      " group by t.a"),
 ])
 def test_join_item_over_a_join(q, written, eqp):
+    ref = _join_answer(sqlite3, q, eqp)
+    eng = _join_answer(sqlengine, q, eqp)
+    assert sorted(eng[0], key=repr) == sorted(ref[0], key=repr) and eng[1] == ref[1]
+    assert eng[2] == _join_answer(sqlengine, written, eqp)[2]
+    assert not any(line.startswith("MATERIALIZE") for line in eng[2])
+
+
+@pytest.mark.parametrize("q, written", [
+    # copies of expression columns: the loops those of the query written with them
+    ("select x.s, count(*) from (select b - a as s, a from t) x join u on x.a = u.c"
+     " group by x.s order by 1",
+     "select t.b - t.a, count(*) from t join u on t.a = u.c group by t.b - t.a order by 1"),
+    ("select ve.bz, w.f from ve, w where ve.a1 = w.e",
+     "select t.b || 'z', w.f from t, w where t.a + 1 = w.e and t.b > 1"),
+])
+def test_join_item_copies(q, written, eqp):
     ref = _join_answer(sqlite3, q, eqp)
     eng = _join_answer(sqlengine, q, eqp)
     assert sorted(eng[0], key=repr) == sorted(ref[0], key=repr) and eng[1] == ref[1]

@@ -1,0 +1,466 @@
+"""Expression columns for compiler/flatjoin.py: a view or FROM subquery in a join whose
+result columns are expressions of its table (or its columns under other names)
+
+    SELECT <outer> FROM a JOIN (SELECT b || 'z' AS bz, a + 1 AS c FROM tab WHERE <w>) AS x ...
+
+is merged as ``tab AS x`` with each outer reference to one of its columns replaced by a
+copy of that column's expression, its names qualified by ``x`` (SQLite's substExpr), so
+``x.c = u.e`` becomes ``x.a + 1 = u.e``.
+
+A copy is what the subquery's column was only where the outer query cannot tell them
+apart, so this module says when the rewrite applies (flatjoin.py's own conditions hold
+too):
+
+- the inner core's result columns are expressions of its table's columns (names
+  unqualified or qualified by its table's name or alias) with distinct names (none a
+  rowid's nor TRUE/FALSE), without subqueries, parameters, COLLATE clauses, aggregate or
+  window calls (a function that is not deterministic is called at each use of a copy, as
+  in SQLite), and none a function call when the statement may make JSON (SQLite's copy
+  of a call clears its JSON subtype: compiler/subtype.py);
+- on the right of a LEFT JOIN, each expression is NULL when its table's columns are (the
+  row padding an unmatched one: SQLite keeps its IF_NULL_ROW for the others);
+- the outer query has no subquery and no USING join, and writes an unqualified name of
+  the item's columns only where no other item has that name (its ORDER BY's copies are
+  made too, except in a bare term naming a result alias, which stays that alias);
+- a copy that carries no collation (SQLite wraps one in an implicit ``COLLATE BINARY``,
+  which this AST cannot write) is compared with nothing that may carry a collation other
+  than BINARY nor is a result column of a compound's arm (whose collation the compound
+  uses), and a result column named by the copy's column name (an alias then) is no name
+  the outer query writes.
+
+Types and affinities need no care: a column of a subquery has its expression's affinity,
+which is the copy's. This module rewrites ASTs only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import partial
+
+from sqlengine.compiler.subtype import _is_call, _may_carry_json
+from sqlengine.compiler.truefalse import WORDS
+from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children
+from sqlengine.sql.ast import (Between, Binary, Case, Cast, Collate, Column, Compound,
+                               FunctionCall, InList, InTable, Join, Param, Raise,
+                               ResultColumn, RowValue, SelectCore, SubqueryRef,
+                               TableRef, Unary)
+
+_SUBQUERIES = SUBQUERY_NODES + (InTable,)
+_ROWID_NAMES = frozenset(("rowid", "oid", "_rowid_"))
+_COMPARE = frozenset(("=", "==", "!=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT"))
+# operators whose result is NULL when an operand is
+_STRICT = _COMPARE - {"IS", "IS NOT"} | {"+", "-", "*", "/", "%", "||", "&", "|", "<<",
+                                         ">>"}
+_NEED_COLL = frozenset(("min", "max", "nullif"))  # (scalar, of several arguments)
+
+
+def expr_columns(p, body):
+    """{lower-case name: (expression, name)} of the result columns of ``body`` (a core
+    over one table of the schema, with no DISTINCT, GROUP BY, HAVING or window, not
+    all of them plain columns under their own names) when they can be copied into an
+    outer query, else None."""
+    if body.distinct or body.group_by or body.having is not None or body.windows:
+        return None
+    table = body.from_
+    if type(table) is not TableRef or table.schema is not None or getattr(p, "ctes", None):
+        return None
+    t = p.schema.table(table.name)
+    if t is None:
+        return None
+    columns = {c.name.lower() for c in t.columns}
+    own = (table.alias or table.name).lower()
+    out = {}
+    for rc in body.columns:
+        if type(rc) is not ResultColumn:
+            return None
+        e = rc.expr
+        name = rc.alias or (e.name if type(e) is Column else rc.text)
+        key = name.lower()
+        if not name or key in out or key in _ROWID_NAMES or key in WORDS:
+            return None
+        if not _copyable(p, e, own, columns) or _is_call(e) and _may_carry_json(p):
+            return None  # (SQLite clears the JSON subtype of a call it copies)
+        out[key] = (e, name)
+    if body.where is not None and not _copyable(p, body.where, own, columns):
+        return None
+    return out
+
+
+def _copyable(p, e, own, columns) -> bool:
+    """``e`` reads only columns of its table (qualified by ``own`` or not) and holds
+    nothing a copy would change: no subquery, parameter, COLLATE, RAISE, aggregate or
+    window call, or unknown function (a function that is not deterministic is called
+    at each use of a copy, as in SQLite: ``x.r = x.r`` is false for ``random() AS r``)."""
+    reg = p.db.functions.reg
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if isinstance(x, _SUBQUERIES) or t is Param or t is Collate or t is Raise:
+            return False
+        if t is Column:
+            if x.schema is not None or x.table is not None and x.table.lower() != own \
+                    or x.name.lower() not in columns:
+                return False
+            continue
+        if t is FunctionCall:
+            if x.over is not None or x.filter is not None or x.distinct or x.order_by:
+                return False
+            f = reg.find(x.name, 0 if x.star else len(x.args))
+            if f is None or f.kind != "scalar":
+                return False
+        stack.extend(iter_children(x))
+    return True
+
+
+def null_strict(e) -> bool:
+    """Whether ``e`` is NULL when every column it reads is NULL."""
+    t = type(e)
+    if t is Column:
+        return True
+    if t is Binary:
+        return e.op.upper() in _STRICT and (null_strict(e.left) or null_strict(e.right))
+    if t is Unary:
+        return e.op.upper() in ("-", "+", "~", "NOT") and null_strict(e.operand)
+    if t is Cast:
+        return null_strict(e.expr)
+    return False
+
+
+def outer_allows(p, core, order_by, items, names, merges, holds_subquery, outer_names):
+    """Whether the outer query lets the items of ``merges`` with copied columns be
+    merged (see the module docstring; the checks that need the rewritten query are
+    ``rewritten_ok``'s)."""
+    if any(j is not None and j.using for _it, j in items) or holds_subquery(core):
+        return False
+    used = {n for q, n in outer_names(core, None) if q is None}
+    for o in order_by or ():
+        if bare_alias(core, o.expr):
+            continue
+        stack = [o.expr]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, _SUBQUERIES):
+                return False
+            if type(x) is Column:
+                if x.table is None and x.schema is None:
+                    used.add(x.name.lower())
+                continue
+            stack.extend(iter_children(x))
+    for k, m in merges.items():
+        if m[3] is None:
+            continue
+        mine = used.intersection(m[3])
+        if not mine:
+            continue
+        for j, (it, _join) in enumerate(items):
+            if j == k:
+                continue
+            theirs = _item_names(p, it, merges.get(j))
+            if theirs is None or not theirs.isdisjoint(mine):
+                return False  # (ambiguous there, or perhaps)
+    return True
+
+
+def bare_alias(core, e) -> bool:
+    """Whether the ORDER BY term ``e`` is a bare name of a result alias of ``core`` (it
+    names that result column, not a column of the FROM clause)."""
+    if type(e) is not Column or e.table is not None:
+        return False
+    n = e.name.lower()
+    return any(type(rc) is ResultColumn and rc.alias is not None and rc.alias.lower() == n
+               for rc in core.columns)
+
+
+def _item_names(p, it, m):
+    """The lower-case column names FROM item ``it`` (merged as ``m``) shows, or None
+    when unknown."""
+    if m is not None:
+        if m[3] is not None:
+            return set(m[3])
+        if m[2] is not None:
+            return set(m[2][1])
+        return {rc.expr.name.lower() for rc in m[0].columns}
+    if type(it) is TableRef:
+        if it.schema is not None:
+            return None
+        t = p.schema.table(it.name)
+        if t is not None:
+            return {c.name.lower() for c in t.columns}
+        view = p.schema.views.get(it.name.lower())
+        if view is None:
+            return None
+        if view.columns:
+            return {c.lower() for c in view.columns}
+        return _select_names(view.select)
+    if type(it) is SubqueryRef:
+        return _select_names(it.select)
+    return None
+
+
+def _select_names(sel):
+    body = sel.body
+    while type(body) is Compound:
+        body = body.left
+    if type(body) is not SelectCore:
+        return None
+    out = set()
+    for rc in body.columns:
+        if type(rc) is not ResultColumn:
+            return None
+        e = rc.expr
+        out.add((rc.alias or (e.name if type(e) is Column else rc.text)).lower())
+    return out
+
+
+class Copier:
+    """Replaces the outer query's references to the copied columns of merged items
+    (``subst``: visible item name -> its expr_columns), remembering the copies that
+    carry no collation (``lost``) and the names given to result columns as aliases."""
+
+    def __init__(self, p, items, names, merges):
+        self.p = p
+        self.by_name = {}  # lower-case item name -> (item name, columns, table)
+        self.unq = {}  # lower-case column name -> (item name, columns) (None: two)
+        for k, m in merges.items():
+            if m[3] is None:
+                continue
+            table = p.schema.table(m[0].from_.name)
+            self.by_name[names[k].lower()] = (names[k], m[3], table)
+            for n in m[3]:
+                self.unq[n] = None if n in self.unq else names[k].lower()
+        self.lost = set()
+        self.aliases = set()
+
+    def _copy(self, x):
+        """The copy for the Column ``x``, else None."""
+        if x.schema is not None:
+            return None
+        if x.table is not None:
+            hit = self.by_name.get(x.table.lower())
+        else:
+            q = self.unq.get(x.name.lower())
+            hit = self.by_name.get(q) if q is not None else None
+        if hit is None or x.name.lower() not in hit[1]:
+            return None
+        e = _fresh(hit[1][x.name.lower()][0], hit[0])
+        if _chain_end(e) is not Column:
+            self.lost.add(id(e))
+        return e
+
+    def expr(self, e):
+        if e is None:
+            return None
+        if type(e) is list:
+            return [self.expr(x) for x in e]
+        if type(e) is Column:
+            c = self._copy(e)
+            return e if c is None else c
+        return map_children(e, self.expr)
+
+    def order_by(self, core, order_by):
+        """``order_by`` of the original ``core`` with its copies in it."""
+        if not order_by:
+            return order_by
+        return [o if bare_alias(core, o.expr) else dataclasses.replace(o, expr=self.expr(o.expr))
+                for o in order_by]
+
+    def result(self, rc):
+        """The result column ``rc`` with its copies in it, named as it was."""
+        if type(rc) is not ResultColumn:
+            return rc
+        e = rc.expr
+        if type(e) is not Column or rc.alias is not None:
+            return ResultColumn(self.expr(e), rc.alias, rc.text)
+        c = self._copy(e)
+        if c is None:
+            return rc
+        hit = self.by_name[(e.table or self.unq[e.name.lower()]).lower()]
+        name = e.name if self.p.early_names else hit[1][e.name.lower()][1]
+        return self._named(c, name, hit[2])
+
+    def star(self, k_name, columns, table):
+        """The result columns a ``*`` or ``x.*`` shows of a merged item's copies."""
+        return [self._named(self._copy_of(k_name, key), name, table)
+                for key, (_e, name) in columns.items()]
+
+    def _copy_of(self, k_name, key):
+        e = _fresh(self.by_name[k_name.lower()][1][key][0], k_name)
+        if _chain_end(e) is not Column:
+            self.lost.add(id(e))
+        return e
+
+    def _named(self, c, name, table):
+        if type(c) is Column:  # (named by the table's column unless given an alias)
+            i = table.col_index.get(c.name.lower(), -1)
+            declared = table.columns[i].name if i >= 0 else c.name
+            if c.name == name and declared == name:
+                return ResultColumn(c, None, name)
+            self.aliases.add(name.lower())
+            return ResultColumn(c, name, name)
+        return ResultColumn(c, None, name)
+
+
+def _fresh(e, name):
+    """A new copy of every node of ``e`` (an inner expression), its column names
+    qualified by ``name``."""
+    if type(e) is Column:
+        return dataclasses.replace(e, table=name)
+    return dataclasses.replace(map_children(e, partial(_fresh, name=name)))
+
+
+def _chain_end(e):
+    """The type of what carries ``e``'s collation when it has no COLLATE: the operand
+    under CAST, unary + and a row value's first item."""
+    while True:
+        t = type(e)
+        if t is Cast:
+            e = e.expr
+        elif t is Unary and e.op == "+":
+            e = e.operand
+        elif t is RowValue and e.items:
+            e = e.items[0]
+        else:
+            return t
+
+
+def rewritten_ok(p, core, order_by, items, names, merges, copier, arm) -> bool:
+    """Whether the rewritten ``core`` and ``order_by`` compare no collation-less copy
+    with an operand that may carry another collation than BINARY (nor return one, when
+    ``core`` is a compound's ``arm``), and write no name given to a result column as an
+    alias (it would now match that alias)."""
+    parts = list(iter_children(core)) + [o.expr for o in order_by or ()]
+    f = core.from_
+    while type(f) is Join:
+        if f.on is not None:
+            parts.append(f.on)
+        f = f.left
+    if copier.aliases:
+        stack = list(parts)
+        while stack:
+            x = stack.pop()
+            if type(x) is Column:
+                if x.table is None and x.name.lower() in copier.aliases:
+                    return False
+                continue
+            if type(x) is not ResultColumn:  # (the aliases themselves)
+                stack.extend(iter_children(x))
+            else:
+                stack.append(x.expr)
+    if not copier.lost:
+        return True
+    colls = _Collations(p, items, names, merges, copier)
+    if arm and any(type(rc) is ResultColumn and colls.lost(rc.expr) for rc in core.columns):
+        return False
+    stack = parts
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        pairs = ()
+        if t is Binary and x.op.upper() in _COMPARE:
+            pairs = [(x.left, x.right)]
+        elif t is Between:
+            pairs = [(x.expr, x.low), (x.expr, x.high)]
+        elif t is InList:
+            pairs = [(x.expr, y) for y in x.items]
+        elif t is Case and x.operand is not None:
+            pairs = [(x.operand, w) for w, _v in x.whens]
+        elif t is FunctionCall and x.name.lower() in _NEED_COLL and len(x.args) > 1:
+            pairs = [(a, b) for a in x.args for b in x.args if a is not b]
+        for a, b in pairs:
+            if type(a) is RowValue or type(b) is RowValue:
+                if colls.holds_lost(a) or colls.holds_lost(b):
+                    return False
+            elif colls.lost(a) and colls.risky(b) or colls.lost(b) and colls.risky(a):
+                return False
+        stack.extend(iter_children(x))
+    return True
+
+
+class _Collations:
+    """What rewritten_ok asks of an operand."""
+
+    def __init__(self, p, items, names, merges, copier):
+        self.p, self.items, self.names, self.merges = p, items, names, merges
+        self.copier = copier
+
+    def lost(self, e) -> bool:
+        """Whether ``e`` takes its collation from a collation-less copy."""
+        lost = self.copier.lost
+        while True:
+            if id(e) in lost:
+                return True
+            t = type(e)
+            if t is Cast:
+                e = e.expr
+            elif t is Unary and e.op == "+":
+                e = e.operand
+            elif t is RowValue and e.items:
+                e = e.items[0]
+            else:
+                return False
+
+    def holds_lost(self, e) -> bool:
+        stack = [e]
+        while stack:
+            x = stack.pop()
+            if id(x) in self.copier.lost:
+                return True
+            stack.extend(iter_children(x))
+        return False
+
+    def risky(self, e) -> bool:
+        """Whether ``e`` may carry a collation other than BINARY that no COLLATE in it
+        overrides."""
+        stack = [e]
+        while stack:
+            x = stack.pop()
+            if type(x) is Collate:
+                return False  # (an explicit COLLATE wins on either side)
+            stack.extend(iter_children(x))
+        while True:
+            t = type(e)
+            if t is Cast:
+                e = e.expr
+            elif t is Unary and e.op == "+":
+                e = e.operand
+            elif t is RowValue and e.items:
+                e = e.items[0]
+            else:
+                break
+        if t is not Column:
+            return False
+        if e.schema is not None:
+            return True
+        q = e.table.lower() if e.table is not None else None
+        n = e.name.lower()
+        found = False
+        for k, name in enumerate(self.names):
+            if q is not None and name.lower() != q:
+                continue
+            table = self._table(k)
+            if table is None:
+                if q is not None or n in (_item_names(self.p, self.items[k][0],
+                                                      self.merges.get(k)) or (n,)):
+                    return True
+                continue
+            i = table.col_index.get(n, -1)
+            if i >= 0:
+                found = True
+                coll = table.columns[i].collation
+                if coll is not None and coll.lower() != "binary":
+                    return True
+        return not found  # (an alias, an outer query's column: not known here)
+
+    def _table(self, k):
+        """The schema table whose columns item ``k`` reads by its name after the
+        rewrite, else None."""
+        m = self.merges.get(k)
+        it = self.items[k][0]
+        if m is not None:
+            if m[2] is not None:
+                return None
+            return self.p.schema.table(m[0].from_.name)
+        if type(it) is TableRef and it.schema is None:
+            return self.p.schema.table(it.name)
+        return None
