@@ -25,6 +25,9 @@ from libc.string cimport memcpy
 
 cdef extern from "Python.h":
     void Py_SET_SIZE(object o, Py_ssize_t n)  # (an array's length, within its allocation)
+    # (an int's value in C, ``overflow`` -1 / 1 when it is below / above the 64-bit range:
+    # one call instead of two comparisons with Python ints)
+    long long PyLong_AsLongLongAndOverflow(object o, int *overflow) except? -1
 
 import array as _pyarray
 
@@ -179,6 +182,7 @@ assert O.AFF_CHARS == "@ABCDE"  # (_aff_p5's codes)
 
 cdef object INT64_MAX = 9223372036854775807
 cdef object INT64_MIN = -9223372036854775808
+cdef long long C_INT64_MIN = -9223372036854775807 - 1
 cdef object INT64_OVER = 9223372036854775808     # 2**63: -2**63 written as a literal
 cdef object _MISSING = object()
 cdef array.array _INTS = _pyarray.array("i")
@@ -1258,12 +1262,15 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
 
 cpdef emit_constant(ProgramBuilder b, value, int reg):
     """Load a constant (None, int, float, str or bytes) into ``reg``."""
+    cdef int ov
+    cdef long long x
     t = type(value)
     if value is None:
         b.emit(OP_Null, 0, reg)
     elif t is int:
-        if -2147483648 <= value <= 2147483647:
-            b.emit(OP_Integer, value, reg)
+        x = PyLong_AsLongLongAndOverflow(value, &ov)
+        if ov == 0 and -2147483648 <= x <= 2147483647:
+            b.emit(OP_Integer, x, reg)
         else:
             b.emit(OP_Int64, 0, reg, 0, value)
     elif t is float:
@@ -1276,9 +1283,21 @@ cpdef emit_constant(ProgramBuilder b, value, int reg):
 
 cpdef literal_value(v):
     """A literal's value as coded: an integer beyond 64 bits reads as a REAL."""
-    if type(v) is int and (v > INT64_MAX or v < INT64_MIN):
-        return float(v)
+    cdef int ov
+    if type(v) is int:
+        PyLong_AsLongLongAndOverflow(v, &ov)
+        if ov:
+            return float(v)
     return v
+
+
+cdef inline int _emit_int(ProgramBuilder b, long long x, int reg) except -1:
+    """``emit_constant`` of the 64-bit integer ``x``."""
+    if -2147483648 <= x <= 2147483647:
+        b.emit(OP_Integer, x, reg)
+    else:
+        b.emit(OP_Int64, 0, reg, 0, x)
+    return 0
 
 
 cdef int _notnull_fold(scope, e) except -2:
@@ -1397,10 +1416,16 @@ cdef int _code_operand(p, ProgramBuilder b, scope, e) except? -1:
     """The register holding ``e`` for an instruction that only reads it (an arithmetic,
     comparison or logical operand): a literal's is loaded once per run (``const_reg``),
     anything else is coded here into a new register."""
+    cdef int ov
     if type(e) is T_Literal:
         v = slot(e, F_LIT_VALUE)
-        if not (type(v) is int and v > INT64_OVER):
-            return b.const_reg(literal_value(v))
+        if type(v) is not int:
+            return b.const_reg(v)
+        PyLong_AsLongLongAndOverflow(v, &ov)
+        if ov == 0:
+            return b.const_reg(v)
+        if not v > INT64_OVER:  # (beyond 64 bits: a REAL; above 2**63 the coder raises)
+            return b.const_reg(float(v))
     return _code_expr_reg(p, b, scope, e)
 
 
@@ -1415,16 +1440,24 @@ cpdef code_expr(p, scope, e, int target):
 # throughout one call.)
 
 cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
-    cdef int r, r1, r2, rx, z
+    cdef int r, r1, r2, rx, z, ov
+    cdef long long iv
     t = type(e)
     if t is T_Unary:
         _code_unary(p, b, scope, e, target)
         return 0
     if t is T_Literal:
         v = slot(e, F_LIT_VALUE)
-        if type(v) is int and v > INT64_OVER:
+        if type(v) is not int:
+            emit_constant(b, v, target)
+            return 0
+        iv = PyLong_AsLongLongAndOverflow(v, &ov)
+        if ov == 0:
+            _emit_int(b, iv, target)
+            return 0
+        if v > INT64_OVER:
             raise _expr.hex_literal_too_big(p, e)
-        emit_constant(b, literal_value(v), target)
+        emit_constant(b, float(v), target)  # (beyond 64 bits: a REAL)
     elif t is T_Column:
         ref = lookup_name(scope, slot(e, F_COL_NAME), slot(e, F_COL_TABLE)) \
             if scope is not None else None
@@ -1512,7 +1545,8 @@ cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
 
 
 cdef int _code_unary(p, ProgramBuilder b, scope, e, int target) except -1:
-    cdef int r, z
+    cdef int r, z, ov
+    cdef long long iv
     op = slot(e, F_UN_OP)
     operand = slot(e, F_UN_OPERAND)
     if op == "+":  # a no-op on the value (SQLite codes the operand into the target)
@@ -1521,6 +1555,13 @@ cdef int _code_unary(p, ProgramBuilder b, scope, e, int target) except -1:
     if op == "-" and type(operand) is T_Literal and \
             type(slot(operand, F_LIT_VALUE)) in (int, float):
         v = slot(operand, F_LIT_VALUE)
+        if type(v) is float:
+            emit_constant(b, -v, target)
+            return 0
+        iv = PyLong_AsLongLongAndOverflow(v, &ov)
+        if ov == 0 and iv != C_INT64_MIN:  # (the common case: -v is a 64-bit integer too)
+            _emit_int(b, -iv, target)
+            return 0
         if type(v) is int and (v > INT64_OVER or (v == INT64_MIN
                                                   and _expr._hex_text(p, operand))):
             raise _expr.hex_literal_too_big(p, operand, "-")
