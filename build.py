@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parent
 PY_COMPILED = (
     "sqlengine/compiler/aggscope.py",
     "sqlengine/compiler/alias.py",
-    "sqlengine/compiler/context.py",
     "sqlengine/compiler/delete.py",
     "sqlengine/compiler/explain.py",
     "sqlengine/compiler/expr.py",

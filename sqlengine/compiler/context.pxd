@@ -1,12 +1,14 @@
-# Declarations of sqlengine.compiler.context (compiled from context.py in pure-Python
-# mode): Parse is a cdef class, so that the fields a statement starts with are C stores
-# and a read of one is a slot's getter, not an instance-dict look-up. See context.py for
-# what each field holds. Only its own module types it: the others read its fields as
-# attributes (a module cimporting it would fail to import while context.py runs from its
-# source, see _source_guard.py).
+# Declarations of sqlengine.compiler.context for other Cython modules: Parse's fields, so
+# that a module cimporting it (the augmenting .pxd of select.py and statement.py) reads and
+# stores them in C. See context.pyx for what each field holds. ``b`` is typed: a reader
+# gets the ProgramBuilder itself, whose methods are then C calls.
+
+from sqlengine.compiler._codegen cimport ProgramBuilder
+
 
 cdef class Parse:
-    cdef public object db, schema, functions, b, sql, trigger_stack, eqp_names, alias_links
+    cdef public ProgramBuilder b
+    cdef public object db, schema, functions, sql, trigger_stack, eqp_names, alias_links
     cdef public object n_param, params, param_names, _param_pos, write, one_row_write, ddl
     cdef public object trigger_ctx, nested, halt_label, early_names, values_unused, body_db
     cdef public object trigger_ignore, ast, eqp, eqp_parent, returning, view_stack

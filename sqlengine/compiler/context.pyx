@@ -3,20 +3,23 @@ database (schema, functions, collations), the parameters seen, and what the stat
 (reads, writes, changes the schema).
 
 One ``Parse`` compiles one statement; it is thrown away afterwards. It never runs code.
+
+Every statement makes one and every coder reads its fields, so it is a compiled cdef class
+(context.pxd declares its fields): making one stores them in C, and a module that cimports
+it (select.py's and statement.py's .pxd) reads ``p.b``, ``p.schema``, ... as C fields; the
+others read them through the slots' getters. A field context.pxd does not declare goes to
+the instance's ``__dict__`` (resolve_order's pending_error, explain's sel_ids, pragma's
+schema_given).
 """
 
-from __future__ import annotations
-
 from sqlengine.compiler._codegen import emit_constant
-from sqlengine.compiler.builder import ProgramBuilder
 from sqlengine.compiler.resolve import clear_caches
 from sqlengine.errors import OperationalError
 from sqlengine.sql.limits import MAX_VARIABLE_NUMBER
 from sqlengine.vdbe import opcodes as O
-from sqlengine.vdbe.sorter import Coll
 
 
-def _variable_number(text: str) -> int:
+def _variable_number(text):
     """The number of a ``?NNN`` token. Leading zeros do not count (``?0001`` is ?1), and
     a number of more than 12 digits is out of range anyway: it reads as 0, so Python's
     int-string limit is never reached."""
@@ -26,24 +29,21 @@ def _variable_number(text: str) -> int:
     return int(digits or "0")
 
 
-class Parse:
-    # (Compiled, a cdef class whose fields context.pxd declares: making one per statement
-    # stores them in C, and a read of one is its slot's getter rather than an instance
-    # dict look-up. A field it does not declare goes to the instance's __dict__, as every
-    # field does in the plain class.)
+cdef class Parse:
+    # (the fields are context.pxd's; __init__ sets each one's starting value)
 
-    def __init__(self, db, sql: str = "", ast=None, eqp=False):
+    def __init__(self, db, sql="", ast=None, eqp=False):
         clear_caches()
         self.db = db
         self.schema = db.schema
         self.functions = db.functions  # (the compiler's look-ups: vdbe/functions_bridge.py)
         self.b = ProgramBuilder()
         self.sql = sql
-        self.trigger_stack: list[str] = []
-        self.eqp_names: dict[int, str] = {}  # cursor -> the name a loop's plan line gives
+        self.trigger_stack = []
+        self.eqp_names = {}  # cursor -> the name a loop's plan line gives
         # id(SelectCore of a subquery) -> (Scope of the query around it, the core): the
         # subqueries that see that query's result aliases (alias.py)
-        self.alias_links: dict[int, tuple] = {}
+        self.alias_links = {}
         self.n_param = 0
         # made by the first parameter (param_number): text -> number, and the names by
         # number
@@ -96,7 +96,7 @@ class Parse:
         self.gen_busy = None
 
     # ---- parameters --------------------------------------------------------------------
-    def _number_params(self) -> dict[int, int]:
+    def _number_params(self):
         """Parameter numbers by source offset, assigned in textual order as SQLite's
         parser does (``?`` takes the next number, ``?NNN`` raises the count to NNN, a
         repeated name reuses its number), so that coding order cannot change them."""
@@ -124,7 +124,7 @@ class Parse:
             i = end
         return by_pos
 
-    def param_number(self, text: str, pos: int = -1) -> int:
+    def param_number(self, text, pos=-1):
         if self.params is None:
             self.params = {}
             self.param_names = []
@@ -165,7 +165,7 @@ class Parse:
         return n
 
     # ---- collations and functions -------------------------------------------------------
-    def collation(self, name: str | None) -> Coll | None:
+    def collation(self, name):
         if name is None or name.upper() == "BINARY":
             return None
         c = self.db.find_collation(name)
@@ -173,14 +173,14 @@ class Parse:
             raise OperationalError(f"no such collation sequence: {name}")
         return c
 
-    def coll_func(self, name: str | None):
+    def coll_func(self, name):
         c = self.collation(name)
         return None if c is None else c.func
 
     # ---- small emission helpers ---------------------------------------------------------------
-    def emit_constant(self, value, reg: int) -> None:
+    def emit_constant(self, value, reg):
         """Load a constant (None, int, float, str or bytes) into ``reg``."""
         emit_constant(self.b, value, reg)
 
-    def halt_error(self, code: int, message: str, action: int = O.OE_ABORT) -> int:
+    def halt_error(self, code, message, action=O.OE_ABORT):
         return self.b.emit(O.OP_Halt, code, action, 0, message)
