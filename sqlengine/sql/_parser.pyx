@@ -135,19 +135,19 @@ cdef inline void _replace(object o, Py_ssize_t off, object v) noexcept:
     Py_XDECREF(old)
 
 
-cdef inline object features_of(object builder):
+cdef inline int features_of(object builder) except? -1:
     """builder.features, read from its slot when the Builder was made here."""
     if FAST_NEW:
         return _get(builder, OFF[BUILDER_ + 5])
     return builder.features
 
 
-cdef inline int add_feature(object builder, int bit) except -1:
-    """builder.features |= bit."""
+cdef inline int set_features(object builder, int bits) except -1:
+    """builder.features = bits."""
     if FAST_NEW:
-        _replace(builder, OFF[BUILDER_ + 5], _get(builder, OFF[BUILDER_ + 5]) | bit)
+        _replace(builder, OFF[BUILDER_ + 5], int_obj(bits))
     else:
-        builder.features |= bit
+        builder.features = bits
     return 0
 
 
@@ -1337,7 +1337,7 @@ cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
 # ------------------------------------------------------------------ the LALR loop
 
 cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t s,
-                        Py_ssize_t e, str sql, Py_ssize_t stmt_start, object builder,
+                        Py_ssize_t e, str sql, Py_ssize_t stmt_start, int *features,
                         const Src *src):
     """The value of reducing rule ``code`` (a F_* number) over values[base:base+length],
     or SLOW when Builder's method must do it (the rarer cases, and every error)."""
@@ -1396,8 +1396,8 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         return values[base + 2]
     elif code == F_ONESELECT:
         if values[base + 7] is None and values[base + 8] is None:
-            return (new_select_core(values, base, s, features_of(builder)), None)
-        return (new_select_core(values, base, s, features_of(builder)),
+            return (new_select_core(values, base, s, int_obj(features[0])), None)
+        return (new_select_core(values, base, s, int_obj(features[0])),
                 new_tail(values[base + 7], values[base + 8]))
     elif code == F_SELECT_PLAIN:
         # (a compound's checks are Builder's; a lone core or VALUES needs none)
@@ -1406,7 +1406,7 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
             return SLOW
         return new_select((<tuple> body_tail)[0], (<tuple> body_tail)[1], s)
     elif code == F_FROM_TABLE:
-        return from_table(values, base, s, builder)
+        return from_table(values, base, s)
     elif code == F_ON_NONE:
         return NO_ON_USING
     elif code == F_FINISH:
@@ -1461,12 +1461,12 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
             name = str(name)
         if code == F_FUNCTION_STAR:
             args = []
-            add_feature(builder, FEAT_FUNCTION)
+            features[0] |= FEAT_FUNCTION
             return new_function(name, args, False, True, s)
         args = values[base + 3]
         if len(<list> args) > MAX_FUNCTION_ARG:
             return SLOW  # the Builder reports it
-        add_feature(builder, FEAT_FUNCTION)
+        features[0] |= FEAT_FUNCTION
         return new_function(name, args, bool(values[base + 2]), False, s)
     elif code == F_UNARY_PLUS:
         return new_unary("+", values[base + 1], s)
@@ -1527,7 +1527,7 @@ cdef inline long long decimal_value(const Src *src, Py_ssize_t a, Py_ssize_t b) 
     return v
 
 
-cdef object from_table(list values, int base, Py_ssize_t s, object builder):
+cdef object from_table(list values, int base, Py_ssize_t s):
     """stl_prefix nm dbnm as on_using (as Builder.from_table)."""
     prefix = values[base]
     n1 = values[base + 1]
@@ -1560,6 +1560,25 @@ def parse_one(str sql not None, Py_ssize_t start=0):
     return None
 
 
+cdef object builder_reduce(object builder, int r, list values, Py_ssize_t lo, Py_ssize_t hi,
+                           Py_ssize_t lookahead, Py_ssize_t s, Py_ssize_t e, int *features):
+    """The value of reducing rule ``r`` over values[lo:hi] by its Builder method, the
+    Builder's features being ``*features`` before and after (parse_at keeps them)."""
+    set_features(builder, features[0])
+    builder.lookahead = lookahead
+    v = (<list> RULE_FN)[r](builder, values[lo:hi], s, e)
+    features[0] = features_of(builder)
+    return v
+
+
+# parse_at calls builder_reduce through this pointer, so that the C compiler does not copy
+# it into the loop (it would, being called once): the loop stays small enough for the
+# compiler to inline the per-token helpers (token_value) into it.
+ctypedef object (*BuilderReduce)(object, int, list, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                                 Py_ssize_t, Py_ssize_t, int *)
+cdef BuilderReduce BUILDER_REDUCE = builder_reduce
+
+
 cdef inline int _put(list values, Py_ssize_t i, Py_ssize_t *size, object v) except -1:
     """values[i] = v for the value stack, whose length parse_at keeps in ``*size`` (only
     this changes it); it grows by one when ``i`` is its length (a push is never further:
@@ -1590,9 +1609,13 @@ cdef object parse_at(str sql, Py_ssize_t pos, const Src *first, int kind, Py_ssi
     cdef Py_ssize_t s = pos, rs, re_, last_end = pos, stmt_start = pos
     cdef list values = [None] * 24  # (grows past 24 symbols; [0]: the bottom state's)
     cdef Py_ssize_t vsize = 24      # len(values)
-    cdef object v, fn
+    cdef object v
     cdef bint failed = False  # builder.error is set (see fail() in builder.py)
-    builder = new_builder(sql, pos)
+    # The Builder is made at the first reduction fast_reduce leaves to it (most statements
+    # need none); until then the ast.FEAT_* bits of the nodes made (Builder.features) are
+    # kept here, and they are handed to it before each of its reductions and read back.
+    cdef int features = 0
+    cdef object builder = None
     states[0] = 0
     src.shifted = 0
     while True:
@@ -1650,12 +1673,13 @@ cdef object parse_at(str sql, Py_ssize_t pos, const Src *first, int kind, Py_ssi
                 if code != F_CALL:
                     v = fast_reduce(code, values, top - length + 1, length,
                                     rs - stmt_start, re_ - stmt_start, sql, stmt_start,
-                                    builder, &src)
+                                    &features, &src)
                 if v is SLOW:
-                    fn = RULE_FN[r]
-                    builder.lookahead = s - stmt_start
-                    v = fn(builder, values[top - length + 1:top + 1], rs - stmt_start,
-                           re_ - stmt_start)
+                    if builder is None:
+                        builder = new_builder(sql, pos)
+                    v = BUILDER_REDUCE(builder, r, values, top - length + 1, top + 1,
+                                       s - stmt_start, rs - stmt_start, re_ - stmt_start,
+                                       &features)
                     # (only builder.py's reductions record an error, and none clears one)
                     if not failed:
                         failed = builder.error is not None

@@ -267,3 +267,35 @@ def test_depth_measured_past_the_token_bound():
     assert verdict(parser.parse_one, deepest) == "parsed"
     assert verdict(parser.parse_one, too_deep) == (
         "error", f"Expression tree is too large (maximum depth {n})")
+
+
+def _core_features(node, out):
+    """The features of every SelectCore under ``node`` (a field left out of == and repr)."""
+    import dataclasses
+
+    from sqlengine.sql import ast
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            _core_features(x, out)
+    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+        if type(node) is ast.SelectCore:
+            out.append(node.features)
+        for f in dataclasses.fields(node):
+            _core_features(getattr(node, f.name), out)
+    return out
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT a COLLATE nocase, f(b) FROM t", "SELECT f(b), a COLLATE nocase FROM t",
+    "SELECT count(*) OVER (), (SELECT x COLLATE binary), g(1)", "SELECT f(1) FILTER"
+    " (WHERE 1) OVER w, (SELECT f(2)) FROM t WINDOW w AS ()", "SELECT (SELECT f(1)), a"
+    " COLLATE nocase, (SELECT 2)", "SELECT 1 UNION SELECT f(2) COLLATE x UNION SELECT 3",
+    "SELECT count(*), (SELECT 1 COLLATE nocase), g(2) FROM t GROUP BY 1",
+])
+def test_same_features(sql):
+    """SelectCore.features (the node kinds built so far: functions, windows, COLLATE) is
+    the same from both drivers, whichever of them builds which nodes (the compiled one
+    makes its Builder only at the first reduction it leaves to it)."""
+    fast = _core_features(parser.parse_one(sql), [])
+    assert fast == _core_features(parser.python_parse_one(sql), [])
+    assert any(fast)
