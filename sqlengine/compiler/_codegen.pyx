@@ -96,12 +96,21 @@ cdef Py_ssize_t F_FC_FILTER = slot_offset(A.FunctionCall, "filter")
 cdef Py_ssize_t F_FC_OVER = slot_offset(A.FunctionCall, "over")
 cdef Py_ssize_t F_FC_NAME = slot_offset(A.FunctionCall, "name")
 cdef Py_ssize_t F_CAST_EXPR = slot_offset(A.Cast, "expr")
+cdef Py_ssize_t F_CAST_TYPE = slot_offset(A.Cast, "type_name")
+cdef Py_ssize_t F_COLLATE_EXPR = slot_offset(A.Collate, "expr")
+cdef Py_ssize_t F_COLLATE_NAME = slot_offset(A.Collate, "collation")
+cdef Py_ssize_t F_CASE_OPERAND = slot_offset(A.Case, "operand")
+cdef Py_ssize_t F_CASE_WHENS = slot_offset(A.Case, "whens")
+cdef Py_ssize_t F_CASE_ELSE = slot_offset(A.Case, "else_")
+cdef Py_ssize_t F_INL_NEG = slot_offset(A.InList, "negated")
+cdef Py_ssize_t F_INSEL_EXPR = slot_offset(A.InSelect, "expr")
 cdef Py_ssize_t F_INL_EXPR = slot_offset(A.InList, "expr")
 cdef Py_ssize_t F_INL_ITEMS = slot_offset(A.InList, "items")
 cdef Py_ssize_t F_LIKE_LEFT = slot_offset(A.Like, "left")
 cdef Py_ssize_t F_LIKE_RIGHT = slot_offset(A.Like, "right")
 cdef Py_ssize_t F_LIKE_ESCAPE = slot_offset(A.Like, "escape")
 cdef Py_ssize_t F_TABLE_STORAGE = slot_offset(_SchemaTable, "storage")
+cdef Py_ssize_t F_RC_REF = slot_offset(ResolvedColumn, "ref")
 
 cdef int OP_OpenRead = O.OP_OpenRead
 cdef int OP_OpenWrite = O.OP_OpenWrite
@@ -1502,15 +1511,15 @@ cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
         else:
             _expr._code_binary_other(p, scope, e, target)
     elif t is T_ResolvedColumn:
-        _code_column(p, b, e.ref, target)
+        _code_column(p, b, slot(e, F_RC_REF), target)
     elif t is T_Param:
         b.emit(OP_Variable, p.param_number(e.text, e.pos), target)
     elif t is T_Collate:
-        p.collation(e.collation)
-        _code_expr(p, b, scope, e.expr, target)
+        p.collation(slot(e, F_COLLATE_NAME))
+        _code_expr(p, b, scope, slot(e, F_COLLATE_EXPR), target)
     elif t is T_Cast:
-        _code_expr(p, b, scope, e.expr, target)
-        b.emit(OP_CastType, target, 0, 0, e.type_name)
+        _code_expr(p, b, scope, slot(e, F_CAST_EXPR), target)
+        b.emit(OP_CastType, target, 0, 0, slot(e, F_CAST_TYPE))
     elif t is T_IsNull:
         k = _notnull_fold(scope, e)
         if k >= 0:
@@ -1669,7 +1678,8 @@ cdef bint _vector_cmp(p, scope, left, right) except -1:
 
 
 cdef bint _vector_between(p, scope, e) except -1:
-    if not (_maybe_vector(e.expr) or _maybe_vector(e.low) or _maybe_vector(e.high)):
+    if not (_maybe_vector(slot(e, F_BTW_EXPR)) or _maybe_vector(slot(e, F_BTW_LOW)) or
+            _maybe_vector(slot(e, F_BTW_HIGH))):
         return False
     vs = _expr._rowvalue.vector_size
     return vs(p, scope, e.expr) != 1 or vs(p, scope, e.low) != 1 or vs(p, scope, e.high) != 1
@@ -1770,11 +1780,12 @@ cdef bint _constant_items(list items) except -1:
 cdef int _code_in_list(p, ProgramBuilder b, scope, e, int target) except -1:
     cdef int rx, ri, has_null, done, found, nn, aff_p5
     cdef bint text_items, first = True
-    items = e.items
+    items = slot(e, F_INL_ITEMS)
+    negated = slot(e, F_INL_NEG)
     if not items:
-        b.emit(OP_Integer, 1 if e.negated else 0, target)
+        b.emit(OP_Integer, 1 if negated else 0, target)
         return 0
-    x = e.expr
+    x = slot(e, F_INL_EXPR)
     if type(x) is T_RowValue:  # (a, b) IN ((1, 2), ...) is IN (VALUES (1, 2), ...)
         _code_expr(p, b, scope, _expr._rowvalue.in_list_as_values(e), target)
         return 0
@@ -1813,10 +1824,10 @@ cdef int _code_in_list(p, ProgramBuilder b, scope, e, int target) except -1:
         b.emit(OP_Eq, ri, found, rx, coll, aff_p5)
     b.emit(OP_IsNull, rx, done)
     b.emit(OP_IfPos, has_null, done, 0)
-    b.emit(OP_Integer, 1 if e.negated else 0, target)
+    b.emit(OP_Integer, 1 if negated else 0, target)
     b.emit(OP_Goto, 0, done)
     b.resolve(found)
-    b.emit(OP_Integer, 0 if e.negated else 1, target)
+    b.emit(OP_Integer, 0 if negated else 1, target)
     b.resolve(done)
 
 
@@ -1940,13 +1951,13 @@ def _code_case(p, scope, e, int target):
 
 cdef int _code_case_b(p, ProgramBuilder b, scope, e, int target) except -1:
     cdef int end, nxt, r0 = 0
-    operand = e.operand
+    operand = slot(e, F_CASE_OPERAND)
     if _maybe_vector(operand) and _expr._rowvalue.code_case(p, scope, e, target):
         return 0
     end = b.new_label()
     if operand is not None:
         r0 = _code_expr_reg(p, b, scope, operand)
-    for w, then in e.whens:
+    for w, then in slot(e, F_CASE_WHENS):
         nxt = b.new_label()
         if operand is not None:
             _emit_cmp(p, b, scope, OP_Ne, operand, w, nxt, CMP_JUMPIFNULL, r0, None)
@@ -1955,8 +1966,9 @@ cdef int _code_case_b(p, ProgramBuilder b, scope, e, int target) except -1:
         _code_expr(p, b, scope, then, target)
         b.emit(OP_Goto, 0, end)
         b.resolve(nxt)
-    if e.else_ is not None:
-        _code_expr(p, b, scope, e.else_, target)
+    else_ = slot(e, F_CASE_ELSE)
+    if else_ is not None:
+        _code_expr(p, b, scope, else_, target)
     else:
         b.emit(OP_Null, 0, target)
     b.resolve(end)
@@ -2023,12 +2035,13 @@ cdef int _if_false(p, ProgramBuilder b, scope, e, int label, bint jump_if_null) 
     elif t is T_Between and _vector_between(p, scope, e):
         _expr._rowvalue.jump_between(p, scope, e, label, jump_if_null, False)
         return 0
-    elif t is T_Between and not e.negated:
+    elif t is T_Between and not slot(e, F_BTW_NEG):
         # x >= lo AND x <= hi, short-circuited as SQLite's jump code does
-        rx = _code_expr_reg(p, b, scope, e.expr)
+        x = slot(e, F_BTW_EXPR)
+        rx = _code_expr_reg(p, b, scope, x)
         f = CMP_JUMPIFNULL if jump_if_null else 0
-        _emit_cmp(p, b, scope, OP_Lt, e.expr, e.low, label, f, rx, None)
-        _emit_cmp(p, b, scope, OP_Gt, e.expr, e.high, label, f, rx, None)
+        _emit_cmp(p, b, scope, OP_Lt, x, slot(e, F_BTW_LOW), label, f, rx, None)
+        _emit_cmp(p, b, scope, OP_Gt, x, slot(e, F_BTW_HIGH), label, f, rx, None)
         return 0
     elif t is T_Literal:
         v = slot(e, F_LIT_VALUE)
@@ -2086,12 +2099,13 @@ cdef int _if_true(p, ProgramBuilder b, scope, e, int label, bint jump_if_null) e
     elif t is T_Between and _vector_between(p, scope, e):
         _expr._rowvalue.jump_between(p, scope, e, label, jump_if_null, True)
         return 0
-    elif t is T_Between and not e.negated:
-        rx = _code_expr_reg(p, b, scope, e.expr)
+    elif t is T_Between and not slot(e, F_BTW_NEG):
+        x = slot(e, F_BTW_EXPR)
+        rx = _code_expr_reg(p, b, scope, x)
         d2 = b.new_label()
-        _emit_cmp(p, b, scope, OP_Lt, e.expr, e.low, d2,
+        _emit_cmp(p, b, scope, OP_Lt, x, slot(e, F_BTW_LOW), d2,
                   0 if jump_if_null else CMP_JUMPIFNULL, rx, None)
-        _emit_cmp(p, b, scope, OP_Le, e.expr, e.high, label,
+        _emit_cmp(p, b, scope, OP_Le, x, slot(e, F_BTW_HIGH), label,
                   CMP_JUMPIFNULL if jump_if_null else 0, rx, None)
         b.resolve(d2)
         return 0
@@ -2139,24 +2153,28 @@ cpdef walk(e, fn, bint into_subqueries=False):
             stack.append(slot(e, F_BIN_LEFT))
         elif t is T_Unary:
             stack.append(slot(e, F_UN_OPERAND))
-        elif t is T_IsNull or t is T_Collate or t is T_Cast:
-            stack.append(e.expr)
+        elif t is T_IsNull:
+            stack.append(slot(e, F_ISNULL_EXPR))
+        elif t is T_Collate:
+            stack.append(slot(e, F_COLLATE_EXPR))
+        elif t is T_Cast:
+            stack.append(slot(e, F_CAST_EXPR))
         elif t is T_Between:
-            stack.append(e.high)
-            stack.append(e.low)
-            stack.append(e.expr)
+            stack.append(slot(e, F_BTW_HIGH))
+            stack.append(slot(e, F_BTW_LOW))
+            stack.append(slot(e, F_BTW_EXPR))
         elif t is T_InList:
-            stack.extend(reversed(e.items))
-            stack.append(e.expr)
+            stack.extend(reversed(slot(e, F_INL_ITEMS)))
+            stack.append(slot(e, F_INL_EXPR))
         elif t is T_FunctionCall:
-            stack.append(e.filter)
-            stack.extend(reversed(e.args))
+            stack.append(slot(e, F_FC_FILTER))
+            stack.extend(reversed(slot(e, F_FC_ARGS)))
         elif t is T_Case:
-            stack.append(e.else_)
-            for w, th in reversed(e.whens):
+            stack.append(slot(e, F_CASE_ELSE))
+            for w, th in reversed(slot(e, F_CASE_WHENS)):
                 stack.append(th)
                 stack.append(w)
-            stack.append(e.operand)
+            stack.append(slot(e, F_CASE_OPERAND))
         elif t is T_Like:
             stack.append(e.escape)
             stack.append(e.right)
@@ -2226,7 +2244,7 @@ cpdef aggs_in(e, is_aggregate, list out, list refs, dict memo):
         aggs_in(slot(e, F_ISNULL_EXPR), is_aggregate, out, refs, memo)
         return
     if t is T_Collate:
-        aggs_in(e.expr, is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_COLLATE_EXPR), is_aggregate, out, refs, memo)
         return
     if t is T_Between:  # (walk.operands' order here and below)
         aggs_in(slot(e, F_BTW_EXPR), is_aggregate, out, refs, memo)
@@ -2247,30 +2265,33 @@ cpdef aggs_in(e, is_aggregate, list out, list refs, dict memo):
             aggs_in(x, is_aggregate, out, refs, memo)
         return
     if t is T_Case:  # (walk.operands' order: operand, each WHEN and THEN, ELSE)
-        if e.operand is not None:
-            aggs_in(e.operand, is_aggregate, out, refs, memo)
-        for w, th in e.whens:
+        x = slot(e, F_CASE_OPERAND)
+        if x is not None:
+            aggs_in(x, is_aggregate, out, refs, memo)
+        for w, th in slot(e, F_CASE_WHENS):
             aggs_in(w, is_aggregate, out, refs, memo)
             aggs_in(th, is_aggregate, out, refs, memo)
-        if e.else_ is not None:
-            aggs_in(e.else_, is_aggregate, out, refs, memo)
+        x = slot(e, F_CASE_ELSE)
+        if x is not None:
+            aggs_in(x, is_aggregate, out, refs, memo)
         return
     if t is T_FunctionCall:
         if _is_agg_call(e, is_aggregate, memo):
-            for a in e.args:
+            for a in slot(e, F_FC_ARGS):
                 no_aggregate_in(a, is_aggregate, memo)
             out.append(e)
             return
-        for a in e.args:
+        for a in slot(e, F_FC_ARGS):
             aggs_in(a, is_aggregate, out, refs, memo)
-        if e.filter is not None:
-            aggs_in(e.filter, is_aggregate, out, refs, memo)
+        x = slot(e, F_FC_FILTER)
+        if x is not None:
+            aggs_in(x, is_aggregate, out, refs, memo)
         return
     if t is T_Subquery or t is T_Exists:
         refs.append(e)
         return
     if t is T_InSelect:
-        aggs_in(e.expr, is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_INSEL_EXPR), is_aggregate, out, refs, memo)
         refs.append(e)
         return
     for x in _operands(e):
@@ -2298,8 +2319,14 @@ cpdef no_aggregate_in(e, is_aggregate, dict memo):
             stack.append(slot(e, F_BIN_LEFT))
             stack.append(slot(e, F_BIN_RIGHT))
             continue
-        if t is T_Cast or t is T_Collate or t is T_IsNull:
-            stack.append(e.expr)
+        if t is T_Cast:
+            stack.append(slot(e, F_CAST_EXPR))
+            continue
+        if t is T_Collate:
+            stack.append(slot(e, F_COLLATE_EXPR))
+            continue
+        if t is T_IsNull:
+            stack.append(slot(e, F_ISNULL_EXPR))
             continue
         for x in _operands(e):
             if x is not None:
@@ -2316,7 +2343,7 @@ cpdef bare_refs(scope, list refs, dict keys, on_subquery):
     for e in refs:
         t = type(e)
         if t is T_ResolvedColumn:
-            r = e.ref
+            r = slot(e, F_RC_REF)
         elif t is T_Column:
             try:
                 r = lookup_name(scope, slot(e, F_COL_NAME), slot(e, F_COL_TABLE))
