@@ -1435,7 +1435,7 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         lst.append(values[base + length - 1])
         return lst
     elif code == F_IS:
-        if type(values[base + length - 1]) is Literal:  # perhaps x IS TRUE / FALSE
+        if may_be_truth(values[base + length - 1]):  # perhaps x IS TRUE / FALSE
             test = truth_test("IS", values[base], values[base + length - 1], s, sql,
                               stmt_start)
             if test is not None:
@@ -1497,7 +1497,7 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     elif code == F_IN_SELECT:
         return new_in_select(values[base], values[base + 3], values[base + 1], s)
     elif code == F_IS_NOT:
-        if type(values[base + length - 1]) is Literal:  # perhaps x IS NOT TRUE / FALSE
+        if may_be_truth(values[base + length - 1]):  # perhaps x IS NOT TRUE / FALSE
             test = truth_test("IS NOT", values[base], values[base + length - 1], s, sql,
                               stmt_start)
             if test is not None:
@@ -1516,6 +1516,15 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     elif code == F_EXISTS:
         return new_subquery(Exists, EXISTS, values[base + 2], s)
     return SLOW
+
+
+cdef inline bint may_be_truth(object right) except -1:
+    """``right`` passes truth_test's first tests (a Literal whose value is the int 0 or
+    1), so that ``x IS NULL`` and the like make no call of it."""
+    if type(right) is not Literal:
+        return False
+    value = _get(right, OFF[LITERAL + 0]) if FAST_NEW else right.value
+    return type(value) is int and (value == 0 or value == 1)
 
 
 cdef inline long long decimal_value(const Src *src, Py_ssize_t a, Py_ssize_t b) noexcept:

@@ -73,6 +73,9 @@ SQL = MALFORMED + ACCEPTED + [
     " (SELECT 2) AND c IS NOT d AND EXISTS (SELECT 1) AND NOT EXISTS (SELECT 2) AND (SELECT 3)"
     " AND CASE a WHEN 1 THEN 2 WHEN 3 THEN 4 ELSE 5 END AND CASE WHEN a THEN b END",
     "DELETE FROM t WHERE a = 1", "INSERT INTO main.t AS x VALUES (1)", "UPDATE t SET a = 1",
+    # (IS / IS NOT with a literal: the truth test only for the words TRUE and FALSE)
+    "SELECT a IS 1, a IS 0, a IS NOT 1, a IS NOT 0, a IS 2, a IS 1.0, a IS '1', a IS NULL,"
+    " a IS NOT NULL, a IS TRUE, a IS NOT (false), a IS +TRUE, a IS -1, a IS x'01'",
     # (the characters it reads in place in 1-, 2- and 4-byte texts: quotes, TRUE/FALSE
     # names, decimal and hex integers)
     *(f"SELECT true, False, [x{w}], \"{w}\", `t`, tru{w}, 123456789012345678, 0x1F, 7 <> 8"
