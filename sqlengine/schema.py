@@ -385,6 +385,9 @@ def index_from_ast(ast: A.CreateIndex, table: Table, root: int, sql: str | None)
 class Schema:
     """Every object of one database, by lower-case name."""
 
+    # its maps may hold objects built on first use, and are linked for it (_link_lazy)
+    lazy = False
+
     def __init__(self, schema_tab: Table | None = None):
         self.tables: dict[str, Table] = {}
         self.indexes: dict[str, Index] = {}
@@ -545,6 +548,18 @@ class IndexMap(_LazyMap):
 
     def build_all(self):
         self.tables.build_all()
+
+
+def _link_lazy(s, parse) -> None:
+    """Give the tables map of ``s`` what building a placeholder needs: ``parse`` and the
+    schema (for its indexes map). Only for a schema that holds placeholders: the link
+    makes the schema a reference cycle, which only the cyclic garbage collector frees,
+    and a DDL statement makes a new schema (a connection whose tables are all built, an
+    in-memory one, makes none)."""
+    tables = s.tables
+    tables.parse = parse
+    tables.schema = s
+    s.lazy = True
 
 
 _TYPES = {t: t for t in ("table", "index", "view", "trigger")}
@@ -732,14 +747,16 @@ def build_schema(rows: SchemaRows, parse, old: Schema | None = None,
     s = Schema(old.tables[SCHEMA_TABLE] if old is not None else None)
     s.n_rows = len(rows.keys)
     tables = TableMap(s.tables)
-    tables.parse = parse
-    tables.schema = s
     indexes = IndexMap()
     indexes.tables = tables
     s.tables = tables
     s.indexes = indexes
     groups, kept = _final_groups(rows.groups, old, defer)
     s.groups = groups
+    for g in groups.values():
+        if type(g) is _Deferred:  # (a kept group's objects may be old's placeholder)
+            _link_lazy(s, parse)
+            break
     autos: list = []
     n_idx = 0  # CREATE INDEX rows, built after the tables (second pass over the rows)
     trig_rows = []
@@ -937,10 +954,10 @@ def edit_schema(old: Schema, rows: SchemaRows, parse) -> Schema:
     s = Schema(dict.__getitem__(old.tables, SCHEMA_TABLE))
     # (dict.items, not copy(), which would read each value through [] and so build it)
     s.tables = tables = TableMap(dict.items(old.tables))
-    tables.parse = parse
-    tables.schema = s
     s.indexes = indexes = IndexMap(dict.items(old.indexes))
     indexes.tables = tables
+    if old.lazy or new.lazy:
+        _link_lazy(s, parse)
     s.views = views = dict(old.views)
     s.triggers = triggers = dict(old.triggers)
     s.groups = groups = dict(old.groups)
