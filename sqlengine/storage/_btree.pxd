@@ -71,6 +71,7 @@ cdef class BtCursor:
     cdef tuple probe_key     # the key self.probe encodes (None: unknown)
     cdef bytes probe         # the record compared by compare_cell when no PreparedKey is given
     cdef list peers          # weak references to every cursor on this root (shared list)
+    cdef dict registry       # the Btree's roots -> peers lists (Btree._cursors)
     cdef object selfref
     cdef dict dirty
     cdef list savepoints
@@ -152,6 +153,7 @@ cdef class BtCursor:
 
 
 cdef BtCursor open_cursor(object bt, object root, bint writable, KeyInfo key_info)
+cdef int park_cursor(BtCursor c) except -1
 cpdef int save_all(object bt) except -1
 cpdef int btree_commit(object bt) except -1
 cdef int end_transaction(object bt) except -1

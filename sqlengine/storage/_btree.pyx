@@ -37,6 +37,7 @@ from sqlengine.storage._record import decode_record, decode_column
 from sqlengine.storage._pageread cimport load_page, read_page_data, cache_page, commit_memory
 from sqlengine.errors import DatabaseError, Error, SQLITE_CORRUPT
 from cpython.weakref cimport PyWeakref_NewRef
+from cpython.list cimport PyList_GET_ITEM
 
 DEF MAX_DEPTH = 20
 
@@ -410,6 +411,7 @@ cdef int _init_cursor(BtCursor c, object bt, uint32_t root, bint writable,
     c.savepoints = pager.savepoints
     c.memdb = pager.memory
     c.selfref = PyWeakref_NewRef(c, None)   # (weakref.ref(c), without the type call)
+    c.registry = <dict?>bt._cursors
     c.attach()
     return 0
 
@@ -526,17 +528,60 @@ cdef int end_transaction(object bt) except -1:
     return 0
 
 
+DEF MAX_PARKED = 16   # cursors a Btree keeps parked for reuse (_parked)
+
+
 cdef BtCursor open_cursor(object bt, object root, bint writable, KeyInfo key_info):
-    """``bt.cursor(root, writable, key_info)`` for the VM's OpenRead/OpenWrite: for a
-    btree.Btree (whose cursor method is ``BtCursor(bt, ...)``) the object made by tp_new and
-    its fields stored, without a Python-level method call or a type call's argument parsing;
-    any other ``bt`` (the attached databases' router, whose roots carry a database number
-    above 32 bits) through its own method."""
+    """``bt.cursor(root, writable, key_info)`` for the VM's OpenRead/OpenWrite. For a
+    btree.Btree (whose cursor method is ``BtCursor(bt, ...)``) a cursor the VM parked at
+    the end of an earlier run (``park_cursor``) is opened again on the new root, else the
+    object made by tp_new gets its fields stored, without a Python-level method call or a
+    type call's argument parsing; any other ``bt`` (the attached databases' router, whose
+    roots carry a database number above 32 bits) opens one through its own method."""
+    cdef BtCursor c
+    cdef list parked
+    cdef Py_ssize_t n
+    cdef uint32_t pgno
     if type(bt) is not _btree_type:
         return bt.cursor(root, writable, key_info)
-    cdef BtCursor c = BtCursor.__new__(BtCursor)
+    parked = <list?>bt._parked
+    n = len(parked)
+    if n:
+        # a parked cursor: the same pager, page cache and savepoint list (those of its
+        # Btree), no page, no position; what names its tree is stored again
+        pgno = root
+        c = <BtCursor><object>PyList_GET_ITEM(parked, n - 1)
+        del parked[n - 1]
+        c.bt = bt
+        c.root = pgno
+        c.writable = writable
+        c.key_info = key_info
+        c.intkey = key_info is None
+        c.attach()
+        return c
+    c = BtCursor.__new__(BtCursor)
     _init_cursor(c, bt, root, writable, key_info)
     return c
+
+
+cdef int park_cursor(BtCursor c) except -1:
+    """The VM is done with ``c`` (the end of a run): it leaves its tree's cursors
+    (``detach``) and, when its tree is a btree.Btree with room, waits in that Btree's
+    ``_parked`` list for ``open_cursor`` to open it again, holding no reference to the
+    Btree (no cycle through the list), its KeyInfo or its last search key."""
+    c.detach()
+    bt = c.bt
+    if type(bt) is not _btree_type:
+        return 0
+    parked = <list?>bt._parked
+    if len(parked) < MAX_PARKED:
+        c.bt = None
+        c.key_info = None
+        c.peers = None
+        c.probe_key = None
+        c.probe = None
+        parked.append(c)
+    return 0
 
 
 cdef class BtCursor:
@@ -547,15 +592,16 @@ cdef class BtCursor:
 
     cdef int attach(self) except -1:
         """Join the cursors of this root (the peers every write saves) as a cursor just
-        opened: no position, the pager's current usable size. __init__, and the VM's
-        reuse of a cursor a previous run of the same program detached."""
-        cdef object bt = self.bt
+        opened: no position, the pager's current usable size. __init__, and
+        ``open_cursor`` reopening a parked cursor."""
+        cdef dict registry = self.registry
+        cdef list peers
+        cdef object pager = self.pager
         self.state = CURSOR_INVALID
         self.saved_key = None
         self.skip_next = 0
         self.kept = False
-        self.usable = self.pager.page_size - self.pager.reserved
-        registry = <dict>bt._cursors
+        self.usable = <int>pager.page_size - <int>pager.reserved
         peers = registry.get(self.root)
         if peers is None:
             # (Btree._peers: a new shared list; save_all drops it again once it is empty)
@@ -570,14 +616,18 @@ cdef class BtCursor:
 
     cdef int detach(self) except -1:
         """Leave the cursors of this root, holding no page and no position, but keep the
-        object for ``attach`` (the VM keeps a finished run's cursors for the next run)."""
+        object for ``attach`` (``park_cursor``: the VM's cursors at the end of a run)."""
+        cdef list peers = self.peers
+        cdef Py_ssize_t i
         self._release()
         self.state = CURSOR_INVALID
         self.saved_key = None
-        try:
-            self.peers.remove(self.selfref)
-        except ValueError:
-            pass
+        if peers is not None:
+            # (peers.remove(selfref) without the method call; the newest entry is last)
+            for i in range(len(peers) - 1, -1, -1):
+                if <object>PyList_GET_ITEM(peers, i) is self.selfref:
+                    del peers[i]
+                    break
         return 0
 
     def close(self):

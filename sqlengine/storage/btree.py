@@ -40,6 +40,7 @@ class Btree:
         self.pager.factory = _btree.PageFactory(self.pager)
         self.path = self.pager.path
         self._cursors: dict[int, list] = {}
+        self._parked: list = []      # cursors the VM finished with (_btree.park_cursor)
         self._page1_checked = None   # page 1 as _check_page1 last found it good
         self._page1_writable = None  # ... and _check_writable (not auto-vacuum)
         self.closed = False

@@ -30,7 +30,9 @@ from weakref import ref as weakref_ref
 from sqlengine import errors as E
 from sqlengine.vdbe._aggregates cimport AggBase
 from sqlengine.vdbe._scalar cimport ScalarBase
-from sqlengine.storage._btree cimport BtCursor, begin_cookie, end_transaction, open_cursor
+from sqlengine.storage._btree cimport (BtCursor, begin_cookie, end_transaction, open_cursor,
+                                       park_cursor)
+from sqlengine.storage._record cimport KeyInfo
 from sqlengine.vdbe import sorter as S
 from sqlengine.vdbe._sorter cimport (SortSpec, Sorter, EphTable, EphIndex, EphHash,
                                      new_sorter, new_eph_table, new_eph_index, new_eph_hash,
@@ -294,7 +296,6 @@ cdef class Vdbe:
     cdef list p4
     cdef public list mem
     cdef public list cursors
-    cdef list spare                 # the last run's b-tree cursors, detached (_keep_cursors)
     cdef public list bindings
     cdef public int pc
     cdef public list once
@@ -342,7 +343,8 @@ cdef class Vdbe:
         """Back to the start of the program. The registers go now (a kept statement
         must not hold the last run's values); their list and the cursors' are made again
         by the next run's first step (a statement reset and never run again, the DB-API's
-        usual, makes none); the cursors were closed or kept when the run ended."""
+        usual, makes none); the run's b-tree cursors were parked in their Btree at its
+        end (a run stopped midway drops them)."""
         if self.started and not self.done:
             self.cursors = [None] * self.n_cursor   # (a run stopped midway: its cursors go)
         self.mem = None
@@ -369,32 +371,25 @@ cdef class Vdbe:
 
     def close_cursors(self):
         self.cursors = [None] * self.n_cursor
-        self.spare = None
 
-    cdef int _keep_cursors(self, list cursors) except -1:
-        """At Halt: the b-tree cursors of the run, detached from their trees (no page, no
-        position), kept in ``spare`` for the next run of the program to open again."""
+    cdef int _park_cursors(self, list cursors) except -1:
+        """At Halt: the b-tree cursors of the run leave their trees (no page, no position)
+        and wait, parked in their Btree, for a later OpenRead/OpenWrite of any statement
+        to open them again (_btree.park_cursor / open_cursor)."""
         cdef VCursor c
-        cdef list spare = None
         cdef Py_ssize_t i
         for i in range(len(cursors)):
             c = <VCursor>cursors[i]
             if c is not None and (c.kind == K_TABLE or c.kind == K_INDEX) \
                     and c.data is None and type(c.bt) is BtCursor:
-                (<BtCursor>c.bt).detach()
-                c.reset()           # (drops the row it decoded last)
-                if spare is None:
-                    spare = [None] * len(cursors)
-                spare[i] = c
-        self.spare = spare
+                park_cursor(<BtCursor>c.bt)
+                c.bt = None
         return 0
 
     cdef VCursor _open_table(self, int i, long long root, bint write, object p4):
         """OpenRead/OpenWrite of cursor ``i``. A cursor the slot already holds on the same
         b-tree (an open inside a loop: an inner table's index, an OR term's) is cleared
-        and kept, as SQLite's OP_OpenRead keeps it, instead of a new b-tree cursor; so is
-        the one the previous run of the program left in the slot (``spare``), attached
-        again (a repeated INSERT makes no b-tree cursor per row)."""
+        and kept, as SQLite's OP_OpenRead keeps it, instead of a new b-tree cursor."""
         cdef VCursor c
         cdef BtCursor bc
         key_info = None
@@ -409,20 +404,9 @@ cdef class Vdbe:
                 bc.invalidate()
                 c.reset()
                 return c
-        if c is None and self.spare is not None and i < len(self.spare):
-            c = <VCursor>self.spare[i]
-            if c is not None:
-                self.spare[i] = None
-                bc = <BtCursor>c.bt
-                if c.kind == kind and c.key_info is key_info and bc.root == root \
-                        and bc.writable == write and bc.bt is self.db.bt:
-                    bc.attach()
-                    c.reset()
-                    self.cursors[i] = c
-                    return c
         bt = open_cursor(self.db.bt, root, write, key_info)
         c = new_cursor(kind, bt, None, key_info, 0)
-        if key_info is not None:
+        if key_info is not None and type(key_info) is not KeyInfo:
             c.pk_fields = getattr(key_info, "pk_fields", None)
         self.cursors[i] = c
         return c
@@ -871,7 +855,7 @@ cdef class Vdbe:
                     raise E.error_for_code(p1, _slot(p4s, pc))
                 self.pc = pc
                 self.done = True
-                self._keep_cursors(cursors)
+                self._park_cursors(cursors)
                 self.cursors = [None] * len(cursors)
                 self._halt()
                 return None

@@ -1,7 +1,9 @@
-"""A finished run leaves its b-tree cursors detached in their slots and the next run of the
-same statement opens them again (Vdbe._keep_cursors/_open_table): statements repeated
-while other statements write the same tables, run half way and reset, failing and run
-again, and run after the schema or the whole database changed, give sqlite3's results."""
+"""A finished run parks its b-tree cursors in their Btree, detached from their trees, and
+later OpenRead/OpenWrite of any statement open them again (Vdbe._park_cursors,
+_btree.park_cursor / open_cursor): statements repeated while other statements write the
+same tables, run half way and reset, failing and run again, and run after the schema or
+the whole database changed, give sqlite3's results; the parked cursors are bounded in
+number and keep neither the connection nor a row alive."""
 
 from __future__ import annotations
 
@@ -136,3 +138,43 @@ def test_a_kept_cursor_holds_no_row_between_runs():
         assert tracemalloc.get_traced_memory()[0] - before < 500_000
     finally:
         tracemalloc.stop()
+
+
+def test_parked_cursors_are_bounded_and_hold_no_btree():
+    import gc
+    con = sqlengine.connect(":memory:")
+    con.execute("CREATE TABLE t(a INTEGER PRIMARY KEY, b)")
+    con.execute("CREATE INDEX tb ON t(b)")
+    con.executemany("INSERT INTO t VALUES (?, ?)", [(i, i % 7) for i in range(100)])
+    # a join opening 40 cursors at once parks at most the Btree's bound of them
+    many = " JOIN ".join("t AS t%d" % i for i in range(40))
+    on = " AND ".join("t%d.a = t0.a" % i for i in range(1, 40))
+    assert con.execute(f"SELECT count(*) FROM {many} WHERE {on}").fetchall() == [(100,)]
+    bt = con._db.bt
+    assert 0 < len(bt._parked) <= 16
+    # no reference cycle through the list: a parked cursor holds neither its Btree nor
+    # the KeyInfo of the program that used it last
+    for c in bt._parked:
+        assert c.bt is None and c.key_info is None
+        assert not any(r is bt or r is bt._parked for r in gc.get_referents(c))
+
+
+def test_parked_cursors_reopen_on_tables_and_indexes_of_other_statements():
+    ours, theirs = _pair()
+    for con in (ours, theirs):
+        con.execute("CREATE TABLE w(k TEXT PRIMARY KEY, v) WITHOUT ROWID")
+        con.executemany("INSERT INTO w VALUES (?, ?)", [("k%d" % i, i) for i in range(50)])
+    rnd = random.Random(11)
+    stmts = [
+        "SELECT count(*) FROM t WHERE b = %d",
+        "SELECT c FROM t WHERE c > 'c%d' ORDER BY c LIMIT 3",
+        "SELECT v, k FROM w WHERE k >= 'k%d' ORDER BY k LIMIT 4",
+        "SELECT t.a, w.v FROM t JOIN w ON w.k = 'k' || t.a WHERE t.b = %d ORDER BY 1",
+        "UPDATE w SET v = v + 1 WHERE k = 'k%d'",
+        "INSERT OR IGNORE INTO t(b, c) VALUES (%d, 'new')",
+        "DELETE FROM w WHERE v = %d",
+    ]
+    for _ in range(300):
+        _both(ours, theirs, rnd.choice(stmts) % rnd.randrange(60))
+    _both(ours, theirs, "SELECT * FROM t ORDER BY a")
+    _both(ours, theirs, "SELECT * FROM w ORDER BY k")
