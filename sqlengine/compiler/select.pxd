@@ -3,14 +3,17 @@
 # cpdef, so that those calls are C calls (a Python call's argument tuple and parsing are
 # gone; other modules still call them as Python functions), and the program builder a
 # function holds is typed, so that its emit / alloc_reg / new_label / resolve are C calls
-# too. Only .pyx modules are cimported here (a module compiled from a .py may run from its
-# source, see _source_guard.py); no other module cimports this one. A change to the layout
-# of ProgramBuilder (_codegen.pxd), Scope (_resolve.pxd) or Parse (context.pxd) needs
-# compiler.select rebuilt.
+# too; the WHERE loop coder's entries and a Select's clauses are reached through
+# _select.pyx's C functions. Only .pyx modules are cimported here (a module compiled from
+# a .py may run from its source, see _source_guard.py); no other module cimports this one.
+# A change to the layout of ProgramBuilder (_codegen.pxd), Scope (_resolve.pxd), Parse
+# (context.pxd) or WhereInfo (_levels.pxd) needs compiler.select rebuilt.
 
 cimport cython
 
+cimport sqlengine.compiler._select as _sel
 from sqlengine.compiler._codegen cimport ProgramBuilder
+from sqlengine.compiler._levels cimport WhereInfo
 from sqlengine.compiler._resolve cimport Scope as CScope
 from sqlengine.compiler.context cimport Parse
 
@@ -31,7 +34,8 @@ cpdef bint _joins_subquery(f, views) except -1
 
 cpdef list _collect_aggs(Parse p, exprs, refs=*)
 
-@cython.locals(b=ProgramBuilder, scope=CScope, n_res=Py_ssize_t, n_ordered=Py_ssize_t)
+@cython.locals(b=ProgramBuilder, scope=CScope, w=WhereInfo, n_res=Py_ssize_t,
+               n_ordered=Py_ssize_t)
 cpdef _compile_core(Parse p, core, order_by, limit, offset, dest, outer, corr, compound_arm=*)
 
 cpdef _no_collate(e)

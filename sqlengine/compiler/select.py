@@ -44,7 +44,7 @@ from sqlengine.compiler.plan_terms import column_of
 from sqlengine.compiler.planner import TABLE_ROWS, check_indexed_by, log_est
 from sqlengine.compiler.tablefunc import (bind_hidden, bound_terms, function_name,
                                           function_source, star_hidden, without_bound)
-from sqlengine.compiler.where import where_begin, where_end
+from sqlengine.compiler import _select as _sel  # (C calls when compiled: select.pxd)
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.ast import (
@@ -166,29 +166,28 @@ class CallbackDest(Dest):
 
 def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=None) -> ResultInfo:
     """Emit the code of a whole SELECT; rows go to ``dest``."""
-    if sel.with_ is not None:
+    with_, body, order_by, limit, offset = _sel.select_clauses(sel)
+    if with_ is not None:
         from sqlengine.compiler.cte import pop_with, push_with
-        token = push_with(p, sel.with_, sel)
+        token = push_with(p, with_, sel)
         try:
-            return compile_select(p, Select(sel.body, None, sel.order_by, sel.limit,
-                                              sel.offset, sel.pos), dest, outer, corr)
+            return compile_select(p, Select(body, None, order_by, limit, offset, sel.pos),
+                                  dest, outer, corr)
         finally:
             pop_with(p, token)
-    body = sel.body
     tb = type(body)  # (no AST class has subclasses: a type test is isinstance's answer)
     if tb is Compound:
         return _compile_compound(p, sel, dest, outer, corr)
     if tb is Values:
         return _compile_values(p, body, sel, dest, outer, corr)
-    order_by = sel.order_by
     # (the parser's features tell at once that most statements call no window function)
     if body.features & FEAT_WINDOW and has_window(body, order_by):
         return compile_window_select(p, sel, dest, outer, corr)
     if type(dest) is ExistsDest and (order_by or body.distinct):
         sel, body = _exists_body(p, sel, outer)
-        order_by = sel.order_by
+        order_by, limit, offset = sel.order_by, sel.limit, sel.offset
     try:
-        return _compile_core(p, body, order_by, sel.limit, sel.offset, dest, outer, corr)
+        return _compile_core(p, body, order_by, limit, offset, dest, outer, corr)
     except OperationalError as err:  # (SQLite tells the first error its resolver meets)
         from sqlengine.compiler.resolve_order import first_error
         raise first_error(p, body, outer, corr, err, order_by) from None
@@ -1174,9 +1173,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         where = core.where
         if extra:
             where = _and_all(where, extra)
-        # (positional: extra_terms, core, order_by, limit)
-        w = where_begin(p, scope, where, left_on, (), core, plan_ob,
-                        _fixed_limit(limit) if plan_ob or plan_d else None, distinct=plan_d)
+        w = _sel.where_loops(p, scope, where, left_on, core, plan_ob,
+                             _fixed_limit(limit) if plan_ob or plan_d else None, plan_d)
         if distinct_cur is not None and w.distinct:
             if w.distinct == 2:  # no two rows can be equal: no test
                 b.ops[distinct_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
@@ -1198,7 +1196,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                             code_result_columns(b, p, scope, result_exprs, unused, _ALL),
                             n_res, distinct_cur, distinct_said, sorter, obt, out_dest, lreg,
                             oreg, end)
-        where_end(p, w)
+        _sel.where_close(p, w)
     else:
         rows = ResultRows(b, p, scope, result_exprs, unused, _ALL, distinct_cur, distinct_said,
                           sorter, obt, out_dest, lreg, oreg, end)

@@ -1,0 +1,12 @@
+# Declarations of sqlengine.compiler._select for select.py's augmenting .pxd (select.pxd),
+# which cimports this module: its calls are then C calls. See _select.pyx.
+
+from sqlengine.compiler._levels cimport WhereInfo
+from sqlengine.compiler._resolve cimport Scope
+from sqlengine.compiler.context cimport Parse
+
+
+cpdef WhereInfo where_loops(Parse p, Scope scope, where, left_on, core, order_by, limit,
+                            distinct)
+cpdef int where_close(Parse p, WhereInfo info) except -1
+cpdef tuple select_clauses(sel)
