@@ -32,11 +32,11 @@ cdef extern from "Python.h":
 import array as _pyarray
 
 from sqlengine.compiler._resolve cimport (ColRef, Scope, Source, comparison_collation,
-                                          expr_affinity, lookup_name, slot, slot_offset)
+                                          expr_affinity, expr_coll_seq, lookup_name,
+                                          lower_name, slot, slot_offset)
 from sqlengine.compiler._where cimport c_where_begin, c_where_end
 from sqlengine.compiler.resolve import (ROWID_NAMES, CoalesceRef, ResolvedColumn,
                                         expr_collation, no_such_column)
-from sqlengine.compiler._resolve import expr_coll_seq as _expr_coll_seq
 from sqlengine.compiler._resolve import has_explicit_collate as _has_explicit_collate
 from sqlengine.compiler.explain import eqp_line as _eqp_line
 from sqlengine.compiler.walk import operands as _operands
@@ -1167,7 +1167,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
             d = <tuple>defs[0]
             a = d[0]
             one_minmax = (d[2] == 1 and _call_filter(a) is None
-                          and a.name.lower() in ("min", "max"))
+                          and lower_name(a.name) in ("min", "max"))
         w = c_where_begin(p, b, scope, where, left_on, (), core, None, None, True,
                           one_minmax, False, None)
         _step_loop_row(b, p, scope, defs, needs_hit, hit, used, acc, bare, bare_regs)
@@ -1332,7 +1332,7 @@ cdef int _notnull_fold(scope, e) except -2:
     if scope is None or type(x) is not T_Column:
         return -1
     name = slot(x, F_COL_NAME)
-    if name.lower() not in ROWID_NAMES:
+    if lower_name(name) not in ROWID_NAMES:
         return -1
     try:
         ref = lookup_name(scope, name, slot(x, F_COL_TABLE))
@@ -1610,7 +1610,7 @@ cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
     star = slot(e, F_FC_STAR)
     nargs = 0 if star else len(args)
     ename = slot(e, F_FC_NAME)
-    name = ename.lower()
+    name = lower_name(ename)
     if slot(e, F_FC_OVER) is not None:
         raise OperationalError("window functions are not supported")
     functions = p.functions
@@ -1648,7 +1648,7 @@ cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
     if nargs and getattr(f, "needs_collation", False):
         coll = None
         for a in args:  # the first argument that carries a collation (BINARY counts)
-            has, c = _expr_coll_seq(a, scope)
+            has, c = expr_coll_seq(a, scope)
             if has:
                 coll = c
                 break
@@ -1865,7 +1865,7 @@ cpdef code_in_probe(p, scope, lhs_items, lhs_regs, last, rhs_exprs, dest, int cu
         affs += comparison_affinity(ra, la) if ra else la
         # sqlite3BinaryCompareCollSeq(lhs item, the subquery's column)
         rhs = rhs_exprs[i] if rhs_exprs is not None and i < len(rhs_exprs) else None
-        has, c = _expr_coll_seq(item, scope)
+        has, c = expr_coll_seq(item, scope)
         if rhs is not None and not _has_explicit_collate(item) and _has_explicit_collate(rhs):
             c = last_colls[i]
         elif not has:

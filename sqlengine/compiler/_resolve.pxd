@@ -32,6 +32,7 @@ cdef class Scope:
 cdef object lookup_name(scope, name, table)
 cpdef str expr_affinity(e, scope)
 cpdef comparison_collation(left, right, scope)
+cpdef tuple expr_coll_seq(e, scope)
 
 
 # ---- reading an AST node's field without an attribute lookup ---------------------------
@@ -48,3 +49,24 @@ cdef inline object slot(object o, Py_ssize_t off):
     if v is NULL:
         raise AttributeError("AST node field not set")
     return <object>v
+
+
+# ---- a name's lower case without str.lower's method call -----------------------------------
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object o)
+    void *PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+
+
+cdef inline object lower_name(object s):
+    """``s.lower()``, but ``s`` itself for an exact str of ASCII characters without an
+    upper-case letter (most names are written so): no method call, no new string."""
+    cdef const unsigned char *c
+    cdef Py_ssize_t i
+    if type(s) is str and PyUnicode_IS_ASCII(s):
+        c = <const unsigned char *>PyUnicode_DATA(s)
+        for i in range(PyUnicode_GET_LENGTH(s)):
+            if 65 <= c[i] <= 90:  # (A-Z)
+                return s.lower()
+        return s
+    return s.lower()

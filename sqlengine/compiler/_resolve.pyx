@@ -110,10 +110,10 @@ cdef class Source:
 
     def find(self, name):
         """Column number, -1 for the rowid, None when absent."""
-        i = self.col_lower.get(name.lower())
+        i = self.col_lower.get(lower_name(name))
         if i is not None:
             return i
-        if self.has_rowid and self.is_table and name.lower() in ROWID_NAMES:
+        if self.has_rowid and self.is_table and lower_name(name) in ROWID_NAMES:
             return -1
         return None
 
@@ -457,13 +457,13 @@ cdef class Scope:
             if src.enames is None and type(cl) is dict:
                 i = (<dict>cl).get(name)
                 if i is None:
-                    i = (<dict>cl).get(name.lower())
+                    i = (<dict>cl).get(lower_name(name))
                 if i is not None and not (src.hidden and i in src.hidden):
                     return _colref(src, i, self, 0)
         scope = self
         depth = 0
-        lname = name.lower()
-        ltable = table.lower() if table is not None else None
+        lname = lower_name(name)
+        ltable = lower_name(table) if table is not None else None
         # ``main.t.a``: only an item of that database can answer (SQLite's pSchema test)
         ldb = table.schema.lower() if type(table) is T_SchemaQualifier else None
         n_rowid = 0
@@ -492,7 +492,7 @@ cdef class Scope:
                     if src.enames is not None:
                         if ltable is not None and src.enames[m[1]][0] != ltable:
                             continue
-                    elif ltable is not None and src.name.lower() != ltable:
+                    elif ltable is not None and lower_name(src.name) != ltable:
                         continue
                     if hit is None:
                         if ltable is None and m[1] in src.hidden and src.enames is None:
@@ -520,7 +520,7 @@ cdef class Scope:
             if hit is None and (rowids or nested) and lname in ROWID_NAMES:
                 if ltable is not None:
                     rowids = [s for s in rowids + [s for s in nested if s.has_rowid]
-                              if s.name.lower() == ltable and
+                              if lower_name(s.name) == ltable and
                               (ldb is None or _in_db(s, -1, ldb))]
                 # SQLite counts the sources that could answer the rowid across every
                 # scope searched so far (its cntTab is not reset per name context)
@@ -627,7 +627,7 @@ def _nested_by_alias(nested, lname, ltable):
     """``alias.column`` of a parenthesized join with an alias: its column of that name as
     the subquery names it (``a:1`` for a second ``a``), when no inner table matched."""
     for src in nested:
-        if src.name.lower() == ltable:
+        if lower_name(src.name) == ltable:
             i = src.col_lower.get(lname)
             if i is not None:
                 return (src, i)
@@ -1074,7 +1074,7 @@ cdef object _rewrite(object e, object fn, object on_subquery, object names):
     t = type(e)
     if t is T_Column:
         if names is not None and (slot(e, F_COL_TABLE) is not None
-                                  or slot(e, F_COL_NAME).lower() not in names):
+                                  or lower_name(slot(e, F_COL_NAME)) not in names):
             return e
         return fn(e)
     if t is T_Literal:
@@ -1148,7 +1148,7 @@ cpdef dict result_aliases(columns):
         if type(rc) is T_ResultColumn:
             alias = slot(rc, F_RC_ALIAS)
             if alias:
-                name = alias.lower()
+                name = lower_name(alias)
                 if name not in out:
                     out[name] = slot(rc, F_RC_EXPR)
     return out

@@ -10,7 +10,7 @@ never decides the plan.
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF
 from sqlengine.compiler._resolve cimport (ColRef, Scope, comparison_collation, lookup_name,
-                                          slot, slot_offset)
+                                          lower_name, slot, slot_offset)
 from sqlengine.compiler._resolve import CoalesceRef, ResolvedColumn
 from sqlengine.compiler.exprindex import XN_EXPR, indexed_expr_sources
 from sqlengine.errors import OperationalError
@@ -264,7 +264,7 @@ cdef class Masker:
                 sp = _push(stack, sp, x.right)
                 sp = _push(stack, sp, x.left)
             elif t is T_FunctionCall:
-                if x.name.lower() in VOLATILE:
+                if lower_name(x.name) in VOLATILE:
                     self.complete = False
                     return C_PINNED
                 for y in x.args:
