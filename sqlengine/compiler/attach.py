@@ -555,19 +555,26 @@ def _strip_qualifier(text, name):
 
 
 def rewrite(db, stmt):
-    """A copy of ``stmt`` whose ``aux.t`` references name the merged schema's ``aux.t``."""
+    """``stmt``, or a copy of it whose ``aux.t`` references name the merged schema's
+    ``aux.t``: the parsed AST is shared (the parser's cache), so it is copied, and only
+    when a node must change (most statements name no database and no temp schema table)."""
     names = {att.name.lower() for att in db.attached}
     if "temp" in names:
         names.add("main")
+    temp = "temp" in names
+    if not _rewrite_node(stmt, names, temp, False):
+        return stmt
     stmt = copy.deepcopy(stmt)
-    _rewrite_node(stmt, names, "temp" in names)
+    _rewrite_node(stmt, names, temp)
     return stmt
 
 
 _TEMP_MASTER = ("sqlite_temp_master", "sqlite_temp_schema")
 
 
-def _rewrite_node(node, names, temp):
+def _rewrite_node(node, names, temp, apply=True):
+    """Rename the nodes under ``node`` that ``rewrite`` changes; with ``apply`` False,
+    change nothing and say whether there is one."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -582,6 +589,16 @@ def _rewrite_node(node, names, temp):
             continue
         t = type(n)
         schema = getattr(n, "schema", None)
+        if not apply:
+            if schema is not None and schema.lower() in names and (
+                    t is A.TableRef or t is A.InTable or t is A.Insert) \
+                    or temp and t is A.TableRef and n.name.lower() in _TEMP_MASTER:
+                return True
+            for s in slots:
+                v = getattr(n, s, None)
+                if v is not None and not isinstance(v, (str, int, float, bytes, bool)):
+                    stack.append(v)
+            continue
         if temp and t is A.TableRef and (
                 n.name.lower() in _TEMP_MASTER and (schema is None or schema.lower() == "temp")
                 or schema is not None and schema.lower() == "temp"
@@ -606,6 +623,7 @@ def _rewrite_node(node, names, temp):
             v = getattr(n, s, None)
             if v is not None and not isinstance(v, (str, int, float, bytes, bool)):
                 stack.append(v)
+    return False
 
 
 def _database_list(db):
