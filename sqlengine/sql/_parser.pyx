@@ -77,7 +77,8 @@ cdef enum:
     EXISTS = 88
     CASE = 90
     LITERAL = 95
-    N_OFF = 98
+    CAST = 98
+    N_OFF = 101
 cdef Py_ssize_t OFF[N_OFF]
 
 from .builder import _Tail
@@ -112,6 +113,7 @@ def node_fields():
         (_ast.Subquery, SUBQUERY, ["select", "pos"]),
         (_ast.Exists, EXISTS, ["select", "pos"]),
         (_ast.Case, CASE, ["operand", "whens", "else_", "pos", "truth"]),
+        (_ast.Cast, CAST, ["expr", "type_name", "pos"]),
     ]
 
 
@@ -548,6 +550,17 @@ cdef inline object new_case(object operand, object whens, object else_, Py_ssize
     _set(o, OFF[CASE + 2], else_)
     _set(o, OFF[CASE + 3], p)
     _set(o, OFF[CASE + 4], None)
+    return _tracked(o)
+
+
+cdef inline object new_cast(object expr, object type_name, Py_ssize_t pos):
+    if not FAST_NEW:
+        return Cast(expr, type_name, pos)
+    p = int_obj(pos)
+    o = _alloc(Cast)
+    _set(o, OFF[CAST + 0], expr)
+    _set(o, OFF[CAST + 1], type_name)
+    _set(o, OFF[CAST + 2], p)
     return _tracked(o)
 
 
@@ -1481,7 +1494,7 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         return sql[stmt_start + s:stmt_start + e]
     elif code == F_CAST:
         text = values[base + 4]
-        return Cast(values[base + 2], text if text else "", s)
+        return new_cast(values[base + 2], text if text else "", s)
     elif code == F_STL_PREFIX:
         return (values[base], values[base + 1])
     elif code == F_JOINOP_COMMA:

@@ -73,6 +73,8 @@ SQL = MALFORMED + ACCEPTED + [
     " (SELECT 2) AND c IS NOT d AND EXISTS (SELECT 1) AND NOT EXISTS (SELECT 2) AND (SELECT 3)"
     " AND CASE a WHEN 1 THEN 2 WHEN 3 THEN 4 ELSE 5 END AND CASE WHEN a THEN b END",
     "DELETE FROM t WHERE a = 1", "INSERT INTO main.t AS x VALUES (1)", "UPDATE t SET a = 1",
+    "SELECT CAST(a AS INT), CAST(b AS VARCHAR(10)), CAST(c AS unsigned  big int), CAST(d AS),"
+    " CAST(1 + 2 AS REAL), CAST(CAST(e AS TEXT) AS \"x\" (+1, -2))",
     # (IS / IS NOT with a literal: the truth test only for the words TRUE and FALSE)
     "SELECT a IS 1, a IS 0, a IS NOT 1, a IS NOT 0, a IS 2, a IS 1.0, a IS '1', a IS NULL,"
     " a IS NOT NULL, a IS TRUE, a IS NOT (false), a IS +TRUE, a IS -1, a IS x'01'",
