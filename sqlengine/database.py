@@ -50,10 +50,12 @@ Optional, used by dbapi.py and the shell when present (they fall back without th
     wraps the callbacks so that they raise the stdlib's errors).
 
 Transactions: a statement that reads opens a read transaction and a statement that writes
-a write transaction when none is open; in autocommit mode the transaction ends when the
-last active statement finishes. Inside an explicit transaction every writing statement
-runs in a statement savepoint, so an error undoes that statement only (ABORT), or nothing
-(FAIL), or the whole transaction (ROLLBACK), as the conflict action says.
+a write transaction when none is open; in autocommit mode a write is committed when its
+statement ends and no other statement writes, and the transaction ends when the last active
+statement finishes (statements still reading keep a read transaction, SHARED on the file).
+Inside an explicit transaction every writing statement runs in a statement savepoint, so an
+error undoes that statement only (ABORT), or nothing (FAIL), or the whole transaction
+(ROLLBACK), as the conflict action says.
 """
 
 from __future__ import annotations
@@ -171,6 +173,10 @@ class Statement:
         vm = self.vm
         if vm.started:
             if vm.done:
+                if self.db._tripped is not None and self in self.db._tripped:
+                    self.db._tripped.discard(self)
+                    raise OperationalError("abort due to ROLLBACK",
+                                           code=E.SQLITE_ABORT | 2 << 8)  # ABORT_ROLLBACK
                 return None
         else:  # (a finalized or EXPLAIN statement never starts its program)
             if self.finalized:
@@ -220,6 +226,8 @@ class Statement:
 
     def reset(self):
         self._explain_rows = None
+        if self.db._tripped is not None:
+            self.db._tripped.discard(self)
         vm = self.vm
         if vm.started or vm.done:  # (a VM that never started is as reset() leaves it)
             if not vm.done:
@@ -249,6 +257,9 @@ class Database:
     temp_store = 0  # (PRAGMA temp_store: compiler/pragma_settings.py)
     fk_dirty = None
     fk_stmt = None
+    # statements a ROLLBACK stopped (_trip), whose next step raises "abort due to ROLLBACK";
+    # a WeakSet once one was
+    _tripped = None
 
     def __init__(self, path, timeout=5.0, vfs=None):
         from sqlengine.storage import Btree
@@ -460,8 +471,41 @@ class Database:
 
     # ---- statement lifecycle (called by Statement) --------------------------------------------
     def _finish_txn_if_idle(self):
-        if self.autocommit and not self._active and self.bt.in_trans:
-            self.bt.commit()
+        """In autocommit mode, end the transaction once no statement writes (sqlite3VdbeHalt:
+        autocommit and db->nVdbeWrite == 0): all of it when no statement is active, else its
+        write part, committed at once while the statements still active go on reading."""
+        if self.autocommit and self.bt.in_trans:
+            if not self._active:
+                self.bt.commit()
+            elif self.bt.in_trans == 2 and not self._writing():
+                self._end_txn()
+
+    def _writing(self):
+        """Whether a statement still active writes (SQLite's db->nVdbeWrite > 0)."""
+        for s in self._active:
+            if s.prog.is_write and not s.vm.done:
+                return True
+        return False
+
+    def _end_txn(self, rollback=False, own=0):
+        """Commit (or roll back) the transaction. While statements are still active (other
+        than the ``own`` running one: COMMIT, ROLLBACK, RELEASE) it ends in a read
+        transaction that keeps SHARED on every file (Pager.keep_read), as SQLite's
+        btreeEndTransaction keeps TRANS_READ while other statements read: their cursors go
+        on reading a file that no other connection can change under them."""
+        bt = self.bt
+        end = bt.rollback if rollback else bt.commit
+        if len(self._active) <= own:
+            end()
+            return
+        pagers = [bt.pager] + [att.db.bt.pager for att in self.attached]
+        for p in pagers:
+            p.keep_read = True
+        try:
+            end()
+        finally:
+            for p in pagers:
+                del p.keep_read  # (back to the class default: no attribute on the pager)
 
     def _vm_release_statement(self, stmt):
         """At the end of a run (the VM's Halt): release the statement's journal, if any."""
@@ -500,6 +544,10 @@ class Database:
             self.bt.savepoint_release(sp)
             if vm.prog.is_ddl:
                 self._reload_schema_in_txn()
+            if self.autocommit and self.bt.in_trans == 2 and not self._writing():
+                # (other statements read on: the transaction holds only this one's undone
+                # changes, ended as SQLite's vdbeHalt does with sqlite3RollbackAll)
+                self._end_txn(rollback=True)
             return
         if self.autocommit and not self._active:
             if self.bt.in_trans == 2:
@@ -519,17 +567,38 @@ class Database:
         self._active.discard(stmt)
         self._finish_txn_if_idle()
 
-    def _rollback_all(self):
-        for s in list(self._active):
-            s.vm.done = True
-        self._active.clear()
+    def _rollback_all(self, own=0):
+        """Roll the transaction back: ROLLBACK (``own``: its statement is active) or an
+        error that ends the transaction. As SQLite's sqlite3RollbackAll(SQLITE_ABORT_ROLLBACK):
+        when the transaction changed the schema every active statement is stopped (_trip);
+        else they read on (the rolled-back content), the transaction kept open for them as
+        a read one. (SQLite stops the cursors open for writing too, but no statement that
+        is active between two steps writes any more: a RETURNING has made all its changes
+        before its first row.)"""
+        cookie = self.schema.cookie
         self._stmt_sp.clear()
         if self.bt.in_trans:
-            self.bt.rollback()
+            self._end_txn(rollback=True, own=own)
         self.autocommit = True
         self.fk_dirty = None  # (deferred foreign keys marked by what was rolled back)
         self._savepoints.clear()
         self._load_schema()
+        if self.schema.cookie != cookie and self._active:
+            for s in list(self._active):
+                if type(s.ast) is not A.Rollback:
+                    self._trip(s)
+            if len(self._active) <= own and self.bt.in_trans:
+                self.bt.commit()  # (the read transaction kept for them ends with them)
+
+    def _trip(self, stmt):
+        """Stop an active statement at a rollback (sqlite3BtreeTripAllCursors): its cursors
+        closed, its next step raises "abort due to ROLLBACK" (SQLITE_ABORT_ROLLBACK)."""
+        stmt.vm.done = True
+        stmt.vm.close_cursors()
+        self._active.discard(stmt)
+        if self._tripped is None:
+            self._tripped = weakref.WeakSet()
+        self._tripped.add(stmt)
 
     # ---- hooks the VM calls --------------------------------------------------------------------
     def _vm_begin(self, vm, write):
@@ -573,21 +642,13 @@ class Database:
                 raise OperationalError("cannot rollback - no transaction is active")
             raise OperationalError("cannot commit - no transaction is active")
         if rollback:
-            for s in list(self._active):
-                s.vm.done = True
-            self._active = {s for s in self._active if not s.vm.done}
-            self._stmt_sp.clear()
-            if self.bt.in_trans:
-                self.bt.rollback()
-            self._savepoints.clear()
-            self.autocommit = True
-            self._load_schema()
+            self._rollback_all(own=1)
             return
         others = [s for s in self._active if s.vm.started and not s.vm.done and s.prog.is_write]
         if others:
             raise OperationalError("cannot commit transaction - SQL statements in progress")
         if self.bt.in_trans:
-            self.bt.commit()
+            self._end_txn(own=1)
         self._savepoints.clear()
         self.autocommit = True
 
@@ -609,7 +670,7 @@ class Database:
             if i == 0 and self._txn_by_savepoint:
                 self._savepoints.clear()
                 if self.bt.in_trans:
-                    self.bt.commit()
+                    self._end_txn(own=1)
                 self.autocommit = True
                 self._txn_by_savepoint = False
                 return
@@ -665,6 +726,9 @@ class Database:
         return self.bt.create_table(kind == 1)
 
     def _vm_destroy(self, root):
+        if len(self._active) > 1:
+            # another statement is reading (SQLite's OP_Destroy: db->nVdbeRead > 1)
+            raise OperationalError("database table is locked", code=E.SQLITE_LOCKED)
         self.bt.drop_table(root)
 
     def _vm_clear(self, root):

@@ -8,6 +8,7 @@ States (as SQLite's pager.c; the lock is the VFS lock level):
       └────────end_read───────┘                               │ PENDING+EXCLUSIVE, write pages,
       ▲                                                       │ sync db, finalize journal
       └──────────────────────── commit / rollback ◄───────────┘
+                        (to READER instead, keeping SHARED, with keep_read set)
 
 * Before a page is first changed in a write transaction its original image is appended to the
   journal (only pages that existed when the transaction began). The database file itself is
@@ -80,6 +81,12 @@ class Pager:
     # only when they change: another attribute on every pager slows its attribute reads.
     data_version = 1
     _data_counter = None
+    # Set (by the connection, around a commit or rollback) while other statements of the
+    # connection are still reading: the write transaction then ends in a read transaction
+    # holding SHARED (end_read keeps it), as SQLite's btreeEndTransaction downgrades to
+    # TRANS_READ while nVdbeRead > 1, so that their cursors read a file no one else can
+    # change. A class default, set on a pager only for the length of that call.
+    keep_read = False
 
     def __init__(self, path: str, vfs=None, page_factory=None):
         self.memory = path in ("", ":memory:")
@@ -285,7 +292,13 @@ class Pager:
         self.in_trans = 1
 
     def end_read(self) -> None:
+        """End the read transaction (drop every lock); with ``keep_read`` set, keep it open
+        holding SHARED, any stronger lock dropped."""
         if self.in_trans == 1:
+            if self.keep_read:
+                if not self.memory:
+                    self.file.unlock(SHARED)
+                return
             self.in_trans = 0
             if not self.memory:
                 self.file.unlock(NO_LOCK)

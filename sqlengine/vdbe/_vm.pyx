@@ -1275,7 +1275,7 @@ cdef class Vdbe:
     cdef int _halt(self) except -1:
         """The end of a run (sqlite3VdbeHalt): the statement's journal released, the change
         counts set, the statement no longer active, and in autocommit mode the transaction
-        committed once no statement runs."""
+        committed once no statement writes (ended once none runs)."""
         db = self.db
         ref = self.stmt
         if ref is None:
@@ -1293,10 +1293,16 @@ cdef class Vdbe:
             PySet_Discard(active, stmt)
         else:
             active.discard(stmt)
-        if db.autocommit and not active:
-            bt = db.bt
-            if bt.pager.in_trans:
-                end_transaction(bt)     # (bt.commit(), compiled for a plain Btree)
+        if db.autocommit:
+            if not active:
+                bt = db.bt
+                if bt.pager.in_trans:
+                    end_transaction(bt)     # (bt.commit(), compiled for a plain Btree)
+            elif self.prog.is_write:
+                # other statements still read: the write is committed now all the same,
+                # the transaction kept open for them as a read one (sqlite3VdbeHalt commits
+                # once no statement writes, whatever reads)
+                db._finish_txn_if_idle()
         return 0
 
     cpdef count_changes(self, long long n):
