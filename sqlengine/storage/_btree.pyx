@@ -721,7 +721,9 @@ cdef class BtCursor:
         self._release()
         self.skip_next = 0
         self.saved_key = None
-        if self.pager.db_size == 0:
+        # a cached page is one of the file's (an empty file's pager caches none), so the
+        # pager's size, a Python attribute, is read only when the root is not cached
+        if self.cache.get(self.root) is None and self.pager.db_size == 0:
             self.state = CURSOR_INVALID
             return 0
         self.push(self.root)
