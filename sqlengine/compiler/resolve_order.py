@@ -436,7 +436,9 @@ def columns_error(table, sets):
             try:
                 set_target(table, cname)
             except OperationalError as err:
-                return err
+                # (without its traceback: that holds this frame, whose caller's frame
+                # keeps the error it returns, a reference cycle per failed statement)
+                return err.with_traceback(None)
     return None
 
 
@@ -508,7 +510,7 @@ def returning_error(p, table, items):
             if found is not None:
                 return found
     except OperationalError as found:
-        return found
+        return found.with_traceback(None)  # (see columns_error)
     finally:
         p.b = saved
     return wildcard_error(items)
