@@ -1599,6 +1599,7 @@ cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
     does; any other scalar function is an OP_Function over its arguments' registers."""
     cdef Py_ssize_t nargs, i
     cdef int base, end
+    cdef Py_UCS4 c0
     if scope is not None:
         ov = (<Scope>scope).overrides if type(scope) is Scope else scope.overrides
         if ov:
@@ -1614,33 +1615,37 @@ cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
     if slot(e, F_FC_OVER) is not None:
         raise OperationalError("window functions are not supported")
     functions = p.functions
-    if functions.is_aggregate(name, nargs):
+    # (a name the scalar look-up finds is no aggregate's: both look the same function
+    # up, so is_aggregate is asked only when it finds none)
+    f = functions.scalar(name, nargs)
+    if f is None and functions.is_aggregate(name, nargs):
         _expr._code_outer_aggregate(p, scope, e, target)
         return 0
     if slot(e, F_FC_DISTINCT) or star:
         raise OperationalError("DISTINCT aggregates must have exactly one argument"
                                if slot(e, F_FC_DISTINCT) else
                                f"wrong number of arguments to function {ename}()")
-    if name == "coalesce" and nargs < 2:
-        raise OperationalError(f"wrong number of arguments to function {ename}()")
-    if (name == "coalesce" or name == "ifnull") and nargs >= 2:
-        if name == "ifnull" and nargs != 2:
+    c0 = (<str>name)[0] if type(name) is str and len(<str>name) else 0
+    if c0 == u"c" or c0 == u"i" or c0 == u"l" or c0 == u"u":  # (the names coded inline)
+        if name == "coalesce" and nargs < 2:
             raise OperationalError(f"wrong number of arguments to function {ename}()")
-        end = b.new_label()
-        for i in range(nargs):
-            _code_expr(p, b, scope, args[i], target)
-            if i < nargs - 1:
-                b.emit(OP_NotNull, target, end)
-        b.resolve(end)
-        return 0
-    if (name == "iif" or name == "if") and nargs == 3:
-        _code_case_b(p, b, scope, T_Case(None, [(args[0], args[1])], args[2]), target)
-        return 0
-    if ((name == "likely" or name == "unlikely") and nargs == 1 or
-            name == "likelihood" and nargs == 2):
-        _code_expr(p, b, scope, args[0], target)
-        return 0
-    f = functions.scalar(name, nargs)
+        if (name == "coalesce" or name == "ifnull") and nargs >= 2:
+            if name == "ifnull" and nargs != 2:
+                raise OperationalError(f"wrong number of arguments to function {ename}()")
+            end = b.new_label()
+            for i in range(nargs):
+                _code_expr(p, b, scope, args[i], target)
+                if i < nargs - 1:
+                    b.emit(OP_NotNull, target, end)
+            b.resolve(end)
+            return 0
+        if (name == "iif" or name == "if") and nargs == 3:
+            _code_case_b(p, b, scope, T_Case(None, [(args[0], args[1])], args[2]), target)
+            return 0
+        if ((name == "likely" or name == "unlikely") and nargs == 1 or
+                name == "likelihood" and nargs == 2):
+            _code_expr(p, b, scope, args[0], target)
+            return 0
     if f is None:
         if p.db.function_exists(name):
             raise OperationalError(f"wrong number of arguments to function {ename}()")
