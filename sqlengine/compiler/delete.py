@@ -22,7 +22,8 @@ from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.schema import pk_index
 from sqlengine.sql import ast as A
-from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.opcodes import (OP_Clear, OP_Column, OP_IdxInsert, OP_Insert,
+    OP_MakeRecord, OP_Next, OP_NotExists, OP_OpenEphemeral, OP_Rewind, OP_Rowid)
 from sqlengine.vdbe.sorter import SortSpec
 
 
@@ -93,9 +94,9 @@ def collect_rowids(p, table, alias, where, tcur):
         n = len(pk.columns)
         colls = [p.collation(pk.collations[j] or table.columns[c].collation)
                  for j, c in enumerate(pk.columns)]
-        b.emit(O.OP_OpenEphemeral, eph, n, 0, SortSpec(n, colls, pk.desc))
+        b.emit(OP_OpenEphemeral, eph, n, 0, SortSpec(n, colls, pk.desc))
     else:
-        b.emit(O.OP_OpenEphemeral, eph, 1)
+        b.emit(OP_OpenEphemeral, eph, 1)
     src = table_source(alias or table.name, tcur, table)
     src.db = source_db(p.db, table)
     scope = Scope([src])
@@ -104,14 +105,14 @@ def collect_rowids(p, table, alias, where, tcur):
     if table.without_rowid:
         r = b.alloc_reg(n)
         for j in range(n):  # the key's fields lead the table's record
-            b.emit(O.OP_Column, tcur, j, r + j)
-        b.emit(O.OP_MakeRecord, r, n, rec)
-        b.emit(O.OP_IdxInsert, eph, rec)
+            b.emit(OP_Column, tcur, j, r + j)
+        b.emit(OP_MakeRecord, r, n, rec)
+        b.emit(OP_IdxInsert, eph, rec)
     else:
         r = b.alloc_reg()
-        b.emit(O.OP_Rowid, tcur, r)
-        b.emit(O.OP_MakeRecord, r, 1, rec)
-        b.emit(O.OP_Insert, eph, rec, r)
+        b.emit(OP_Rowid, tcur, r)
+        b.emit(OP_MakeRecord, r, 1, rec)
+        b.emit(OP_Insert, eph, rec, r)
     where_end(p, w)
     return eph, scope
 
@@ -121,13 +122,13 @@ def code_row_key(p, table, eph, target):
     rowid, or for a WITHOUT ROWID table the tuple of its PRIMARY KEY (what Rowid gives)."""
     b = p.b
     if not table.without_rowid:
-        b.emit(O.OP_Column, eph, 0, target)
+        b.emit(OP_Column, eph, 0, target)
         return
     n = len(pk_index(table).columns)
     r = b.alloc_reg(n)
     for j in range(n):
-        b.emit(O.OP_Column, eph, j, r + j)
-    b.emit(O.OP_MakeRecord, r, n, target)
+        b.emit(OP_Column, eph, j, r + j)
+    b.emit(OP_MakeRecord, r, n, target)
 
 
 def limited(p, st, kind):
@@ -166,15 +167,15 @@ def compile_delete(p, st: A.Delete):
         return compile_view_update_delete(p, st, table, "DELETE")
     rt = returning.start(p, table, st.returning)
     if st.where is None and not has_triggers(table, "DELETE", p) and p.nested == 0 and rt is None:
-        b.emit(O.OP_Clear, table.root, 1)
+        b.emit(OP_Clear, table.root, 1)
         for idx in table.indexes:
             if idx.root != table.root:  # (a WITHOUT ROWID table's key is the table)
-                b.emit(O.OP_Clear, idx.root, 0)
+                b.emit(OP_Clear, idx.root, 0)
         return None
     if one_pass(p, table, st.where, rt, "DELETE"):
         tcur, icurs, _scope, w = open_one_pass(p, table, st.table.alias, st.where)
         old = b.alloc_reg(len(table.columns) + 1)
-        b.emit(O.OP_Rowid, tcur, old)
+        b.emit(OP_Rowid, tcur, old)
         code_delete_row(p, table, tcur, icurs, old, count=True)
         where_end(p, w)
         return None
@@ -184,25 +185,25 @@ def compile_delete(p, st: A.Delete):
     tcur, icurs = open_write_cursors(p, table)
     n = len(table.columns)
     done = b.new_label()
-    b.emit(O.OP_Rewind, eph, done)
+    b.emit(OP_Rewind, eph, done)
     top = b.addr()
     nxt = b.new_label()
     old = b.alloc_reg(n + 1)
     code_row_key(p, table, eph, old)
-    b.emit(O.OP_NotExists, tcur, nxt, old)
+    b.emit(OP_NotExists, tcur, nxt, old)
     trig = has_triggers(table, "DELETE", p)
     if trig or rt is not None:
         code_read_row(p, table, tcur, old)
     if trig:
         code_triggers(p, table, "DELETE", "BEFORE", None, old, nxt)
-        b.emit(O.OP_NotExists, tcur, nxt, old)
+        b.emit(OP_NotExists, tcur, nxt, old)
     if rt is not None:
         rt.emit_row(old)
     code_delete_row(p, table, tcur, icurs, old, count=True)
     if trig:
         code_triggers(p, table, "DELETE", "AFTER", None, old, nxt)
     b.resolve(nxt)
-    b.emit(O.OP_Next, eph, top)
+    b.emit(OP_Next, eph, top)
     b.resolve(done)
     if rt is not None:
         rt.finish()

@@ -28,7 +28,10 @@ _NONDET_RUNTIME = ("date", "time", "datetime", "julianday", "unixepoch", "strfti
 
 
 def has_generated(table) -> bool:
-    return any(c.generated is not None for c in getattr(table, "columns", ()))
+    for c in getattr(table, "columns", ()):  # (a loop: asked for every row write compiled)
+        if c.generated is not None:
+            return True
+    return False
 
 
 def _column_refs(e, out):

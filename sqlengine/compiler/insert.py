@@ -18,7 +18,6 @@ This module emits code; it never runs it.
 
 from __future__ import annotations
 
-from sqlengine import errors as E
 from sqlengine.compiler import autoinc, returning, truefalse, upsert
 from sqlengine.compiler.cte import bound_object, missing_table, push_with
 from sqlengine.compiler.expr import code_expr, if_false, if_true
@@ -34,10 +33,17 @@ from sqlengine.compiler.strict import code_type_checks
 from sqlengine.compiler.trigger import code_triggers, compile_view_insert, has_timing, \
     has_triggers
 from sqlengine.compiler.where import index_key_info, table_p4
-from sqlengine.errors import OperationalError
+from sqlengine.errors import (SQLITE_CONSTRAINT_CHECK, SQLITE_CONSTRAINT_NOTNULL,
+    SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_ROWID, SQLITE_CONSTRAINT_UNIQUE,
+    OperationalError)
 from sqlengine.schema import record_tail
 from sqlengine.sql import ast as A
-from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.opcodes import (AFF_BLOB, OE_ABORT, OE_IGNORE, OE_REPLACE, ON_CONFLICT,
+    OPFLAG_LASTROWID, OPFLAG_NCHANGE, OPFLAG_NESTED, OP_AddChanges, OP_Affinity, OP_Column,
+    OP_Delete, OP_Eq, OP_Gosub, OP_Goto, OP_Halt, OP_HaltIfNull, OP_IdxDelete, OP_IdxInsert,
+    OP_IdxRowid, OP_IfNot, OP_Insert, OP_Integer, OP_IsNull, OP_MakeRecord, OP_MustBeInt,
+    OP_NewRowid, OP_Next, OP_NoConflict, OP_NotExists, OP_NotNull, OP_Null,
+    OP_OpenEphemeral, OP_OpenWrite, OP_Return, OP_Rewind, OP_SCopy)
 
 
 def table_for_write(p, name, schema_name=None):
@@ -58,27 +64,30 @@ def open_write_cursors(p, table):
     """OpenWrite on the table and every index; returns (table cursor, [index cursors])."""
     b = p.b
     tcur = b.alloc_cursor()
-    b.emit(O.OP_OpenWrite, tcur, table.root, 0, table_p4(p, table), comment=table.name)
+    b.emit(OP_OpenWrite, tcur, table.root, 0, table_p4(p, table), comment=table.name)
     icurs = []
     for idx in table.indexes:
         c = b.alloc_cursor()
-        b.emit(O.OP_OpenWrite, c, idx.root, 0, index_key_info(p, idx, table), comment=idx.name)
+        b.emit(OP_OpenWrite, c, idx.root, 0, index_key_info(p, idx, table), comment=idx.name)
         icurs.append(c)
     return tcur, icurs
 
 
 def table_affinity(table):
-    return "".join(c.affinity for c in table.columns)
+    aff = ""
+    for c in table.columns:  # (a loop, not a generator: one per row written)
+        aff += c.affinity
+    return aff
 
 
 def conflict_action(stmt_action, constraint_action):
     """The action for one constraint: the statement's OR clause wins, then the
     constraint's own ON CONFLICT, then ABORT."""
     if stmt_action:
-        return O.ON_CONFLICT[stmt_action.upper()]
+        return ON_CONFLICT[stmt_action.upper()]
     if constraint_action:  # (as written in the schema: any case)
-        return O.ON_CONFLICT[constraint_action.upper()]
-    return O.OE_ABORT
+        return ON_CONFLICT[constraint_action.upper()]
+    return OE_ABORT
 
 
 def _idx_desc(table, idx):
@@ -107,16 +116,16 @@ def index_key(p, table, idx, base, rowid_reg):
     key = b.alloc_reg(n + (len(tail) if tail is not None else 1))
     for k, col in enumerate(idx.columns):
         if col == table.ipk:
-            b.emit(O.OP_SCopy, rowid_reg, key + k)
+            b.emit(OP_SCopy, rowid_reg, key + k)
         elif col < -1:  # an expression of the row
             code_expr(p, _row_scope(p, table, base), idx.exprs[k], key + k)
         else:
-            b.emit(O.OP_SCopy, base + 1 + col, key + k)
+            b.emit(OP_SCopy, base + 1 + col, key + k)
     if tail is None:
-        b.emit(O.OP_SCopy, rowid_reg, key + n)
+        b.emit(OP_SCopy, rowid_reg, key + n)
     else:
         for j, col in enumerate(tail):
-            b.emit(O.OP_SCopy, base + 1 + col, key + n + j)
+            b.emit(OP_SCopy, base + 1 + col, key + n + j)
     return key
 
 
@@ -130,9 +139,9 @@ def code_delete_keys(p, table, icurs, regs, rowid_reg, only=None):
             continue
         key = index_key(p, table, idx, regs, rowid_reg)
         if table.without_rowid and idx.is_pk:
-            b.emit(O.OP_IdxDelete, c, key, len(idx.columns))  # the key is unique
+            b.emit(OP_IdxDelete, c, key, len(idx.columns))  # the key is unique
         else:
-            b.emit(O.OP_IdxDelete, c, key, key_len(table, idx))
+            b.emit(OP_IdxDelete, c, key, key_len(table, idx))
 
 
 def _change_flag(p, count):
@@ -141,12 +150,12 @@ def _change_flag(p, count):
     trigger program's changes to the total when it ends)."""
     if not count:
         return 0
-    return O.OPFLAG_NESTED if p.nested else O.OPFLAG_NCHANGE
+    return OPFLAG_NESTED if p.nested else OPFLAG_NCHANGE
 
 
 def _code_add_change(p, count):
     if count:
-        p.b.emit(O.OP_AddChanges, 1, 1 if p.nested else 0)
+        p.b.emit(OP_AddChanges, 1, 1 if p.nested else 0)
 
 
 def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
@@ -156,13 +165,13 @@ def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
     if table.indexes:
         n = len(table.columns)
         regs = b.alloc_reg(n + 1)
-        b.emit(O.OP_SCopy, rowid_reg, regs)
+        b.emit(OP_SCopy, rowid_reg, regs)
         code_read_row(p, table, tcur, regs)
         code_delete_keys(p, table, icurs, regs, rowid_reg)
     if table.without_rowid:  # the row went with its key's entry
         _code_add_change(p, count)
         return
-    b.emit(O.OP_Delete, tcur, 0, 0, table.name, _change_flag(p, count))
+    b.emit(OP_Delete, tcur, 0, 0, table.name, _change_flag(p, count))
 
 
 def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid=None,
@@ -178,8 +187,8 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
     rowid = base
     # affinity
     aff = table_affinity(table)
-    if any(a not in "@A" for a in aff):
-        b.emit(O.OP_Affinity, base + 1, n, 0, aff)
+    if aff.lstrip("@A"):  # (some column has an affinity other than none or BLOB)
+        b.emit(OP_Affinity, base + 1, n, 0, aff)
     code_generated(p, table, base)
     # NOT NULL
     for i, c in enumerate(table.columns):
@@ -187,18 +196,18 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
             continue
         act = conflict_action(or_action, c.notnull_conflict)
         msg = f"NOT NULL constraint failed: {table.name}.{c.name}"
-        if act == O.OE_IGNORE:
-            b.emit(O.OP_IsNull, base + 1 + i, skip_label)
-        elif act == O.OE_REPLACE and c.default is not None:
+        if act == OE_IGNORE:
+            b.emit(OP_IsNull, base + 1 + i, skip_label)
+        elif act == OE_REPLACE and c.default is not None:
             ok = b.new_label()
-            b.emit(O.OP_NotNull, base + 1 + i, ok)
+            b.emit(OP_NotNull, base + 1 + i, ok)
             code_expr(p, None, c.default, base + 1 + i)
-            b.emit(O.OP_Affinity, base + 1 + i, 1, 0, c.affinity)
+            b.emit(OP_Affinity, base + 1 + i, 1, 0, c.affinity)
             b.resolve(ok)
         else:
-            if act == O.OE_REPLACE:
-                act = O.OE_ABORT
-            b.emit(O.OP_HaltIfNull, E.SQLITE_CONSTRAINT_NOTNULL, act, base + 1 + i, msg)
+            if act == OE_REPLACE:
+                act = OE_ABORT
+            b.emit(OP_HaltIfNull, SQLITE_CONSTRAINT_NOTNULL, act, base + 1 + i, msg)
     code_type_checks(p, table, base)
     # CHECK
     if table.checks and not p.db.ignore_check_constraints:
@@ -207,27 +216,27 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
             ok = b.new_label()
             if_true(p, scope, truefalse.bind_for_table(expr, table), ok, True)
             act = conflict_action(or_action, None)
-            if act == O.OE_IGNORE:
-                b.emit(O.OP_Goto, 0, skip_label)
+            if act == OE_IGNORE:
+                b.emit(OP_Goto, 0, skip_label)
             else:
                 label = name if name else _expr_text(p, expr, table)
-                b.emit(O.OP_Halt, E.SQLITE_CONSTRAINT_CHECK, act if act != O.OE_REPLACE else O.OE_ABORT,
+                b.emit(OP_Halt, SQLITE_CONSTRAINT_CHECK, act if act != OE_REPLACE else OE_ABORT,
                        0, f"CHECK constraint failed: {label}")
             b.resolve(ok)
     # rowid uniqueness (a WITHOUT ROWID table's key is checked as its index below)
     if not table.without_rowid and (old_rowid is None or table.ipk >= 0) and not same_rowid:
         ok = b.new_label()
         if old_rowid is not None:
-            b.emit(O.OP_Eq, old_rowid, ok, rowid, None, 0)
+            b.emit(OP_Eq, old_rowid, ok, rowid, None, 0)
         act = conflict_action(or_action, table.pk_conflict)
-        b.emit(O.OP_NotExists, tcur, ok, rowid)
-        if act == O.OE_IGNORE:
-            b.emit(O.OP_Goto, 0, skip_label)
-        elif act == O.OE_REPLACE:
+        b.emit(OP_NotExists, tcur, ok, rowid)
+        if act == OE_IGNORE:
+            b.emit(OP_Goto, 0, skip_label)
+        elif act == OE_REPLACE:
             code_delete_row(p, table, tcur, icurs, rowid)
         else:
             col = table.columns[table.ipk].name if table.ipk >= 0 else "rowid"
-            b.emit(O.OP_Halt, E.SQLITE_CONSTRAINT_PRIMARYKEY if table.ipk >= 0 else E.SQLITE_CONSTRAINT_ROWID,
+            b.emit(OP_Halt, SQLITE_CONSTRAINT_PRIMARYKEY if table.ipk >= 0 else SQLITE_CONSTRAINT_ROWID,
                    act, 0, f"UNIQUE constraint failed: {table.name}.{col}")
         b.resolve(ok)
     # unique indexes, checked in sqlite3's order (check_order)
@@ -254,21 +263,21 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
         ncol = len(idx.columns)
         ok = b.new_label()
         if pflag is not None:
-            b.emit(O.OP_IfNot, pflag, ok, 0)
-        b.emit(O.OP_NoConflict, c, ok, key, ncol)
+            b.emit(OP_IfNot, pflag, ok, 0)
+        b.emit(OP_NoConflict, c, ok, key, ncol)
         other = b.alloc_reg()
-        b.emit(O.OP_IdxRowid, c, other)
+        b.emit(OP_IdxRowid, c, other)
         if old_rowid is not None:
-            b.emit(O.OP_Eq, old_rowid, ok, other, None, 0)
+            b.emit(OP_Eq, old_rowid, ok, other, None, 0)
         act = conflict_action(or_action, idx.conflict)
-        if act == O.OE_IGNORE:
-            b.emit(O.OP_Goto, 0, skip_label)
-        elif act == O.OE_REPLACE:
-            b.emit(O.OP_NotExists, tcur, ok, other)
+        if act == OE_IGNORE:
+            b.emit(OP_Goto, 0, skip_label)
+        elif act == OE_REPLACE:
+            b.emit(OP_NotExists, tcur, ok, other)
             code_delete_row(p, table, tcur, icurs, other)
         else:
-            code = E.SQLITE_CONSTRAINT_PRIMARYKEY if idx.is_pk else E.SQLITE_CONSTRAINT_UNIQUE
-            b.emit(O.OP_Halt, code, act, 0, f"UNIQUE constraint failed: {_idx_desc(table, idx)}")
+            code = SQLITE_CONSTRAINT_PRIMARYKEY if idx.is_pk else SQLITE_CONSTRAINT_UNIQUE
+            b.emit(OP_Halt, code, act, 0, f"UNIQUE constraint failed: {_idx_desc(table, idx)}")
         b.resolve(ok)
     return keys
 
@@ -302,10 +311,10 @@ def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=Tru
         skip = None
         if pflag is not None:
             skip = b.new_label()
-            b.emit(O.OP_IfNot, pflag, skip, 0)
+            b.emit(OP_IfNot, pflag, skip, 0)
         rec = b.alloc_reg()
-        b.emit(O.OP_MakeRecord, key, key_len(table, idx), rec)
-        b.emit(O.OP_IdxInsert, c, rec)
+        b.emit(OP_MakeRecord, key, key_len(table, idx), rec)
+        b.emit(OP_IdxInsert, c, rec)
         if skip is not None:
             b.resolve(skip)
     if table.without_rowid:  # the record went in as its key's entry
@@ -313,21 +322,21 @@ def code_finish_row(p, table, tcur, icurs, base, keys, old_rowid=None, count=Tru
         return
     first, nreg = record_registers(p, table, base)
     rec = b.alloc_reg()
-    b.emit(O.OP_MakeRecord, first, nreg, rec)
+    b.emit(OP_MakeRecord, first, nreg, rec)
     flags = _change_flag(p, count)
     if old_rowid is None and p.nested == 0:
-        flags |= O.OPFLAG_LASTROWID
-    b.emit(O.OP_Insert, tcur, rec, base, table.name, flags)
+        flags |= OPFLAG_LASTROWID
+    b.emit(OP_Insert, tcur, rec, base, table.name, flags)
 
 
 def _code_generated_early(p, table, base):
     """The generated columns for BEFORE triggers and the upsert: computed from the
     regular columns with their affinity (the write recomputes them)."""
     b = p.b
-    aff = "".join(O.AFF_BLOB if c.generated is not None else c.affinity
+    aff = "".join(AFF_BLOB if c.generated is not None else c.affinity
                   for c in table.columns)
     if any(a not in "@A" for a in aff):
-        b.emit(O.OP_Affinity, base + 1, len(table.columns), 0, aff)
+        b.emit(OP_Affinity, base + 1, len(table.columns), 0, aff)
     code_generated(p, table, base)
 
 
@@ -358,8 +367,12 @@ def _writes_one_row(p, table, st, trig) -> bool:
         return False
     if trig:
         return False
-    actions = [table.pk_conflict] + [ix.conflict for ix in table.indexes]
-    return all(conflict_action(st.or_action, a) != O.OE_REPLACE for a in actions)
+    if conflict_action(st.or_action, table.pk_conflict) == OE_REPLACE:
+        return False
+    for ix in table.indexes:
+        if conflict_action(st.or_action, ix.conflict) == OE_REPLACE:
+            return False
+    return True
 
 
 # ------------------------------------------------------------------------------------------
@@ -511,9 +524,9 @@ def _code_row_values(p, table, pos, rowid_pos, base, n_src, value):
         if c.default is not None:
             code_expr(p, None, c.default, base + 1 + i)
         else:
-            b.emit(O.OP_Null, 0, base + 1 + i)
+            b.emit(OP_Null, 0, base + 1 + i)
     if base not in target:
-        b.emit(O.OP_Null, 0, base)
+        b.emit(OP_Null, 0, base)
 
 
 def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, gen, us, ai,
@@ -534,14 +547,14 @@ def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, ge
                     # an empty scope, not None: a scalar subquery's column affinity is
                     # looked up through it (repro subquery_affinity_in_insert_values)
                     code_expr(p, values_scope, e, src_regs + j)
-                b.emit(O.OP_Gosub, ret, row_sub)
+                b.emit(OP_Gosub, ret, row_sub)
         except OperationalError as err:
             # (SQLite resolves the rows as a compound SELECT, then counts the values)
             raise values_error(p, values_scope, src.body.rows, err) from None
     else:
         # INSERT ... SELECT: materialise first (the select may read the target table)
         eph = b.alloc_cursor()
-        b.emit(O.OP_OpenEphemeral, eph, n_src)
+        b.emit(OP_OpenEphemeral, eph, n_src)
         info = compile_select(p, src, TableDest(eph))
         if len(info.names) != n_src:
             if st.columns is not None:
@@ -549,22 +562,22 @@ def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, ge
             raise OperationalError(f"table {table.name} has {n_src} columns but "
                                    f"{len(info.names)} values were supplied")
         done = b.new_label()
-        b.emit(O.OP_Rewind, eph, done)
+        b.emit(OP_Rewind, eph, done)
         top = b.addr()
         for j in range(n_src):
-            b.emit(O.OP_Column, eph, j, src_regs + j)
-        b.emit(O.OP_Gosub, ret, row_sub)
-        b.emit(O.OP_Next, eph, top)
+            b.emit(OP_Column, eph, j, src_regs + j)
+        b.emit(OP_Gosub, ret, row_sub)
+        b.emit(OP_Next, eph, top)
         b.resolve(done)
-    b.emit(O.OP_Goto, 0, end)
+    b.emit(OP_Goto, 0, end)
     b.resolve(row_sub)
     def value(j, target):
         if target is not None:
-            b.emit(O.OP_SCopy, src_regs + j, target)
+            b.emit(OP_SCopy, src_regs + j, target)
     _code_row_values(p, table, pos, rowid_pos, base, n_src, value)
     _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip, trig)
     b.resolve(skip)
-    b.emit(O.OP_Return, ret)
+    b.emit(OP_Return, ret)
     b.resolve(end)
 
 
@@ -580,27 +593,27 @@ def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, 
         # a BEFORE trigger sees NEW.rowid -1 where the row gets a new one: SQLite
         # allocates it after the triggers ran (they may insert rows themselves)
         given = b.alloc_reg()
-        b.emit(O.OP_SCopy, base, given)
+        b.emit(OP_SCopy, base, given)
         known = b.new_label()
-        b.emit(O.OP_NotNull, base, known)
-        b.emit(O.OP_Integer, -1, base)
+        b.emit(OP_NotNull, base, known)
+        b.emit(OP_Integer, -1, base)
         b.resolve(known)
-        b.emit(O.OP_MustBeInt, base, 0)
+        b.emit(OP_MustBeInt, base, 0)
         if gen and (us is not None or table.triggers):
             _code_generated_early(p, table, base)
         code_triggers(p, table, "INSERT", "BEFORE", base, None, skip, or_action=st.or_action)
-        b.emit(O.OP_SCopy, given, base)
+        b.emit(OP_SCopy, given, base)
     if not table.without_rowid:
         have = b.new_label()
-        b.emit(O.OP_NotNull, base, have)
+        b.emit(OP_NotNull, base, have)
         if ai is not None:
             ai.check_room(tcur)
-        b.emit(O.OP_NewRowid, tcur, base)
+        b.emit(OP_NewRowid, tcur, base)
         if ai is not None:
             ai.adjust_new_rowid(base)
         b.resolve(have)
         if rowid_given or before:  # (else the rowid is NewRowid's: an unused integer)
-            b.emit(O.OP_MustBeInt, base, 0)
+            b.emit(OP_MustBeInt, base, 0)
         if ai is not None:
             ai.note_rowid(base)
     if not before:

@@ -25,7 +25,8 @@ from sqlengine.compiler.where import where_end
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.limits import MAX_COLUMN
-from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.opcodes import (AFF_REAL, OE_REPLACE, OP_Column, OP_Delete, OP_Eq,
+    OP_MustBeInt, OP_Next, OP_NotExists, OP_RealAffinity, OP_Rewind, OP_Rowid, OP_SCopy)
 
 
 def compile_update(p, st: A.Update):
@@ -58,7 +59,7 @@ def _compile_update(p, st, table):
     old = b.alloc_reg(n + 1)
     if _one_pass_update(p, table, st, assigns, rt):
         tcur, icurs, scope, w = open_one_pass(p, table, st.table.alias, st.where)
-        b.emit(O.OP_Rowid, tcur, old)
+        b.emit(OP_Rowid, tcur, old)
         _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, w.levels[0].cont)
         where_end(p, w)
     else:
@@ -68,14 +69,14 @@ def _compile_update(p, st, table):
         # the expressions read the row through the write cursor
         scope.sources[0].cursor = tcur
         done = b.new_label()
-        b.emit(O.OP_Rewind, eph, done)
+        b.emit(OP_Rewind, eph, done)
         top = b.addr()
         nxt = b.new_label()
         code_row_key(p, table, eph, old)
-        b.emit(O.OP_NotExists, tcur, nxt, old)
+        b.emit(OP_NotExists, tcur, nxt, old)
         _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt)
         b.resolve(nxt)
-        b.emit(O.OP_Next, eph, top)
+        b.emit(OP_Next, eph, top)
         b.resolve(done)
     if rt is not None:
         rt.finish()
@@ -89,7 +90,7 @@ def _one_pass_update(p, table, st, assigns, rt) -> bool:
     if table.ipk in assigns or -1 in assigns or not one_pass(p, table, st.where, rt, "UPDATE"):
         return False
     actions = [table.pk_conflict] + [ix.conflict for ix in table.indexes]
-    if any(conflict_action(st.or_action, a) == O.OE_REPLACE for a in actions):
+    if any(conflict_action(st.or_action, a) == OE_REPLACE for a in actions):
         return False
     if not table.indexes:
         return True
@@ -127,15 +128,15 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
             elif i == table.ipk:
                 continue
             elif i in need:
-                b.emit(O.OP_SCopy, old + 1 + i, new + 1 + i)
+                b.emit(OP_SCopy, old + 1 + i, new + 1 + i)
             else:
                 _code_column(p, table, tcur, i, new + 1 + i)
         if -1 in assigns:
             code_expr(p, scope, assigns[-1], new)
         if not same_rowid:
-            b.emit(O.OP_MustBeInt, new, 0)
+            b.emit(OP_MustBeInt, new, 0)
         elif new != old:
-            b.emit(O.OP_SCopy, old, new)
+            b.emit(OP_SCopy, old, new)
         cols = None
     code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols,
                   or_action=st.or_action)
@@ -146,9 +147,9 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
     code_delete_keys(p, table, icurs, now, old, only)
     if not same_rowid:
         same = b.new_label()
-        b.emit(O.OP_Eq, old, same, new, None, 0)
-        b.emit(O.OP_NotExists, tcur, same, old)
-        b.emit(O.OP_Delete, tcur, 0)
+        b.emit(OP_Eq, old, same, new, None, 0)
+        b.emit(OP_NotExists, tcur, same, old)
+        b.emit(OP_Delete, tcur, 0)
         b.resolve(same)
     code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old)
     if rt is not None:
@@ -182,6 +183,6 @@ def _old_columns(table, only) -> set:
 def _code_column(p, table, cur, i, target):
     """Column ``i`` (stored, not the rowid alias) of the row under ``cur`` into ``target``."""
     b = p.b
-    b.emit(O.OP_Column, cur, i, target)
-    if table.columns[i].affinity == O.AFF_REAL:
-        b.emit(O.OP_RealAffinity, target)
+    b.emit(OP_Column, cur, i, target)
+    if table.columns[i].affinity == AFF_REAL:
+        b.emit(OP_RealAffinity, target)
