@@ -10,3 +10,4 @@ cpdef WhereInfo where_loops(Parse p, Scope scope, where, left_on, core, order_by
                             distinct)
 cpdef int where_close(Parse p, WhereInfo info) except -1
 cpdef tuple select_clauses(sel)
+cpdef tuple core_clauses(core)

@@ -2,7 +2,7 @@
 argument parsing would cost more than the work: the WHERE loop coder opened and closed
 through its C entries (``_where.c_where_begin`` / ``c_where_end``, which take the builder
 and the flags as C arguments; ``where.where_begin`` is a Python function with eleven
-parameters and keywords), and a Select's clauses read from their slots.
+parameters and keywords), and a Select's and a SelectCore's clauses read from their slots.
 
 select.py's augmenting .pxd cimports this module, so compiled select.py calls these as C
 functions; select.py run from its source calls the same functions through Python. This
@@ -43,3 +43,19 @@ cpdef tuple select_clauses(sel):
                 slot(sel, F_SEL_LIMIT), slot(sel, F_SEL_OFFSET))
     return sel.with_, sel.body, sel.order_by, sel.limit, sel.offset
 
+
+cdef object T_SelectCore = A.SelectCore
+cdef Py_ssize_t F_CORE_WHERE = slot_offset(A.SelectCore, "where")
+cdef Py_ssize_t F_CORE_GROUP = slot_offset(A.SelectCore, "group_by")
+cdef Py_ssize_t F_CORE_HAVING = slot_offset(A.SelectCore, "having")
+cdef Py_ssize_t F_CORE_FEATURES = slot_offset(A.SelectCore, "features")
+cdef Py_ssize_t F_CORE_DISTINCT = slot_offset(A.SelectCore, "distinct")
+
+
+cpdef tuple core_clauses(core):
+    """(WHERE, GROUP BY, HAVING, features, DISTINCT) of the SelectCore ``core``."""
+    if type(core) is T_SelectCore:
+        return (slot(core, F_CORE_WHERE), slot(core, F_CORE_GROUP),
+                slot(core, F_CORE_HAVING), slot(core, F_CORE_FEATURES),
+                slot(core, F_CORE_DISTINCT))
+    return core.where, core.group_by, core.having, core.features, core.distinct

@@ -1046,16 +1046,17 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             truefalse.alias_words(aliases, words):
         core, order_by, extra, left_on = _bind_words(
             core, order_by, extra, left_on, truefalse.alias_words(aliases, words), False)
-    group_terms = core.group_by  # (read again when a rewrite makes a new core)
+    # (read again when a rewrite makes a new core)
+    where, group_terms, having, feats, distinct = _sel.core_clauses(core)
     if outer is not None and group_terms:
         check_local_terms(p, scope, None, group_terms)
     names_rw = None
-    if (aliases and (core.where is not None or group_terms or core.having is not None
+    if (aliases and (where is not None or group_terms or having is not None
                      or order_by or extra or left_on)) or (
             outer is not None and sees_outer_aliases(scope)):
         names_rw = Aliases(p, scope)
         core, cols, extra, left_on = _resolve_aliases(names_rw, core, cols, extra, left_on)
-        group_terms = core.group_by
+        where, group_terms, having, feats, distinct = _sel.core_clauses(core)
     result_exprs = [c[0] for c in cols]
     n_res = len(result_exprs)
     if order_by:
@@ -1063,7 +1064,6 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         order_exprs = [o[0] for o in obt if o[0] is not None]
     else:
         obt, order_exprs = [], []
-    having = core.having
     group_by = None
     if group_terms:
         if len(group_terms) > MAX_COLUMN:
@@ -1084,7 +1084,6 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     # The parser tells when the core holds no function call at all (then no aggregate);
     # ORDER BY lies outside the core and is always looked at.
     # The same walk gathers the column references an aggregate query keeps per group.
-    feats = core.features
     refs = None
     if feats & FEAT_FUNCTION or group_by is not None:
         refs = []
@@ -1118,7 +1117,6 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             raise OperationalError(f"misuse of aggregate: {order_aggs[0].name}()")
         aggs += order_aggs
     is_agg = bool(aggs) or group_by is not None
-    distinct = core.distinct
     as_distinct = False  # (a GROUP BY made of the DISTINCT)
     if distinct and not is_agg and obt and distinct_is_group(order_by, obt, result_exprs,
                                                              column_key(scope)):
@@ -1131,7 +1129,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         check_local_terms(p, scope, order_by, None)
     scope.agg_allowed = is_agg
     if not is_agg and feats & FEAT_FUNCTION:
-        scope.in_where = [core.where, core.from_]  # (a misuse there is a resolve error)
+        scope.in_where = [where, core.from_]  # (a misuse there is a resolve error)
     info = result_info(cols, scope, feats & FEAT_COLLATE)
     if compound_arm:
         info.arm = (scope, cols, names_rw)
@@ -1170,7 +1168,6 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         plan_d = None
         if distinct_cur is not None:  # (the loops may bring equal rows together)
             plan_d = [(_no_collate(e), False, True, c) for e, c in zip(result_exprs, info.colls)]
-        where = core.where
         if extra:
             where = _and_all(where, extra)
         w = _sel.where_loops(p, scope, where, left_on, core, plan_ob,
