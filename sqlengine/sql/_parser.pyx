@@ -19,7 +19,8 @@ cdef object Unary = _ast.Unary
 cdef object Column = _ast.Column
 cdef object FunctionCall = _ast.FunctionCall
 cdef int FEAT_FUNCTION = _ast.FEAT_FUNCTION
-from .builder import MAX_FUNCTION_ARG, truth_test
+from .builder import MAX_FUNCTION_ARG as _MAX_FUNCTION_ARG, truth_test
+cdef Py_ssize_t MAX_FUNCTION_ARG = _MAX_FUNCTION_ARG
 from .limits import MIN_TEXT_FOR_DEPTH as _MIN_TEXT_FOR_DEPTH
 from .limits import MAX_EXPR_DEPTH as _MAX_EXPR_DEPTH
 cdef object Cast = _ast.Cast
@@ -1273,6 +1274,7 @@ cdef int window_kind(int kind, Src *src, Py_ssize_t e, Py_ssize_t n, int last) n
 cdef enum:
     TEXT_SLOTS = 512      # a power of two
     TEXT_MAX = 32         # longer texts are not kept
+    RCOL_KEPT_MAX = 12    # a result column's text is kept up to this length
 cdef PyObject *TEXTS[TEXT_SLOTS]  # (each a kept str, owned here, or NULL)
 
 
@@ -1393,8 +1395,11 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         while b > a and is_space(ch(src, b - 1)):
             b -= 1
         lst = values[base]
+        # (a short text, mostly a name, is often written again by the next statements; a
+        # longer one, an expression, seldom: kept, it would push a name out of the table)
         lst.append(new_result_column(values[base + 2], values[base + 4],
-                                     kept_text(src, sql, a, b)))
+                                     kept_text(src, sql, a, b) if b - a <= RCOL_KEPT_MAX
+                                     else sql[a:b]))
         return lst
     elif code == F_FLOAT:
         try:
@@ -1485,7 +1490,8 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         return new_unary("+", values[base + 1], s)
     elif code == F_UNARY_MINUS:
         operand = values[base + 1]
-        if type(operand) is Literal and type(operand.value) is float:
+        if type(operand) is Literal and type(
+                _get(operand, OFF[LITERAL + 0]) if FAST_NEW else operand.value) is float:
             return SLOW  # builder.py folds -9223372036854775808
         return new_unary("-", operand, s)
     elif code == F_UNARY:

@@ -75,6 +75,9 @@ SQL = MALFORMED + ACCEPTED + [
     "DELETE FROM t WHERE a = 1", "INSERT INTO main.t AS x VALUES (1)", "UPDATE t SET a = 1",
     "SELECT CAST(a AS INT), CAST(b AS VARCHAR(10)), CAST(c AS unsigned  big int), CAST(d AS),"
     " CAST(1 + 2 AS REAL), CAST(CAST(e AS TEXT) AS \"x\" (+1, -2))",
+    # (result-column texts kept (12 characters at most) or not, blanks after them cut)
+    "SELECT abcdefghijkl , abcdefghijklm  , 1 + 2 + 3 + 4 , - x * 2 AS y, abcdefghijkl\t"
+    " FROM t",
     # (IS / IS NOT with a literal: the truth test only for the words TRUE and FALSE)
     "SELECT a IS 1, a IS 0, a IS NOT 1, a IS NOT 0, a IS 2, a IS 1.0, a IS '1', a IS NULL,"
     " a IS NOT NULL, a IS TRUE, a IS NOT (false), a IS +TRUE, a IS -1, a IS x'01'",
