@@ -72,6 +72,7 @@ cdef class BtCursor:
     cdef bytes probe         # the record compared by compare_cell when no PreparedKey is given
     cdef list peers          # weak references to every cursor on this root (shared list)
     cdef dict registry       # the Btree's roots -> peers lists (Btree._cursors)
+    cdef list parked         # its Btree's parked cursors while open (None: parked, or no pool)
     cdef object selfref
     cdef dict dirty
     cdef list savepoints

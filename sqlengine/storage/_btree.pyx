@@ -36,7 +36,7 @@ from sqlengine.storage._record import decode_record, decode_column
 
 from sqlengine.storage._pageread cimport load_page, read_page_data, cache_page, commit_memory
 from sqlengine.errors import DatabaseError, Error, SQLITE_CORRUPT
-from cpython.weakref cimport PyWeakref_NewRef
+from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GET_OBJECT
 from cpython.list cimport PyList_GET_ITEM
 
 DEF MAX_DEPTH = 20
@@ -412,6 +412,8 @@ cdef int _init_cursor(BtCursor c, object bt, uint32_t root, bint writable,
     c.memdb = pager.memory
     c.selfref = PyWeakref_NewRef(c, None)   # (weakref.ref(c), without the type call)
     c.registry = <dict?>bt._cursors
+    if type(bt) is _btree_type:
+        c.parked = _parked_for(bt)
     c.attach()
     return 0
 
@@ -530,6 +532,31 @@ cdef int end_transaction(object bt) except -1:
 
 DEF MAX_PARKED = 16   # cursors a Btree keeps parked for reuse (_parked)
 
+# The Btree open_cursor last took a parked cursor for (a weak reference, dropped with it)
+# and its _parked list: one attribute look-up saved per open while the same connection
+# runs statement after statement.
+cdef object _parked_of = None
+cdef list _parked_list = None
+
+
+def _forget_parked(ref):
+    """The weak reference's Btree is gone: so is the memo of its _parked list."""
+    global _parked_of, _parked_list
+    if ref is _parked_of:
+        _parked_of = None
+        _parked_list = None
+
+
+cdef inline list _parked_for(object bt):
+    """``bt._parked`` (bt a btree.Btree), from the memo when bt is the last one asked."""
+    global _parked_of, _parked_list
+    if _parked_of is not None and <object>PyWeakref_GET_OBJECT(_parked_of) is bt:
+        return _parked_list
+    parked = <list?>bt._parked
+    _parked_of = PyWeakref_NewRef(bt, _forget_parked)
+    _parked_list = parked
+    return parked
+
 
 cdef BtCursor open_cursor(object bt, object root, bint writable, KeyInfo key_info):
     """``bt.cursor(root, writable, key_info)`` for the VM's OpenRead/OpenWrite. For a
@@ -544,15 +571,15 @@ cdef BtCursor open_cursor(object bt, object root, bint writable, KeyInfo key_inf
     cdef uint32_t pgno
     if type(bt) is not _btree_type:
         return bt.cursor(root, writable, key_info)
-    parked = <list?>bt._parked
+    parked = _parked_for(bt)
     n = len(parked)
     if n:
         # a parked cursor: the same pager, page cache and savepoint list (those of its
         # Btree), no page, no position; what names its tree is stored again
         pgno = root
-        c = <BtCursor><object>PyList_GET_ITEM(parked, n - 1)
-        del parked[n - 1]
+        c = <BtCursor>parked.pop()
         c.bt = bt
+        c.parked = parked
         c.root = pgno
         c.writable = writable
         c.key_info = key_info
@@ -568,12 +595,12 @@ cdef int park_cursor(BtCursor c) except -1:
     """The VM is done with ``c`` (the end of a run): it leaves its tree's cursors
     (``detach``) and, when its tree is a btree.Btree with room, waits in that Btree's
     ``_parked`` list for ``open_cursor`` to open it again, holding no reference to the
-    Btree (no cycle through the list), its KeyInfo or its last search key."""
+    Btree or the list (no cycle through the list), its KeyInfo or its last search key."""
+    cdef list parked = c.parked
     c.detach()
-    bt = c.bt
-    if type(bt) is not _btree_type:
+    if parked is None:
         return 0
-    parked = <list?>bt._parked
+    c.parked = None
     if len(parked) < MAX_PARKED:
         c.bt = None
         c.key_info = None
@@ -626,13 +653,17 @@ cdef class BtCursor:
             # (peers.remove(selfref) without the method call; the newest entry is last)
             for i in range(len(peers) - 1, -1, -1):
                 if <object>PyList_GET_ITEM(peers, i) is self.selfref:
-                    del peers[i]
+                    if i == len(peers) - 1:
+                        peers.pop()
+                    else:
+                        del peers[i]
                     break
         return 0
 
     def close(self):
         self._release()
         self.state = CURSOR_INVALID
+        self.parked = None      # (never parked once closed)
         if self.selfref is not None:
             try:
                 self.peers.remove(self.selfref)

@@ -19,8 +19,9 @@ from sqlengine.vdbe._values cimport (apply_affinity, compare, compare_with_affin
                                      bit_not, shift_left, shift_right, concat, truth,
                                      logical_not, cast_affinity, cast, real_affinity)
 
-from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
-from cpython.ref cimport Py_INCREF
+cimport cython
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_SET_ITEM
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from cpython cimport array
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 from cpython.set cimport PySet_Discard
@@ -84,6 +85,7 @@ cdef int TEXT_AFF_CODE = AFF_CHARS.index("B")   # a comparison's P5 & 7 under TE
 SQLITE_MAX_I64 = 9223372036854775807
 
 
+@cython.freelist(16)
 cdef class VCursor:
     """One open cursor of a run: a storage cursor or a transient store, with the decoded
     row it is on (``row``) cached until the next move."""
@@ -134,6 +136,7 @@ cdef inline VCursor new_cursor(int kind, object bt, object data, object key_info
     return c
 
 
+@cython.freelist(16)
 cdef class AggState:
     """The running state of one aggregate: the aggregate object and, for DISTINCT, the
     set of argument tuples already seen."""
@@ -180,6 +183,19 @@ cdef inline object _slot(list items, long long i):
     if 0 <= i < PyList_GET_SIZE(items):
         return <object>PyList_GET_ITEM(items, i)
     raise IndexError("list index out of range")
+
+
+cdef inline int _set(list items, long long i, object v) except -1:
+    """items[i] = v for 0 <= i < len(items) (a register store) without the general index
+    path's call; IndexError otherwise."""
+    cdef PyObject* old
+    if 0 <= i < PyList_GET_SIZE(items):
+        old = PyList_GET_ITEM(items, i)
+        Py_INCREF(v)
+        PyList_SET_ITEM(items, i, v)
+        Py_XDECREF(old)
+        return 0
+    raise IndexError("list assignment index out of range")
 
 
 cdef inline BtCursor _btc(object bt):
@@ -408,7 +424,7 @@ cdef class Vdbe:
         c = new_cursor(kind, bt, None, key_info, 0)
         if key_info is not None and type(key_info) is not KeyInfo:
             c.pk_fields = getattr(key_info, "pk_fields", None)
-        self.cursors[i] = c
+        _set(self.cursors, i, c)
         return c
 
     def step(self):
@@ -457,7 +473,7 @@ cdef class Vdbe:
             if op == OP_Column:
                 c = <VCursor>_slot(cursors, p1)
                 if c.nullrow:
-                    mem[p3] = None
+                    _set(mem, p3, None)
                 else:
                     r = c.row
                     if r is None:
@@ -465,14 +481,14 @@ cdef class Vdbe:
                             # one field decoded in place, no row tuple
                             v = _btc(c.bt).column_or(p2, _slot(p4s, pc), &done)
                             if done:
-                                mem[p3] = v
+                                _set(mem, p3, v)
                                 pc += 1
                                 continue
                         r = _row_of(c)
                     if p2 < len(r):
-                        mem[p3] = r[p2]
+                        _set(mem, p3, r[p2])
                     else:
-                        mem[p3] = _slot(p4s, pc)
+                        _set(mem, p3, _slot(p4s, pc))
             elif op == OP_Next:
                 c = <VCursor>_slot(cursors, p1)
                 c.row = None
@@ -518,7 +534,7 @@ cdef class Vdbe:
                     else:
                         r = None
                     if p5 & CMP_STOREP2:
-                        mem[p2] = r
+                        _set(mem, p2, r)
                     elif r is None:
                         if p5 & CMP_JUMPIFNULL:
                             pc = p2
@@ -555,7 +571,7 @@ cdef class Vdbe:
                 else:
                     jump = res >= 0
                 if p5 & CMP_STOREP2:
-                    mem[p2] = 1 if jump else 0
+                    _set(mem, p2, 1 if jump else 0)
                 elif jump:
                     pc = p2
                     continue
@@ -572,13 +588,13 @@ cdef class Vdbe:
             elif op == OP_Rowid:
                 c = <VCursor>_slot(cursors, p1)
                 if c.nullrow:
-                    mem[p2] = None
+                    _set(mem, p2, None)
                 elif c.kind == K_TABLE:
-                    mem[p2] = _btc(c.bt).rowid_c()
+                    _set(mem, p2, _btc(c.bt).rowid_c())
                 elif c.kind == K_EPH_TABLE:
-                    mem[p2] = (<EphTable?>c.data).rowids[c.pos]
+                    _set(mem, p2, (<EphTable?>c.data).rowids[c.pos])
                 else:
-                    mem[p2] = _idx_rowid(c)
+                    _set(mem, p2, _idx_rowid(c))
             elif op == OP_If:
                 v = truth(mem[p1])
                 if v is None:
@@ -598,25 +614,25 @@ cdef class Vdbe:
                     pc = p2
                     continue
             elif op == OP_Integer:
-                mem[p2] = p1
+                _set(mem, p2, p1)
             elif op == OP_Int64 or op == OP_Real or op == OP_String8 or op == OP_Blob:
-                mem[p2] = _slot(p4s, pc)
+                _set(mem, p2, _slot(p4s, pc))
             elif op == OP_Null:
-                mem[p2] = None
+                _set(mem, p2, None)
                 if p3 > p2:
                     for i in range(p2 + 1, p3 + 1):
-                        mem[i] = None
+                        _set(mem, i, None)
             elif op == OP_Variable:
-                mem[p2] = self.bindings[p1]
+                _set(mem, p2, self.bindings[p1])
             elif op == OP_Move:
                 for i in range(p3):
-                    mem[p2 + i] = mem[p1 + i]
-                    mem[p1 + i] = None
+                    _set(mem, p2 + i, mem[p1 + i])
+                    _set(mem, p1 + i, None)
             elif op == OP_Copy:
                 for i in range(p3 + 1):
-                    mem[p2 + i] = mem[p1 + i]
+                    _set(mem, p2 + i, mem[p1 + i])
             elif op == OP_SCopy:
-                mem[p2] = mem[p1]
+                _set(mem, p2, mem[p1])
             elif op == OP_IsNull:
                 if mem[p1] is None:
                     pc = p2
@@ -650,53 +666,53 @@ cdef class Vdbe:
                         r = None
                     else:
                         r = 0
-                mem[p3] = r
+                _set(mem, p3, r)
             elif op == OP_Not:
-                mem[p2] = logical_not(mem[p1])
+                _set(mem, p2, logical_not(mem[p1]))
             elif op == OP_IsTrue:
                 v = truth(mem[p1])
                 if v is None:
-                    mem[p2] = p3
+                    _set(mem, p2, p3)
                 else:
-                    mem[p2] = (1 if v else 0) ^ (<int>_slot(p4s, pc))
+                    _set(mem, p2, (1 if v else 0) ^ (<int>_slot(p4s, pc)))
             elif op == OP_Add:
-                mem[p3] = add(mem[p2], mem[p1])
+                _set(mem, p3, add(mem[p2], mem[p1]))
             elif op == OP_Subtract:
-                mem[p3] = sub(mem[p2], mem[p1])
+                _set(mem, p3, sub(mem[p2], mem[p1]))
             elif op == OP_Multiply:
-                mem[p3] = mul(mem[p2], mem[p1])
+                _set(mem, p3, mul(mem[p2], mem[p1]))
             elif op == OP_Divide:
-                mem[p3] = div(mem[p2], mem[p1])
+                _set(mem, p3, div(mem[p2], mem[p1]))
             elif op == OP_Remainder:
-                mem[p3] = rem(mem[p2], mem[p1])
+                _set(mem, p3, rem(mem[p2], mem[p1]))
             elif op == OP_Concat:
-                mem[p3] = concat(mem[p2], mem[p1])
+                _set(mem, p3, concat(mem[p2], mem[p1]))
             elif op == OP_BitAnd:
-                mem[p3] = bit_and(mem[p1], mem[p2])
+                _set(mem, p3, bit_and(mem[p1], mem[p2]))
             elif op == OP_BitOr:
-                mem[p3] = bit_or(mem[p1], mem[p2])
+                _set(mem, p3, bit_or(mem[p1], mem[p2]))
             elif op == OP_ShiftLeft:
-                mem[p3] = shift_left(mem[p2], mem[p1])
+                _set(mem, p3, shift_left(mem[p2], mem[p1]))
             elif op == OP_ShiftRight:
-                mem[p3] = shift_right(mem[p2], mem[p1])
+                _set(mem, p3, shift_right(mem[p2], mem[p1]))
             elif op == OP_BitNot:
-                mem[p2] = bit_not(mem[p1])
+                _set(mem, p2, bit_not(mem[p1]))
             elif op == OP_Negative:
-                mem[p2] = negate(mem[p1])
+                _set(mem, p2, negate(mem[p1]))
             elif op == OP_Function:
                 n = a5[pc]
                 v = _slot(p4s, pc)
                 if isinstance(v, ScalarBase):
                     # compiled: arguments read from the registers
-                    mem[p3] = (<ScalarBase>v).call_mem(self, mem, p2, n)
+                    _set(mem, p3, (<ScalarBase>v).call_mem(self, mem, p2, n))
                 else:
-                    mem[p3] = v(self, mem[p2:p2 + n])
+                    _set(mem, p3, v(self, mem[p2:p2 + n]))
             elif op == OP_AggStep:
                 n = a5[pc]
                 st = mem[p3]
                 if st is None:
                     st = new_agg_state(_slot(p4s, pc).new(), (p1 & 1) != 0)
-                    mem[p3] = st
+                    _set(mem, p3, st)
                 # r[P1 >> 1] (when non-zero) is SQLite's regHit: 0 after a step that made
                 # the row the min()/max() (its bare columns are loaded), 1 after one that
                 # did not; a DISTINCT duplicate steps nothing and leaves it as it was
@@ -705,7 +721,7 @@ cdef class Vdbe:
                     # compiled built-in aggregate: arguments read from the registers
                     r = (<AggBase>(<AggState>st).obj).step_mem(mem, p2, n)
                     if i:
-                        mem[i] = 0 if r else 1
+                        _set(mem, i, 0 if r else 1)
                     pc += 1
                     continue
                 args = mem[p2:p2 + n]
@@ -719,7 +735,7 @@ cdef class Vdbe:
                     (<AggState>st).seen.add(k)
                 r = _slot(p4s, pc).step((<AggState>st).obj, args)
                 if i:
-                    mem[i] = 0 if r else 1
+                    _set(mem, i, 0 if r else 1)
             elif op == OP_AggFinal or op == OP_AggValue:
                 st = mem[p1]
                 f = _slot(p4s, pc)
@@ -728,43 +744,43 @@ cdef class Vdbe:
                 else:
                     v = f.final((<AggState>st).obj)
                 if op == OP_AggFinal:
-                    mem[p1] = v
+                    _set(mem, p1, v)
                 else:
-                    mem[p3] = v
+                    _set(mem, p3, v)
             elif op == OP_Affinity:
                 aff = _slot(p4s, pc)
                 for i in range(p2):
-                    mem[p1 + i] = apply_affinity(mem[p1 + i], _aff_at(aff, i))
+                    _set(mem, p1 + i, apply_affinity(mem[p1 + i], _aff_at(aff, i)))
             elif op == OP_MakeRecord:
                 aff = _slot(p4s, pc)
                 if aff is None:
-                    mem[p3] = _regs(mem, p1, p2)
+                    _set(mem, p3, _regs(mem, p1, p2))
                 else:
                     mem[p3] = tuple([apply_affinity(mem[p1 + i], _aff_at(aff, i))
                                      for i in range(p2)])
             elif op == OP_RealAffinity:
                 v = mem[p1]
                 if type(v) is int:
-                    mem[p1] = float(v)
+                    _set(mem, p1, float(v))
             elif op == OP_Cast:
-                mem[p1] = cast_affinity(mem[p1], AFF_CHARS[p2])
+                _set(mem, p1, cast_affinity(mem[p1], AFF_CHARS[p2]))
             elif op == OP_CastType:
-                mem[p1] = cast(mem[p1], _slot(p4s, pc))
+                _set(mem, p1, cast(mem[p1], _slot(p4s, pc)))
             elif op == OP_Gosub:
-                mem[p1] = pc
+                _set(mem, p1, pc)
                 pc = p2
                 continue
             elif op == OP_Return:
                 pc = mem[p1] + 1
                 continue
             elif op == OP_InitCoroutine:
-                mem[p1] = p3 - 1
+                _set(mem, p1, p3 - 1)
                 if p2:
                     pc = p2
                     continue
             elif op == OP_Yield:
                 i = mem[p1]
-                mem[p1] = pc
+                _set(mem, p1, pc)
                 pc = i + 1
                 continue
             elif op == OP_EndCoroutine:
@@ -773,7 +789,7 @@ cdef class Vdbe:
                 if <size_t>i >= <size_t>n_op:
                     raise E.InternalError("return to %d outside the program" % i)
                 pc = a2[i]
-                mem[p1] = pc - 1
+                _set(mem, p1, pc - 1)
                 continue
             elif op == OP_Once:
                 if self.once is None:
@@ -785,19 +801,19 @@ cdef class Vdbe:
             elif op == OP_IfPos:
                 v = mem[p1]
                 if v > 0:
-                    mem[p1] = v - p3
+                    _set(mem, p1, v - p3)
                     pc = p2
                     continue
             elif op == OP_IfNotZero:
                 v = mem[p1]
                 if v != 0:
                     if v > 0:
-                        mem[p1] = v - 1
+                        _set(mem, p1, v - 1)
                     pc = p2
                     continue
             elif op == OP_DecrJumpZero:
                 v = mem[p1] - 1
-                mem[p1] = v
+                _set(mem, p1, v)
                 if v == 0:
                     pc = p2
                     continue
@@ -810,17 +826,17 @@ cdef class Vdbe:
                             raise E.error_for_code(E.SQLITE_MISMATCH, "datatype mismatch")
                         pc = p2
                         continue
-                    mem[p1] = w
+                    _set(mem, p1, w)
             elif op == OP_OffsetLimit:
                 v = mem[p1]
                 w = mem[p3]
                 if v <= 0:
-                    mem[p2] = -1
+                    _set(mem, p2, -1)
                 else:
-                    mem[p2] = v + (w if w > 0 else 0)
+                    _set(mem, p2, v + (w if w > 0 else 0))
             elif op == OP_MemMax:
                 if mem[p2] > mem[p1]:
-                    mem[p1] = mem[p2]
+                    _set(mem, p1, mem[p2])
             elif op == OP_Compare:
                 ki = _slot(p4s, pc)
                 self.cmp = 0
@@ -885,11 +901,11 @@ cdef class Vdbe:
             elif op == OP_Savepoint:
                 self.db._vm_savepoint(p1, _slot(p4s, pc))
             elif op == OP_ReadCookie:
-                mem[p2] = self.db._vm_get_meta(p3)
+                _set(mem, p2, self.db._vm_get_meta(p3))
             elif op == OP_SetCookie:
                 self.db._vm_set_meta(p2, p3)
             elif op == OP_CreateBtree:
-                mem[p2] = self.db._vm_create_btree(p3)
+                _set(mem, p2, self.db._vm_create_btree(p3))
             elif op == OP_Destroy:
                 self.db._vm_destroy(p1)
             elif op == OP_Clear:
@@ -1088,7 +1104,7 @@ cdef class Vdbe:
                     continue
             elif op == OP_IdxRowid:
                 c = <VCursor>_slot(cursors, p1)
-                mem[p2] = None if c.nullrow else _idx_rowid(c)
+                _set(mem, p2, None if c.nullrow else _idx_rowid(c))
             elif op == OP_NullRow:
                 c = <VCursor>_slot(cursors, p1)
                 if c is None:
@@ -1099,15 +1115,15 @@ cdef class Vdbe:
             elif op == OP_IfNullRow:
                 c = <VCursor>_slot(cursors, p1)
                 if c is None or c.nullrow:
-                    mem[p3] = None
+                    _set(mem, p3, None)
                     pc = p2
                     continue
             elif op == OP_NewRowid:
                 c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_TABLE:
-                    mem[p2] = (<EphTable?>c.data).next_rowid
+                    _set(mem, p2, (<EphTable?>c.data).next_rowid)
                 else:
-                    mem[p2] = self._new_rowid(c)
+                    _set(mem, p2, self._new_rowid(c))
             elif op == OP_Insert:
                 c = <VCursor>_slot(cursors, p1)
                 v = mem[p3]
@@ -1194,7 +1210,7 @@ cdef class Vdbe:
                 c.eof = True
             elif op == OP_SorterData or op == OP_RowData:
                 c = <VCursor>_slot(cursors, p1)
-                mem[p2] = _row_of(c)
+                _set(mem, p2, _row_of(c))
             elif op == OP_Delete:
                 c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_INDEX:
@@ -1243,29 +1259,29 @@ cdef class Vdbe:
             elif op == OP_Count:
                 c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_TABLE:
-                    mem[p2] = len((<EphTable?>c.data).rows)
+                    _set(mem, p2, len((<EphTable?>c.data).rows))
                 elif c.kind == K_EPH_INDEX:
-                    mem[p2] = len((<EphIndex?>c.data).entries)
+                    _set(mem, p2, len((<EphIndex?>c.data).entries))
                 else:
-                    mem[p2] = c.bt.count()
+                    _set(mem, p2, c.bt.count())
             elif op == OP_Sequence:
                 c = <VCursor>_slot(cursors, p1)
-                mem[p2] = c.seq
+                _set(mem, p2, c.seq)
                 c.seq += 1
             elif op == OP_InListCheck:
                 v = mem[p1]
                 if v is None:
-                    mem[p2] = None
+                    _set(mem, p2, None)
                 else:
                     k = v if type(v) is not str else ("s", v)
                     if k in _slot(p4s, pc):
-                        mem[p2] = 1
+                        _set(mem, p2, 1)
                     else:
-                        mem[p2] = None if p3 else 0
+                        _set(mem, p2, None if p3 else 0)
             elif op == OP_ClrSubtype:
                 v = mem[p1]
                 if isinstance(v, str) and type(v) is not str:
-                    mem[p1] = str(v)
+                    _set(mem, p1, str(v))
             elif op == OP_Noop:
                 pass
             else:

@@ -178,3 +178,21 @@ def test_parked_cursors_reopen_on_tables_and_indexes_of_other_statements():
         _both(ours, theirs, rnd.choice(stmts) % rnd.randrange(60))
     _both(ours, theirs, "SELECT * FROM t ORDER BY a")
     _both(ours, theirs, "SELECT * FROM w ORDER BY k")
+
+
+def test_connections_taking_turns_reopen_their_own_cursors():
+    # open_cursor remembers the last Btree's parked list: statements of two connections
+    # (same schema, other rows) taking turns, and one connection closed and dropped, must
+    # each read their own database
+    pairs = [_pair(), _pair()]
+    for k, (ours, theirs) in enumerate(pairs):
+        for con in (ours, theirs):
+            con.execute("UPDATE t SET b = b + ?", (100 * k,))
+    for i in range(60):
+        ours, theirs = pairs[i % 2]
+        _both(ours, theirs, "SELECT a, b FROM t WHERE a BETWEEN ? AND ? ORDER BY a",
+              (i, i + 5))
+        _both(ours, theirs, "SELECT count(*), sum(b) FROM t WHERE b > ?", (i,))
+    pairs[0][0].close()
+    del pairs[0]
+    _both(*pairs[0], "SELECT sum(a), sum(b) FROM t")
