@@ -56,7 +56,8 @@ from functools import partial
 
 from sqlengine.compiler.flatsubst import (Copier, expr_columns, null_strict, outer_allows,
                                           rewritten_ok)
-from sqlengine.compiler.flatten import (_exported, _rebound, _star_listed, flatten_from)
+from sqlengine.compiler.flatten import (_bare_columns, _exported, _rebound, _star_listed,
+                                        flatten_from)
 from sqlengine.compiler.truefalse import WORDS
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children
 from sqlengine.sql.ast import (Column, InTable, Join, ResultColumn, SelectCore, Star, SubqueryRef,
@@ -192,6 +193,8 @@ def _mergeable(p, item):
     exported = _exported(p, body, True)
     subst = None
     if exported is None:
+        if _bare_columns(body):  # (not merged for another reason: no copy can help)
+            return None
         subst = expr_columns(p, body)
         if subst is None:
             return None

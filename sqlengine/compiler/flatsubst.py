@@ -1,5 +1,6 @@
-"""Expression columns for compiler/flatjoin.py: a view or FROM subquery in a join whose
-result columns are expressions of its table (or its columns under other names)
+"""Expression columns for compiler/flatjoin.py (and compiler/flatten.py's lone item,
+``lone_copies``): a view or FROM subquery in a join whose result columns are
+expressions of its table (or its columns under other names)
 
     SELECT <outer> FROM a JOIN (SELECT b || 'z' AS bz, a + 1 AS c FROM tab WHERE <w>) AS x ...
 
@@ -40,9 +41,9 @@ from functools import partial
 from sqlengine.compiler.subtype import _is_call, _may_carry_json
 from sqlengine.compiler.truefalse import WORDS
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children
-from sqlengine.sql.ast import (Between, Binary, Case, Cast, Collate, Column, Compound,
-                               FunctionCall, InList, InTable, Join, Param, Raise,
-                               ResultColumn, RowValue, SelectCore, SubqueryRef,
+from sqlengine.sql.ast import (FEAT_WINDOW, Between, Binary, Case, Cast, Collate, Column,
+                               Compound, FunctionCall, InList, InTable, Join, Param, Raise,
+                               ResultColumn, RowValue, SelectCore, Star, SubqueryRef,
                                TableRef, Unary)
 
 _SUBQUERIES = SUBQUERY_NODES + (InTable,)
@@ -464,3 +465,67 @@ class _Collations:
         if type(it) is TableRef and it.schema is None:
             return self.p.schema.table(it.name)
         return None
+
+
+def lone_copies(p, core, order_by, body, visible, arm):
+    """(``core``, ``order_by``) with its one FROM item, a view or subquery over the core
+    ``body`` (named ``visible``, or None), merged by copies of its expression columns
+    (compiler/flatten.py's case, with expressions), or None when that does not apply:
+    besides ``expr_columns``' and ``rewritten_ok``'s conditions, the outer query has no
+    subquery, window or column list, writes no other item's name and no column of the
+    table the item does not return (a rowid included), as flatten.py requires."""
+    subst = expr_columns(p, body)
+    if subst is None or core.alias_columns is not None or core.windows or \
+            core.features & FEAT_WINDOW:
+        return None
+    table = body.from_
+    t = p.schema.table(table.name)
+    if any(c.name.lower() in WORDS for c in t.columns):
+        return None
+    vis = visible.lower() if visible else None
+    hidden = ({c.name.lower() for c in t.columns} | _ROWID_NAMES) - set(subst)
+    stack = [x for x in iter_children(core) if x is not core.from_]
+    stack += [o.expr for o in order_by or () if not bare_alias(core, o.expr)]
+    while stack:
+        x = stack.pop()
+        tx = type(x)
+        if isinstance(x, _SUBQUERIES):
+            return None
+        if tx is Star:
+            if x.table is not None and x.table.lower() != vis:
+                return None
+            continue
+        if tx is Column:
+            n = x.name.lower()
+            if x.schema is not None or x.table is not None and (
+                    x.table.lower() != vis or n not in subst) or x.table is None and n in hidden:
+                return None
+            continue
+        stack.extend(iter_children(x))
+    name = visible or table.alias or table.name
+    items, names = [(core.from_, None)], [name]
+    merges = {0: (body, hidden, None, subst)}
+    copier = Copier(p, items, names, merges)
+    where = copier.expr(core.where)
+    if body.where is not None:
+        inner = _fresh(body.where, name)
+        where = inner if where is None else Binary("AND", inner, where)
+    columns = []
+    for rc in core.columns:
+        if type(rc) is Star:
+            columns += copier.star(name, subst, t)
+        else:
+            columns.append(copier.result(rc))
+    item = dataclasses.replace(table, alias=visible or table.alias)
+    if p.flat_names is None:
+        p.flat_names = {}
+    p.flat_names[id(item)] = p.flat_names.get(id(table), table.alias or table.name)
+    out = dataclasses.replace(core, columns=columns, from_=item, where=where,
+                              group_by=copier.expr(core.group_by),
+                              having=copier.expr(core.having),
+                              features=core.features | body.features)
+    ob = copier.order_by(core, order_by)
+    if not rewritten_ok(p, out, ob, items, names, merges, copier, arm):
+        return None
+    return out, ob
+

@@ -17,7 +17,11 @@ ones where the rewrite cannot change a result, a name or an error:
   by the item's alias (a ``*`` stands for those columns), holds no subquery, and no CTE
   is in scope (which could hide the view's table).
 
-A view over such a view is flattened into it first, so the chain ends at the table.
+A view over such a view is flattened into it first, so the chain ends at the table. An
+inner SELECT whose result columns are expressions of its table's columns (or its columns
+under other names) is merged by copies of them where the outer query names them
+(compiler/flatsubst.py, under its conditions; ``flatten_lone`` then returns the outer
+ORDER BY with its copies too).
 
 Unqualified names keep resolving exactly as before (a result alias first where SQLite
 looks at aliases, else the column), since each exported column is the table column of the
@@ -43,6 +47,14 @@ _AGGREGATES = frozenset(("count", "sum", "total", "avg", "min", "max", "group_co
 def flatten_from(p, core, order_by, views=()):
     """``core`` with its one view or subquery FROM item merged into it, or ``core`` itself
     when the rewrite does not apply (``views``: the views being flattened around it)."""
+    return flatten_lone(p, core, order_by, False, views)[0]
+
+
+def flatten_lone(p, core, order_by, arm, views=()):
+    """(``core``, ``order_by``) with its one view or subquery FROM item merged into them
+    (``arm``: ``core`` is an arm of a compound SELECT), or themselves when the rewrite
+    does not apply. An item whose result columns are expressions of its table's columns
+    is merged by copies of them (compiler/flatsubst.py)."""
     item = core.from_
     view = None
     if type(item) is SubqueryRef:
@@ -52,23 +64,32 @@ def flatten_from(p, core, order_by, views=()):
         view = p.schema.views.get(key)
         if (view is None or view.columns or key in views
                 or p.schema.table(item.name) is not None):
-            return core
+            return core, order_by
         if item.indexed_by is not None:  # (a view has no index: the error, not flattened)
-            return core
+            return core, order_by
         sel, visible = view.select, item.alias or item.name
         views = views + (key,)
     else:
-        return core
+        return core, order_by
     if (sel.with_ is not None or sel.order_by or sel.limit is not None
             or type(sel.body) is not SelectCore):
-        return core
+        return core, order_by
     body = _star_listed(p, flatten_from(p, sel.body, None, views))  # (a view of a view ...)
     names = _exported(p, body)
-    if names is None or not _outer_reads_only(core, order_by, names, visible):
-        return core
+    if names is None:
+        if _bare_columns(body) and _exported(p, body, True) is None:
+            return core, order_by  # (not merged for another reason: no copy can help)
+        if view is not None and (view.columns or p.db.attached and type(
+                body.from_) is TableRef and _rebound(p, view, body.from_.name)):
+            return core, order_by
+        from sqlengine.compiler.flatsubst import lone_copies
+        out = lone_copies(p, core, order_by, body, visible, arm)
+        return (core, order_by) if out is None else out
+    if not _outer_reads_only(core, order_by, names, visible):
+        return core, order_by
     table = body.from_
     if view is not None and p.db.attached and _rebound(p, view, table.name):
-        return core
+        return core, order_by
     where = body.where if core.where is None else (
         core.where if body.where is None else Binary("AND", body.where, core.where))
     item = dataclasses.replace(table, alias=visible)
@@ -79,7 +100,7 @@ def flatten_from(p, core, order_by, views=()):
     columns = [c for rc in core.columns for c in _expand_star(rc, body, p.schema.table(
         table.name))]
     return dataclasses.replace(core, columns=columns, from_=item, where=where,
-                               features=core.features | body.features)
+                               features=core.features | body.features), order_by
 
 
 def _expand_star(rc, body, table):
@@ -154,6 +175,18 @@ def _exported(p, body, qualified=False):
     if body.where is not None and not _plain_names(body.where, own, columns):
         return None
     return names
+
+
+def _bare_columns(body) -> bool:
+    """Whether every result column of ``body`` is an unqualified column name without an
+    alias (what ``_exported`` takes; flatsubst.py's copies are for the others)."""
+    for rc in body.columns:
+        if type(rc) is not ResultColumn or rc.alias is not None:
+            return False
+        e = rc.expr
+        if type(e) is not Column or e.table is not None or e.schema is not None:
+            return False
+    return True
 
 
 def _names_cte(p, name):

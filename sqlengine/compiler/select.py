@@ -31,7 +31,7 @@ from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.walk import expr_key
 from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.flatjoin import flatten_join
-from sqlengine.compiler.flatten import (ALL_COLUMNS, flatten_from, unused_columns,
+from sqlengine.compiler.flatten import (ALL_COLUMNS, flatten_lone, unused_columns,
                                         without_outer_aggregates)
 from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested, star_skips
 from sqlengine.compiler import rightjoin, truefalse
@@ -1012,7 +1012,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         p.unused_values.pop(id(core), None) if p.unused_values else None)
     f = core.from_
     if type(f) is SubqueryRef or type(f) is TableRef and p.schema.views:
-        core = flatten_from(p, core, order_by)  # (a view or subquery to merge, perhaps)
+        core, order_by = flatten_lone(p, core, order_by, compound_arm)  # (to merge?)
     elif type(f) is Join and _joins_subquery(f, p.schema.views):
         core, order_by = flatten_join(p, core, order_by, compound_arm)  # (in a join)
     if unused is not None:  # (what only they name of a FROM subquery: unused too)
