@@ -21,6 +21,7 @@ from cpython.dict cimport PyDict_Update
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_FromVoidPtr
 from cpython.ref cimport Py_INCREF
+from libc.limits cimport LLONG_MIN
 from libc.string cimport memcpy
 
 cdef extern from "Python.h":
@@ -191,7 +192,6 @@ assert O.AFF_CHARS == "@ABCDE"  # (_aff_p5's codes)
 
 cdef object INT64_MAX = 9223372036854775807
 cdef object INT64_MIN = -9223372036854775808
-cdef long long C_INT64_MIN = -9223372036854775807 - 1
 cdef object INT64_OVER = 9223372036854775808     # 2**63: -2**63 written as a literal
 cdef object _MISSING = object()
 cdef array.array _INTS = _pyarray.array("i")
@@ -1568,7 +1568,7 @@ cdef int _code_unary(p, ProgramBuilder b, scope, e, int target) except -1:
             emit_constant(b, -v, target)
             return 0
         iv = PyLong_AsLongLongAndOverflow(v, &ov)
-        if ov == 0 and iv != C_INT64_MIN:  # (the common case: -v is a 64-bit integer too)
+        if ov == 0 and iv != LLONG_MIN:  # (the common case: -v is a 64-bit integer too)
             _emit_int(b, -iv, target)
             return 0
         if type(v) is int and (v > INT64_OVER or (v == INT64_MIN

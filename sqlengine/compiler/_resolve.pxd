@@ -44,11 +44,21 @@ from cpython.object cimport PyObject
 cdef Py_ssize_t slot_offset(cls, str name) except -1
 
 
-cdef inline object slot(object o, Py_ssize_t off):
-    cdef PyObject *v = (<PyObject **>((<char *><PyObject *>o) + off))[0]
-    if v is NULL:
-        raise AttributeError("AST node field not set")
-    return <object>v
+# (in C, so that the compiler inlines it: a Cython function holds a traceback path, too
+# large for gcc to inline at each of the coder's many field reads)
+cdef extern from *:
+    """
+    static CYTHON_INLINE PyObject *sqlengine_ast_slot(PyObject *o, Py_ssize_t off) {
+        PyObject *v = *(PyObject **)((char *)o + off);
+        if (__builtin_expect(v != NULL, 1)) {
+            Py_INCREF(v);
+            return v;
+        }
+        PyErr_SetString(PyExc_AttributeError, "AST node field not set");
+        return NULL;
+    }
+    """
+    object slot "sqlengine_ast_slot"(object o, Py_ssize_t off)
 
 
 # ---- a name's lower case without str.lower's method call -----------------------------------
