@@ -584,11 +584,16 @@ class Database:
         self._savepoints.clear()
         self._load_schema()
         if self.schema.cookie != cookie and self._active:
-            for s in list(self._active):
-                if type(s.ast) is not A.Rollback:
-                    self._trip(s)
+            self._trip_all()
             if len(self._active) <= own and self.bt.in_trans:
                 self.bt.commit()  # (the read transaction kept for them ends with them)
+
+    def _trip_all(self):
+        """Stop every active statement but the ROLLBACK running (a rollback that undid a
+        schema change: their programs may read b-trees that no longer exist)."""
+        for s in list(self._active):
+            if type(s.ast) is not A.Rollback:
+                self._trip(s)
 
     def _trip(self, stmt):
         """Stop an active statement at a rollback (sqlite3BtreeTripAllCursors): its cursors
@@ -677,9 +682,20 @@ class Database:
             self.bt.savepoint_release(i)
             del self._savepoints[i:]
         else:
+            cookie = self.schema.cookie
             self.bt.savepoint_rollback(i)
             del self._savepoints[i + 1:]
             self._reload_schema_in_txn()
+            if cookie != self.schema.cookie or cookie != self._committed_cookie():
+                # the transaction changed the schema (before the savepoint or after it):
+                # SQLite's OP_Savepoint then stops every active statement
+                self._trip_all()
+
+    def _committed_cookie(self):
+        """main's schema cookie as last committed: the file's page 1 (a transaction writes
+        page 1 to the file only when it commits, even when its cache spills)."""
+        data = self.bt.pager.file.read(40, 4)
+        return int.from_bytes(data, "big") if len(data) == 4 else 0
 
     def _edit_schema(self, change) -> bool:
         """The schema after a CREATE or DROP, from the rows of the groups it changed: the

@@ -184,6 +184,44 @@ def test_rollback_of_schema_change_stops_open_select(sqlite, tmp_path):
     _close(a, b)
 
 
+@pytest.mark.parametrize("ddl_first", [False, True])
+def test_rollback_to_after_schema_change_stops_open_select(sqlite, ddl_first):
+    a = sqlite.connect(":memory:", isolation_level=None)
+    a.execute("create table t(x)")
+    a.executemany("insert into t values(?)", [(i,) for i in range(5)])
+    cur = a.execute("select x from t")
+    cur.fetchone()
+    a.execute("begin")
+    if ddl_first:   # (before the savepoint: SQLite stops the statements all the same)
+        a.execute("create table u(y)")
+    a.execute("savepoint s")
+    if not ddl_first:
+        a.execute("create table u(y)")
+    a.execute("insert into t values(9)")
+    a.execute("rollback to s")
+    with pytest.raises(sqlite.OperationalError, match="^abort due to ROLLBACK$"):
+        cur.fetchall()
+    a.execute("commit")
+    assert a.execute("select count(*) from t").fetchone() == (5,)
+    assert a.execute("select count(*) from sqlite_master").fetchone() == (1 + ddl_first,)
+    a.close()
+
+
+def test_rollback_to_without_schema_change_reads_on(sqlite):
+    a = sqlite.connect(":memory:", isolation_level=None)
+    a.execute("create table t(x)")
+    a.executemany("insert into t values(?)", [(i,) for i in range(5)])
+    cur = a.execute("select x from t")
+    cur.fetchone()
+    a.execute("begin")
+    a.execute("savepoint s")
+    a.execute("insert into t values(9)")
+    a.execute("rollback to s")
+    assert cur.fetchall() == [(1,), (2,), (3,), (4,)]
+    a.execute("commit")
+    a.close()
+
+
 def test_returning_open_across_rollback(sqlite, tmp_path):
     path, a, b = _open(sqlite, tmp_path)
     a.execute("begin")
