@@ -19,7 +19,7 @@ cdef object Unary = _ast.Unary
 cdef object Column = _ast.Column
 cdef object FunctionCall = _ast.FunctionCall
 cdef int FEAT_FUNCTION = _ast.FEAT_FUNCTION
-from .builder import MAX_FUNCTION_ARG as _MAX_FUNCTION_ARG, truth_test
+from .builder import MAX_FUNCTION_ARG as _MAX_FUNCTION_ARG, truth_test, join_kind, _JOIN_BITS
 cdef Py_ssize_t MAX_FUNCTION_ARG = _MAX_FUNCTION_ARG
 from .limits import MIN_TEXT_FOR_DEPTH as _MIN_TEXT_FOR_DEPTH
 from .limits import MAX_EXPR_DEPTH as _MAX_EXPR_DEPTH
@@ -42,6 +42,8 @@ cdef extern from "Python.h":
     Py_ssize_t _ulen "PyUnicode_GET_LENGTH" (PyObject *o)
     int _ukind "PyUnicode_KIND" (PyObject *o)
     void *_udata "PyUnicode_DATA" (PyObject *o)
+    double PyOS_string_to_double(const char *s, char **endptr, PyObject *overflow) except? -1.0
+    const char *_utf8 "PyUnicode_AsUTF8AndSize" (object o, Py_ssize_t *size) except NULL
     ctypedef struct PyMemberDef:
         int type
         Py_ssize_t offset
@@ -602,6 +604,12 @@ cdef inline str binary_op(str text):
 cdef object SLOW = object()
 cdef tuple NO_ON_USING = (None, None)  # Builder.on_none
 cdef tuple COMMA_JOIN = (",", False)  # Builder.joinop_comma
+# Builder.joinop_kw's (kind, natural) of each one-word join type written in upper case
+# (LEFT JOIN, CROSS JOIN ...), which are a keyword's kept string; builder.join_kind's answer
+cdef dict JOIN_ONE = {}
+for _w in _JOIN_BITS:
+    if join_kind([_w]) is not None:
+        JOIN_ONE[_w] = join_kind([_w])
 
 # Reductions done here rather than in builder.py (the commonest expression nodes); each
 # builds exactly what the Builder method of the same name builds.
@@ -654,6 +662,7 @@ cdef enum:
     F_CASE_APPEND = 45
     F_SUBQUERY = 46
     F_EXISTS = 47
+    F_JOINOP_KW = 48
     F_NONE = 127    # (a rule without a reduction: its value is its one symbol's or None)
 FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "paren": F_PAREN, "string": F_STRING, "null": F_NULL, "column": F_COLUMN,
@@ -670,7 +679,7 @@ FAST_ALIASES = {"integer": F_INTEGER, "binary": F_BINARY, "unary": F_UNARY,
                 "joinop_comma": F_JOINOP_COMMA, "column2": F_COLUMN2, "rstar": F_RSTAR,
                 "xfullname": F_XFULLNAME, "in_select": F_IN_SELECT, "is_not": F_IS_NOT,
                 "case": F_CASE, "case1": F_CASE1, "case_append": F_CASE_APPEND,
-                "subquery": F_SUBQUERY, "exists": F_EXISTS}
+                "subquery": F_SUBQUERY, "exists": F_EXISTS, "joinop_kw": F_JOINOP_KW}
 
 cdef enum:
     STACK_DEPTH = 100
@@ -1360,6 +1369,9 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     cdef list lst
     cdef Py_ssize_t a, b
     cdef Py_UCS4 c
+    cdef const char *p
+    cdef char *endp
+    cdef double d
     # (an if/elif chain on the code: Cython makes it one C switch)
     if code == F_COLUMN:
         name = values[base]
@@ -1402,10 +1414,12 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
                                      else sql[a:b]))
         return lst
     elif code == F_FLOAT:
-        try:
-            return new_literal(float(<str> values[base]), s)
-        except ValueError:
+        # (what float() does with such a token, without its checks for blanks and _)
+        p = _utf8(values[base], &a)
+        d = PyOS_string_to_double(p, &endp, NULL)
+        if endp != p + a:
             return SLOW
+        return new_literal(d, s)
     elif code == F_EMPTY_LIST:
         return []
     elif code == F_FIRST:
@@ -1530,6 +1544,9 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         lst = values[base]
         lst.append((values[base + 2], values[base + 4]))
         return lst
+    elif code == F_JOINOP_KW:
+        # (JOIN_KW JOIN; SLOW for a word not in upper case, two or three words, an error)
+        return JOIN_ONE.get(values[base], SLOW) if length == 2 else SLOW
     elif code == F_SUBQUERY:
         return new_subquery(Subquery, SUBQUERY, values[base + 1], s)
     elif code == F_EXISTS:

@@ -78,6 +78,10 @@ SQL = MALFORMED + ACCEPTED + [
     # (result-column texts kept (12 characters at most) or not, blanks after them cut)
     "SELECT abcdefghijkl , abcdefghijklm  , 1 + 2 + 3 + 4 , - x * 2 AS y, abcdefghijkl\t"
     " FROM t",
+    # (join types of one upper-case word, and others; floats)
+    "SELECT 1 FROM a LEFT JOIN b CROSS JOIN c INNER JOIN d NATURAL JOIN e RIGHT JOIN f FULL"
+    " JOIN g left join i LEFT OUTER JOIN j NATURAL LEFT JOIN k", "SELECT 1 FROM a OUTER JOIN b",
+    "SELECT 1.5, 0.0, .5e-3, 5., 1e999, 1E-999, 12345678901234567890.25, 3.14159265358979323",
     # (IS / IS NOT with a literal: the truth test only for the words TRUE and FALSE)
     "SELECT a IS 1, a IS 0, a IS NOT 1, a IS NOT 0, a IS 2, a IS 1.0, a IS '1', a IS NULL,"
     " a IS NOT NULL, a IS TRUE, a IS NOT (false), a IS +TRUE, a IS -1, a IS x'01'",
