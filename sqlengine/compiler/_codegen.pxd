@@ -52,3 +52,11 @@ cpdef code_column(p, ref_, int target)
 cpdef int code_expr_reg(p, scope, e) except? -1
 cpdef code_expr(p, scope, e, int target)
 cpdef if_false(p, scope, e, int label, bint jump_if_null)
+# (select.pxd and statement.pxd cimport these: called once per SELECT core / statement)
+cpdef int code_program_tail(ProgramBuilder b, Py_ssize_t init, bint is_txn,
+                            bint write) except -1
+cpdef int code_result_columns(ProgramBuilder b, p, scope, list result_exprs, unused,
+                              all_unused) except -1
+cpdef int emit_result_row(ProgramBuilder b, p, scope, int res_base, int n_res, distinct_cur,
+                          list distinct_said, sorter, list obt, dest, lreg, oreg,
+                          int end_label) except -1

@@ -33,6 +33,11 @@ cdef object lookup_name(scope, name, table)
 cpdef str expr_affinity(e, scope)
 cpdef comparison_collation(left, right, scope)
 cpdef tuple expr_coll_seq(e, scope)
+# (select.pxd cimports these: the SELECT compiler calls them once per core)
+cpdef Scope new_scope(outer, corr)
+cpdef bint sees_words(scope) except -1
+cpdef dict result_aliases(columns)
+cpdef list result_columns(columns, scope, bint early_names)
 
 
 # ---- reading an AST node's field without an attribute lookup ---------------------------

@@ -11,6 +11,8 @@
 
 cimport cython
 
+cimport sqlengine.compiler._codegen as _cg
+cimport sqlengine.compiler._resolve as _res
 cimport sqlengine.compiler._select as _sel
 from sqlengine.compiler._codegen cimport ProgramBuilder
 from sqlengine.compiler._levels cimport WhereInfo

@@ -9,7 +9,7 @@ This module emits code through ``ProgramBuilder``; it never runs it.
 
 from __future__ import annotations
 
-from sqlengine.compiler.alias import (Aliases, check_local_terms, link_subquery_scope, result_aliases,
+from sqlengine.compiler.alias import (Aliases, check_local_terms, link_subquery_scope,
                                       sees_outer_aliases)
 from sqlengine.compiler.aggscope import attach as attach_aggregates
 from sqlengine.compiler.attach import ROOT_SHIFT, table_db
@@ -18,11 +18,11 @@ from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.aggscope import resolved_aggregate
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
                                      if_false, walk, walk_select)
-from sqlengine.compiler._codegen import (ResultRows, code_aggregate, code_in_probe,
-                                         code_result_columns, emit_limited, emit_result_row)
+from sqlengine.compiler import _codegen as _cg  # (C calls when compiled: select.pxd)
+from sqlengine.compiler import _resolve as _res  # (the same)
+from sqlengine.compiler._codegen import ResultRows, code_aggregate, code_in_probe, emit_limited
 from sqlengine.compiler._resolve import (ResultInfo, plain_table_source, result_column,
-                                         new_scope, replace_node, result_columns,
-                                         result_info, sees_words)
+                                         replace_node, result_info)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         check_star_column, subquery_rowid_null,
@@ -659,7 +659,7 @@ def _expand_columns(p, core, scope):
     """[(expr, name, decltype)] with * and t.* expanded."""
     columns = core.columns
     early = p.early_names
-    out = result_columns(columns, scope, early)  # (None: a * among them)
+    out = _res.result_columns(columns, scope, early)  # (None: a * among them)
     if out is not None:
         return out
     out = []
@@ -1003,7 +1003,7 @@ def _joins_subquery(f, views):
 
 def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_arm=False):
     b = p.b
-    scope = new_scope(outer, corr)
+    scope = _res.new_scope(outer, corr)
     if outer is not None:
         link_subquery_scope(p, scope, core)
     # the result columns SQLite never codes: all of an EXISTS subquery's (SRT_Exists), the
@@ -1030,7 +1030,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     if bound is not None:  # (WHERE terms a table-valued function took)
         core = without_bound(core, bound)
     scope.sources = sources
-    words = truefalse.visible(scope) if sees_words(scope) else ()
+    words = truefalse.visible(scope) if _res.sees_words(scope) else ()
     if words:  # (rare: a table with a column named true or false)
         core, order_by, extra, left_on = _bind_words(core, order_by, extra, left_on, words)
     nested = None
@@ -1041,7 +1041,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         cols = _expand_columns(p, core, scope)
     if len(cols) > MAX_COLUMN:
         raise OperationalError("too many columns in result set")
-    aliases = scope.aliases = result_aliases(core.alias_columns or columns)
+    aliases = scope.aliases = _res.result_aliases(core.alias_columns or columns)
     if aliases and ("true" in aliases or "false" in aliases) and \
             truefalse.alias_words(aliases, words):
         core, order_by, extra, left_on = _bind_words(
@@ -1189,10 +1189,11 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         if sorter is not None and lreg is not None and distinct_cur is None:
             _emit_topn_row(p, scope, obt, result_exprs, unused, sorter)
         else:
-            emit_result_row(b, p, scope,
-                            code_result_columns(b, p, scope, result_exprs, unused, _ALL),
-                            n_res, distinct_cur, distinct_said, sorter, obt, out_dest, lreg,
-                            oreg, end)
+            _cg.emit_result_row(b, p, scope,
+                                _cg.code_result_columns(b, p, scope, result_exprs, unused,
+                                                        _ALL),
+                                n_res, distinct_cur, distinct_said, sorter, obt, out_dest,
+                                lreg, oreg, end)
         _sel.where_close(p, w)
     else:
         rows = ResultRows(b, p, scope, result_exprs, unused, _ALL, distinct_cur, distinct_said,

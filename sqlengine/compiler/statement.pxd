@@ -8,6 +8,7 @@
 
 cimport cython
 
+cimport sqlengine.compiler._codegen as _cg
 from sqlengine.compiler._codegen cimport ProgramBuilder
 from sqlengine.compiler.context cimport Parse as CParse
 

@@ -10,7 +10,8 @@ runs a program.
 from __future__ import annotations
 
 from sqlengine.compiler import compile_options, ddl, fkey, subtype
-from sqlengine.compiler._codegen import USES_CALL, code_program_tail
+from sqlengine.compiler import _codegen as _cg  # (a C call when compiled: statement.pxd)
+from sqlengine.compiler._codegen import USES_CALL
 from sqlengine.compiler.context import Parse
 from sqlengine.compiler.delete import compile_delete
 from sqlengine.compiler.insert import compile_insert
@@ -210,7 +211,7 @@ def _compile(db, stmt, text: str):
         names, decls = rt.names, rt.decltypes
     # Halt, then the tail: open the transaction, load the constants, go back to the start
     write = p.write
-    uses = code_program_tail(b, init, is_txn, write)
+    uses = _cg.code_program_tail(b, init, is_txn, write)
     if uses & USES_CALL or text and ("->" in text or _may_name_json(text)):
         subtype.mark_result_rows(b.ops, text or "", p.schema)  # (nothing without a call)
     prog = b.finish_statement(names, decls, p.n_param, p.param_names, write, is_txn, p.ddl,
