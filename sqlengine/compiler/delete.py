@@ -21,7 +21,8 @@ from sqlengine.compiler.trigger import code_triggers, compile_view_update_delete
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children
 from sqlengine.compiler.where import where_begin, where_end
 from sqlengine.schema import pk_index
-from sqlengine.sql import ast as A
+from sqlengine.sql.ast import (Between, Binary, Column, Delete, InList, InSelect, IsNull,
+    Literal, ResultColumn, RowValue, Select, SelectCore, TableRef, Unary)
 from sqlengine.vdbe.opcodes import (OP_Clear, OP_Column, OP_IdxInsert, OP_Insert,
     OP_MakeRecord, OP_Next, OP_NotExists, OP_OpenEphemeral, OP_Rewind, OP_Rowid)
 from sqlengine.vdbe.sorter import SortSpec
@@ -49,19 +50,19 @@ def _has_subquery(e) -> bool:
     while stack:
         e = stack.pop()
         t = type(e)
-        if t is A.Binary:
+        if t is Binary:
             stack.append(e.left)
             stack.append(e.right)
-        elif t is A.Column or t is A.Literal:
+        elif t is Column or t is Literal:
             pass
-        elif t is A.Unary:
+        elif t is Unary:
             stack.append(e.operand)
-        elif t is A.IsNull:
+        elif t is IsNull:
             stack.append(e.expr)
-        elif t is A.InList:
+        elif t is InList:
             stack.append(e.expr)
             stack.extend(e.items)
-        elif t is A.Between:
+        elif t is Between:
             stack.append(e.expr)
             stack.append(e.low)
             stack.append(e.high)
@@ -142,17 +143,17 @@ def limited(p, st, kind):
     ref = st.table
     qual = ref.alias or ref.name
     names = [t.columns[c].name for c in pk_index(t).columns]
-    inner = A.TableRef(ref.name, ref.schema, ref.alias, ref.indexed_by, ref.not_indexed)
-    core = A.SelectCore(columns=[A.ResultColumn(A.Column(n, qual)) for n in names],
-                        from_=inner, where=st.where)
-    sub = A.Select(body=core, order_by=st.order_by, limit=st.limit, offset=st.offset)
-    keys = [A.Column(n, qual) for n in names]
-    lhs = keys[0] if len(keys) == 1 else A.RowValue(keys)
-    return dataclasses.replace(st, where=A.InSelect(lhs, sub), order_by=None, limit=None,
+    inner = TableRef(ref.name, ref.schema, ref.alias, ref.indexed_by, ref.not_indexed)
+    core = SelectCore(columns=[ResultColumn(Column(n, qual)) for n in names],
+                      from_=inner, where=st.where)
+    sub = Select(body=core, order_by=st.order_by, limit=st.limit, offset=st.offset)
+    keys = [Column(n, qual) for n in names]
+    lhs = keys[0] if len(keys) == 1 else RowValue(keys)
+    return dataclasses.replace(st, where=InSelect(lhs, sub), order_by=None, limit=None,
                                offset=None)
 
 
-def compile_delete(p, st: A.Delete):
+def compile_delete(p, st: Delete):
     b = p.b
     code_statement_start(p)  # foreign-key marks are per run of a statement
     if st.with_ is not None:

@@ -21,7 +21,8 @@ from sqlengine.compiler.expr import code_expr
 from sqlengine.compiler.resolve import Scope, Source, table_source
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
-from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.opcodes import (AFF_BLOB, AFF_NONE, AFF_REAL, OP_Affinity, OP_Column,
+    OP_RealAffinity, OP_SCopy)
 
 _NONDET_RUNTIME = ("date", "time", "datetime", "julianday", "unixepoch", "strftime",
                    "timediff")
@@ -94,8 +95,8 @@ def _busy(p):
 
 
 def _col_affinity(p, col, reg):
-    if col.affinity not in (O.AFF_BLOB, O.AFF_NONE):
-        p.b.emit(O.OP_Affinity, reg, 1, 0, col.affinity)
+    if col.affinity not in (AFF_BLOB, AFF_NONE):
+        p.b.emit(OP_Affinity, reg, 1, 0, col.affinity)
 
 
 def code_read_row(p, table, cur, base):
@@ -108,9 +109,9 @@ def code_read_row(p, table, cur, base):
         if i == table.ipk or st is not None and st[i] < 0:
             continue
         else:
-            b.emit(O.OP_Column, cur, i if st is None else st[i], base + 1 + i)
-            if c.affinity == O.AFF_REAL:
-                b.emit(O.OP_RealAffinity, base + 1 + i)
+            b.emit(OP_Column, cur, i if st is None else st[i], base + 1 + i)
+            if c.affinity == AFF_REAL:
+                b.emit(OP_RealAffinity, base + 1 + i)
     if st is not None:
         code_generated(p, table, base, virtual_only=True)
 
@@ -126,7 +127,7 @@ def record_registers(p, table, base):
     tmp = b.alloc_reg(table.n_stored)
     for i, k in enumerate(st):
         if k >= 0:
-            b.emit(O.OP_SCopy, base + 1 + i, tmp + k)
+            b.emit(OP_SCopy, base + 1 + i, tmp + k)
     return tmp, table.n_stored
 
 

@@ -37,7 +37,7 @@ from sqlengine.errors import (SQLITE_CONSTRAINT_CHECK, SQLITE_CONSTRAINT_NOTNULL
     SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_ROWID, SQLITE_CONSTRAINT_UNIQUE,
     OperationalError)
 from sqlengine.schema import record_tail
-from sqlengine.sql import ast as A
+from sqlengine.sql.ast import Insert, Values
 from sqlengine.vdbe.opcodes import (AFF_BLOB, OE_ABORT, OE_IGNORE, OE_REPLACE, ON_CONFLICT,
     OPFLAG_LASTROWID, OPFLAG_NCHANGE, OPFLAG_NESTED, OP_AddChanges, OP_Affinity, OP_Column,
     OP_Delete, OP_Eq, OP_Gosub, OP_Goto, OP_Halt, OP_HaltIfNull, OP_IdxDelete, OP_IdxInsert,
@@ -360,7 +360,7 @@ def _writes_one_row(p, table, st, trig) -> bool:
     constraint check of such a row is coded before the index and table writes
     (code_write_row, then code_finish_row)."""
     src = st.source
-    if src is not None and not (isinstance(src.body, A.Values) and len(src.body.rows) == 1
+    if src is not None and not (isinstance(src.body, Values) and len(src.body.rows) == 1
                                 and not src.order_by and src.limit is None):
         return False
     if st.returning or st.upserts:
@@ -377,7 +377,7 @@ def _writes_one_row(p, table, st, trig) -> bool:
 
 # ------------------------------------------------------------------------------------------
 
-def compile_insert(p, st: A.Insert):
+def compile_insert(p, st: Insert):
     b = p.b
     code_statement_start(p)  # foreign-key marks are per run of a statement
     if st.with_ is not None:
@@ -461,7 +461,7 @@ def compile_insert(p, st: A.Insert):
 
 
 def _one_values_row(src) -> bool:
-    return isinstance(src.body, A.Values) and len(src.body.rows) == 1 and \
+    return isinstance(src.body, Values) and len(src.body.rows) == 1 and \
         not src.order_by and src.limit is None
 
 
@@ -539,7 +539,7 @@ def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, ge
     ret = b.alloc_reg()
     row_sub = b.new_label()
     end = b.new_label()
-    if isinstance(src.body, A.Values) and not src.order_by and src.limit is None:
+    if isinstance(src.body, Values) and not src.order_by and src.limit is None:
         values_scope = Scope([])
         try:
             for row in src.body.rows:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlengine.errors import IntegrityError, OperationalError
 from sqlengine.sql import parse_one
-from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe.opcodes import OP_Function
 
 STRICT_TYPES = ("INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY")
 _TYPE_NAME = {int: "INT", float: "REAL", str: "TEXT", bytes: "BLOB"}
@@ -68,4 +68,4 @@ def code_type_checks(p, table, base) -> None:
                 raise IntegrityError(f"cannot store {kind} value in {decl} column {where}")
             return None
         out = b.alloc_reg()
-        b.emit(O.OP_Function, 0, base + 1 + i, out, check, 1)
+        b.emit(OP_Function, 0, base + 1 + i, out, check, 1)

@@ -23,13 +23,13 @@ from sqlengine.compiler.update_from import compile_update_from
 from sqlengine.compiler.upsert import code_after_before_triggers, code_new_row, set_assignments
 from sqlengine.compiler.where import where_end
 from sqlengine.errors import OperationalError
-from sqlengine.sql import ast as A
+from sqlengine.sql.ast import Update
 from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe.opcodes import (AFF_REAL, OE_REPLACE, OP_Column, OP_Delete, OP_Eq,
     OP_MustBeInt, OP_Next, OP_NotExists, OP_RealAffinity, OP_Rewind, OP_Rowid, OP_SCopy)
 
 
-def compile_update(p, st: A.Update):
+def compile_update(p, st: Update):
     code_statement_start(p)  # foreign-key marks are per run of a statement
     if sum(len(s.columns) for s in st.sets) > MAX_COLUMN:  # a parse-time check
         raise OperationalError("too many columns in set list")
