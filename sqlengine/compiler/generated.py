@@ -28,11 +28,32 @@ _NONDET_RUNTIME = ("date", "time", "datetime", "julianday", "unixepoch", "strfti
                    "timediff")
 
 
-def has_generated(table) -> bool:
-    for c in getattr(table, "columns", ()):  # (a loop: asked for every row write compiled)
+# id(table) -> (table, its columns' affinities as one string, whether one is generated):
+# a Table's columns never change once it is built (a schema change builds new Tables), and
+# every row write compiled asks both; the entry holds its Table, so an id is not reused
+_facts: dict = {}
+
+
+def table_facts(table) -> tuple:
+    """(table, affinity string, has a generated column) of a table (or view: no columns
+    generated), remembered per table object."""
+    hit = _facts.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit
+    aff = ""
+    gen = False
+    for c in getattr(table, "columns", ()):
+        aff += c.affinity
         if c.generated is not None:
-            return True
-    return False
+            gen = True
+    if len(_facts) > 256:
+        _facts.clear()
+    hit = _facts[id(table)] = (table, aff, gen)
+    return hit
+
+
+def has_generated(table) -> bool:
+    return table_facts(table)[2]
 
 
 def _column_refs(e, out):

@@ -23,7 +23,7 @@ from sqlengine.compiler.cte import bound_object, missing_table, push_with
 from sqlengine.compiler.expr import code_expr, if_false, if_true
 from sqlengine.compiler.fkey import code_statement_start
 from sqlengine.compiler.generated import code_generated, code_read_row, has_generated, \
-    record_registers
+    record_registers, table_facts
 from sqlengine.compiler.generated import row_scope as _row_scope
 from sqlengine.compiler.partial import code_partial_flag, partial_flag
 from sqlengine.compiler.resolve import Scope
@@ -74,10 +74,7 @@ def open_write_cursors(p, table):
 
 
 def table_affinity(table):
-    aff = ""
-    for c in table.columns:  # (a loop, not a generator: one per row written)
-        aff += c.affinity
-    return aff
+    return table_facts(table)[1]
 
 
 def conflict_action(stmt_action, constraint_action):
