@@ -262,7 +262,7 @@ def _compile_trigger(q, schema, tr):
     new_base = b.alloc_reg(width) if tr.event != "DELETE" else None
     old_base = b.alloc_reg(width) if tr.event != "INSERT" else None
     # no trigger fires inside the one tested: each is tested on its own
-    q.trigger_stack.extend(schema.triggers)
+    q.trigger_stack += tuple(schema.triggers)
     q.trigger_ctx = (new_base, old_base, table)
     q.trigger_ignore = b.new_label()
     q.nested += 1

@@ -37,9 +37,13 @@ cdef class Parse:
         self.db = db
         self.schema = db.schema
         self.functions = db.functions  # (the compiler's look-ups: vdbe/functions_bridge.py)
-        self.b = ProgramBuilder()
+        # (made without the type call: its __cinit__ takes no arguments and it has no
+        # __init__)
+        self.b = ProgramBuilder.__new__(ProgramBuilder)
         self.sql = sql
-        self.trigger_stack = []
+        # the lower-case names of the triggers being coded (trigger.py), innermost last: a
+        # tuple, replaced on each push and pop (most statements code none: no list to make)
+        self.trigger_stack = ()
         self.eqp_names = {}  # cursor -> the name a loop's plan line gives
         # id(SelectCore of a subquery) -> (Scope of the query around it, the core): the
         # subqueries that see that query's result aliases (alias.py)

@@ -86,7 +86,7 @@ def _code_one(p, tr, table, new_base, old_base, skip_label, or_action=None):
     from sqlengine.compiler.update import compile_update
     b = p.b
     saved = (p.trigger_ctx, p.trigger_ignore)
-    p.trigger_stack.append(tr.name.lower())
+    p.trigger_stack += (tr.name.lower(),)
     p.trigger_ctx = (new_base, old_base, table)
     p.trigger_ignore = skip_label
     p.nested += 1
@@ -118,7 +118,7 @@ def _code_one(p, tr, table, new_base, old_base, skip_label, or_action=None):
     finally:
         b.resolve(end)
         p.nested -= 1
-        p.trigger_stack.pop()
+        p.trigger_stack = p.trigger_stack[:-1]
         p.trigger_ctx, p.trigger_ignore = saved
     once_addrs.extend(a for a in range(first, b.addr()) if b.ops[a][0] == O.OP_Once)
     if not once_addrs:  # nothing to reset: no call per row
