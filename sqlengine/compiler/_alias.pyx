@@ -122,6 +122,8 @@ cdef class Aliases:
         """Mark the cores of subquery ``sel`` (met in a clause that sees this query's
         aliases) as seeing them (Parse.alias_links)."""
         links = self.p.alias_links
+        if links is None:
+            links = self.p.alias_links = {}
         body = sel.body
         stack = [body]
         while stack:

@@ -46,8 +46,9 @@ cdef class Parse:
         self.trigger_stack = ()
         self.eqp_names = {}  # cursor -> the name a loop's plan line gives
         # id(SelectCore of a subquery) -> (Scope of the query around it, the core): the
-        # subqueries that see that query's result aliases (alias.py)
-        self.alias_links = {}
+        # subqueries that see that query's result aliases (alias.py); made by the first
+        # link (resolve_order.py, _alias.pyx), None until then
+        self.alias_links = None
         self.n_param = 0
         # made by the first parameter (param_number): text -> number, and the names by
         # number

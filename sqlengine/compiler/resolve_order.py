@@ -316,13 +316,16 @@ def _mismatch(*operands) -> bool:
 
 def _link_aliases(p, scope, sel):
     """Let the cores of ``sel`` see the result aliases of ``scope`` (alias.py's links)."""
+    links = p.alias_links
+    if links is None:
+        links = p.alias_links = {}
     stack = [sel.body]
     while stack:
         body = stack.pop()
         if type(body) is A.Compound:
             stack += [body.left, body.right]
         else:
-            p.alias_links[id(body)] = (scope, body)
+            links[id(body)] = (scope, body)
 
 
 def _column(p, scope, e, aliases):
