@@ -50,6 +50,7 @@ PY_COMPILED = (
     "sqlengine/compiler/update.py",
     "sqlengine/compiler/walk.py",
     "sqlengine/compiler/window.py",
+    "sqlengine/errors.py",  # (every error raised calls Error.__init__)
     "sqlengine/schema.py",  # (a DDL statement rebuilds the schema, a cold open builds it)
     "sqlengine/sql/builder.py",
     "sqlengine/vdbe/functions_bridge.py",
