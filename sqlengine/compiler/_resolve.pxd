@@ -38,6 +38,7 @@ cpdef Scope new_scope(outer, corr)
 cpdef bint sees_words(scope) except -1
 cpdef dict result_aliases(columns)
 cpdef list result_columns(columns, scope, bint early_names)
+cpdef int clear_caches() except -1  # (context.pyx: once per statement, a C call)
 
 
 # ---- reading an AST node's field without an attribute lookup ---------------------------

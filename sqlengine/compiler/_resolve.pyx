@@ -1020,9 +1020,10 @@ cdef int _explicit_walk(e, Py_ssize_t *count, bint memo) except -2:
     return r
 
 
-def clear_caches():
+cpdef int clear_caches() except -1:
     """Forget the per-node answers kept for the statement being compiled."""
     _explicit_memo.clear()
+    return 0
 
 
 # The Scopes made since the last release. A Scope's lookup cache holds the ColRefs it

@@ -13,7 +13,7 @@ schema_given).
 """
 
 from sqlengine.compiler._codegen import emit_constant
-from sqlengine.compiler.resolve import clear_caches
+from sqlengine.compiler._resolve cimport clear_caches
 from sqlengine.errors import OperationalError
 from sqlengine.sql.limits import MAX_VARIABLE_NUMBER
 from sqlengine.vdbe import opcodes as O
