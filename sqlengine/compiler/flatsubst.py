@@ -244,10 +244,7 @@ class Copier:
             hit = self.by_name.get(q) if q is not None else None
         if hit is None or x.name.lower() not in hit[1]:
             return None
-        e = _fresh(hit[1][x.name.lower()][0], hit[0])
-        if _chain_end(e) is not Column:
-            self.lost.add(id(e))
-        return e
+        return self._fresh_copy(hit[1][x.name.lower()][0], hit[0])
 
     def expr(self, e):
         if e is None:
@@ -286,8 +283,13 @@ class Copier:
                 for key, (_e, name) in columns.items()]
 
     def _copy_of(self, k_name, key):
-        e = _fresh(self.by_name[k_name.lower()][1][key][0], k_name)
-        if _chain_end(e) is not Column:
+        return self._fresh_copy(self.by_name[k_name.lower()][1][key][0], k_name)
+
+    def _fresh_copy(self, inner, name):
+        """A fresh copy of the inner expression ``inner`` qualified by ``name``; one
+        whose collation carrier is no column is recorded as collation-less."""
+        e = _fresh(inner, name)
+        if type(_carrier(e)) is not Column:
             self.lost.add(id(e))
         return e
 
@@ -310,9 +312,9 @@ def _fresh(e, name):
     return dataclasses.replace(map_children(e, partial(_fresh, name=name)))
 
 
-def _chain_end(e):
-    """The type of what carries ``e``'s collation when it has no COLLATE: the operand
-    under CAST, unary + and a row value's first item."""
+def _carrier(e):
+    """What carries ``e``'s collation when it has no COLLATE: the operand under CAST,
+    unary + and a row value's first item, else ``e``."""
     while True:
         t = type(e)
         if t is Cast:
@@ -322,7 +324,18 @@ def _chain_end(e):
         elif t is RowValue and e.items:
             e = e.items[0]
         else:
-            return t
+            return e
+
+
+def _has_node(e, test) -> bool:
+    """Whether ``test`` holds of ``e`` or of a node under it."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if test(x):
+            return True
+        stack.extend(iter_children(x))
+    return False
 
 
 def rewritten_ok(p, core, order_by, items, names, merges, copier, arm) -> bool:
@@ -402,34 +415,16 @@ class _Collations:
                 return False
 
     def holds_lost(self, e) -> bool:
-        stack = [e]
-        while stack:
-            x = stack.pop()
-            if id(x) in self.copier.lost:
-                return True
-            stack.extend(iter_children(x))
-        return False
+        lost = self.copier.lost
+        return _has_node(e, lambda x: id(x) in lost)
 
     def risky(self, e) -> bool:
         """Whether ``e`` may carry a collation other than BINARY that no COLLATE in it
         overrides."""
-        stack = [e]
-        while stack:
-            x = stack.pop()
-            if type(x) is Collate:
-                return False  # (an explicit COLLATE wins on either side)
-            stack.extend(iter_children(x))
-        while True:
-            t = type(e)
-            if t is Cast:
-                e = e.expr
-            elif t is Unary and e.op == "+":
-                e = e.operand
-            elif t is RowValue and e.items:
-                e = e.items[0]
-            else:
-                break
-        if t is not Column:
+        if _has_node(e, lambda x: type(x) is Collate):
+            return False  # (an explicit COLLATE wins on either side)
+        e = _carrier(e)
+        if type(e) is not Column:
             return False
         if e.schema is not None:
             return True
