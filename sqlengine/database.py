@@ -260,6 +260,12 @@ class Database:
     # statements a ROLLBACK stopped (_trip), whose next step raises "abort due to ROLLBACK";
     # a WeakSet once one was
     _tripped = None
+    # the open explicit transaction wrote this database's schema cookie (SQLite's
+    # DBFLAG_SchemaChange, which stays set after a ROLLBACK TO): its connection's ROLLBACK
+    # and ROLLBACK TO then stop every active statement (_txn_changed_schema)
+    schema_changed = False
+    # compiler/attach.py: an attached or temp database's connection (a weakref)
+    owner = None
 
     def __init__(self, path, timeout=5.0, vfs=None):
         from sqlengine.storage import Btree
@@ -570,23 +576,41 @@ class Database:
     def _rollback_all(self, own=0):
         """Roll the transaction back: ROLLBACK (``own``: its statement is active) or an
         error that ends the transaction. As SQLite's sqlite3RollbackAll(SQLITE_ABORT_ROLLBACK):
-        when the transaction changed the schema every active statement is stopped (_trip);
-        else they read on (the rolled-back content), the transaction kept open for them as
-        a read one. (SQLite stops the cursors open for writing too, but no statement that
-        is active between two steps writes any more: a RETURNING has made all its changes
-        before its first row.)"""
+        when the transaction changed a schema (main's, the temp or an attached one's)
+        every active statement is stopped (_trip); else they read on (the rolled-back
+        content), the transaction kept open for them as a read one. (SQLite stops the
+        cursors open for writing too, but no statement that is active between two steps
+        writes any more: a RETURNING has made all its changes before its first row.)"""
         cookie = self.schema.cookie
+        changed = self._txn_changed_schema()
         self._stmt_sp.clear()
         if self.bt.in_trans:
             self._end_txn(rollback=True, own=own)
-        self.autocommit = True
+        self._end_explicit_txn()
         self.fk_dirty = None  # (deferred foreign keys marked by what was rolled back)
         self._savepoints.clear()
         self._load_schema()
-        if self.schema.cookie != cookie and self._active:
+        if (changed or self.schema.cookie != cookie) and self._active:
             self._trip_all()
             if len(self._active) <= own and self.bt.in_trans:
                 self.bt.commit()  # (the read transaction kept for them ends with them)
+
+    def _txn_changed_schema(self):
+        """Whether the open transaction wrote a schema cookie: main's, the temp or an
+        attached database's (each database's ``schema_changed``)."""
+        if self.schema_changed:
+            return True
+        for att in self.attached:
+            if att.db.schema_changed:
+                return True
+        return False
+
+    def _end_explicit_txn(self):
+        """Back to autocommit mode: the transaction's schema-change marks go with it."""
+        self.autocommit = True
+        self.schema_changed = False
+        for att in self.attached:
+            att.db.schema_changed = False
 
     def _trip_all(self):
         """Stop every active statement but the ROLLBACK running (a rollback that undid a
@@ -655,7 +679,7 @@ class Database:
         if self.bt.in_trans:
             self._end_txn(own=1)
         self._savepoints.clear()
-        self.autocommit = True
+        self._end_explicit_txn()
 
     def _vm_savepoint(self, op, name):
         low = name.lower()
@@ -676,26 +700,19 @@ class Database:
                 self._savepoints.clear()
                 if self.bt.in_trans:
                     self._end_txn(own=1)
-                self.autocommit = True
+                self._end_explicit_txn()
                 self._txn_by_savepoint = False
                 return
             self.bt.savepoint_release(i)
             del self._savepoints[i:]
         else:
-            cookie = self.schema.cookie
             self.bt.savepoint_rollback(i)
             del self._savepoints[i + 1:]
             self._reload_schema_in_txn()
-            if cookie != self.schema.cookie or cookie != self._committed_cookie():
-                # the transaction changed the schema (before the savepoint or after it):
+            if self._txn_changed_schema():
+                # the transaction changed a schema (before the savepoint or after it):
                 # SQLite's OP_Savepoint then stops every active statement
                 self._trip_all()
-
-    def _committed_cookie(self):
-        """main's schema cookie as last committed: the file's page 1 (a transaction writes
-        page 1 to the file only when it commits, even when its cache spills)."""
-        data = self.bt.pager.file.read(40, 4)
-        return int.from_bytes(data, "big") if len(data) == 4 else 0
 
     def _edit_schema(self, change) -> bool:
         """The schema after a CREATE or DROP, from the rows of the groups it changed: the
@@ -734,6 +751,8 @@ class Database:
         return self.bt.get_meta(i)
 
     def _vm_set_meta(self, i, v):
+        if i == 1 and not self.autocommit:
+            self.schema_changed = True
         if v < 0:
             v = self.bt.get_meta(i) + 1
         self.bt.set_meta(i, v & 0xFFFFFFFF)
@@ -742,8 +761,10 @@ class Database:
         return self.bt.create_table(kind == 1)
 
     def _vm_destroy(self, root):
-        if len(self._active) > 1:
-            # another statement is reading (SQLite's OP_Destroy: db->nVdbeRead > 1)
+        owner = self.owner() if self.owner is not None else None
+        if len(self._active) + (len(owner._active) if owner is not None else 0) > 1:
+            # another statement of the connection is reading (SQLite's OP_Destroy:
+            # db->nVdbeRead > 1)
             raise OperationalError("database table is locked", code=E.SQLITE_LOCKED)
         self.bt.drop_table(root)
 

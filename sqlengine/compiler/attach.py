@@ -30,6 +30,7 @@ from __future__ import annotations
 import copy
 import os
 import re
+import weakref
 
 from sqlengine import errors as E
 from sqlengine import schema as S
@@ -197,8 +198,25 @@ def _try(fn, n):
         pass
 
 
+def join_transaction(db, adb, write):
+    """Before a statement of ``adb``'s own (an attached or the temp database's DDL or
+    PRAGMA) runs while ``db``, its connection, is in an explicit transaction: ``adb`` joins
+    it, as the multi b-tree has a file join it (``MultiBtree._enter``). Its transaction
+    is opened (a write one for a statement that writes) with the connection's savepoints,
+    so that a ROLLBACK TO undoes the statement, and its own statement journal numbered
+    after them."""
+    if db.autocommit:
+        return
+    if adb.autocommit:
+        adb.execute("BEGIN")
+    if write:
+        db.bt._enter(adb.bt, True)
+        adb._savepoints[:] = db._savepoints
+
+
 def _reset_txn_state(adb):
     adb.autocommit = True
+    adb.schema_changed = False
     adb._savepoints.clear()
     adb._stmt_sp.clear()
 
@@ -527,6 +545,7 @@ def temp_database(db):
     if temp is None:
         adb = Database(":memory:", getattr(db.bt, "busy_timeout", 5.0))
         adb.is_temp = True  # (what its pragmas answer: pragma._temp_pragma)
+        adb.owner = weakref.ref(db)
         adb.functions = db.functions
         adb.collations = db.collations
         made_temp(db, adb)
@@ -765,9 +784,7 @@ class _ForeignStatement(_Delegate):
             if self.att is not None and not any(a is self.att for a in self.db.attached):
                 self._prepare_again()
         if self.att is not None:
-            adb = self.att.db
-            if not self.db.autocommit and adb.autocommit:
-                adb.execute("BEGIN")
+            join_transaction(self.db, self.att.db, not self.inner.readonly)
         row = self.inner.step()
         if row is None:
             remerge(self.db)
@@ -858,12 +875,13 @@ class _TempTriggerStatement:
             raise OperationalError(f"cannot create INSTEAD OF trigger on table: {written}")
         temp = temp_database(db)
         adb = temp.db
-        if not db.autocommit and adb.autocommit:
-            adb.execute("BEGIN")
+        join_transaction(db, adb, True)
         adb.writable_schema = True
         try:
             adb.execute("INSERT INTO sqlite_schema VALUES('trigger', ?, ?, 0, ?)",
                         (st.name, owner.name, self.text))
+            # (temp's schema changed: its cookie moves, as SQLite's CREATE TRIGGER sets it)
+            adb.execute(f"PRAGMA schema_version = {adb.schema.cookie + 1}")
         finally:
             adb.writable_schema = False
         if adb.autocommit:
@@ -910,6 +928,7 @@ def attach(db, filename, name):
         raise
     adb.functions = db.functions
     adb.collations = db.collations
+    adb.owner = weakref.ref(db)
     attach_settings(db, adb)
     db._attach_code += 1
     path = "" if memory else (filename if vfs is not None else os.path.abspath(filename))

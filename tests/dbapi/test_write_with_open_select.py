@@ -5,7 +5,8 @@ statement writes; btreeEndTransaction then keeps a read transaction for the stat
 reading), so another connection sees the row at once and a crash keeps it; the open SELECT
 goes on reading, and its SHARED lock keeps other connections from committing until it ends.
 A COMMIT or ROLLBACK with a SELECT open ends the transaction the same way, and a ROLLBACK
-stops the open statements only when the transaction changed the schema. Each test checks
+stops the open statements only when the transaction changed a schema (main's, an attached
+or the temp database's: SQLite's DBFLAG_SchemaChange is the connection's). Each test checks
 the stdlib sqlite3 (the oracle) and sqlengine alike.
 """
 
@@ -204,6 +205,151 @@ def test_rollback_to_after_schema_change_stops_open_select(sqlite, ddl_first):
     a.execute("commit")
     assert a.execute("select count(*) from t").fetchone() == (5,)
     assert a.execute("select count(*) from sqlite_master").fetchone() == (1 + ddl_first,)
+    a.close()
+
+
+def _open_with_aux_and_temp(sqlite, tmp_path):
+    """A connection (autocommit) to main with t, an attached aux with w and temp with tt."""
+    a = sqlite.connect(str(tmp_path / "m.db"), isolation_level=None)
+    a.execute("create table t(x)")
+    a.executemany("insert into t values(?)", [(i,) for i in range(5)])
+    a.execute("attach ? as aux", (str(tmp_path / "aux.db"),))
+    a.execute("create table aux.w(z)")
+    a.execute("insert into aux.w values(0), (1), (2), (3), (4)")
+    a.execute("create temp table tt(q)")
+    a.execute("insert into tt values(0), (1), (2), (3), (4)")
+    return a
+
+
+_ALL_NAMES = ("select name from sqlite_temp_master union all select name from aux.sqlite_master"
+              " union all select name from main.sqlite_master")
+_OTHER_DDL = [
+    "create table aux.u(y)", "create index aux.wi on w(z)", "alter table aux.w add column k",
+    "pragma aux.schema_version = 99", "create temp table u(y)", "create index tti on tt(q)",
+    "create temp view v as select 1",
+    "create temp trigger tr after insert on t begin select 1; end",
+]
+_ENDS = {
+    "rollback": ["begin", "DDL", "rollback"],
+    "rollback to": ["begin", "savepoint s", "DDL", "rollback to s"],
+    "ddl before the savepoint": ["begin", "DDL", "savepoint s", "insert into t values(9)",
+                                 "rollback to s"],
+    "savepoint then rollback": ["savepoint s", "DDL", "rollback"],
+}
+
+
+_SOURCES = ["select x from t", "select z from aux.w", "select q from tt"]
+
+
+@pytest.mark.parametrize("ddl", _OTHER_DDL)
+@pytest.mark.parametrize("end", sorted(_ENDS))
+def test_rollback_of_attached_or_temp_schema_change_stops_open_select(sqlite, tmp_path,
+                                                                      ddl, end):
+    # (SQLite's DBFLAG_SchemaChange is the connection's: DDL on any of its databases stops
+    # the statements reading any of them)
+    a = _open_with_aux_and_temp(sqlite, tmp_path)
+    names = a.execute(_ALL_NAMES).fetchall()
+    curs = [a.execute(source) for source in _SOURCES]
+    for cur in curs:
+        assert cur.fetchone() == (0,)
+    for sql in _ENDS[end]:
+        a.execute(ddl if sql == "DDL" else sql)
+    for cur in curs:
+        with pytest.raises(sqlite.OperationalError, match="^abort due to ROLLBACK$"):
+            cur.fetchall()
+    if end == "rollback to":
+        assert a.execute(_ALL_NAMES).fetchall() == names     # (the DDL undone)
+        assert a.execute("pragma aux.schema_version").fetchone()[0] != 99
+        a.execute("commit")
+    elif a.in_transaction:
+        a.execute("commit")
+    else:
+        assert a.execute(_ALL_NAMES).fetchall() == names
+    a.execute("insert into t values(10)")
+    for source in _SOURCES:
+        assert a.execute(source).fetchone() == (0,)
+    a.close()
+
+
+@pytest.mark.parametrize("sql", ["insert into aux.w values(9)", "update tt set q = q + 1",
+                                 "pragma aux.user_version = 5"])
+def test_rollback_of_attached_or_temp_content_reads_on(sqlite, tmp_path, sql):
+    a = _open_with_aux_and_temp(sqlite, tmp_path)
+    cur = a.execute("select z from aux.w")
+    assert cur.fetchone() == (0,)
+    a.execute("begin")
+    a.execute(sql)
+    a.execute("savepoint s")
+    a.execute(sql)
+    a.execute("rollback to s")
+    a.execute("rollback")
+    assert cur.fetchall() == [(1,), (2,), (3,), (4,)]
+    a.close()
+
+
+_NAMES_AUX_U = [("tt",), ("w",), ("u",), ("t",)]
+_NAMES = [("tt",), ("w",), ("t",)]
+
+
+@pytest.mark.parametrize("steps, stopped, names", [
+    # the schema change ended with its transaction: a later one's ROLLBACK reads on
+    (["begin", "create table aux.u(y)", "commit", "OPEN", "begin", "insert into t values(1)",
+      "rollback"], False, _NAMES_AUX_U),
+    (["create temp table u(y)", "OPEN", "begin", "insert into t values(1)", "rollback"], False,
+     [("tt",), ("u",), ("w",), ("t",)]),
+    (["begin", "savepoint s", "create table aux.u(y)", "rollback to s", "commit", "OPEN",
+      "begin", "rollback"], False, _NAMES),
+    (["savepoint a", "create table aux.u(y)", "savepoint b", "insert into aux.u values(5)",
+      "rollback to b", "release a", "OPEN", "begin", "rollback"], False, _NAMES_AUX_U),
+    # ... while after a ROLLBACK TO the transaction still counts as one that changed it
+    (["begin", "savepoint s", "create table aux.u(y)", "rollback to s", "OPEN", "rollback"],
+     True, _NAMES),
+    (["begin", "savepoint a", "create table aux.u(y)", "savepoint b",
+      "create temp table v(q)", "rollback to b", "OPEN", "rollback to a", "commit"], True,
+     _NAMES),
+    (["begin", "create temp trigger tr after insert on t begin select 1; end", "OPEN",
+      "rollback"], True, _NAMES),
+])
+def test_rollback_after_attached_schema_change(sqlite, tmp_path, steps, stopped, names):
+    a = _open_with_aux_and_temp(sqlite, tmp_path)
+    cur = None
+    for sql in steps:
+        if sql == "OPEN":
+            cur = a.execute("select x from t")
+            assert cur.fetchone() == (0,)
+        else:
+            a.execute(sql)
+    if stopped:
+        with pytest.raises(sqlite.OperationalError, match="^abort due to ROLLBACK$"):
+            cur.fetchall()
+    else:
+        assert cur.fetchall()[-1] == (4,)
+    assert a.execute(_ALL_NAMES).fetchall() == names
+    a.close()
+
+
+@pytest.mark.parametrize("source", _SOURCES)
+@pytest.mark.parametrize("drop", ["drop table aux.w", "drop table tt"])
+def test_drop_in_attached_or_temp_with_open_select(sqlite, tmp_path, source, drop):
+    a = _open_with_aux_and_temp(sqlite, tmp_path)
+    cur = a.execute(source)
+    assert cur.fetchone() == (0,)
+    with pytest.raises(sqlite.OperationalError, match="^database table is locked$"):
+        a.execute(drop)
+    assert cur.fetchall() == [(1,), (2,), (3,), (4,)]
+    a.execute(drop)
+    assert len(a.execute(_ALL_NAMES).fetchall()) == 2
+    a.close()
+
+
+def test_temp_trigger_on_main_table_moves_temp_schema_cookie(sqlite):
+    a = sqlite.connect(":memory:", isolation_level=None)
+    a.execute("create table t(x)")
+    a.execute("create temp table tt(q)")
+    before = a.execute("pragma temp.schema_version").fetchone()[0]
+    a.execute("create temp trigger tr after insert on t begin select 1; end")
+    assert a.execute("pragma temp.schema_version").fetchone()[0] == before + 1
+    assert a.execute("pragma main.schema_version").fetchone() == (1,)
     a.close()
 
 
