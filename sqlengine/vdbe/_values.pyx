@@ -40,7 +40,8 @@ errors from a user collation callable.
 from libc.math cimport isnan, isinf
 from libc.string cimport memcpy
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
-from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsDouble
+from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_READ_CHAR
 
 cdef extern from *:
@@ -286,8 +287,28 @@ cpdef long long double_to_int64(double r):
 # Affinity
 # ---------------------------------------------------------------------------------------------
 
+cdef dict _DECLTYPE_AFF = {}   # declared type text -> its affinity (affinity_of_decltype)
+DEF DECLTYPE_AFF_MAX = 512     # entries kept before the memo starts again
+
+
 cpdef str affinity_of_decltype(object decltype):
-    """The column affinity of a declared type (datatype3.html section 3.1)."""
+    """The column affinity of a declared type (datatype3.html section 3.1). Type texts are
+    memoized (a CAST in a loop asks for the same one at every row)."""
+    cdef object aff
+    if type(decltype) is str:
+        aff = _DECLTYPE_AFF.get(decltype)
+        if aff is not None:
+            return <str>aff
+        aff = _affinity_of_type_text(decltype)
+        if len(_DECLTYPE_AFF) >= DECLTYPE_AFF_MAX:
+            _DECLTYPE_AFF.clear()
+        _DECLTYPE_AFF[decltype] = aff
+        return <str>aff
+    return _affinity_of_type_text(decltype)
+
+
+cdef str _affinity_of_type_text(object decltype):
+    """affinity_of_decltype's rules, without the memo."""
     if not decltype:
         return AFF_BLOB
     t = decltype.upper()
@@ -512,6 +533,25 @@ cpdef object numeric_value(object v):
     return r
 
 
+cdef inline bint _as_doubles(object a, object b, double* x, double* y):
+    """Both operands INTEGER or REAL: their values as doubles (an INTEGER converted as
+    float() converts it) and True; else False. Arithmetic's path for a REAL operand."""
+    cdef type ta = type(a), tb = type(b)
+    if ta is float:
+        x[0] = PyFloat_AS_DOUBLE(a)
+    elif ta is int:
+        x[0] = PyLong_AsDouble(a)
+    else:
+        return False
+    if tb is float:
+        y[0] = PyFloat_AS_DOUBLE(b)
+    elif tb is int:
+        y[0] = PyLong_AsDouble(b)
+    else:
+        return False
+    return True
+
+
 cdef inline bint _fits(object i):
     return -9223372036854775808 <= i <= 9223372036854775807
 
@@ -525,12 +565,15 @@ cdef inline object _real_result(double r):
 cpdef object add(object a, object b):
     """a + b."""
     cdef long long x, y, res
+    cdef double dx, dy
     if type(a) is int and type(b) is int:
         x = a
         y = b
         if not __builtin_saddll_overflow(x, y, &res):
             return res
         return _real_result(<double>x + <double>y)
+    if _as_doubles(a, b, &dx, &dy):
+        return _real_result(dx + dy)
     if a is None or b is None:
         return None
     a = numeric_value(a)
@@ -543,12 +586,15 @@ cpdef object add(object a, object b):
 cpdef object sub(object a, object b):
     """a - b."""
     cdef long long x, y, res
+    cdef double dx, dy
     if type(a) is int and type(b) is int:
         x = a
         y = b
         if not __builtin_ssubll_overflow(x, y, &res):
             return res
         return _real_result(<double>x - <double>y)
+    if _as_doubles(a, b, &dx, &dy):
+        return _real_result(dx - dy)
     if a is None or b is None:
         return None
     a = numeric_value(a)
@@ -561,12 +607,15 @@ cpdef object sub(object a, object b):
 cpdef object mul(object a, object b):
     """a * b."""
     cdef long long x, y, res
+    cdef double dx, dy
     if type(a) is int and type(b) is int:
         x = a
         y = b
         if not __builtin_smulll_overflow(x, y, &res):
             return res
         return _real_result(<double>x * <double>y)
+    if _as_doubles(a, b, &dx, &dy):
+        return _real_result(dx * dy)
     if a is None or b is None:
         return None
     a = numeric_value(a)
@@ -578,9 +627,13 @@ cpdef object mul(object a, object b):
 
 cpdef object div(object a, object b):
     """a / b: integer division truncates toward zero; division by zero is NULL."""
-    cdef double rb
+    cdef double rb, ra
     if a is None or b is None:
         return None
+    if (type(a) is float or type(b) is float) and _as_doubles(a, b, &ra, &rb):
+        if rb == 0.0:
+            return None
+        return _real_result(ra / rb)
     if type(a) is not int or type(b) is not int:
         a = numeric_value(a)
         b = numeric_value(b)

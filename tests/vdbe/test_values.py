@@ -157,6 +157,22 @@ def test_affinity_of_decltype_rules():
     assert V.affinity_of_decltype("BLOB") == V.AFF_BLOB
 
 
+def test_affinity_of_decltype_memo_keeps_the_rules():
+    """The memo of type texts answers as the rules do: asked again, in another case, and
+    after more distinct type texts than it keeps (it starts again)."""
+    expected = {"INTEGER": V.AFF_INTEGER, "integer": V.AFF_INTEGER, "VarChar(9)": V.AFF_TEXT,
+                "real": V.AFF_REAL, "Floating Point": V.AFF_INTEGER, "Money": V.AFF_NUMERIC,
+                "blob": V.AFF_BLOB, "": V.AFF_BLOB}
+    for _ in range(2):
+        for t, aff in expected.items():
+            assert V.affinity_of_decltype(t) == aff
+    for i in range(2000):
+        assert V.affinity_of_decltype(f"T{i} REAL") == V.AFF_REAL
+        assert V.affinity_of_decltype(f"T{i} CHAR") == V.AFF_TEXT
+    for t, aff in expected.items():
+        assert V.affinity_of_decltype(t) == aff
+
+
 _cols = ", ".join(f'c{i} {t}' for i, t in enumerate(DECLTYPES))
 DB.execute(f"create table aff({_cols})")
 DB.execute("create table cmpt(a INTEGER, b TEXT, c REAL, d BLOB, e NUMERIC, f)")
@@ -306,6 +322,17 @@ def test_bit_not(a):
         ("-1 >> 100", V.shift_right(-1, 100)),
         ("8 >> -2", V.shift_left(8, 2)),
         ("'abc' % 0", V.rem("abc", 0)),
+        # an INTEGER with a REAL: computed in doubles (the REAL path of + - * /)
+        ("9007199254740993 + 0.0", V.add(9007199254740993, 0.0)),
+        ("9223372036854775807 - 0.5", V.sub(2**63 - 1, 0.5)),
+        ("(-9223372036854775808) * 1.5", V.mul(-(2**63), 1.5)),
+        ("1 / 0.0", V.div(1, 0.0)),
+        ("1.5 / 0", V.div(1.5, 0)),
+        ("0.0 / 0.0", V.div(0.0, 0.0)),
+        ("(1e308 * 10) - (1e308 * 10)", V.sub(math.inf, math.inf)),
+        ("(1e308 * 10) * 0", V.mul(math.inf, 0)),
+        ("(1e308 * 10) + (-1e308 * 10)", V.add(math.inf, -math.inf)),
+        ("7 / 2.0", V.div(7, 2.0)),
     ],
 )
 def test_arithmetic_edges(expr, ours):
