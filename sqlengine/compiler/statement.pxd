@@ -17,3 +17,13 @@ cpdef bint _may_name_json(str text) except -1
 
 @cython.locals(p=CParse, b=ProgramBuilder, explain=int, is_txn=bint, write=bint)
 cpdef _compile(db, stmt, str text)
+
+# _may_abort's one pass over the opcode array: the opcodes it tests as C ints, the array
+# read through a typed memoryview (the operands through Python, for the few halts).
+cdef int _OP_FUNCTION, _OP_AGG_STEP, _OP_AGG_FINAL, _OP_AGG_VALUE, _OP_DESTROY
+cdef int _OP_PARSE_SCHEMA, _OP_HALT, _OP_HALT_IF_NULL, _OP_RAISE, _OP_MUST_BE_INT
+cdef long long _OE_ROLLBACK, _OE_FAIL, _SQLITE_FULL
+
+@cython.locals(ops="const int[:]", i=Py_ssize_t, op=int, code="long long",
+               action="long long")
+cdef bint _may_abort(p, prog) except -1

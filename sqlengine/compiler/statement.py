@@ -34,42 +34,42 @@ compile_options.register_functions()
 # Instructions that may stop a statement with an error half way, leaving its earlier
 # writes to be undone (SQLite's mayAbort, sqlite3VdbeAssertMayAbort's list): a function
 # call (built-in or user: either may raise) or aggregate step, MustBeInt without a jump,
-# and (see _may_abort) a halt whose conflict action is ABORT.
-_MAY_RAISE = frozenset((OP_Function, OP_AggStep, OP_AggFinal, OP_AggValue,
-                        OP_Destroy, OP_ParseSchema))
-_KEEPS_OR_DROPS_ALL = (OE_ROLLBACK, OE_FAIL)
+# and (see _may_abort) a halt whose conflict action is ABORT. (Module-level ints: C ints
+# when compiled, statement.pxd.)
+_OP_FUNCTION, _OP_AGG_STEP, _OP_AGG_FINAL, _OP_AGG_VALUE = (
+    OP_Function, OP_AggStep, OP_AggFinal, OP_AggValue)
+_OP_DESTROY, _OP_PARSE_SCHEMA = OP_Destroy, OP_ParseSchema
+_OP_HALT, _OP_HALT_IF_NULL, _OP_RAISE, _OP_MUST_BE_INT = (
+    OP_Halt, OP_HaltIfNull, OP_Raise, OP_MustBeInt)
+_OE_ROLLBACK, _OE_FAIL, _SQLITE_FULL = OE_ROLLBACK, OE_FAIL, SQLITE_FULL
 
 
 def _may_abort(p, prog) -> bool:
     """Whether ``prog`` may fail after a write with its changes to be undone (it then runs
     in a statement savepoint inside a transaction). An I/O error, a full disk or an
     interrupt needs none: those roll back the whole transaction (database._stmt_error).
-    The set of the program's opcodes (one C pass over its array) answers for the
-    instructions that always may raise; only the halts and MustBeInts it holds, found by
-    the array's own search, are then read one by one."""
-    if p.db.collations.has_user():  # (a user collation may raise in any comparison)
-        return True
-    ops = prog.opcodes
-    present = set(ops)
-    if not _MAY_RAISE.isdisjoint(present):
-        return True
-    p1, p2 = prog.p1, prog.p2
-    for op in (OP_Halt, OP_HaltIfNull, OP_Raise, OP_MustBeInt):
-        if op not in present:
-            continue
-        i = -1
-        for _ in range(ops.count(op)):
-            i = ops.index(op, i + 1)
-            if op == OP_Raise:
-                if p1[i] not in _KEEPS_OR_DROPS_ALL:
-                    return True
-            elif op == OP_MustBeInt:
-                if p2[i] == 0:
-                    return True
-            elif (p1[i] or op == OP_HaltIfNull) and p2[i] not in _KEEPS_OR_DROPS_ALL \
-                    and p1[i] != SQLITE_FULL:  # (AUTOINCREMENT out of rowids: disk full)
+    One pass over the program's opcode array (a C loop when compiled) finds the
+    instructions that always may raise and reads the operands of its halts and
+    MustBeInts; a user collation (which may raise in any comparison) answers last."""
+    ops, p1, p2 = prog.opcodes, prog.p1, prog.p2
+    for i in range(len(ops)):
+        op = ops[i]
+        if op == _OP_FUNCTION or op == _OP_AGG_STEP or op == _OP_AGG_FINAL \
+                or op == _OP_AGG_VALUE or op == _OP_DESTROY or op == _OP_PARSE_SCHEMA:
+            return True
+        if op == _OP_RAISE:
+            action = p1[i]
+            if action != _OE_ROLLBACK and action != _OE_FAIL:
                 return True
-    return False
+        elif op == _OP_MUST_BE_INT:
+            if p2[i] == 0:
+                return True
+        elif op == _OP_HALT or op == _OP_HALT_IF_NULL:
+            code, action = p1[i], p2[i]
+            if (code or op == _OP_HALT_IF_NULL) and action != _OE_ROLLBACK \
+                    and action != _OE_FAIL and code != _SQLITE_FULL:
+                return True  # (SQLITE_FULL: AUTOINCREMENT out of rowids, a full disk)
+    return p.db.collations.has_user()
 
 
 # A statement whose nesting SQLite accepts but whose compile walks deeper than Python's
