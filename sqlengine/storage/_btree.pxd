@@ -151,6 +151,8 @@ cdef class BtCursor:
     cpdef bint seek_le(self, key) except -1
     cpdef bint seek_lt(self, key) except -1
     cpdef int compare_key(self, key) except -2
+    cdef bint seek_eq(self, key) except -1
+    cdef int delete_entry(self) except -1
 
 
 cdef BtCursor open_cursor(object bt, object root, bint writable, KeyInfo key_info)

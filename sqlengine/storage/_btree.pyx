@@ -1179,6 +1179,17 @@ cdef class BtCursor:
         self._need_valid()
         return self.compare_cell(self.top(), self.idx[self.depth], self._probe_key(key))
 
+    cdef bint seek_eq(self, key) except -1:
+        """Index cursor: ``seek_ge(key) and compare_key(key) == 0`` with the key encoded
+        once: on the first entry whose leading fields equal ``key`` (the VM's IdxDelete)."""
+        cdef PreparedKey pk
+        if self.intkey:
+            return self.seek_ge(key) and self.compare_key(key) == 0
+        pk = self._probe_key(key)
+        if self.move_to_key(pk, -1, False) != 0:
+            return False
+        return self.compare_cell(self.top(), self.idx[self.depth], pk) == 0
+
     # -- reading ----------------------------------------------------------------------------
     cdef int _need_valid(self) except -1:
         if self.state == CURSOR_REQUIRESEEK:
@@ -1455,7 +1466,8 @@ cdef class BtCursor:
     cdef int _prepare_write(self) except -1:
         if not self.writable:
             raise DatabaseError("attempt to write a readonly cursor")
-        if len(self.dirty) > self.pager.spill_limit:
+        # (an in-memory database never spills: its pager's _spill returns at once)
+        if not self.memdb and len(self.dirty) > self.pager.spill_limit:
             self.pager.maybe_spill()
         self.save_peers()
         return 0
@@ -1602,6 +1614,10 @@ cdef class BtCursor:
     def delete(self):
         """Delete the current entry. The cursor then sits between its neighbours: next()
         gives the entry after the deleted one, prev() the one before."""
+        self.delete_entry()
+
+    cdef int delete_entry(self) except -1:
+        """delete(), for the VM's Delete and IdxDelete (no Python call)."""
         cdef MemPage p, leaf
         cdef int i, d
         cdef bytes pred
@@ -1625,7 +1641,7 @@ cdef class BtCursor:
                 self.state = CURSOR_REQUIRESEEK
                 self.skip_next = 0
                 self.kept = True
-                return
+                return 0
         else:
             # index interior cell: replace it by its predecessor, the last entry of the
             # left subtree, taken out of its leaf
@@ -1647,6 +1663,7 @@ cdef class BtCursor:
                 p.pending = (pcells, p.right_child())
             self.balance()
         self._after_write(key)
+        return 0
 
     cdef int replace_cell(self, int i, bytes cell) except -1:
         """Put ``cell`` in place of leaf cell i: over it when it takes the same room, else

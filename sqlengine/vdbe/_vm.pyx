@@ -1215,6 +1215,8 @@ cdef class Vdbe:
                 c = <VCursor>_slot(cursors, p1)
                 if c.kind == K_EPH_INDEX:
                     (<EphIndex?>c.data).delete(_row_of(c))
+                elif type(c.bt) is BtCursor:
+                    (<BtCursor>c.bt).delete_entry()
                 else:
                     c.bt.delete()
                 c.row = None
@@ -1228,6 +1230,10 @@ cdef class Vdbe:
                 key = _regs(mem, p2, p3)
                 if c.kind == K_EPH_INDEX:
                     (<EphIndex?>c.data).delete(key)
+                elif type(c.bt) is BtCursor:
+                    bc = <BtCursor>c.bt
+                    if bc.seek_eq(key):
+                        bc.delete_entry()
                 elif c.bt.seek_ge(key) and c.bt.compare_key(key) == 0:
                     c.bt.delete()
                 c.row = None
