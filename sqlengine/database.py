@@ -21,6 +21,7 @@ Interface (the contract with ``dbapi.py``):
     stmt.bind_all(values) -> bool   (optional) ?1..?n from a tuple/list of n plain values;
                                     False (nothing bound) for anything else
     stmt.step() -> tuple | None   (a row, or None when done; raises errors.*)
+    stmt.step_rows(append)        (optional) step() until None, append(row) for each row
     stmt.reset();  stmt.finalize()
     db.autocommit      True when no explicit transaction is open
     db.changes, db.total_changes, db.last_insert_rowid
@@ -205,17 +206,53 @@ class Statement:
             vm.reset()
             self._recompile()
             return self.step()
-        except (E.Error, OverflowError, MemoryError, RecursionError) as e:
-            self.db._stmt_error(self, e)
-            if isinstance(e, RecursionError):
-                raise OperationalError("parser stack overflow") from None
-            if isinstance(e, OverflowError) and not isinstance(e, E.Error):
-                raise OperationalError("integer overflow") from None
-            raise
-        except Exception as e:  # a bug or a user function's error
-            self.db._stmt_error(self, e)
+        except Exception as e:
+            error = self._stopped_by(e)
+            if error is not None:
+                raise error from None
             raise
         return row
+
+    def step_rows(self, append):
+        """Step to the end, handing each row to ``append``: what a loop of step() until it
+        returns None does (the DB-API's fetchall), without a call of step() per row."""
+        vm = self.vm
+        db = self.db
+        if not vm.started or vm.done:  # (not between two rows: step() knows the rest)
+            row = self.step()
+            while row is not None:
+                append(row)
+                row = self.step()
+            return
+        step = vm.step
+        try:
+            while True:
+                if db._interrupted:  # as step(): interrupt() between two rows
+                    db._interrupted = False
+                    raise OperationalError("interrupted", code=E.SQLITE_INTERRUPT)
+                row = step()
+                if row is None:
+                    if db._tripped is not None:  # (a ROLLBACK stopped it: step() raises)
+                        self.step()
+                    return
+                append(row)
+        except Exception as e:  # (no _SchemaChanged: the run began before its first row)
+            error = self._stopped_by(e)
+            if error is not None:
+                raise error from None
+            raise
+
+    def _stopped_by(self, e):
+        """The run failed with ``e`` (an engine error, or a bug or a user function's error):
+        the statement stopped as sqlite3VdbeHalt does (Database._stmt_error). Returns the
+        error to raise instead of ``e``, if any: a RecursionError is SQLite's "parser stack
+        overflow" and a Python OverflowError its "integer overflow"."""
+        self.db._stmt_error(self, e)
+        if isinstance(e, RecursionError):
+            return OperationalError("parser stack overflow")
+        if isinstance(e, OverflowError) and not isinstance(e, E.Error):
+            return OperationalError("integer overflow")
+        return None
 
     def _recompile(self):
         prog = compile_statement(self.db, self.ast, self.text)

@@ -148,6 +148,7 @@ def _parse_uri(database):
 
 
 _UNSET = object()  # (_Statement.bind_all not looked up yet)
+_get_ident = threading.get_ident  # (the thread check of every execute and fetch)
 
 
 class _Statement:
@@ -298,7 +299,7 @@ class Connection:
     def _check(self, thread=True):
         if not self._initialized:
             raise ProgrammingError("Base Connection.__init__ not called.")
-        if thread and self._check_same_thread and threading.get_ident() != self._thread_ident:
+        if thread and self._check_same_thread and _get_ident() != self._thread_ident:
             raise ProgrammingError(
                 "SQLite objects created in a thread can only be used in that same thread. "
                 f"The object was created in thread id {self._thread_ident} and this is "
@@ -875,7 +876,11 @@ class Cursor:
     def _check(self):
         if not self._initialized:
             raise ProgrammingError("Base Cursor.__init__ not called.")
-        self._connection._check()
+        conn = self._connection
+        # Connection._check's tests, it called (to raise its error) only when one fails
+        if not conn._initialized or conn._closed or (
+                conn._check_same_thread and _get_ident() != conn._thread_ident):
+            conn._check()
         if self._closed:
             raise ProgrammingError("Cannot operate on a closed cursor.")
         if self._locked:
@@ -961,7 +966,10 @@ class Cursor:
                 if not first:
                     stmt.reset()
                 first = False
-                values = self._bind(statement, parameters)
+                if type(parameters) is not tuple or parameters or stmt.param_count:
+                    values = self._bind(statement, parameters)
+                else:  # (no parameters, none given: _bind's first test)
+                    values = parameters
                 if conn._trace_callback is not None:
                     conn._trace(expand_sql(statement.text, values, statement.param_names()))
                 try:
@@ -1244,13 +1252,18 @@ class Cursor:
                     and self._next_row is not None):
                 # Plain rows: the engine's tuples are the result, step after step.
                 statement = self._statement
-                step = statement.stmt.step
+                stmt = statement.stmt
                 append = rows.append
-                row = self._next_row
+                append(self._next_row)
                 try:
-                    while row is not None:
-                        append(row)
-                        row = step()
+                    step_rows = getattr(stmt, "step_rows", None)  # (optional in the contract)
+                    if step_rows is not None:
+                        step_rows(append)
+                    else:
+                        row = stmt.step()
+                        while row is not None:
+                            append(row)
+                            row = stmt.step()
                 except BaseException:
                     self._next_row = None
                     self._statement = None

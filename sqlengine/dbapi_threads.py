@@ -63,6 +63,12 @@ class SerializedStatement:
         with self._lock:
             return self._stmt.step()
 
+    def step_rows(self, append):
+        row = self.step()
+        while row is not None:
+            append(row)
+            row = self.step()
+
     def bind(self, index, value):
         with self._lock:
             self._stmt.bind(index, value)
