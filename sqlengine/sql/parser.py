@@ -265,6 +265,17 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:  # noqa: C901 - the LA
             kind, e = next_token(sql, s)
 
 
+def _free_nodes_fast() -> None:
+    """The AST's node classes and ``Parsed`` freed by the compiled node deallocator
+    (``_nodefree.pyx``) when it is built."""
+    try:
+        from . import _nodefree
+    except ImportError:
+        return
+    _nodefree.install([c for c in vars(A).values()
+                       if isinstance(c, type) and c.__module__ == A.__name__] + [Parsed])
+
+
 def _use_compiled() -> str:
     """Switch ``parse_one`` to the compiled driver when it is built; returns which runs."""
     global parse_one
@@ -274,6 +285,7 @@ def _use_compiled() -> str:
         return "python"
     from .lexer import KEYWORDS
     _parser.init(load_tables(), KEYWORDS, Builder, Parsed, QName, FALLBACK_ID)
+    _free_nodes_fast()
     parse_one = _parser.parse_one
     return "cython"
 
