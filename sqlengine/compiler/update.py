@@ -31,7 +31,10 @@ from sqlengine.vdbe.opcodes import (AFF_REAL, OE_REPLACE, OP_Column, OP_Delete, 
 
 def compile_update(p, st: Update):
     code_statement_start(p)  # foreign-key marks are per run of a statement
-    if sum(len(s.columns) for s in st.sets) > MAX_COLUMN:  # a parse-time check
+    n_set = 0
+    for s in st.sets:
+        n_set += len(s.columns)
+    if n_set > MAX_COLUMN:  # a parse-time check
         raise OperationalError("too many columns in set list")
     if st.with_ is not None:
         push_with(p, st.with_, st)  # visible for the rest of this statement
@@ -89,14 +92,19 @@ def _one_pass_update(p, table, st, assigns, rt) -> bool:
     conditions for a one-pass UPDATE."""
     if table.ipk in assigns or -1 in assigns or not one_pass(p, table, st.where, rt, "UPDATE"):
         return False
-    actions = [table.pk_conflict] + [ix.conflict for ix in table.indexes]
-    if any(conflict_action(st.or_action, a) == OE_REPLACE for a in actions):
+    if conflict_action(st.or_action, table.pk_conflict) == OE_REPLACE:
         return False
+    for ix in table.indexes:
+        if conflict_action(st.or_action, ix.conflict) == OE_REPLACE:
+            return False
     if not table.indexes:
         return True
-    return not has_generated(table) and all(
-        ix.exprs is None and ix.where is None and not any(c in assigns for c in ix.columns)
-        for ix in table.indexes)
+    if has_generated(table):
+        return False
+    for ix in table.indexes:
+        if ix.exprs is not None or ix.where is not None or _assigns_any(assigns, ix.columns):
+            return False
+    return True
 
 
 def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
@@ -138,8 +146,9 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
         elif new != old:
             b.emit(OP_SCopy, old, new)
         cols = None
-    code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols,
-                  or_action=st.or_action)
+    if trig:
+        code_triggers(p, table, "UPDATE", "BEFORE", new, old, nxt, cols,
+                      or_action=st.or_action)
     now = code_after_before_triggers(p, table, tcur, assigns, old, new, nxt)
     keys = code_write_row(p, table, tcur, icurs, new, st.or_action, nxt, old_rowid=old,
                           same_rowid=same_rowid, only=only)
@@ -154,8 +163,9 @@ def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
     code_finish_row(p, table, tcur, icurs, new, keys, old_rowid=old)
     if rt is not None:
         rt.emit_row(new)
-    code_triggers(p, table, "UPDATE", "AFTER", new, old, nxt, cols,
-                  or_action=st.or_action)
+    if trig:
+        code_triggers(p, table, "UPDATE", "AFTER", new, old, nxt, cols,
+                      or_action=st.or_action)
 
 
 def changed_indexes(table, assigns) -> set:
@@ -164,9 +174,19 @@ def changed_indexes(table, assigns) -> set:
     with an assigned column, and (not looked into) those on expressions or partial."""
     if -1 in assigns or table.ipk in assigns:
         return set(range(len(table.indexes)))
-    return {k for k, ix in enumerate(table.indexes)
-            if ix.exprs is not None or ix.where is not None
-            or any(c in assigns for c in ix.columns)}
+    out = set()
+    for k, ix in enumerate(table.indexes):
+        if ix.exprs is not None or ix.where is not None or _assigns_any(assigns, ix.columns):
+            out.add(k)
+    return out
+
+
+def _assigns_any(assigns, columns) -> bool:
+    """Whether ``assigns`` (column number -> expression) sets any of ``columns``."""
+    for c in columns:
+        if c in assigns:
+            return True
+    return False
 
 
 def _old_columns(table, only) -> set:
