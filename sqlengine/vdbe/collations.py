@@ -32,9 +32,15 @@ def nocase_key(s: str) -> str:
 
 
 def nocase(a: str, b: str) -> int:
-    """BINARY after folding ASCII A-Z to lower case (SQLite's sqlite3StrICmp)."""
-    a = a.translate(_ASCII_LOWER)
-    b = b.translate(_ASCII_LOWER)
+    """BINARY after folding ASCII A-Z to lower case (SQLite's sqlite3StrICmp). An ASCII
+    text is folded by ``str.lower`` (which changes only A-Z there, and costs far less
+    than ``translate``'s look-up per character)."""
+    if a.isascii() and b.isascii():
+        a = a.lower()
+        b = b.lower()
+    else:
+        a = a.translate(_ASCII_LOWER)
+        b = b.translate(_ASCII_LOWER)
     return (a > b) - (a < b)
 
 
