@@ -405,10 +405,10 @@ cdef class ProgramBuilder:
 
     # ---- constants loaded once ----------------------------------------------------------
     cpdef int const_reg(self, value) except? -1:
-        """A register that holds the constant ``value`` (None, int, float, str or bytes)
-        for the whole run, for instructions that only read it: SQLite's "factored"
-        constants (sqlite3ExprCodeRunJustOnce), loaded once by ``emit_consts`` in the
-        program's prologue instead of at every row. One register per distinct value."""
+        """A register that holds the constant ``value`` (None, int, float, str, bytes, or
+        ``(v,)``: the integer v coded as an OP_Int64) for the whole run, for instructions
+        that only read it: SQLite's "factored" constants (sqlite3ExprCodeRunJustOnce),
+        loaded once by ``emit_consts`` in the program's prologue instead of at every row. One register per distinct value."""
         cdef dict regs
         cdef double d
         if self._consts is None:
@@ -1286,8 +1286,11 @@ cpdef emit_constant(ProgramBuilder b, value, int reg):
         b.emit(OP_Real, 0, reg, 0, value)
     elif isinstance(value, str):
         b.emit(OP_String8, 0, reg, 0, str(value))
+    elif t is tuple:  # (an integer literal SQLite codes as Int64: _code_operand)
+        b.emit(OP_Int64, 0, reg, 0, value[0])
     else:
-        b.emit(OP_Blob, 0, reg, 0, bytes(value))
+        value = bytes(value)
+        b.emit(OP_Blob, len(value), reg, 0, value)
 
 
 cpdef literal_value(v):
@@ -1300,12 +1303,16 @@ cpdef literal_value(v):
     return v
 
 
-cdef inline int _emit_int(ProgramBuilder b, long long x, int reg) except -1:
-    """``emit_constant`` of the 64-bit integer ``x``."""
-    if -2147483648 <= x <= 2147483647:
-        b.emit(OP_Integer, x, reg)
+cdef inline int _emit_literal_int(ProgramBuilder b, long long x, bint negate, int reg) \
+        except -1:
+    """The integer literal of 64-bit value ``x`` (negated with ``negate``) into ``reg``, as
+    SQLite's codeInteger: an OP_Integer when the literal as written is 0 to 2**31 - 1 (its
+    EP_IntValue), else an OP_Int64 (so ``-2147483648`` and ``0xffffffffffffffff``, -1, are
+    Int64s). ``x`` is not the smallest 64-bit integer when negated."""
+    if 0 <= x <= 2147483647:
+        b.emit(OP_Integer, -x if negate else x, reg)
     else:
-        b.emit(OP_Int64, 0, reg, 0, x)
+        b.emit(OP_Int64, 0, reg, 0, -x if negate else x)
     return 0
 
 
@@ -1426,13 +1433,16 @@ cdef int _code_operand(p, ProgramBuilder b, scope, e) except? -1:
     comparison or logical operand): a literal's is loaded once per run (``const_reg``),
     anything else is coded here into a new register."""
     cdef int ov
+    cdef long long iv
     if type(e) is T_Literal:
         v = slot(e, F_LIT_VALUE)
         if type(v) is not int:
             return b.const_reg(v)
-        PyLong_AsLongLongAndOverflow(v, &ov)
+        iv = PyLong_AsLongLongAndOverflow(v, &ov)
         if ov == 0:
-            return b.const_reg(v)
+            # (a negative literal is a hex one of 2**63 or more: an Int64 whatever its
+            # value, emit_constant's 1-tuple)
+            return b.const_reg(v) if iv >= 0 else b.const_reg((v,))
         if not v > INT64_OVER:  # (beyond 64 bits: a REAL; above 2**63 the coder raises)
             return b.const_reg(float(v))
     return _code_expr_reg(p, b, scope, e)
@@ -1462,7 +1472,7 @@ cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
             return 0
         iv = PyLong_AsLongLongAndOverflow(v, &ov)
         if ov == 0:
-            _emit_int(b, iv, target)
+            _emit_literal_int(b, iv, False, target)
             return 0
         if v > INT64_OVER:
             raise _expr.hex_literal_too_big(p, e)
@@ -1569,16 +1579,16 @@ cdef int _code_unary(p, ProgramBuilder b, scope, e, int target) except -1:
             return 0
         iv = PyLong_AsLongLongAndOverflow(v, &ov)
         if ov == 0 and iv != LLONG_MIN:  # (the common case: -v is a 64-bit integer too)
-            _emit_int(b, -iv, target)
+            _emit_literal_int(b, iv, True, target)
             return 0
         if type(v) is int and (v > INT64_OVER or (v == INT64_MIN
                                                   and _expr._hex_text(p, operand))):
             raise _expr.hex_literal_too_big(p, operand, "-")
-        if type(v) is int and v == INT64_OVER:
+        if v == INT64_OVER:
             emit_constant(b, -v, target)
-        else:
-            emit_constant(b, literal_value(-literal_value(v)), target)
-        return 0
+            return 0
+        # (else -9223372036854775808 negated, the smallest integer the parser folded:
+        # SQLite codes that literal as an Int64 and negates it at run time, 0 - x)
     r = _code_expr_reg(p, b, scope, operand)
     if op == "-":
         # SQLite computes -x as 0 - x (overflow to REAL included)
