@@ -183,10 +183,11 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
     n = len(table.columns)
     rowid = base
     # affinity
-    aff = table_affinity(table)
+    _t, aff, gen = table_facts(table)
     if aff.lstrip("@A"):  # (some column has an affinity other than none or BLOB)
         b.emit(OP_Affinity, base + 1, n, 0, aff)
-    code_generated(p, table, base)
+    if gen:
+        code_generated(p, table, base)
     # NOT NULL
     for i, c in enumerate(table.columns):
         if not c.notnull or i == table.ipk:

@@ -28,13 +28,26 @@ def check_create(st) -> None:
                 f'unknown datatype for {st.name}.{cd.name}: "{cd.type_name}"')
 
 
+_strict: dict = {}  # CREATE TABLE text -> whether it makes a STRICT table
+
+
 def is_strict(table) -> bool:
+    """Whether ``table`` is STRICT, known from its CREATE text (remembered per text: every
+    INSERT and UPDATE asks)."""
     sql = table.sql
-    # (the table's CREATE text spells STRICT, in some case, when it is one)
-    if not sql or "strict" not in sql.lower():
+    if not sql:
         return False
-    parsed = parse_one(sql)
-    return bool(parsed is not None and getattr(parsed.stmt, "strict", False))
+    hit = _strict.get(sql)
+    if hit is None:
+        # (the table's CREATE text spells STRICT, in some case, when it is one)
+        hit = False
+        if "strict" in sql.lower():
+            parsed = parse_one(sql)
+            hit = bool(parsed is not None and getattr(parsed.stmt, "strict", False))
+        if len(_strict) > 256:
+            _strict.clear()
+        _strict[sql] = hit
+    return hit
 
 
 def _accepts(decl: str, v) -> bool:

@@ -95,7 +95,12 @@ def table_words(table) -> tuple:
     """The words of WORDS that name a column of the schema table ``table`` (none for a
     view: its columns of those names are columnN)."""
     ci = getattr(table, "col_index", None)
-    return tuple(w for w in WORDS if w in ci) if ci else ()
+    if not ci:
+        return ()
+    for w in WORDS:  # (most tables have none: no tuple made then)
+        if w in ci:
+            return tuple(w for w in WORDS if w in ci)
+    return ()
 
 
 def bind_for_table(e, table):
