@@ -5,6 +5,7 @@
 cimport cython
 from cpython cimport array
 
+from sqlengine.compiler._resolve cimport Scope
 from sqlengine.vdbe.program cimport Program
 
 
@@ -60,3 +61,24 @@ cpdef int code_result_columns(ProgramBuilder b, p, scope, list result_exprs, unu
 cpdef int emit_result_row(ProgramBuilder b, p, scope, int res_base, int n_res, distinct_cur,
                           list distinct_said, sorter, list obt, dest, lreg, oreg,
                           int end_label) except -1
+
+
+# (select.pxd cimports these: called once per aggregate SELECT core)
+@cython.final
+cdef class ResultRows:
+    cdef ProgramBuilder b
+    cdef object p, scope, result_exprs, unused, all_unused, distinct_cur, sorter, dest
+    cdef object lreg, oreg
+    cdef list distinct_said, obt
+    cdef int end_label
+
+    cpdef int emit(self) except -1
+
+
+cpdef ResultRows result_rows(ProgramBuilder b, p, scope, list result_exprs, unused, all_unused,
+                             distinct_cur, list distinct_said, sorter, list obt, dest, lreg,
+                             oreg, int end_label)
+cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on, list defs,
+                         list group_by, having, ResultRows rows, dict agg_overrides,
+                         list bare, int bare_regs, int acc, list sort_desc=*,
+                         bint as_distinct=*) except -1

@@ -997,35 +997,11 @@ cdef SortSpec _group_spec(p, list gnames):
     return spec
 
 
-@cython.final
 cdef class ResultRows:
     """A SELECT core's result rows (select._compile_core): ``emit`` codes the result
     columns into new registers and hands the row to ``emit_result_row`` (DISTINCT, the
-    ORDER BY sorter, or the destination under LIMIT / OFFSET)."""
-
-    cdef ProgramBuilder b
-    cdef object p, scope, result_exprs, unused, all_unused, distinct_cur, sorter, dest
-    cdef object lreg, oreg
-    cdef list distinct_said, obt
-    cdef int end_label
-
-    def __init__(self, ProgramBuilder b, p, scope, list result_exprs, unused, all_unused,
-                 distinct_cur, list distinct_said, sorter, list obt, dest, lreg, oreg,
-                 int end_label):
-        self.b = b
-        self.p = p
-        self.scope = scope
-        self.result_exprs = result_exprs
-        self.unused = unused
-        self.all_unused = all_unused
-        self.distinct_cur = distinct_cur
-        self.distinct_said = distinct_said
-        self.sorter = sorter
-        self.obt = obt
-        self.dest = dest
-        self.lreg = lreg
-        self.oreg = oreg
-        self.end_label = end_label
+    ORDER BY sorter, or the destination under LIMIT / OFFSET). Made by ``result_rows``;
+    its fields are declared in _codegen.pxd."""
 
     cpdef int emit(self) except -1:
         """One result row, computed where the code runs (the scope's overrides apply)."""
@@ -1034,6 +1010,29 @@ cdef class ResultRows:
         return emit_result_row(self.b, self.p, self.scope, base, len(self.result_exprs),
                                self.distinct_cur, self.distinct_said, self.sorter,
                                self.obt, self.dest, self.lreg, self.oreg, self.end_label)
+
+
+cpdef ResultRows result_rows(ProgramBuilder b, p, scope, list result_exprs, unused, all_unused,
+                             distinct_cur, list distinct_said, sorter, list obt, dest, lreg,
+                             oreg, int end_label):
+    """The ResultRows of a SELECT core (a C call from select.pxd, no keyword parsing of
+    its fourteen arguments)."""
+    cdef ResultRows rows = ResultRows.__new__(ResultRows)
+    rows.b = b
+    rows.p = p
+    rows.scope = scope
+    rows.result_exprs = result_exprs
+    rows.unused = unused
+    rows.all_unused = all_unused
+    rows.distinct_cur = distinct_cur
+    rows.distinct_said = distinct_said
+    rows.sorter = sorter
+    rows.obt = obt
+    rows.dest = dest
+    rows.lreg = lreg
+    rows.oreg = oreg
+    rows.end_label = end_label
+    return rows
 
 
 cdef inline object _ref_key(ref):

@@ -41,6 +41,14 @@ cpdef list result_columns(columns, scope, bint early_names)
 cpdef int clear_caches() except -1  # (context.pyx: once per statement, a C call)
 
 
+# (select.pxd cimports these too: one ResultInfo is made per SELECT compiled)
+cdef class ResultInfo:
+    cdef public object names, decltypes, affs, colls, has_coll, last, arm, nested
+
+
+cpdef ResultInfo result_info(cols, scope, bint any_collate)
+
+
 # ---- reading an AST node's field without an attribute lookup ---------------------------
 # The AST nodes (sql/ast.py) are slotted dataclasses: a field is a pointer at a fixed
 # offset of the object, which slot_offset finds once (from the class's member descriptor)

@@ -1220,9 +1220,8 @@ cdef class ResultInfo:
     and collation (x.pSelect->pEList); None when that is this one. ``arm``: for a SELECT
     of a compound, (its scope, its result columns, its alias rewrite or None), which the
     compound's ORDER BY terms are matched against. ``nested``: (enames, noexpand) of a
-    parenthesized join's subquery. (A cdef class: one is made per SELECT compiled.)"""
-
-    cdef public object names, decltypes, affs, colls, has_coll, last, arm, nested
+    parenthesized join's subquery. (A cdef class, declared in _resolve.pxd: one is made
+    per SELECT compiled.)"""
 
     def __init__(self, names, decltypes, affs, colls, has_coll=None):
         self.names = names

@@ -20,9 +20,9 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
                                      if_false, walk, walk_select)
 from sqlengine.compiler import _codegen as _cg  # (C calls when compiled: select.pxd)
 from sqlengine.compiler import _resolve as _res  # (the same)
-from sqlengine.compiler._codegen import ResultRows, code_aggregate, code_in_probe, emit_limited
+from sqlengine.compiler._codegen import code_in_probe, emit_limited
 from sqlengine.compiler._resolve import (ResultInfo, plain_table_source, result_column,
-                                         replace_node, result_info)
+                                         replace_node)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         check_star_column, subquery_rowid_null,
@@ -1130,7 +1130,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     scope.agg_allowed = is_agg
     if not is_agg and feats & FEAT_FUNCTION:
         scope.in_where = [where, core.from_]  # (a misuse there is a resolve error)
-    info = result_info(cols, scope, feats & FEAT_COLLATE)
+    info = _res.result_info(cols, scope, feats & FEAT_COLLATE)
     if compound_arm:
         info.arm = (scope, cols, names_rw)
     if nested is not None:
@@ -1196,8 +1196,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                                 lreg, oreg, end)
         _sel.where_close(p, w)
     else:
-        rows = ResultRows(b, p, scope, result_exprs, unused, _ALL, distinct_cur, distinct_said,
-                          sorter, obt, out_dest, lreg, oreg, end)
+        rows = _cg.result_rows(b, p, scope, result_exprs, unused, _ALL, distinct_cur,
+                               distinct_said, sorter, obt, out_dest, lreg, oreg, end)
         sort_desc = order_is_group(order_by, obt, group_by, result_exprs, column_key(scope)) \
             if group_by and sorter is not None else None
         if _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having,
@@ -1447,10 +1447,10 @@ def _compile_aggregate(p, core, scope, extra, left_on, aggs, group_by, having, r
                 and having is None and _minmax_by_index(
                     p, scope, aggs, acc, bare, bare_regs, rows, _hint(core))):
             return
-    return code_aggregate(b, p, scope, core,
-                          _and_all(where, extra) if extra else where, left_on, defs,
-                          group_by, having, rows, agg_overrides, bare, bare_regs, acc,
-                          sort_desc, as_distinct)
+    return _cg.code_aggregate(b, p, scope, core,
+                              _and_all(where, extra) if extra else where, left_on, defs,
+                              group_by, having, rows, agg_overrides, bare, bare_regs, acc,
+                              sort_desc, as_distinct)
 
 
 _SLOT_0 = (0,)  # (the accumulator of a lone call)
