@@ -30,6 +30,7 @@ cdef class Scope:
 
 
 cdef object lookup_name(scope, name, table)
+cpdef int release_scopes() except -1  # (statement.py: once per statement, a C call)
 cpdef str expr_affinity(e, scope)
 cpdef comparison_collation(left, right, scope)
 cpdef tuple expr_coll_seq(e, scope)

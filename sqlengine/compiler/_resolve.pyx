@@ -1034,12 +1034,13 @@ cpdef int clear_caches() except -1:
 cdef list _scopes = []
 
 
-def release_scopes():
+cpdef int release_scopes() except -1:
     """Empty the lookup caches of the Scopes made since the last call (a cache only: a
     later lookup finds the same column again)."""
     for s in _scopes:
         (<Scope>s)._cache.clear()
     _scopes.clear()
+    return 0
 
 
 def real_affinity(aff):

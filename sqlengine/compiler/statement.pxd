@@ -9,6 +9,7 @@
 cimport cython
 
 cimport sqlengine.compiler._codegen as _cg
+cimport sqlengine.compiler._resolve as _res
 from sqlengine.compiler._codegen cimport ProgramBuilder
 from sqlengine.compiler.context cimport Parse as CParse
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from sqlengine.compiler import compile_options, ddl, fkey, subtype
 from sqlengine.compiler import _codegen as _cg  # (a C call when compiled: statement.pxd)
+from sqlengine.compiler import _resolve as _res  # (the same)
 from sqlengine.compiler._codegen import USES_CALL
 from sqlengine.compiler.context import Parse
 from sqlengine.compiler.delete import compile_delete
 from sqlengine.compiler.insert import compile_insert
-from sqlengine.compiler.resolve import release_scopes
 from sqlengine.compiler.select import OutputDest, compile_select
 from sqlengine.compiler.update import compile_update
 from sqlengine.errors import SQLITE_FULL, OperationalError
@@ -86,7 +86,7 @@ def compile_statement(db, stmt, text: str):
     except RecursionError:
         return _compile_deep(db, stmt, text)
     finally:
-        release_scopes()  # (frees the statement's scopes without the cyclic collector)
+        _res.release_scopes()  # (frees the statement's scopes without the cyclic collector)
 
 
 def _compile_deep(db, stmt, text):
