@@ -65,6 +65,7 @@ import weakref
 
 from sqlengine import errors as E
 from sqlengine import schema as S
+from sqlengine._statement import SchemaChanged, Statement
 from sqlengine.compiler.statement import compile_statement
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -73,8 +74,6 @@ from sqlengine.sql import parse_one
 # prepare's parse_one (this module's global), not a schema reload's
 from sqlengine.sql import parse_one as _parse_schema_sql
 from sqlengine.vdbe import opcodes as O
-from sqlengine.vdbe._values import plain_bindings
-from sqlengine.vdbe._vm import Vdbe
 
 
 _ATTACH_STATEMENTS = (A.Attach, A.Detach)
@@ -89,196 +88,10 @@ _SCHEMA_KINDS = {"table": A.CreateTable, "index": A.CreateIndex, "view": A.Creat
 _PROGRAM_CACHE_SIZE = 16
 
 
-class _SchemaChanged(Exception):
-    pass
-
-
 def _statement_of(vm):
     """The Statement running ``vm`` (None for a VM no statement runs)."""
     ref = vm.stmt
     return ref() if ref is not None else None
-
-
-class Statement:
-    """One prepared statement (sqlite3_stmt)."""
-
-    # (slots: a statement is made for every prepare, its attributes read at every step)
-    __slots__ = ("db", "text", "ast", "prog", "vm", "column_names", "column_decltypes",
-                 "param_count", "param_names", "readonly", "is_explain", "_bindings",
-                 "_explain_rows", "finalized", "__weakref__")
-
-    def __init__(self, db, text, ast, prog):
-        self.db = db
-        self.text = text
-        self.ast = ast
-        self._set_program(prog)
-        self._bindings = [None] * (prog.param_count + 1)
-        self._explain_rows = None
-        self.finalized = False
-
-    def _set_program(self, prog):
-        self.prog = prog
-        self.vm = Vdbe(self.db, prog)
-        # a weak reference: a strong one would make every statement a reference cycle,
-        # which only the cyclic garbage collector frees
-        self.vm.stmt = weakref.ref(self)
-        self.column_names = prog.column_names
-        self.column_decltypes = prog.column_decltypes
-        self.param_count = prog.param_count
-        self.param_names = prog.param_names
-        self.readonly = prog.readonly
-        self.is_explain = prog.is_explain
-        if prog.is_explain == 1:
-            self.column_names = ["addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"]
-            self.column_decltypes = [None] * 8
-        elif prog.is_explain == 2:
-            self.column_names = ["id", "parent", "notused", "detail"]
-            self.column_decltypes = [None] * 4
-
-    # ---- parameters -------------------------------------------------------------------
-    def bind(self, index, value):
-        if index < 1 or index > self.param_count:
-            raise E.InterfaceError("bind index out of range", code=E.SQLITE_RANGE)
-        if value is not None and type(value) not in (int, float, str, bytes):
-            if isinstance(value, bool):
-                value = int(value)
-            elif isinstance(value, (bytearray, memoryview)):
-                value = bytes(value)
-            elif isinstance(value, int):
-                value = int(value)
-            elif isinstance(value, float):
-                value = float(value)
-            elif isinstance(value, str):
-                value = str(value)
-            else:
-                raise E.InterfaceError("Error binding parameter - probably unsupported type.")
-        if type(value) is int and not (-9223372036854775808 <= value <= 9223372036854775807):
-            raise OverflowError("Python int too large to convert to SQLite INTEGER")
-        self._bindings[index] = value
-
-    def bind_all(self, values):
-        """Bind ?1..?n at once from a tuple or list of n plain values (None, int, float,
-        str, bytes), with bind()'s checks; False, binding nothing, when ``values`` is not
-        such a sequence (then bind them one by one)."""
-        b = plain_bindings(values, self.param_count)
-        if b is None:
-            return False
-        self._bindings = b
-        return True
-
-    def clear_bindings(self):
-        self._bindings = [None] * (self.param_count + 1)
-
-    # ---- running ----------------------------------------------------------------------
-    def step(self):
-        vm = self.vm
-        if vm.started:
-            if vm.done:
-                if self.db._tripped is not None and self in self.db._tripped:
-                    self.db._tripped.discard(self)
-                    raise OperationalError("abort due to ROLLBACK",
-                                           code=E.SQLITE_ABORT | 2 << 8)  # ABORT_ROLLBACK
-                return None
-        else:  # (a finalized or EXPLAIN statement never starts its program)
-            if self.finalized:
-                raise E.ProgrammingError("Cannot operate on a finalized statement.")
-            if self.is_explain:
-                if self._explain_rows is None:
-                    self._explain_rows = iter(self.db._explain(self))
-                return next(self._explain_rows, None)
-            if self.prog.schema_version != self.db.schema.version:
-                self._recompile()
-                vm = self.vm
-            vm.bindings = self._bindings
-            db = self.db
-            if self.prog.is_write and db.query_only:  # (SQLite's OP_Transaction test)
-                raise OperationalError("attempt to write a readonly database",
-                                       code=E.SQLITE_READONLY)
-            db._interrupted = False
-            db._active.add(self)
-        try:
-            if self.db._interrupted:  # interrupt() between two rows (the VM looks every 4096 ops)
-                self.db._interrupted = False
-                raise OperationalError("interrupted", code=E.SQLITE_INTERRUPT)
-            row = vm.step()
-        except _SchemaChanged:
-            self.db._stmt_error(self, None)
-            vm.reset()
-            self._recompile()
-            return self.step()
-        except Exception as e:
-            error = self._stopped_by(e)
-            if error is not None:
-                raise error from None
-            raise
-        return row
-
-    def step_rows(self, append):
-        """Step to the end, handing each row to ``append``: what a loop of step() until it
-        returns None does (the DB-API's fetchall), without a call of step() per row."""
-        vm = self.vm
-        db = self.db
-        if not vm.started or vm.done:  # (not between two rows: step() knows the rest)
-            row = self.step()
-            while row is not None:
-                append(row)
-                row = self.step()
-            return
-        step = vm.step
-        try:
-            while True:
-                if db._interrupted:  # as step(): interrupt() between two rows
-                    db._interrupted = False
-                    raise OperationalError("interrupted", code=E.SQLITE_INTERRUPT)
-                row = step()
-                if row is None:
-                    if db._tripped is not None:  # (a ROLLBACK stopped it: step() raises)
-                        self.step()
-                    return
-                append(row)
-        except Exception as e:  # (no _SchemaChanged: the run began before its first row)
-            error = self._stopped_by(e)
-            if error is not None:
-                raise error from None
-            raise
-
-    def _stopped_by(self, e):
-        """The run failed with ``e`` (an engine error, or a bug or a user function's error):
-        the statement stopped as sqlite3VdbeHalt does (Database._stmt_error). Returns the
-        error to raise instead of ``e``, if any: a RecursionError is SQLite's "parser stack
-        overflow" and a Python OverflowError its "integer overflow"."""
-        self.db._stmt_error(self, e)
-        if isinstance(e, RecursionError):
-            return OperationalError("parser stack overflow")
-        if isinstance(e, OverflowError) and not isinstance(e, E.Error):
-            return OperationalError("integer overflow")
-        return None
-
-    def _recompile(self):
-        prog = compile_statement(self.db, self.ast, self.text)
-        prog.schema_version = self.db.schema.version
-        b = self._bindings
-        self._set_program(prog)
-        self._bindings = b if len(b) == prog.param_count + 1 else [None] * (prog.param_count + 1)
-
-    def reset(self):
-        self._explain_rows = None
-        if self.db._tripped is not None:
-            self.db._tripped.discard(self)
-        vm = self.vm
-        if vm.started or vm.done:  # (a VM that never started is as reset() leaves it)
-            if not vm.done:
-                self.db._stmt_abandon(self)
-            vm.reset()
-
-    def finalize(self):
-        if not self.finalized:
-            self._explain_rows = None
-            vm = self.vm
-            if vm.started and not vm.done:
-                self.db._stmt_abandon(self)
-            vm.started = False  # (step() then raises; the registers go with the statement)
-            self.finalized = True
 
 
 class Database:
@@ -683,7 +496,7 @@ class Database:
         compiled against: read the schema again and have the statement recompiled."""
         rows, cookie = self._read_schema_rows()
         self._install_schema(rows, cookie)
-        raise _SchemaChanged()
+        raise SchemaChanged()
 
     def _vm_stmt_journal(self, vm):
         """Open the statement journal (a savepoint) of a write statement whose program may
