@@ -47,6 +47,9 @@ cdef class ProgramBuilder:
     cpdef int emit_consts(self) except -1
     cdef long long _target(self, long long v) except? -1
     cdef Program _finish(self, bint take)
+    # (statement.py's _compile calls it once per statement: a C call)
+    cpdef Program finish_statement(self, names, decls, int n_param, param_names, bint write,
+                                   bint is_txn, bint is_ddl, int explain, sql)
 
 
 cpdef code_column(p, ref_, int target)

@@ -467,8 +467,8 @@ cdef class ProgramBuilder:
         emitted)."""
         return self._finish(False)
 
-    def finish_statement(self, names, decls, int n_param, param_names, bint write,
-                         bint is_txn, bint is_ddl, int explain, sql):
+    cpdef Program finish_statement(self, names, decls, int n_param, param_names,
+                                   bint write, bint is_txn, bint is_ddl, int explain, sql):
         """``finish``, with the statement's description stored in the Program (result
         column names and declared types, parameters, what it does); ``stmt_journal`` is
         left False for the caller to set. The statement is done: its instructions move to

@@ -30,7 +30,8 @@ def _variable_number(text):
 
 
 cdef class Parse:
-    # (the fields are context.pxd's; __init__ sets each one's starting value)
+    # (the fields are context.pxd's, which says what each holds; a new Parse's fields are
+    # all None, and __init__ sets those that start with another value)
 
     def __init__(self, db, sql="", ast=None, eqp=False):
         clear_caches()
@@ -41,64 +42,20 @@ cdef class Parse:
         # __init__)
         self.b = ProgramBuilder.__new__(ProgramBuilder)
         self.sql = sql
-        # the lower-case names of the triggers being coded (trigger.py), innermost last: a
-        # tuple, replaced on each push and pop (most statements code none: no list to make)
+        self.ast = ast
+        self.eqp = eqp
         self.trigger_stack = ()
-        self.eqp_names = {}  # cursor -> the name a loop's plan line gives
-        # id(SelectCore of a subquery) -> (Scope of the query around it, the core): the
-        # subqueries that see that query's result aliases (alias.py); made by the first
-        # link (resolve_order.py, _alias.pyx), None until then
-        self.alias_links = None
+        self.eqp_names = {}
         self.n_param = 0
-        # made by the first parameter (param_number): text -> number, and the names by
-        # number
-        self.params = None
         self.param_names = ()
-        self._param_pos = None  # (source offset -> number, once numbered: _number_params)
         self.write = False
-        # an INSERT of one row that cannot fail after its first write (insert.py): its
-        # program needs no statement savepoint (SQLite's !isMultiWrite)
         self.one_row_write = False
         self.ddl = False
-        self.trigger_ctx = None  # (new_base_reg, old_base_reg, table) while coding a trigger
         self.nested = 0
-        self.halt_label = None
-        # True while a FROM subquery or CTE body compiles: SQLite names its columns before
-        # names resolve, so a double-quoted string keeps its bare name there (select.py)
         self.early_names = False
-        # True while a value SQLite never codes is coded (select.py: an EXISTS subquery's
-        # result columns, a flattened subquery's unused ones): an aggregate that would be
-        # "misuse of aggregate" there is NULL (expr.py)
         self.values_unused = False
-        self.body_db = None  # the database of the view or trigger body (cte.schema_scope)
-        self.trigger_ignore = None  # label RAISE(IGNORE) jumps to inside a trigger body
-        self.ast = ast  # the statement's AST (the numbers of its SELECTs: explain.py)
-        self.eqp = eqp  # compiling for EXPLAIN QUERY PLAN: plan lines wanted (explain.py)
-        self.eqp_parent = 0  # the EXPLAIN QUERY PLAN line new lines go under
-        self.returning = None  # what a RETURNING clause (or ALTER's check) returns
-        # made on their first write (most statements need none of them):
-        self.view_stack = None  # the views being expanded, lower-case (select.py)
-        self.flat_names = None  # id(TableRef) -> the name its plan line gives (flatten.py)
-        # id(SelectCore of a FROM subquery SQLite flattens) -> the numbers of its result
-        # columns the outer query never names (select.py)
-        self.unused_values = None
-        # id(SelectCore) -> the numbers of its result columns never coded
-        # (flatten.ALL_COLUMNS: all, an EXISTS subquery's), while its FROM clause is built
-        # (select.py)
-        self.uncoded_results = None
-        # set while they apply: the WITH stack (cte.py), the calls a subquery may not hand
-        # up (aggscope.py), a flattened subquery's FROM item on the right of a LEFT JOIN
-        # (select.py), whether the statement can carry JSON (subtype.py)
-        self.ctes = None
-        self.no_hand_up = None
+        self.eqp_parent = 0
         self.left_flat = False
-        self.json_seen = None
-        # and those of a write: the flag registers of partial-index keys (partial.py), the
-        # AUTOINCREMENT tables being inserted into (autoinc.py), the generated columns
-        # being computed (generated.py)
-        self.partial_flags = None
-        self.autoincs = None
-        self.gen_busy = None
 
     # ---- parameters --------------------------------------------------------------------
     def _number_params(self):
