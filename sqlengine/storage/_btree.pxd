@@ -3,6 +3,7 @@
 # can move cursors and read columns without Python calls. See _btree.pyx for the docs.
 
 from libc.stdint cimport int64_t, uint64_t, uint32_t
+from cpython.ref cimport PyObject
 cimport cython
 
 from sqlengine.storage._record cimport KeyInfo, PreparedKey
@@ -93,6 +94,11 @@ cdef class BtCursor:
     cdef int rec_idx
     cdef uint32_t rec_type[REC_CACHE]
     cdef uint32_t rec_off[REC_CACHE]
+    # the fields of that record read more than once, decoded (NULL: not kept), owned
+    # references; they stay until the next record is loaded (_rec_load) or the cursor goes
+    cdef uint64_t rec_seen              # bit i: field i read once since the record was loaded
+    cdef PyObject* rec_val[REC_CACHE]
+    cdef int rec_nval                   # rec_val[rec_nval:] are all NULL
     cdef object __weakref__
     cdef int attach(self) except -1
     cdef int detach(self) except -1
@@ -141,6 +147,7 @@ cdef class BtCursor:
     cdef int balance_nonroot(self, MemPage parent, int pi, MemPage page) except -1
     cdef object column_or(self, Py_ssize_t i, object dflt, bint* done)
     cdef int _rec_load(self) except -1
+    cdef void _rec_forget(self) noexcept
     cdef object rowid_c(self)
     cdef object idx_rowid_c(self)
     cdef bint seek_rowid_eq(self, int64_t rowid) except -1

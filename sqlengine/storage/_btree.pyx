@@ -38,6 +38,7 @@ from sqlengine.storage._pageread cimport load_page, read_page_data, cache_page, 
 from sqlengine.errors import DatabaseError, Error, SQLITE_CORRUPT
 from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GET_OBJECT
 from cpython.list cimport PyList_GET_ITEM
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 
 DEF MAX_DEPTH = 20
 
@@ -1287,12 +1288,16 @@ cdef class BtCursor:
         place, for the VM's Column; ``*done`` is False (and None returned) when the record
         overflows its page (the caller then reads the whole payload once). The record's
         header is parsed once per entry, as far as the fields asked for (``rec_*``); the
-        fields before i are checked as decode_column_or checks them."""
+        fields before i are checked as decode_column_or checks them. A field read a second
+        time on the same entry is kept decoded (``rec_val``) for the reads after that."""
         cdef uint64_t t
         cdef Py_ssize_t sz, body
         cdef int n
+        cdef PyObject* known
+        cdef uint64_t bit
+        # (state VALID: 0 <= depth < MAX_DEPTH = len(pages))
         if not (self.rec_ok and self.state == CURSOR_VALID
-                and <void*>self.pages[self.depth] == self.rec_page
+                and <void*>PyList_GET_ITEM(self.pages, self.depth) == self.rec_page
                 and self.rec_idx == self.idx[self.depth]):
             if not self._rec_load():
                 done[0] = False
@@ -1300,6 +1305,10 @@ cdef class BtCursor:
         done[0] = True
         if i >= REC_CACHE:
             return decode_column_or(self.rec_p, self.rec_size, i, dflt)
+        if i < self.rec_nval:
+            known = self.rec_val[i]
+            if known != NULL:
+                return <object>known
         while self.rec_n <= i:
             if self.rec_hpos >= self.rec_hsz:
                 return dflt
@@ -1316,7 +1325,31 @@ cdef class BtCursor:
             self.rec_body = body + sz
             self.rec_n += 1
         t = self.rec_type[i]
-        return decode_value(t, self.rec_p + self.rec_off[i], serial_size(t))
+        v = decode_value(t, self.rec_p + self.rec_off[i], serial_size(t))
+        bit = (<uint64_t>1) << i
+        if self.rec_seen & bit:
+            # read again (an outer loop's row under an inner loop, a column used twice):
+            # kept for the reads after this one
+            Py_INCREF(v)
+            self.rec_val[i] = <PyObject*>v
+            if i >= self.rec_nval:
+                self.rec_nval = i + 1
+        else:
+            self.rec_seen |= bit
+        return v
+
+    cdef void _rec_forget(self) noexcept:
+        """Drop the decoded fields of the last record loaded."""
+        cdef int j
+        cdef PyObject* v
+        for j in range(self.rec_nval):
+            v = self.rec_val[j]
+            self.rec_val[j] = NULL
+            Py_XDECREF(v)
+        self.rec_nval = 0
+
+    def __dealloc__(self):
+        self._rec_forget()
 
     cdef int _rec_load(self) except -1:
         """Start the record cache on the current entry: 1, or 0 when its record overflows
@@ -1326,6 +1359,9 @@ cdef class BtCursor:
         cdef int off, n
         cdef uint64_t hsz
         self.rec_ok = False
+        self.rec_seen = 0
+        if self.rec_nval:
+            self._rec_forget()
         self._need_valid()
         p = <MemPage>self.pages[self.depth]
         off = p.cell_offset(self.idx[self.depth])

@@ -95,3 +95,31 @@ def test_rows_read_while_other_cursors_change_the_table():
     _same(ours, theirs, "SELECT a, b, c FROM s ORDER BY a")
     _same(ours, theirs, "SELECT x.a, y.c FROM s AS x JOIN s AS y ON y.a = x.b "
                         "ORDER BY x.a")
+
+
+def test_columns_read_many_times_per_row():
+    """A field read again on the same entry comes from the cursor's decoded fields: an
+    outer row's columns under an inner loop, a column used several times, while other
+    cursors on the table change it (the kept fields must go with the entry)."""
+    ours, theirs = _both(_self)
+    _same(ours, theirs, "SELECT a, b, b + b, c || c, (SELECT count(*) FROM s AS u "
+                        "WHERE u.b < s.b AND u.c <> s.c AND u.b + s.b > s.a) FROM s "
+                        "WHERE b > 10 AND b < 90 AND b <> a ORDER BY a")
+    for con in (ours, theirs):
+        con.execute("UPDATE s SET b = b + (SELECT count(*) FROM s AS u WHERE u.b < s.b "
+                    "AND u.b > s.b - 20), c = c || b || b WHERE b % 3 = 1 AND b > 5")
+        con.execute("INSERT INTO s SELECT a + 500, b + b, c || c FROM s WHERE b % 4 = b % 8")
+    _same(ours, theirs, "SELECT a, b, c FROM s ORDER BY a")
+    _same(ours, theirs, "SELECT x.a, x.b, x.b * 2, y.b, y.b - x.b FROM s AS x JOIN s AS y "
+                        "ON y.b = x.b + 1 AND y.a <> x.a ORDER BY x.a, y.a")
+
+
+def test_row_rewritten_by_a_trigger_between_reads():
+    ours, theirs = _both(_trig)
+    for con in (ours, theirs):
+        con.execute("CREATE TABLE log(a, b, c, d)")
+        con.execute("CREATE TRIGGER ta AFTER UPDATE ON t BEGIN "
+                    "INSERT INTO log SELECT a, b, c, d FROM t WHERE a = new.a; END")
+        con.execute("UPDATE t SET b = b + b + 1, d = d + b WHERE a % 4 = 1")
+    _same(ours, theirs, "SELECT a, b, c, d FROM t ORDER BY a")
+    _same(ours, theirs, "SELECT * FROM log ORDER BY a")
