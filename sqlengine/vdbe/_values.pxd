@@ -1,6 +1,9 @@
 # Declarations of sqlengine.vdbe._values for other Cython modules (the VM loop cimports these).
 # See _values.pyx for the documentation of each function.
 
+from cpython.float cimport PyFloat_AS_DOUBLE
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+
 cdef tuple atof(str z)
 cdef tuple atoi64(str z)
 cpdef tuple parse_real(object z)
@@ -14,6 +17,52 @@ cpdef object real_affinity(object v)
 cpdef str comparison_affinity(object aff1, object aff2)
 
 cpdef int compare(object a, object b, object coll=*) except? -2
+
+
+cdef inline int int_real_compare(long long i, double r) noexcept:
+    """-1, 0 or 1 as the INTEGER i is below, equal to or above the REAL r, compared exactly
+    (SQLite's sqlite3IntFloatCompare; as Python compares an int with a float); r not NaN."""
+    cdef long long y
+    cdef double s
+    if r < -9223372036854775808.0:
+        return 1
+    if r >= 9223372036854775808.0:
+        return -1
+    y = <long long>r
+    if i < y:
+        return -1
+    if i > y:
+        return 1
+    s = <double>i
+    if s < r:
+        return -1
+    if s > r:
+        return 1
+    return 0
+
+
+cdef inline bint int_real_order(object a, object b, int* res) noexcept:
+    """When one of a, b is an INTEGER and the other a REAL (not NaN): their order (-1, 0, 1,
+    as compare() gives it) in *res, and True; else False (nothing compared)."""
+    cdef long long i
+    cdef int overflow = 0
+    cdef double r
+    if type(a) is int and type(b) is float:
+        r = PyFloat_AS_DOUBLE(b)
+        i = PyLong_AsLongLongAndOverflow(a, &overflow)
+        if overflow or r != r:
+            return False
+        res[0] = int_real_compare(i, r)
+        return True
+    if type(a) is float and type(b) is int:
+        r = PyFloat_AS_DOUBLE(a)
+        i = PyLong_AsLongLongAndOverflow(b, &overflow)
+        if overflow or r != r:
+            return False
+        res[0] = -int_real_compare(i, r)
+        return True
+    return False
+
 cpdef object compare_with_affinity(object a, object b, object aff, object coll=*)
 
 cpdef object numeric_value(object v)

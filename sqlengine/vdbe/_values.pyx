@@ -40,8 +40,7 @@ errors from a user collation callable.
 from libc.math cimport isnan, isinf
 from libc.string cimport memcpy
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
-from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsDouble
-from cpython.float cimport PyFloat_AS_DOUBLE
+from cpython.long cimport PyLong_AsDouble
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_READ_CHAR
 
 cdef extern from *:
@@ -467,6 +466,8 @@ cpdef int compare(object a, object b, object coll=None) except? -2:
             return (a > b) - (a < b)
         r = coll(a, b)
         return (r > 0) - (r < 0)
+    if int_real_order(a, b, &r):
+        return r
     ca = _class(a)
     cb = _class(b)
     if ca != cb:

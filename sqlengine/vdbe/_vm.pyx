@@ -17,7 +17,8 @@ classes carrying SQLite's messages.
 from sqlengine.vdbe._values cimport (apply_affinity, compare, compare_with_affinity,
                                      add, sub, mul, div, rem, negate, bit_and, bit_or,
                                      bit_not, shift_left, shift_right, concat, truth,
-                                     logical_not, cast_affinity, cast, real_affinity)
+                                     logical_not, cast_affinity, cast, real_affinity,
+                                     int_real_order)
 
 cimport cython
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_SET_ITEM
@@ -553,6 +554,8 @@ cdef class Vdbe:
                     dv = v
                     dw = w
                     res = (dv > dw) - (dv < dw)
+                elif (p5 & 7) != TEXT_AFF_CODE and int_real_order(v, w, &res):
+                    pass  # an INTEGER and a REAL likewise, compared exactly
                 elif type(v) is tuple or type(w) is tuple:  # WITHOUT ROWID row keys
                     res = 0 if v == w else 1
                 else:
