@@ -153,7 +153,7 @@ class Database:
         self._authorizer = None
         self.attached: list = []  # compiler/attach.py: the ATTACHed databases, in order
         self._attach_code = 1
-        from sqlengine.vdbe.functions_bridge import FunctionTable
+        from sqlengine.vdbe._functable import FunctionTable
         self.functions = FunctionTable(self)
         from sqlengine.vdbe.collations import CollationRegistry
         self.collations = CollationRegistry()

@@ -45,6 +45,7 @@ from sqlengine.errors import InternalError, OperationalError
 from sqlengine.schema import Table as _SchemaTable
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
+from sqlengine.vdbe._functable cimport FunctionTable
 from sqlengine.vdbe._values cimport comparison_affinity
 from sqlengine.vdbe.program cimport Program
 from sqlengine.vdbe._sorter cimport SortSpec
@@ -1626,8 +1627,11 @@ cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
     functions = p.functions
     # (a name the scalar look-up finds is no aggregate's: both look the same function
     # up, so is_aggregate is asked only when it finds none)
-    f = functions.scalar(name, nargs)
-    if f is None and functions.is_aggregate(name, nargs):
+    if type(functions) is FunctionTable:  # (the connection's table: C calls)
+        f = (<FunctionTable>functions).scalar(name, nargs)
+    else:  # (alter_check's stand-in)
+        f = functions.scalar(name, nargs)
+    if f is None and _is_aggregate(functions, name, nargs):
         _expr._code_outer_aggregate(p, scope, e, target)
         return 0
     if slot(e, F_FC_DISTINCT) or star:
@@ -2212,9 +2216,18 @@ cpdef walk(e, fn, bint into_subqueries=False):
 # Aggregate calls
 # ------------------------------------------------------------------------------------------
 
-cdef bint _is_agg_call(e, is_aggregate, dict memo) except -1:
-    """Whether the FunctionCall ``e`` calls an aggregate (not as a window function);
-    ``memo`` keeps the answers per (name, argument count) for one walk."""
+cdef bint _is_aggregate(functions, name, int nargs) except -1:
+    """``functions.is_aggregate(name, nargs)``: a C call on the connection's
+    FunctionTable, a method call on another object (alter_check's stand-in)."""
+    if type(functions) is FunctionTable:
+        return (<FunctionTable>functions).is_aggregate(name, nargs)
+    return functions.is_aggregate(name, nargs)
+
+
+cdef bint _is_agg_call(e, functions, dict memo) except -1:
+    """Whether the FunctionCall ``e`` calls an aggregate (not as a window function) of
+    ``functions`` (``p.functions``); ``memo`` keeps the answers per (name, argument
+    count) for one walk."""
     cdef Py_ssize_t n
     if type(e) is not T_FunctionCall:  # (a subclass: its fields read as attributes)
         if e.over is not None:
@@ -2229,13 +2242,14 @@ cdef bint _is_agg_call(e, is_aggregate, dict memo) except -1:
     key = (name, n)
     hit = memo.get(key)
     if hit is None:
-        hit = memo[key] = bool(is_aggregate(name, n))
+        hit = memo[key] = _is_aggregate(functions, name, n)
     return hit
 
 
-cpdef aggs_in(e, is_aggregate, list out, list refs, dict memo):
-    """The aggregate walk of ``select._collect_aggs`` over one expression: aggregate calls
-    (pre-order, subqueries aside) are appended to ``out``; column references outside them
+cpdef aggs_in(e, functions, list out, list refs, dict memo):
+    """The aggregate walk of ``select._collect_aggs`` over one expression: calls of an
+    aggregate of ``functions`` (``p.functions``; pre-order, subqueries aside) are
+    appended to ``out``; column references outside them
     and the subqueries met (Subquery, Exists, InSelect) to ``refs``. An aggregate inside an
     aggregate's arguments is ``misuse of aggregate function``."""
     t = type(e)
@@ -2245,75 +2259,75 @@ cpdef aggs_in(e, is_aggregate, list out, list refs, dict memo):
     if t is T_Literal or t is T_Param or t is T_CurrentTime:
         return
     if t is T_Binary:
-        aggs_in(slot(e, F_BIN_LEFT), is_aggregate, out, refs, memo)
-        aggs_in(slot(e, F_BIN_RIGHT), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_BIN_LEFT), functions, out, refs, memo)
+        aggs_in(slot(e, F_BIN_RIGHT), functions, out, refs, memo)
         return
     if t is T_Unary:
-        aggs_in(slot(e, F_UN_OPERAND), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_UN_OPERAND), functions, out, refs, memo)
         return
     if t is T_Cast:
-        aggs_in(slot(e, F_CAST_EXPR), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_CAST_EXPR), functions, out, refs, memo)
         return
     if t is T_IsNull:
-        aggs_in(slot(e, F_ISNULL_EXPR), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_ISNULL_EXPR), functions, out, refs, memo)
         return
     if t is T_Collate:
-        aggs_in(slot(e, F_COLLATE_EXPR), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_COLLATE_EXPR), functions, out, refs, memo)
         return
     if t is T_Between:  # (walk.operands' order here and below)
-        aggs_in(slot(e, F_BTW_EXPR), is_aggregate, out, refs, memo)
-        aggs_in(slot(e, F_BTW_LOW), is_aggregate, out, refs, memo)
-        aggs_in(slot(e, F_BTW_HIGH), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_BTW_EXPR), functions, out, refs, memo)
+        aggs_in(slot(e, F_BTW_LOW), functions, out, refs, memo)
+        aggs_in(slot(e, F_BTW_HIGH), functions, out, refs, memo)
         return
     if t is T_InList:
-        aggs_in(slot(e, F_INL_EXPR), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_INL_EXPR), functions, out, refs, memo)
         for x in slot(e, F_INL_ITEMS):
             if x is not None:
-                aggs_in(x, is_aggregate, out, refs, memo)
+                aggs_in(x, functions, out, refs, memo)
         return
     if t is T_Like:
-        aggs_in(slot(e, F_LIKE_LEFT), is_aggregate, out, refs, memo)
-        aggs_in(slot(e, F_LIKE_RIGHT), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_LIKE_LEFT), functions, out, refs, memo)
+        aggs_in(slot(e, F_LIKE_RIGHT), functions, out, refs, memo)
         x = slot(e, F_LIKE_ESCAPE)
         if x is not None:
-            aggs_in(x, is_aggregate, out, refs, memo)
+            aggs_in(x, functions, out, refs, memo)
         return
     if t is T_Case:  # (walk.operands' order: operand, each WHEN and THEN, ELSE)
         x = slot(e, F_CASE_OPERAND)
         if x is not None:
-            aggs_in(x, is_aggregate, out, refs, memo)
+            aggs_in(x, functions, out, refs, memo)
         for w, th in slot(e, F_CASE_WHENS):
-            aggs_in(w, is_aggregate, out, refs, memo)
-            aggs_in(th, is_aggregate, out, refs, memo)
+            aggs_in(w, functions, out, refs, memo)
+            aggs_in(th, functions, out, refs, memo)
         x = slot(e, F_CASE_ELSE)
         if x is not None:
-            aggs_in(x, is_aggregate, out, refs, memo)
+            aggs_in(x, functions, out, refs, memo)
         return
     if t is T_FunctionCall:
-        if _is_agg_call(e, is_aggregate, memo):
+        if _is_agg_call(e, functions, memo):
             for a in slot(e, F_FC_ARGS):
-                no_aggregate_in(a, is_aggregate, memo)
+                no_aggregate_in(a, functions, memo)
             out.append(e)
             return
         for a in slot(e, F_FC_ARGS):
-            aggs_in(a, is_aggregate, out, refs, memo)
+            aggs_in(a, functions, out, refs, memo)
         x = slot(e, F_FC_FILTER)
         if x is not None:
-            aggs_in(x, is_aggregate, out, refs, memo)
+            aggs_in(x, functions, out, refs, memo)
         return
     if t is T_Subquery or t is T_Exists:
         refs.append(e)
         return
     if t is T_InSelect:
-        aggs_in(slot(e, F_INSEL_EXPR), is_aggregate, out, refs, memo)
+        aggs_in(slot(e, F_INSEL_EXPR), functions, out, refs, memo)
         refs.append(e)
         return
     for x in _operands(e):
         if x is not None:
-            aggs_in(x, is_aggregate, out, refs, memo)
+            aggs_in(x, functions, out, refs, memo)
 
 
-cpdef no_aggregate_in(e, is_aggregate, dict memo):
+cpdef no_aggregate_in(e, functions, dict memo):
     """Raise ``misuse of aggregate function`` for an aggregate call in ``e`` (not looking
     into subqueries, nor at the left side of IN (subquery))."""
     cdef list stack = [e]
@@ -2322,7 +2336,7 @@ cpdef no_aggregate_in(e, is_aggregate, dict memo):
         t = type(e)
         if t is T_Literal or t is T_Column or t is T_Param:
             continue
-        if t is T_FunctionCall and _is_agg_call(e, is_aggregate, memo):
+        if t is T_FunctionCall and _is_agg_call(e, functions, memo):
             raise OperationalError(f"misuse of aggregate function {e.name}()")
         if t is T_Subquery or t is T_Exists or t is T_InSelect:
             continue

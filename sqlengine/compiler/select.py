@@ -913,13 +913,13 @@ def _collect_aggs(p, exprs, refs=None):
     same walk appends to it, in pre-order, what ``_collect_columns`` needs: the column
     references outside aggregates and the subqueries (Subquery, Exists, InSelect) met
     (the walk is compiled: ``expr.aggs_in``)."""
-    is_aggregate = p.functions.is_aggregate
+    functions = p.functions
     aggs = []
     found = refs if refs is not None else []
     memo = {}
     for e in exprs:
         if e is not None:
-            aggs_in(e, is_aggregate, aggs, found, memo)
+            aggs_in(e, functions, aggs, found, memo)
     return aggs
 
 

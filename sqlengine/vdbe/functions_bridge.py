@@ -1,18 +1,18 @@
-"""The connection's function table as the compiler and the VM use it.
+"""The function calls as the VM runs them, and their context.
 
-Wraps ``functions.FunctionRegistry`` (built-ins + user functions) into the two callables
-the VM's opcodes take as P4: a ``ScalarCall`` (``call(vm, args)`` for OP_Function) and an
-``AggCall`` (``new()``, ``step(state, args)``, ``final(state)`` for OP_AggStep/AggFinal),
-with the built-in like() and glob() as a compiled ``PatternCall`` (same interface; it keeps
-its compiled pattern between rows), and supplies the function context (last_insert_rowid, changes, the statement's 'now',
-random bytes, the call's collation). This module never touches storage or SQL text.
+A ``functions.FuncDef`` (built-in or user function) becomes one of the two callables the
+VM's opcodes take as P4: a ``ScalarCall`` (``call(vm, args)`` for OP_Function) and an
+``AggCall`` (``new()``, ``step(state, args)``, ``final(state)`` for OP_AggStep/AggFinal);
+the built-in like() and glob() are a compiled ``PatternCall`` (same interface; it keeps
+its compiled pattern between rows). ``DbContext`` supplies the function context
+(last_insert_rowid, changes, the statement's 'now', random bytes, the call's collation).
+The connection's table of them, which the compiler looks calls up in, is
+``_functable.FunctionTable``. This module never touches storage or SQL text.
 """
 
 from __future__ import annotations
 
-from sqlengine.vdbe.func_pattern import PatternCall
-from sqlengine.vdbe.functions import (BUILTINS, FunctionContext, FunctionRegistry, f_glob, f_like,
-                                      find_function)
+from sqlengine.vdbe.functions import FunctionContext
 
 
 class DbContext(FunctionContext):
@@ -91,70 +91,3 @@ class AggCall:
 
     def final(self, state):
         return state.finalize()
-
-
-class FunctionTable:
-    """The connection's functions. The call objects handed to the compiler (P4 of
-    Function/AggStep/AggFinal) hold no state of their own, so one per name (as written)
-    and argument count is made and handed out again, as are the ``is_aggregate``
-    answers, until a function is created or removed (a compiled like()/glob() keeps its
-    pattern: one per use)."""
-
-    def __init__(self, db):
-        self.db = db
-        self.reg = FunctionRegistry(BUILTINS)
-        self.ctx = DbContext(db)
-        self._calls: dict = {}  # (name, nargs, kind) -> ScalarCall / AggCall / is_aggregate
-
-    def _find(self, name, nargs):
-        # (a built-in variadic's minimum count too: min() is no call of the scalar min)
-        return find_function(name, nargs, self.reg)
-
-    def _remember(self, key, value):
-        calls = self._calls
-        if len(calls) >= 1024:  # (names as written: bounded)
-            calls.clear()
-        calls[key] = value
-        return value
-
-    def scalar(self, name, nargs):
-        hit = self._calls.get((name, nargs, "s"))
-        if hit is not None:
-            return hit
-        f = self._find(name, nargs)
-        if f is None or f.kind != "scalar":
-            return None
-        if f.func is f_like or f.func is f_glob:  # the built-ins, not a user override
-            return PatternCall(f, self.ctx, f.func is f_glob, getattr(self.db, "__dict__", None))
-        return self._remember((name, nargs, "s"), ScalarCall(f, self.ctx))
-
-    def aggregate(self, name, nargs):
-        hit = self._calls.get((name, nargs, "a"))
-        if hit is not None:
-            return hit
-        f = self._find(name, nargs)
-        if f is None or f.kind == "scalar":
-            return None
-        return self._remember((name, nargs, "a"), AggCall(f, self.ctx))
-
-    def is_aggregate(self, name, nargs):
-        hit = self._calls.get((name, nargs, "?"))
-        if hit is None:
-            f = self._find(name, nargs)
-            hit = self._remember((name, nargs, "?"), f is not None and f.kind == "aggregate")
-        return hit
-
-    def exists(self, name):
-        return self.reg.exists(name)
-
-    def names(self):
-        """The lower-case names of every function, built-in or created."""
-        return self.reg.names()
-
-    def create_function(self, name, nargs, func, deterministic=False):
-        self.reg.register_user_function(name, nargs, func, deterministic)
-        self._calls.clear()
-
-    def create_aggregate(self, name, nargs, factory):
-        self.reg.register_user_aggregate(name, nargs, factory)
-        self._calls.clear()
