@@ -206,10 +206,10 @@ class Database:
         finally:
             bt.commit()
 
-    def _install_schema(self, rows, cookie, edit=False):
-        """Build the schema from ``rows`` (every sqlite_schema row), or with ``edit`` change
-        the current one where ``rows`` (the groups a DDL statement changed) say
-        (schema.edit_schema)."""
+    def _install_schema(self, rows, cookie, edit=None):
+        """Build the schema from ``rows`` (every sqlite_schema row), or with ``edit`` (a
+        DDL statement's schema.SchemaEdit and the rows it deleted) change the current one
+        by the rows it deleted and those it added, ``rows`` (schema.edit_schema)."""
         # SQLite names the damaged row: "malformed database schema (x) - <why>". The row
         # being built is the one whose text was parsed last.
         current = [None]
@@ -231,8 +231,8 @@ class Database:
                 raise malformed(name)
             return st
         try:
-            if edit:
-                s = S.edit_schema(self.schema, rows, parse)
+            if edit is not None:
+                s = S.edit_schema(self.schema, edit[0], edit[1], rows, parse)
             else:
                 s = S.build_schema(rows, parse, getattr(self.schema, "main", self.schema))
         except E.Error as e:
@@ -571,8 +571,8 @@ class Database:
         does not hold the number of rows that gives, or the last rows are not of those
         groups (the statement did not do what it said: read everything again)."""
         s = self.schema
-        rows = S.SchemaRows(change.keys)
-        n_deleted = change.kept_rows(s, rows)
+        gone = change.gone(s)
+        n_deleted = sum(len(p) for p in gone.values())
         new = []
         cur = self.bt.cursor(1, False)
         try:
@@ -586,11 +586,12 @@ class Database:
                 ok = cur.prev()
         finally:
             cur.close()
+        rows = S.SchemaRows(change.keys)
         for rec in reversed(new):
             rows.add(rec)
         if rows.skipped:
             return False
-        self._install_schema(rows, self.bt.get_meta(1), True)
+        self._install_schema(rows, self.bt.get_meta(1), (change, gone))
         return True
 
     def _reload_schema_in_txn(self):

@@ -718,15 +718,17 @@ class _OldRows:
         return row in rows
 
 
-def _table_again(old: Table) -> Table:
+def _table_again(old: Table, indexes=None, triggers=None) -> Table:
     """A Table built from the same CREATE TABLE row as ``old``: its columns, constraints
     and layout are old's (nothing changes them once built), its lists of indexes and
-    triggers new (a WITHOUT ROWID table's key, its own b-tree, stays)."""
+    triggers new: ``indexes`` and ``triggers``, or by default only a WITHOUT ROWID
+    table's key (its own b-tree) and no trigger."""
     t = Table.__new__(Table)
     for f in Table.__slots__:
         setattr(t, f, getattr(old, f))
-    t.indexes = [i for i in old.indexes if i.is_pk and old.without_rowid]
-    t.triggers = []
+    t.indexes = indexes if indexes is not None else \
+        [i for i in old.indexes if i.is_pk and old.without_rowid]
+    t.triggers = triggers if triggers is not None else []
     return t
 
 
@@ -902,26 +904,24 @@ class SchemaEdit:
     def explain(self):
         return " OR ".join(f"tbl_name='{k}'" for k in sorted(self.keys))
 
-    def kept_rows(self, s: Schema, rows: SchemaRows) -> int:
-        """Add to ``rows`` the rows of the groups ``keys`` of ``s`` that the statement
-        did not delete; the number it deleted."""
-        n = 0
+    def gone(self, s: Schema) -> dict:
+        """The rows of the groups ``keys`` of ``s`` that the statement deleted: group key
+        -> the positions of their first fields in ``s.groups[key]``."""
+        out: dict = {}
         deleted = self.deleted
-        if deleted is not None:
-            col, value, typ = deleted
-            value = _nocase(value)
+        if deleted is None:
+            return out
+        col, value, typ = deleted
+        value = _nocase(value)
         for key in self.keys:
             g = s.groups.get(key)
             if g is None:
                 continue
             for i in range(1, len(g), 5):
-                row = g[i:i + 5]
-                if deleted is not None and (typ is None or row[0] == typ) \
-                        and type(row[col]) is str and _nocase(row[col]) == value:
-                    n += 1
-                else:
-                    rows.add(row)
-        return n
+                v = g[i + col]
+                if (typ is None or g[i] == typ) and type(v) is str and _nocase(v) == value:
+                    out.setdefault(key, []).append(i)
+        return out
 
 
 _ASCII_LOWER = {c: c + 32 for c in range(65, 91)}
@@ -942,14 +942,37 @@ def group_rows_count(s: Schema, keys) -> int:
     return n
 
 
-def edit_schema(old: Schema, rows: SchemaRows, parse) -> Schema:
-    """The schema of ``old``'s rows with the groups ``rows.only`` replaced by ``rows``'
-    (a group with no rows there is gone): those groups are built (``build_schema``,
-    taking over the objects of their rows that did not change), the others' objects are
-    ``old``'s, and each object keeps its place in the maps, a new one going last, as a
-    build from every row would place them (sqlite_schema gives a new row the largest
-    rowid). ``old`` is left as it was: a new Schema, as after a full build (compiled
-    programs and caches know a schema by its identity)."""
+def edit_schema(old: Schema, change: SchemaEdit, gone: dict, added: SchemaRows,
+                parse) -> Schema:
+    """The schema of ``old``'s rows after ``change``: the rows ``gone``
+    (``SchemaEdit.gone``) deleted from its groups and the rows ``added`` (``SchemaRows``
+    of the groups ``change.keys``) appended. ``old`` is left as it was: a new Schema, as
+    after a full build (compiled programs and caches know a schema by its identity), in
+    which each object keeps its place in the maps, a new one going last, as a build from
+    every row would place them (sqlite_schema gives a new row the largest rowid).
+    Indexes and triggers added to or dropped from a built table or a view, and groups
+    dropped whole, are applied to ``old``'s objects (``_edit_in_place``); any other
+    change builds its groups again (``_edit_groups``)."""
+    s = _edit_in_place(old, change, gone, added, parse)
+    if s is not None:
+        return s
+    rows = SchemaRows(change.keys)
+    for key in change.keys:  # the groups' rows the statement kept, then the new ones
+        g = old.groups.get(key)
+        if g is not None:
+            dels = gone.get(key, ())
+            for i in range(1, len(g), 5):
+                if i not in dels:
+                    rows.add(g[i:i + 5])
+    for r in added.rows():
+        rows.add(r[:5])
+    return _edit_groups(old, rows, parse)
+
+
+def _edit_groups(old: Schema, rows: SchemaRows, parse) -> Schema:
+    """``edit_schema`` by building the groups ``rows.only`` from ``rows`` (a group with
+    no rows there is gone; ``build_schema``, taking over the objects of their rows that
+    did not change); the other groups' objects are ``old``'s."""
     new = build_schema(rows, parse, old, old.tables, False)
     s = Schema(dict.__getitem__(old.tables, SCHEMA_TABLE))
     # (dict.items, not copy(), which would read each value through [] and so build it)
@@ -997,6 +1020,126 @@ def edit_schema(old: Schema, rows: SchemaRows, parse) -> Schema:
     if autos:
         _order_indexes(s)
     return s
+
+
+def _edit_in_place(old: Schema, change: SchemaEdit, gone: dict, added: SchemaRows, parse):
+    """``edit_schema`` without building any group again, when every group the change
+    names is either dropped whole or keeps its table (built) or view and only gains or
+    loses CREATE INDEX rows (a table's) and trigger rows: the new schema shares ``old``'s
+    objects, the owner is copied with its lists of indexes and triggers edited, and only
+    the added rows are parsed. None, changing nothing, for any other change."""
+    plans = []
+    for key in change.keys:
+        g = old.groups.get(key)
+        if g is None or type(g) is not tuple:  # (a new group, or a table not built)
+            return None
+        dels = gone.get(key, ())
+        new = added.groups.get(key)
+        if new is None and len(dels) == (len(g) - 1) // 5:
+            plans.append((key, g, None, None, None))
+            continue
+        t = dict.get(old.tables, key)
+        owner = t if type(t) is Table else None if t is not None else old.views.get(key)
+        if owner is None:
+            return None
+        rows = [g[i:i + 5] for i in dels]
+        if new is not None:
+            rows += [new[i:i + 5] for i in range(1, len(new), 5)]
+        for r in rows:
+            if not (r[0] == "trigger" or (r[0] == "index" and type(r[4]) is str
+                                          and owner is t)):
+                return None
+        plans.append((key, g, owner, dels, new))
+    s = Schema(dict.__getitem__(old.tables, SCHEMA_TABLE))
+    # (dict.items, not copy(), which would read each value through [] and so build it)
+    s.tables = TableMap(dict.items(old.tables))
+    s.indexes = IndexMap(dict.items(old.indexes))
+    s.indexes.tables = s.tables
+    if old.lazy:
+        _link_lazy(s, parse)
+    s.views = dict(old.views)
+    s.triggers = dict(old.triggers)
+    s.groups = dict(old.groups)
+    n_gone = 0
+    for key, g, owner, dels, new in plans:
+        if owner is None:
+            _drop_group(s, key, g)
+            n_gone += (len(g) - 1) // 5
+        else:
+            _edit_group(s, old, key, g, owner, dels, new, parse)
+            n_gone += len(dels)
+    s.n_rows = old.n_rows - n_gone + len(added.keys)
+    return s
+
+
+def _drop_group(s: Schema, key, g) -> None:
+    """Take the objects of the group ``g`` (every row of it deleted) out of ``s``."""
+    t = dict.get(s.tables, key)
+    if type(t) is Table:
+        for idx in t.indexes:  # (a WITHOUT ROWID table's key has no row)
+            if idx.is_pk:
+                dict.pop(s.indexes, idx.name.lower(), None)
+    for i in range(1, len(g), 5):
+        typ, low = g[i], g[i + 1].lower()
+        if typ == "table":
+            dict.pop(s.tables, low, None)
+        elif typ == "view":
+            s.views.pop(low, None)
+        elif typ == "index":
+            dict.pop(s.indexes, low, None)
+        elif typ == "trigger":
+            s.triggers.pop(low, None)
+    del s.groups[key]
+
+
+def _edit_group(s: Schema, old: Schema, key, g, owner, dels, new, parse) -> None:
+    """The group ``g`` of ``s`` without the index and trigger rows at ``dels`` and with
+    the rows of ``new`` (a ``SchemaRows`` group, or None), as ``build_schema`` would
+    build it: a copy of ``owner`` (its table or view) whose lists keep the other objects
+    in order, each new one appended; only the new rows are parsed."""
+    dropped = []
+    rows = [key]
+    for i in range(1, len(g), 5):
+        if i not in dels:
+            rows += g[i:i + 5]
+        elif g[i] == "index":
+            dropped.append(dict.pop(s.indexes, g[i + 1].lower(), None))
+        else:
+            dropped.append(s.triggers.pop(g[i + 1].lower(), None))
+    indexes = [i for i in owner.indexes if not _listed(i, dropped)] \
+        if type(owner) is Table else None
+    triggers = [tr for tr in owner.triggers if not _listed(tr, dropped)]
+    if type(owner) is Table:
+        o = _table_again(owner, indexes, triggers)
+        dict.__setitem__(s.tables, key, o)
+    else:
+        o = View(owner.name, owner.select, owner.columns, owner.sql)
+        o.triggers = triggers
+        s.views[key] = o
+    for i in range(1, len(new) if new is not None else 0, 5):
+        typ, name, root, sql = new[i], new[i + 1], new[i + 3], new[i + 4]
+        _check_schema_row(typ, name, new[i + 2], root, sql)
+        if typ == "index":
+            st = parse(sql, "index", name)
+            if st.table.lower() not in old.tables:
+                raise _no_table(name, st.table)
+            idx = index_from_ast(st, o, root, sql)
+            o.indexes.append(idx)
+            dict.__setitem__(s.indexes, name.lower(), idx)
+        else:
+            tr = Trigger(parse(sql, "trigger", name), sql)
+            s.triggers[name.lower()] = tr
+            o.triggers.append(tr)
+        rows += new[i:i + 5]
+    s.groups[key] = tuple(rows)
+
+
+def _listed(obj, objs) -> bool:
+    """Whether ``obj`` is one of ``objs`` (by identity)."""
+    for x in objs:
+        if x is obj:
+            return True
+    return False
 
 
 def _index_rank(idx, tables) -> int:

@@ -302,6 +302,38 @@ def test_each_create_and_drop_edits_the_schema_as_a_full_build(seed, monkeypatch
     assert n_ddl > 40
 
 
+def test_index_and_trigger_ddl_edits_the_owner_in_place(monkeypatch):
+    # CREATE/DROP INDEX and TRIGGER parse only the new row: the group is not built again
+    # (no _edit_groups), the table or view is a copy sharing its columns, the objects of
+    # the other rows are the same objects, and the result is a full build's
+    db = D.Database(":memory:")
+    for sql in ["CREATE TABLE t(a UNIQUE, b)", "CREATE INDEX tb ON t(b)",
+                "CREATE TRIGGER g1 AFTER INSERT ON t BEGIN SELECT 1; END",
+                "CREATE VIEW v AS SELECT * FROM t",
+                "CREATE TRIGGER w1 INSTEAD OF INSERT ON v BEGIN SELECT 1; END"]:
+        db.execute(sql)
+    s1 = _built_schema(db)
+    t1, v1, g1, tb = s1.tables["t"], s1.views["v"], s1.triggers["g1"], s1.indexes["tb"]
+
+    def no_group_build(*args):
+        raise AssertionError("group built again")
+    monkeypatch.setattr(S, "_edit_groups", no_group_build)
+    for sql in ["CREATE INDEX ta ON t(a)", "CREATE TRIGGER g2 AFTER DELETE ON t BEGIN "
+                "SELECT 1; END", "DROP TRIGGER g1", "DROP INDEX tb",
+                "CREATE TRIGGER w2 INSTEAD OF DELETE ON v BEGIN SELECT 1; END",
+                "DROP TRIGGER w1", "DROP VIEW v"]:
+        db.execute(sql)
+        assert _signature(_built_schema(db)) == _signature(_full_build(db)), sql
+    s2 = _built_schema(db)
+    t2 = s2.tables["t"]
+    assert t2 is not t1 and t2.columns is t1.columns
+    assert [i.name for i in t2.indexes] == ["sqlite_autoindex_t_1", "ta"]
+    assert t2.indexes[0] is t1.indexes[0] and [tr.name for tr in t2.triggers] == ["g2"]
+    assert "g1" not in s2.triggers and "tb" not in s2.indexes and "v" not in s2.views
+    assert [tr.name for tr in t1.triggers] == ["g1"] and tb in t1.indexes  # (old's own)
+    assert [tr.name for tr in v1.triggers] == ["w1"] and g1.name == "g1"
+
+
 def test_ddl_in_transactions_and_savepoints_edits_then_rolls_back(monkeypatch):
     edits = _Edits(monkeypatch)
     db = D.Database(":memory:")
