@@ -121,9 +121,10 @@ def complete_statement(statement):
 # SQL text scanning the DB-API needs (first keyword, tail checks, trace expansion).
 
 from sqlengine.dbapi_sqltext import expand_sql, first_keyword, skip_blanks  # noqa: E402
-
-_DML_KEYWORDS = frozenset(("INSERT", "UPDATE", "DELETE", "REPLACE"))
-_DDL_KEYWORDS = frozenset(("CREATE", "DROP", "ALTER", "VACUUM", "REINDEX", "ANALYZE"))
+# the DB-API's view of a prepared statement, compiled (made for every statement prepared)
+from sqlengine.dbapi_statement import DDL_KEYWORDS as _DDL_KEYWORDS  # noqa: E402
+from sqlengine.dbapi_statement import UNSET as _UNSET  # noqa: E402
+from sqlengine.dbapi_statement import Statement as _Statement  # noqa: E402
 
 
 def _open_database(path, timeout):
@@ -147,58 +148,7 @@ def _parse_uri(database):
     return path, mode == "ro", mode == "rwc", memory
 
 
-_UNSET = object()  # (_Statement.bind_all not looked up yet)
 _get_ident = threading.get_ident  # (the thread check of every execute and fetch)
-
-
-class _Statement:
-    """A prepared engine statement with what the DB-API needs to know about it."""
-
-    __slots__ = ("stmt", "sql", "text", "is_dml", "is_ddl", "readonly", "ncols",
-                 "names", "in_use", "cached", "description", "bind_all", "__weakref__")
-
-    def __init__(self, stmt, sql, text):
-        self.stmt = stmt
-        self.sql = sql
-        self.text = text
-        self.in_use = False
-        self.cached = False
-        self.description = None
-        # the engine's bind-every-parameter-at-once call, when it has one: looked up by
-        # the first _bind with parameters (most statements have none)
-        self.bind_all = _UNSET
-        if stmt is None:
-            self.is_dml = self.is_ddl = False
-            self.readonly = True
-            self.ncols = 0
-            self.names = []
-            return
-        if sql[:6].upper() == "SELECT":  # (whatever follows, the word is neither kind)
-            self.is_dml = self.is_ddl = False
-        else:
-            keyword = first_keyword(sql)
-            self.is_dml = keyword in _DML_KEYWORDS
-            self.is_ddl = keyword in _DDL_KEYWORDS
-        self.readonly = bool(getattr(stmt, "readonly", not (self.is_dml or self.is_ddl)))
-        self.names = list(stmt.column_names)
-        self.ncols = len(self.names)
-
-    def param_count(self):
-        return 0 if self.stmt is None else self.stmt.param_count
-
-    def param_names(self):
-        names = getattr(self.stmt, "param_names", None)
-        return list(names) if names is not None else [None] * self.param_count()
-
-    def reset(self):
-        if self.stmt is not None:
-            self.stmt.reset()
-        self.in_use = False
-
-    def finalize(self):
-        if self.stmt is not None:
-            self.stmt.finalize()
-            self.stmt = None
 
 
 def _check_limit_category(category):
@@ -789,22 +739,6 @@ def _sql_value(value, index):
     )
 
 
-_DESCRIPTIONS: dict = {}  # column names (a tuple) -> their plain description, recently made
-
-
-def _plain_description(names):
-    """cursor.description without converters: a 7-tuple per column, the name first. The
-    same names come back statement after statement, so their tuple is kept (a few hundred)."""
-    key = tuple(names)
-    description = _DESCRIPTIONS.get(key)
-    if description is None:
-        if len(_DESCRIPTIONS) >= 256:
-            _DESCRIPTIONS.clear()
-        description = _DESCRIPTIONS[key] = tuple(
-            [(name, None, None, None, None, None, None) for name in key])
-    return description
-
-
 def _type_name(cls) -> str:
     """A type's name as C's tp_name spells it: "datetime.time", "Decimal" for classes."""
     if cls.__flags__ & (1 << 9) or cls.__module__ == "builtins":  # heap type or builtin
@@ -1100,10 +1034,7 @@ class Cursor:
         names = statement.names
         detect = conn._detect_types
         if not detect:
-            description = statement.description
-            if description is None:
-                description = statement.description = _plain_description(names)
-            self._description = description
+            self._description = statement.plain_description()
             self._converters = None
             return
         described = []
