@@ -53,6 +53,7 @@ PY_COMPILED = (
     "sqlengine/errors.py",  # (every error raised calls Error.__init__)
     "sqlengine/schema.py",  # (a DDL statement rebuilds the schema, a cold open builds it)
     "sqlengine/sql/builder.py",
+    "sqlengine/sql/cache.py",  # (every statement prepared looks its text up there)
     "sqlengine/vdbe/functions_bridge.py",
     "sqlengine/vdbe/sorter.py",
 )
