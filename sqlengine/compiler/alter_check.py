@@ -244,7 +244,9 @@ def _without_ordinals(node):
 
 
 def _ordinal(e):
-    return type(e) is A.Literal and type(e.value) is int and 1 <= e.value <= 0xFFFF
+    from sqlengine.compiler.expr import term_number
+    k = term_number(e)
+    return k is not None and 1 <= k <= 0xFFFF
 
 
 def _compile_trigger(q, schema, tr):

@@ -950,7 +950,8 @@ def _empty(sel):
 
 
 def _is_alias_or_number(e, aliases):
-    if isinstance(e, A.Literal) and type(e.value) is int:
+    from sqlengine.compiler.expr import term_number
+    if term_number(e) is not None:
         return True
     return isinstance(e, A.Column) and e.table is None and e.name.lower() in aliases
 

@@ -388,6 +388,7 @@ def _queue_order(order_by, arms, entry):
     """The ORDER BY of a recursive CTE, which orders its queue (SQLite's priority queue):
     [(result column number, desc, nulls first, collation name)]; each term a column
     number or the name (an alias) of a result column of an arm."""
+    from sqlengine.compiler.expr import term_number
     out = []
     for k, term in enumerate(order_by):
         e = term.expr
@@ -396,11 +397,12 @@ def _queue_order(order_by, arms, entry):
             coll = e.collation if coll is None else coll
             e = e.expr
         idx = None
-        if type(e) is A.Literal and type(e.value) is int:
-            if e.value < 1:
+        number = term_number(e)
+        if number is not None:
+            if number < 1:
                 raise OperationalError(f"{_nth(k + 1)} ORDER BY term out of range - should be "
                                        f"between 1 and {_width(arms)}")
-            idx = e.value - 1
+            idx = number - 1
         elif type(e) is A.Column and e.table is None:
             for _op, arm in arms:
                 for j, rc in enumerate(getattr(arm, "columns", ())):

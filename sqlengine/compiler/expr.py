@@ -59,6 +59,22 @@ def _hex_text(p, e):
     return sql[i:j] if j > i + 2 and int(sql[i + 2:j], 16) == v else None
 
 
+def term_number(e):
+    """The column number that the ORDER BY or GROUP BY term ``e`` (its COLLATE taken off)
+    is, as SQLite's sqlite3ExprIsInteger reads it: an integer literal written 0 to
+    2**31 - 1 (its EP_IntValue; not an unquoted TRUE or FALSE), or one under a unary +
+    or - (``-1`` is out of range); None for any other term, an expression (a literal of
+    2147483648 or more included: a constant, which orders nothing)."""
+    t = type(e)
+    if t is Literal:
+        v = e.value
+        return v if type(v) is int and 0 <= v <= 0x7FFFFFFF and not e.word else None
+    if t is Unary and e.op in ("+", "-"):
+        k = term_number(e.operand)
+        return -k if k is not None and e.op == "-" else k
+    return None
+
+
 def is_constant(e) -> bool:
     """True when ``e`` reads no column, parameter-free subquery or non-deterministic function."""
     if isinstance(e, Literal):

@@ -17,7 +17,7 @@ from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.aggscope import resolved_aggregate
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
-                                     if_false, walk, walk_select)
+                                     if_false, term_number, walk, walk_select)
 from sqlengine.compiler import _codegen as _cg  # (C calls when compiled: select.pxd)
 from sqlengine.compiler import _resolve as _res  # (the same)
 from sqlengine.compiler._codegen import code_in_probe, emit_limited
@@ -801,8 +801,8 @@ def _resolve_order_by(p, order_by, cols, scope, arms=None, names=None):
             coll = inner.collation if coll is None else coll
             inner = inner.expr
         idx = None
-        if isinstance(inner, Literal) and type(inner.value) is int and not inner.word:
-            k = inner.value
+        k = term_number(inner)
+        if k is not None:
             if k < 1 or k > len(cols):
                 raise OperationalError(
                     f"{_ordinal(i + 1)} ORDER BY term out of range - should be between 1 and {len(cols)}")
@@ -1073,8 +1073,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
             inner = g
             while isinstance(inner, Collate):
                 inner = inner.expr
-            if isinstance(inner, Literal) and type(inner.value) is int and not inner.word:
-                k = inner.value
+            k = term_number(inner)
+            if k is not None:
                 if k < 1 or k > n_res:
                     raise OperationalError(
                         f"{_ordinal(len(group_by) + 1)} GROUP BY term out of range - should be between 1 and {n_res}")
