@@ -192,11 +192,14 @@ def _assigns_any(assigns, columns) -> bool:
 def _old_columns(table, only) -> set:
     """The columns whose old value the old entries of the ``only`` indexes need."""
     need = set()
+    ipk = table.ipk
     for k in only:
         ix = table.indexes[k]
         if ix.exprs is not None or ix.where is not None:
-            return set(range(len(table.columns))) - {table.ipk}
-        need.update(c for c in ix.columns if c != table.ipk)
+            return set(range(len(table.columns))) - {ipk}
+        for c in ix.columns:
+            if c != ipk:
+                need.add(c)
     return need
 
 
