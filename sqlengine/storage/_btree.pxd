@@ -134,7 +134,7 @@ cdef class BtCursor:
     cdef int _empty_leaf(self) except -1
     cdef int insert_row(self, int64_t rowid, bytes payload) except -1
     cdef int insert_key(self, bytes rec) except -1
-    cdef bytes current_payload_at(self, MemPage p, int i)
+    cdef bint payload_is(self, MemPage p, int i, bytes rec) except -1
     cdef void _after_write(self, key)
     cdef int replace_cell(self, int i, bytes cell) except -1
     cdef int insert_cell(self, int i, bytes cell) except -1

@@ -22,7 +22,7 @@ reported as DatabaseError("database disk image is malformed"), and every loop is
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
-from libc.string cimport memcpy, memmove, memset
+from libc.string cimport memcmp, memcpy, memmove, memset
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport int64_t, uint64_t, uint32_t
 cimport cython
@@ -1462,11 +1462,17 @@ cdef class BtCursor:
         cdef int64_t local, k, pos
         cdef unsigned char hbuf[20]
         cdef int hn = put_varint(hbuf, <uint64_t>n)
+        cdef bytes cell
+        cdef char* buf
         if table:
             hn += put_varint(hbuf + hn, <uint64_t>rowid)
+        if n <= max_local:  # (the common case: header and payload in one new object)
+            cell = PyBytes_FromStringAndSize(NULL, hn + n)
+            buf = PyBytes_AS_STRING(cell)
+            memcpy(buf, hbuf, hn)
+            memcpy(buf + hn, PyBytes_AS_STRING(payload), n)
+            return cell
         head = PyBytes_FromStringAndSize(<char*>hbuf, hn)
-        if n <= max_local:
-            return head + payload
         k = min_local + (n - min_local) % (U - 4)
         local = k if k <= max_local else min_local
         # overflow chain: allocate pages, each "next pgno" + U-4 bytes
@@ -1549,7 +1555,7 @@ cdef class BtCursor:
         else:
             i = self.idx[self.depth]
             p = self.top()
-            if i < p.ncell and self.current_payload_at(p, i) == rec:
+            if i < p.ncell and self.payload_is(p, i, rec):
                 self.free_cell_overflow(p, i)
                 self.replace_cell(i, cell)
                 self._after_write(rec)
@@ -1635,11 +1641,17 @@ cdef class BtCursor:
         self._after_write(key)
         return 0
 
-    cdef bytes current_payload_at(self, MemPage p, int i):
+    cdef bint payload_is(self, MemPage p, int i, bytes rec) except -1:
+        """Whether the payload of cell i of p is ``rec`` (compared in the page when it has
+        no overflow, without a copy)."""
         cdef CellInfo info
         cdef int off = p.cell_offset(i)
         p.parse_cell(off, &info)
-        return self.read_payload(p, off, &info)
+        if info.npayload != PyBytes_GET_SIZE(rec):
+            return False
+        if info.nlocal == info.npayload:
+            return memcmp(p.a + off + info.hdrlen, PyBytes_AS_STRING(rec), info.nlocal) == 0
+        return self.read_payload(p, off, &info) == rec
 
     cdef void _after_write(self, key):
         self._release()
