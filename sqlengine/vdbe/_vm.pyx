@@ -178,25 +178,39 @@ cdef inline object _aff_at(object aff, Py_ssize_t i):
     return aff[i]
 
 
-cdef inline object _slot(list items, long long i):
-    """items[i] for 0 <= i < len(items) (a cursor slot, a P4 operand) without the general
-    index path; IndexError otherwise."""
-    if 0 <= i < PyList_GET_SIZE(items):
-        return <object>PyList_GET_ITEM(items, i)
-    raise IndexError("list index out of range")
-
-
-cdef inline int _set(list items, long long i, object v) except -1:
-    """items[i] = v for 0 <= i < len(items) (a register store) without the general index
-    path's call; IndexError otherwise."""
-    cdef PyObject* old
-    if 0 <= i < PyList_GET_SIZE(items):
-        old = PyList_GET_ITEM(items, i)
-        Py_INCREF(v)
-        PyList_SET_ITEM(items, i, v)
-        Py_XDECREF(old)
-        return 0
-    raise IndexError("list assignment index out of range")
+# _slot and _set, the register and slot accesses of nearly every instruction, are C
+# functions the compiler must inline into step() (a plain inline one it leaves out of so large
+# a function, and each access pays a call).
+cdef extern from *:
+    """
+    static inline __attribute__((always_inline)) PyObject *sqlengine_vm_slot(
+            PyObject *items, long long i) {
+        if (i >= 0 && i < PyList_GET_SIZE(items)) {
+            PyObject *v = PyList_GET_ITEM(items, i);
+            Py_INCREF(v);
+            return v;
+        }
+        PyErr_SetString(PyExc_IndexError, "list index out of range");
+        return NULL;
+    }
+    static inline __attribute__((always_inline)) int sqlengine_vm_set(
+            PyObject *items, long long i, PyObject *v) {
+        if (i >= 0 && i < PyList_GET_SIZE(items)) {
+            PyObject *old = PyList_GET_ITEM(items, i);
+            Py_INCREF(v);
+            PyList_SET_ITEM(items, i, v);
+            Py_XDECREF(old);
+            return 0;
+        }
+        PyErr_SetString(PyExc_IndexError, "list assignment index out of range");
+        return -1;
+    }
+    """
+    # items[i] for 0 <= i < len(items) (a cursor slot, a P4 operand) without the general
+    # index path; IndexError otherwise
+    object _slot "sqlengine_vm_slot"(list items, long long i)
+    # items[i] = v for 0 <= i < len(items) (a register store); IndexError otherwise
+    int _set "sqlengine_vm_set"(list items, long long i, object v) except -1
 
 
 cdef inline BtCursor _btc(object bt):
