@@ -1024,14 +1024,21 @@ def _edit_groups(old: Schema, rows: SchemaRows, parse) -> Schema:
 
 def _edit_in_place(old: Schema, change: SchemaEdit, gone: dict, added: SchemaRows, parse):
     """``edit_schema`` without building any group again, when every group the change
-    names is either dropped whole or keeps its table (built) or view and only gains or
-    loses CREATE INDEX rows (a table's) and trigger rows: the new schema shares ``old``'s
-    objects, the owner is copied with its lists of indexes and triggers edited, and only
-    the added rows are parsed. None, changing nothing, for any other change."""
+    names is new and holds one CREATE TABLE or CREATE VIEW row, or is dropped whole, or
+    keeps its table (built) or view and only gains or loses CREATE INDEX rows (a
+    table's) and trigger rows: the new schema shares ``old``'s objects, the owner is
+    copied with its lists of indexes and triggers edited, and only the added rows are
+    parsed. None, changing nothing, for any other change."""
     plans = []
     for key in change.keys:
         g = old.groups.get(key)
-        if g is None or type(g) is not tuple:  # (a new group, or a table not built)
+        if g is None:  # a new table or view: its one row
+            new = added.groups.get(key)
+            if new is None or len(new) != 6 or new[1] not in ("table", "view"):
+                return None
+            plans.append((key, None, None, None, new))
+            continue
+        if type(g) is not tuple:  # (a table not built)
             return None
         dels = gone.get(key, ())
         new = added.groups.get(key)
@@ -1060,9 +1067,16 @@ def _edit_in_place(old: Schema, change: SchemaEdit, gone: dict, added: SchemaRow
     s.views = dict(old.views)
     s.triggers = dict(old.triggers)
     s.groups = dict(old.groups)
+    if len(plans) > 1:  # (new objects go into the maps in rowid order)
+        first = {}
+        for i, key in enumerate(added.keys):
+            first.setdefault(key, i)
+        plans.sort(key=lambda plan: first.get(plan[0], -1))
     n_gone = 0
     for key, g, owner, dels, new in plans:
-        if owner is None:
+        if g is None:
+            _add_group(s, key, new, parse)
+        elif owner is None:
             _drop_group(s, key, g)
             n_gone += (len(g) - 1) // 5
         else:
@@ -1070,6 +1084,24 @@ def _edit_in_place(old: Schema, change: SchemaEdit, gone: dict, added: SchemaRow
             n_gone += len(dels)
     s.n_rows = old.n_rows - n_gone + len(added.keys)
     return s
+
+
+def _add_group(s: Schema, key, g, parse) -> None:
+    """Add to ``s`` the new group ``g`` of one CREATE TABLE or CREATE VIEW row (a table
+    with no automatic index: one has a row of its own), as ``build_schema`` builds it."""
+    typ, name, tbl_name, root, sql = g[1], g[2], g[3], g[4], g[5]
+    _check_schema_row(typ, name, tbl_name, root, sql)
+    if typ == "view":
+        v = parse(sql, typ, name)
+        s.views[name.lower()] = View(v.name, v.select, v.columns, sql)
+    elif sql is not None:
+        t = table_from_ast(parse(sql, typ, name), root, sql)
+        dict.__setitem__(s.tables, key, t)
+        for idx in t.indexes:  # the key of a WITHOUT ROWID table (first of the indexes)
+            dict.__setitem__(s.indexes, idx.name.lower(), idx)
+        if t.indexes:
+            _order_indexes(s)
+    s.groups[key] = tuple(g)
 
 
 def _drop_group(s: Schema, key, g) -> None:

@@ -302,8 +302,9 @@ def test_each_create_and_drop_edits_the_schema_as_a_full_build(seed, monkeypatch
     assert n_ddl > 40
 
 
-def test_index_and_trigger_ddl_edits_the_owner_in_place(monkeypatch):
-    # CREATE/DROP INDEX and TRIGGER parse only the new row: the group is not built again
+def test_ddl_edits_the_schema_in_place(monkeypatch):
+    # CREATE/DROP INDEX and TRIGGER, CREATE of a table without automatic index or of a
+    # view, and DROP TABLE / VIEW parse only the new row: the group is not built again
     # (no _edit_groups), the table or view is a copy sharing its columns, the objects of
     # the other rows are the same objects, and the result is a full build's
     db = D.Database(":memory:")
@@ -321,7 +322,9 @@ def test_index_and_trigger_ddl_edits_the_owner_in_place(monkeypatch):
     for sql in ["CREATE INDEX ta ON t(a)", "CREATE TRIGGER g2 AFTER DELETE ON t BEGIN "
                 "SELECT 1; END", "DROP TRIGGER g1", "DROP INDEX tb",
                 "CREATE TRIGGER w2 INSTEAD OF DELETE ON v BEGIN SELECT 1; END",
-                "DROP TRIGGER w1", "DROP VIEW v"]:
+                "DROP TRIGGER w1", "DROP VIEW v", "CREATE VIEW v2 AS SELECT 1",
+                "CREATE TABLE u(x INTEGER PRIMARY KEY AUTOINCREMENT, y)",
+                "CREATE TABLE w(a, b, PRIMARY KEY (b, a)) WITHOUT ROWID", "DROP TABLE u"]:
         db.execute(sql)
         assert _signature(_built_schema(db)) == _signature(_full_build(db)), sql
     s2 = _built_schema(db)
