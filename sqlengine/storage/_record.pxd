@@ -33,3 +33,25 @@ cdef int compare_record_key(const unsigned char* p, Py_ssize_t size, PreparedKey
                             KeyInfo ki) except -2
 cdef int compare_records(const unsigned char* a, Py_ssize_t na, const unsigned char* b,
                          Py_ssize_t nb, KeyInfo ki) except -2
+
+
+cdef inline int int_real_compare(long long i, double r) noexcept:
+    """-1, 0 or 1 as the INTEGER i is below, equal to or above the REAL r, compared exactly
+    (SQLite's sqlite3IntFloatCompare; as Python compares an int with a float); r not NaN."""
+    cdef long long y
+    cdef double s
+    if r < -9223372036854775808.0:
+        return 1
+    if r >= 9223372036854775808.0:
+        return -1
+    y = <long long>r
+    if i < y:
+        return -1
+    if i > y:
+        return 1
+    s = <double>i
+    if s < r:
+        return -1
+    if s > r:
+        return 1
+    return 0

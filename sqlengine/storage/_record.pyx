@@ -381,25 +381,9 @@ cdef inline int _type_class(object v):
 
 
 cdef inline int _cmp_int_double(int64_t i, double r) noexcept:
-    cdef int64_t y
-    cdef double s
     if r != r:  # NaN sorts as if NULL in SQLite; treat the number as greater
         return 1
-    if r < -9223372036854775808.0:
-        return 1
-    if r >= 9223372036854775808.0:
-        return -1
-    y = <int64_t>r
-    if i < y:
-        return -1
-    if i > y:
-        return 1
-    s = <double>i
-    if s < r:
-        return -1
-    if s > r:
-        return 1
-    return 0
+    return int_real_compare(i, r)
 
 
 cdef inline int _cmp_bytes(const unsigned char* a, Py_ssize_t na, const unsigned char* b,

@@ -4,6 +4,8 @@
 from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 
+from sqlengine.storage._record cimport int_real_compare
+
 cdef tuple atof(str z)
 cdef tuple atoi64(str z)
 cpdef tuple parse_real(object z)
@@ -17,28 +19,6 @@ cpdef object real_affinity(object v)
 cpdef str comparison_affinity(object aff1, object aff2)
 
 cpdef int compare(object a, object b, object coll=*) except? -2
-
-
-cdef inline int int_real_compare(long long i, double r) noexcept:
-    """-1, 0 or 1 as the INTEGER i is below, equal to or above the REAL r, compared exactly
-    (SQLite's sqlite3IntFloatCompare; as Python compares an int with a float); r not NaN."""
-    cdef long long y
-    cdef double s
-    if r < -9223372036854775808.0:
-        return 1
-    if r >= 9223372036854775808.0:
-        return -1
-    y = <long long>r
-    if i < y:
-        return -1
-    if i > y:
-        return 1
-    s = <double>i
-    if s < r:
-        return -1
-    if s > r:
-        return 1
-    return 0
 
 
 cdef inline bint int_real_order(object a, object b, int* res) noexcept:
