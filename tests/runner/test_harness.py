@@ -152,3 +152,36 @@ def test_default_corpus_falls_back_to_tests_slt(tmp_path, monkeypatch):
     write(tmp_path / "shared" / "sqllogictest" / "test" / "select1.test", OK)
     root, shared = corpus.find_corpus(str(tmp_path / "repo"))
     assert (root, shared) == ((tmp_path / "shared" / "sqllogictest" / "test").resolve(), True)
+
+
+class _TaskPipe:
+    """The worker's end of its pipe, in process: hands out the tasks, keeps what is sent."""
+
+    def __init__(self, tasks):
+        self.tasks = list(tasks) + [None]
+        self.sent = []
+
+    def recv(self):
+        return self.tasks.pop(0)
+
+    def send(self, msg):
+        self.sent.append(msg)
+
+
+def test_worker_freezes_long_lived_objects_after_an_engines_first_script(tmp_path):
+    import gc
+
+    from sqllogictest_runner.harness import _worker_main
+
+    script = tmp_path / "t.test"
+    script.write_text("statement ok\nCREATE TABLE t(a)\n\nquery I\nSELECT 1\n----\n1\n")
+    gc.unfreeze()
+    try:
+        pipe = _TaskPipe([(1, str(script), "t.test", "sqlite3"), (2, str(script), "t.test", "sqlite3")])
+        _worker_main(pipe)
+        frozen = gc.get_freeze_count()
+        assert [m[0] for m in pipe.sent if m[0] == "r"] == ["r", "r"]
+        assert all(m[2].failed == 0 and m[2].records_run == 2 for m in pipe.sent if m[0] == "r")
+        assert frozen > 1000  # the interpreter's and harness's modules at least
+    finally:
+        gc.unfreeze()
