@@ -37,10 +37,12 @@ def parse_one(sql: str, start: int = 0) -> Parsed | None:
     if parsed is not None:
         cache[key] = parsed
         if len(cache) > CACHE_SIZE:
-            try:
-                del cache[next(iter(cache))]
-            except (KeyError, RuntimeError, StopIteration):  # (another thread's doing)
-                pass
+            for oldest in cache:  # (the first key: a loop over the dict, no iterator made)
+                try:
+                    del cache[oldest]
+                except KeyError:  # (another thread's doing)
+                    pass
+                break
     return parsed
 
 
