@@ -10,7 +10,8 @@ never makes loops (``_loops.pyx`` does).
 from sqlengine.compiler._loops cimport (WhereLoop, build_loops, c_est_log, c_log_add, c_log_est,
                                          coll_name, new_loop)
 from sqlengine.compiler._resolve cimport Scope, Source, comparison_collation, slot, slot_offset
-from sqlengine.compiler._terms cimport Operand, WhereClause, WhereTerm, column_ref
+from sqlengine.compiler._terms cimport (Operand, WhereClause, WhereTerm, column_ref,
+                                         obj_id)
 from sqlengine.compiler._loops import log_est
 from sqlengine.compiler.plan_cols cimport columns_used
 from sqlengine.compiler.plan_terms import or_to_in
@@ -126,7 +127,10 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
     hints = _index_hints(core, n) if core is not None else None
     loops = build_loops(scope, wc, col_used, allowed, ob_cols, hints)
     cdef int n_row0 = 48 if scope.outer is not None else 0
-    res = solve(loops, n, n_row0, fixed)
+    # (the second pass below weighs the order on complete paths only: it resumes from
+    # the partial paths this pass keeps in ``resume`` before its last step)
+    cdef list resume = [] if ord_obs is not None and not fixed else None
+    res = _solve(loops, n, n_row0, fixed, None, resume)
     if res is None:  # cannot happen: a full scan has no prerequisites
         return [WhereLoop(i, "scan") for i in range(n)], 0, (), False, d_mode
     best, n_row = res
@@ -142,7 +146,7 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
                              lim, distinct is not None)
         check = new_checker(scope, wc, ord_obs,
                             (_GROUP if group else 0) if order_by else _DISTINCT)
-        res = solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost))
+        res = _solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost), resume)
         if res is not None:
             best = res[0]
         if order_by:
@@ -234,19 +238,39 @@ cdef tuple _sorted_by_group(scope, wc, list obs, best, int n_ordered, backwards,
     return list(best), n_ordered, backwards, False, d_mode
 
 
+cdef object T_SelectCore = A.SelectCore
+cdef Py_ssize_t F_CORE_FROM = slot_offset(A.SelectCore, "from_")
+cdef Py_ssize_t F_JOIN_LEFT = slot_offset(A.Join, "left")
+cdef Py_ssize_t F_JOIN_RIGHT = slot_offset(A.Join, "right")
+cdef Py_ssize_t F_REF_INDEXED_BY = slot_offset(A.TableRef, "indexed_by")
+cdef Py_ssize_t F_REF_NOT_INDEXED = slot_offset(A.TableRef, "not_indexed")
+
+
 cdef dict _index_hints(core, int n):
     """{source index: TableRef} for the FROM items written with INDEXED BY or NOT INDEXED
-    (the sources are made from the FROM items in this order), or None."""
+    (the sources are made from the FROM items in this order), or None (also when there
+    is none). The nodes of the exact AST classes are read from their slots."""
     cdef list items = []
-    cdef list stack = [core.from_]
+    cdef bint hinted = False
+    cdef list stack = [slot(core, F_CORE_FROM) if type(core) is T_SelectCore else core.from_]
     while stack:  # the FROM items left to right (a Join's left side first)
         f = stack.pop()
-        if isinstance(f, T_Join):
+        t = type(f)
+        if t is T_Join:
+            stack.append(slot(f, F_JOIN_RIGHT))
+            stack.append(slot(f, F_JOIN_LEFT))
+        elif t is T_TableRef:
+            items.append(f)
+            if slot(f, F_REF_NOT_INDEXED) or slot(f, F_REF_INDEXED_BY):
+                hinted = True
+        elif isinstance(f, T_Join):
             stack.append(f.right)
             stack.append(f.left)
         elif f is not None:
             items.append(f)
-    if len(items) != n:
+            if isinstance(f, T_TableRef) and (f.not_indexed or f.indexed_by):
+                hinted = True
+    if not hinted or len(items) != n:
         return None
     return {i: t for i, t in enumerate(items)
             if isinstance(t, T_TableRef) and (t.not_indexed or t.indexed_by)}
@@ -381,6 +405,16 @@ cpdef object solve(loops, int n, int n_row0=0, bint fixed_order=False, order=Non
     ``order``: (a function giving the number of ORDER BY terms a sequence of loops
     satisfies, the number of terms, the sort cost by number satisfied); the order is
     judged on complete paths."""
+    return _solve(loops, n, n_row0, fixed_order, order, None)
+
+
+cdef object _solve(loops, int n, int n_row0, bint fixed_order, order, list resume):
+    """solve(); ``resume`` (two sources or more): an empty list receives what the last
+    step starts from (the paths over all sources but one, their frontiers grown, and the
+    loops without prerequisites), and a list so filled makes a search of the same loops
+    start at that step. Only the last step judges the order, so a search with an
+    ``order`` may resume from one without (SQLite's second pass differs from its first
+    in the complete paths only)."""
     cdef int mx_choice
     if n <= 1 or fixed_order:
         mx_choice = 1
@@ -393,28 +427,23 @@ cpdef object solve(loops, int n, int n_row0=0, bint fixed_order=False, order=Non
     if n == 1:
         return solve_one(loops, n_row0, order)
     cdef WhereLoop lp
-    cdef list free = []
-    for lp in loops:
-        if not lp.prereq:
-            free.append(lp)
-    cdef list free_loops = sorted_by_run(free)
-    cdef dict deps = {}  # source index -> the loops needing it
-    cdef unsigned long long m
-    cdef int i
-    for lp in loops:
-        m = lp.prereq
-        i = 0
-        while m and i < n:
-            if m & 1:
-                deps.setdefault(i, []).append(lp)
-            m >>= 1
-            i += 1
     ordered_by = sort_cost = None
     cdef int n_ob = 0
     if order is not None:
         ordered_by, n_ob, sort_cost = order
     cdef int last_step = n - 1
-    cdef list paths = [new_path(0, n_row0, 0, 0, (), [])]
+    cdef int first_step = 0
+    cdef list paths, free_loops
+    cdef dict deps = None  # source index -> the loops needing it
+    cdef bint resumed = bool(resume)
+    if resumed:
+        paths = <list>resume[0]
+        free_loops = <list>resume[1]
+        first_step = last_step
+    else:
+        free_loops = _free_loops(loops)
+        deps = _deps(loops, n)
+        paths = [new_path(0, n_row0, 0, 0, (), [])]
     cdef dict nxt
     cdef int step, mx_cost, base, cost, unsorted, n_out, k, prow, punsorted
     cdef unsigned long long step_bit, pmask, mask
@@ -422,25 +451,24 @@ cpdef object solve(loops, int n, int n_row0=0, bint fixed_order=False, order=Non
     cdef Path path, pt
     cdef list frontier, group
     cdef tuple ploops, nl
-    for step in range(n):
+    for step in range(first_step, n):
         nxt = {}
         mx_cost = 1 << 30  # the worst surviving cost once nxt is full
         step_bit = 1ULL << step  # (the one source a fixed order may place now)
         judge_order = ordered_by is not None and step == last_step
-        paths = sort_paths(paths)  # good paths first: the bar rises early
+        if not resumed:
+            paths = sort_paths(paths)  # good paths first: the bar rises early
+            for path in paths:
+                _grow_frontier(path, deps)
+            if step == last_step and resume is not None:
+                resume.append(paths)
+                resume.append(free_loops)
         for path in paths:
             pmask = path.mask
             prow = path.n_row
             punsorted = path.unsorted
             ploops = path.loops
             frontier = path.frontier
-            if ploops:
-                frontier = [e for e in frontier if not (<WhereLoop>e).bit & pmask]
-                for e in deps.get((<WhereLoop>ploops[-1]).src_i, ()):
-                    lp = <WhereLoop>e
-                    if not lp.prereq & ~pmask and not lp.bit & pmask:
-                        frontier.append(lp)
-                path.frontier = frontier
             if punsorted > mx_cost:
                 continue
             for group in (frontier, free_loops):
@@ -493,6 +521,50 @@ cpdef object solve(loops, int n, int n_row0=0, bint fixed_order=False, order=Non
         if pt.cost < best.cost:
             best = pt
     return best.loops, best.n_row
+
+
+cdef list _free_loops(loops):
+    """The loops without prerequisites, by run cost (sorted_by_run)."""
+    cdef list free = []
+    cdef WhereLoop lp
+    for lp in loops:
+        if not lp.prereq:
+            free.append(lp)
+    return sorted_by_run(free)
+
+
+cdef dict _deps(loops, int n):
+    """{source index: the loops needing it}."""
+    cdef dict deps = {}
+    cdef WhereLoop lp
+    cdef unsigned long long m
+    cdef int i
+    for lp in loops:
+        m = lp.prereq
+        i = 0
+        while m and i < n:
+            if m & 1:
+                deps.setdefault(i, []).append(lp)
+            m >>= 1
+            i += 1
+    return deps
+
+
+cdef int _grow_frontier(Path path, dict deps) except -1:
+    """A path's frontier as its next step looks at it: without the loops of the sources
+    it placed, with the loops its newest source enables."""
+    cdef unsigned long long pmask = path.mask
+    cdef tuple ploops = path.loops
+    cdef WhereLoop lp
+    if not ploops:
+        return 0
+    cdef list frontier = [e for e in path.frontier if not (<WhereLoop>e).bit & pmask]
+    for e in deps.get((<WhereLoop>ploops[-1]).src_i, ()):
+        lp = <WhereLoop>e
+        if not lp.prereq & ~pmask and not lp.bit & pmask:
+            frontier.append(lp)
+    path.frontier = frontier
+    return 0
 
 
 cdef list sort_paths(list paths):
@@ -909,9 +981,10 @@ cdef class OrderChecker:
 cdef tuple _ONE_ROW = (True, None, {})
 cdef tuple _ROWID_ORDER = (False, ((-1, False, None, True),), {})
 cdef tuple _NO_ORDER = (False, None, {})
-# id(index) -> (index, its table, {(number of equalities, bits of the IN ones): the
-# order keys of a loop on the index}): the keys depend on the schema alone, and most
-# statements read the same few indexes; the entry holds the index so its id stays unique
+# id(index) -> (index, its table, {number of equalities, or (that number, bits of the IN
+# ones) when there are IN ones: the order keys of a loop on the index}): the keys depend
+# on the schema alone, and most statements read the same few indexes; the entry holds
+# the index so its id stays unique
 cdef dict _keys_memo = {}
 
 
@@ -923,32 +996,44 @@ cdef tuple _loop_keys(scope, WhereLoop lp):
     # an IN list is walked in its column's order: that column orders the rows
     cdef unsigned long long in_bits = 0
     cdef Py_ssize_t j = 0
-    cdef Py_ssize_t ne = len(lp.eq)
-    for o in lp.eq:
+    cdef tuple eq = lp.eq
+    cdef Py_ssize_t ne = len(eq)
+    for o in eq:
         if o.op == "IN":
             in_bits |= 1ULL << (j if j < 63 else 63)
         j += 1
-    if not in_bits and (kind == "rowid_eq" or (
-            ix is not None and ix.unique and ne == len(ix.columns))):
-        return _ONE_ROW
-    if kind == "scan" or kind == "rowid_range" or kind == "rowid_eq":
-        return _ROWID_ORDER
     if ix is None:
+        if kind == "rowid_eq" and not in_bits:
+            return _ONE_ROW
+        if kind == "scan" or kind == "rowid_range" or kind == "rowid_eq":
+            return _ROWID_ORDER
         return _NO_ORDER
-    table = scope.sources[lp.src_i].table
+    if type(scope) is Scope:  # (the fields read in C)
+        table = (<Source>(<Scope>scope).sources[lp.src_i]).table
+    else:
+        table = scope.sources[lp.src_i].table
     if ne >= 63:
-        return _index_keys(table, ix, lp.eq)
-    hit = _keys_memo.get(id(ix))
+        return _index_answer(table, ix, eq, in_bits)
+    ix_id = obj_id(ix)
+    hit = _keys_memo.get(ix_id)
     if hit is None or (<tuple>hit)[0] is not ix or (<tuple>hit)[1] is not table:
         if len(_keys_memo) > 256:
             _keys_memo.clear()
-        hit = _keys_memo[id(ix)] = (ix, table, {})
+        hit = _keys_memo[ix_id] = (ix, table, {})
     cdef dict per = (<tuple>hit)[2]
-    key = (ne, in_bits)
+    key = (ne, in_bits) if in_bits else <object>ne
     ans = per.get(key)
     if ans is None:
-        ans = per[key] = _index_keys(table, ix, lp.eq)
+        ans = per[key] = _index_answer(table, ix, eq, in_bits)
     return <tuple>ans
+
+
+cdef tuple _index_answer(table, ix, tuple eq, unsigned long long in_bits):
+    """_loop_keys' answer for a loop on index ``ix`` with the equalities ``eq`` (the IN
+    ones ``in_bits``): one row for equalities on every column of a unique index."""
+    if not in_bits and ix.unique and len(eq) == len(ix.columns):
+        return _ONE_ROW
+    return _index_keys(table, ix, eq)
 
 
 cdef tuple _index_keys(table, ix, tuple eq):
