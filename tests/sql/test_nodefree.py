@@ -140,3 +140,30 @@ def test_parsed_statements_are_freed():
         del parsed
     gc.collect()
     assert len(gc.get_objects()) - before < 20
+
+
+def test_deep_trees_of_nodes_lists_and_subclasses_are_freed():
+    """Nodes in lists in nodes, and Python subclasses among them, many levels deep: the
+    first levels are freed by plain recursion, the deeper ones through the trashcan
+    (_nodefree.free_depth: its count of node frees under way is back to 0 after each)."""
+    class Sub(A.Unary):
+        __slots__ = ("extra",)
+
+    plain_depth, under_way = _nodefree.free_depth()
+    assert plain_depth > 1 and under_way == 0
+    for depth in (plain_depth - 1, plain_depth, plain_depth + 1, 3 * plain_depth, 100_000):
+        for shape in range(3):
+            held = Held()
+            ref = weakref.ref(held)
+            node = A.Literal(held)
+            for i in range(depth):
+                if shape == 1 and i % 2:
+                    node = A.InList(A.Literal(i), [A.Literal(i), node])
+                elif shape == 2 and i % 3 == 0:
+                    node = Sub("-", node, i)
+                    node.extra = [node.operand]
+                else:
+                    node = A.Unary("-", node, i)
+            del held, node
+            assert ref() is None, (depth, shape)
+            assert _nodefree.free_depth()[1] == 0
