@@ -91,6 +91,8 @@ cdef class Statement:
                 raise InterfaceError("Error binding parameter - probably unsupported type.")
         if type(value) is int and not (-9223372036854775808 <= value <= 9223372036854775807):
             raise OverflowError("Python int too large to convert to SQLite INTEGER")
+        if type(value) is float and value != value:  # (NaN binds NULL, as in SQLite)
+            value = None
         self._bindings[index] = value
 
     def bind_all(self, values):

@@ -1077,8 +1077,9 @@ def plain_bindings(object values, Py_ssize_t n):
     """The bound-parameter list ``[None, v1, ..., vn]`` (index i is ?i) of a tuple or list
     of exactly ``n`` plain values (None, int, float, str, bytes), checked as sqlite3 binds
     them: an int beyond 64 bits raises OverflowError, a str that cannot be UTF-8 (a lone
-    surrogate) UnicodeEncodeError. None when ``values`` is not such a sequence or holds a
-    value of another type (the caller then binds one by one)."""
+    surrogate) UnicodeEncodeError; a NaN binds NULL, as sqlite3_bind_double stores it. None
+    when ``values`` is not such a sequence or holds a value of another type (the caller
+    then binds one by one)."""
     cdef type t = type(values)
     cdef list out
     cdef Py_ssize_t i
@@ -1099,7 +1100,10 @@ def plain_bindings(object values, Py_ssize_t n):
         elif t is str:
             if not (<str>v).isascii():
                 (<str>v).encode("utf-8")
-        elif v is not None and t is not float and t is not bytes:
+        elif t is float:
+            if v != v:  # (NaN)
+                v = None
+        elif v is not None and t is not bytes:
             return None
         out[i + 1] = v
     return out

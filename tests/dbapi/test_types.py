@@ -30,6 +30,27 @@ def test_roundtrip(con, value):
     assert con.execute("select v from t").fetchone() == (value,)
 
 
+class _Float(float):
+    pass
+
+
+@pytest.mark.engine
+def test_nan_binds_null(con):
+    """A NaN parameter binds NULL (sqlite3_bind_double), by every binding path: ?, ?N and
+    named parameters, a float subclass, executemany; infinities stay REAL."""
+    nan = float("nan")
+    con.execute("create table t(a real, b)")
+    con.execute("insert into t values(?, ?)", (nan, _Float(nan)))
+    con.execute("insert into t values(:x, :x)", {"x": nan})
+    con.executemany("insert into t values(?, ?)", [(nan, 1), [2, nan]])
+    assert con.execute("select a, typeof(a), b, typeof(b) from t").fetchall() == [
+        (None, "null", None, "null"), (None, "null", None, "null"),
+        (None, "null", 1, "integer"), (2.0, "real", None, "null")]
+    assert con.execute("select ? is null, typeof(?1), typeof(?2), ?3, ?4", (
+        nan, _Float(nan), float("inf"), float("-inf"))).fetchone() == (
+        1, "null", "null", float("inf"), float("-inf"))
+
+
 def test_large_values(con):
     con.execute("create table t(s, b)")
     s = "x" * 100_000
