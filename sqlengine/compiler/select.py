@@ -923,6 +923,29 @@ def _collect_aggs(p, exprs, refs=None):
     return aggs
 
 
+def _check_group_aggs(p, group_by, result_exprs):
+    """SQLite's errors for aggregate calls in the GROUP BY terms ``group_by`` (numbers and
+    aliases replaced by the result expressions ``result_exprs`` themselves). SQLite flags
+    a term by what its resolver met in it: a term calling an aggregate in its own text, or
+    that is a result column's number or alias, fails as "aggregate functions are not
+    allowed in the GROUP BY clause"; one that reaches the aggregates of a result column
+    only through a number or alias inside it (``2 COLLATE nocase``, ``c + 1``) is
+    unflagged and fails when coded, "misuse of aggregate: f()" naming the last call coded."""
+    unflagged = None
+    own = None
+    for g in group_by:
+        aggs = _collect_aggs(p, [g])
+        if not aggs:
+            continue
+        if own is None:
+            own = {id(a) for a in _collect_aggs(p, result_exprs)}
+        if any(g is x for x in result_exprs) or any(id(a) not in own for a in aggs):
+            raise OperationalError("aggregate functions are not allowed in the GROUP BY clause")
+        unflagged = aggs[-1]
+    if unflagged is not None and not p.values_unused:  # (uncoded: no error)
+        raise OperationalError(f"misuse of aggregate: {unflagged.name}()")
+
+
 def _collect_columns(scope, exprs):
     """Columns of this scope read outside aggregates (kept per group), in the order a
     pre-order walk meets them (subqueries included)."""
@@ -1078,7 +1101,9 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
                 if k < 1 or k > n_res:
                     raise OperationalError(
                         f"{_ordinal(len(group_by) + 1)} GROUP BY term out of range - should be between 1 and {n_res}")
-                group_by.append(result_exprs[k - 1])
+                # (the column's expression, under the term's outermost COLLATE if any)
+                x = result_exprs[k - 1]
+                group_by.append(x if inner is g else Collate(x, g.collation, g.pos))
             else:
                 group_by.append(g)
     # The parser tells when the core holds no function call at all (then no aggregate);
@@ -1090,10 +1115,8 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         # (each clause's calls that belong further out leave, and those its subqueries
         # hand up come in: compiler/aggscope.py)
         aggs = attach_aggregates(p, scope, _collect_aggs(p, result_exprs, refs), refs)
-        if group_by and feats & FEAT_FUNCTION:
-            for _a in _collect_aggs(p, group_by):
-                raise OperationalError(
-                    "aggregate functions are not allowed in the GROUP BY clause")
+        if group_by and feats & FEAT_FUNCTION and _collect_aggs(p, group_by):
+            _check_group_aggs(p, group_by, result_exprs)
     else:
         aggs = []
     if having is not None:
