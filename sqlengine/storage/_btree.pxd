@@ -36,7 +36,8 @@ cdef class MemPage:
     cdef public int usable
     cdef int max_local
     cdef int min_local
-    cdef public object pending      # (cells, right child) when the content overflows the page
+    cdef public object pending      # (cells, right child) when the content overflows the page,
+                                    # or (None, right child, cell, slot): see _pending_cells
     cdef int parse(self) except -1
     cdef int cell_offset(self, int i) except -1
     cdef int parse_cell(self, int off, CellInfo* info) except -1
@@ -48,9 +49,12 @@ cdef class MemPage:
     cdef int nfree(self) except -1
     cdef int free_space(self, int start, int size) except -1
     cdef int insert_cell_at(self, int i, bytes cell) except -1
+    cdef int rebuild_with(self, int i, bytes cell) except -1
     cdef int drop_cell(self, int i) except -1
     cdef int capacity(self, int ptype)
-    cdef void build(self, list cells, int ptype, uint32_t rc)
+    cdef int build(self, list cells, int ptype, uint32_t rc) except -1
+    cdef int build_from(self, unsigned char** ptrs, const int* sizes, int n, int ptype,
+                        uint32_t rc) except -1
 
 @cython.final
 cdef class BtCursor:
@@ -142,7 +146,6 @@ cdef class BtCursor:
     cdef int balance(self) except -1
     cdef bint underfull(self, MemPage p) except -1
     cdef int balance_root(self, MemPage root) except -1
-    cdef list content(self, MemPage p)
     cdef bint edit_parent(self, MemPage parent, int first, int n, list newdivs, uint32_t lastpg) except -1
     cdef int balance_nonroot(self, MemPage parent, int pi, MemPage page) except -1
     cdef object column_or(self, Py_ssize_t i, object dflt, bint* done)

@@ -48,6 +48,16 @@ cdef enum:
     CURSOR_REQUIRESEEK = 2
 
 
+# balancing's cell arrays (see balance_nonroot): pointers and sizes, no object per cell
+cdef struct Gather:
+    unsigned char** ptrs      # each cell's bytes (no copy of its own)
+    int* sizes                # each cell's size (without the 4-byte minimum)
+    int n                     # cells gathered
+    int* ends                 # _pack's page ends (room for a page per cell, plus one)
+    unsigned char* scratch    # copies of the sibling pages and of the dividers
+    int used                  # bytes of scratch taken
+
+
 cdef object corrupt():
     return DatabaseError("database disk image is malformed", code=SQLITE_CORRUPT)
 
@@ -290,11 +300,7 @@ cdef class MemPage:
         cdef int top = self.content_start()
         cdef unsigned char* a
         if top - (self.cell_ptr + 2 * n) < alloc + 2:
-            cells = self.cells()
-            cells.insert(i, cell)
-            if cells_cost(cells) > self.capacity(self.ptype):
-                raise corrupt()
-            self.build(cells, self.ptype, self.right_child())
+            self.rebuild_with(i, cell)
             return 0
         a = self.a
         top -= alloc
@@ -306,6 +312,18 @@ cdef class MemPage:
         put2(a + self.hdr + 3, n + 1)
         put2(a + self.hdr + 5, top)
         self.ncell = n + 1
+        return 0
+
+    cdef int rebuild_with(self, int i, bytes cell) except -1:
+        """Rewrite the page defragmented with ``cell`` inserted at slot i (corrupt when the
+        cells do not fit)."""
+        cdef Gather g
+        _gather_init(&g, self.ncell + 1, 1, self.usable)
+        try:
+            _gather_page(&g, self, cell, i)
+            self.build_from(g.ptrs, g.sizes, g.n, self.ptype, self.right_child())
+        finally:
+            _gather_free(&g)
         return 0
 
     cdef int drop_cell(self, int i) except -1:
@@ -329,16 +347,41 @@ cdef class MemPage:
     cdef int capacity(self, int ptype):
         return self.usable - self.hdr - (8 if (ptype & 8) else 12)
 
-    cdef void build(self, list cells, int ptype, uint32_t rc):
+    cdef int build(self, list cells, int ptype, uint32_t rc) except -1:
         """Rewrite the page with these cells (defragmented)."""
+        cdef Py_ssize_t n = len(cells), i
+        cdef unsigned char** ptrs = <unsigned char**>malloc(sizeof(unsigned char*) * (n + 1))
+        cdef int* sizes = <int*>malloc(sizeof(int) * (n + 1))
+        cdef bytes c
+        if ptrs == NULL or sizes == NULL:
+            free(ptrs)
+            free(sizes)
+            raise MemoryError()
+        for i in range(n):
+            c = <bytes>cells[i]
+            ptrs[i] = <unsigned char*>PyBytes_AS_STRING(c)
+            sizes[i] = <int>PyBytes_GET_SIZE(c)
+        self.build_from(ptrs, sizes, <int>n, ptype, rc)
+        free(ptrs)
+        free(sizes)
+        return 0
+
+    cdef int build_from(self, unsigned char** ptrs, const int* sizes, int n, int ptype,
+                        uint32_t rc) except -1:
+        """Rewrite the page with the n cells at ptrs (of these sizes), defragmented: cell 0
+        last in the page, the free gap zeroed. No cell may lie in this page's buffer; cells
+        that do not fit are refused (corrupt) before anything is written."""
         cdef unsigned char* a = <unsigned char*>PyByteArray_AS_STRING(self.data)
         cdef int hdr = self.hdr
         cdef int hsz = 8 if (ptype & 8) else 12
-        cdef int n = len(cells)
         cdef int ptr = hdr + hsz
         cdef int top = self.usable
         cdef int sz, alloc, i
-        cdef bytes c
+        cdef int need = 2 * n
+        for i in range(n):
+            need += sizes[i] if sizes[i] >= 4 else 4
+        if need > self.usable - ptr:
+            raise corrupt()
         self.a = a
         a[hdr] = ptype
         put2(a + hdr + 1, 0)
@@ -347,11 +390,10 @@ cdef class MemPage:
         if hsz == 12:
             put4(a + hdr + 8, rc)
         for i in range(n):
-            c = <bytes>cells[i]
-            sz = PyBytes_GET_SIZE(c)
+            sz = sizes[i]
             alloc = sz if sz >= 4 else 4
             top -= alloc
-            memcpy(a + top, PyBytes_AS_STRING(c), sz)
+            memcpy(a + top, ptrs[i], sz)
             if alloc > sz:
                 memset(a + top + sz, 0, alloc - sz)
             put2(a + ptr + 2 * i, top)
@@ -359,6 +401,7 @@ cdef class MemPage:
         if top > ptr + 2 * n:
             memset(a + ptr + 2 * n, 0, top - (ptr + 2 * n))
         self.parse()
+        return 0
 
 
 cdef inline int cell_cost(bytes c) noexcept:
@@ -371,6 +414,178 @@ cdef int cells_cost(list cells) except -1:
     for c in cells:
         s += cell_cost(<bytes>c)
     return s
+
+
+# ---------------------------------------------------------------------------------------------
+# balancing's cell arrays
+
+cdef int _gather_init(Gather* g, int ncells, int npages, int usable) except -1:
+    """Room for ncells cells and for copies of npages pages plus their dividers."""
+    g.n = 0
+    g.used = 0
+    g.ptrs = <unsigned char**>malloc(sizeof(unsigned char*) * (ncells + 1))
+    g.sizes = <int*>malloc(sizeof(int) * (ncells + 1))
+    g.ends = <int*>malloc(sizeof(int) * (ncells + 2))
+    g.scratch = <unsigned char*>malloc(<size_t>usable * (2 * npages + 1))
+    if g.ptrs == NULL or g.sizes == NULL or g.ends == NULL or g.scratch == NULL:
+        _gather_free(g)
+        raise MemoryError()
+    return 0
+
+
+cdef void _gather_free(Gather* g) noexcept:
+    free(g.ptrs)
+    free(g.sizes)
+    free(g.ends)
+    free(g.scratch)
+    g.ptrs = NULL
+    g.sizes = NULL
+    g.ends = NULL
+    g.scratch = NULL
+
+
+cdef int _gather_page(Gather* g, MemPage p, bytes extra, int at) except -1:
+    """Append the cells of page p, read from a copy of it (p may then be rebuilt), with the
+    cell ``extra`` (unless None; the caller keeps it referenced) as the page's cell ``at``."""
+    cdef unsigned char* copy = g.scratch + g.used
+    cdef CellInfo info
+    cdef int i, off
+    memcpy(copy, p.a, p.usable)
+    g.used += p.usable
+    for i in range(p.ncell + 1):
+        if i == at and extra is not None:
+            g.ptrs[g.n] = <unsigned char*>PyBytes_AS_STRING(extra)
+            g.sizes[g.n] = <int>PyBytes_GET_SIZE(extra)
+            g.n += 1
+        if i == p.ncell:
+            break
+        off = p.cell_offset(i)
+        p.parse_cell(off, &info)
+        g.ptrs[g.n] = copy + off
+        g.sizes[g.n] = info.size
+        g.n += 1
+    return 0
+
+
+cdef list _pending_cells(MemPage p):
+    """The cells of an overflowing page (p.pending set) as a list: pending's own list, or,
+    for an overflow cell waiting beside the page's cells (pending is ``(None, right child,
+    cell, slot)``), the page's cells with that cell inserted."""
+    cdef tuple pend = <tuple>p.pending
+    if pend[0] is not None:
+        return <list>pend[0]
+    cells = p.cells()
+    cells.insert(<int>pend[3], pend[2])
+    return cells
+
+
+cdef int _gather_list(Gather* g, list cells) except -1:
+    """Append the cells of a pending list (the caller keeps the list referenced)."""
+    cdef bytes c
+    for c in cells:
+        g.ptrs[g.n] = <unsigned char*>PyBytes_AS_STRING(c)
+        g.sizes[g.n] = PyBytes_GET_SIZE(c)
+        g.n += 1
+    return 0
+
+
+cdef int _gather_copy(Gather* g, const unsigned char* src, int size) except -1:
+    """Append a cell copied into the scratch buffer (a divider taken from the parent)."""
+    cdef unsigned char* copy = g.scratch + g.used
+    memcpy(copy, src, size)
+    g.used += size
+    g.ptrs[g.n] = copy
+    g.sizes[g.n] = size
+    g.n += 1
+    return 0
+
+
+cdef bytes _divider(uint32_t pgno, const unsigned char* body, int size, int64_t rowid):
+    """A divider cell for the parent: the left child's pgno, then ``size`` bytes of body,
+    or (body NULL) the varint of ``rowid`` (a table's interior cell)."""
+    cdef unsigned char vb[10]
+    cdef bytes out
+    cdef unsigned char* o
+    if body == NULL:
+        size = put_varint(vb, <uint64_t>rowid)
+        body = vb
+    out = PyBytes_FromStringAndSize(NULL, 4 + size)
+    o = <unsigned char*>PyBytes_AS_STRING(out)
+    put4(o, pgno)
+    memcpy(o + 4, body, size)
+    return out
+
+
+cdef int _pack(const int* sizes, int N, int cap, bint leafdata, int* ends) except -1:
+    """Split N cells (of these sizes) over pages of ``cap`` bytes: sets ends[j], the
+    exclusive end of page j's cells, and returns the number of pages; for non-leafdata
+    trees the cell at ends[j] is the divider between pages j and j+1. Greedy packing, then
+    cells move right while that evens the pages out."""
+    cdef int* costs = <int*>malloc(sizeof(int) * (N + 1))
+    cdef int* used_of = <int*>malloc(sizeof(int) * (N + 2))
+    cdef int i, j, k = 0, used, start, st, st_left, e, moved, moved_in, moved_out
+    cdef int skip = 0 if leafdata else 1
+    if costs == NULL or used_of == NULL:
+        free(costs)
+        free(used_of)
+        raise MemoryError()
+    try:
+        for i in range(N):
+            costs[i] = (sizes[i] if sizes[i] >= 4 else 4) + 2
+        i = 0
+        while i < N:
+            used = 0
+            start = i
+            while i < N and used + costs[i] <= cap:
+                used += costs[i]
+                i += 1
+            if i == start:
+                raise corrupt()
+            ends[k] = i
+            k += 1
+            if skip and i < N:
+                i += 1
+                if i == N:
+                    # the divider would be the last cell: it becomes the single cell of a
+                    # last page and the previous cell the divider
+                    if ends[k - 1] - (0 if k == 1 else ends[k - 2] + 1) <= 1:
+                        raise corrupt()
+                    ends[k - 1] -= 1
+                    ends[k] = N
+                    k += 1
+        if k == 0:
+            ends[0] = 0
+            k = 1
+        for j in range(k):
+            st = 0 if j == 0 else ends[j - 1] + skip
+            used_of[j] = 0
+            for i in range(st, ends[j]):
+                used_of[j] += costs[i]
+        for j in range(k - 1, 0, -1):
+            while True:
+                st_left = 0 if j == 1 else ends[j - 2] + skip
+                e = ends[j - 1]
+                if e - st_left <= 1:
+                    break
+                if leafdata:
+                    moved = costs[e - 1]
+                    if used_of[j] + moved > cap or used_of[j] + moved > used_of[j - 1] - moved:
+                        break
+                    used_of[j] += moved
+                    used_of[j - 1] -= moved
+                else:
+                    moved_in = costs[e]
+                    moved_out = costs[e - 1]
+                    if (used_of[j] + moved_in > cap
+                            or used_of[j] + moved_in > used_of[j - 1] - moved_out):
+                        break
+                    used_of[j] += moved_in
+                    used_of[j - 1] -= moved_out
+                ends[j - 1] = e - 1
+        return k
+    finally:
+        free(costs)
+        free(used_of)
 
 
 @cython.final
@@ -1703,7 +1918,7 @@ cdef class BtCursor:
             del cells[leaf.ncell - 1]
             leaf.build(cells, leaf.ptype, 0)
             self.mark_dirty(p)
-            pcells = p.pending[0] if p.pending is not None else p.cells()
+            pcells = _pending_cells(p) if p.pending is not None else p.cells()
             pcells[i] = pack4(left) + pred
             if cells_cost(pcells) <= p.capacity(p.ptype):
                 p.build(pcells, p.ptype, p.right_child())
@@ -1769,18 +1984,14 @@ cdef class BtCursor:
             p.ncell = n + 1
             return 0
         if p.nfree() >= alloc + 2:
-            cells = p.cells()
-            cells.insert(i, cell)
-            p.build(cells, p.ptype, p.right_child())
+            p.rebuild_with(i, cell)
             return 0
         if (p.intkey and i == n and self.depth > 0
                 and self.idx[self.depth - 1] == (<MemPage>self.pages[self.depth - 1]).ncell
                 and (<MemPage>self.pages[self.depth - 1]).pending is None):
             self.balance_quick(p, cell)
             return 0
-        cells = p.cells()
-        cells.insert(i, cell)
-        p.pending = (cells, p.right_child())
+        p.pending = (None, p.right_child(), cell, i)   # (see _pending_cells)
         self.balance()
         return 0
 
@@ -1846,7 +2057,8 @@ cdef class BtCursor:
             if guard > MAX_DEPTH:
                 raise corrupt()
             # balance_deeper: the root's content moves to a new child
-            cells, rc = root.pending
+            cells = _pending_cells(root)
+            rc = root.pending[1]
             child = self.bt.allocate_page()
             child.pending = (cells, rc)
             child.ptype = root.ptype
@@ -1870,13 +2082,6 @@ cdef class BtCursor:
                 root.build(cells, child.ptype, child.right_child())
                 self.bt.free_page(child.pgno)
         return 0
-
-    cdef list content(self, MemPage p):
-        if p.pending is not None:
-            return [list(p.pending[0]), p.pending[1]]
-        if not p.parsed:
-            p.parse()
-        return [p.cells(), p.right_child()]
 
     cdef bint edit_parent(self, MemPage parent, int first, int n, list newdivs,
                           uint32_t lastpg) except -1:
@@ -1906,20 +2111,37 @@ cdef class BtCursor:
 
     cdef int balance_nonroot(self, MemPage parent, int pi, MemPage page) except -1:
         """Redistribute the cells of ``page`` (child pi of parent) and up to two siblings over
-        as many pages as they need, rewriting the parent's dividers."""
-        cdef int nchild, first, n, j, k, N, cap, i
+        as many pages as they need, rewriting the parent's dividers.
+
+        As SQLite's balance_nonroot, the cells are not copied one by one into objects: the
+        siblings' pages are copied whole into one scratch buffer (they are rebuilt in place)
+        and every cell is a pointer and a size in C arrays (``Gather``), pointing into that
+        copy, into a divider copied from the parent, or into the bytes of a page's pending
+        list (kept referenced until the end)."""
+        cdef int nchild, first, n, j, k, N, cap, st, cnt
         cdef MemPage s, np_
         cdef int ptype
         cdef bint leafdata, leaf
-        pcont = self.content(parent)
-        pcells = <list>pcont[0]
-        prc = pcont[1]
-        nchild = len(pcells) + 1
+        cdef uint32_t pg, rc, last_rc, prc = 0, lastpg
+        cdef list pcells = None
+        cdef list sibs = []
+        cdef list keep = []
+        cdef list newdivs = []
+        cdef list newpages = []
+        cdef Gather g
+        cdef CellInfo info
+        cdef int off
+        cdef unsigned char* dv
+        cdef bytes d
+        if parent.pending is not None:
+            pcells = _pending_cells(parent)
+            prc = parent.pending[1]
+            nchild = len(pcells) + 1
+        else:
+            nchild = parent.ncell + 1
         if pi < 0 or pi >= nchild:
             raise corrupt()
-        if nchild == 1:
-            first = 0
-        elif pi == 0:
+        if nchild == 1 or pi == 0:
             first = 0
         elif pi == nchild - 1:
             first = pi - 2
@@ -1928,82 +2150,111 @@ cdef class BtCursor:
         if first < 0:
             first = 0
         n = min(3, nchild - first)
-        sibs = []
+        N = 0
         for j in range(first, first + n):
-            pg = (get4(<unsigned char*>PyBytes_AS_STRING(<bytes>pcells[j])) if j < len(pcells)
-                  else prc)
-            if pg == page.pgno:
+            if pcells is not None:
+                pg = (get4(<unsigned char*>PyBytes_AS_STRING(<bytes>pcells[j])) if j < len(pcells)
+                      else prc)
+            else:
+                pg = parent.child(j)
+            if pg == <uint32_t>page.pgno:
                 s = page
             else:
                 s = self.get_page(pg)
                 if s.intkey != page.intkey or s.leaf != page.leaf:
                     raise corrupt()
+            if s.pending is not None:
+                N += len(<list>s.pending[0]) if s.pending[0] is not None else s.ncell + 1
+            else:
+                if not s.parsed:
+                    s.parse()
+                N += s.ncell
             sibs.append(s)
         ptype = page.ptype
         leaf = page.leaf
         leafdata = leaf and page.intkey
-        # gather every cell, with the dividers turned into cells where the tree keeps them
-        allc = []
-        last_rc = 0
-        for j in range(n):
-            s = <MemPage>sibs[j]
-            cont = self.content(s)
-            allc.extend(<list>cont[0])
-            last_rc = cont[1]
-            if j < n - 1:
-                div = <bytes>pcells[first + j]
-                if leafdata:
-                    pass
-                elif leaf:
-                    allc.append(div[4:])
+        N += n - 1
+        _gather_init(&g, N, n, self.usable)
+        try:
+            # gather every cell, with the dividers turned into cells where the tree keeps them
+            last_rc = 0
+            for j in range(n):
+                s = <MemPage>sibs[j]
+                pend = s.pending
+                if pend is None:
+                    _gather_page(&g, s, None, 0)
+                    last_rc = s.right_child()
                 else:
-                    allc.append(pack4(last_rc) + div[4:])
-        N = len(allc)
-        cap = self.usable - (8 if leaf else 12)
-        ends = _pack(allc, N, cap, leafdata)
-        k = len(ends)
-        # pages: reuse the siblings, allocate more if needed
-        newpages = []
-        for j in range(k):
-            if j < n:
-                np_ = <MemPage>sibs[j]
-                self.mark_dirty(np_)
-            else:
-                np_ = self.bt.allocate_page()
-            newpages.append(np_)
-        newdivs = []
-        for j in range(k):
-            np_ = <MemPage>newpages[j]
-            st = 0 if j == 0 else ends[j - 1] + (0 if leafdata else 1)
-            cells_j = allc[st:ends[j]]
-            if leaf:
-                rc = 0
-            elif j < k - 1:
-                rc = get4(<unsigned char*>PyBytes_AS_STRING(<bytes>allc[ends[j]]))
-            else:
-                rc = last_rc
-            np_.pending = None
-            np_.build(cells_j, ptype, rc)
-            if j < k - 1:
-                if leafdata:
-                    rid = np_.cell_rowid(np_.ncell - 1)
-                    newdivs.append(pack4(np_.pgno) + _varint_bytes(<uint64_t>rid))
-                elif leaf:
-                    newdivs.append(pack4(np_.pgno) + <bytes>allc[ends[j]])
+                    keep.append(pend)
+                    if pend[0] is None:
+                        _gather_page(&g, s, <bytes>pend[2], <int>pend[3])
+                    else:
+                        _gather_list(&g, <list>pend[0])
+                    last_rc = pend[1]
+                if j < n - 1 and not leafdata:
+                    if pcells is not None:
+                        d = <bytes>pcells[first + j]
+                        dv = <unsigned char*>PyBytes_AS_STRING(d)
+                        off = PyBytes_GET_SIZE(d)
+                    else:
+                        off = parent.cell_offset(first + j)
+                        parent.parse_cell(off, &info)
+                        dv = parent.a + off
+                        off = info.size
+                    if leaf:
+                        _gather_copy(&g, dv + 4, off - 4)
+                    else:
+                        _gather_copy(&g, dv, off)
+                        put4(g.ptrs[g.n - 1], last_rc)
+            N = g.n
+            cap = self.usable - (8 if leaf else 12)
+            k = _pack(g.sizes, N, cap, leafdata, g.ends)
+            # pages: reuse the siblings, allocate more if needed
+            for j in range(k):
+                if j < n:
+                    np_ = <MemPage>sibs[j]
+                    self.mark_dirty(np_)
                 else:
-                    newdivs.append(pack4(np_.pgno) + (<bytes>allc[ends[j]])[4:])
+                    np_ = self.bt.allocate_page()
+                newpages.append(np_)
+            for j in range(k):
+                np_ = <MemPage>newpages[j]
+                st = 0 if j == 0 else g.ends[j - 1] + (0 if leafdata else 1)
+                cnt = g.ends[j] - st
+                if leaf:
+                    rc = 0
+                elif j < k - 1:
+                    rc = get4(g.ptrs[g.ends[j]])
+                else:
+                    rc = last_rc
+                np_.pending = None
+                np_.build_from(g.ptrs + st, g.sizes + st, cnt, ptype, rc)
+                if j < k - 1:
+                    if leafdata:
+                        newdivs.append(_divider(np_.pgno, NULL, 0,
+                                                np_.cell_rowid(np_.ncell - 1)))
+                    elif leaf:
+                        newdivs.append(_divider(np_.pgno, g.ptrs[g.ends[j]], g.sizes[g.ends[j]], 0))
+                    else:
+                        newdivs.append(_divider(np_.pgno, g.ptrs[g.ends[j]] + 4,
+                                                g.sizes[g.ends[j]] - 4, 0))
+        finally:
+            _gather_free(&g)
         for j in range(k, n):
             s = <MemPage>sibs[j]
             s.pending = None
             self.bt.free_page(s.pgno)
         lastpg = (<MemPage>newpages[k - 1]).pgno
         self.mark_dirty(parent)
-        if parent.pending is None and self.edit_parent(parent, first, n, newdivs, lastpg):
-            return 0
+        if parent.pending is None:
+            if self.edit_parent(parent, first, n, newdivs, lastpg):
+                return 0
+            pcells = parent.cells()
+            prc = parent.right_child()
         newp = pcells[:first] + newdivs + pcells[first + n - 1:]
         if first + n - 1 < len(pcells):
-            pos = first + k - 1
-            newp[pos] = pack4(lastpg) + (<bytes>newp[pos])[4:]
+            j = first + k - 1
+            newp[j] = pack4(lastpg) + (<bytes>newp[j])[4:]
         else:
             prc = lastpg
         if cells_cost(newp) <= parent.capacity(parent.ptype):
@@ -2012,80 +2263,6 @@ cdef class BtCursor:
         else:
             parent.pending = (newp, prc)
         return 0
-
-
-cdef list _pack(list allc, int N, int cap, bint leafdata):
-    """Split N cells over pages of ``cap`` bytes: returns ends[j], the exclusive end of page
-    j's cells; for non-leafdata trees the cell at ends[j] is the divider between pages j and
-    j+1. Greedy packing, then cells move right while that evens the pages out."""
-    cdef int* costs = <int*>malloc(sizeof(int) * (N + 1))
-    cdef int* ends = <int*>malloc(sizeof(int) * (N + 2))
-    cdef int* sizes = <int*>malloc(sizeof(int) * (N + 2))
-    cdef int i, j, k = 0, used, start, st, st_left, e, moved, moved_in, moved_out
-    cdef int skip = 0 if leafdata else 1
-    if costs == NULL or ends == NULL or sizes == NULL:
-        free(costs)
-        free(ends)
-        free(sizes)
-        raise MemoryError()
-    try:
-        for i in range(N):
-            costs[i] = cell_cost(<bytes>allc[i])
-        i = 0
-        while i < N:
-            used = 0
-            start = i
-            while i < N and used + costs[i] <= cap:
-                used += costs[i]
-                i += 1
-            if i == start:
-                raise corrupt()
-            ends[k] = i
-            k += 1
-            if skip and i < N:
-                i += 1
-                if i == N:
-                    # the divider would be the last cell: it becomes the single cell of a
-                    # last page and the previous cell the divider
-                    if ends[k - 1] - (0 if k == 1 else ends[k - 2] + 1) <= 1:
-                        raise corrupt()
-                    ends[k - 1] -= 1
-                    ends[k] = N
-                    k += 1
-        if k == 0:
-            ends[0] = 0
-            k = 1
-        for j in range(k):
-            st = 0 if j == 0 else ends[j - 1] + skip
-            sizes[j] = 0
-            for i in range(st, ends[j]):
-                sizes[j] += costs[i]
-        for j in range(k - 1, 0, -1):
-            while True:
-                st_left = 0 if j == 1 else ends[j - 2] + skip
-                e = ends[j - 1]
-                if e - st_left <= 1:
-                    break
-                if leafdata:
-                    moved = costs[e - 1]
-                    if sizes[j] + moved > cap or sizes[j] + moved > sizes[j - 1] - moved:
-                        break
-                    sizes[j] += moved
-                    sizes[j - 1] -= moved
-                else:
-                    moved_in = costs[e]
-                    moved_out = costs[e - 1]
-                    if (sizes[j] + moved_in > cap
-                            or sizes[j] + moved_in > sizes[j - 1] - moved_out):
-                        break
-                    sizes[j] += moved_in
-                    sizes[j - 1] -= moved_out
-                ends[j - 1] = e - 1
-        return [ends[j] for j in range(k)]
-    finally:
-        free(costs)
-        free(ends)
-        free(sizes)
 
 
 cdef bytes _varint_bytes(uint64_t v):
