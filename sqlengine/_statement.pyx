@@ -15,7 +15,7 @@ from sqlengine import errors as E
 from sqlengine.compiler.statement import compile_statement
 from sqlengine.errors import OperationalError
 from sqlengine.vdbe._values import plain_bindings
-from sqlengine.vdbe._vm import Vdbe
+from sqlengine.vdbe._vm cimport Vdbe, new_vdbe
 from sqlengine.vdbe.program cimport Program
 
 cdef object ProgrammingError = E.ProgrammingError
@@ -36,9 +36,10 @@ class SchemaChanged(Exception):
 cdef class Statement:
     """One prepared statement (sqlite3_stmt)."""
 
-    cdef public object db, text, ast, vm, column_names, column_decltypes
+    cdef public object db, text, ast, column_names, column_decltypes
     cdef public object param_count, param_names, readonly, is_explain, _bindings
     cdef public Program prog
+    cdef public Vdbe vm     # the run state (its steps and its fields are C calls and reads)
     cdef public bint finalized
     cdef object _explain_rows
     cdef object __weakref__
@@ -54,7 +55,7 @@ cdef class Statement:
 
     cpdef _set_program(self, Program prog):
         self.prog = prog
-        vm = Vdbe(self.db, prog)
+        cdef Vdbe vm = new_vdbe(self.db, prog)
         # a weak reference: a strong one would make every statement a reference cycle,
         # which only the cyclic garbage collector frees
         vm.stmt = PyWeakref_NewRef(self, None)
@@ -111,7 +112,7 @@ cdef class Statement:
     # ---- running ----------------------------------------------------------------------
     def step(self):
         """The next row (a tuple), or None when the run is done."""
-        vm = self.vm
+        cdef Vdbe vm = self.vm
         db = self.db
         if vm.started:
             if vm.done:
@@ -156,7 +157,7 @@ cdef class Statement:
     def step_rows(self, append):
         """Step to the end, handing each row to ``append``: what a loop of step() until it
         returns None does (the DB-API's fetchall), without a call of step() per row."""
-        vm = self.vm
+        cdef Vdbe vm = self.vm
         db = self.db
         if not vm.started or vm.done:  # (not between two rows: step() knows the rest)
             row = self.step()
@@ -164,13 +165,12 @@ cdef class Statement:
                 append(row)
                 row = self.step()
             return
-        step = vm.step
         try:
             while True:
                 if db._interrupted:  # as step(): interrupt() between two rows
                     db._interrupted = False
                     raise OperationalError("interrupted", code=SQLITE_INTERRUPT)
-                row = step()
+                row = vm.step()
                 if row is None:
                     if db._tripped is not None:  # (a ROLLBACK stopped it: step() raises)
                         self.step()
@@ -206,13 +206,14 @@ cdef class Statement:
         self._explain_rows = None
         if db._tripped is not None:
             db._tripped.discard(self)
-        vm = self.vm
+        cdef Vdbe vm = self.vm
         if vm.started or vm.done:  # (a VM that never started is as reset() leaves it)
             if not vm.done:
                 db._stmt_abandon(self)
             vm.reset()
 
     def finalize(self):
+        cdef Vdbe vm
         if not self.finalized:
             self._explain_rows = None
             vm = self.vm

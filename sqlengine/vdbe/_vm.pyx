@@ -310,67 +310,48 @@ cdef object _int_key(object v, int op):
     return None
 
 
+cdef Vdbe new_vdbe(object db, Program prog):
+    """The run state of ``prog`` on connection ``db``, before its first step (the
+    prepared statement makes one per program, and another after a recompile)."""
+    if prog is None:
+        raise TypeError("a Program is needed")
+    # (the Program's fields read as C slots, not Python attribute lookups)
+    cdef array.array opc = <array.array?>prog.opcodes
+    cdef array.array a1 = <array.array?>prog.p1
+    cdef array.array a2 = <array.array?>prog.p2
+    cdef array.array a3 = <array.array?>prog.p3
+    cdef array.array a5 = <array.array?>prog.p5
+    cdef Py_ssize_t n = len(opc)
+    if len(a1) != n or len(a2) != n or len(a3) != n or len(a5) != n \
+            or opc.ob_descr.typecode != b'i' or a5.ob_descr.typecode != b'i' \
+            or a1.ob_descr.typecode != b'q' or a2.ob_descr.typecode != b'q' \
+            or a3.ob_descr.typecode != b'q':
+        raise E.InternalError("malformed program arrays")
+    cdef Vdbe vm = Vdbe.__new__(Vdbe)
+    vm.db = db
+    vm.prog = prog
+    vm._arrays = (opc, a1, a2, a3, a5)
+    vm.n_op = n
+    vm.n_mem = prog.n_mem + 1
+    vm.n_cursor = prog.n_cursor + 1
+    vm.opc = opc.data.as_ints
+    vm.a1 = a1.data.as_longlongs
+    vm.a2 = a2.data.as_longlongs
+    vm.a3 = a3.data.as_longlongs
+    vm.a5 = a5.data.as_ints
+    vm.p4 = prog.p4
+    vm.bindings = [None] * (prog.param_count + 1)
+    vm.stmt = None
+    vm._fresh_lists()
+    vm._reset()
+    return vm
+
+
 cdef class Vdbe:
-    """The run state of one program."""
-    cdef public Program prog
-    cdef public object db
-    # the program's operand arrays (array.array 'i' and 'q'), held so the pointers stay valid
-    cdef object _arrays
-    cdef const int* opc
-    cdef const long long* a1
-    cdef const long long* a2
-    cdef const long long* a3
-    cdef const int* a5
-    cdef Py_ssize_t n_op
-    cdef Py_ssize_t n_mem, n_cursor  # the lengths of mem and cursors (the program's + 1)
-    cdef bint stale                  # reset() left the last run's mem and cursors lists
-    cdef list p4
-    cdef public list mem
-    cdef public list cursors
-    cdef public list bindings
-    cdef public int pc
-    cdef public list once
-    cdef int cmp
-    cdef public long long n_change
-    cdef public long long n_nested  # rows changed by triggers' statements (total_changes only)
-    cdef public bint done
-    cdef public bint started
-    cdef public object error_action
-    cdef public object last_rowid
-    cdef public long long n_ops     # instructions run by this run (the progress handler's clock)
-    cdef public object stmt         # weak reference to the statement running this program, or None
+    """The run state of one program (its fields are declared in ``_vm.pxd``); made by
+    ``new_vdbe``."""
 
-    def __init__(self, db, Program prog not None):
-        # (the Program's fields read as C slots, not Python attribute lookups)
-        cdef array.array opc = <array.array?>prog.opcodes
-        cdef array.array a1 = <array.array?>prog.p1
-        cdef array.array a2 = <array.array?>prog.p2
-        cdef array.array a3 = <array.array?>prog.p3
-        cdef array.array a5 = <array.array?>prog.p5
-        cdef Py_ssize_t n = len(opc)
-        if len(a1) != n or len(a2) != n or len(a3) != n or len(a5) != n \
-                or opc.ob_descr.typecode != b'i' or a5.ob_descr.typecode != b'i' \
-                or a1.ob_descr.typecode != b'q' or a2.ob_descr.typecode != b'q' \
-                or a3.ob_descr.typecode != b'q':
-            raise E.InternalError("malformed program arrays")
-        self.db = db
-        self.prog = prog
-        self._arrays = (opc, a1, a2, a3, a5)
-        self.n_op = n
-        self.n_mem = prog.n_mem + 1
-        self.n_cursor = prog.n_cursor + 1
-        self.opc = opc.data.as_ints
-        self.a1 = a1.data.as_longlongs
-        self.a2 = a2.data.as_longlongs
-        self.a3 = a3.data.as_longlongs
-        self.a5 = a5.data.as_ints
-        self.p4 = prog.p4
-        self.bindings = [None] * (prog.param_count + 1)
-        self.stmt = None
-        self._fresh_lists()
-        self._reset()
-
-    def reset(self):
+    cpdef reset(self):
         """Back to the start of the program. The registers go now (a kept statement
         must not hold the last run's values); their list and the cursors' are made again
         by the next run's first step (a statement reset and never run again, the DB-API's
@@ -417,14 +398,14 @@ cdef class Vdbe:
                 c.bt = None
         return 0
 
-    cdef VCursor _open_table(self, int i, long long root, bint write, object p4):
+    cdef int _open_table(self, int i, long long root, bint write, object p4) except -1:
         """OpenRead/OpenWrite of cursor ``i``. A cursor the slot already holds on the same
         b-tree (an open inside a loop: an inner table's index, an OR term's) is cleared
         and kept, as SQLite's OP_OpenRead keeps it, instead of a new b-tree cursor."""
         cdef VCursor c
         cdef BtCursor bc
+        cdef int kind = K_TABLE
         key_info = None
-        kind = K_TABLE
         if p4 is not None and not isinstance(p4, int):
             key_info = p4
             kind = K_INDEX
@@ -434,15 +415,15 @@ cdef class Vdbe:
             if bc.root == root and bc.writable == write:
                 bc.invalidate()
                 c.reset()
-                return c
+                return 0
         bt = open_cursor(self.db.bt, root, write, key_info)
         c = new_cursor(kind, bt, None, key_info, 0)
         if key_info is not None and type(key_info) is not KeyInfo:
             c.pk_fields = getattr(key_info, "pk_fields", None)
         _set(self.cursors, i, c)
-        return c
+        return 0
 
-    def step(self):
+    cpdef object step(self):
         """Run to the next result row (a tuple) or to the end (None)."""
         if self.stale:
             self._fresh_lists()
@@ -1377,8 +1358,8 @@ cdef class Vdbe:
                 raise E.OperationalError("interrupted", code=E.SQLITE_INTERRUPT)
         return self._next_check(nops)
 
-    cdef object _new_rowid(self, VCursor c):
-        bt = c.bt
+    cdef object _new_rowid(self, object c):
+        bt = (<VCursor>c).bt
         if not bt.last():
             return 1
         v = bt.rowid
