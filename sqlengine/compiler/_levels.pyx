@@ -7,7 +7,10 @@ and ``WhereInfo``, what ``where_begin`` hands its caller. Plain records: they ho
 logic, emit no code and decide nothing.
 """
 
+cimport cython
 
+
+@cython.freelist(8)  # (made and freed for every statement)
 cdef class Access:
     """How one loop level reads its source. ``kind``: scan, rowid_eq, rowid_range, index
     (``eq`` on a prefix, optional range, or nothing at all: a full index scan), auto."""
@@ -30,6 +33,7 @@ cdef class Access:
         self.reverse = False  # read backwards (delivers a descending ORDER BY)
 
 
+@cython.freelist(8)  # (made and freed for every statement)
 cdef class Level:
     """One open loop of ``where.where_begin``: its source, its Access, its addresses and
     labels (``top``, ``cont``, ``brk``, ``done``), its LEFT JOIN match flag and the
@@ -57,6 +61,7 @@ cdef class Level:
         self.rj = None  # a RIGHT JOIN table's state (rightjoin.RightJoin)
 
 
+@cython.freelist(4)  # (made and freed for every statement)
 cdef class WhereInfo:
     """What ``where_begin`` answers: the ``levels`` (outermost first), the label after
     the loops (``brk``), the scope; ``n_ordered``: how many leading terms of the ORDER BY

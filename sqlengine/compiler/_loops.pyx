@@ -8,6 +8,8 @@ costs no attribute lookups. It reads the analysed WHERE terms and the schema; it
 code and never chooses the join order (``planner.solve`` does).
 """
 
+cimport cython
+
 from sqlengine.compiler._resolve cimport (Source, comparison_collation, expr_affinity, slot,
                                           slot_offset)
 from sqlengine.compiler._terms cimport Operand, WhereTerm, is_constant, obj_id
@@ -18,6 +20,7 @@ from sqlengine.vdbe._values cimport comparison_affinity
 from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_NONE, AFF_NUMERIC, AFF_TEXT
 
 cdef object T_Binary = A.Binary
+cdef Py_ssize_t F_BIN_OP = slot_offset(A.Binary, "op")
 cdef object T_Unary = A.Unary
 cdef object T_Literal = A.Literal
 
@@ -137,6 +140,7 @@ cdef int C_TABLE_ROWS = 200
 _IDX_EST = (33, 32, 30, 28, 26)  # rows per key prefix: 10, 9, 8, 7, 6, then 5 (23)
 
 
+@cython.freelist(32)  # (made and freed by the dozen for every statement)
 cdef class WhereLoop:
     """One way to read one source: what it needs first (``prereq``), rows out, run cost.
     ``kind``: scan, rowid_eq, rowid_range, index, auto."""
@@ -325,9 +329,19 @@ cdef bint cheaper_subset(WhereLoop x, WhereLoop y):
     if x.r_run > y.r_run and x.n_out > y.n_out:
         return False
     for t in x.used:
-        if t not in y.used:
+        if not _holds(y.used, t):
             return False
     return not (x.covering and not y.covering)
+
+
+cdef inline bint _holds(tuple terms, t) noexcept:
+    """``t in terms`` for WhereTerms, which are equal only to themselves: found by
+    identity, no rich comparison with each of the others."""
+    cdef Py_ssize_t k
+    for k in range(len(terms)):
+        if <object>terms[k] is t:
+            return True
+    return False
 
 
 cdef void adjust_cost(list loops, WhereLoop new):
@@ -467,11 +481,11 @@ cdef class LoopBuilder:
             m = t.mask
             if m & not_allowed or not m & lp.bit:
                 continue
-            if t in lp.used:
+            if _holds(lp.used, t):
                 continue
             n_out -= 1
             e = t.expr
-            if type(e) is T_Binary and e.op == "=" and t.operands:
+            if type(e) is T_Binary and slot(e, F_BIN_OP) == "=" and t.operands:
                 o = <Operand>t.operands[0]
                 k = 10 if is_small_int(o.rhs) else 20
                 if reduce < k:

@@ -7,6 +7,8 @@ a path is a small C struct too. It reads loops, terms and the schema; it emits n
 never makes loops (``_loops.pyx`` does).
 """
 
+cimport cython
+
 from sqlengine.compiler._loops cimport (WhereLoop, build_loops, c_est_log, c_log_add, c_log_est,
                                          coll_name, new_loop)
 from sqlengine.compiler._resolve cimport Scope, Source, comparison_collation, slot, slot_offset
@@ -332,6 +334,7 @@ cdef bint _any_indexed(list srcs) except -1:
 # ---- the path solver -----------------------------------------------------------------------
 
 
+@cython.freelist(16)  # (made and freed by the dozen for every statement)
 cdef class Path:
     """A partial path of the solver: the sources placed (``mask``), rows out, cost, the
     cost without the sort, its loops, and its frontier (the loops with prerequisites

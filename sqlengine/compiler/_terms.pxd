@@ -53,6 +53,7 @@ cdef class WhereClause:
     cdef void init(self, scope, exprs, left_on) except *
     cpdef release(self)
     cdef WhereTerm term(self, e, bint left_on)
+    cdef object column_of(self, e)
     cdef void expr_operands(self, WhereTerm t, lhs, rhs, str op) except *
     cdef void operands(self, WhereTerm t) except *
 

@@ -7,6 +7,8 @@ term and every operand side. It reads the AST and the scope's lookups; it emits 
 never decides the plan.
 """
 
+cimport cython
+
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF
 from sqlengine.compiler._resolve cimport (ColRef, Scope, comparison_collation, lookup_name,
@@ -70,6 +72,7 @@ _OUTER = (0, None)  # a Masker memo entry: a column of an enclosing scope (no bi
 cdef object C_OUTER = _OUTER
 
 
+@cython.freelist(16)  # (made and freed by the dozen for every statement)
 cdef class Operand:
     """One way a term constrains a column: ``column(src) op rhs``. ``lhs`` is the column
     side as the comparison sees it (wrapped in the term's collation for ``=``/``<``...),
@@ -121,6 +124,7 @@ cdef inline void _store(object o, Py_ssize_t off, object v):
     slot_p[0] = <PyObject *>v
 
 
+@cython.freelist(16)  # (made and freed by the dozen for every statement)
 cdef class WhereTerm:
     """One AND-connected term. ``mask``: the sources it reads; ``pinned``: it must be
     tested at the innermost level; ``operands``: the index-usable comparisons in it;
@@ -153,6 +157,7 @@ cdef inline Py_ssize_t _push(list stack, Py_ssize_t sp, x) except -1:
     return sp + 1
 
 
+@cython.freelist(4)  # (made and freed for every statement)
 cdef class Masker:
     """Computes source masks of expressions of one scope (a source's bit is found by
     identity in the sources as they were when the Masker was made, so the masks do not
@@ -287,8 +292,9 @@ cdef class Masker:
         return m
 
     cdef object _column_mask(self, name, table):
-        """(bit, (id(source), column)) of a column name of this scope, _OUTER for one of an
-        enclosing scope, PINNED when it does not resolve here."""
+        """(bit, (id(source), column), its ColRef) of a column name of this scope (the
+        ColRef None for a FULL JOIN's USING column), _OUTER for one of an enclosing scope,
+        PINNED when it does not resolve here."""
         cdef ColRef ref
         try:
             r = lookup_name(self.scope, name, table)
@@ -305,11 +311,11 @@ cdef class Masker:
             for alt in r.alts:
                 b |= self.bit((<ColRef?>alt).source)
             first = <ColRef?>r.alts[0]
-            return b, (obj_id(first.source), first.col)
+            return b, (obj_id(first.source), first.col), None
         b = self.bit(ref.source)
         if not b:
             return C_PINNED
-        return b, (obj_id(ref.source), ref.col)
+        return b, (obj_id(ref.source), ref.col), ref
 
 
 cpdef object column_ref(scope, e):
@@ -336,12 +342,18 @@ cpdef object column_ref(scope, e):
         return None
     if type(ref) is T_CoalesceRef:  # (a coalesce() is no column of an index)
         return None
+    return _ref_column(ref)
+
+
+cdef inline object _ref_column(ColRef ref):
+    """column_ref's answer for the column ``ref`` of its scope."""
     src = ref.source
     if src.is_table and ref.col >= 0 and ref.col == src.ipk:
         return src, -1
     return src, ref.col
 
 
+@cython.freelist(4)  # (made and freed for every statement)
 cdef class WhereClause:
     """The analysed terms of one WHERE (plus the ON terms of LEFT JOINs, by level)."""
 
@@ -361,6 +373,20 @@ cdef class WhereClause:
         if left_on:
             for lvl, on in left_on.items():
                 self.on_terms[lvl] = [self.term(e, True) for e in split_and(on, [])]
+
+    cdef object column_of(self, e):
+        """``column_ref(self.scope, e)``; a column name the mask walk of a term looked up
+        is answered from the Masker's memo (the same lookup: no second one)."""
+        if type(e) is T_Column:
+            name = slot(e, F_COL_NAME)
+            table = slot(e, F_COL_TABLE)
+            hit = self.masker.memo.get(name if table is None else (name, table))
+            if hit is C_OUTER:  # (a column of an enclosing query)
+                return None
+            if hit is not None and hit is not C_PINNED:
+                ref = (<tuple>hit)[2]
+                return None if ref is None else _ref_column(<ColRef>ref)
+        return column_ref(self.scope, e)
 
     cpdef release(self):
         """Drop the terms' operands once the loops are coded: an Operand points back to
@@ -423,7 +449,7 @@ cdef class WhereClause:
                     lhs, rhs, o = left, right, op
                 else:
                     lhs, rhs, o = right, left, flip
-                hit = column_ref(scope, lhs)
+                hit = self.column_of(lhs)
                 if hit is None:
                     if type(lhs) is not T_Literal:  # an indexed expression (exprindex.py)
                         self.expr_operands(t, lhs, rhs, o)
@@ -440,7 +466,7 @@ cdef class WhereClause:
                 ops.append(new_operand(src, c, o, rhs, new_collate(lhs, coll), pm, t))
         elif ty is T_Between and not slot(e, F_BTW_NEGATED):
             x = slot(e, F_BTW_EXPR)
-            hit = column_ref(scope, x)
+            hit = self.column_of(x)
             if hit is None:
                 return
             src, c = hit
@@ -456,7 +482,7 @@ cdef class WhereClause:
                 ops.append(new_operand(src, c, o, bound, x, pm, t))
         elif ty is T_InList and not slot(e, F_IN_NEGATED) and slot(e, F_IN_ITEMS):
             x = slot(e, F_IN_EXPR)
-            hit = column_ref(scope, x)
+            hit = self.column_of(x)
             if hit is None:
                 return
             src, c = hit
