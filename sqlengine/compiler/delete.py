@@ -24,8 +24,11 @@ from sqlengine.schema import pk_index
 from sqlengine.sql.ast import (Between, Binary, Column, Delete, InList, InSelect, IsNull,
     Literal, ResultColumn, RowValue, Select, SelectCore, TableRef, Unary)
 from sqlengine.vdbe.opcodes import (OP_Clear, OP_Column, OP_IdxInsert, OP_Insert,
-    OP_MakeRecord, OP_Next, OP_NotExists, OP_OpenEphemeral, OP_Rewind, OP_Rowid)
+    OP_MakeRecord, OP_Next, OP_NotExists, OP_OpenEphemeral, OP_OpenRead, OP_OpenWrite,
+    OP_Rewind, OP_Rowid)
 from sqlengine.vdbe.sorter import SortSpec
+
+_OPEN_READ = frozenset((OP_OpenRead,))
 
 
 def one_pass(p, table, where, rt, event) -> bool:
@@ -34,7 +37,8 @@ def one_pass(p, table, where, rt, event) -> bool:
     checks and actions are triggers here), no RETURNING, no subquery in the WHERE (it
     could read the table being changed), not inside a trigger. The b-tree cursor then goes
     on from the entry after the one deleted or rewritten; an index the loop walks keeps its
-    place through the peer-cursor saves."""
+    place through the peer-cursor saves (a DELETE deletes from it through the loop's own
+    cursor: ``_walked_index``)."""
     if table.without_rowid or rt is not None or p.nested or has_triggers(table, event, p):
         return False
     return not _has_subquery(where)
@@ -81,6 +85,28 @@ def open_one_pass(p, table, alias, where):
     src.db = source_db(p.db, table)
     scope = Scope([src])
     return tcur, icurs, scope, where_begin(p, scope, where, {}, open_cursors=False)
+
+
+def _walked_index(p, table, w):
+    """(position in ``table.indexes``, cursor) of the index a one-pass DELETE's loop walks
+    with a cursor of its own, which is then opened for writing: the row's entry in that
+    index is the one under the cursor, deleted there without a seek, and the loop goes on
+    from the entry after it (SQLite's iIdxNoSeek). None for any other loop."""
+    if len(w.levels) != 1:
+        return None
+    lv = w.levels[0]
+    acc = lv.access
+    if acc.kind != "index" or lv.icur == lv.src.cursor:
+        return None
+    k = next((k for k, idx in enumerate(table.indexes) if idx is acc.index), -1)
+    if k < 0:
+        return None
+    b = p.b
+    opens = b.cursor_uses(lv.icur, _OPEN_READ)
+    if len(opens) != 1:
+        return None
+    b.ops[opens[0][0]][0] = OP_OpenWrite
+    return k, lv.icur
 
 
 def collect_rowids(p, table, alias, where, tcur):
@@ -177,7 +203,7 @@ def compile_delete(p, st: Delete):
         tcur, icurs, _scope, w = open_one_pass(p, table, st.table.alias, st.where)
         old = b.alloc_reg(len(table.columns) + 1)
         b.emit(OP_Rowid, tcur, old)
-        code_delete_row(p, table, tcur, icurs, old, count=True)
+        code_delete_row(p, table, tcur, icurs, old, count=True, no_seek=_walked_index(p, table, w))
         where_end(p, w)
         return None
     # pass 1: rowids (reading through a read cursor of its own)

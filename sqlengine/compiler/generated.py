@@ -120,14 +120,16 @@ def _col_affinity(p, col, reg):
         p.b.emit(OP_Affinity, reg, 1, 0, col.affinity)
 
 
-def code_read_row(p, table, cur, base):
+def code_read_row(p, table, cur, base, only=None):
     """Read the row under table cursor ``cur`` into ``base+1 ..`` (``base`` holds its
     rowid): stored columns from the record, the virtual columns computed from those
-    registers (the rowid alias's register stays NULL: its reads take ``base``)."""
+    registers (the rowid alias's register stays NULL: its reads take ``base``). ``only``:
+    the columns wanted (the others' registers are left as they are), for a table without
+    generated columns; None: all."""
     b = p.b
     st = table.storage
     for i, c in enumerate(table.columns):
-        if i == table.ipk or st is not None and st[i] < 0:
+        if i == table.ipk or st is not None and st[i] < 0 or only is not None and i not in only:
             continue
         else:
             b.emit(OP_Column, cur, i if st is None else st[i], base + 1 + i)

@@ -155,20 +155,48 @@ def _code_add_change(p, count):
         p.b.emit(OP_AddChanges, 1, 1 if p.nested else 0)
 
 
-def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False):
+def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False, no_seek=None):
     """Delete the row ``rowid_reg`` (the table cursor must be on it) and its index entries
-    (``count``: a row the statement deletes, not one REPLACE removes)."""
+    (``count``: a row the statement deletes, not one REPLACE removes). ``no_seek``:
+    (position in ``table.indexes``, cursor) of an index whose entry for the row is the
+    one under that cursor (the loop walks that index): it is deleted there, after the
+    row, by Delete instead of IdxDelete's seek (SQLite's iIdxNoSeek). Only the columns the
+    other indexes' keys take are read from the row."""
     b = p.b
     if table.indexes:
         n = len(table.columns)
         regs = b.alloc_reg(n + 1)
         b.emit(OP_SCopy, rowid_reg, regs)
-        code_read_row(p, table, tcur, regs)
-        code_delete_keys(p, table, icurs, regs, rowid_reg)
+        skip = -1 if no_seek is None else no_seek[0]
+        code_read_row(p, table, tcur, regs, _key_columns(table, skip))
+        only = None if skip < 0 else [k for k in range(len(table.indexes)) if k != skip]
+        code_delete_keys(p, table, icurs, regs, rowid_reg, only)
     if table.without_rowid:  # the row went with its key's entry
         _code_add_change(p, count)
         return
     b.emit(OP_Delete, tcur, 0, 0, table.name, _change_flag(p, count))
+    if no_seek is not None:
+        b.emit(OP_Delete, no_seek[1], 0, 0)
+
+
+def _key_columns(table, skip):
+    """The columns the keys of the table's indexes (but index ``skip``) are made of, as a
+    set for code_read_row; None (the whole row) when the table has generated columns or
+    an index on an expression."""
+    if table.storage is not None:
+        return None
+    want = set()
+    for k, idx in enumerate(table.indexes):
+        if k == skip:
+            continue
+        for c in idx.columns:
+            if c < 0:
+                return None
+            want.add(c)
+        if table.without_rowid:
+            for c, _coll, _d in record_tail(table, idx):
+                want.add(c)
+    return want
 
 
 def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid=None,
