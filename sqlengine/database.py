@@ -66,6 +66,7 @@ import weakref
 from sqlengine import errors as E
 from sqlengine import schema as S
 from sqlengine._statement import SchemaChanged, Statement
+from sqlengine.compiler.planner import forget_table_facts
 from sqlengine.compiler.statement import compile_statement
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -230,17 +231,22 @@ class Database:
                 # not the CREATE statement of the row's own object
                 raise malformed(name)
             return st
+        old = getattr(self.schema, "main", self.schema)
         try:
             if edit is not None:
                 s = S.edit_schema(self.schema, edit[0], edit[1], rows, parse)
             else:
-                s = S.build_schema(rows, parse, getattr(self.schema, "main", self.schema))
+                s = S.build_schema(rows, parse, old)
         except E.Error as e:
             if str(e).startswith("malformed database schema"):
                 raise
             where = f" ({current[0]})" if current[0] is not None else ""
             raise E.DatabaseError(f"malformed database schema{where} - {e}",
                                   code=E.SQLITE_CORRUPT) from None
+        if edit is not None:
+            s.has_stats = old.has_stats  # (an edit keeps the tables' statistics)
+        elif old.has_stats or S.STAT1 in s.tables:
+            self._read_stats(s)  # (SQLite's sqlite3AnalysisLoad of a schema load)
         s.cookie = cookie
         self._schema_version += 1
         s.version = self._schema_version
@@ -249,6 +255,41 @@ class Database:
         if self.attached:
             from sqlengine.compiler.attach import merged_schema
             self.schema = merged_schema(self, s)
+
+    def _read_stats(self, s):
+        """Give the tables of schema ``s`` the statistics its sqlite_stat1 holds
+        (schema.apply_stats; none without the table or when it cannot be read, as SQLite
+        ignores a failed load), and have the planner weigh them."""
+        rows = []
+        stat = s.tables.get(S.STAT1)
+        if stat is not None and not stat.without_rowid:
+            bt = self.bt
+            own = bt.in_trans == 0
+            if own:
+                bt.begin(False)
+            try:
+                cur = bt.cursor(stat.root, False)
+                ok = cur.first()
+                while ok:
+                    rows.append(cur.record())
+                    ok = cur.next()
+                cur.close()
+            except E.Error:
+                rows = []
+            finally:
+                if own:
+                    bt.commit()
+        S.apply_stats(s, rows)
+        forget_table_facts()
+
+    def load_stats(self):
+        """After ANALYZE (SQLite's OP_LoadAnalysis and OP_Expire): the statistics read
+        again, and every prepared statement compiled again before its next run."""
+        main = getattr(self.schema, "main", self.schema)
+        self._read_stats(main)
+        self._schema_version += 1
+        main.version = self.schema.version = self._schema_version
+        self._cache.clear()
 
     # ---- preparing --------------------------------------------------------------------------
     def prepare(self, sql, start=0):

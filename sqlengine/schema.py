@@ -21,6 +21,7 @@ from sqlengine.vdbe._values import affinity_of_decltype as affinity_of_type
 from sqlengine.vdbe.opcodes import AFF_BLOB
 
 SCHEMA_TABLE = "sqlite_schema"
+STAT1 = "sqlite_stat1"  # (the statistics ANALYZE writes: apply_stats)
 SCHEMA_ALIASES = ("sqlite_schema", "sqlite_master", "sqlite_temp_schema", "sqlite_temp_master")
 
 
@@ -69,7 +70,7 @@ class Index:
 class Table:
     __slots__ = ("name", "columns", "root", "sql", "ipk", "indexes", "triggers", "checks",
                  "without_rowid", "autoinc", "col_index", "is_view", "pk_conflict", "unique_specs",
-                 "storage", "n_stored", "source_lists")
+                 "storage", "n_stored", "source_lists", "stat", "stats_used")
 
     def __init__(self, name, root, sql):
         self.name = name
@@ -96,6 +97,11 @@ class Table:
         # on first use (compiler/_resolve.pyx table_source); a Table's columns never
         # change once built (a schema change builds new Tables)
         self.source_lists = None
+        # its sqlite_stat1 statistics (a TableStat), None without (apply_stats)
+        self.stat = None
+        # whether the planner weighed a key of one of its indexes that is not a whole
+        # unique key (SQLite's TF_StatsUsed: PRAGMA optimize analyzes such a table)
+        self.stats_used = False
 
     def find_column(self, name: str) -> int:
         return self.col_index.get(name.lower(), -1)
@@ -387,6 +393,7 @@ class Schema:
 
     # its maps may hold objects built on first use, and are linked for it (_link_lazy)
     lazy = False
+    has_stats = False  # whether a table holds sqlite_stat1 statistics (apply_stats)
 
     def __init__(self, schema_tab: Table | None = None):
         self.tables: dict[str, Table] = {}
@@ -1249,3 +1256,92 @@ def table_hash_order(bt) -> list:
     finally:
         cur.close()
     return _hash_iteration(names)
+
+
+# ---- sqlite_stat1 ---------------------------------------------------------------------------
+
+
+class TableStat:
+    """What sqlite_stat1 says of one table: ``n_row``, its row count (the first number of
+    the last row naming the table with idx NULL or a non-partial index of it; None when
+    none did), and ``indexes``, the numbers of each index with a row (lower-case index
+    name -> up to 1 + key columns integers). The planner turns them into its estimates
+    (compiler/_loops.pyx TableFacts)."""
+
+    __slots__ = ("n_row", "indexes")
+
+    def __init__(self):
+        self.n_row = None
+        self.indexes = {}
+
+
+def stat_integers(text: str, n: int) -> list:
+    """The first ``n`` integers of a sqlite_stat1 ``stat`` text, read as SQLite's
+    decodeIntArray reads them (digits up to the next character, one space skipped; a
+    word such as ``unordered`` reads as 0s to the end)."""
+    out = []
+    i = 0
+    size = len(text)
+    while i < size and len(out) < n:
+        v = 0
+        while i < size and "0" <= text[i] <= "9":
+            v = v * 10 + ord(text[i]) - 48
+            i += 1
+        out.append(v)
+        if i < size and text[i] == " ":
+            i += 1
+    return out
+
+
+def _stat_text(v):
+    """A sqlite_stat1 field as sqlite3_exec hands it over: text (None stays None)."""
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    return str(v)
+
+
+def apply_stats(s: Schema, rows) -> None:
+    """SQLite's sqlite3AnalysisLoad: the rows (tbl, idx, stat) of sqlite_stat1, in rowid
+    order, give each table they name its TableStat (``Table.stat``); every other table
+    has none. A row whose tbl or stat is NULL, or that names no table, is skipped; an idx
+    equal to tbl names a WITHOUT ROWID table's PRIMARY KEY."""
+    stats = {}
+    for row in rows:
+        if len(row) < 3:
+            continue
+        tbl, idx, text = (_stat_text(v) for v in row[:3])
+        if tbl is None or text is None:
+            continue
+        table = s.tables.get(tbl.lower())
+        if table is None:
+            continue
+        if idx is None:
+            ix = None
+        elif idx.lower() == tbl.lower():
+            ix = pk_index(table)
+        else:
+            ix = s.indexes.get(idx.lower())
+        if idx is not None and ix is None:
+            continue
+        owner = table if ix is None else s.tables.get(ix.table.lower())
+        st = stats.get(id(table))
+        if st is None:
+            st = stats[id(table)] = (table, TableStat())
+        ints = stat_integers(text, 1 if ix is None else len(ix.columns) + 1)
+        if ix is not None:
+            ost = stats.get(id(owner))
+            if ost is None:
+                ost = stats[id(owner)] = (owner, TableStat())
+            ost[1].indexes[ix.name.lower()] = ints
+            if ix.where is not None:
+                continue
+        if ints:
+            st[1].n_row = ints[0]
+    for t in dict.values(s.tables):  # (a table not built yet has none)
+        if type(t) is Table and t.stat is not None:
+            t.stat = None
+    for table, st in stats.values():
+        table.stat = st
+    s.has_stats = bool(stats)

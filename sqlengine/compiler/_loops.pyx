@@ -29,18 +29,22 @@ cdef object T_Literal = A.Literal
 # straight from the slot (see ``slot`` in _resolve.pxd), by getattr for anything else.
 
 cdef enum:
+    KEYED_INDEXED = 1
+    KEYED_UNIQUE = 2
     TB_COLUMNS = 0
     TB_INDEXES = 1
     TB_WITHOUT_ROWID = 2
-    N_TB = 3
+    TB_STATS_USED = 3
+    N_TB = 4
     IX_NAME = 0
     IX_COLUMNS = 1
     IX_COLLATIONS = 2
     IX_EXPRS = 3
-    N_IX = 4
+    IX_UNIQUE = 4
+    N_IX = 5
 
-cdef tuple _TB_NAMES = ("columns", "indexes", "without_rowid")
-cdef tuple _IX_NAMES = ("name", "columns", "collations", "exprs")
+cdef tuple _TB_NAMES = ("columns", "indexes", "without_rowid", "stats_used")
+cdef tuple _IX_NAMES = ("name", "columns", "collations", "exprs", "unique")
 cdef Py_ssize_t[N_TB] _tb_off
 cdef Py_ssize_t[N_IX] _ix_off
 cdef object T_Table = None  # schema.Table and schema.Index, read at the first use (the
@@ -187,16 +191,23 @@ def _col_size(c) -> int:
 
 cdef class TableFacts:
     """What the planner asks of a table for every statement that reads it and that
-    depends on the schema alone: SQLite's szTabRow and szIdxRow sizes, and the indexes
-    a loop may read in SQLite's order (the newest first; no partial index, none on a
-    column it cannot key) as (position in that order, index, its column set, szIdxRow,
-    rows per key prefix)."""
+    depends on the schema alone: SQLite's szTabRow and szIdxRow sizes, its row count
+    (``n_row``, nRowLogEst), and the indexes a loop may read in SQLite's order (the newest
+    first; no partial index, none on a column it cannot key) as (position in that order,
+    index, its column set, szIdxRow, rows per key prefix: aiRowLogEst). The counts are
+    SQLite's defaults unless the table has sqlite_stat1 statistics (``Table.stat``)."""
 
     cdef public int sz_tab
     cdef public dict sz_idx
     cdef public tuple usable
+    cdef public int n_row
 
     def __init__(self, table):
+        st = getattr(table, "stat", None)
+        ests = None
+        self.n_row = C_TABLE_ROWS
+        if st is not None:
+            self.n_row, ests = _stat_estimates(table, st)
         sz = [_col_size(c) for c in table.columns]
         w = sum(sz) + (1 if table.ipk < 0 else 0)
         self.sz_tab = log_est(w * 4)
@@ -209,13 +220,45 @@ cdef class TableFacts:
         for k, ix in enumerate(table.indexes[::-1]):
             if ix.where is not None or any(c < 0 and c != XN_EXPR for c in ix.columns):
                 continue
-            usable.append((k, ix, frozenset(ix.columns), idx[ix.name], _row_est(ix)))
+            usable.append((k, ix, frozenset(ix.columns), idx[ix.name],
+                           _row_est(ix) if ests is None else ests[ix.name]))
         self.usable = tuple(usable)
+
+
+def _stat_estimates(table, st):
+    """(nRowLogEst, {index name: aiRowLogEst}) of a table from its sqlite_stat1 numbers
+    (schema.TableStat), as SQLite's analysisLoader and sqlite3DefaultRowEst make them: an
+    index with a row takes the LogEst of its numbers (the defaults where the row has fewer);
+    one without gets the defaults over the table's count, raised to at least 1,000 rows
+    (halved for a partial index)."""
+    n = C_TABLE_ROWS if st.n_row is None else log_est(st.n_row)
+    out = {}
+    for ix in table.indexes:
+        ints = st.indexes.get(ix.name.lower())
+        if ints is not None:
+            a = _row_est(ix)
+            for j, v in enumerate(ints):
+                a[j] = log_est(v)
+            out[ix.name] = a
+    for ix in table.indexes:
+        if ix.name not in out:
+            if n < 99:
+                n = 99
+            a = _row_est(ix)
+            a[0] = n - 10 if ix.where is not None else n
+            out[ix.name] = a
+    return n, out
 
 
 # id(table) -> (table, column count, index objects, TableFacts): asked for by every
 # statement that reads the table; the entry holds the table so that its id stays unique.
 cdef dict _facts_memo = {}
+
+
+def forget_table_facts():
+    """Drop every remembered TableFacts: a table's statistics changed (they are read
+    again after ANALYZE or a schema load, schema.apply_stats)."""
+    _facts_memo.clear()
 
 
 def table_facts(table):
@@ -544,8 +587,9 @@ cdef class LoopBuilder:
         cdef WhereLoop lp
         cdef TableFacts facts
         cdef tuple entry
-        cdef int r_size, r_log, sz_tab, szi, k
+        cdef int r_size, r_log, sz_tab, szi, k, ix_size, ix_log
         cdef bint covering
+        cdef IndexLoops il
         tl = self.terms_of(i)
         # output_adjust looks only at the terms that read this source
         if tl is self.wc.terms:
@@ -558,11 +602,15 @@ cdef class LoopBuilder:
                     if o.src is src:
                         ops.append(o)
             terms = [t for t in tl if t.mask & bit]
-        # (a subquery's own estimate, as SQLite's nRowLogEst of its ephemeral table)
-        row_est = src.row_est
-        r_size = row_est if row_est is not None else C_TABLE_ROWS
-        r_log = c_est_log(r_size)
         table = src.table if src.is_table else None
+        if table is not None:
+            facts = c_table_facts(table)
+            r_size = facts.n_row
+        else:
+            # (a subquery's own estimate, as SQLite's nRowLogEst of its ephemeral table)
+            row_est = src.row_est
+            r_size = row_est if row_est is not None else C_TABLE_ROWS
+        r_log = c_est_log(r_size)
         cdef bint without_rowid = table is not None and tab_f(table, TB_WITHOUT_ROWID)
         ob = self.ob_cols.get(i, ())
         self.sort_idx = 0
@@ -607,7 +655,6 @@ cdef class LoopBuilder:
         self.add(lp)
         if table is None:
             return
-        facts = c_table_facts(table)
         sz_tab = facts.sz_tab
         # rowid (INTEGER PRIMARY KEY) lookups and ranges
         cdef list rowid_ops
@@ -634,28 +681,34 @@ cdef class LoopBuilder:
             # non-zero: this index might deliver the ORDER BY
             self.sort_idx = k + 2 if ob_rowid or _meets(cols, ob) else 0
             covering = used is not None and used <= cols
+            # (the index's own count: the table's, unless statistics say otherwise)
+            ix_size = <int>(<list>entry[4])[0]
+            ix_log = r_log if ix_size == r_size else c_est_log(ix_size)
             # a full scan of the index: when it is forced, when it might deliver the
             # ORDER BY, or (covering) when it is smaller than the table
             if (indexed_by is not None or self.sort_idx) and not covering:
                 lp = new_loop(i, "index")
                 lp.index = ix
-                lp.n_out = r_size
-                lp.r_run = c_log_add(r_size + 1 + (15 * szi) // sz_tab, r_size + 16)
-                self.output_adjust(lp, r_size, terms)
+                lp.n_out = ix_size
+                lp.r_run = c_log_add(ix_size + 1 + (15 * szi) // sz_tab, ix_size + 16)
+                self.output_adjust(lp, ix_size, terms)
                 self.add(lp)
             if covering and (szi < sz_tab or indexed_by is not None or self.sort_idx):
                 lp = new_loop(i, "index")
                 lp.index = ix
                 lp.covering = True
-                lp.n_out = r_size
-                lp.r_run = r_size + 1 + (15 * szi) // sz_tab
-                self.output_adjust(lp, r_size, terms)
+                lp.n_out = ix_size
+                lp.r_run = ix_size + 1 + (15 * szi) // sz_tab
+                self.output_adjust(lp, ix_size, terms)
                 self.add(lp)
             ix_cols = ix_f(ix, IX_COLUMNS)
             if ix_cols and ix_cols[0] in op_cols:  # else no key can start
-                new_index_loops(self, i, ix, table, <list>entry[4], ops, covering, r_log,
-                                1 + (15 * szi) // sz_tab, not covering, terms).add_from(
-                    0, (), 0, C_TABLE_ROWS, 0)
+                il = new_index_loops(self, i, ix, table, <list>entry[4], ops, covering,
+                                     ix_log, 1 + (15 * szi) // sz_tab, not covering, terms)
+                il.add_from(0, (), 0, ix_size, 0)
+                if il.keyed == KEYED_INDEXED and type(table) is T_Table \
+                        and tab_f(table, TB_STATS_USED) is False:
+                    table.stats_used = True
 
     cdef void add_rowid(self, int i, list ops, int r_size, int r_log, list terms) except *:
         cdef Operand o
@@ -761,6 +814,9 @@ cdef class IndexLoops:
     cdef list ops, terms, est
     cdef bint covering, lookup
     cdef int r_log, step  # (the seek, the per-row b-tree read: lookup_cost)
+    # KEYED_* bits: what the terms that key it did (SQLite's bldFlags1): a unique key
+    # completed, or a key that is not (what makes statistics matter: ``Table.stats_used``)
+    cdef int keyed
 
 
     # (made by new_index_loops)
@@ -804,19 +860,23 @@ cdef class IndexLoops:
         cdef bint covering = self.covering
         cdef list terms = self.terms
         # a range on this column after the equalities
+        cdef list a = self.est
         cdef list rops = []
+        cdef int keyed = KEYED_UNIQUE if ix_f(ix, IX_UNIQUE) and k == len(cols) - 1 \
+            else KEYED_INDEXED
         for o in mine:
             if (o.op == ">" or o.op == ">=" or o.op == "<" or o.op == "<=") and \
                     self.fits(o, k):
                 rops.append(o)
+                self.keyed |= keyed
         if rops:
             b.add_ranges(i, ix, eq, prereq, n_out, rops, self.r_log, self.step,
-                         self.lookup, C_TABLE_ROWS, terms, "index", covering, n_in_mul)
-        cdef list a = self.est
+                         self.lookup, <int>a[0], terms, "index", covering, n_in_mul)
         for o in mine:
             n_in = in_list_size(o)
             if o.op != "=" and n_in is None or not self.fits(o, k):
                 continue
+            self.keyed |= keyed
             n = n_in or 0
             lp = new_loop(i, "index")
             lp.index = ix
@@ -828,7 +888,7 @@ cdef class IndexLoops:
             lp.n_out = nxt + n_in_mul + n
             lp.r_run = lookup_cost(self.r_log, self.step, self.lookup, nxt) + n_in_mul + n
             lp.used = tuple([(<Operand>x).term for x in lp.eq])
-            b.output_adjust(lp, C_TABLE_ROWS, terms)
+            b.output_adjust(lp, <int>a[0], terms)
             b.add(lp)
             self.add_from(k + 1, lp.eq, lp.prereq, nxt, n_in_mul + n)
 
@@ -849,4 +909,5 @@ cdef IndexLoops new_index_loops(LoopBuilder builder, int i, ix, table, list est,
     il.lookup = lookup
     il.est = est
     il.terms = terms
+    il.keyed = 0
     return il

@@ -392,6 +392,8 @@ def compile_drop(p, st: A.Drop):
             raise OperationalError("table sqlite_sequence may not be dropped")
         cur = _open_schema(p)
         deleted = _delete_schema_rows(p, cur, 2, t.name)
+        from sqlengine.compiler.analyze import delete_stat_rows
+        delete_stat_rows(p, "tbl", t.name)
         if t.autoinc:
             autoinc.code_drop(p, t.name)
         for idx in t.indexes:
@@ -421,6 +423,8 @@ def compile_drop(p, st: A.Drop):
                 "index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped")
         cur = _open_schema(p)
         deleted = _delete_schema_rows(p, cur, 1, idx.name, "index")
+        from sqlengine.compiler.analyze import delete_stat_rows
+        delete_stat_rows(p, "idx", idx.name)
         b.emit(O.OP_Destroy, idx.root)
         group = idx.table
     elif kind == "TRIGGER":

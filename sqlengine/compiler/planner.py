@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from sqlengine.compiler._levels import Access  # noqa: F401  (re-exported)
 from sqlengine.compiler._loops import (  # noqa: F401  (the compiled core; re-exported)
-    TABLE_ROWS, LoopBuilder, WhereLoop, log_add, log_est, table_facts)
+    TABLE_ROWS, LoopBuilder, WhereLoop, forget_table_facts, log_add, log_est, table_facts)
 from sqlengine.compiler._paths import (  # noqa: F401  (the compiled solver; re-exported)
     OrderChecker, order_checker, solve, sorting_cost)
 from sqlengine.errors import OperationalError

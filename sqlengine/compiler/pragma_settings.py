@@ -45,9 +45,9 @@ def compile_setting(p, name, st, val, emit_call, dest=None):
     given = st.value is not None
     # a statement compiled on an attached file came with its name (stripped on the way)
     qualified = st.schema is not None or getattr(p.db, "attached_file", False)
-    if name == "optimize":
-        # SQLite runs ANALYZE on the tables whose indexes the session's queries relied on
-        # without statistics; no query here records that, so there is nothing to run
+    if name == "optimize":  # (ANALYZE of the tables the planner wanted statistics of)
+        from sqlengine.compiler.analyze import compile_optimize
+        compile_optimize(p, atoi(val) & 0xFFFFFFFF if given else 0xFFFE)
         return ["optimize"]
     if name == "temp_store":  # (the connection's: 0 default, 1 file, 2 memory)
         if given:

@@ -194,7 +194,8 @@ def _compile(db, stmt, text: str):
         from sqlengine.compiler.vacuum import compile_vacuum
         compile_vacuum(p, stmt)
     elif t is Analyze:
-        pass
+        from sqlengine.compiler.analyze import compile_analyze
+        compile_analyze(p, stmt)
     elif t is CreateVirtualTable:
         raise OperationalError(f"no such module: {stmt.module}")
     elif t in (Attach, Detach):

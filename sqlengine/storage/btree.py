@@ -397,6 +397,22 @@ class Btree:
             self.free_page(pgno)
         return n
 
+    def row_count_est(self, root: int) -> int:
+        """The rough row count of b-tree ``root`` SQLite's OP_IfSmaller weighs (its
+        sqlite3BtreeRowCountEst on the first entry): the cells of the first leaf times
+        those of each page above it on the way down; 0 for an empty tree."""
+        n = 1
+        pgno = root
+        for _ in range(20):  # (no deeper than a cursor goes)
+            page = self.pager.get(pgno)
+            if not page.parsed:
+                page.parse_header()
+            if page.leaf or not page.ncell:
+                return n * page.ncell
+            n *= page.ncell
+            pgno = _btree.cell_info(page, 0)[5]
+        return n
+
     def clear_table(self, root: int) -> int:
         """Delete every entry of a b-tree (its root stays). Returns how many there were."""
         self._invalidate_cursors(root)
