@@ -1622,8 +1622,9 @@ cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
     nargs = 0 if star else len(args)
     ename = slot(e, F_FC_NAME)
     name = lower_name(ename)
-    if slot(e, F_FC_OVER) is not None:
-        raise OperationalError("window functions are not supported")
+    if slot(e, F_FC_OVER) is not None:  # (a window query's calls are compiler/window.py's)
+        from sqlengine.compiler.window import misuse_error
+        raise misuse_error(p.db, e)
     functions = p.functions
     # (a name the scalar look-up finds is no aggregate's: both look the same function
     # up, so is_aggregate is asked only when it finds none)

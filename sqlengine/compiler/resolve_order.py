@@ -4,8 +4,10 @@ sqlengine resolves names while it codes, in coding order (the loops' ON and WHER
 before the result columns); SQLite resolves a whole core first (resolve.c,
 resolveSelectStep), in its own order: the result columns, then HAVING, then WHERE with
 the ON terms after it in join order (sqlite3ProcessJoin appended them to it). So when
-compiling a core fails, ``first_error`` walks those clauses again in SQLite's order, on a
-throw-away program, and returns the first error found there, else the one raised. Before
+compiling a core fails, ``first_error`` walks those clauses again in SQLite's order, then
+the GROUP BY terms that are no column numbers (not the ORDER BY, which SQLite resolves
+between WHERE and GROUP BY), on a throw-away program, and returns the first error found
+there, else the one raised. Before
 that it expands, as SQLite's sqlite3SelectExpand does before resolving any name, every
 subquery of those clauses (and of the ORDER BY), in that order: a missing table in any of
 them is the error.
@@ -23,7 +25,9 @@ that is kept.
 from __future__ import annotations
 
 from sqlengine.compiler.resolve import OuterAlias, ResolvedColumn, Scope, no_such_column
+from sqlengine.compiler.expr import term_number
 from sqlengine.compiler.walk import iter_children
+from sqlengine.compiler.window import misuse_error as window_misuse
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
@@ -80,6 +84,12 @@ def first_error(p, core, outer, corr, err, order_by=None):
                 return found
         # (the ON terms joined the WHERE clause, after it: one expression)
         found = _clause_error(p, scope, where, is_agg, True, False)
+        if found is not None:
+            return found
+        # (then the GROUP BY terms, one by one, before their aggregates are refused)
+        found = _clause_error(p, scope, [g for g in core.group_by or ()
+                                         if term_number(_uncollated(g)) is None],
+                              True, True, True)
         if found is not None:
             return found
     except OperationalError:
@@ -179,6 +189,12 @@ def _expand_error(p, scope, exprs):
     return None
 
 
+def _uncollated(e):
+    while type(e) is A.Collate:
+        e = e.expr
+    return e
+
+
 def _on_terms(from_, out):
     if type(from_) is A.Join:
         _on_terms(from_.left, out)
@@ -236,8 +252,11 @@ def _walk(p, scope, e, agg_ok, aliases, noted):
         if t is A.InSelect:
             _walk(p, scope, e.expr, agg_ok, aliases, noted)
         return
-    if t is A.FunctionCall and e.over is None:
-        found = _function_error(p, e, agg_ok)
+    if t is A.FunctionCall:
+        # (a core whose result columns call a window function is compiler/window.py's:
+        # here any window call is a misuse)
+        found = _function_error(p, e, agg_ok) if e.over is None else \
+            window_misuse(p.db, e)
         if found is not None:
             noted[0] = found
     elif t is A.Binary and e.op.upper() in _COMPARISONS and (

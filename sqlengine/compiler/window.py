@@ -24,7 +24,7 @@ from sqlengine.compiler.aggscope import no_hand_up
 from sqlengine.compiler.alias import result_aliases, rewrite_columns, share_link
 from sqlengine.compiler.cte import CteEntry, pop_with, push_with
 from sqlengine.compiler.resolve import Source
-from sqlengine.compiler.walk import find_node
+from sqlengine.compiler.walk import find_node, iter_children
 from sqlengine.errors import Error, OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.ast import (
@@ -55,6 +55,19 @@ def has_window(core, order_by=None) -> bool:
         if find_node(t.expr, _is_window_call) is not None:
             return True
     return False
+
+
+def misuse_error(db, e) -> OperationalError:
+    """The error of the window call ``e`` met where no window call is allowed (WHERE,
+    HAVING, GROUP BY, a DML statement's expressions...), as SQLite's resolveExprStep words
+    it: an unknown name, a function that is no aggregate nor window function, else a
+    misuse of a window function."""
+    name = e.name.lower()
+    if name in _RANKING or db.is_aggregate(name, 0 if e.star else len(e.args)):
+        return OperationalError(f"misuse of window function {e.name}()")
+    if db.function_exists(name):
+        return OperationalError(f"{e.name}() may not be used as a window function")
+    return OperationalError(f"no such function: {e.name}")
 
 
 def _is_window_call(e) -> bool:
@@ -249,16 +262,27 @@ def compile_window_select(p, sel, dest, outer, corr):
     # the inner query: star items first, then every needed expression
     inner_cols = list(star_items) + [ResultColumn(e, f"__c{i}") for i, e in
                                      enumerate(rw.inner)]
+    group_by, misuse = core.group_by, None
+    if group_by and any(term_number(_uncollated(g)) is not None for g in group_by):
+        group_by, misuse = _numbered_group_by(p, core, sel.order_by)
     # (its columns come from ORDER BY too: what the parser saw of the core does not hold)
     # (its WHERE, GROUP BY and HAVING see the aliases of the query's own result columns)
     inner = Select(body=dataclasses.replace(core, columns=inner_cols, windows=None,
                                               distinct=False, features=FEATURES_UNKNOWN,
-                                              alias_columns=core.columns))
+                                              alias_columns=core.columns, group_by=group_by))
     share_link(p, core, inner.body)
     b = p.b
     cur = b.alloc_cursor()
     b.emit(OP_OpenEphemeral, cur, 0)
-    info = _select.compile_select(p, inner, _select.TableDest(cur), outer, corr)
+    try:
+        info = _select.compile_select(p, inner, _select.TableDest(cur), outer, corr)
+    except OperationalError as err:  # (a resolve error of the inner query comes first)
+        from sqlengine.compiler.resolve_order import CODER_ERRORS
+        if misuse is None or not str(err).startswith(CODER_ERRORS):
+            raise
+        raise misuse from None
+    if misuse is not None:
+        raise misuse
     n_total = len(info.names)
     n_star = n_total - len(rw.inner)
     specs = _runtime_specs(p, rw, n_star, info.colls)
@@ -316,6 +340,78 @@ def compile_window_select(p, sel, dest, outer, corr):
         if isinstance(rc.expr, A.Column) and rc.expr.name.startswith("__s"):
             res.decltypes[i] = info.decltypes[int(rc.expr.name[3:])]
     return res
+
+
+def _uncollated(e):
+    while type(e) is Collate:
+        e = e.expr
+    return e
+
+
+def _numbered_group_by(p, core, order_by):
+    """The GROUP BY of the window query ``core`` with its column numbers made the inner
+    query's (whose result columns are others: the star items' columns keep their places,
+    a number of another column becomes its expression, under the term's COLLATE), and the
+    error SQLite reports once every term resolved, None if none: for a number naming a
+    column that calls an aggregate, "aggregate functions are not allowed in the GROUP BY
+    clause" (under a COLLATE its coder's "misuse of aggregate" instead, select.py), else
+    for one naming a column with a window call "misuse of window function f()" (the last
+    call met). The ORDER BY's numbers are checked first, as SQLite resolves it first."""
+    widths = [_star_width(p, core, rc, 0, 2) if isinstance(rc, Star) else None
+              for rc in core.columns]
+    n_res = sum(1 if w is None else w for w in widths)
+    for i, t in enumerate(order_by or ()):
+        k = term_number(_uncollated(t.expr))
+        if k is not None and not 1 <= k <= n_res:
+            raise OperationalError(f"{_select._ordinal(i + 1)} ORDER BY term out of range - "
+                                   f"should be between 1 and {n_res}")
+    out = []
+    agg_misuse = win_misuse = None
+    for g in core.group_by:
+        inner = _uncollated(g)
+        k = term_number(inner)
+        if k is None:
+            out.append(g)
+            continue
+        if not 1 <= k <= n_res:
+            raise OperationalError(f"{_select._ordinal(len(out) + 1)} GROUP BY term out of range - "
+                                   f"should be between 1 and {n_res}")
+        at = n_star = 0
+        for rc, w in zip(core.columns, widths):
+            if w is not None and k <= at + w:  # (a star item's column)
+                x = Literal(n_star + k - at)
+                break
+            if w is None and k == at + 1:
+                x = rc.expr
+                calls = _window_calls(x, [])
+                if calls:
+                    if inner is g and _calls_aggregate(p, x):
+                        agg_misuse = OperationalError(
+                            "aggregate functions are not allowed in the GROUP BY clause")
+                    win_misuse = OperationalError(
+                        f"misuse of window function {calls[-1].name}()")
+                    x = Literal(None)
+                break
+            at += 1 if w is None else w
+            n_star += w or 0
+        out.append(x if inner is g else dataclasses.replace(g, expr=x))
+    return out, agg_misuse or win_misuse
+
+
+def _window_calls(e, out):
+    """The window calls of ``e`` in pre-order, subqueries aside, appended to ``out``."""
+    if _is_window_call(e):
+        out.append(e)
+    if not isinstance(e, (Subquery, Exists, InSelect)):
+        for c in iter_children(e):
+            _window_calls(c, out)
+    return out
+
+
+def _calls_aggregate(p, e) -> bool:
+    """Whether ``e`` calls an aggregate (not as a window function), subqueries aside."""
+    return find_node(e, lambda x: type(x) is FunctionCall and x.over is None and
+                     p.functions.is_aggregate(x.name, 0 if x.star else len(x.args))) is not None
 
 
 def _order_aliases(p, core, e, aliases):
@@ -888,3 +984,4 @@ def _excluded(positions, k, groups, exclude):
 # select.py imports this module: bound once this one is complete, its functions read as
 # attributes (an import inside the functions ran once or more per window query).
 from sqlengine.compiler import select as _select  # noqa: E402
+from sqlengine.compiler.expr import term_number  # noqa: E402

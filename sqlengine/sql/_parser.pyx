@@ -36,9 +36,7 @@ from cpython.unicode cimport PyUnicode_READ_CHAR
 cdef extern from "Python.h":
     object _PyObject_GC_New(PyTypeObject *t)  # (what the PyObject_GC_New macro calls)
     void PyObject_GC_Track(void *o)
-    PyObject *_list_get "PyList_GET_ITEM" (object lst, Py_ssize_t i)
     int PyUnicode_READY(object o) except? -1
-    void _list_set "PyList_SET_ITEM" (object lst, Py_ssize_t i, PyObject *v)
     Py_ssize_t _ulen "PyUnicode_GET_LENGTH" (PyObject *o)
     int _ukind "PyUnicode_KIND" (PyObject *o)
     void *_udata "PyUnicode_DATA" (PyObject *o)
@@ -328,21 +326,22 @@ cdef inline object new_result_column(object expr, object alias, str text):
     return _tracked(o)
 
 
-cdef inline object new_select_core(list values, int base, Py_ssize_t pos, object features):
+cdef inline object new_select_core(PyObject **values, int base, Py_ssize_t pos, object features):
     # values[base:]: SELECT distinct selcollist from where_opt groupby_opt having_opt ...
     if not FAST_NEW:
-        return SelectCore(values[base + 2], bool(values[base + 1]), values[base + 3],
-                          values[base + 4], values[base + 5], values[base + 6], None, pos,
+        return SelectCore(<object> values[base + 2], bool(<object> values[base + 1]),
+                          <object> values[base + 3], <object> values[base + 4],
+                          <object> values[base + 5], <object> values[base + 6], None, pos,
                           features)
-    v0 = bool(values[base + 1])
+    v0 = bool(<object> values[base + 1])
     p = int_obj(pos)
     o = _alloc(SelectCore)
-    _set(o, OFF[SELECT_CORE + 0], values[base + 2])  # columns
+    _set(o, OFF[SELECT_CORE + 0], <object> values[base + 2])  # columns
     _set(o, OFF[SELECT_CORE + 1], v0)  # distinct
-    _set(o, OFF[SELECT_CORE + 2], values[base + 3])  # from_
-    _set(o, OFF[SELECT_CORE + 3], values[base + 4])  # where
-    _set(o, OFF[SELECT_CORE + 4], values[base + 5])  # group_by
-    _set(o, OFF[SELECT_CORE + 5], values[base + 6])  # having
+    _set(o, OFF[SELECT_CORE + 2], <object> values[base + 3])  # from_
+    _set(o, OFF[SELECT_CORE + 3], <object> values[base + 4])  # where
+    _set(o, OFF[SELECT_CORE + 4], <object> values[base + 5])  # group_by
+    _set(o, OFF[SELECT_CORE + 5], <object> values[base + 6])  # having
     _set(o, OFF[SELECT_CORE + 6], None)  # windows
     _set(o, OFF[SELECT_CORE + 7], p)
     _set(o, OFF[SELECT_CORE + 8], features)
@@ -1360,7 +1359,7 @@ cdef object syntax_error(str sql, Py_ssize_t s, Py_ssize_t e):
 
 # ------------------------------------------------------------------ the LALR loop
 
-cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t s,
+cdef object fast_reduce(int code, PyObject **values, int base, int length, Py_ssize_t s,
                         Py_ssize_t e, str sql, Py_ssize_t stmt_start, int *features,
                         const Src *src):
     """The value of reducing rule ``code`` (a F_* number) over values[base:base+length],
@@ -1374,7 +1373,7 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     cdef double d
     # (an if/elif chain on the code: Cython makes it one C switch)
     if code == F_COLUMN:
-        name = values[base]
+        name = <object> values[base]
         if type(name) is QNAME:
             return new_column(str(name), None, True, s)
         a = len(<str> name)
@@ -1387,8 +1386,8 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
                 return new_literal(0, s, True)
         return new_column(name, None, False, s)
     elif code == F_BINARY:
-        return new_binary(binary_op(<str> values[base + 1]), values[base], values[base + 2],
-                          s)
+        return new_binary(binary_op(<str> <object> values[base + 1]), <object> values[base],
+                          <object> values[base + 2], s)
     elif code == F_INTEGER:
         # a decimal of at most 18 digits is read here; hex and longer ones by Builder
         a = stmt_start + s
@@ -1399,23 +1398,23 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     elif code == F_SCANPT:
         return int_obj(s)
     elif code == F_PAREN or code == F_SECOND:
-        return values[base + 1]
+        return <object> values[base + 1]
     elif code == F_RCOL:
         # sclp scanpt expr scanpt as: the text between the scan points, trailing space cut
-        a = stmt_start + <Py_ssize_t> values[base + 1]
-        b = stmt_start + <Py_ssize_t> values[base + 3]
+        a = stmt_start + <Py_ssize_t> <object> values[base + 1]
+        b = stmt_start + <Py_ssize_t> <object> values[base + 3]
         while b > a and is_space(ch(src, b - 1)):
             b -= 1
-        lst = values[base]
+        lst = <object> values[base]
         # (a short text, mostly a name, is often written again by the next statements; a
         # longer one, an expression, seldom: kept, it would push a name out of the table)
-        lst.append(new_result_column(values[base + 2], values[base + 4],
+        lst.append(new_result_column(<object> values[base + 2], <object> values[base + 4],
                                      kept_text(src, sql, a, b) if b - a <= RCOL_KEPT_MAX
                                      else sql[a:b]))
         return lst
     elif code == F_FLOAT:
         # (what float() does with such a token, without its checks for blanks and _)
-        p = _utf8(values[base], &a)
+        p = _utf8(<object> values[base], &a)
         d = PyOS_string_to_double(p, &endp, NULL)
         if endp != p + a:
             return SLOW
@@ -1423,17 +1422,17 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
     elif code == F_EMPTY_LIST:
         return []
     elif code == F_FIRST:
-        return values[base]
+        return <object> values[base]
     elif code == F_THIRD:
-        return values[base + 2]
+        return <object> values[base + 2]
     elif code == F_ONESELECT:
-        if values[base + 7] is None and values[base + 8] is None:
+        if <object> values[base + 7] is None and <object> values[base + 8] is None:
             return (new_select_core(values, base, s, int_obj(features[0])), None)
         return (new_select_core(values, base, s, int_obj(features[0])),
-                new_tail(values[base + 7], values[base + 8]))
+                new_tail(<object> values[base + 7], <object> values[base + 8]))
     elif code == F_SELECT_PLAIN:
         # (a compound's checks are Builder's; a lone core or VALUES needs none)
-        body_tail = values[base]
+        body_tail = <object> values[base]
         if len(<tuple> body_tail) != 2:
             return SLOW
         return new_select((<tuple> body_tail)[0], (<tuple> body_tail)[1], s)
@@ -1448,109 +1447,114 @@ cdef object fast_reduce(int code, list values, int base, int length, Py_ssize_t 
         # parenthesis makes no node; IS [NOT] TRUE/FALSE's CASE and NOT two nodes for its
         # two or three tokens), so no path is longer than the tokens shifted.
         if e - s < MIN_TEXT_FOR_DEPTH or src.shifted <= MAX_EXPR_DEPTH:
-            return values[base]
+            return <object> values[base]
         return SLOW
     elif code == F_SORTLIST1:
-        return [new_ordering_term(values[base], values[base + 1], values[base + 2])]
+        return [new_ordering_term(<object> values[base], <object> values[base + 1],
+                                  <object> values[base + 2])]
     elif code == F_SORTLIST_APPEND:
-        lst = values[base]
-        lst.append(new_ordering_term(values[base + 2], values[base + 3], values[base + 4]))
+        lst = <object> values[base]
+        lst.append(new_ordering_term(<object> values[base + 2], <object> values[base + 3],
+                                     <object> values[base + 4]))
         return lst
     elif code == F_TRUE:
         return True
     elif code == F_FALSE:
         return False
     elif code == F_LIST1:
-        return [values[base]]
+        return [<object> values[base]]
     elif code == F_LIST_APPEND:
-        lst = values[base]
-        lst.append(values[base + length - 1])
+        lst = <object> values[base]
+        lst.append(<object> values[base + length - 1])
         return lst
     elif code == F_IS:
-        if may_be_truth(values[base + length - 1]):  # perhaps x IS TRUE / FALSE
-            test = truth_test("IS", values[base], values[base + length - 1], s, sql,
-                              stmt_start)
+        if may_be_truth(<object> values[base + length - 1]):  # perhaps x IS TRUE / FALSE
+            test = truth_test("IS", <object> values[base], <object> values[base + length - 1],
+                              s, sql, stmt_start)
             if test is not None:
                 return test
-        return new_binary("IS", values[base], values[base + length - 1], s)
+        return new_binary("IS", <object> values[base], <object> values[base + length - 1], s)
     elif code == F_BETWEEN:
-        return new_between(values[base], values[base + 2], values[base + 4],
-                           values[base + 1], s)
+        return new_between(<object> values[base], <object> values[base + 2],
+                           <object> values[base + 4], <object> values[base + 1], s)
     elif code == F_IN_LIST:
-        if not values[base + 3]:
+        if not <object> values[base + 3]:
             return SLOW  # (x IN () is Builder's)
-        return new_in_list(values[base], values[base + 3], values[base + 1], s)
+        return new_in_list(<object> values[base], <object> values[base + 3],
+                           <object> values[base + 1], s)
     elif code == F_LIMIT:
-        return (values[base + 1], None)
+        return (<object> values[base + 1], None)
     elif code == F_STRING:
-        return new_literal(values[base], s)
+        return new_literal(<object> values[base], s)
     elif code == F_NULL:
         return new_literal(None, s)
     elif code == F_FUNCTION or code == F_FUNCTION_STAR:
         # id LP distinct exprlist RP | id LP STAR RP (as Builder.function/function_star)
-        name = values[base]
+        name = <object> values[base]
         if type(name) is not str:
             name = str(name)
         if code == F_FUNCTION_STAR:
             args = []
             features[0] |= FEAT_FUNCTION
             return new_function(name, args, False, True, s)
-        args = values[base + 3]
+        args = <object> values[base + 3]
         if len(<list> args) > MAX_FUNCTION_ARG:
             return SLOW  # the Builder reports it
         features[0] |= FEAT_FUNCTION
-        return new_function(name, args, bool(values[base + 2]), False, s)
+        return new_function(name, args, bool(<object> values[base + 2]), False, s)
     elif code == F_UNARY_PLUS:
-        return new_unary("+", values[base + 1], s)
+        return new_unary("+", <object> values[base + 1], s)
     elif code == F_UNARY_MINUS:
-        operand = values[base + 1]
+        operand = <object> values[base + 1]
         if type(operand) is Literal and type(
                 _get(operand, OFF[LITERAL + 0]) if FAST_NEW else operand.value) is float:
             return SLOW  # builder.py folds -9223372036854775808
         return new_unary("-", operand, s)
     elif code == F_UNARY:
-        return new_unary((<str> values[base]).upper(), values[base + 1], s)
+        return new_unary((<str> <object> values[base]).upper(), <object> values[base + 1], s)
     elif code == F_TYPETOKEN:
         return sql[stmt_start + s:stmt_start + e]
     elif code == F_CAST:
-        text = values[base + 4]
-        return new_cast(values[base + 2], text if text else "", s)
+        text = <object> values[base + 4]
+        return new_cast(<object> values[base + 2], text if text else "", s)
     elif code == F_STL_PREFIX:
-        return (values[base], values[base + 1])
+        return (<object> values[base], <object> values[base + 1])
     elif code == F_JOINOP_COMMA:
         return COMMA_JOIN
     elif code == F_COLUMN2:
-        return new_column(str(values[base + 2]), str(values[base]), False, s)
+        return new_column(str(<object> values[base + 2]), str(<object> values[base]), False, s)
     elif code == F_RSTAR:
-        lst = values[base]
-        lst.append(new_star(values[base + 1]))
+        lst = <object> values[base]
+        lst.append(new_star(<object> values[base + 1]))
         return lst
     elif code == F_XFULLNAME:
-        return new_table_ref(values[base], None, None, s)
+        return new_table_ref(<object> values[base], None, None, s)
     elif code == F_IN_SELECT:
-        return new_in_select(values[base], values[base + 3], values[base + 1], s)
+        return new_in_select(<object> values[base], <object> values[base + 3],
+                             <object> values[base + 1], s)
     elif code == F_IS_NOT:
-        if may_be_truth(values[base + length - 1]):  # perhaps x IS NOT TRUE / FALSE
-            test = truth_test("IS NOT", values[base], values[base + length - 1], s, sql,
-                              stmt_start)
+        if may_be_truth(<object> values[base + length - 1]):  # perhaps x IS NOT TRUE / FALSE
+            test = truth_test("IS NOT", <object> values[base], <object> values[base + length - 1],
+                              s, sql, stmt_start)
             if test is not None:
                 return test
-        return new_binary("IS NOT", values[base], values[base + length - 1], s)
+        return new_binary("IS NOT", <object> values[base], <object> values[base + length - 1], s)
     elif code == F_CASE:
-        return new_case(values[base + 1], values[base + 2], values[base + 3], s)
+        return new_case(<object> values[base + 1], <object> values[base + 2],
+                        <object> values[base + 3], s)
     elif code == F_CASE1:
-        return [(values[base + 1], values[base + 3])]
+        return [(<object> values[base + 1], <object> values[base + 3])]
     elif code == F_CASE_APPEND:
-        lst = values[base]
-        lst.append((values[base + 2], values[base + 4]))
+        lst = <object> values[base]
+        lst.append((<object> values[base + 2], <object> values[base + 4]))
         return lst
     elif code == F_JOINOP_KW:
         # (JOIN_KW JOIN; SLOW for a word not in upper case, two or three words, an error)
-        return JOIN_ONE.get(values[base], SLOW) if length == 2 else SLOW
+        return JOIN_ONE.get(<object> values[base], SLOW) if length == 2 else SLOW
     elif code == F_SUBQUERY:
-        return new_subquery(Subquery, SUBQUERY, values[base + 1], s)
+        return new_subquery(Subquery, SUBQUERY, <object> values[base + 1], s)
     elif code == F_EXISTS:
-        return new_subquery(Exists, EXISTS, values[base + 2], s)
+        return new_subquery(Exists, EXISTS, <object> values[base + 2], s)
     return SLOW
 
 
@@ -1572,16 +1576,16 @@ cdef inline long long decimal_value(const Src *src, Py_ssize_t a, Py_ssize_t b) 
     return v
 
 
-cdef object from_table(list values, int base, Py_ssize_t s):
+cdef object from_table(PyObject **values, int base, Py_ssize_t s):
     """stl_prefix nm dbnm as on_using (as Builder.from_table)."""
-    prefix = values[base]
-    n1 = values[base + 1]
-    n2 = values[base + 2]
-    on_using = values[base + 4]
+    prefix = <object> values[base]
+    n1 = <object> values[base + 1]
+    n2 = <object> values[base + 2]
+    on_using = <object> values[base + 4]
     if n2 is None:
-        item = new_table_ref(n1, None, values[base + 3], s if prefix is None else -1)
+        item = new_table_ref(n1, None, <object> values[base + 3], s if prefix is None else -1)
     else:
-        item = new_table_ref(n2, n1, values[base + 3], s if prefix is None else -1)
+        item = new_table_ref(n2, n1, <object> values[base + 3], s if prefix is None else -1)
     if prefix is None:
         if on_using is NO_ON_USING:
             return item
@@ -1605,44 +1609,68 @@ def parse_one(str sql not None, Py_ssize_t start=0):
     return None
 
 
-cdef object builder_reduce(object builder, int r, list values, Py_ssize_t lo, Py_ssize_t hi,
-                           Py_ssize_t lookahead, Py_ssize_t s, Py_ssize_t e, int *features):
+cdef object builder_reduce(object builder, int r, PyObject **values, Py_ssize_t lo,
+                           Py_ssize_t hi, Py_ssize_t lookahead, Py_ssize_t s, Py_ssize_t e,
+                           int *features):
     """The value of reducing rule ``r`` over values[lo:hi] by its Builder method, the
     Builder's features being ``*features`` before and after (parse_at keeps them)."""
+    cdef Py_ssize_t i
     set_features(builder, features[0])
     builder.lookahead = lookahead
-    v = (<list> RULE_FN)[r](builder, values[lo:hi], s, e)
+    v = (<list> RULE_FN)[r](builder, [<object> values[i] for i in range(lo, hi)], s, e)
     features[0] = features_of(builder)
     return v
 
 
-# parse_at calls builder_reduce through this pointer, so that the C compiler does not copy
+# lalr calls builder_reduce through this pointer, so that the C compiler does not copy
 # it into the loop (it would, being called once): the loop stays small enough for the
 # compiler to inline the per-token helpers (token_value) into it.
-ctypedef object (*BuilderReduce)(object, int, list, Py_ssize_t, Py_ssize_t, Py_ssize_t,
-                                 Py_ssize_t, Py_ssize_t, int *)
+ctypedef object (*BuilderReduce)(object, int, PyObject **, Py_ssize_t, Py_ssize_t,
+                                 Py_ssize_t, Py_ssize_t, Py_ssize_t, int *)
 cdef BuilderReduce BUILDER_REDUCE = builder_reduce
 
 
-cdef inline int _put(list values, Py_ssize_t i, Py_ssize_t *size, object v) except -1:
-    """values[i] = v for the value stack, whose length parse_at keeps in ``*size`` (only
-    this changes it); it grows by one when ``i`` is its length (a push is never further:
-    parse_at tests the depth against STACK_DEPTH before each)."""
+cdef inline void _put(PyObject **values, Py_ssize_t i, Py_ssize_t *size, object v) noexcept:
+    """values[i] = v for the value stack, whose entries below ``*size`` hold a reference
+    each (only this changes it, parse_at releases them); it grows by one when ``i`` is its
+    size (a push is never further: parse_at tests the depth against STACK_DEPTH before
+    each)."""
     cdef PyObject *old
+    Py_INCREF(v)
     if i < size[0]:
-        old = _list_get(values, i)
-        Py_INCREF(v)
-        _list_set(values, i, <PyObject *>v)
+        old = values[i]
+        values[i] = <PyObject *> v
         Py_XDECREF(old)
     else:
-        values.append(v)
+        values[i] = <PyObject *> v
         size[0] += 1
-    return 0
+
+
+cdef inline void _release(PyObject **values, Py_ssize_t size) noexcept:
+    """Drops the value stack's references (its entries below ``size``)."""
+    cdef Py_ssize_t i
+    for i in range(size):
+        Py_XDECREF(values[i])
 
 
 cdef object parse_at(str sql, Py_ssize_t pos, const Src *first, int kind, Py_ssize_t e):
     """Parse the statement whose first token starts at ``pos`` (caller skipped blanks):
     ``kind``, ending at ``e``, as next_token read it over ``first`` (the text's Src)."""
+    # The value stack: a C array beside the state stack (no list made and freed per
+    # statement); [0] is the bottom state's. Its entries below vsize hold a reference each.
+    cdef PyObject *values[STACK_DEPTH + 1]
+    cdef Py_ssize_t vsize = 1
+    values[0] = <PyObject *> None
+    Py_INCREF(None)
+    try:
+        return lalr(sql, pos, first, kind, e, values, &vsize)
+    finally:
+        _release(values, vsize)
+
+
+cdef object lalr(str sql, Py_ssize_t pos, const Src *first, int kind, Py_ssize_t e,
+                 PyObject **values, Py_ssize_t *vsize):
+    """parse_at's loop, over its value stack ``values`` (of size ``*vsize``)."""
     cdef Py_ssize_t n = len(sql)
     cdef Src src = first[0]
     cdef int states[STACK_DEPTH + 1]
@@ -1652,8 +1680,6 @@ cdef object parse_at(str sql, Py_ssize_t pos, const Src *first, int kind, Py_ssi
     cdef int t, a, st, r, length, code, last = -100, word = -1
     cdef unsigned int hash = 0
     cdef Py_ssize_t s = pos, rs, re_, last_end = pos, stmt_start = pos
-    cdef list values = [None] * 24  # (grows past 24 symbols; [0]: the bottom state's)
-    cdef Py_ssize_t vsize = 24      # len(values)
     cdef object v
     cdef bint failed = False  # builder.error is set (see fail() in builder.py)
     # The Builder is made at the first reduction fast_reduce leaves to it (most statements
@@ -1712,7 +1738,7 @@ cdef object parse_at(str sql, Py_ssize_t pos, const Src *first, int kind, Py_ssi
                 rs = re_ = s
             code = RULE_FAST[r]
             if code == F_NONE:
-                v = values[top - length + 1] if length else None
+                v = <object> values[top - length + 1] if length else None
             else:
                 v = SLOW
                 if code != F_CALL:
@@ -1738,7 +1764,7 @@ cdef object parse_at(str sql, Py_ssize_t pos, const Src *first, int kind, Py_ssi
                 raise OperationalError("parser stack overflow")
             top += 1
             states[top] = GOTO[states[top - 1] * NNTS + RULE_ORIGIN[r]]
-            _put(values, top, &vsize, v)
+            _put(values, top, vsize, v)
             starts[top] = rs
             ends[top] = re_
         # shift
@@ -1752,9 +1778,9 @@ cdef object parse_at(str sql, Py_ssize_t pos, const Src *first, int kind, Py_ssi
         if kind == T_INTEGER and INT_ONLY[a] and e - s <= 18 and (
                 e - s == 1 or (ch(&src, s + 1) != 120 and ch(&src, s + 1) != 88)):
             # (F_INTEGER reduces it next, from the text: its string would go unread)
-            _put(values, top, &vsize, None)
+            _put(values, top, vsize, None)
         else:
-            _put(values, top, &vsize, token_value(kind, sql, s, e, word, hash, &src))
+            _put(values, top, vsize, token_value(kind, sql, s, e, word, hash, &src))
         starts[top] = s
         ends[top] = e
         if kind == T_SEMI:

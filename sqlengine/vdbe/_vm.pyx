@@ -178,9 +178,9 @@ cdef inline object _aff_at(object aff, Py_ssize_t i):
     return aff[i]
 
 
-# _slot and _set, the register and slot accesses of nearly every instruction, are C
-# functions the compiler must inline into step() (a plain inline one it leaves out of so large
-# a function, and each access pays a call).
+# _slot and _set, the register and slot accesses of nearly every instruction, and _int_order,
+# the comparison of two integers, are C functions the compiler must inline into step() (a
+# plain inline one it leaves out of so large a function, and each access pays a call).
 cdef extern from *:
     """
     static inline __attribute__((always_inline)) PyObject *sqlengine_vm_slot(
@@ -205,12 +205,25 @@ cdef extern from *:
         PyErr_SetString(PyExc_IndexError, "list assignment index out of range");
         return -1;
     }
+    static inline __attribute__((always_inline)) int sqlengine_vm_int_order(
+            PyObject *v, PyObject *w, int *res) {
+        int ov, ow;
+        long long x = PyLong_AsLongLongAndOverflow(v, &ov);
+        long long y = PyLong_AsLongLongAndOverflow(w, &ow);
+        if (ov || ow)
+            return 0;
+        *res = (x > y) - (x < y);
+        return 1;
+    }
     """
-    # items[i] for 0 <= i < len(items) (a cursor slot, a P4 operand) without the general
-    # index path; IndexError otherwise
+    # items[i] for 0 <= i < len(items) (a register read, a cursor slot, a P4 operand)
+    # without the general index path (no negative index); IndexError otherwise
     object _slot "sqlengine_vm_slot"(list items, long long i)
     # items[i] = v for 0 <= i < len(items) (a register store); IndexError otherwise
     int _set "sqlengine_vm_set"(list items, long long i, object v) except -1
+    # the order (-1, 0, 1) of two ints (exact int objects) that fit in 64 bits, in C: 1,
+    # *res set; 0 when either does not fit (then compare them as Python ints)
+    bint _int_order "sqlengine_vm_int_order"(object v, object w, int* res)
 
 
 cdef inline BtCursor _btc(object bt):
@@ -515,8 +528,8 @@ cdef class Vdbe:
             elif op == OP_Eq or op == OP_Ne or op == OP_Lt or op == OP_Le or op == OP_Gt \
                     or op == OP_Ge:
                 p5 = a5[pc]
-                v = mem[p3]
-                w = mem[p1]
+                v = _slot(mem, p3)
+                w = _slot(mem, p1)
                 coll = _slot(p4s, pc)
                 if v is None or w is None:
                     if p5 & CMP_NULLEQ:
@@ -543,7 +556,8 @@ cdef class Vdbe:
                 if type(v) is int and type(w) is int and (p5 & 7) != TEXT_AFF_CODE:
                     # two integers under any affinity but TEXT: compared as they are (what
                     # compare_with_affinity does for them; no collation applies to numbers)
-                    res = 0 if v == w else (-1 if v < w else 1)
+                    if not _int_order(v, w, &res):
+                        res = 0 if v == w else (-1 if v < w else 1)
                 elif type(v) is float and type(w) is float and (p5 & 7) != TEXT_AFF_CODE:
                     # two reals likewise (compare()'s double comparison)
                     dv = v
@@ -594,7 +608,7 @@ cdef class Vdbe:
                 else:
                     _set(mem, p2, _idx_rowid(c))
             elif op == OP_If:
-                v = truth(mem[p1])
+                v = truth(_slot(mem, p1))
                 if v is None:
                     if p3:
                         pc = p2
@@ -603,7 +617,7 @@ cdef class Vdbe:
                     pc = p2
                     continue
             elif op == OP_IfNot:
-                v = truth(mem[p1])
+                v = truth(_slot(mem, p1))
                 if v is None:
                     if p3:
                         pc = p2
@@ -624,32 +638,32 @@ cdef class Vdbe:
                 _set(mem, p2, self.bindings[p1])
             elif op == OP_Move:
                 for i in range(p3):
-                    _set(mem, p2 + i, mem[p1 + i])
+                    _set(mem, p2 + i, _slot(mem, p1 + i))
                     _set(mem, p1 + i, None)
             elif op == OP_Copy:
                 for i in range(p3 + 1):
-                    _set(mem, p2 + i, mem[p1 + i])
+                    _set(mem, p2 + i, _slot(mem, p1 + i))
             elif op == OP_SCopy:
-                _set(mem, p2, mem[p1])
+                _set(mem, p2, _slot(mem, p1))
             elif op == OP_IsNull:
-                if mem[p1] is None:
+                if _slot(mem, p1) is None:
                     pc = p2
                     continue
             elif op == OP_NotNull:
-                if mem[p1] is not None:
+                if _slot(mem, p1) is not None:
                     pc = p2
                     continue
             elif op == OP_IfNullJump:
                 for i in range(p3):
-                    if mem[p1 + i] is None:
+                    if _slot(mem, p1 + i) is None:
                         pc = p2
                         break
                 else:
                     pc += 1
                 continue
             elif op == OP_And or op == OP_Or:
-                v = truth(mem[p1])
-                w = truth(mem[p2])
+                v = truth(_slot(mem, p1))
+                w = truth(_slot(mem, p2))
                 if op == OP_And:
                     if v == 0 or w == 0:
                         r = 0
@@ -666,37 +680,37 @@ cdef class Vdbe:
                         r = 0
                 _set(mem, p3, r)
             elif op == OP_Not:
-                _set(mem, p2, logical_not(mem[p1]))
+                _set(mem, p2, logical_not(_slot(mem, p1)))
             elif op == OP_IsTrue:
-                v = truth(mem[p1])
+                v = truth(_slot(mem, p1))
                 if v is None:
                     _set(mem, p2, p3)
                 else:
                     _set(mem, p2, (1 if v else 0) ^ (<int>_slot(p4s, pc)))
             elif op == OP_Add:
-                _set(mem, p3, add(mem[p2], mem[p1]))
+                _set(mem, p3, add(_slot(mem, p2), _slot(mem, p1)))
             elif op == OP_Subtract:
-                _set(mem, p3, sub(mem[p2], mem[p1]))
+                _set(mem, p3, sub(_slot(mem, p2), _slot(mem, p1)))
             elif op == OP_Multiply:
-                _set(mem, p3, mul(mem[p2], mem[p1]))
+                _set(mem, p3, mul(_slot(mem, p2), _slot(mem, p1)))
             elif op == OP_Divide:
-                _set(mem, p3, div(mem[p2], mem[p1]))
+                _set(mem, p3, div(_slot(mem, p2), _slot(mem, p1)))
             elif op == OP_Remainder:
-                _set(mem, p3, rem(mem[p2], mem[p1]))
+                _set(mem, p3, rem(_slot(mem, p2), _slot(mem, p1)))
             elif op == OP_Concat:
-                _set(mem, p3, concat(mem[p2], mem[p1]))
+                _set(mem, p3, concat(_slot(mem, p2), _slot(mem, p1)))
             elif op == OP_BitAnd:
-                _set(mem, p3, bit_and(mem[p1], mem[p2]))
+                _set(mem, p3, bit_and(_slot(mem, p1), _slot(mem, p2)))
             elif op == OP_BitOr:
-                _set(mem, p3, bit_or(mem[p1], mem[p2]))
+                _set(mem, p3, bit_or(_slot(mem, p1), _slot(mem, p2)))
             elif op == OP_ShiftLeft:
-                _set(mem, p3, shift_left(mem[p2], mem[p1]))
+                _set(mem, p3, shift_left(_slot(mem, p2), _slot(mem, p1)))
             elif op == OP_ShiftRight:
-                _set(mem, p3, shift_right(mem[p2], mem[p1]))
+                _set(mem, p3, shift_right(_slot(mem, p2), _slot(mem, p1)))
             elif op == OP_BitNot:
-                _set(mem, p2, bit_not(mem[p1]))
+                _set(mem, p2, bit_not(_slot(mem, p1)))
             elif op == OP_Negative:
-                _set(mem, p2, negate(mem[p1]))
+                _set(mem, p2, negate(_slot(mem, p1)))
             elif op == OP_Function:
                 n = a5[pc]
                 v = _slot(p4s, pc)
@@ -707,7 +721,7 @@ cdef class Vdbe:
                     _set(mem, p3, v(self, mem[p2:p2 + n]))
             elif op == OP_AggStep:
                 n = a5[pc]
-                st = mem[p3]
+                st = _slot(mem, p3)
                 if st is None:
                     st = new_agg_state(_slot(p4s, pc).new(), (p1 & 1) != 0)
                     _set(mem, p3, st)
@@ -735,7 +749,7 @@ cdef class Vdbe:
                 if i:
                     _set(mem, i, 0 if r else 1)
             elif op == OP_AggFinal or op == OP_AggValue:
-                st = mem[p1]
+                st = _slot(mem, p1)
                 f = _slot(p4s, pc)
                 if st is None:
                     v = f.final(f.new())
@@ -748,7 +762,7 @@ cdef class Vdbe:
             elif op == OP_Affinity:
                 aff = _slot(p4s, pc)
                 for i in range(p2):
-                    _set(mem, p1 + i, apply_affinity(mem[p1 + i], _aff_at(aff, i)))
+                    _set(mem, p1 + i, apply_affinity(_slot(mem, p1 + i), _aff_at(aff, i)))
             elif op == OP_MakeRecord:
                 aff = _slot(p4s, pc)
                 if aff is None:
@@ -757,19 +771,19 @@ cdef class Vdbe:
                     mem[p3] = tuple([apply_affinity(mem[p1 + i], _aff_at(aff, i))
                                      for i in range(p2)])
             elif op == OP_RealAffinity:
-                v = mem[p1]
+                v = _slot(mem, p1)
                 if type(v) is int:
                     _set(mem, p1, float(v))
             elif op == OP_Cast:
-                _set(mem, p1, cast_affinity(mem[p1], AFF_CHARS[p2]))
+                _set(mem, p1, cast_affinity(_slot(mem, p1), AFF_CHARS[p2]))
             elif op == OP_CastType:
-                _set(mem, p1, cast(mem[p1], _slot(p4s, pc)))
+                _set(mem, p1, cast(_slot(mem, p1), _slot(p4s, pc)))
             elif op == OP_Gosub:
                 _set(mem, p1, pc)
                 pc = p2
                 continue
             elif op == OP_Return:
-                pc = mem[p1] + 1
+                pc = _slot(mem, p1) + 1
                 continue
             elif op == OP_InitCoroutine:
                 _set(mem, p1, p3 - 1)
@@ -777,12 +791,12 @@ cdef class Vdbe:
                     pc = p2
                     continue
             elif op == OP_Yield:
-                i = mem[p1]
+                i = _slot(mem, p1)
                 _set(mem, p1, pc)
                 pc = i + 1
                 continue
             elif op == OP_EndCoroutine:
-                i = mem[p1]
+                i = _slot(mem, p1)
                 # the caller's Yield: jump to its P2
                 if <size_t>i >= <size_t>n_op:
                     raise E.InternalError("return to %d outside the program" % i)
@@ -797,26 +811,26 @@ cdef class Vdbe:
                     continue
                 self.once[pc] = True
             elif op == OP_IfPos:
-                v = mem[p1]
+                v = _slot(mem, p1)
                 if v > 0:
                     _set(mem, p1, v - p3)
                     pc = p2
                     continue
             elif op == OP_IfNotZero:
-                v = mem[p1]
+                v = _slot(mem, p1)
                 if v != 0:
                     if v > 0:
                         _set(mem, p1, v - 1)
                     pc = p2
                     continue
             elif op == OP_DecrJumpZero:
-                v = mem[p1] - 1
+                v = _slot(mem, p1) - 1
                 _set(mem, p1, v)
                 if v == 0:
                     pc = p2
                     continue
             elif op == OP_MustBeInt:
-                v = mem[p1]
+                v = _slot(mem, p1)
                 if type(v) is not int:
                     w = apply_affinity(v, "C")
                     if type(w) is not int:
@@ -826,21 +840,21 @@ cdef class Vdbe:
                         continue
                     _set(mem, p1, w)
             elif op == OP_OffsetLimit:
-                v = mem[p1]
-                w = mem[p3]
+                v = _slot(mem, p1)
+                w = _slot(mem, p3)
                 if v <= 0:
                     _set(mem, p2, -1)
                 else:
                     _set(mem, p2, v + (w if w > 0 else 0))
             elif op == OP_MemMax:
-                if mem[p2] > mem[p1]:
-                    _set(mem, p1, mem[p2])
+                if _slot(mem, p2) > _slot(mem, p1):
+                    _set(mem, p1, _slot(mem, p2))
             elif op == OP_Compare:
                 ki = _slot(p4s, pc)
                 self.cmp = 0
                 for i in range(p3):
-                    v = mem[p1 + i]
-                    w = mem[p2 + i]
+                    v = _slot(mem, p1 + i)
+                    w = _slot(mem, p2 + i)
                     if (type(v) is int or type(v) is float) and \
                             (type(w) is int or type(w) is float):
                         res = compare(v, w, None)  # numbers: no collation applies
@@ -874,7 +888,7 @@ cdef class Vdbe:
                 self._halt()
                 return None
             elif op == OP_HaltIfNull:
-                if mem[p3] is None:
+                if _slot(mem, p3) is None:
                     self.error_action = p2
                     raise E.error_for_code(p1, _slot(p4s, pc))
             elif op == OP_Raise:
@@ -999,7 +1013,7 @@ cdef class Vdbe:
                 c = <VCursor>_slot(cursors, p1)
                 c.row = None
                 c.nullrow = False
-                v = mem[p3]
+                v = _slot(mem, p3)
                 if type(v) is tuple and c.kind == K_INDEX:
                     # a WITHOUT ROWID table: seek its b-tree by the PRIMARY KEY
                     bc = <BtCursor?>c.bt
@@ -1037,7 +1051,7 @@ cdef class Vdbe:
                 c.nullrow = False
                 if c.kind == K_TABLE:
                     bc = <BtCursor?>c.bt
-                    k = _int_key(mem[p3], op)
+                    k = _int_key(_slot(mem, p3), op)
                     if k is None:
                         c.eof = True
                         pc = p2
@@ -1085,7 +1099,7 @@ cdef class Vdbe:
                 n = <int>_slot(p4s, pc)
                 if c.kind == K_TABLE:
                     v = _btc(c.bt).rowid_c()
-                    w = mem[p3]
+                    w = _slot(mem, p3)
                     res = compare(v, apply_affinity(w, "C"), None) if w is not None else 1
                 else:
                     res = _btc(c.bt).compare_key(_regs(mem, p3, n))

@@ -311,3 +311,36 @@ def test_same_features(sql):
     fast = _core_features(parser.parse_one(sql), [])
     assert fast == _core_features(parser.python_parse_one(sql), [])
     assert any(fast)
+
+
+def test_compiled_driver_releases_its_value_stack_on_every_exit():
+    """The values the compiled driver holds on its stack (a C array of references) are
+    released whether the parse succeeds or fails: by a syntax error deep in a statement,
+    an unrecognized token, an error a Builder reduction records, a stack overflow."""
+    import sys
+
+    from sqlengine.errors import OperationalError
+    texts = [
+        "SELECT a, -b, f(c, 'x') FROM t AS u WHERE d IN (1, 2) AND e = 'y' ORDER BY 1",
+        "SELECT a, -b, f(c, 'x') FROM t AS u WHERE d IN (1, 2) AND e = 'y' ORDER",
+        "SELECT a, (b + 'c', d FROM t WHERE e = 'f' GROUP",
+        "SELECT a, b FROM t WHERE c = 'd' AND e = 'f' !",
+        "SELECT f(" + ", ".join(["'a'"] * 128) + ") FROM t",
+        "SELECT " + "(" * 200 + "1" + ")" * 200,
+        "SELECT a FROM t ON 1",
+    ]
+
+    def parse_all():
+        failed = 0
+        for sql in texts:
+            try:
+                parser.parse_one(sql)
+            except OperationalError:
+                failed += 1
+        return failed
+
+    assert parse_all() == len(texts) - 1
+    before = sys.getallocatedblocks()
+    for _ in range(300):
+        parse_all()
+    assert sys.getallocatedblocks() - before < 100
