@@ -36,6 +36,7 @@ cdef class MemPage:
     cdef public int usable
     cdef int max_local
     cdef int min_local
+    cdef int free_bytes             # nfree() since the last parse (-1: not counted yet)
     cdef public object pending      # (cells, right child) when the content overflows the page,
                                     # or (None, right child, cell, slot): see _pending_cells
     cdef int parse(self) except -1

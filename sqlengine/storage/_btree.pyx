@@ -103,10 +103,12 @@ cdef class MemPage:
         self.hdr = 100 if pgno == 1 else 0
         self.usable = usable
         self.pending = None
+        self.free_bytes = -1
 
     def invalidate(self):
         self.a = <unsigned char*>PyByteArray_AS_STRING(self.data)
         self.parsed = False
+        self.free_bytes = -1
 
     cdef int parse(self) except -1:
         cdef unsigned char* a = <unsigned char*>PyByteArray_AS_STRING(self.data)
@@ -126,6 +128,7 @@ cdef class MemPage:
         else:
             self.max_local = ((self.usable - 12) * 64 // 255) - 23
         self.min_local = ((self.usable - 12) * 32 // 255) - 23
+        self.free_bytes = -1
         self.parsed = True
         return 0
 
@@ -228,7 +231,11 @@ cdef class MemPage:
         return top
 
     cdef int nfree(self) except -1:
-        """Free bytes: the gap, the freeblocks and the fragments."""
+        """Free bytes: the gap, the freeblocks and the fragments. Counted once after each
+        parse (walking the freeblocks), then kept in ``free_bytes`` by every change made
+        here (SQLite's MemPage.nFree)."""
+        if self.free_bytes >= 0:
+            return self.free_bytes
         cdef unsigned char* a = self.a
         cdef int top = self.content_start()
         cdef int total = top - (self.cell_ptr + 2 * self.ncell) + a[self.hdr + 7]
@@ -242,6 +249,7 @@ cdef class MemPage:
             fb = get2(a + fb)
         if total > self.usable:
             raise corrupt()
+        self.free_bytes = total
         return total
 
     cdef int free_space(self, int start, int size) except -1:
@@ -312,6 +320,8 @@ cdef class MemPage:
         put2(a + self.hdr + 3, n + 1)
         put2(a + self.hdr + 5, top)
         self.ncell = n + 1
+        if self.free_bytes >= 0:
+            self.free_bytes -= alloc + 2
         return 0
 
     cdef int rebuild_with(self, int i, bytes cell) except -1:
@@ -342,6 +352,8 @@ cdef class MemPage:
                 2 * (n - 1 - i))
         self.ncell = n - 1
         put2(self.a + self.hdr + 3, n - 1)
+        if self.free_bytes >= 0:
+            self.free_bytes += (info.size if info.size >= 4 else 4) + 2
         return 0
 
     cdef int capacity(self, int ptype):
@@ -401,6 +413,7 @@ cdef class MemPage:
         if top > ptr + 2 * n:
             memset(a + ptr + 2 * n, 0, top - (ptr + 2 * n))
         self.parse()
+        self.free_bytes = top - (ptr + 2 * n)
         return 0
 
 
@@ -1912,10 +1925,9 @@ cdef class BtCursor:
             self.push(left)
             self.move_to_rightmost()
             leaf = self.top()
-            pred = leaf.cells()[leaf.ncell - 1]
             self.mark_dirty(leaf)
             cells = leaf.cells()
-            del cells[leaf.ncell - 1]
+            pred = cells.pop()
             leaf.build(cells, leaf.ptype, 0)
             self.mark_dirty(p)
             pcells = _pending_cells(p) if p.pending is not None else p.cells()
@@ -1982,6 +1994,8 @@ cdef class BtCursor:
             put2(a + p.hdr + 3, n + 1)
             put2(a + p.hdr + 5, top)
             p.ncell = n + 1
+            if p.free_bytes >= 0:
+                p.free_bytes -= alloc + 2
             return 0
         if p.nfree() >= alloc + 2:
             p.rebuild_with(i, cell)
@@ -2014,6 +2028,8 @@ cdef class BtCursor:
             put2(a + parent.hdr + 3, n + 1)
             put2(a + parent.hdr + 5, top)
             parent.ncell = n + 1
+            if parent.free_bytes >= 0:
+                parent.free_bytes -= sz + 2
             put4(a + parent.hdr + 8, new.pgno)
             return 0
         cells = parent.cells()
