@@ -33,7 +33,8 @@ def code_count(p, src, target, hint=None):
     b = p.b
     table = src.table
     best = None
-    if not table.without_rowid and not (hint is not None and hint.not_indexed):
+    # (a table without an index has none to weigh: no sizes asked for)
+    if table.indexes and not table.without_rowid and not (hint is not None and hint.not_indexed):
         sz_tab, sz_idx = planner._sizes(table)
         for ix in _in_sqlite_order(table):
             if any(c < 0 for c in ix.columns):
@@ -42,7 +43,8 @@ def code_count(p, src, target, hint=None):
             if szi < sz_tab and (best is None or szi < sz_idx[best.name]):
                 best = ix
     if best is None:
-        eqp_line(p, f"SCAN {src.name}")
+        if p.eqp:  # (the line's text made only for EXPLAIN QUERY PLAN)
+            eqp_line(p, f"SCAN {src.name}")
         open_source_cursor(p, src)
         b.emit(O.OP_Count, src.cursor, target)
         return

@@ -93,6 +93,8 @@ SHAPES = [
     "select max(b), count(*) from t",
     "select max(x) from u",
     "select count(*) from u",
+    "select count(*) from t",  # (a table without an index: counted itself)
+    "select count(*) from u not indexed",
     "select * from t left join u",
     "select * from t left join u on u.x > t.a",
     "select * from t left join w on w.id = t.a",
