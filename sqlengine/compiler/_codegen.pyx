@@ -18,14 +18,16 @@ cimport cython
 from cpython cimport array
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.dict cimport PyDict_Update
-from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_FromVoidPtr
-from cpython.ref cimport Py_INCREF
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF
 from libc.limits cimport LLONG_MIN
 from libc.string cimport memcpy
 
 cdef extern from "Python.h":
     void Py_SET_SIZE(object o, Py_ssize_t n)  # (an array's length, within its allocation)
+    void PyList_SET_NULL "PyList_SET_ITEM" (object o, Py_ssize_t i, PyObject *v)
     # (an int's value in C, ``overflow`` -1 / 1 when it is below / above the 64-bit range:
     # one call instead of two comparisons with Python ints)
     long long PyLong_AsLongLongAndOverflow(object o, int *overflow) except? -1
@@ -46,7 +48,7 @@ from sqlengine.schema import Table as _SchemaTable
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe._functable cimport FunctionTable
-from sqlengine.vdbe._values cimport comparison_affinity
+from sqlengine.vdbe._values cimport affinity_of_decltype, comparison_affinity
 from sqlengine.vdbe.program cimport Program
 from sqlengine.vdbe._sorter cimport SortSpec
 
@@ -150,7 +152,7 @@ cdef int OP_BitNot = O.OP_BitNot
 cdef int OP_Not = O.OP_Not
 cdef int OP_And = O.OP_And
 cdef int OP_Or = O.OP_Or
-cdef int OP_CastType = O.OP_CastType
+cdef int OP_Cast = O.OP_Cast
 cdef int OP_IsNull = O.OP_IsNull
 cdef int OP_NotNull = O.OP_NotNull
 cdef int OP_Goto = O.OP_Goto
@@ -413,9 +415,7 @@ cdef class ProgramBuilder:
         cdef dict regs
         cdef double d
         if self._consts is None:
-            self._consts = []
-            self._const_ints = {}
-            self._const_regs = {}
+            _start_consts(self)
         t = type(value)
         if t is int:  # (the commonest: keyed by the value itself)
             regs = self._const_ints
@@ -443,11 +443,16 @@ cdef class ProgramBuilder:
         return r
 
     cpdef int emit_consts(self) except -1:
-        """Load the constants ``const_reg`` handed out (the prologue, after the Transaction
+        """Load the constants ``const_reg`` handed out and compute the constant expressions
+        ``_hoist`` moved, in the order they were made (the prologue, after the Transaction
         the Init instruction leads to)."""
+        cdef tuple c
         if self._consts is not None:
-            for value, r in self._consts:
-                emit_constant(self, value, r)
+            for c in self._consts:
+                if len(c) == 2:  # (value, register)
+                    emit_constant(self, c[0], c[1])
+                else:  # (an instruction _hoist moved)
+                    self.emit(c[0], c[1], c[2], c[3], c[4], c[5], c[6])
         return 0
 
     # ---- finishing --------------------------------------------------------------------
@@ -554,6 +559,43 @@ cdef class ProgramBuilder:
         prog.n_once = self.n_once
         prog.schema_version = 0
         return prog
+
+
+cdef int _start_consts(ProgramBuilder b) except -1:
+    b._consts = []
+    b._const_ints = {}
+    b._const_regs = {}
+    return 0
+
+
+cdef int _hoist(ProgramBuilder b, Py_ssize_t start) except -1:
+    """Move the instructions from address ``start`` on (the code of one constant
+    expression into registers no other instruction writes: straight-line code, no jump and
+    no label) to the prologue: ``emit_consts`` emits them after the constants made before
+    them. SQLite's factored constant expressions (sqlite3ExprCodeRunJustOnce), computed
+    once per run instead of at every row."""
+    cdef Py_ssize_t a
+    cdef list p4 = b._p4, comments = b._comments
+    if b._consts is None:
+        _start_consts(b)
+    for a in range(start, b.n_ops):
+        b._consts.append((b._op[a], b._p1[a], b._p2[a], b._p3[a], p4[a], b._p5[a],
+                          comments[a]))
+    # (the lists keep their room, the slots past ``start`` NULL again: see _grow)
+    for a in range(start, b.n_ops):
+        _clear_slot(p4, a)
+        _clear_slot(comments, a)
+    Py_SET_SIZE(p4, start)
+    Py_SET_SIZE(comments, start)
+    b.n_ops = start
+    return 0
+
+
+cdef inline void _clear_slot(list items, Py_ssize_t i):
+    """Drop item ``i`` of ``items``, its slot left NULL (for _grow's lists)."""
+    cdef PyObject *x = PyList_GET_ITEM(items, i)
+    PyList_SET_NULL(items, i, NULL)
+    Py_XDECREF(x)
 
 
 cdef list _regrow(list items, Py_ssize_t n, Py_ssize_t cap):
@@ -1430,22 +1472,76 @@ cdef int _code_expr_reg(p, ProgramBuilder b, scope, e) except? -1:
 
 cdef int _code_operand(p, ProgramBuilder b, scope, e) except? -1:
     """The register holding ``e`` for an instruction that only reads it (an arithmetic,
-    comparison or logical operand): a literal's is loaded once per run (``const_reg``),
-    anything else is coded here into a new register."""
+    comparison or logical operand): ``_code_operand_k``'s."""
+    cdef int konst = 0
+    return _code_operand_k(p, b, scope, e, &konst)
+
+
+cdef int _code_operand_k(p, ProgramBuilder b, scope, e, int *konst) except? -1:
+    """The register holding operand ``e``, ``konst[0]`` set to 1 when ``e`` is constant.
+    A constant's register is filled once per run, as SQLite's factored constants
+    (sqlite3ExprCodeTemp): a literal's, or in a program with a cursor a negated number's,
+    by ``const_reg`` (one register per value), any other constant expression (what ``_code_expr`` reports
+    constant: literals, parameters, arithmetic, unary operators, CAST, COLLATE) coded
+    here and moved to the prologue (``_hoist``) once the program has a cursor (without
+    one it has no loop to take it out of). Anything else is coded here into a new
+    register. A unary + is the value of its operand."""
+    cdef Py_ssize_t start
+    cdef int r
+    t = type(e)
+    while t is T_Unary and slot(e, F_UN_OP) == "+":
+        e = slot(e, F_UN_OPERAND)
+        t = type(e)
+    if t is T_Literal:
+        r = _literal_reg(b, slot(e, F_LIT_VALUE))
+        if r:
+            konst[0] = 1
+            return r
+    elif t is T_Unary and b.n_cursor and slot(e, F_UN_OP) == "-" and \
+            type(slot(e, F_UN_OPERAND)) is T_Literal:
+        r = _negated_literal_reg(b, slot(slot(e, F_UN_OPERAND), F_LIT_VALUE))
+        if r:
+            konst[0] = 1
+            return r
+    start = b.n_ops
+    r = b.alloc_reg(1)
+    if _code_expr(p, b, scope, e, r) == 1:
+        konst[0] = 1
+        if b.n_cursor:  # (a program that opens no cursor has no loop: nothing to gain)
+            _hoist(b, start)
+    return r
+
+
+cdef int _literal_reg(ProgramBuilder b, v) except -1:
+    """The constant register of a literal of value ``v`` as ``_code_expr`` codes it; 0 for
+    an integer above 2**63 (the coder raises)."""
     cdef int ov
     cdef long long iv
-    if type(e) is T_Literal:
-        v = slot(e, F_LIT_VALUE)
-        if type(v) is not int:
-            return b.const_reg(v)
-        iv = PyLong_AsLongLongAndOverflow(v, &ov)
-        if ov == 0:
-            # (a negative literal is a hex one of 2**63 or more: an Int64 whatever its
-            # value, emit_constant's 1-tuple)
-            return b.const_reg(v) if iv >= 0 else b.const_reg((v,))
-        if not v > INT64_OVER:  # (beyond 64 bits: a REAL; above 2**63 the coder raises)
-            return b.const_reg(float(v))
-    return _code_expr_reg(p, b, scope, e)
+    if type(v) is not int:
+        return b.const_reg(v)
+    iv = PyLong_AsLongLongAndOverflow(v, &ov)
+    if ov == 0:
+        # (a negative literal is a hex one of 2**63 or more: an Int64 whatever its
+        # value, emit_constant's 1-tuple)
+        return b.const_reg(v) if iv >= 0 else b.const_reg((v,))
+    if not v > INT64_OVER:  # (beyond 64 bits: a REAL)
+        return b.const_reg(float(v))
+    return 0
+
+
+cdef int _negated_literal_reg(ProgramBuilder b, v) except -1:
+    """The constant register of ``-v``, a literal of value ``v``, as ``_code_unary`` codes
+    it (a negated float; a negated integer as ``_emit_literal_int``); 0 for the rest."""
+    cdef int ov
+    cdef long long iv
+    if type(v) is float:
+        return b.const_reg(-v)
+    if type(v) is not int:
+        return 0
+    iv = PyLong_AsLongLongAndOverflow(v, &ov)
+    if ov != 0 or iv == LLONG_MIN:
+        return 0
+    return b.const_reg(-iv) if 0 <= iv <= 2147483647 else b.const_reg((-iv,))
 
 
 cpdef code_expr(p, scope, e, int target):
@@ -1459,24 +1555,28 @@ cpdef code_expr(p, scope, e, int target):
 # throughout one call.)
 
 cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
-    cdef int r, r1, r2, rx, z, ov
+    """Code ``e`` into ``target``: 1 when ``e`` is a constant whose code is straight-line
+    (no jump, no label) and writes no other register than its own new ones (literals,
+    parameters, arithmetic, unary operators, CAST and COLLATE over such), which
+    ``_code_operand_k`` may move to the prologue; else 0."""
+    cdef int r, r1, r2, rx, z, ov, k1, k2
     cdef long long iv
     t = type(e)
     if t is T_Unary:
-        _code_unary(p, b, scope, e, target)
-        return 0
+        return _code_unary(p, b, scope, e, target)
     if t is T_Literal:
         v = slot(e, F_LIT_VALUE)
         if type(v) is not int:
             emit_constant(b, v, target)
-            return 0
+            return 1
         iv = PyLong_AsLongLongAndOverflow(v, &ov)
         if ov == 0:
             _emit_literal_int(b, iv, False, target)
-            return 0
+            return 1
         if v > INT64_OVER:
             raise _expr.hex_literal_too_big(p, e)
         emit_constant(b, float(v), target)  # (beyond 64 bits: a REAL)
+        return 1
     elif t is T_Column:
         ref = lookup_name(scope, slot(e, F_COL_NAME), slot(e, F_COL_TABLE)) \
             if scope is not None else None
@@ -1495,10 +1595,11 @@ cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
         op = slot(e, F_BIN_OP)
         opc = _ARITH.get(op)
         if opc is not None:
-            r1 = _code_operand(p, b, scope, slot(e, F_BIN_LEFT))
-            r2 = _code_operand(p, b, scope, slot(e, F_BIN_RIGHT))
+            k1 = k2 = 0
+            r1 = _code_operand_k(p, b, scope, slot(e, F_BIN_LEFT), &k1)
+            r2 = _code_operand_k(p, b, scope, slot(e, F_BIN_RIGHT), &k2)
             b.emit(opc, r2, r1, target)
-            return 0
+            return k1 & k2
         opc = _CMP.get(op)
         if opc is not None:
             left = slot(e, F_BIN_LEFT)
@@ -1524,12 +1625,15 @@ cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
         _code_column(p, b, slot(e, F_RC_REF), target)
     elif t is T_Param:
         b.emit(OP_Variable, p.param_number(e.text, e.pos), target)
+        return 1
     elif t is T_Collate:
         p.collation(slot(e, F_COLLATE_NAME))
-        _code_expr(p, b, scope, slot(e, F_COLLATE_EXPR), target)
+        return _code_expr(p, b, scope, slot(e, F_COLLATE_EXPR), target)
     elif t is T_Cast:
-        _code_expr(p, b, scope, slot(e, F_CAST_EXPR), target)
-        b.emit(OP_CastType, target, 0, 0, slot(e, F_CAST_TYPE))
+        k1 = _code_expr(p, b, scope, slot(e, F_CAST_EXPR), target)
+        # (P2 the affinity's character code, as SQLite's OP_Cast)
+        b.emit(OP_Cast, target, ord(affinity_of_decltype(slot(e, F_CAST_TYPE))))
+        return k1
     elif t is T_IsNull:
         k = _notnull_fold(scope, e)
         if k >= 0:
@@ -1564,41 +1668,47 @@ cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
 
 
 cdef int _code_unary(p, ProgramBuilder b, scope, e, int target) except -1:
-    cdef int r, z, ov
+    """A unary operator into ``target``; 1 when constant, as ``_code_expr``."""
+    cdef int r, k, z, ov
     cdef long long iv
     op = slot(e, F_UN_OP)
     operand = slot(e, F_UN_OPERAND)
     if op == "+":  # a no-op on the value (SQLite codes the operand into the target)
-        _code_expr(p, b, scope, operand, target)
-        return 0
+        return _code_expr(p, b, scope, operand, target)
     if op == "-" and type(operand) is T_Literal and \
             type(slot(operand, F_LIT_VALUE)) in (int, float):
         v = slot(operand, F_LIT_VALUE)
         if type(v) is float:
             emit_constant(b, -v, target)
-            return 0
+            return 1
         iv = PyLong_AsLongLongAndOverflow(v, &ov)
         if ov == 0 and iv != LLONG_MIN:  # (the common case: -v is a 64-bit integer too)
             _emit_literal_int(b, iv, True, target)
-            return 0
+            return 1
         if type(v) is int and (v > INT64_OVER or (v == INT64_MIN
                                                   and _expr._hex_text(p, operand))):
             raise _expr.hex_literal_too_big(p, operand, "-")
         if v == INT64_OVER:
             emit_constant(b, -v, target)
-            return 0
+            return 1
         # (else -9223372036854775808 negated, the smallest integer the parser folded:
         # SQLite codes that literal as an Int64 and negates it at run time, 0 - x)
-    r = _code_expr_reg(p, b, scope, operand)
+    k = 0
+    r = _code_operand_k(p, b, scope, operand, &k)  # (SQLite's sqlite3ExprCodeTemp)
     if op == "-":
-        # SQLite computes -x as 0 - x (overflow to REAL included)
-        z = b.alloc_reg(1)
-        b.emit(OP_Integer, 0, z)
+        # SQLite computes -x as 0 - x (overflow to REAL included), the 0 a constant (in
+        # a program with a loop: one without a cursor runs this once)
+        if b.n_cursor:
+            z = b.const_reg(0)
+        else:
+            z = b.alloc_reg(1)
+            b.emit(OP_Integer, 0, z)
         b.emit(OP_Subtract, r, z, target)
     elif op == "~":
         b.emit(OP_BitNot, r, target)
     else:
         b.emit(OP_Not, r, target)
+    return k
 
 
 cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
@@ -1797,8 +1907,9 @@ cdef bint _constant_items(list items) except -1:
 
 
 cdef int _code_in_list(p, ProgramBuilder b, scope, e, int target) except -1:
-    cdef int rx, ri, has_null, done, found, nn, aff_p5
-    cdef bint text_items, first = True
+    """``x [NOT] IN (items)`` into ``target``: 1, 0, or NULL when no item matches and x or
+    an item is NULL."""
+    cdef int rx, has_null = 0, nul, done, found
     items = slot(e, F_INL_ITEMS)
     negated = slot(e, F_INL_NEG)
     if not items:
@@ -1811,43 +1922,114 @@ cdef int _code_in_list(p, ProgramBuilder b, scope, e, int target) except -1:
     if type(x) is T_Subquery:
         _expr._rowvalue.check_in_list_lhs(p, scope, e)
     rx = _code_expr_reg(p, b, scope, x)
-    aff_p5 = _AFF_CODE.get(expr_affinity(x, scope), 0)
-    text_items = aff_p5 == _AFF_CODE.get("B", 0)  # (TEXT: a number item is compared as text)
     if p.returning is not None and len(items) > 2 and _constant_items(items):
         # (SQLite probes such a list as an ephemeral table, converting its left side)
         from sqlengine.compiler.select import convert_row_column
         convert_row_column(p, scope, x, expr_affinity(x, scope))
-    # x IN (list) compares with x's collation; x IN (constant) is x = +constant (parse.y)
-    if len(items) == 1 and (type(items[0]) is T_Literal or _expr.is_constant(items[0])):
-        coll_name = comparison_collation(x, items[0], scope)
-    else:
-        coll_name = expr_collation(x, scope)
     done = b.new_label()
     found = b.new_label()
     b.emit(OP_Null, 0, target)
-    # A NULL left operand still evaluates every item (their errors are raised), as SQLite does
-    has_null = b.alloc_reg(1)
-    b.emit(OP_Integer, 0, has_null)
-    for item in items:
-        ri = _code_expr_reg(p, b, scope, item)
-        if first:  # (one collation for every item: asked once the first item is coded)
-            coll = p.coll_func(coll_name)
-            first = False
-        nn = b.new_label()
-        b.emit(OP_NotNull, ri, nn)
-        b.emit(OP_Integer, 1, has_null)
-        b.resolve(nn)
-        if text_items and _keeps_number(item):
-            b.emit(OP_Eq, ri, found, _text_copy(b, x, rx), coll, 0)
-            continue
-        b.emit(OP_Eq, ri, found, rx, coll, aff_p5)
-    b.emit(OP_IsNull, rx, done)
-    b.emit(OP_IfPos, has_null, done, 0)
+    nul = _in_list_items(p, b, scope, x, items, rx, found, &has_null)
+    _in_list_unknown(b, rx, nul, has_null, done)
     b.emit(OP_Integer, 1 if negated else 0, target)
     b.emit(OP_Goto, 0, done)
     b.resolve(found)
     b.emit(OP_Integer, 0 if negated else 1, target)
     b.resolve(done)
+    return 0
+
+
+cdef bint _in_list_jumps(p, scope, e) except -1:
+    """Whether the IN list ``e`` is coded as jumps by ``_jump_in_list`` (a scalar left
+    operand, at least one item, outside RETURNING)."""
+    x = slot(e, F_INL_EXPR)
+    return bool(slot(e, F_INL_ITEMS)) and type(x) is not T_RowValue and \
+        type(x) is not T_Subquery and p.returning is None
+
+
+cdef int _jump_in_list(p, ProgramBuilder b, scope, e, int label, bint when,
+                       bint jump_if_null) except -1:
+    """Jump to ``label`` when ``x [NOT] IN (items)`` (``_in_list_jumps``) is ``when``
+    (true, or false), or NULL with ``jump_if_null``; else fall through. SQLite's
+    sqlite3ExprCodeIN for a list it compares item by item."""
+    cdef int rx, has_null = 0, nul, found
+    x = slot(e, F_INL_EXPR)
+    rx = _code_expr_reg(p, b, scope, x)
+    if when != bool(slot(e, F_INL_NEG)):  # (a match is the outcome that jumps)
+        nul = _in_list_items(p, b, scope, x, slot(e, F_INL_ITEMS), rx, label, &has_null)
+        if jump_if_null:
+            _in_list_unknown(b, rx, nul, has_null, label)
+        return 0
+    found = b.new_label()
+    nul = _in_list_items(p, b, scope, x, slot(e, F_INL_ITEMS), rx, found, &has_null)
+    if not jump_if_null:
+        _in_list_unknown(b, rx, nul, has_null, found)
+    b.emit(OP_Goto, 0, label)
+    b.resolve(found)
+    return 0
+
+
+cdef int _in_list_items(p, ProgramBuilder b, scope, x, list items, int rx, int found,
+                        int *has_null) except -1:
+    """The comparisons of ``x`` (in ``rx``) with each item, in order: a jump to ``found``
+    at the first equal one. Every item is evaluated, even when x is NULL (their errors are
+    raised), as SQLite does; a constant one once per run (``_code_operand_k``). Returns 1
+    when an item is the NULL literal (no match then means NULL), else 0. ``has_null[0]``
+    is set to a register holding 0 unless an item that may be NULL at run time (not a
+    literal) was NULL, made at the first such item; it stays 0 (no register) without one."""
+    cdef int ri, nn, aff_p5, nul = 0
+    cdef bint text_items, first = True
+    aff_p5 = _AFF_CODE.get(expr_affinity(x, scope), 0)
+    text_items = aff_p5 == _AFF_CODE.get("B", 0)  # (TEXT: a number item is compared as text)
+    # x IN (list) compares with x's collation; x IN (constant) is x = +constant (parse.y)
+    if len(items) == 1 and (type(items[0]) is T_Literal or _expr.is_constant(items[0])):
+        coll_name = comparison_collation(x, items[0], scope)
+    else:
+        coll_name = expr_collation(x, scope)
+    for item in items:
+        if type(item) is T_Literal and slot(item, F_LIT_VALUE) is None:
+            nul = 1  # (equal to nothing)
+            ri = 0
+        else:
+            ri = _code_operand(p, b, scope, item)
+        if first:  # (one collation for every item: asked once the first item is coded)
+            coll = p.coll_func(coll_name)
+            first = False
+        if ri == 0:
+            continue
+        if not _never_null(item):
+            if has_null[0] == 0:
+                has_null[0] = b.alloc_reg(1)
+                b.emit(OP_Integer, 0, has_null[0])
+            nn = b.new_label()
+            b.emit(OP_NotNull, ri, nn)
+            b.emit(OP_Integer, 1, has_null[0])
+            b.resolve(nn)
+        if text_items and _keeps_number(item):
+            b.emit(OP_Eq, ri, found, _text_copy(b, x, rx), coll, 0)
+            continue
+        b.emit(OP_Eq, ri, found, rx, coll, aff_p5)
+    return nul
+
+
+cdef bint _never_null(e):
+    """Whether ``e`` is a literal other than NULL, or one under unary + or - (never NULL)."""
+    while type(e) is T_Unary and slot(e, F_UN_OP) in ("+", "-"):
+        e = slot(e, F_UN_OPERAND)
+    return type(e) is T_Literal and slot(e, F_LIT_VALUE) is not None
+
+
+cdef int _in_list_unknown(ProgramBuilder b, int rx, int nul, int has_null,
+                          int label) except -1:
+    """After ``_in_list_items`` found no match: jump to ``label`` when the outcome is NULL
+    (x NULL, or a NULL item)."""
+    if nul:
+        b.emit(OP_Goto, 0, label)
+        return 0
+    b.emit(OP_IsNull, rx, label)
+    if has_null:
+        b.emit(OP_IfPos, has_null, label, 0)
+    return 0
 
 
 cdef int OP_Count = O.OP_Count
@@ -2054,6 +2236,9 @@ cdef int _if_false(p, ProgramBuilder b, scope, e, int label, bint jump_if_null) 
     elif t is T_Between and _vector_between(p, scope, e):
         _expr._rowvalue.jump_between(p, scope, e, label, jump_if_null, False)
         return 0
+    elif t is T_InList and _in_list_jumps(p, scope, e):
+        _jump_in_list(p, b, scope, e, label, False, jump_if_null)
+        return 0
     elif t is T_Between and not slot(e, F_BTW_NEG):
         # x >= lo AND x <= hi, short-circuited as SQLite's jump code does
         x = slot(e, F_BTW_EXPR)
@@ -2117,6 +2302,9 @@ cdef int _if_true(p, ProgramBuilder b, scope, e, int label, bint jump_if_null) e
         return 0
     elif t is T_Between and _vector_between(p, scope, e):
         _expr._rowvalue.jump_between(p, scope, e, label, jump_if_null, True)
+        return 0
+    elif t is T_InList and _in_list_jumps(p, scope, e):
+        _jump_in_list(p, b, scope, e, label, True, jump_if_null)
         return 0
     elif t is T_Between and not slot(e, F_BTW_NEG):
         x = slot(e, F_BTW_EXPR)

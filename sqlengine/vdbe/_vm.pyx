@@ -775,7 +775,7 @@ cdef class Vdbe:
                 if type(v) is int:
                     _set(mem, p1, float(v))
             elif op == OP_Cast:
-                _set(mem, p1, cast_affinity(_slot(mem, p1), AFF_CHARS[p2]))
+                _set(mem, p1, cast_affinity(_slot(mem, p1), AFF_CHARS[p2 & 7]))
             elif op == OP_CastType:
                 _set(mem, p1, cast(_slot(mem, p1), _slot(p4s, pc)))
             elif op == OP_Gosub:

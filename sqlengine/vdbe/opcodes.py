@@ -139,7 +139,8 @@ OPCODES: list[tuple[str, str, str]] = [
     ("Yield", "P1 P2", "Swap the address in r[P1] with the current one (enter or leave a coroutine)."),
     ("EndCoroutine", "P1", "Return from the coroutine in r[P1] for the last time (its caller jumps to its Yield's P2)."),
     ("Affinity", "P1 P2 P4", "Apply affinity string P4 to r[P1..P1+P2-1]."),
-    ("Cast", "P1 P2", "r[P1] = CAST(r[P1] AS affinity P2)."),
+    ("Cast", "P1 P2", "r[P1] = CAST(r[P1] AS affinity P2), P2 the affinity's letter code "
+                      "(SQLite's: 'A' BLOB .. 'E' REAL)."),
     ("CastType", "P1 P4", "r[P1] = CAST(r[P1] AS type name P4)."),
     ("RealAffinity", "P1", "If r[P1] is an integer, make it a real (REAL columns read back)."),
     ("MustBeInt", "P1 P2", "Make r[P1] an integer; if it cannot be, jump to P2 (or raise datatype mismatch when P2 = 0)."),
