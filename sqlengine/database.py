@@ -168,8 +168,12 @@ class Database:
         rows = S.SchemaRows()
         if self.bt.page_count() == 0:
             return rows, 0
-        cur = self.bt.cursor(1, False)
-        add = rows.add
+        self._scan_records(1, rows.add)
+        return rows, self.bt.get_meta(1)
+
+    def _scan_records(self, root, add):
+        """``add`` each record of the table b-tree at ``root``, in rowid order."""
+        cur = self.bt.cursor(root, False)
         record = cur.record  # (each row decoded in place: no payload bytes copied first)
         step = cur.next
         ok = cur.first()
@@ -177,7 +181,6 @@ class Database:
             add(record())
             ok = step()
         cur.close()
-        return rows, self.bt.get_meta(1)
 
     def _load_schema(self, at_open=False):
         own = self.bt.in_trans == 0
@@ -268,12 +271,7 @@ class Database:
             if own:
                 bt.begin(False)
             try:
-                cur = bt.cursor(stat.root, False)
-                ok = cur.first()
-                while ok:
-                    rows.append(cur.record())
-                    ok = cur.next()
-                cur.close()
+                self._scan_records(stat.root, rows.append)
             except E.Error:
                 rows = []
             finally:
