@@ -1443,10 +1443,11 @@ cdef int _code_column(p, ProgramBuilder b, ColRef ref, int target) except -1:
     # the comment (table, column) is joined with a dot only when a listing shows it
     b.emit(OP_Column, src.cursor, field, target,
            defaults[c] if defaults is not None else None, 0, (src.name, src.columns[c]))
-    if is_table:
-        aff = src.affs[c]
-        if aff is AFF_REAL or aff == AFF_REAL:
-            b.emit(OP_RealAffinity, target)
+    # a REAL column (of a table, or of a subquery, view or CTE read from its rows) gives a
+    # REAL value: SQLite's sqlite3ColumnDefault
+    aff = src.affs[c]
+    if aff is AFF_REAL or aff == AFF_REAL:
+        b.emit(OP_RealAffinity, target)
     return 0
 
 
@@ -2239,13 +2240,12 @@ cdef int _if_false(p, ProgramBuilder b, scope, e, int label, bint jump_if_null) 
     elif t is T_InList and _in_list_jumps(p, scope, e):
         _jump_in_list(p, b, scope, e, label, False, jump_if_null)
         return 0
-    elif t is T_Between and not slot(e, F_BTW_NEG):
-        # x >= lo AND x <= hi, short-circuited as SQLite's jump code does
-        x = slot(e, F_BTW_EXPR)
-        rx = _code_expr_reg(p, b, scope, x)
-        f = CMP_JUMPIFNULL if jump_if_null else 0
-        _emit_cmp(p, b, scope, OP_Lt, x, slot(e, F_BTW_LOW), label, f, rx, None)
-        _emit_cmp(p, b, scope, OP_Gt, x, slot(e, F_BTW_HIGH), label, f, rx, None)
+    elif t is T_Between:
+        # NOT BETWEEN jumps as SQLite's NOT over BETWEEN: when the BETWEEN is true
+        if slot(e, F_BTW_NEG):
+            _between_if_true(p, b, scope, e, label, jump_if_null)
+        else:
+            _between_if_false(p, b, scope, e, label, jump_if_null)
         return 0
     elif t is T_Literal:
         v = slot(e, F_LIT_VALUE)
@@ -2306,18 +2306,42 @@ cdef int _if_true(p, ProgramBuilder b, scope, e, int label, bint jump_if_null) e
     elif t is T_InList and _in_list_jumps(p, scope, e):
         _jump_in_list(p, b, scope, e, label, True, jump_if_null)
         return 0
-    elif t is T_Between and not slot(e, F_BTW_NEG):
-        x = slot(e, F_BTW_EXPR)
-        rx = _code_expr_reg(p, b, scope, x)
-        d2 = b.new_label()
-        _emit_cmp(p, b, scope, OP_Lt, x, slot(e, F_BTW_LOW), d2,
-                  0 if jump_if_null else CMP_JUMPIFNULL, rx, None)
-        _emit_cmp(p, b, scope, OP_Le, x, slot(e, F_BTW_HIGH), label,
-                  CMP_JUMPIFNULL if jump_if_null else 0, rx, None)
-        b.resolve(d2)
+    elif t is T_Between:
+        if slot(e, F_BTW_NEG):
+            _between_if_false(p, b, scope, e, label, jump_if_null)
+        else:
+            _between_if_true(p, b, scope, e, label, jump_if_null)
         return 0
     r = _code_expr_reg(p, b, scope, e)
     b.emit(OP_If, r, label, 1 if jump_if_null else 0)
+
+
+cdef int _between_if_false(p, ProgramBuilder b, scope, e, int label,
+                           bint jump_if_null) except -1:
+    """Jump to ``label`` unless x >= lo AND x <= hi (``e``'s operands, its NOT ignored),
+    short-circuited as SQLite's exprCodeBetween: hi is not computed when x < lo."""
+    cdef int rx
+    x = slot(e, F_BTW_EXPR)
+    rx = _code_expr_reg(p, b, scope, x)
+    f = CMP_JUMPIFNULL if jump_if_null else 0
+    _emit_cmp(p, b, scope, OP_Lt, x, slot(e, F_BTW_LOW), label, f, rx, None)
+    _emit_cmp(p, b, scope, OP_Gt, x, slot(e, F_BTW_HIGH), label, f, rx, None)
+    return 0
+
+
+cdef int _between_if_true(p, ProgramBuilder b, scope, e, int label,
+                          bint jump_if_null) except -1:
+    """Jump to ``label`` when x >= lo AND x <= hi (``e``'s operands, its NOT ignored)."""
+    cdef int rx, d2
+    x = slot(e, F_BTW_EXPR)
+    rx = _code_expr_reg(p, b, scope, x)
+    d2 = b.new_label()
+    _emit_cmp(p, b, scope, OP_Lt, x, slot(e, F_BTW_LOW), d2,
+              0 if jump_if_null else CMP_JUMPIFNULL, rx, None)
+    _emit_cmp(p, b, scope, OP_Le, x, slot(e, F_BTW_HIGH), label,
+              CMP_JUMPIFNULL if jump_if_null else 0, rx, None)
+    b.resolve(d2)
+    return 0
 
 
 # ------------------------------------------------------------------------------------------

@@ -119,10 +119,19 @@ def resolve_targets(p, table, upserts):
         else:
             found = _target_index(table, u)
         if found is None:
-            raise OperationalError(
-                "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")
+            raise OperationalError(_which_clause(k, upserts) + "ON CONFLICT clause does not "
+                                   "match any PRIMARY KEY or UNIQUE constraint")
         out.append([found])
     return out
+
+
+def _which_clause(k, upserts):
+    """"" for a lone clause, else the ordinal of clause ``k`` and a space ("2nd "), as
+    sqlite3UpsertAnalyzeTarget names the clause that matches no constraint."""
+    if len(upserts) == 1:
+        return ""
+    from sqlengine.compiler.select import _ordinal
+    return _ordinal(k + 1) + " "
 
 
 def _raise_target_error(p, table, u):
