@@ -40,7 +40,32 @@ INT_EDGES = [0, 1, -1, 2, 7, 10, -128, 255, 256, 2 ** 31 - 1, -2 ** 31, 2 ** 53,
 REAL_EDGES = [0.0, -0.0, 0.5, -1.5, 1e100, -1e-100, 3.14159, 1e15, 2.5, 1e308]
 TEXT_EDGES = ["", "a", "A", "abc", "ABC", "a%b", "_", " x ", "10", "-3", "1e5", "0x10",
               "ü", "ß", "NULL", "'", "9223372036854775808", "3.0"]
-BLOB_EDGES = [b"", b"\x00", b"ab", b"\xc3\xa9"]     # valid UTF-8: sqlite3 cannot fetch
+BLOB_EDGES = [b"", b"\x00", b"ab", b"\xc3\xa9"]
+# text that CAST, affinity and the numeric functions read in unusual ways
+CAST_EDGES = ["  12abc", "0x1F", "1e400", "-1e400", "-0", "+5", ".5", "5.", " 1 ", "1e", "--1",
+              "9223372036854775807", "-9223372036854775808", "-9223372036854775809",
+              "18446744073709551616", "1.7976931348623157e308", "4.9e-324", "1_000", "\t7",
+              "0.1e1", "12e-1", "1,5", "  ", "inf", "nan", "+-1", "00012", "1e+2x"]
+JSON_EDGES = ['{"a":1,"b":[1,2,{"c":null}],"d":"x"}', '[1,2.5,"3",null,true,false]',
+              '{"a":{"b":{"c":[10,20]}}}', '"str"', '3', '{"a":1', '[]', '{}', 'null',
+              '{"a b":1,"$":2,"":[]}', '[[1],[2,[3]]]', ' {"x" : -0.0e1 } ']
+JSON_PATHS = ["'$'", "'$.a'", "'$.b[1]'", "'$.b[#-1]'", "'$.a.b.c[0]'", "'$[0]'",
+              "'$[#-1]'", "'$.\"a b\"'", "'$.x'", "'a'", "'$[1'", "0", "1", "'$.d'"]
+DATE_EDGES = ["'2024-02-29'", "'2023-01-31 12:34:56'", "'2000-01-01T00:00:00.123'",
+              "'1970-01-01'", "2460000.5", "0", "1700000000", "'12:30'", "'2024-13-01'",
+              "'-0001-01-01'", "'9999-12-31 23:59:59.999'", "'2024-03-10 02:30:00+05:00'",
+              "'junk'", "NULL", "'2024-02-29 10:00Z'", "-1", "1e20"]
+DATE_MODIFIERS = ["'+1 day'", "'-3 months'", "'+1.5 hours'", "'start of month'",
+                  "'start of year'", "'start of day'", "'weekday 0'", "'weekday 3'",
+                  "'unixepoch'", "'+12 years'", "'-90 minutes'", "'+30 seconds'",
+                  "'julianday'", "'auto'", "'+1 month'", "'-1 month'", "'bogus'",
+                  "'+0001-02-03 04:05:06'", "'subsec'", "'utc'"]
+STRFTIME_FORMATS = ["'%Y-%m-%d'", "'%H:%M:%f'", "'%j %w %W %U'", "'%s'", "'%J'", "'%%'",
+                    "'%Y%m%d%H%M%S'", "'%d/%m'", "'%q'", "''"]
+PRINTF_FORMATS = ["'%d'", "'%5d|%-5d|%05d'", "'%.2f'", "'%10.3e'", "'%g'", "'%x %X %o'",
+                  "'%s'", "'%.3s'", "'%-8s|'", "'%q'", "'%Q'", "'%w'", "'%c'", "'%i'",
+                  "'%%'", "'%+d % d'", "'%,d'", "'%!.3g'", "'%#x'", "'%lld'", "'%z'",
+                  "'%5.1f%%'", "'%*d'", "'%.*f'", "'%'", "'%u'", "'%e'", "'%E %G'"]     # valid UTF-8: sqlite3 cannot fetch
 # text made of invalid UTF-8 (``Could not decode to UTF-8``), which is not what we test here
 
 
@@ -83,6 +108,11 @@ def lit(v) -> str:
     if isinstance(v, bytes):
         return "X'" + v.hex() + "'"
     return "'" + v.replace("'", "''") + "'"
+
+
+def _esc(text: str) -> str:
+    """A literal made a part of a Node template (whose {} are holes)."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 class Gen:
@@ -135,7 +165,7 @@ class Gen:
             out.append(f"CREATE TABLE {name}({', '.join(defs)})")
             for k in range(r.randint(0, 2)):
                 ic = r.sample([c for c, _ in cols], r.randint(1, min(2, len(cols))))
-                uniq = ""
+                uniq = "UNIQUE " if (r.random() < 0.3 and "upsert" not in self.avoid) else ""
                 out.append(f"CREATE {uniq}INDEX i{t}_{k} ON {name}({', '.join(ic)})")
             pk = "PRIMARY KEY" in defs[0]
             for _ in range(r.randint(0, 12)):
@@ -213,7 +243,77 @@ class Gen:
                        "quote({})", "iif({}, {}, {})", "unicode({})",
                        "replace({}, {}, {})", "ltrim({}, {})", "likely({})", "char({})",
                        "printf('%d-%s', {}, {})", "zeroblob(0) || {}"])
+        if r.random() < 0.45:
+            extra = self.feature_call(e)
+            if extra is not None:
+                return extra
         return Node(fn, [e() for _ in range(fn.count("{}"))])
+
+    def feature_call(self, e) -> Node | None:
+        """A call of the functions applications lean on beyond the corpus (issue #12):
+        json (and -> / ->>), date and time with modifiers, printf/format and the string
+        functions, CAST of edge texts; None when all of them are avoided."""
+        r = self.r
+        kinds = [k for k in ("json", "datetime", "strings", "cast_edges")
+                 if k not in self.avoid]
+        if not kinds:
+            return None
+        kind = r.choice(kinds)
+        if kind == "json":
+            return self.json_call(e)
+        if kind == "datetime":
+            return self.date_call(e)
+        if kind == "cast_edges":
+            v = lit(r.choice(CAST_EDGES))
+            tgt = r.choice(["INTEGER", "REAL", "NUMERIC", "TEXT", "BLOB", "INT", "FLOAT",
+                            "DECIMAL(10,2)", "BIGINT", "VARCHAR(3)", "STRING"])
+            form = r.choice(["CAST(" + v + " AS " + tgt + ")", "(" + v + " + 0)",
+                             "(" + v + " = {})", "abs(" + v + ")", "round(" + v + ", {})",
+                             "(" + v + " < {})", "CAST({} || " + v + " AS " + tgt + ")"])
+            return Node(form, [e() for _ in range(form.count("{}"))])
+        fmt = r.choice(PRINTF_FORMATS)
+        fn = r.choice(["printf(" + fmt + ", {})", "format(" + fmt + ", {}, {})",
+                       "printf(" + fmt + ", {}, {}, {})", "substr({}, {}, {})",
+                       "substring({}, {})", "instr({}, {})", "replace({}, {}, {})",
+                       "trim({}, {})", "rtrim({}, {})", "hex({})", "quote({})",
+                       "upper(hex({}))", "length(CAST({} AS BLOB))", "char({}, {})",
+                       "unicode({})", "ltrim({})", "glob({}, {})", "like({}, {})",
+                       "like({}, {}, '!')", "zeroblob({})", "length(zeroblob({} % 100))",
+                       "lower({})", "round({}, {})",
+                       "sign({})", "substr({}, -{})", "printf('%.*s', {}, {})",
+                       "printf('%*s|', {}, {})"])
+        return Node(fn, [e() for _ in range(fn.count("{}"))])
+
+    def json_call(self, e) -> Node:
+        r = self.r
+        doc = _esc(lit(r.choice(JSON_EDGES))) if r.random() < 0.75 else "{}"
+        path = r.choice(JSON_PATHS)
+        fn = r.choice([
+            "json_extract(" + doc + ", " + path + ")", "(" + doc + " -> " + path + ")",
+            "(" + doc + " ->> " + path + ")", "json_type(" + doc + ", " + path + ")",
+            "json_valid(" + doc + ")", "json(" + doc + ")", "json_quote({})",
+            "json_array({}, {})", "json_object('k', {}, 'v', {})",
+            "json_array_length(" + doc + ")", "json_array_length(" + doc + ", " + path + ")",
+            "json_set(" + doc + ", " + path + ", {})", "json_insert(" + doc + ", " + path
+            + ", {})", "json_replace(" + doc + ", " + path + ", {})",
+            "json_remove(" + doc + ", " + path + ")", "json_patch(" + doc + ", "
+            + _esc(lit(r.choice(JSON_EDGES))) + ")", "json_extract(" + doc + ", " + path + ", '$')",
+            "(json_array({}, {}) ->> 1)", "(json_object('a', {}) -> '$.a')",
+            "json_type(json_array({}))", "(SELECT group_concat(key || '=' || quote(value), ';')"
+            " FROM json_each(" + doc + "))", "(SELECT count(*) FROM json_tree(" + doc + "))",
+            "(" + doc + " -> 'a' ->> 0)"])
+        kids = [e() for _ in range(fn.count("{}"))]
+        if doc == "{}":
+            kids.insert(0, e())
+        return Node(fn, kids) if kids else Node(fn.format())
+
+    def date_call(self, e) -> Node:
+        r = self.r
+        t = r.choice(DATE_EDGES) if r.random() < 0.8 else "{}"
+        mods = "".join(", " + r.choice(DATE_MODIFIERS) for _ in range(r.randint(0, 3)))
+        fn = r.choice(["date(", "time(", "datetime(", "julianday(", "unixepoch(",
+                       "strftime(" + r.choice(STRFTIME_FORMATS) + ", "])
+        return Node(fn + t + mods + ")", [e()] if t == "{}" else [])
 
     def row_value(self, tables, e) -> Node:
         """A comparison of row values (vectors): two of them, a subquery of two columns,
@@ -241,6 +341,114 @@ class Gen:
         return Node("(" + vec + " " + op + " (SELECT {}, {} FROM " + t
                     + " ORDER BY 1, 2 LIMIT 1))", [e(), e()] + inner)
 
+    def window(self, tables) -> Node:
+        """A window function call whose value does not depend on the order the engine reads
+        the rows in: the window's ORDER BY ends with every source table's rowid when the
+        function sees the order of rows within a peer group (row_number, lag, a ROWS frame,
+        group_concat...); rank-like functions and RANGE/GROUPS frames see only peer groups."""
+        r = self.r
+        x = lambda: self.expr(tables, 2)  # noqa: E731
+        part = " PARTITION BY {}" if r.random() < 0.5 else ""
+        kids = [x()] if part else []
+        by_peer = ["rank()", "dense_rank()", "percent_rank()", "cume_dist()", "count(*)",
+                   "count({})", "max({})", "min({})", "ntile(3)"]
+        by_row = ["row_number()", "lag({})", "lead({}, 2, 'd')", "first_value({})",
+                  "last_value({})", "nth_value({}, 2)", "group_concat({}, '.')", "sum({})",
+                  "total({})", "avg({})", "ntile({})", "lag({}, 1, {})"]
+        fn = r.choice(by_peer + by_row)
+        fkids = [x() for _ in range(fn.count("{}"))]
+        if fn == "ntile({})":
+            fkids = [Node(str(r.choice([1, 2, 3, 5, 0, -1])))]
+        filt = ""
+        if r.random() < 0.1 and "filter" not in self.avoid and fn in (
+                "count(*)", "count({})", "max({})", "sum({})", "total({})"):
+            filt = " FILTER (WHERE {})"
+            fkids.append(x())
+        order = ""
+        okids = []
+        if r.random() < 0.8:
+            n = r.randint(1, 2)
+            order = " ORDER BY " + ", ".join(
+                "{}" + r.choice(["", " DESC", " ASC", " NULLS FIRST", " DESC NULLS LAST"])
+                for _ in range(n))
+            okids = [x() for _ in range(n)]
+            if fn in by_row or r.random() < 0.2:
+                order += ", " + ", ".join(f"{t}.rowid" for t in tables)
+        frame = ""
+        if order and r.random() < 0.5:
+            unit = r.choice(["ROWS", "GROUPS"] + (["RANGE"] if len(okids) == 1 else []))
+            bounds = ["UNBOUNDED PRECEDING", "1 PRECEDING", "CURRENT ROW", "2 FOLLOWING",
+                      "UNBOUNDED FOLLOWING", "0 PRECEDING"]
+            if unit == "RANGE":
+                bounds = ["UNBOUNDED PRECEDING", "CURRENT ROW", "UNBOUNDED FOLLOWING"]
+            a, b = r.choice(bounds), r.choice(bounds)
+            frame = f" {unit} BETWEEN {a} AND {b}" if r.random() < 0.8 else f" {unit} {a}"
+            if unit == "ROWS" and fn in by_peer and "rowid" not in order:
+                order += ", " + ", ".join(f"{t}.rowid" for t in tables)
+            if r.random() < 0.2:
+                frame += " EXCLUDE " + r.choice(["CURRENT ROW", "GROUP", "TIES",
+                                                 "NO OTHERS"])
+        if fn in by_row and not order and fn not in ("count(*)",):
+            order = " ORDER BY " + ", ".join(f"{t}.rowid" for t in tables)
+        return Node(fn + filt + " OVER (" + part + order + frame + ")",
+                    fkids + kids + okids, expr=False)
+
+    def feature_select(self) -> tuple[Node, bool]:
+        """A statement of the forms applications use beyond the corpus: WITH RECURSIVE
+        (bounded), VALUES in FROM, a CTE joined to a table, a window over a CTE."""
+        r = self.r
+        names = list(self.tables)
+        t = r.choice(names)
+        x = lambda ts: self.expr(ts, 1)  # noqa: E731
+        k = r.random()
+        if k < 0.3 and "cte" not in self.avoid:
+            step = r.choice(["x + 1", "x + 2", "x * 2 + 1", "x + 0.5"])
+            limit = r.randint(0, 12)
+            sql = ("WITH RECURSIVE c(x, y) AS (SELECT {}, {} UNION " + r.choice(["", "ALL "])
+                   + f"SELECT {step}, {{}} FROM c WHERE x < {limit} LIMIT 40) "
+                   "SELECT x, y, {} FROM c")
+            kids = [Node(str(r.randint(-3, 3)), expr=False), x([]), x([]),
+                    Node(r.choice(["y", "y || x", "x * 2", "typeof(y)", "NULL"]), expr=False)]
+            if r.random() < 0.4 and "cte_join" not in self.avoid:
+                c, _ = r.choice(self.tables[t])
+                sql += f" JOIN {t} ON {t}.{c} " + r.choice(["=", ">=", "<>"]) + " c.x"
+            return Node(sql, kids, expr=False), False
+        if k < 0.55 and "values" not in self.avoid:
+            n = r.randint(1, 4)
+            rows = ", ".join("({}, {})" for _ in range(n))
+            sql = "SELECT v.column1, v.column2, {} FROM (VALUES " + rows + ") AS v"
+            kids = [Node(r.choice(["v.column1 + v.column2", "typeof(v.column1)",
+                                   "v.column2 || 'z'", "count(*) OVER ()",
+                                   "row_number() OVER (ORDER BY v.column1, v.column2)"]),
+                         expr=False)]
+            kids += [x([]) for _ in range(2 * n)]
+            if r.random() < 0.5:
+                sql += f" LEFT JOIN {t} ON {t}.{r.choice(self.tables[t])[0]} = v.column1"
+            if r.random() < 0.5:
+                # (a row-dependent WHERE: under a constant false one SQLite never runs the
+                # VALUES co-routine, where sqlengine fills its table first: README)
+                sql += " WHERE v.column1 IS NOT {}"
+                kids.append(self.expr([], 1))
+            return Node(sql, kids, expr=False), False
+        if k < 0.75 and "cte" not in self.avoid:
+            c, _ = r.choice(self.tables[t])
+            sql = (f"WITH s AS {r.choice(['', 'MATERIALIZED ', 'NOT MATERIALIZED '])}"
+                   f"(SELECT {c} AS k, count(*) AS n FROM {t} GROUP BY {c}) "
+                   f"SELECT s.k, s.n, {{}} FROM s WHERE {{}}")
+            return Node(sql, [Node(r.choice(["s.n * 2", "s.k || s.n", "typeof(s.k)"]),
+                                   expr=False), x([])], expr=False), False
+        if "window" in self.avoid:
+            return self.select()
+        sql = f"SELECT {{}}, {{}} FROM {t} WHERE {{}}"
+        node = Node(sql, [self.col([t]), self.window([t]), x([t])], expr=False)
+        if r.random() < 0.3:
+            node = Node(f"SELECT {{}}, {{}}, {{}} FROM {t} WINDOW w AS (ORDER BY {{}}, "
+                        f"{t}.rowid)", [self.col([t]), Node("row_number() OVER w", expr=False),
+                                        Node("sum(" + self.col([t]).template + ") OVER (w "
+                                             "ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)",
+                                             expr=False), self.col([t])], expr=False)
+        return node, False
+
     def aggregate(self, tables) -> Node:
         """An aggregate call (kept whole when shrinking: a bare column in a grouped query
         would take any row's value)."""
@@ -266,12 +474,8 @@ class Gen:
                                                       for _ in range(ncol - 1)]
         else:
             cols = [self.expr(from_t, 0) for _ in range(ncol)]
-            if r.random() < 0.1 and "window" not in self.avoid:
-                # a window over a whole partition: the same value for every row of it
-                fn = r.choice(["count(*) OVER (PARTITION BY {})", "sum({}) OVER ()",
-                               "max({}) OVER (PARTITION BY {})", "total({}) OVER ()"])
-                cols[-1] = Node(fn, [self.expr(from_t, 1) for _ in range(fn.count("{}"))],
-                                expr=False)
+            if r.random() < 0.15 and "window" not in self.avoid:
+                cols[-1] = self.window(from_t)
         kids = list(cols)
         sql = "SELECT " + ("DISTINCT " if r.random() < 0.15 else "") + \
             ", ".join(["{}"] * ncol)
@@ -325,19 +529,87 @@ class Gen:
                         + ")", [self.expr([], 1) for _ in cols], expr=False)
         if k < 0.75:
             c, _ = r.choice(cols)
-            return Node(f"UPDATE OR IGNORE {t} SET {c} = {{}} WHERE {{}}",
-                        [self.expr([t], 1), self.expr([t], 1)], expr=False)
-        return Node(f"DELETE FROM {t} WHERE {{}}", [self.expr([t], 0)], expr=False)
+            ret, rkids = self.returning(t) if "upsert" not in self.avoid else ("", [])
+            return Node(f"UPDATE OR IGNORE {t} SET {c} = {{}} WHERE {{}}" + ret,
+                        [self.expr([t], 1), self.expr([t], 1)]
+                        + (rkids if "{}" in ret else []), expr=False)
+        if k < 0.85 or not ({"upsert", "update_from"} - self.avoid):
+            return Node(f"DELETE FROM {t} WHERE {{}}", [self.expr([t], 0)], expr=False)
+        if "upsert" in self.avoid or ("update_from" not in self.avoid and r.random() < 0.35):
+            return self.update_from(t)
+        return self.upsert(t)
+
+    def returning(self, t) -> tuple[str, list]:
+        r = self.r
+        if r.random() < 0.5:
+            return "", []
+        return r.choice([" RETURNING *", " RETURNING rowid, {}", " RETURNING {} AS x"]), \
+            [self.expr([t], 1)]
+
+    def upsert(self, t) -> Node:
+        """INSERT ... ON CONFLICT DO UPDATE / DO NOTHING (with or without a conflict target,
+        which may name no unique key: an error to compare), maybe RETURNING."""
+        r = self.r
+        cols = self.tables[t]
+        n = r.randint(1, 2)
+        rows = ", ".join("(" + ", ".join(["{}"] * len(cols)) + ")" for _ in range(n))
+        kids = [self.expr([], 1) for _ in range(n * len(cols))]
+        target = ""
+        if r.random() < 0.7:
+            target = "(" + ", ".join(c for c, _ in r.sample(cols, r.randint(1, min(2, len(cols)))))
+            target += ")"
+            if r.random() < 0.15:
+                target += " WHERE {}"
+                kids.append(self.expr([t], 1))
+        if r.random() < 0.3:
+            action = " DO NOTHING"
+        else:
+            c, _ = r.choice(cols)
+            action = f" DO UPDATE SET {c} = " + r.choice(
+                [f"excluded.{c}", f"{c} || excluded.{r.choice(cols)[0]}", "{}",
+                 f"coalesce(excluded.{c}, {t}.{c}) + 1"])
+            if "{}" in action:
+                kids.append(self.expr([t], 1))
+            if r.random() < 0.4:
+                action += " WHERE {}"
+                kids.append(self.expr([t], 1))
+        ret, rkids = self.returning(t)
+        sql = f"INSERT INTO {t} VALUES {rows} ON CONFLICT{target}{action}"
+        if target and r.random() < 0.15:
+            sql += " ON CONFLICT DO NOTHING"
+        sql += ret
+        return Node(sql, kids + (rkids if "{}" in ret else []), expr=False)
+
+    def update_from(self, t) -> Node:
+        """UPDATE ... FROM a source giving at most one row per target row (a one-row
+        aggregate, or a table joined on rowid), so the new values are defined."""
+        r = self.r
+        c, _ = r.choice(self.tables[t])
+        u = r.choice(list(self.tables))
+        uc, _ = r.choice(self.tables[u])
+        if r.random() < 0.5:
+            src = f"(SELECT max({u}.{uc}) AS m, count(*) AS n FROM {u}) AS s"
+            val = r.choice(["s.m", "s.n", f"{t}.{c} || s.m", "s.m + s.n"])
+            where = " WHERE {}"
+        else:
+            src = f"(SELECT rowid AS k, {uc} AS m, {uc} || 'f' AS n FROM {u}) AS s"
+            val = r.choice(["s.m", "s.n", f"{t}.{c} + s.m"])
+            where = f" WHERE {t}.rowid = s.k AND {{}}"
+        ret, rkids = self.returning(t)
+        return Node(f"UPDATE OR IGNORE {t} SET {c} = {val} FROM {src}{where}{ret}",
+                    [self.expr([t], 1)] + (rkids if "{}" in ret else []), expr=False)
 
 
 # -- running ------------------------------------------------------------------------------
 def _canon(v):
+    """A value to compare: a REAL rounded to 12 digits and tagged, so that 1.0 and 1 (equal
+    in Python) are told apart as sqlite3 tells them apart (typeof)."""
     if isinstance(v, float):
         if v == 0:
-            return 0.0
+            return ("real", 0.0)
         if math.isnan(v):
-            return "nan"
-        return float(f"{v:.12g}")
+            return ("real", "nan")
+        return ("real", float(f"{v:.12g}"))
     return v
 
 
@@ -434,8 +706,8 @@ def check_norec(pair, pred: Node, t: str) -> str | None:
     b = outcome(pair.ours, f"SELECT total(CASE WHEN {p} THEN 1 ELSE 0 END) FROM {t}")
     if "foreign" in (a[0], b[0]):
         return f"foreign exception: {a if a[0] == 'foreign' else b}"
-    if a[0] == "rows" and b[0] == "rows" and a[1][0][0] != int(b[1][0][0]):
-        return f"NoREC: count {a[1][0][0]}, unoptimised {int(b[1][0][0])}"
+    if a[0] == "rows" and b[0] == "rows" and a[1][0][0] != int(b[1][0][0][1]):
+        return f"NoREC: count {a[1][0][0]}, unoptimised {int(b[1][0][0][1])}"
     return None
 
 
@@ -453,7 +725,8 @@ def shrink(setup, node, fails, budget=400):
         changed = False
         # drop setup rows (INSERTs), one at a time
         for i in range(len(setup) - 1, -1, -1):
-            if not setup[i].startswith("INSERT") and not setup[i].startswith("CREATE INDEX"):
+            if not setup[i].startswith(("INSERT", "CREATE INDEX", "CREATE UNIQUE", "UPDATE",
+                                        "DELETE")):
                 continue
             cand = setup[:i] + setup[i + 1:]
             tries += 1
@@ -506,7 +779,8 @@ def run(statements: int, seed: int = 1, per_schema: int = 60, do_shrink: bool = 
                     break
                 k = rng.random()
                 if k < 0.55:
-                    node, ordered = gen.select()
+                    node, ordered = gen.feature_select() if (
+                        k < 0.12 and "features" not in gen.avoid) else gen.select()
                     kind = "select"
                     err = check_select(pair, node, ordered)
                 elif k < 0.7:
@@ -529,9 +803,11 @@ def run(statements: int, seed: int = 1, per_schema: int = 60, do_shrink: bool = 
                 if err:
                     rec = {"seed": s, "kind": kind, "error": err, "sql": node.sql(),
                            "setup": list(pair.setup)}
-                    if do_shrink and kind != "dml":
-                        rec.update(_minimise(kind, pair.setup, node, err, ordered
+                    if do_shrink:
+                        setup_before = pair.setup[:-1] if kind == "dml" else pair.setup
+                        rec.update(_minimise(kind, setup_before, node, err, ordered
                                              if kind == "select" else False,
+                                             tables if kind == "dml" else
                                              t if kind in ("tlp", "norec") else None))
                     stats["failures"].append(rec)
                     if kind == "dml":
@@ -555,6 +831,8 @@ def _minimise(kind, setup, node, err, ordered, table):
         try:
             if kind == "select":
                 e = check_select(p, nd, ordered)
+            elif kind == "dml":
+                e = check_dml(p, nd, table)
             elif kind == "tlp":
                 e = check_tlp(p, None, nd, table)
             else:
@@ -564,7 +842,7 @@ def _minimise(kind, setup, node, err, ordered, table):
         return bool(e) and e.split(":")[0] == klass
 
     st, nd = shrink(list(setup), node.copy(), fails)
-    return {"min_setup": st, "min_sql": nd.sql() if kind == "select" else nd.sql(),
+    return {"min_setup": st, "min_sql": nd.sql(),
             "min_table": table}
 
 

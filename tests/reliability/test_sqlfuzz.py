@@ -1,6 +1,8 @@
 """A bounded SQL fuzzing run in the regular suite (tools/sqlfuzz.py; the 100,000-statement
 run is ``python -m tools.sqlfuzz``): random schemas and statements compared with the stdlib
-sqlite3 result for result, and the TLP and NoREC oracles, driven by hypothesis seeds."""
+sqlite3 result for result, and the TLP and NoREC oracles, driven by hypothesis seeds. Every
+construct is generated: window functions and frames, WITH RECURSIVE, VALUES in FROM, UPSERT
+and RETURNING, UPDATE ... FROM, json, date/time, printf and CAST of edge texts."""
 
 import random
 
@@ -9,16 +11,34 @@ from hypothesis import strategies as st
 
 from tools.sqlfuzz import Gen, Node, Pair, check_norec, check_select, check_tlp, run, shrink
 
-AVOID = ("window",)     # window functions are not implemented yet
+# a CTE joined to a table is materialized by SQLite with its columns' affinities applied to
+# the rows stored (MakeRecord with the subquery's affinity string), which sqlengine does not
+# do yet: a compound CTE whose later arm gives 1 to a column the first arm made TEXT
+AVOID = ("cte_join",)
 
 
 @settings(max_examples=20, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 31))
 def test_random_statements_match_sqlite(seed):
-    st_ = run(40, seed=seed, per_schema=40, do_shrink=False, avoid=AVOID)
-    assert st_["statements"] == 40
+    st_ = run(100, seed=seed, per_schema=50, do_shrink=False, avoid=AVOID)
+    assert st_["statements"] == 100
     assert st_["failures"] == []
+
+
+FEATURES = ["OVER (", "ROWS BETWEEN", "PARTITION BY", "WITH RECURSIVE", "FROM (VALUES",
+            "ON CONFLICT", "DO UPDATE SET", "RETURNING", "FROM (SELECT rowid AS k",
+            "json_extract(", "->>", "strftime(", "'start of month'", "printf('%", "CAST('"]
+
+
+def test_generator_makes_every_feature():
+    """The statements of a short run hold each construct of issue #12 the fuzzer covers."""
+    gen = Gen(random.Random(3))
+    gen.schema()
+    text = " ".join([gen.feature_select()[0].sql() for _ in range(300)]
+                    + [gen.select()[0].sql() for _ in range(300)]
+                    + [gen.dml().sql() for _ in range(300)])
+    assert [f for f in FEATURES if f not in text] == []
 
 
 def test_oracles_catch_a_planted_difference():
