@@ -6,7 +6,7 @@ from libc.stdint cimport int64_t, uint64_t, uint32_t
 from cpython.ref cimport PyObject
 cimport cython
 
-from sqlengine.storage._record cimport KeyInfo, PreparedKey
+from sqlengine.storage._record cimport KeyInfo, PreparedKey, Unpacked
 
 cdef enum:
     REC_CACHE = 64      # record fields whose serial type and offset a cursor remembers
@@ -76,6 +76,8 @@ cdef class BtCursor:
     cdef int usable
     cdef tuple probe_key     # the key self.probe encodes (None: unknown)
     cdef bytes probe         # the record compared by compare_cell when no PreparedKey is given
+    cdef Unpacked probe_u    # its header parsed (_set_probe), valid while probe_ok
+    cdef bint probe_ok
     cdef list peers          # weak references to every cursor on this root (shared list)
     cdef dict registry       # the Btree's roots -> peers lists (Btree._cursors)
     cdef list parked         # its Btree's parked cursors while open (None: parked, or no pool)
@@ -124,6 +126,7 @@ cdef class BtCursor:
     cdef int seek_rowid(self, int64_t rowid) except -2
     cdef int _check_table(self) except -1
     cdef int _check_index(self) except -1
+    cdef int _set_probe(self, bytes rec) except -1
     cdef int compare_cell(self, MemPage p, int i, PreparedKey key) except -2
     cdef int move_to_key(self, PreparedKey key, int bias, bint leaf_only) except -2
     cdef PreparedKey _probe_key(self, key)

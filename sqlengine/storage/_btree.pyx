@@ -31,7 +31,8 @@ from sqlengine.storage._varint cimport get_varint, put_varint, varint_len, seria
 from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compare_record_key,
                                         decode_value, decode_record_at, decode_column_at,
                                         decode_column_or, decode_last_at,
-                                        compare_records, encode_record)
+                                        compare_records, encode_record, Unpacked,
+                                        unpack_record, compare_unpacked)
 from sqlengine.storage._record import decode_record, decode_column
 
 from sqlengine.storage._pageread cimport load_page, read_page_data, cache_page, commit_memory
@@ -836,6 +837,7 @@ cdef int park_cursor(BtCursor c) except -1:
         c.peers = None
         c.probe_key = None
         c.probe = None
+        c.probe_ok = False
         parked.append(c)
     return 0
 
@@ -1049,7 +1051,7 @@ cdef class BtCursor:
             else:
                 self.skip_next = 1
         else:
-            self.probe = <bytes>key
+            self._set_probe(<bytes>key)
             self.probe_key = None
             c = self.move_to_key(None, -1, False)
             if c == 1:
@@ -1266,9 +1268,33 @@ cdef class BtCursor:
         return 0
 
     # -- index seeks ------------------------------------------------------------------------
+    cdef int _set_probe(self, bytes rec) except -1:
+        """Make ``rec`` the record compare_cell compares with (no PreparedKey given), its
+        header parsed once for the whole search (compared as bytes if it cannot be)."""
+        self.probe = rec
+        self.probe_ok = unpack_record(<const unsigned char*>PyBytes_AS_STRING(rec),
+                                      PyBytes_GET_SIZE(rec), &self.probe_u)
+        return 0
+
     cdef int compare_cell(self, MemPage p, int i, PreparedKey key) except -2:
         cdef CellInfo info
-        cdef int off = p.cell_offset(i)
+        cdef int off = get2(p.a + p.cell_ptr + 2 * i)
+        cdef int pos, n, avail
+        cdef uint64_t v
+        cdef const unsigned char* c
+        if off < p.cell_ptr + 2 * p.ncell or off > p.usable - 4:
+            raise corrupt()    # (cell_offset's test)
+        if key is None and self.probe_ok:
+            # an index cell whose payload is all on the page, as parse_cell reads it
+            # (anything else takes parse_cell, with its errors)
+            avail = p.usable - off
+            pos = 0 if p.leaf else 4
+            c = p.a + off
+            if not p.intkey and avail >= 5:
+                n = get_varint(c + pos, avail - pos, &v)
+                if n != 0 and v <= <uint64_t>p.max_local and pos + n + <int>v <= avail:
+                    return compare_unpacked(c + pos + n, <Py_ssize_t>v, &self.probe_u,
+                                            self.key_info)
         p.parse_cell(off, &info)
         if key is None:
             # compare with the whole record self.probe (index inserts and restores)
@@ -1347,7 +1373,7 @@ cdef class BtCursor:
             return None
         self.probe_key = None
         try:
-            self.probe = encode_record(key)
+            self._set_probe(encode_record(key))
             if PyBytes_GET_SIZE(self.probe) > 1:
                 if type(key) is tuple:
                     self.probe_key = key
@@ -1774,7 +1800,7 @@ cdef class BtCursor:
         self._prepare_write()
         if len(rec) == 0:
             raise corrupt()
-        self.probe = rec
+        self._set_probe(rec)
         self.probe_key = None
         c = self.move_to_key(None, -1, True)
         cell = self.make_cell(False, 0, rec)

@@ -21,6 +21,19 @@ cdef class PreparedKey:
     cdef list raw
 
 
+cdef enum:
+    UNPACKED_MAX = 32     # fields an Unpacked record holds (a longer one stays bytes)
+
+
+cdef struct Unpacked:
+    # a record whose header is parsed once for many comparisons (SQLite's UnpackedRecord):
+    # the probe of a b-tree search, compared with every cell on its path
+    const unsigned char* p          # the record's bytes (owned by whoever unpacked it)
+    int n                           # its fields
+    uint64_t t[UNPACKED_MAX]        # each field's serial type
+    Py_ssize_t off[UNPACKED_MAX]    # each field's value offset in the record
+
+
 cpdef PreparedKey prepare_key(tuple values)
 cpdef bytes encode_record(object values)
 cdef tuple decode_record_at(const unsigned char* p, Py_ssize_t size)
@@ -33,6 +46,9 @@ cdef int compare_record_key(const unsigned char* p, Py_ssize_t size, PreparedKey
                             KeyInfo ki) except -2
 cdef int compare_records(const unsigned char* a, Py_ssize_t na, const unsigned char* b,
                          Py_ssize_t nb, KeyInfo ki) except -2
+cdef bint unpack_record(const unsigned char* p, Py_ssize_t size, Unpacked* u) noexcept
+cdef int compare_unpacked(const unsigned char* a, Py_ssize_t na, const Unpacked* u,
+                          KeyInfo ki) except -2
 
 
 cdef inline int int_real_compare(long long i, double r) noexcept:

@@ -518,38 +518,61 @@ cdef inline int _class_of(uint64_t t) noexcept:
     return 2 if (t & 1) else 3
 
 
-cdef int _cmp_serial(uint64_t t1, const unsigned char* p1, Py_ssize_t n1,
-                     uint64_t t2, const unsigned char* p2, Py_ssize_t n2, object coll) except -2:
-    """Compare two record fields given by serial type and bytes. -1/0/1."""
-    cdef int c1 = _class_of(t1), c2 = _class_of(t2)
-    cdef int64_t i1, i2
+cdef inline int _cmp_numbers(uint64_t t1, const unsigned char* p1, Py_ssize_t n1,
+                             uint64_t t2, const unsigned char* p2, Py_ssize_t n2) noexcept:
+    """Compare two numeric record fields (serial types 1..9) exactly. -1/0/1."""
+    cdef int64_t i1 = 0, i2 = 0
     cdef double d1, d2
+    if t1 == 7 and t2 == 7:
+        d1 = get_double(p1)
+        d2 = get_double(p2)
+        return -1 if d1 < d2 else (1 if d1 > d2 else 0)
+    if t1 != 7:
+        i1 = 0 if t1 == 8 else (1 if t1 == 9 else get_int(p1, <int>n1))
+    if t2 != 7:
+        i2 = 0 if t2 == 8 else (1 if t2 == 9 else get_int(p2, <int>n2))
+    if t1 == 7:
+        return -_cmp_int_double(i2, get_double(p1))
+    if t2 == 7:
+        return _cmp_int_double(i1, get_double(p2))
+    return -1 if i1 < i2 else (1 if i1 > i2 else 0)
+
+
+cdef int _cmp_collated(const unsigned char* p1, Py_ssize_t n1, const unsigned char* p2,
+                       Py_ssize_t n2, object coll) except -2:
+    """Compare two TEXT record fields under a collation function. -1/0/1."""
+    a = (<bytes>PyBytes_FromStringAndSize(<const char*>p1, n1)).decode(
+        "utf-8", "surrogateescape")
+    b = (<bytes>PyBytes_FromStringAndSize(<const char*>p2, n2)).decode(
+        "utf-8", "surrogateescape")
+    c = coll(a, b)
+    return -1 if c < 0 else (1 if c > 0 else 0)
+
+
+cdef inline int _cmp_serial(uint64_t t1, const unsigned char* p1, Py_ssize_t n1,
+                            uint64_t t2, const unsigned char* p2, Py_ssize_t n2,
+                            KeyInfo ki, int i) except -2:
+    """Compare two record fields given by serial type and bytes, as key field i of ``ki``
+    (its collation applies to two TEXT values). -1/0/1."""
+    cdef int c1 = _class_of(t1), c2 = _class_of(t2)
     if c1 != c2:
         return -1 if c1 < c2 else 1
     if c1 == 0:
         return 0
     if c1 == 1:
-        if t1 == 7 and t2 == 7:
-            d1 = get_double(p1)
-            d2 = get_double(p2)
-            return -1 if d1 < d2 else (1 if d1 > d2 else 0)
-        if t1 != 7:
-            i1 = 0 if t1 == 8 else (1 if t1 == 9 else get_int(p1, <int>n1))
-        if t2 != 7:
-            i2 = 0 if t2 == 8 else (1 if t2 == 9 else get_int(p2, <int>n2))
-        if t1 == 7:
-            return -_cmp_int_double(i2, get_double(p1))
-        if t2 == 7:
-            return _cmp_int_double(i1, get_double(p2))
-        return -1 if i1 < i2 else (1 if i1 > i2 else 0)
-    if c1 == 2 and coll is not None:
-        a = (<bytes>PyBytes_FromStringAndSize(<const char*>p1, n1)).decode(
-            "utf-8", "surrogateescape")
-        b = (<bytes>PyBytes_FromStringAndSize(<const char*>p2, n2)).decode(
-            "utf-8", "surrogateescape")
-        c = coll(a, b)
-        return -1 if c < 0 else (1 if c > 0 else 0)
+        return _cmp_numbers(t1, p1, n1, t2, p2, n2)
+    if c1 == 2 and not ki.all_binary and i < ki.ncoll:
+        coll = ki.collations[i]
+        if coll is not None:
+            return _cmp_collated(p1, n1, p2, n2, coll)
     return _cmp_bytes(p1, n1, p2, n2)
+
+
+cdef inline int _key_order(int c, KeyInfo ki, int i):
+    """The order c of key field i, reversed when that field is DESC."""
+    if ki.any_desc and i < ki.ndesc and ki.desc[i]:
+        return -c
+    return c
 
 
 cdef int compare_records(const unsigned char* a, Py_ssize_t na, const unsigned char* b,
@@ -582,14 +605,86 @@ cdef int compare_records(const unsigned char* a, Py_ssize_t na, const unsigned c
         sb = serial_size(tb)
         if ba + sa > na or bb + sb > nb:
             raise _corrupt()
-        c = _cmp_serial(ta, a + ba, sa, tb, b + bb, sb,
-                        ki.collations[i] if i < ki.ncoll else None)
+        c = _cmp_serial(ta, a + ba, sa, tb, b + bb, sb, ki, i)
         if c != 0:
-            if i < ki.ndesc and ki.desc[i]:
-                return -c
-            return c
+            return _key_order(c, ki, i)
         ba += sa
         bb += sb
+        i += 1
+    return 0
+
+
+cdef bint unpack_record(const unsigned char* p, Py_ssize_t size, Unpacked* u) noexcept:
+    """Parse the header of the record at p into ``u`` (which then points into p): True, or
+    False when the record has more than UNPACKED_MAX fields or is malformed anywhere (the
+    caller compares it as bytes then, with compare_records and its errors)."""
+    cdef uint64_t h, t
+    cdef int n, k = 0
+    cdef Py_ssize_t pos, body, sz
+    if size <= 0:
+        return False
+    n = get_varint(p, size, &h)
+    if n == 0 or h > <uint64_t>size or h < <uint64_t>n:
+        return False
+    pos = n
+    body = <Py_ssize_t>h
+    while pos < <Py_ssize_t>h:
+        if k == UNPACKED_MAX:
+            return False
+        n = get_varint(p + pos, <Py_ssize_t>h - pos, &t)
+        if n == 0 or t == 10 or t == 11:
+            return False
+        pos += n
+        sz = serial_size(t)
+        if body + sz > size:
+            return False
+        u.t[k] = t
+        u.off[k] = body
+        body += sz
+        k += 1
+    u.p = p
+    u.n = k
+    return True
+
+
+cdef int compare_unpacked(const unsigned char* a, Py_ssize_t na, const Unpacked* u,
+                          KeyInfo ki) except -2:
+    """compare_records(a, b) for the record b unpacked in ``u``: the same order and the same
+    errors (b is well formed), b's header not parsed again. An integer field against an
+    integer, the usual index key, is compared without a call."""
+    cdef uint64_t ha, ta, tb
+    cdef int n, i = 0, c
+    cdef Py_ssize_t pa, ba, sa
+    cdef int64_t x, y
+    n = get_varint(a, na, &ha)
+    if n == 0 or ha > <uint64_t>na or ha < <uint64_t>n:
+        raise _corrupt()
+    pa = n
+    ba = <Py_ssize_t>ha
+    while pa < <Py_ssize_t>ha and i < u.n:
+        ta = a[pa]
+        if ta < 0x80:
+            pa += 1
+        else:
+            n = get_varint(a + pa, <Py_ssize_t>ha - pa, &ta)
+            if n == 0:
+                raise _corrupt()
+            pa += n
+        if ta == 10 or ta == 11:
+            raise _corrupt()
+        sa = serial_size(ta)
+        if ba + sa > na:
+            raise _corrupt()
+        tb = u.t[i]
+        if 1 <= ta <= 6 and 1 <= tb <= 6:
+            x = get_int(a + ba, <int>sa)
+            y = get_int(u.p + u.off[i], <int>serial_size(tb))
+            c = -1 if x < y else (1 if x > y else 0)
+        else:
+            c = _cmp_serial(ta, a + ba, sa, tb, u.p + u.off[i], serial_size(tb), ki, i)
+        if c != 0:
+            return _key_order(c, ki, i)
+        ba += sa
         i += 1
     return 0
 
@@ -614,6 +709,21 @@ def compare_two_records(a, b, KeyInfo key_info=None):
     if key_info is None:
         key_info = KeyInfo(0)
     return compare_records(&ma[0], ma.shape[0], &mb[0], mb.shape[0], key_info)
+
+
+def compare_unpacked_record(a, b, KeyInfo key_info=None):
+    """compare_two_records(a, b) with b unpacked first, as a b-tree search compares its probe
+    (compare_unpacked); ValueError when b cannot be unpacked (more than UNPACKED_MAX fields,
+    or malformed: the search compares such a probe as bytes)."""
+    cdef const unsigned char[:] ma = a
+    cdef Unpacked u
+    if ma.shape[0] == 0:
+        raise _corrupt()
+    if not unpack_record(<const unsigned char*>PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b), &u):
+        raise ValueError("record not unpacked")
+    if key_info is None:
+        key_info = KeyInfo(0)
+    return compare_unpacked(&ma[0], ma.shape[0], &u, key_info)
 
 
 def compare_values(a, b, coll=None):

@@ -117,3 +117,43 @@ def test_record_vs_record_matches_record_vs_tuple(a, b, desc):
     ra, rb = encode_record(a), encode_record(b)
     n = min(len(a), len(b))
     assert compare_two_records(ra, rb, ki) == compare_record(ra, tuple(b[:n]), ki)
+
+
+NOCASE = KeyInfo(4, [lambda a, b: (a.lower() > b.lower()) - (a.lower() < b.lower())] * 4)
+
+
+@given(st.lists(values, min_size=1, max_size=4), st.lists(values, min_size=1, max_size=4),
+       st.lists(st.booleans(), min_size=4, max_size=4))
+def test_unpacked_probe_compares_as_bytes(a, b, desc):
+    """The b-tree search's compare of a cell with its unpacked probe orders as the compare of
+    the two records (each key kind: BINARY with DESC fields, NOCASE)."""
+    from sqlengine.storage._record import compare_two_records, compare_unpacked_record
+    ra, rb = encode_record(a), encode_record(b)
+    for ki in (KeyInfo(4, None, desc), NOCASE):
+        assert compare_unpacked_record(ra, rb, ki) == compare_two_records(ra, rb, ki)
+        assert compare_unpacked_record(rb, ra, ki) == compare_two_records(rb, ra, ki)
+
+
+def test_unpacked_probe_integers_of_every_width():
+    """Integer fields of each serial width (1..6, and the 0/1 types) against each other."""
+    from sqlengine.storage._record import compare_two_records, compare_unpacked_record
+    ints = [0, 1, -1, 127, -128, 128, 2**15, -(2**15) - 1, 2**23, 2**31 - 1, -(2**31),
+            2**40, -(2**47), 2**62, 2**63 - 1, -(2**63), 2.5, -0.0, None, "1", b"1"]
+    for x in ints:
+        for y in ints:
+            ra, rb = encode_record([x, 7]), encode_record([y, 7])
+            assert compare_unpacked_record(ra, rb) == compare_two_records(ra, rb), (x, y)
+
+
+def test_unpacked_probe_limits():
+    """A record of more fields than an unpacked probe holds, or a malformed one, is not
+    unpacked (the search compares it as bytes); a malformed cell raises as before."""
+    from sqlengine.errors import DatabaseError
+    from sqlengine.storage._record import compare_unpacked_record
+    with pytest.raises(ValueError):
+        compare_unpacked_record(encode_record([1]), encode_record(list(range(33))))
+    with pytest.raises(ValueError):
+        compare_unpacked_record(encode_record([1]), bytes([2, 10]))
+    assert compare_unpacked_record(encode_record([0]), encode_record(list(range(32)))) == 0
+    with pytest.raises(DatabaseError):
+        compare_unpacked_record(bytes([2, 10, 0]), encode_record([1, 2]))
