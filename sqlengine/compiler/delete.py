@@ -87,19 +87,32 @@ def open_one_pass(p, table, alias, where):
     return tcur, icurs, scope, where_begin(p, scope, where, {}, open_cursors=False)
 
 
+def loop_index(table, w) -> int:
+    """The position in ``table.indexes`` of the index the one-table loop ``w`` walks
+    (an index access of one of the table's indexes), else -1."""
+    if len(w.levels) != 1:
+        return -1
+    acc = w.levels[0].access
+    if acc.kind != "index":
+        return -1
+    k = 0
+    for idx in table.indexes:
+        if idx is acc.index:
+            return k
+        k += 1
+    return -1
+
+
 def _walked_index(p, table, w):
     """(position in ``table.indexes``, cursor) of the index a one-pass DELETE's loop walks
     with a cursor of its own, which is then opened for writing: the row's entry in that
     index is the one under the cursor, deleted there without a seek, and the loop goes on
     from the entry after it (SQLite's iIdxNoSeek). None for any other loop."""
-    if len(w.levels) != 1:
+    k = loop_index(table, w)
+    if k < 0:
         return None
     lv = w.levels[0]
-    acc = lv.access
-    if acc.kind != "index" or lv.icur == lv.src.cursor:
-        return None
-    k = next((k for k, idx in enumerate(table.indexes) if idx is acc.index), -1)
-    if k < 0:
+    if lv.icur == lv.src.cursor:
         return None
     b = p.b
     opens = b.cursor_uses(lv.icur, _OPEN_READ)

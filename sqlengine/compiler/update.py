@@ -1,16 +1,17 @@
 """UPDATE: find the rows (through the planner), remember their rowids, then for each row
 compute the new values from the old ones, check constraints, replace the index entries
 and the record, firing BEFORE/AFTER UPDATE triggers with OLD and NEW bound. A simple one
-(delete.one_pass, keeping the rowid, no REPLACE, no index it changes) rewrites each row
-where its loop finds it. This module emits code; it never runs it.
+(delete.one_pass, keeping the rowid, no REPLACE) rewrites each row where its loop finds
+it, unless the loop walks an index whose entries it changes. This module emits code; it
+never runs it.
 """
 
 from __future__ import annotations
 
 from sqlengine.compiler import returning, truefalse
 from sqlengine.compiler.cte import push_with
-from sqlengine.compiler.delete import code_row_key, collect_rowids, limited, one_pass, \
-    open_one_pass
+from sqlengine.compiler.delete import code_row_key, collect_rowids, limited, loop_index, \
+    one_pass, open_one_pass
 from sqlengine.compiler.fkey import code_statement_start
 from sqlengine.compiler.generated import code_read_row, has_generated
 from sqlengine.compiler.expr import code_expr
@@ -26,7 +27,8 @@ from sqlengine.errors import OperationalError
 from sqlengine.sql.ast import Update
 from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe.opcodes import (AFF_REAL, OE_REPLACE, OP_Column, OP_Delete, OP_Eq,
-    OP_MustBeInt, OP_Next, OP_NotExists, OP_RealAffinity, OP_Rewind, OP_Rowid, OP_SCopy)
+    OP_Insert, OP_MakeRecord, OP_MustBeInt, OP_Next, OP_Noop, OP_NotExists, OP_OpenEphemeral,
+    OP_RealAffinity, OP_Rewind, OP_Rowid, OP_SCopy)
 
 
 def compile_update(p, st: Update):
@@ -61,35 +63,64 @@ def _compile_update(p, st, table):
     assigns = set_assignments(table, st.sets)  # column number (-1 rowid) -> expr
     old = b.alloc_reg(n + 1)
     if _one_pass_update(p, table, st, assigns, rt):
-        tcur, icurs, scope, w = open_one_pass(p, table, st.table.alias, st.where)
-        b.emit(OP_Rowid, tcur, old)
-        _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, w.levels[0].cont)
-        where_end(p, w)
+        found = _code_one_pass(p, st, table, assigns, rt, old)
+        if found is None:
+            if rt is not None:
+                rt.finish()
+            return None
+        eph, tcur, icurs, scope = found
     else:
         rcur = b.alloc_cursor()
         eph, scope = collect_rowids(p, table, st.table.alias, st.where, rcur)
         tcur, icurs = open_write_cursors(p, table)
         # the expressions read the row through the write cursor
         scope.sources[0].cursor = tcur
-        done = b.new_label()
-        b.emit(OP_Rewind, eph, done)
-        top = b.addr()
-        nxt = b.new_label()
-        code_row_key(p, table, eph, old)
-        b.emit(OP_NotExists, tcur, nxt, old)
-        _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt)
-        b.resolve(nxt)
-        b.emit(OP_Next, eph, top)
-        b.resolve(done)
+    done = b.new_label()
+    b.emit(OP_Rewind, eph, done)
+    top = b.addr()
+    nxt = b.new_label()
+    code_row_key(p, table, eph, old)
+    b.emit(OP_NotExists, tcur, nxt, old)
+    _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt)
+    b.resolve(nxt)
+    b.emit(OP_Next, eph, top)
+    b.resolve(done)
     if rt is not None:
         rt.finish()
     return None
 
 
+def _code_one_pass(p, st, table, assigns, rt, old):
+    """The loop of an UPDATE that ``_one_pass_update`` allows in one pass, updating each
+    row where the loop finds it (SQLite's ONEPASS_MULTI); None when it did. When the loop
+    walks an index whose entries the update changes, the loop only stores the rowids in an
+    ephemeral table (opened before it, a Noop otherwise, as SQLite's update.c does):
+    (its cursor, the table cursor, the index cursors, the scope) for the second loop."""
+    b = p.b
+    changed = changed_indexes(table, assigns)
+    if changed:
+        eph = b.alloc_cursor()
+        open_eph = b.emit(OP_OpenEphemeral, eph, 1)
+    tcur, icurs, scope, w = open_one_pass(p, table, st.table.alias, st.where)
+    b.emit(OP_Rowid, tcur, old)
+    if changed and loop_index(table, w) in changed:
+        rec = b.alloc_reg()
+        b.emit(OP_MakeRecord, old, 1, rec)
+        b.emit(OP_Insert, eph, rec, old)
+        where_end(p, w)
+        return eph, tcur, icurs, scope
+    if changed:
+        b.ops[open_eph] = [OP_Noop, eph, 1, 0, None, 0, None]
+    _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, w.levels[0].cont)
+    where_end(p, w)
+    return None
+
+
 def _one_pass_update(p, table, st, assigns, rt) -> bool:
     """delete.one_pass, and the rowid stays, no constraint resolves by REPLACE (its
-    deletions) and no index holds an assigned column (the loop may walk it): SQLite's
-    conditions for a one-pass UPDATE."""
+    deletions) and no generated column on a table with indexes: SQLite's conditions for
+    a one-pass UPDATE (whose loop must then not walk an index the update changes:
+    ``_code_one_pass``)."""
     if table.ipk in assigns or -1 in assigns or not one_pass(p, table, st.where, rt, "UPDATE"):
         return False
     if conflict_action(st.or_action, table.pk_conflict) == OE_REPLACE:
@@ -97,14 +128,7 @@ def _one_pass_update(p, table, st, assigns, rt) -> bool:
     for ix in table.indexes:
         if conflict_action(st.or_action, ix.conflict) == OE_REPLACE:
             return False
-    if not table.indexes:
-        return True
-    if has_generated(table):
-        return False
-    for ix in table.indexes:
-        if ix.exprs is not None or ix.where is not None or _assigns_any(assigns, ix.columns):
-            return False
-    return True
+    return not (table.indexes and has_generated(table))
 
 
 def _code_row(p, st, table, tcur, icurs, scope, assigns, rt, old, nxt):
