@@ -1199,16 +1199,99 @@ cpdef tuple result_column(rc, scope, bint early_names):
 
 
 cdef object T_Star = A.Star
+cdef Py_ssize_t F_STAR_TABLE = slot_offset(A.Star, "table")
+cdef Py_ssize_t F_RC_POS = slot_offset(ResolvedColumn, "pos")
+cdef object _NO_POS = -1
+
+
+cdef extern from *:
+    """
+    static PyObject *sqlengine_alloc_object(PyObject *t) {
+        return ((PyTypeObject *)t)->tp_alloc((PyTypeObject *)t, 0);
+    }
+    """
+    object _alloc_object "sqlengine_alloc_object"(object t)
+
+
+cdef object _resolved_column(Source src, Py_ssize_t col, scope):
+    """``ResolvedColumn(ColRef(src, col, scope, 0))`` without the calls of their
+    ``__init__`` (a ResolvedColumn is a slotted class: its two slots set directly)."""
+    rc = _alloc_object(T_ResolvedColumn)
+    _set_slot(rc, F_RC_REF, _colref(src, col, scope, 0))
+    _set_slot(rc, F_RC_POS, _NO_POS)
+    return rc
+
+
+cdef bint _plain_stars(Scope scope) except -1:
+    """Whether ``*`` and ``t.*`` over ``scope``'s FROM items are their columns in order,
+    less those a USING hides (``_expand_star``): every item a plain Source (no
+    table-valued function's HIDDEN columns), none a parenthesized join (nestedfrom.py),
+    none on the left of a RIGHT JOIN (a later USING column is read unqualified), no two
+    of the same name (resolve.check_star_column), and at least one (else SQLite's "no
+    tables specified"). select._expand_columns expands the others."""
+    cdef list sources = scope.sources
+    cdef Py_ssize_t n = len(sources), i, k
+    cdef Source s
+    if not n:
+        return False
+    cdef list names = [None] * n
+    for i in range(n):
+        if type(sources[i]) is not Source:
+            return False
+        s = <Source>sources[i]
+        if s.enames is not None or s.ltorj:
+            return False
+        names[i] = lower_name(s.name)
+        for k in range(i):
+            if names[k] == names[i]:
+                return False
+    return True
+
+
+cdef str _expand_star(star, Scope scope, list out):
+    """Append to ``out`` the (expression, name, declared type) of each column ``star``
+    (``*`` or ``t.*``) stands for, over FROM items ``_plain_stars`` accepted; returns the
+    error of a ``t.*`` naming no item, else None."""
+    table = slot(star, F_STAR_TABLE)
+    ltable = lower_name(table) if table is not None else None
+    cdef bint found = False
+    cdef Source s
+    cdef Py_ssize_t j
+    for s in scope.sources:
+        if ltable is not None and lower_name(s.name) != ltable:
+            continue
+        found = True
+        # (the columns a USING hides, from * only)
+        hidden = s.hidden if ltable is None and s.hidden else None
+        columns = s.columns
+        decls = s.decltypes
+        for j in range(len(columns)):
+            if hidden is not None and j in hidden:
+                continue
+            out.append((_resolved_column(s, j, scope), columns[j], decls[j]))
+    return None if found else f"no such table: {table}"
 
 
 cpdef list result_columns(columns, scope, bint early_names):
-    """``result_column`` of each of ``columns`` (a SELECT's result list), or None when one
-    of them is a ``*`` or ``t.*`` (select._expand_columns expands those)."""
-    cdef list out = []
+    """``result_column`` of each of ``columns`` (a SELECT's result list), a ``*`` or
+    ``t.*`` expanded into its columns; None when one of them is a star over FROM items
+    ``_plain_stars`` refuses (select._expand_columns expands those)."""
+    cdef bint stars = False
     for rc in columns:
         if type(rc) is T_Star:
-            return None
-        out.append(result_column(rc, scope, early_names))
+            stars = True
+            break
+    if stars and (type(scope) is not T_Scope or not _plain_stars(<Scope>scope)):
+        return None
+    cdef list out = []
+    err = None  # (SQLite's selectExpander reports the last star naming no item)
+    for rc in columns:
+        if type(rc) is T_Star:
+            err = _expand_star(rc, <Scope>scope, out) or err
+        else:
+            out.append(result_column(rc, scope, early_names))
+    if err is not None:
+        raise OperationalError(err)
     return out
 
 

@@ -659,14 +659,18 @@ def _expand_columns(p, core, scope):
     """[(expr, name, decltype)] with * and t.* expanded."""
     columns = core.columns
     early = p.early_names
-    out = _res.result_columns(columns, scope, early)  # (None: a * among them)
+    # (None: a * over FROM items it does not expand, see _resolve._plain_stars)
+    out = _res.result_columns(columns, scope, early)
     if out is not None:
         return out
     out = []
+    err = None  # (SQLite's selectExpander reports the last star naming no item)
     for rc in columns:
         if type(rc) is Star:
             if not scope.sources:
-                raise OperationalError("no tables specified")
+                err = ("no tables specified" if rc.table is None
+                       else f"no such table: {rc.table}")
+                continue
             twins = len({s.name.lower() for s in scope.sources}) < len(scope.sources)
             found = False
             for k, s in enumerate(scope.sources):
@@ -701,9 +705,11 @@ def _expand_columns(p, core, scope):
                         continue
                     out.append((ResolvedColumn(ColRef(s, j, scope, 0)), cname, decls[j]))
             if not found:
-                raise OperationalError(f"no such table: {rc.table}")
+                err = f"no such table: {rc.table}"
             continue
         out.append(result_column(rc, scope, early))
+    if err is not None:
+        raise OperationalError(err)
     return out
 
 
