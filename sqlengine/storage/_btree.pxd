@@ -7,6 +7,7 @@ from cpython.ref cimport PyObject
 cimport cython
 
 from sqlengine.storage._record cimport KeyInfo, PreparedKey, Unpacked
+from sqlengine.storage._pageread cimport PagerState
 
 cdef enum:
     REC_CACHE = 64      # record fields whose serial type and offset a cursor remembers
@@ -60,7 +61,7 @@ cdef class MemPage:
 @cython.final
 cdef class BtCursor:
     cdef public object bt
-    cdef object pager
+    cdef PagerState pager
     cdef dict cache
     cdef public uint32_t root
     cdef public bint writable

@@ -35,7 +35,8 @@ from sqlengine.storage._record cimport (KeyInfo, PreparedKey, prepare_key, compa
                                         unpack_record, compare_unpacked)
 from sqlengine.storage._record import decode_record, decode_column
 
-from sqlengine.storage._pageread cimport load_page, read_page_data, cache_page, commit_memory
+from sqlengine.storage._pageread cimport (PagerState, load_page, read_page_data, cache_page,
+                                          commit_memory)
 from sqlengine.errors import DatabaseError, Error, SQLITE_CORRUPT
 from cpython.weakref cimport PyWeakref_NewRef, PyWeakref_GET_OBJECT
 from cpython.list cimport PyList_GET_ITEM
@@ -606,9 +607,9 @@ cdef int _pack(const int* sizes, int N, int cap, bint leafdata, int* ends) excep
 cdef class PageFactory:
     """The page factory of a b-tree file's pager: ``factory(pgno, data)`` is the MemPage of
     that buffer, with the usable size the pager has when the page is made."""
-    cdef object pager
+    cdef PagerState pager
 
-    def __init__(self, pager):
+    def __init__(self, PagerState pager):
         self.pager = pager
 
     def __call__(self, int pgno, bytearray data):
@@ -627,7 +628,7 @@ def init_empty_page(MemPage page, bint intkey):
 cdef int _init_cursor(BtCursor c, object bt, uint32_t root, bint writable,
                       KeyInfo key_info) except -1:
     """BtCursor.__init__'s work, shared with open_cursor."""
-    pager = bt.pager
+    cdef PagerState pager = <PagerState?>bt.pager
     c.bt = bt
     c.pager = pager
     c.cache = pager.cache
@@ -703,8 +704,10 @@ cpdef int btree_commit(object bt) except -1:
     saved, then a read transaction ended (an in-memory database's only marked ended: it
     holds no lock), an in-memory database's write transaction committed by
     ``_pageread.commit_memory``, any other by ``Pager.commit``."""
+    cdef PagerState p
+    cdef int level
     save_all(bt)
-    p = bt.pager
+    p = <PagerState?>bt.pager
     level = p.in_trans
     if level == 1:
         if p.memory:
@@ -727,10 +730,11 @@ cpdef long long begin_cookie(object bt, bint write) except? -1:
     file database, or any other ``bt`` (the attached databases' MultiBtree), takes both
     calls and every check they make."""
     cdef bytearray d
+    cdef PagerState p
     if type(bt) is _btree_type:
-        p = bt.pager
+        p = <PagerState?>bt.pager
         if p.memory and not p.in_trans and p.db_size > 0 and not bt.closed:
-            p1 = (<dict>p.cache).get(1)
+            p1 = p.cache.get(1)
             if p1 is not None:
                 if not write:
                     if p1 is bt._page1_checked:
@@ -854,12 +858,12 @@ cdef class BtCursor:
         ``open_cursor`` reopening a parked cursor."""
         cdef dict registry = self.registry
         cdef list peers
-        cdef object pager = self.pager
+        cdef PagerState pager = self.pager
         self.state = CURSOR_INVALID
         self.saved_key = None
         self.skip_next = 0
         self.kept = False
-        self.usable = <int>pager.page_size - <int>pager.reserved
+        self.usable = pager.page_size - pager.reserved
         peers = registry.get(self.root)
         if peers is None:
             # (Btree._peers: a new shared list; save_all drops it again once it is empty)

@@ -38,6 +38,14 @@ cdef extern from "Python.h":
     Py_ssize_t refcnt "Py_REFCNT" (PyObject* o)
 
 
+cdef class PagerState:
+    """The pager's state that compiled code reads or writes at every statement, as C fields
+    (declared in _pageread.pxd): the base class of ``pager.Pager``, whose methods own it
+    (pager.py documents each field). The b-tree cursors, the VM's transaction start and end
+    and the in-memory commit read them without an attribute look-up each; Pager's other
+    attributes stay in its instance dict."""
+
+
 cdef bytearray _pread_page(int fd, Py_ssize_t pgno, Py_ssize_t ps):
     """Page ``pgno`` of the file open on ``fd``, zero-filled past the end of the file."""
     cdef bytearray data = PyByteArray_FromStringAndSize(NULL, ps)
@@ -58,15 +66,16 @@ cdef bytearray _pread_page(int fd, Py_ssize_t pgno, Py_ssize_t ps):
 cdef bytearray read_page_data(object pager, Py_ssize_t pgno):
     """The bytes of page ``pgno`` (a new bytearray of the page size): the file's within the
     database, zeroes beyond it; corrupt when pgno is beyond any sane size."""
-    cdef Py_ssize_t ps = pager.page_size
-    cdef Py_ssize_t db_size = pager.db_size
+    cdef PagerState pst = <PagerState?>pager
+    cdef Py_ssize_t ps = pst.page_size
+    cdef Py_ssize_t db_size = pst.db_size
     if pgno < 1 or pgno > max(db_size, 1) + 1_000_000_000 // ps:
         raise errors.DatabaseError("database disk image is malformed",
                                    code=errors.SQLITE_CORRUPT)
-    f = pager.file
+    f = pst.file
     if pgno <= db_size and type(f) is OsFile:
         return _pread_page(f.fd, pgno, ps)
-    if pgno <= db_size and not (pager.memory and f.size() < pgno * ps):
+    if pgno <= db_size and not (pst.memory and f.size() < pgno * ps):
         data = bytearray(f.read((pgno - 1) * ps, ps))
         if len(data) < ps:
             data.extend(bytes(ps - len(data)))
@@ -76,9 +85,10 @@ cdef bytearray read_page_data(object pager, Py_ssize_t pgno):
 
 cdef int cache_page(object pager, Py_ssize_t pgno, object page) except -1:
     """Put a page just read into the cache, shrinking the cache past the pager's mark."""
-    cdef dict cache = pager.cache
+    cdef PagerState pst = <PagerState?>pager
+    cdef dict cache = pst.cache
     cache[pgno] = page
-    if len(cache) > pager._next_shrink:
+    if len(cache) > pst._next_shrink:
         shrink_cache(pager)
     return 0
 
@@ -166,8 +176,12 @@ cpdef stamp_header(object pager, bytearray data, Py_ssize_t db_size):
     _put_u32(d + 28, <uint32_t>db_size)
     _put_u32(d + 92, counter)
     _put_u32(d + 96, SQLITE_VERSION_NUMBER)
-    pager.change_counter = PyBytes_FromStringAndSize(<char*>d + 24, 4)
-    if pager._last_header is not None:  # (an in-memory pager never parses its header)
+    counter_bytes = PyBytes_FromStringAndSize(<char*>d + 24, 4)
+    if isinstance(pager, PagerState):
+        (<PagerState>pager).change_counter = counter_bytes
+        (<PagerState>pager)._last_header = None
+    else:
+        pager.change_counter = counter_bytes
         pager._last_header = None
 
 
@@ -180,21 +194,22 @@ cpdef commit_memory(object pager):
     written) and every dirty page within it copied in, which a later rollback or a cache
     miss reads back; the write state dropped. A database as large as the lock-byte page, or
     a file that is not a plain MemoryFile, takes the pager's own methods."""
-    cdef dict dirty = pager.dirty
-    cdef dict cache = pager.cache
+    cdef PagerState pst = <PagerState?>pager
+    cdef dict dirty = pst.dirty
+    cdef dict cache = pst.cache
     cdef Py_ssize_t ps, db_size, want, have, pos
     cdef PyObject* key
     cdef PyObject* value
     cdef char* fbuf
     cdef uint32_t pgno
     cdef bytearray fdata, pdata
-    db_size = pager.db_size
-    if dirty or db_size != pager.orig_db_size:
-        ps = pager.page_size
-        f = pager.file
+    db_size = pst.db_size
+    if dirty or db_size != pst.orig_db_size:
+        ps = pst.page_size
+        f = pst.file
         if type(f) is not MemoryFile or db_size >= PENDING_BYTE // ps + 1:
             pager._update_header()
-            pager.spilled = True
+            pst.spilled = True
             pager._write_dirty()
             pager._fit_file_size()
         else:
@@ -203,7 +218,7 @@ cpdef commit_memory(object pager):
                 p1 = pager.get(1)
             dirty[1] = p1
             stamp_header(pager, p1.data, db_size)
-            pager.spilled = True
+            pst.spilled = True
             fdata = f.data
             want = db_size * ps
             have = PyByteArray_GET_SIZE(fdata)
@@ -221,12 +236,10 @@ cpdef commit_memory(object pager):
                         raise ValueError("page %d is not of the page size" % pgno)
                     memcpy(fbuf + (pgno - 1) * ps, PyByteArray_AS_STRING(pdata), ps)
     dirty.clear()
-    journaled = pager.journaled
-    if journaled:
-        journaled.clear()
-    savepoints = pager.savepoints
-    if savepoints:
-        savepoints.clear()
-    pager.in_trans = 0
-    if len(cache) > pager.spill_limit:  # (spill_limit is the cache's capacity)
+    if pst.journaled:
+        pst.journaled.clear()
+    if pst.savepoints:
+        pst.savepoints.clear()
+    pst.in_trans = 0
+    if len(cache) > pst.spill_limit:  # (spill_limit is the cache's capacity)
         shrink_cache(pager)

@@ -36,7 +36,8 @@ import time
 
 from sqlengine import errors
 from sqlengine.storage import format as fmt
-from sqlengine.storage._pageread import commit_memory, load_page, shrink_cache, stamp_header
+from sqlengine.storage._pageread import (PagerState, commit_memory, load_page, shrink_cache,
+                                         stamp_header)
 from sqlengine.vfs import EXCLUSIVE, NO_LOCK, RESERVED, SHARED, MemoryVfs, default_vfs
 
 
@@ -74,7 +75,11 @@ class Savepoint:
         self.db_size = db_size
 
 
-class Pager:
+class Pager(PagerState):
+    # The fields the compiled storage reads at every statement (cache, dirty, journaled,
+    # savepoints, in_trans, db_size, orig_db_size, page_size, reserved, memory, spilled,
+    # file, change_counter, _last_header, spill_limit, _next_shrink) are C fields of the
+    # PagerState base (_pageread.pyx); the others live in the instance dict.
     # PRAGMA data_version: 1, plus one each time a read finds the file changed by another
     # connection since the change counter this pager last saw or wrote (change_counter, or
     # _data_counter while change_counter is forgotten). Class defaults, set on a pager

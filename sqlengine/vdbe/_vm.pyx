@@ -35,6 +35,7 @@ from sqlengine.vdbe._scalar cimport ScalarBase
 from sqlengine.storage._btree cimport (BtCursor, begin_cookie, end_transaction, open_cursor,
                                        park_cursor)
 from sqlengine.storage._record cimport KeyInfo
+from sqlengine.storage._pageread cimport PagerState
 from sqlengine.vdbe import sorter as S
 from sqlengine.vdbe._sorter cimport (SortSpec, Sorter, EphTable, EphIndex, EphHash,
                                      new_sorter, new_eph_table, new_eph_index, new_eph_hash,
@@ -898,7 +899,7 @@ cdef class Vdbe:
                 # nothing to do when the transaction is open at the level needed and no
                 # statement journal is wanted (a repeated statement inside a transaction)
                 r = self.db.bt
-                i = r.pager.in_trans
+                i = (<PagerState?>r.pager).in_trans
                 if i == 0:
                     # no transaction open (every statement in autocommit mode): begun here,
                     # as db._vm_begin would, without its call
@@ -1330,7 +1331,7 @@ cdef class Vdbe:
         if db.autocommit:
             if not active:
                 bt = db.bt
-                if bt.pager.in_trans:
+                if (<PagerState?>bt.pager).in_trans:
                     end_transaction(bt)     # (bt.commit(), compiled for a plain Btree)
             elif self.prog.is_write:
                 # other statements still read: the write is committed now all the same,
