@@ -26,7 +26,7 @@ from sqlengine.vdbe.sorter import SortSpec
 
 
 class CteEntry:
-    __slots__ = ("name", "cte", "env", "recursive_source", "busy", "uses")
+    __slots__ = ("name", "cte", "env", "recursive_source", "busy", "uses", "owner")
 
     def __init__(self, name, cte):
         self.name = name
@@ -35,6 +35,7 @@ class CteEntry:
         self.recursive_source = None  # Source of the current row while the recursive arms compile
         self.busy = False
         self.uses = 1  # FROM items naming it in the statement (SQLite materializes at 2)
+        self.owner = None  # the statement whose WITH clause defines it
 
 
 def push_with(p, with_: A.With, owner=None):
@@ -50,6 +51,7 @@ def push_with(p, with_: A.With, owner=None):
         if key in frame:
             raise OperationalError(f"duplicate WITH table name: {cte.name}")
         e = CteEntry(cte.name, cte)
+        e.owner = owner
         if owner is not None:
             e.uses = sum(_references(c, key) for c in iter_children(owner)
                          if c is not with_) + sum(
@@ -170,8 +172,9 @@ def _arms(body, out):
     return out
 
 
-def cte_source(p, entry: CteEntry, alias, Source, materialize):
-    """The FROM source of a reference to CTE ``entry``."""
+def cte_source(p, entry: CteEntry, alias, Source, materialize, outer=None):
+    """The FROM source of a reference to CTE ``entry``; ``outer``: the context of the
+    query reading it (select._source_for's)."""
     if entry.recursive_source is not None:
         src = entry.recursive_source
         _CurrentRow = _current_row_class(Source)
@@ -193,7 +196,7 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize):
         arms = _arms(sel.body, [])
         if _references(sel, name) and len(arms) > 1 and any(
                 _from_references(arm, name) for _op, arm in arms):
-            src = _recursive(p, entry, sel, arms, alias, Source)
+            src = _recursive(p, entry, sel, arms, alias, Source, _outer_cap(p, entry, outer))
         else:
             # SQLite flattens a CTE like a subquery unless MATERIALIZED, or not NOT
             # MATERIALIZED and read more than once
@@ -215,7 +218,61 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize):
     return src
 
 
-def _recursive(p, entry, sel, arms, alias, Source):
+def _outer_cap(p, entry, outer):
+    """(LIMIT, OFFSET) of the query reading the recursive CTE ``entry`` when that query
+    only passes the CTE's rows on (the CTE its lone FROM item, no WHERE, GROUP BY,
+    DISTINCT, ORDER BY, window or aggregate; a SELECT or an arm of a UNION ALL; a LIMIT
+    and OFFSET computed from literals and parameters), else None. SQLite runs a lone CTE
+    as a co-routine that is not resumed once that LIMIT is reached, so ``WITH RECURSIVE
+    c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c LIMIT 5`` ends:
+    filling the CTE stops after LIMIT + OFFSET rows here, the same rows."""
+    if outer is None or not outer[3]:
+        return None
+    core = outer[0]
+    if core.where is not None or core.group_by or core.having is not None or \
+            core.distinct or core.windows:
+        return None
+    sel = _select_of(entry.owner, core) if entry.owner is not None else None
+    if sel is None or sel.order_by:
+        return None
+    if sel.body is core:  # (a scalar subquery's LIMIT is 1: outer[2])
+        limit, offset = outer[2], sel.offset if outer[2] is sel.limit else None
+    else:  # an arm of a compound: the compound's LIMIT, for a UNION ALL only
+        limit, offset = sel.limit, sel.offset
+        if outer[2] is not None or any(op != "UNION ALL" for op, _a in _arms(sel.body, [])[1:]):
+            return None
+    if limit is None or not _fixed(limit) or offset is not None and not _fixed(offset):
+        return None
+    from sqlengine.compiler.window import has_window
+    if _has_aggregate(p, core) or has_window(core):
+        return None
+    return limit, offset
+
+
+def _select_of(node, core):
+    """The Select under ``node`` (itself included) whose body is ``core`` or a compound
+    with ``core`` as an arm, or None (a core the compiler made, as a flattening does)."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if type(x) is A.Select and any(arm is core for _op, arm in _arms(x.body, [])):
+            return x
+        stack.extend(iter_children(x))
+    return None
+
+
+def _fixed(x) -> bool:
+    """Whether ``x`` is computed from literals and parameters alone (its value is the same
+    however often it is computed)."""
+    t = type(x)
+    if t is A.Literal or t is A.Param:
+        return True
+    if t is A.Unary or t is A.Cast:
+        return _fixed(x.operand if t is A.Unary else x.expr)
+    return t is A.Binary and _fixed(x.left) and _fixed(x.right)
+
+
+def _recursive(p, entry, sel, arms, alias, Source, cap=None):
     from sqlengine.compiler.expr import code_expr
     from sqlengine.compiler.select import CallbackDest, _dedupe, compile_select
     b = p.b
@@ -270,6 +327,17 @@ def _recursive(p, entry, sel, arms, alias, Source):
             oreg = b.alloc_reg()
             code_expr(p, None, sel.offset, oreg)
             b.emit(O.OP_MustBeInt, oreg, 0)
+    creg = None  # the rows the reading query takes at most (_outer_cap): -1 for all
+    if cap is not None:
+        creg = b.alloc_reg()
+        code_expr(p, None, cap[0], creg)
+        b.emit(O.OP_MustBeInt, creg, 0)
+        b.emit(O.OP_IfNot, creg, done, 0)
+        if cap[1] is not None:
+            off = b.alloc_reg()
+            code_expr(p, None, cap[1], off)
+            b.emit(O.OP_MustBeInt, off, 0)
+            b.emit(O.OP_OffsetLimit, creg, creg, off)
     state = {"n": None}
 
     def add_row(base, n):
@@ -310,6 +378,8 @@ def _recursive(p, entry, sel, arms, alias, Source):
         b.emit(O.OP_Insert, out_cur, rec, rid)
         if lreg is not None:
             b.emit(O.OP_DecrJumpZero, lreg, done)
+        if creg is not None:
+            b.emit(O.OP_DecrJumpZero, creg, done)
         b.resolve(skip)
 
     line = eqp_open(p, f"MATERIALIZE {entry.name}")
@@ -356,6 +426,8 @@ def _recursive(p, entry, sel, arms, alias, Source):
         b.emit(O.OP_Insert, out_cur, rec, orid)
         if lreg is not None:
             b.emit(O.OP_DecrJumpZero, lreg, done)
+        if creg is not None:
+            b.emit(O.OP_DecrJumpZero, creg, done)
         b.resolve(out_done)
     b.emit(O.OP_ResetSorter, current)
     rid = b.alloc_reg()

@@ -344,7 +344,7 @@ def _any_source_for(p, item, scope, outer):
             if entry is not None:
                 if item.indexed_by is not None:  # (SQLite quotes the name here)
                     raise OperationalError(f'no such index: "{item.indexed_by}"')
-                return cte_source(p, entry, item.alias, Source, materialize)
+                return cte_source(p, entry, item.alias, Source, materialize, outer)
         if name.lower() in ("sqlite_temp_master", "sqlite_temp_schema") or (
                 item.schema is not None and item.schema.lower() == "temp" and
                 name.lower() in ("sqlite_master", "sqlite_schema")):
