@@ -373,9 +373,9 @@ def index_from_ast(ast: A.CreateIndex, table: Table, root: int, sql: str | None)
             e = ic.expr
             while isinstance(e, A.Collate):
                 e = e.expr
-            if isinstance(e, A.Column) and e.table is None:
+            if isinstance(e, A.Column) and e.table is None and not e.quoted:
                 raise
-            n = XN_EXPR
+            n = XN_EXPR  # (an unknown double-quoted name is a string: an expression)
         cols.append(n)
         coll = _ic_collation(ic)
         colls.append(coll if coll or n >= 0 else "BINARY")

@@ -27,7 +27,6 @@ from __future__ import annotations
 from sqlengine.compiler.alter_check import altered_schema, check_schema, renamed_schema
 from sqlengine.compiler.alter_refs import (own_positions, table_positions, trigger_positions,
                                            view_positions)
-from sqlengine.compiler.walk import iter_children
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import dequote, next_token, tokens
@@ -329,32 +328,17 @@ def _error_if_not_empty(p, t, message):
 
 
 def _table_after(p, t, new_sql, what):
-    """The table as ``new_sql`` defines it, its generated columns checked as SQLite's
-    renameTestSchema does ('error in table t after add column: ...')."""
+    """The table as ``new_sql`` defines it, its CHECK constraints and generated columns
+    resolved as SQLite's schema reload does ('error in table t after add column: ...')."""
     from sqlengine import schema as S
-    from sqlengine.compiler.generated import check_create
+    from sqlengine.compiler.selfref import check_table
     from sqlengine.sql import parse_one
     try:
         new_t = S.table_from_ast(parse_one(new_sql).stmt, t.root, new_sql)
-        check_create(p, new_t)
-        for _name, e in new_t.checks:
-            _check_names(new_t, e)
+        check_table(p, new_t, schema_load=True)
     except OperationalError as exc:
         raise OperationalError(f"error in table {t.name} after {what} column: {exc}") from None
     return new_t
-
-
-def _check_names(t, e):
-    """SQLite's error for the first column name of CHECK expression ``e`` that table ``t``
-    does not have (a column dropped from under it)."""
-    if type(e) is A.Column:
-        if t.find_column(e.name) < 0 and (
-                e.table is not None or e.name.lower() not in ("rowid", "oid", "_rowid_")):
-            shown = e.name if e.table is None else f"{e.table[:]}.{e.name}"
-            raise OperationalError(f"no such column: {shown}")
-        return
-    for c in iter_children(e):
-        _check_names(t, c)
 
 
 def _verify_rows(p, t):
@@ -379,7 +363,13 @@ def _verify_rows(p, t):
             b.emit(O.OP_HaltIfNull, SQLITE_ERROR, O.OE_ABORT, r, "NOT NULL constraint failed")
     for _name, expr in t.checks:
         ok = b.new_label()
-        if_true(p, scope, expr, ok, True)
+        try:
+            if_true(p, scope, expr, ok, True)
+        except OperationalError as exc:  # (a name the reload let pass: sqlite3ExprCodeTarget)
+            name = str(exc).removeprefix("no such function: ")
+            if name == str(exc):
+                raise
+            raise OperationalError(f"unknown function: {name}()") from None
         b.emit(O.OP_Halt, SQLITE_ERROR, O.OE_ABORT, 0, "CHECK constraint failed")
         b.resolve(ok)
     b.emit(O.OP_Next, cur, top)

@@ -14,7 +14,7 @@ import re
 
 from sqlengine import errors as E
 from sqlengine import schema as S
-from sqlengine.compiler import autoinc, generated, strict
+from sqlengine.compiler import autoinc, selfref, strict
 from sqlengine.compiler.expr import code_column, code_expr, if_false
 from sqlengine.compiler.resolve import ColRef, Scope, Source
 from sqlengine.compiler.select import TableDest, compile_select, result_info_only
@@ -116,7 +116,7 @@ def compile_create_table(p, st: A.CreateTable, text: str):
     for c in t.columns:
         if c.collation is not None:
             p.collation(c.collation)
-    generated.check_create(p, t)
+    selfref.check_table(p, t)
     if st.without_rowid and S.pk_index(t) is None:
         raise OperationalError(f"PRIMARY KEY missing on table {st.name}")
     sql = schema_sql(text)
@@ -229,13 +229,13 @@ def compile_create_index(p, st: A.CreateIndex, text: str):
     _check_name(st.name, "index")
     if len(st.columns) > MAX_COLUMN:  # sqlite3ExprListCheckLength
         raise OperationalError("too many columns in index")
+    selfref.check_index(p, t, st)
     try:
         idx = S.index_from_ast(st, t, 0, None)
     except E.DatabaseError as exc:
         if type(exc) is E.DatabaseError:  # a schema error while preparing: SQLITE_ERROR
             raise OperationalError(str(exc)) from None
         raise
-    generated.check_index(p, t, idx)
     for name in idx.collations:
         if name is not None:
             p.collation(name)

@@ -1,6 +1,4 @@
-"""Generated columns (``AS (expr) VIRTUAL | STORED``), and the checks SQLite makes of
-every expression stored in the schema that is computed per row (index expressions and
-partial-index WHERE clauses too).
+"""Generated columns (``AS (expr) VIRTUAL | STORED``).
 
 A STORED column is computed when its row is written and kept in the record like any
 other column. A VIRTUAL column is never stored: the record holds only the other columns
@@ -9,9 +7,8 @@ from the row. While a row is being written, its registers (``base+1 ..``, one pe
 in declared order) hold every column, the generated ones computed here after the regular
 ones got their affinity, as SQLite's sqlite3ComputeGeneratedColumns does.
 
-CREATE TABLE checks each expression as SQLite's resolver does in NC_GenCol context (names
-of the table only, no ``.``, subqueries, parameters, windows, aggregates or
-non-deterministic functions). This module emits code; it never runs it.
+CREATE TABLE checks each expression as SQLite's resolver does (compiler/selfref.py). This
+module emits code; it never runs it.
 """
 
 from __future__ import annotations
@@ -24,8 +21,6 @@ from sqlengine.sql import ast as A
 from sqlengine.vdbe.opcodes import (AFF_BLOB, AFF_NONE, AFF_REAL, OP_Affinity, OP_Column,
     OP_RealAffinity, OP_SCopy)
 
-_NONDET_RUNTIME = ("date", "time", "datetime", "julianday", "unixepoch", "strftime",
-                   "timediff")
 
 
 # id(table) -> (table, its columns' affinities as one string, whether one is generated):
@@ -199,87 +194,3 @@ def code_generated(p, table, base, virtual_only=False):
             break
     if redo is not None:
         raise OperationalError(f'generated column loop on "{cols[redo].name}"')
-
-
-# ---- CREATE TABLE checks ---------------------------------------------------------------------
-
-def check_create(p, table):
-    """SQLite's errors for the generated columns of a new table (the last error of all
-    columns wins, as in sqlite3EndTable)."""
-    if not has_generated(table):
-        return
-    err = None
-    for c in table.columns:
-        if c.generated is not None:
-            e = _check_expr(p, table, c.generated, "generated columns")
-            if e is not None:
-                err = e
-    if all(c.generated is not None for c in table.columns):
-        err = "must have at least one non-generated column"
-    if err is not None:
-        raise OperationalError(err)
-
-
-def check_index(p, table, idx):
-    """SQLite's errors for the expressions of a new index and its WHERE clause."""
-    for e in idx.exprs or ():
-        if e is not None:
-            msg = _check_expr(p, table, e, "index expressions")
-            if msg is not None:
-                raise OperationalError(msg)
-    if idx.where is not None:
-        msg = _check_expr(p, table, idx.where, "partial index WHERE clauses", dot_ok=True)
-        if msg is not None:
-            raise OperationalError(msg)
-
-
-def _check_expr(p, table, e, what, dot_ok=False):
-    """The first error in ``e`` (pre-order), or None."""
-    if isinstance(e, A.Column):
-        if e.table is not None and dot_ok:
-            if e.table.lower() != table.name.lower() or table.find_column(e.name) < 0:
-                return f"no such column: {e.table}.{e.name}"
-            return None
-        if e.table is not None:
-            if table.find_column(e.name) < 0 or e.table.lower() != table.name.lower():
-                return f"no such column: {e.table}.{e.name}"
-            return 'the "." operator prohibited in ' + what
-        if table.find_column(e.name) < 0 and not (
-                dot_ok and e.name.lower() in ("rowid", "oid", "_rowid_")):
-            return f"no such column: {e.name}"
-        return None
-    if isinstance(e, A.Param):
-        return "parameters prohibited in " + what
-    if isinstance(e, (A.Subquery, A.Exists, A.InSelect)):
-        return "subqueries prohibited in " + what
-    if isinstance(e, A.InTable):
-        return "subqueries prohibited in " + what
-    if isinstance(e, A.FunctionCall):
-        msg = _check_function(p, e, what)
-        if msg is not None:
-            return msg
-    for v in _children(e):
-        msg = _check_expr(p, table, v, what, dot_ok)
-        if msg is not None:
-            return msg
-    return None
-
-
-def _check_function(p, e, what):
-    db = p.db
-    name = e.name.lower()
-    nargs = 0 if e.star else len(e.args)
-    if e.over is not None:
-        return f"misuse of window function {e.name}()"
-    if db.is_aggregate(name, nargs):
-        return f"misuse of aggregate function {e.name}()"
-    if not db.function_exists(name):
-        return f"no such function: {e.name}"
-    if name in ("coalesce", "ifnull", "iif", "if", "likely", "unlikely", "likelihood"):
-        return None
-    fd = db.find_function(name, nargs)
-    if fd is None:
-        return f"wrong number of arguments to function {e.name}()"
-    if not getattr(getattr(fd, "fdef", fd), "deterministic", True) and name not in _NONDET_RUNTIME:
-        return "non-deterministic functions prohibited in " + what
-    return None
