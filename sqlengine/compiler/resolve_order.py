@@ -3,11 +3,12 @@
 sqlengine resolves names while it codes, in coding order (the loops' ON and WHERE terms
 before the result columns); SQLite resolves a whole core first (resolve.c,
 resolveSelectStep), in its own order: the result columns, then HAVING, then WHERE with
-the ON terms after it in join order (sqlite3ProcessJoin appended them to it). So when
-compiling a core fails, ``first_error`` walks those clauses again in SQLite's order, then
-the GROUP BY terms that are no column numbers (not the ORDER BY, which SQLite resolves
-between WHERE and GROUP BY), on a throw-away program, and returns the first error found
-there, else the one raised. Before
+the ON terms after it in join order (sqlite3ProcessJoin appended them to it), then the
+ORDER BY terms and the GROUP BY terms that are no column numbers (nor, in ORDER BY, result
+aliases), then the GROUP BY terms' aggregates, those of a subquery that belong to the core
+included. So when compiling a core fails, ``first_error`` walks those clauses again in
+SQLite's order on a throw-away program, and returns the first error found there, else the
+one raised. Before
 that it expands, as SQLite's sqlite3SelectExpand does before resolving any name, every
 subquery of those clauses (and of the ORDER BY), in that order: a missing table in any of
 them is the error.
@@ -86,12 +87,16 @@ def first_error(p, core, outer, corr, err, order_by=None):
         found = _clause_error(p, scope, where, is_agg, True, False)
         if found is not None:
             return found
-        # (then the GROUP BY terms, one by one, before their aggregates are refused)
-        found = _clause_error(p, scope, [g for g in core.group_by or ()
-                                         if term_number(_uncollated(g)) is None],
-                              True, True, True)
+        found = _order_by_error(p, scope, order_by or (), len(results))
         if found is not None:
             return found
+        # (then the GROUP BY terms, one by one, before their aggregates are refused)
+        group_by = [g for g in core.group_by or () if term_number(_uncollated(g)) is None]
+        found = _clause_error(p, scope, group_by, True, True, True)
+        if found is not None:
+            return found
+        if any(_outer_aggregate(p, scope, g) for g in group_by):
+            return OperationalError("aggregate functions are not allowed in the GROUP BY clause")
     except OperationalError:
         return err  # (the FROM clause or its * failed: that was the error)
     finally:
@@ -187,6 +192,53 @@ def _expand_error(p, scope, exprs):
             if str(found).startswith(_BEFORE_RESOLVING):
                 return found
     return None
+
+
+def _order_by_error(p, scope, order_by, n_results):
+    """The error of resolving the ORDER BY terms (resolveOrderGroupBy): a result alias
+    is taken as it is, a column number below 1 or above 65535 fails at once and one above
+    the result count once every term is resolved; the others are resolved one by one."""
+    from sqlengine.compiler.select import _ordinal
+    late = None
+    for i, o in enumerate(order_by):
+        e = _uncollated(o.expr)
+        k = term_number(e)
+        if k is not None:
+            if not 1 <= k <= n_results:
+                err = OperationalError(f"{_ordinal(i + 1)} ORDER BY term out of range - "
+                                       f"should be between 1 and {n_results}")
+                if not 1 <= k <= 0xffff:
+                    return err
+                late = late or err
+            continue
+        if type(e) is A.Column and e.table is None and e.name.lower() in scope.aliases:
+            continue
+        found = _clause_error(p, scope, [o.expr], True, True, True)
+        if found is not None:
+            return found
+    return late
+
+
+def _outer_aggregate(p, scope, e) -> bool:
+    """Whether GROUP BY term ``e`` holds a subquery calling an aggregate of this query
+    (``(SELECT sum(a))``, ``a`` this query's column): coding it where no aggregate is
+    computed fails so. SQLite's resolver marks the term (EP_Agg) and refuses it."""
+    if not any(isinstance(x, _SUBQUERIES) for x in _nodes(e)):
+        return False
+    from sqlengine.compiler.expr import code_expr
+    try:
+        code_expr(p, scope, e, p.b.alloc_reg())
+    except OperationalError as err:
+        return str(err).startswith("misuse of aggregate: ")
+    return False
+
+
+def _nodes(e):
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(iter_children(x))
 
 
 def _uncollated(e):

@@ -1,0 +1,48 @@
+"""Which error a failing SELECT reports when several clauses have one: SQLite resolves a
+core's result columns, HAVING, WHERE, ORDER BY (a result alias taken as it is, a column
+number past 65535 refused at once, one past the result count once every term resolved),
+then GROUP BY, then refuses a GROUP BY term that calls an aggregate of the query, also
+through a subquery (``GROUP BY (SELECT sum(a))``, ``a`` the query's column:
+compiler/resolve_order.py ``first_error``)."""
+
+from __future__ import annotations
+
+import pytest
+
+SETUP = ["CREATE TABLE t(a, b)", "INSERT INTO t VALUES (1, 2), (3, 4)", "CREATE TABLE u(c)"]
+
+GROUP = ["sum(a)", "(SELECT sum(a))", "(SELECT sum(a) FROM u)",
+         "(SELECT max(c) FROM u WHERE c = sum(a))", "nosuch", "1", "3",
+         "a + (SELECT count(*))", "(SELECT 1 FROM u GROUP BY sum(a))"]
+ORDER = ["nosuch", "5", "sum(a)", "(SELECT sum(a))", "nosuchf(1)", "a", "t.nosuch"]
+WHERE = ["nosuch2", "sum(a)", "1"]
+HAVING = ["nosuch3", "sum(a)", "1", "(SELECT sum(a))"]
+CASES = []
+for g in GROUP:
+    CASES += [f"SELECT a FROM t GROUP BY {g} ORDER BY {o}" for o in ORDER]
+    CASES += [f"SELECT a FROM t WHERE {w} GROUP BY {g}" for w in WHERE]
+    for h in HAVING:
+        CASES += [f"SELECT a FROM t GROUP BY {g} HAVING {h}",
+                  f"SELECT a FROM t GROUP BY {g} HAVING {h} ORDER BY nosuch"]
+    CASES += [f"SELECT nosuch0 FROM t GROUP BY {g}", f"SELECT {g} FROM t GROUP BY nosuch"]
+for o in ORDER:
+    for h in HAVING:
+        CASES += [f"SELECT a FROM t GROUP BY a HAVING {h} ORDER BY {o}",
+                  f"SELECT a FROM t HAVING {h} ORDER BY {o}"]
+    CASES += [f"SELECT sum(a) FROM t WHERE sum(b) ORDER BY {o}",
+              f"SELECT (SELECT sum(a)) FROM t GROUP BY nosuch ORDER BY {o}",
+              f"SELECT a FROM t UNION SELECT b FROM t GROUP BY sum(b) ORDER BY {o}"]
+for o in ["5, nosuch", "nosuch, 5", "0, nosuch", "70000, nosuch", "x, nosuch",
+          "x COLLATE nocase, sum(a)", "X", "1, 2", "2", "-1", "a, 3"]:
+    for g in ["sum(a)", "(SELECT sum(a))", "nosuch2", "a"]:
+        CASES += [f"SELECT a AS x FROM t GROUP BY {g} ORDER BY {o}",
+                  f"SELECT a AS x, b FROM t WHERE nosuch3 GROUP BY {g} ORDER BY {o}"]
+    CASES += [f"SELECT a AS x FROM t ORDER BY {o}",
+              f"SELECT (SELECT a AS x FROM t GROUP BY (SELECT sum(a)) ORDER BY {o}) FROM t AS o2",
+              f"SELECT * FROM t WHERE a IN (SELECT a AS x FROM t GROUP BY (SELECT sum(a))"
+              f" ORDER BY {o})"]
+
+
+@pytest.mark.parametrize("sql", CASES)
+def test_clause_errors_in_sqlite_order(pair, sql):
+    assert pair.ours(sql) == pair.theirs(sql)
