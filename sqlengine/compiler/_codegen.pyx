@@ -817,11 +817,12 @@ cpdef int emit_agg_steps(ProgramBuilder b, p, scope, list defs, list needs_hit, 
     return 0
 
 
-cpdef int emit_copy_bare(ProgramBuilder b, p, list bare, int hit, int used, int bare_regs,
-                         int srt, int first) except -1:
+cdef int emit_copy_bare(ProgramBuilder b, p, list bare, int hit, int used, int bare_regs,
+                        int srt, const int* fields) except -1:
     """Load the ``bare`` columns (ColRefs) into ``bare_regs`` onwards unless ``hit`` says
-    the row is not the one they come from: from the sorter ``srt``'s fields from ``first``
-    when ``srt`` >= 0, else from the loops' row; then mark ``used`` (when non-zero)."""
+    the row is not the one they come from: from the sorter ``srt``'s fields ``fields``
+    (one per column) when ``srt`` >= 0, else from the loops' row; then mark ``used`` (when
+    non-zero)."""
     cdef Py_ssize_t k, n = len(bare)
     cdef int skip
     if not n:
@@ -830,7 +831,7 @@ cpdef int emit_copy_bare(ProgramBuilder b, p, list bare, int hit, int used, int 
     b.emit(OP_If, hit, skip, 0)
     for k in range(n):
         if srt >= 0:
-            b.emit(OP_Column, srt, first + k, bare_regs + k)
+            b.emit(OP_Column, srt, fields[k], bare_regs + k)
         else:
             _code_column(p, b, bare[k], bare_regs + k)
     b.resolve(skip)
@@ -867,13 +868,16 @@ cpdef int code_result_columns(ProgramBuilder b, p, scope, list result_exprs, unu
     return base
 
 
-cpdef int group_rows_into_sorter(ProgramBuilder b, p, scope, list defs, group_by, bare,
-                                 filters, int n_args, int srt, int width) except -1:
+cdef int group_rows_into_sorter(ProgramBuilder b, p, scope, list defs, group_by, list bare,
+                                const int* fields, int n_stored, filters, int n_args, int srt,
+                                int width) except -1:
     """In a GROUP BY query's loop, one record per row into the sorter ``srt`` (``width``
     fields): the group terms, the aggregates' arguments (``defs``: ``(call, function,
-    n_args)`` tuples), the ``bare`` columns (ColRefs), then the values of the FILTERs of
-    the aggregates numbered in ``filters``. An aggregate's FILTER is computed first, and a
-    row it drops computes none of its arguments (NULL)."""
+    n_args)`` tuples), the ``n_stored`` ``bare`` columns (ColRefs) that are no group term
+    (``fields[k]``, the field each is read from, past the arguments; a group term's is
+    that term's), then the values of the FILTERs of the aggregates numbered in
+    ``filters``. An aggregate's FILTER is computed first, and a row it drops computes none
+    of its arguments (NULL)."""
     cdef Py_ssize_t ng = len(group_by), n_bare = len(bare), j, i, k
     cdef int blk = b.alloc_reg(width)
     cdef int pos, nargs, skip, rec, fp
@@ -883,7 +887,7 @@ cpdef int group_rows_into_sorter(ProgramBuilder b, p, scope, list defs, group_by
         _code_expr(p, b, scope, group_by[j], blk + j)
     k = 0
     for i in filters:
-        fpos[i] = ng + n_args + n_bare + k
+        fpos[i] = ng + n_args + n_stored + k
         k += 1
     pos = ng
     for i in range(len(defs)):
@@ -904,9 +908,10 @@ cpdef int group_rows_into_sorter(ProgramBuilder b, p, scope, list defs, group_by
             pos += 1
         if skip:
             b.resolve(skip)
-    for ref in bare:
-        _code_column(p, b, ref, blk + pos)
-        pos += 1
+    for k in range(n_bare):
+        if fields[k] >= ng:  # (else read from its group term's field)
+            _code_column(p, b, bare[k], blk + pos)
+            pos += 1
     rec = b.alloc_reg(1)
     b.emit(OP_MakeRecord, blk, width, rec)
     b.emit(OP_SorterInsert, srt, rec)
@@ -1109,6 +1114,19 @@ cdef object _column_ref(Scope scope, e):
     return None
 
 
+cdef enum:
+    N_FIELDS = 16  # (code_aggregate's bare columns whose sorter fields it keeps on the stack)
+
+
+cdef Py_ssize_t _index_of(list items, key) except -2:
+    """The position of the first item of ``items`` equal to ``key``, or -1."""
+    cdef Py_ssize_t i
+    for i in range(len(items)):
+        if items[i] == key:
+            return i
+    return -1
+
+
 cdef int _step_loop_row(ProgramBuilder b, p, scope, list defs, list needs_hit, int hit,
                         int used, int acc, list bare, int bare_regs) except -1:
     """Step every aggregate and load the bare columns from the loops' current row (the
@@ -1120,7 +1138,7 @@ cdef int _step_loop_row(ProgramBuilder b, p, scope, list defs, list needs_hit, i
         nargs = (<tuple>defs[i])[2]
         bases.append(b.alloc_reg(nargs if nargs > 1 else 1))
     emit_agg_steps(b, p, scope, defs, needs_hit, hit, used, acc, bases, True, None)
-    emit_copy_bare(b, p, bare, hit, used, bare_regs, -1, 0)
+    emit_copy_bare(b, p, bare, hit, used, bare_regs, -1, NULL)
     return 0
 
 
@@ -1173,7 +1191,7 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     counts as not made best unless this is that first row. ``used`` (SQLite's regAcc /
     iUseFlag) is 0 on the first row, then 1; without GROUP BY it exists only when no
     min()/max() is free of a FILTER (one of those always says which row to load)."""
-    cdef Py_ssize_t i, j, k, n_defs = len(defs), n_bare = len(bare), ng
+    cdef Py_ssize_t i, j, k, n_defs = len(defs), n_bare = len(bare), ng, n_stored
     cdef int used = 0, hit, n_args = 0, width, has_group, prev, cur, ret, out_sub, end
     cdef int srt, args_base, o, top, nargs
     cdef int by_group = 0  # (the result rows need no ORDER BY sorter)
@@ -1182,6 +1200,9 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     cdef list needs_hit = [], filters, gnames, bases, order
     cdef dict key_overrides = {}, filter_regs
     cdef list bare_keys
+    cdef int few[N_FIELDS]
+    cdef int* fields = few
+    cdef array.array more
     cdef tuple d
     if _result_coll_seq is None:
         _bind_agg()
@@ -1225,7 +1246,6 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
         n_args += <int>d[2]
         if _call_filter(d[0]) is not None:
             filters.append(i)
-    width = ng + n_args + n_bare + len(filters)
     any_collate = core.features & FEAT_COLLATE  # (the GROUP BY terms are the core's own)
     gnames = [_result_coll_seq(g, scope, any_collate)[1] for g in group_by]
     spec = _group_spec(p, gnames)
@@ -1239,12 +1259,29 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     # (the bare columns' keys, a few (cursor, column) tuples, scanned by ==: cheaper than
     # a set's hashing of each)
     bare_keys = [_ref_key(ref) for ref in bare]
+    # the sorter's field of each bare column: a column that is a group term is read from
+    # that term's field (SQLite's iSorterColumn), the others are stored after the
+    # aggregates' arguments (a few on the stack, more in an array)
+    if n_bare > N_FIELDS:
+        more = array.clone(_INTS, n_bare, False)
+        fields = more.data.as_ints
+    for k in range(n_bare):
+        fields[k] = -1
     for j in range(ng):
         ref = _column_ref(scope, group_by[j])
         if ref is not None:
             key = _ref_key(ref)
-            if key not in bare_keys:
+            k = _index_of(bare_keys, key)
+            if k < 0:
                 key_overrides.setdefault(key, prev + j)
+            elif fields[k] < 0:
+                fields[k] = <int>j
+    n_stored = 0
+    for k in range(n_bare):
+        if fields[k] < 0:
+            fields[k] = <int>(ng + n_args + n_stored)
+            n_stored += 1
+    width = <int>(ng + n_args + n_stored + len(filters))
     cur = b.alloc_reg(ng)
     ret = b.alloc_reg(1)
     out_sub = b.new_label()
@@ -1275,7 +1312,8 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
     else:
         if sort_desc is not None:  # (the group sorter sorts in the ORDER BY's order)
             by_group = 1
-        group_rows_into_sorter(b, p, scope, defs, group_by, bare, filters, n_args, srt, width)
+        group_rows_into_sorter(b, p, scope, defs, group_by, bare, fields, n_stored, filters,
+                               n_args, srt, width)
         c_where_end(p, b, w)
         _eqp_line(p, EQP_DISTINCT if as_distinct else EQP_GROUP_BY)
         b.emit(OP_SorterSort, srt, end)
@@ -1293,9 +1331,9 @@ cpdef int code_aggregate(ProgramBuilder b, p, Scope scope, core, where, left_on,
         for k in range(len(filters)):
             i = filters[k]
             filter_regs[i] = b.alloc_reg(1)
-            b.emit(OP_Column, srt, ng + n_args + n_bare + k, filter_regs[i])
+            b.emit(OP_Column, srt, ng + n_args + n_stored + k, filter_regs[i])
         emit_agg_steps(b, p, scope, defs, needs_hit, hit, used, acc, bases, False, filter_regs)
-        emit_copy_bare(b, p, bare, hit, used, bare_regs, srt, ng + n_args)
+        emit_copy_bare(b, p, bare, hit, used, bare_regs, srt, fields)
         b.emit(OP_SorterNext, srt, top)
     emit_group_flush(b, ret, out_sub, end)
     if by_group:
