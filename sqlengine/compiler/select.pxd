@@ -18,6 +18,7 @@ from sqlengine.compiler._codegen cimport ProgramBuilder
 from sqlengine.compiler._levels cimport WhereInfo
 from sqlengine.compiler._resolve cimport Scope as CScope
 from sqlengine.compiler.context cimport Parse
+from sqlengine.vdbe._functable cimport FunctionTable
 
 
 cpdef compile_select(Parse p, sel, dest, outer=*, corr=*)
@@ -55,7 +56,7 @@ cpdef _and_all(where, extra)
 
 cpdef tuple _merge_aggs(scope, list aggs)
 
-@cython.locals(b=ProgramBuilder)
+@cython.locals(b=ProgramBuilder, table=FunctionTable)
 cpdef _compile_aggregate(Parse p, core, CScope scope, extra, left_on, list aggs, group_by,
                          having, list result_exprs, order_exprs, rows, refs=*, sort_desc=*,
                          as_distinct=*)

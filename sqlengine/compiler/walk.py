@@ -218,7 +218,14 @@ def _key(e, column_key):
     out = [t]
     for name in names:
         v = getattr(e, name)
-        out.append(v.lower() if name == "name" and t is A.FunctionCall else _key(v, column_key))
+        tv = type(v)
+        # (a scalar field is its own key: kept here, without a call of _key for it)
+        if v is None or tv is bool or tv is int or tv is float or tv is bytes:
+            out.append(v)
+        elif tv is str:
+            out.append(v.lower() if t is A.FunctionCall and name == "name" else v)
+        else:
+            out.append(_key(v, column_key))
     return tuple(out)
 
 
