@@ -1613,7 +1613,9 @@ cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
             _emit_literal_int(b, iv, False, target)
             return 1
         if v > INT64_OVER:
-            raise _expr.hex_literal_too_big(p, e)
+            _expr.hex_too_big(p, e)  # (raises, unless compile_statement's retry notes it)
+            b.emit(OP_Null, 0, target)
+            return 1
         emit_constant(b, float(v), target)  # (beyond 64 bits: a REAL)
         return 1
     elif t is T_Column:
@@ -1726,7 +1728,9 @@ cdef int _code_unary(p, ProgramBuilder b, scope, e, int target) except -1:
             return 1
         if type(v) is int and (v > INT64_OVER or (v == INT64_MIN
                                                   and _expr._hex_text(p, operand))):
-            raise _expr.hex_literal_too_big(p, operand, "-")
+            _expr.hex_too_big(p, operand, "-")  # (as above)
+            b.emit(OP_Null, 0, target)
+            return 1
         if v == INT64_OVER:
             emit_constant(b, -v, target)
             return 1

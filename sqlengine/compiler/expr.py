@@ -47,6 +47,18 @@ def hex_literal_too_big(p, e, sign=""):
     return OperationalError(f"hex literal too big: {sign}{_hex_text(p, e) or f'0x{v:x}'}")
 
 
+def hex_too_big(p, e, sign=""):
+    """Raise ``hex_literal_too_big`` for the literal ``e`` being coded, or, when the
+    statement is compiled again to find the last such literal (statement.compile_statement:
+    SQLite's coder goes on after an error, each new one replacing the message), note it
+    in the Parse's ``hex_notes``: the literal then codes as NULL."""
+    err = hex_literal_too_big(p, e, sign)
+    notes = vars(p).get("hex_notes")
+    if notes is None:
+        raise err
+    notes.append(err)
+
+
 def _hex_text(p, e):
     """The hex literal ``e`` as written in the statement text, None when it is not there."""
     sql, i = p.sql or "", e.pos

@@ -18,7 +18,7 @@ from sqlengine.vdbe.program cimport Program
 cpdef bint _may_name_json(str text) except -1
 
 @cython.locals(p=CParse, b=ProgramBuilder, explain=int, is_txn=bint, write=bint, prog=Program)
-cpdef _compile(db, stmt, str text)
+cpdef _compile(db, stmt, str text, hex_notes=*)
 
 # _may_abort's one pass over the opcode array: the opcodes it tests as C ints, the array
 # read through a typed memoryview (the operands through Python, for the few halts), the

@@ -85,8 +85,23 @@ def compile_statement(db, stmt, text: str):
         return _compile(db, stmt, text)
     except RecursionError:
         return _compile_deep(db, stmt, text)
+    except OperationalError as err:
+        if not str(err).startswith("hex literal too big: "):
+            raise
+        _res.release_scopes()
+        return _compile_noting_hex(db, stmt, text, err)
     finally:
         _res.release_scopes()  # (frees the statement's scopes without the cyclic collector)
+
+
+def _compile_noting_hex(db, stmt, text, err):
+    """Compile again a statement that failed on a hex literal too big for 64 bits, each
+    such literal noted and coded as NULL (expr.hex_too_big), and fail with the last one
+    noted, as SQLite's coder (which goes on after an error) does; an error raised after
+    the notes is the statement's."""
+    notes = []
+    _compile(db, stmt, text, notes)
+    raise notes[-1] if notes else err
 
 
 def _compile_deep(db, stmt, text):
@@ -128,12 +143,14 @@ def _may_name_json(text: str) -> bool:
 _OUTPUT = OutputDest()  # (it holds nothing: one serves every statement)
 
 
-def _compile(db, stmt, text: str):
+def _compile(db, stmt, text: str, hex_notes=None):
     explain = 0
     if type(stmt) is Explain:
         explain = 2 if stmt.query_plan else 1
         stmt = stmt.statement
     p = Parse(db, text, stmt, explain == 2)
+    if hex_notes is not None:  # (_compile_noting_hex)
+        vars(p)["hex_notes"] = hex_notes
     b = p.b
     init = b.emit(OP_Init, 0, 0)
     names: list[str] = []
