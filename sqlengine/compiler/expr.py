@@ -71,6 +71,13 @@ def _hex_text(p, e):
     return sql[i:j] if j > i + 2 and int(sql[i + 2:j], 16) == v else None
 
 
+def uncollated(e):
+    """``e`` without the COLLATE operators around it."""
+    while type(e) is Collate:
+        e = e.expr
+    return e
+
+
 def term_number(e):
     """The column number that the ORDER BY or GROUP BY term ``e`` (its COLLATE taken off)
     is, as SQLite's sqlite3ExprIsInteger reads it: an integer literal written 0 to

@@ -26,7 +26,7 @@ that is kept.
 from __future__ import annotations
 
 from sqlengine.compiler.resolve import OuterAlias, ResolvedColumn, Scope, no_such_column
-from sqlengine.compiler.expr import term_number
+from sqlengine.compiler.expr import term_number, uncollated
 from sqlengine.compiler.walk import iter_children
 from sqlengine.compiler.window import misuse_error as window_misuse
 from sqlengine.errors import OperationalError
@@ -91,7 +91,7 @@ def first_error(p, core, outer, corr, err, order_by=None):
         if found is not None:
             return found
         # (then the GROUP BY terms, one by one, before their aggregates are refused)
-        group_by = [g for g in core.group_by or () if term_number(_uncollated(g)) is None]
+        group_by = [g for g in core.group_by or () if term_number(uncollated(g)) is None]
         found = _clause_error(p, scope, group_by, True, True, True)
         if found is not None:
             return found
@@ -201,7 +201,7 @@ def _order_by_error(p, scope, order_by, n_results):
     from sqlengine.compiler.select import _ordinal
     late = None
     for i, o in enumerate(order_by):
-        e = _uncollated(o.expr)
+        e = uncollated(o.expr)
         k = term_number(e)
         if k is not None:
             if not 1 <= k <= n_results:
@@ -239,12 +239,6 @@ def _nodes(e):
         x = stack.pop()
         yield x
         stack.extend(iter_children(x))
-
-
-def _uncollated(e):
-    while type(e) is A.Collate:
-        e = e.expr
-    return e
 
 
 def _on_terms(from_, out):

@@ -17,7 +17,7 @@ from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.aggscope import resolved_aggregate
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
-                                     if_false, term_number, walk, walk_select)
+                                     if_false, term_number, uncollated, walk, walk_select)
 from sqlengine.compiler import _codegen as _cg  # (C calls when compiled: select.pxd)
 from sqlengine.compiler import _resolve as _res  # (the same)
 from sqlengine.compiler._codegen import code_in_probe, emit_limited
@@ -876,7 +876,9 @@ def _arm_order_match(info, e):
     key = expr_key(term, key_of)
     if key is None:
         return None
-    return next((j for j, c in enumerate(cols) if expr_key(c[0], key_of) == key), None)
+    # (a result expression under COLLATE matches: sqlite3ExprCompare's answer 1)
+    return next((j for j, c in enumerate(cols) if expr_key(uncollated(c[0]), key_of) == key),
+                None)
 
 
 def _is_alias(p, ce, col, scope):

@@ -263,7 +263,7 @@ def compile_window_select(p, sel, dest, outer, corr):
     inner_cols = list(star_items) + [ResultColumn(e, f"__c{i}") for i, e in
                                      enumerate(rw.inner)]
     group_by, misuse = core.group_by, None
-    if group_by and any(term_number(_uncollated(g)) is not None for g in group_by):
+    if group_by and any(term_number(uncollated(g)) is not None for g in group_by):
         group_by, misuse = _numbered_group_by(p, core, sel.order_by)
     # (its columns come from ORDER BY too: what the parser saw of the core does not hold)
     # (its WHERE, GROUP BY and HAVING see the aliases of the query's own result columns)
@@ -342,12 +342,6 @@ def compile_window_select(p, sel, dest, outer, corr):
     return res
 
 
-def _uncollated(e):
-    while type(e) is Collate:
-        e = e.expr
-    return e
-
-
 def _numbered_group_by(p, core, order_by):
     """The GROUP BY of the window query ``core`` with its column numbers made the inner
     query's (whose result columns are others: the star items' columns keep their places,
@@ -361,14 +355,14 @@ def _numbered_group_by(p, core, order_by):
               for rc in core.columns]
     n_res = sum(1 if w is None else w for w in widths)
     for i, t in enumerate(order_by or ()):
-        k = term_number(_uncollated(t.expr))
+        k = term_number(uncollated(t.expr))
         if k is not None and not 1 <= k <= n_res:
             raise OperationalError(f"{_select._ordinal(i + 1)} ORDER BY term out of range - "
                                    f"should be between 1 and {n_res}")
     out = []
     agg_misuse = win_misuse = None
     for g in core.group_by:
-        inner = _uncollated(g)
+        inner = uncollated(g)
         k = term_number(inner)
         if k is None:
             out.append(g)
@@ -984,4 +978,4 @@ def _excluded(positions, k, groups, exclude):
 # select.py imports this module: bound once this one is complete, its functions read as
 # attributes (an import inside the functions ran once or more per window query).
 from sqlengine.compiler import select as _select  # noqa: E402
-from sqlengine.compiler.expr import term_number  # noqa: E402
+from sqlengine.compiler.expr import term_number, uncollated  # noqa: E402
