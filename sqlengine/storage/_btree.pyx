@@ -987,9 +987,9 @@ cdef class BtCursor:
         self._release()
         self.skip_next = 0
         self.saved_key = None
-        # a cached page is one of the file's (an empty file's pager caches none), so the
-        # pager's size, a Python attribute, is read only when the root is not cached
-        if self.cache.get(self.root) is None and self.pager.db_size == 0:
+        # a cached page is one of the file's (an empty file's pager caches none): the
+        # cache is asked only for an empty file (push asks it once more otherwise)
+        if self.pager.db_size == 0 and self.cache.get(self.root) is None:
             self.state = CURSOR_INVALID
             return 0
         self.push(self.root)

@@ -650,8 +650,8 @@ cdef bint unpack_record(const unsigned char* p, Py_ssize_t size, Unpacked* u) no
 cdef int compare_unpacked(const unsigned char* a, Py_ssize_t na, const Unpacked* u,
                           KeyInfo ki) except -2:
     """compare_records(a, b) for the record b unpacked in ``u``: the same order and the same
-    errors (b is well formed), b's header not parsed again. An integer field against an
-    integer, the usual index key, is compared without a call."""
+    errors (b is well formed), b's header not parsed again. A number against a number (the
+    usual index key: INTEGER and REAL columns) is compared without a call."""
     cdef uint64_t ha, ta, tb
     cdef int n, i = 0, c
     cdef Py_ssize_t pa, ba, sa
@@ -680,6 +680,9 @@ cdef int compare_unpacked(const unsigned char* a, Py_ssize_t na, const Unpacked*
             x = get_int(a + ba, <int>sa)
             y = get_int(u.p + u.off[i], <int>serial_size(tb))
             c = -1 if x < y else (1 if x > y else 0)
+        elif 1 <= ta <= 9 and 1 <= tb <= 9:
+            # two numbers (a REAL, or the 0/1 types, on either side): no call either
+            c = _cmp_numbers(ta, a + ba, sa, tb, u.p + u.off[i], serial_size(tb))
         else:
             c = _cmp_serial(ta, a + ba, sa, tb, u.p + u.off[i], serial_size(tb), ki, i)
         if c != 0:
