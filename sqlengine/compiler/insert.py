@@ -29,6 +29,7 @@ from sqlengine.compiler.partial import code_partial_flag, partial_flag
 from sqlengine.compiler.resolve import Scope
 from sqlengine.compiler.resolve_order import names_error, returning_error, values_error
 from sqlengine.compiler.select import TableDest, compile_select, result_info_only
+from sqlengine.compiler.walk import SUBQUERY_NODES, find_node
 from sqlengine.compiler.strict import code_type_checks
 from sqlengine.compiler.trigger import code_triggers, compile_view_insert, has_timing, \
     has_triggers
@@ -565,7 +566,8 @@ def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, ge
     ret = b.alloc_reg()
     row_sub = b.new_label()
     end = b.new_label()
-    if isinstance(src.body, Values) and not src.order_by and src.limit is None:
+    if isinstance(src.body, Values) and not src.order_by and src.limit is None and \
+            not _values_query(src.body):
         values_scope = Scope([])
         try:
             for row in src.body.rows:
@@ -578,7 +580,9 @@ def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, ge
             # (SQLite resolves the rows as a compound SELECT, then counts the values)
             raise values_error(p, values_scope, src.body.rows, err) from None
     else:
-        # INSERT ... SELECT: materialise first (the select may read the target table)
+        # INSERT ... SELECT, or VALUES rows holding a subquery: materialise first (the
+        # select may read the target table: SQLite's useTempTable, so a later row's
+        # subquery does not see the earlier rows)
         eph = b.alloc_cursor()
         b.emit(OP_OpenEphemeral, eph, n_src)
         info = compile_select(p, src, TableDest(eph))
@@ -605,6 +609,15 @@ def _code_source_rows(p, st, table, tcur, icurs, base, pos, rowid_pos, n_src, ge
     b.resolve(skip)
     b.emit(OP_Return, ret)
     b.resolve(end)
+
+
+def _values_query(values) -> bool:
+    """Whether a VALUES list holds a subquery in one of its rows."""
+    return any(find_node(e, _is_query, ()) is not None for row in values.rows for e in row)
+
+
+def _is_query(e) -> bool:
+    return isinstance(e, SUBQUERY_NODES)
 
 
 def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, rt, skip,

@@ -369,3 +369,37 @@ UPSERT_TARGETS = [
 @pytest.mark.parametrize("sql", UPSERT_TARGETS)
 def test_upsert_target_errors(sql):
     _check(sql)
+
+
+INSERT_VALUES_READING_TARGET = [
+    # a multi-row VALUES holding a subquery is computed whole before the first row is
+    # inserted (SQLite's useTempTable): a later row's subquery does not see earlier rows
+    ("INSERT INTO up VALUES (5, 1), (6, (SELECT count(*) FROM up)), (7, (SELECT max(a) "
+     "FROM up))", "SELECT * FROM up"),
+    ("INSERT INTO up VALUES (5, 1), (6, (SELECT 1 FROM up WHERE a = 5)) ON CONFLICT DO "
+     "NOTHING", "SELECT * FROM up"),
+    ("INSERT INTO up(a) VALUES (5), ((SELECT 7)) RETURNING *", "SELECT * FROM up"),
+    ("INSERT INTO up VALUES ('5', 5), ((SELECT '6'), (SELECT 6.0)) RETURNING a, typeof(a), "
+     "b, typeof(b)", "SELECT a, typeof(a), b, typeof(b) FROM up"),
+    ("INSERT INTO up VALUES (1, 2), ((SELECT 1, 2), 3)", "SELECT * FROM up"),
+    ("INSERT INTO up VALUES (1, 2), ((SELECT x), 3)", "SELECT * FROM up"),
+    ("INSERT INTO up VALUES (8, 2), ((SELECT 1), 3, 4)", "SELECT * FROM up"),
+]
+
+
+@pytest.mark.parametrize("sql,after", INSERT_VALUES_READING_TARGET)
+def test_insert_values_reading_target(sql, after):
+    def run(mod):
+        con = mod.connect(":memory:")
+        try:
+            for s in SETUP:
+                con.execute(s)
+            try:
+                out = ("rows", con.execute(sql).fetchall())
+            except Exception as e:  # the message must match, whatever the class
+                out = ("error", str(e))
+            return out, [tuple((type(v).__name__, v) for v in r)
+                         for r in con.execute(after).fetchall()]
+        finally:
+            con.close()
+    assert run(sqlengine) == run(sqlite3), sql
