@@ -18,6 +18,7 @@ from cpython.long cimport PyLong_AsLongLongAndOverflow
 from libc.stdint cimport int64_t
 
 from sqlengine.errors import OperationalError
+from sqlengine.vdbe._values import too_big
 from sqlengine.vdbe._values cimport apply_numeric_affinity, compare, to_real, to_text, to_blob
 
 cdef int64_t _MAX64 = 9223372036854775807
@@ -273,6 +274,9 @@ cdef class Max(Min):
         self.is_max = True
 
 
+cdef Py_ssize_t MAX_LENGTH = 1_000_000_000  # SQLITE_LIMIT_LENGTH (as func_printf's)
+
+
 cdef class GroupConcat(AggBase):
     """group_concat(X[, SEP]): the non-NULL values as text, separated by ',' or by the SEP
     of each later row (a NULL SEP adds nothing); NULL when there is no non-NULL value.
@@ -334,6 +338,8 @@ cdef class GroupConcat(AggBase):
             self.buf += (<str>x).encode("utf-8")
         else:
             self.buf += _bytes_of(x)
+        if len(self.buf) > MAX_LENGTH:  # (SQLite's StrAccum: SQLITE_TOOBIG)
+            raise too_big()
         return None
 
     cdef object step_mem(self, list mem, Py_ssize_t base, int n):

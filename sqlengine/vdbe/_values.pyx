@@ -748,17 +748,37 @@ cpdef object shift_right(object a, object b):
     return _shift(a, b, False)
 
 
+cdef Py_ssize_t MAX_LENGTH = 1_000_000_000  # SQLITE_LIMIT_LENGTH (as func_printf's)
+
+
 cpdef object concat(object a, object b):
-    """a || b: NULL if either is NULL, else the concatenated text."""
+    """a || b: NULL if either is NULL, else the concatenated text; "string or blob too
+    big" past SQLITE_LIMIT_LENGTH bytes, as SQLite's OP_Concat."""
     if a is None or b is None:
         return None
     if type(a) is bytes and type(b) is bytes:
+        if len(<bytes>a) + len(<bytes>b) > MAX_LENGTH:
+            raise too_big()
         return to_text(a + b)
     if type(a) is not str:
         a = to_text(a)
     if type(b) is not str:
         b = to_text(b)
-    return a + b
+    r = a + b
+    if PyUnicode_GET_LENGTH(r) > MAX_LENGTH // 4 and utf8_length(r) > MAX_LENGTH:
+        raise too_big()
+    return r
+
+
+def too_big():
+    """The error of a string or blob longer than SQLITE_LIMIT_LENGTH bytes."""
+    from sqlengine.errors import SQLITE_TOOBIG, DataError
+    return DataError("string or blob too big", code=SQLITE_TOOBIG)
+
+
+def utf8_length(str s):
+    """The length of ``s`` in UTF-8 bytes."""
+    return len(s) if s.isascii() else len(s.encode("utf-8", "surrogatepass"))
 
 
 cpdef object truth(object v):

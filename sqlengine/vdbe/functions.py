@@ -367,6 +367,8 @@ def f_hex(ctx, x):
     if x is None:
         return ""
     b = x if type(x) is bytes else V.to_blob(x)
+    if 2 * len(b) > MAX_LENGTH:
+        raise _too_big()
     return b.hex().upper()
 
 
@@ -388,6 +390,8 @@ def quote_value(x) -> str:
 
 
 def f_quote(ctx, x):
+    if type(x) is bytes and 2 * len(x) + 3 > MAX_LENGTH:
+        raise _too_big()
     return quote_value(x)
 
 
