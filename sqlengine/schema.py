@@ -897,9 +897,10 @@ class SchemaEdit:
     """OP_ParseSchema's P4 after CREATE or DROP: the groups of sqlite_schema rows
     (``SchemaRows``: lower-case table or view names) whose rows the statement changed,
     by appending ``added`` rows (a new row has the largest rowid) and deleting the rows
-    ``deleted`` tests (column number, value compared NOCASE, type or None: ddl.py's
-    _delete_schema_rows), so that only those groups are built again (``edit_schema``),
-    as SQLite parses only the new rows and drops only the dropped object."""
+    ``deleted`` tests (column number, value, type or None: ddl.py's _delete_schema_rows,
+    which compares the value exactly with a type, NOCASE without), so that only those
+    groups are built again (``edit_schema``), as SQLite parses only the new rows and
+    drops only the dropped object."""
 
     __slots__ = ("keys", "added", "deleted")
 
@@ -919,15 +920,20 @@ class SchemaEdit:
         if deleted is None:
             return out
         col, value, typ = deleted
-        value = _nocase(value)
+        if typ is None:
+            value = _nocase(value)
         for key in self.keys:
             g = s.groups.get(key)
             if g is None:
                 continue
             for i in range(1, len(g), 5):
                 v = g[i + col]
-                if (typ is None or g[i] == typ) and type(v) is str and _nocase(v) == value:
-                    out.setdefault(key, []).append(i)
+                if typ is None:
+                    if type(v) is not str or _nocase(v) != value:
+                        continue
+                elif g[i] != typ or v != value:
+                    continue
+                out.setdefault(key, []).append(i)
         return out
 
 

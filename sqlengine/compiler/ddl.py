@@ -347,8 +347,12 @@ def compile_create_trigger(p, st: A.CreateTrigger, text: str):
 
 
 def _delete_schema_rows(p, cur, col, value, also_type=None):
-    """Delete the sqlite_schema rows whose column ``col`` equals ``value`` (NOCASE) (and
-    whose type is ``also_type``); returns that test, for schema.SchemaEdit."""
+    """Delete the sqlite_schema rows whose column ``col`` equals ``value``: with
+    ``also_type``, the rows of that type named exactly so (SQLite's DROP INDEX and DROP
+    TRIGGER: ``name=%Q AND type=...``, the object's own name); without, every row whose
+    tbl_name is the table or view's name in any case (NOCASE: a trigger row made by
+    sqlite3 keeps the table name as its CREATE TRIGGER wrote it, and SQLite drops the
+    table's triggers by their names). Returns that test, for schema.SchemaEdit."""
     b = p.b
     done = b.new_label()
     b.emit(O.OP_Rewind, cur, done)
@@ -358,7 +362,7 @@ def _delete_schema_rows(p, cur, col, value, also_type=None):
     p.emit_constant(value, v)
     nxt = b.new_label()
     b.emit(O.OP_Column, cur, col, r)
-    b.emit(O.OP_Ne, v, nxt, r, nocase, 0)
+    b.emit(O.OP_Ne, v, nxt, r, nocase if also_type is None else None, 0)
     if also_type is not None:
         tr = b.alloc_reg()
         tv = b.alloc_reg()
