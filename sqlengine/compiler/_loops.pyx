@@ -432,6 +432,9 @@ cdef class LoopBuilder:
     cdef object col_used  # {source index: set of columns} or None (unknown: all)
     cdef public list loops
     cdef object allowed  # {source index: [terms]} restricting the terms (LEFT JOIN)
+    # the sources an outer join's table comes after (every table to its left: SQLite's
+    # mPrior), prerequisites of each of its loops
+    cdef unsigned long long m_prior
     cdef dict _op_memo  # id(Operand) -> op_info's answer, for this build only
     cdef dict _ops_by_src
     cdef list _terms_by_src
@@ -470,6 +473,7 @@ cdef class LoopBuilder:
         cdef WhereLoop p
         cdef Py_ssize_t k
         new.sort_idx = self.sort_idx
+        new.prereq |= self.m_prior
         if new.kind == "index" and new.used:
             adjust_cost(loops, new)
         for k in range(len(loops)):
@@ -513,7 +517,7 @@ cdef class LoopBuilder:
     cdef void output_adjust(self, WhereLoop lp, int n_row, list terms) except *:
         """whereLoopOutputAdjust: fewer rows out for each term on this source the loop
         does not use."""
-        cdef unsigned long long not_allowed = ~(lp.prereq | lp.bit)
+        cdef unsigned long long not_allowed = ~(lp.prereq | lp.bit | self.m_prior)
         cdef unsigned long long m
         cdef int reduce = 0
         cdef int k
@@ -570,9 +574,12 @@ cdef class LoopBuilder:
                 m >>= 1
                 i += 1
         self._terms_by_src = by_bit
+        cdef Source src
         for i in range(n):
             self.loops = []
-            self.add_source(i, sources[i])
+            src = <Source>sources[i]
+            self.m_prior = (1ULL << i) - 1 if src.left or src.right or src.ltorj else 0
+            self.add_source(i, src)
             out.extend(self.loops)
         self.loops = out
         return out

@@ -110,7 +110,7 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
             return [lp], 0, (), False, d_mode
     cdef bint fixed = _fixed_order(srcs)
     allowed = None
-    if fixed:
+    if wc.on_terms or fixed:  # (an outer join's table: only its ON terms key its loops)
         on_terms = wc.on_terms
         allowed = {}
         for i in range(n):
@@ -119,9 +119,13 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
     col_used = None
     if core is not None and _any_indexed(srcs):
         col_used = columns_used(scope, core, wc.masker)
-    cdef list ord_obs = obs if order_by else dobs  # (the terms the loops are weighed by)
+    # the terms the loops are weighed by; not under a RIGHT JOIN, whose unmatched rows
+    # come after the loops (nor a table-valued function reading the tables to its left)
+    cdef list ord_obs = obs if order_by else dobs
+    if ord_obs is not None and fixed and not _order_may_hold(srcs):
+        ord_obs = None
     ob_cols = None
-    if ord_obs is not None and not fixed:
+    if ord_obs is not None:
         ob_cols = {}
         for t in ord_obs:
             if t is not None:
@@ -129,10 +133,7 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
     hints = _index_hints(core, n) if core is not None else None
     loops = build_loops(scope, wc, col_used, allowed, ob_cols, hints)
     cdef int n_row0 = 48 if scope.outer is not None else 0
-    # (the second pass below weighs the order on complete paths only: it resumes from
-    # the partial paths this pass keeps in ``resume`` before its last step)
-    cdef list resume = [] if ord_obs is not None and not fixed else None
-    res = _solve(loops, n, n_row0, fixed, None, resume)
+    res = _solve(loops, n, n_row0, fixed, None)
     if res is None:  # cannot happen: a full scan has no prerequisites
         return [WhereLoop(i, "scan") for i in range(n)], 0, (), False, d_mode
     best, n_row = res
@@ -140,15 +141,16 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
     backwards = ()
     cdef int n_ob
     cdef OrderChecker check
-    if ord_obs is not None and not fixed:
-        # SQLite's second pass: the sort priced for the rows the first plan gives
+    if ord_obs is not None:
+        # SQLite's second pass: the sort priced for the rows the first plan gives, the
+        # order weighed on every partial path
         n_ob = len(ord_obs)
         lim = log_est(limit) if limit else None
         sort_cost = SortCost(n_row + 1, n_ob, len(core.columns) if core is not None else 1,
                              lim, distinct is not None)
         check = new_checker(scope, wc, ord_obs,
                             (_GROUP if group else 0) if order_by else _DISTINCT)
-        res = _solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost), resume)
+        res = _solve(loops, n, n_row0, fixed, (check, n_ob, sort_cost))
         if res is not None:
             best = res[0]
         if order_by:
@@ -164,7 +166,7 @@ cdef int _distinct_mode(scope, wc, list dobs, tuple loops) except -1:
     """1 when ``loops`` bring rows equal in the DISTINCT terms ``dobs`` together
     (SQLite's WHERE_DISTINCT_ORDERED), else 0."""
     cdef OrderChecker ch = new_checker(scope, wc, dobs, _DISTINCT)
-    return 1 if ch.count(loops) == len(dobs) else 0
+    return 1 if ch.count(loops, False) == len(dobs) else 0
 
 
 cdef bint _scan_may_distinct(wc, list dobs) except -1:
@@ -310,17 +312,33 @@ cdef bint _scan_only(Scope scope, WhereClause wc, table) except -1:
 
 
 cdef bint _fixed_order(srcs) except -1:
-    """Whether the FROM order must stay: a LEFT JOIN, or a table-valued function reading
-    the tables to its left (its prologue refills it inside their loops)."""
+    """Whether the FROM order must stay: a RIGHT JOIN, or a table-valued function reading
+    the tables to its left (its prologue refills it inside their loops). (A LEFT JOIN's
+    table comes after the tables to its left: the prerequisites of its loops say so.)"""
     cdef Source src
     for s in srcs:
         src = s
-        if src.left or src.right or src.ltorj:  # (rightjoin.outer_level)
+        if src.right or src.ltorj:
             return True
         # (only a table-valued function's source, a subclass, has a prologue)
         if type(s) is not Source and getattr(s, "prologue", None) is not None:
             return True
     return False
+
+
+cdef bint _order_may_hold(srcs) except -1:
+    """Whether loops in a fixed order may deliver an ORDER BY, GROUP BY or DISTINCT order:
+    not under a RIGHT JOIN (its unmatched rows come after the loops) nor with a
+    table-valued function reading the tables to its left; a LEFT JOIN's missing rows
+    come inside its left tables' loops, so those may."""
+    cdef Source src
+    for s in srcs:
+        src = s
+        if src.right or src.ltorj:
+            return False
+        if type(s) is not Source and getattr(s, "prologue", None) is not None:
+            return False
+    return True
 
 
 cdef bint _any_indexed(list srcs) except -1:
@@ -337,22 +355,24 @@ cdef bint _any_indexed(list srcs) except -1:
 @cython.freelist(16)  # (made and freed by the dozen for every statement)
 cdef class Path:
     """A partial path of the solver: the sources placed (``mask``), rows out, cost, the
-    cost without the sort, its loops, and its frontier (the loops with prerequisites
-    that its sources satisfy)."""
+    cost without the sort, the number of order terms its loops deliver (-1: not known
+    yet; solve), its loops, and its frontier (the loops with prerequisites that its
+    sources satisfy)."""
 
     cdef unsigned long long mask
-    cdef int n_row, cost, unsorted
+    cdef int n_row, cost, unsorted, ordered
     cdef tuple loops
     cdef list frontier
 
 
-cdef Path new_path(unsigned long long mask, int n_row, int cost, int unsorted, tuple loops,
-                   list frontier):
+cdef Path new_path(unsigned long long mask, int n_row, int cost, int unsorted, int ordered,
+                   tuple loops, list frontier):
     cdef Path p = Path.__new__(Path)
     p.mask = mask
     p.n_row = n_row
     p.cost = cost
     p.unsorted = unsorted
+    p.ordered = ordered
     p.loops = loops
     p.frontier = frontier
     return p
@@ -375,28 +395,6 @@ cdef list sorted_by_run(list loops):
     return out
 
 
-cdef int order_k(object ordered_by, tuple loops) except? -1:
-    if type(ordered_by) is OrderChecker:
-        return (<OrderChecker>ordered_by).count(loops)
-    return ordered_by(loops)
-
-
-cdef int sort_k(object sort_cost, int k) except? -1:
-    if type(sort_cost) is SortCost:
-        return (<SortCost>sort_cost).cost(k)
-    return sort_cost(k)
-
-
-cdef Path worst(dict nxt):
-    """The costliest path of ``nxt`` (the first of equals, as max() picks)."""
-    cdef Path w = None
-    cdef Path pt
-    for pt in nxt.values():
-        if w is None or pt.cost > w.cost:
-            w = pt
-    return w
-
-
 cpdef object solve(loops, int n, int n_row0=0, bint fixed_order=False, order=None):
     """wherePathSolver: the cheapest sequence of loops, one per source, each placed after
     its prerequisites; the ``mx_choice`` cheapest partial paths survive each step. With
@@ -405,21 +403,19 @@ cpdef object solve(loops, int n, int n_row0=0, bint fixed_order=False, order=Non
     A path carries its *frontier*: the loops with prerequisites that its sources satisfy,
     grown by the loops the newest source enables, so a step looks at those and at the
     loops without prerequisites (cheapest first, stopping once none can make the cut).
-    ``order``: (a function giving the number of ORDER BY terms a sequence of loops
-    satisfies, the number of terms, the sort cost by number satisfied); the order is
-    judged on complete paths."""
-    return _solve(loops, n, n_row0, fixed_order, order, None)
+    ``order``: (the OrderChecker of the ORDER BY, GROUP BY or DISTINCT terms, their
+    number, the SortCost of the rows): as in SQLite, a path also carries how many terms
+    its loops deliver (isOrdered: -1 while its loops so far each end on a unique key, so
+    the next may still order the terms left), a path whose count is known and short of
+    them costs the sort of its rows, and two paths over the same sources compete only
+    when both or neither know it."""
+    return _solve(loops, n, n_row0, fixed_order, order)
 
 
-cdef object _solve(loops, int n, int n_row0, bint fixed_order, order, list resume):
-    """solve(); ``resume`` (two sources or more): an empty list receives what the last
-    step starts from (the paths over all sources but one, their frontiers grown, and the
-    loops without prerequisites), and a list so filled makes a search of the same loops
-    start at that step. Only the last step judges the order, so a search with an
-    ``order`` may resume from one without (SQLite's second pass differs from its first
-    in the complete paths only)."""
+cdef object _solve(loops, int n, int n_row0, bint fixed_order, order):
+    """solve()."""
     cdef int mx_choice
-    if n <= 1 or fixed_order:
+    if n <= 1:
         mx_choice = 1
     elif n == 2:
         mx_choice = 5
@@ -430,46 +426,38 @@ cdef object _solve(loops, int n, int n_row0, bint fixed_order, order, list resum
     if n == 1:
         return solve_one(loops, n_row0, order)
     cdef WhereLoop lp
-    ordered_by = sort_cost = None
+    cdef OrderChecker check = None
+    cdef SortCost sort_cost = None
     cdef int n_ob = 0
     if order is not None:
-        ordered_by, n_ob, sort_cost = order
+        check, n_ob, sort_cost = order
     cdef int last_step = n - 1
-    cdef int first_step = 0
-    cdef list paths, free_loops
-    cdef dict deps = None  # source index -> the loops needing it
-    cdef bint resumed = bool(resume)
-    if resumed:
-        paths = <list>resume[0]
-        free_loops = <list>resume[1]
-        first_step = last_step
-    else:
-        free_loops = _free_loops(loops)
-        deps = _deps(loops, n)
-        paths = [new_path(0, n_row0, 0, 0, (), [])]
-    cdef dict nxt
-    cdef int step, mx_cost, base, cost, unsorted, n_out, k, prow, punsorted
+    cdef list free_loops = _free_loops(loops)
+    cdef dict deps = _deps(loops, n)
+    cdef list paths = [new_path(0, n_row0, 0, 0, -1 if check is not None else 0, (), [])]
+    cdef list nxt
+    cdef int step, mx_cost, base, cost, unsorted, n_out, k, prow, punsorted, pord
+    cdef Py_ssize_t j, n_to, mx_i
     cdef unsigned long long step_bit, pmask, mask
-    cdef bint judge_order, is_free
+    cdef bint is_free, partial, undecided
     cdef Path path, pt
     cdef list frontier, group
     cdef tuple ploops, nl
-    for step in range(first_step, n):
-        nxt = {}
+    for step in range(n):
+        nxt = []
+        n_to = 0
+        mx_i = 0
         mx_cost = 1 << 30  # the worst surviving cost once nxt is full
         step_bit = 1ULL << step  # (the one source a fixed order may place now)
-        judge_order = ordered_by is not None and step == last_step
-        if not resumed:
-            paths = sort_paths(paths)  # good paths first: the bar rises early
-            for path in paths:
-                _grow_frontier(path, deps)
-            if step == last_step and resume is not None:
-                resume.append(paths)
-                resume.append(free_loops)
+        partial = step != last_step
+        paths = sort_paths(paths)  # good paths first: the bar rises early
+        for path in paths:
+            _grow_frontier(path, deps)
         for path in paths:
             pmask = path.mask
             prow = path.n_row
             punsorted = path.unsorted
+            pord = path.ordered
             ploops = path.loops
             frontier = path.frontier
             if punsorted > mx_cost:
@@ -489,36 +477,53 @@ cdef object _solve(loops, int n, int n_row0, bint fixed_order, order, list resum
                     if lp.r_setup:
                         if prow < 10 or lp.r_setup > mx_cost:
                             continue
-                    cost = c_log_add(c_log_add(lp.r_setup, base), punsorted)
-                    unsorted = cost - 2
+                    unsorted = c_log_add(c_log_add(lp.r_setup, base), punsorted)
                     nl = ploops + (lp,)
-                    if judge_order:
-                        k = order_k(ordered_by, nl)
-                        if k < n_ob:
-                            unsorted = cost
-                            cost = c_log_add(cost, sort_k(sort_cost, k)) + 5
+                    k = pord
+                    if k < 0:
+                        k = check.count(nl, partial)
+                    if 0 <= k < n_ob:
+                        # (a small extra penalty favours the plans needing no sort)
+                        cost = c_log_add(unsorted, sort_cost.cost(k)) + 5
+                    else:
+                        cost = unsorted
+                        unsorted -= 2
                     n_out = prow + lp.n_out
                     mask = pmask | lp.bit
-                    pt = nxt.get(mask)
+                    undecided = k < 0
+                    pt = None
+                    for j in range(n_to):
+                        pt = <Path>nxt[j]
+                        if pt.mask == mask and (pt.ordered < 0) == undecided:
+                            break
+                        pt = None
                     if pt is None:
-                        if len(nxt) >= mx_choice:
+                        if n_to >= mx_choice:
                             if cost >= mx_cost:
                                 continue
-                            del nxt[worst(nxt).mask]
-                        nxt[mask] = new_path(mask, n_out, cost, unsorted, nl, frontier)
+                            del nxt[mx_i]  # (the new path goes last: ties keep that order)
+                            n_to -= 1
+                        nxt.append(new_path(mask, n_out, cost, unsorted, k, nl, frontier))
+                        n_to += 1
                     elif pt.cost > cost or (pt.cost == cost and pt.n_row > n_out):
                         pt.n_row = n_out
                         pt.cost = cost
                         pt.unsorted = unsorted
+                        pt.ordered = k
                         pt.loops = nl
                         pt.frontier = frontier
                     else:
                         continue
-                    if len(nxt) >= mx_choice:
-                        mx_cost = worst(nxt).cost
-        if not nxt:
+                    if n_to >= mx_choice:  # the costliest (the first of equals) goes next
+                        mx_i = 0
+                        mx_cost = (<Path>nxt[0]).cost
+                        for j in range(1, n_to):
+                            if (<Path>nxt[j]).cost > mx_cost:
+                                mx_i = j
+                                mx_cost = (<Path>nxt[j]).cost
+        if not n_to:
             return None
-        paths = list(nxt.values())
+        paths = nxt
     cdef Path best = <Path>paths[0]
     for pt in paths[1:]:
         if pt.cost < best.cost:
@@ -594,9 +599,10 @@ cdef object solve_one(list loops, int prow, order):
     cdef int best_cost = 0, best_rows = 0, base, cost, n_out, k
     cdef int mx_cost = 1 << 30
     cdef int n_ob = 0
-    ordered_by = sort_cost = None
+    cdef OrderChecker check = None
+    cdef SortCost sort_cost = None
     if order is not None:
-        ordered_by, n_ob, sort_cost = order
+        check, n_ob, sort_cost = order
     for lp in sorted_by_run(loops):
         if lp.prereq:
             continue
@@ -606,10 +612,10 @@ cdef object solve_one(list loops, int prow, order):
         if lp.r_setup and (prow < 10 or lp.r_setup > mx_cost):
             continue
         cost = c_log_add(c_log_add(lp.r_setup, base), 0)
-        if ordered_by is not None:
-            k = order_k(ordered_by, (lp,))
+        if check is not None:
+            k = check.count((lp,), False)
             if k < n_ob:
-                cost = c_log_add(cost, sort_k(sort_cost, k)) + 5
+                cost = c_log_add(cost, sort_cost.cost(k)) + 5
         n_out = prow + lp.n_out
         if best is None or best_cost > cost or (best_cost == cost and best_rows > n_out):
             best = lp
@@ -740,14 +746,17 @@ cdef class OrderChecker:
         self.group = group
 
     def __call__(self, loops):
-        return self.count(tuple(loops))
+        return self.count(tuple(loops), False)
 
-    cdef int count(self, tuple loops) except? -1:
+    cdef int count(self, tuple loops, bint partial) except? -2:
+        """The number of terms ``loops`` deliver; ``partial``: the loops start a path,
+        and -1 says the loops after them may still deliver the terms left (each loop so
+        far ends on a unique key: SQLite's isOrderDistinct)."""
         if self.group == _DISTINCT:
-            return self.distinct_count(loops)
+            return self.distinct_count(loops, partial)
         if self.group:
-            return self.group_detail(loops)
-        return self.ordered(loops, None)
+            return self.group_detail(loops, partial)
+        return self.ordered(loops, None, partial)
 
     cdef tuple loop_keys(self, WhereLoop lp):
         """(one row, order keys, {column an index equality holds: its collation name})
@@ -773,14 +782,14 @@ cdef class OrderChecker:
         sets revMask while it matches)."""
         loops = tuple(loops)
         if self.group:
-            return self.count(loops), ()
+            return self.count(loops, False), ()
         moved = []
-        k = self.ordered(loops, moved)
+        k = self.ordered(loops, moved, False)
         return k, tuple(moved)
 
-    cdef int ordered(self, tuple loops, list moved_out) except? -1:
-        """detail()'s count; ``moved_out`` (when given) receives the source indexes of
-        the loops to run backwards."""
+    cdef int ordered(self, tuple loops, list moved_out, bint partial) except? -2:
+        """detail()'s count (or count()'s -1 when ``partial``); ``moved_out`` (when given)
+        receives the source indexes of the loops to run backwards."""
         cdef list obs = self.obs
         cdef int n_ob = self.n_ob
         cdef int k = 0
@@ -844,6 +853,8 @@ cdef class OrderChecker:
                     unique = True
             if k < n_ob and not unique:
                 return self._done(k, rev, moved, moved_out)
+        if partial and k < n_ob:
+            return -1
         return self._done(k, rev, moved, moved_out)
 
     cdef int _done(self, int k, int rev, list moved, list moved_out):
@@ -851,7 +862,7 @@ cdef class OrderChecker:
             moved_out.extend(moved)
         return k
 
-    cdef int group_detail(self, tuple loops) except? -1:
+    cdef int group_detail(self, tuple loops, bint partial) except? -2:
         """GROUP BY terms (any direction, any order: SQLite's WHERE_GROUPBY matches each
         key column with whichever term it is) all delivered in groups: n_ob, else 0."""
         cdef list obs = self.obs
@@ -912,10 +923,12 @@ cdef class OrderChecker:
             left = rest
             if left and not unique:
                 return 0
-        return 0 if left else n_ob
+        if left:
+            return -1 if partial else 0
+        return n_ob
 
 
-    cdef int distinct_count(self, tuple loops) except? -1:
+    cdef int distinct_count(self, tuple loops, bint partial) except? -2:
         """DISTINCT terms (any order, each loop's keys one way: SQLite's WHERE_DISTINCTBY)
         that the loops bring in order: all of them when each term is a key column (in
         its collation) or held to one value, loop after loop as long as each ends on a
@@ -929,6 +942,7 @@ cdef class OrderChecker:
         cdef WhereLoop lp
         cdef int i, rev
         cdef bint unique
+        cdef bint decided = False
         cdef tuple lk, t, key
         for lp in loops:
             i = lp.src_i
@@ -941,6 +955,7 @@ cdef class OrderChecker:
                 continue
             keys = lk[1]
             if keys is None:
+                decided = True
                 break
             eqcols = lk[2]
             for x in list(mine):
@@ -972,12 +987,15 @@ cdef class OrderChecker:
                     unique = True
                     break
             if not unique:
+                decided = True
                 break
             for x in mine:  # (behind a unique key: one value each)
                 done[x] = True
         x = 0
         while x < n_ob and done[x]:
             x += 1
+        if partial and x < n_ob and not decided:
+            return -1
         return x
 
 

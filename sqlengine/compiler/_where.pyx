@@ -287,7 +287,7 @@ cdef WhereInfo c_where_begin(p, ProgramBuilder b, Scope scope, where, left_on, e
             lv.match_reg = b.alloc_reg()
             b.emit(OP_Integer, 0, lv.match_reg)
         if outer:
-            acc = _access_of(scope, lp, src, placed, on_terms.get(i, []))
+            acc = _access_of(scope, lp, src, placed, on_terms.get(lp.src_i, []))
         else:
             acc = _access_of(scope, lp, src, placed, terms)
         if backwards and lp.src_i in backwards:
@@ -297,7 +297,7 @@ cdef WhereInfo c_where_begin(p, ProgramBuilder b, Scope scope, where, left_on, e
         _open_loop(p, b, scope, lv)
         done = _enforced_terms(lp)
         if outer:
-            for t in on_terms.get(i, []):
+            for t in on_terms.get(lp.src_i, []):
                 if done is None or t not in done:
                     if_false(p, scope, t.expr, lv.cont, True)
         if lv.rj is not None:
