@@ -910,6 +910,9 @@ class Builder:
                 len(text[1:].lstrip("0")) > 12
                 or not 1 <= int(text[1:].lstrip("0") or "0") <= MAX_VARIABLE_NUMBER):
             self.fail(f"variable number must be between ?1 and ?{MAX_VARIABLE_NUMBER}")
+        elif text[0] == "#" and "0" <= text[1] <= "9":
+            # #NNN names a register in SQLite's nested parses only: a syntax error here
+            self.fail(f'near "{text}": syntax error')
         return A.Param(text, s)
 
     def collate(self, k, s, e):

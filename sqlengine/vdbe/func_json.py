@@ -460,7 +460,7 @@ def _step(node: JNode, path: str, i: int, apnd: list | None):
         j = i + 1
         idx = 0
         while j < len(path) and "0" <= path[j] <= "9":
-            idx = idx * 10 + ord(path[j]) - 48
+            idx = (idx * 10 + ord(path[j]) - 48) & 0xFFFFFFFF  # (SQLite's u32 wraps)
             j += 1
         if j < i + 2 or path[j:j + 1] != "]":
             if path[i + 1:i + 2] == "#":
@@ -472,7 +472,7 @@ def _step(node: JNode, path: str, i: int, apnd: list | None):
                     j += 1
                     x = 0
                     while j < len(path) and "0" <= path[j] <= "9":
-                        x = x * 10 + ord(path[j]) - 48
+                        x = (x * 10 + ord(path[j]) - 48) & 0xFFFFFFFF
                         j += 1
                     if x > idx:
                         return None
