@@ -20,6 +20,17 @@ UNSET = object()  # (Statement.bind_all not looked up yet)
 cdef dict _descriptions = {}
 
 
+cdef object _first_keyword(object sql):
+    """``first_keyword(sql)``, without its Python call for a text that starts with an
+    ASCII word of six letters ended by a blank or ``(`` (INSERT, UPDATE, DELETE, CREATE
+    ...: the first word is then those letters)."""
+    if type(sql) is str and len(sql) > 6 and sql[6] in " \t\n\r(":
+        word = sql[:6]
+        if word.isascii() and word.isalpha():
+            return word.upper()
+    return first_keyword(sql)
+
+
 cdef class Statement:
     """A prepared engine statement with what the DB-API needs to know about it."""
 
@@ -47,7 +58,7 @@ cdef class Statement:
         if sql[:6].upper() == "SELECT":  # (whatever follows, the word is neither kind)
             self.is_dml = self.is_ddl = False
         else:
-            keyword = first_keyword(sql)
+            keyword = _first_keyword(sql)
             self.is_dml = keyword in DML_KEYWORDS
             self.is_ddl = keyword in DDL_KEYWORDS
         self.readonly = getattr(stmt, "readonly", not (self.is_dml or self.is_ddl))

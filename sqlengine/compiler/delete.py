@@ -50,6 +50,8 @@ def _has_subquery(e) -> bool:
     compile time). The nodes such a WHERE is made of (comparisons, AND/OR, IS NULL,
     BETWEEN, IN lists, columns and literals) are opened by their fields here; any other
     goes through walk.iter_children, a generator per node."""
+    if e is None:  # (no WHERE)
+        return False
     stack = [e]
     while stack:
         e = stack.pop()
