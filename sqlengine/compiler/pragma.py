@@ -12,9 +12,11 @@ SQLite. This module never touches storage at compile time and never runs code.
 
 from __future__ import annotations
 
+import math
+
 from sqlengine.compiler.compile_options import OPTIONS
-from sqlengine.compiler.pragma_settings import (DB_SETTINGS, SETTINGS, atoi, compile_setting,
-                                                get_boolean, leading_int)
+from sqlengine.compiler.pragma_settings import (DB_SETTINGS, SETTINGS, get_int32, atoi,
+                                                compile_setting, get_boolean, leading_int)
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.lexer import next_token
@@ -149,6 +151,15 @@ def _int_value(v) -> int:
     except ValueError:
         pass
     return leading_int(s)  # the leading integer, as sqlite3Atoi
+
+
+def _atoi(v) -> int:
+    """sqlite3Atoi of a pragma's value (cache_size, busy_timeout): its leading 32-bit
+    integer; 0 when it has none or one past 32 bits (9223372036854775808, ' 7')."""
+    if isinstance(v, (bool, int, float)):
+        n = int(v) if not isinstance(v, float) or math.isfinite(v) else 0
+        return n if -0x80000000 <= n <= 0x7FFFFFFF else 0
+    return get_int32(v) or 0
 
 
 def _emit_rows(p, ncols, rows, dest=None):
@@ -437,7 +448,7 @@ def compile_pragma(p, st: A.Pragma, dest=None):
         return []
     if name == "cache_size":
         if st.value is not None:
-            n = _int_value(val)
+            n = _atoi(val)
 
             def setcache(db, n=n):
                 db.bt.cache_size = n
@@ -448,7 +459,7 @@ def compile_pragma(p, st: A.Pragma, dest=None):
         return [name]
     if name == "busy_timeout":
         if st.value is not None:
-            n = _int_value(val)
+            n = _atoi(val)
 
             def settimeout(db, n=n):
                 db.bt.busy_timeout = max(n, 0) / 1000.0

@@ -87,7 +87,7 @@ def compile_setting(p, name, st, val, emit_call, dest=None):
         if not given:
             emit_call(p, _cache_spill, dest=dest)
             return ["cache_spill"]
-        size = _get_int32(val)
+        size = get_int32(val)
         on = get_boolean(val, (size if size is not None else 1) != 0)
         emit_call(p, lambda db: _set_cache_spill(db, size, on), 0)
         return []
@@ -375,7 +375,7 @@ def leading_int(text: str) -> int:
     return sign * int(digits) if digits else 0
 
 
-def _get_int32(v):
+def get_int32(v):
     """sqlite3GetInt32: the 32-bit integer the text starts with (after an optional sign,
     or a 0x hex number), None when it starts with no digit or does not fit."""
     text = _text(v)

@@ -131,3 +131,28 @@ ODD_INPUT = [
 @pytest.mark.parametrize("sql", ODD_INPUT)
 def test_odd_input(sql):
     assert _outcome(sqlengine, sql) == _outcome(sqlite3, sql)
+
+
+# PRAGMA cache_size and busy_timeout read their value with sqlite3Atoi: a number past 32
+# bits (or text not starting with a digit) is 0
+PRAGMA_VALUES = [
+    ("PRAGMA cache_size = 9223372036854775808", "PRAGMA cache_size"),
+    ("PRAGMA cache_size = -9223372036854775808", "PRAGMA cache_size"),
+    ("PRAGMA cache_size = ' 77x'", "PRAGMA cache_size"),
+    ("PRAGMA cache_size = '-12x'", "PRAGMA cache_size"),
+    ("PRAGMA cache_size = -2147483648", "PRAGMA cache_size"),
+    ("PRAGMA busy_timeout = 9223372036854775808", "PRAGMA busy_timeout"),
+    ("PRAGMA busy_timeout = 2147483648", "PRAGMA busy_timeout"),
+    ("PRAGMA busy_timeout = '12abc'", "PRAGMA busy_timeout"),
+]
+
+
+@pytest.mark.parametrize("sql,read", PRAGMA_VALUES)
+def test_pragma_integer_value(sql, read):
+    def run(module):
+        con = module.connect(":memory:")
+        try:
+            return con.execute(sql).fetchall(), con.execute(read).fetchall()
+        finally:
+            con.close()
+    assert run(sqlengine) == run(sqlite3)

@@ -4,7 +4,7 @@ sqlite3GetInt32 (``sql.lexer.leading_hex``)."""
 
 import pytest
 
-from sqlengine.compiler.pragma_settings import _get_int32
+from sqlengine.compiler.pragma_settings import get_int32
 from sqlengine.shell.commands import integer_value, resolve_backslashes
 from sqlengine.sql.lexer import leading_hex
 
@@ -31,7 +31,7 @@ def test_resolve_backslashes_hex(text, out):
     ("0xz", None), ("12abc", 12), ("-2147483648", -2147483648), ("2147483648", None),
 ])
 def test_get_int32(text, value):
-    assert _get_int32(text) == value
+    assert get_int32(text) == value
 
 
 def test_leading_hex():
