@@ -47,9 +47,9 @@ class _Abort(Exception):
         self.err = err
 
 
-def first_error(p, core, outer, corr, err, order_by=None):
-    """The error SQLite reports for the core ``core`` (``order_by``: its SELECT's) whose
-    compile raised ``err``."""
+def first_error(p, core, outer, corr, err, order_by=None, limits=()):
+    """The error SQLite reports for the core ``core`` (``order_by``, ``limits``: its
+    SELECT's ORDER BY and LIMIT, OFFSET) whose compile raised ``err``."""
     if str(err).startswith(_BEFORE_RESOLVING) and not str(err).startswith("no such table"):
         return err  # (a missing table may be a subquery's: the walk finds the first)
     from sqlengine.compiler.alias import link_subquery_scope, result_aliases
@@ -69,6 +69,12 @@ def first_error(p, core, outer, corr, err, order_by=None):
         found = _expand_error(p, scope, results + where + list(core.group_by or ()) + (
             [core.having] if core.having is not None else []) + [
                 o.expr for o in order_by or ()])
+        if found is not None:
+            return found
+        # (LIMIT and OFFSET first, as one expression with no names to see:
+        # resolveSelectStep)
+        found = _clause_error(p, Scope([]), [e for e in limits if e is not None],
+                              False, False, False)
         if found is not None:
             return found
         found = _clause_error(p, scope, results, True, False, True)

@@ -191,7 +191,7 @@ def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=
         return _compile_core(p, body, order_by, limit, offset, dest, outer, corr)
     except OperationalError as err:  # (SQLite tells the first error its resolver meets)
         from sqlengine.compiler.resolve_order import first_error
-        raise first_error(p, body, outer, corr, err, order_by) from None
+        raise first_error(p, body, outer, corr, err, order_by, (limit, offset)) from None
 
 
 def _exists_body(p, sel, outer):

@@ -46,3 +46,17 @@ for o in ["5, nosuch", "nosuch, 5", "0, nosuch", "70000, nosuch", "x, nosuch",
 @pytest.mark.parametrize("sql", CASES)
 def test_clause_errors_in_sqlite_order(pair, sql):
     assert pair.ours(sql) == pair.theirs(sql)
+
+
+LIMITS = ["SELECT a FROM t ORDER BY x2 LIMIT x1", "SELECT a FROM t ORDER BY x2 LIMIT 1 OFFSET x1",
+          "SELECT nosuch FROM t LIMIT x1", "SELECT a FROM t GROUP BY sum(a) LIMIT a",
+          "SELECT a FROM t LIMIT nosuchf(1) OFFSET x", "SELECT a FROM t WHERE x3 LIMIT 1 OFFSET x",
+          "SELECT a FROM t ORDER BY x2 LIMIT 1", "SELECT a FROM t LIMIT a",
+          "UPDATE t SET b = 1 WHERE 1 ORDER BY x2 LIMIT x1",
+          "DELETE FROM t WHERE x9 ORDER BY x2 LIMIT x1"]
+
+
+@pytest.mark.parametrize("sql", LIMITS)
+def test_limit_resolved_first(pair, sql):
+    """LIMIT and OFFSET are resolved before the rest, with no names to see."""
+    assert pair.ours(sql) == pair.theirs(sql)
