@@ -199,64 +199,6 @@ cdef Source _table_source(name, cursor, table):
     return src
 
 
-cdef object T_TableRef = A.TableRef
-cdef Py_ssize_t F_TR_NAME = slot_offset(A.TableRef, "name")
-cdef Py_ssize_t F_TR_SCHEMA = slot_offset(A.TableRef, "schema")
-cdef Py_ssize_t F_TR_ALIAS = slot_offset(A.TableRef, "alias")
-cdef Py_ssize_t F_TR_INDEXED_BY = slot_offset(A.TableRef, "indexed_by")
-cdef frozenset _TEMP_MASTER = frozenset(("sqlite_temp_master", "sqlite_temp_schema"))
-cdef object _Table = None  # schema.Table and attach.ROOT_SHIFT, read at the first use
-cdef object _ROOT_SHIFT = None
-
-
-def plain_table_source(p, item, bint lone):
-    """The Source of the FROM item ``item`` when it is the commonest kind, a table of the
-    main (or temp) database named without a schema, outside any WITH and any view or
-    trigger body, without INDEXED BY (select._source_for's fast path, which makes every
-    other kind); else None, found before its cursor is allocated. With ``lone`` (a FROM
-    clause of that one item, select.build_from) a name that is a view's is None too."""
-    global _Table, _ROOT_SHIFT
-    if type(item) is not T_TableRef or slot(item, F_TR_SCHEMA) is not None \
-            or slot(item, F_TR_INDEXED_BY) is not None:
-        return None
-    if p.ctes or p.body_db is not None:
-        return None
-    name = slot(item, F_TR_NAME)
-    if _Table is None:
-        from sqlengine.schema import Table
-        from sqlengine.compiler.attach import ROOT_SHIFT
-        _Table, _ROOT_SHIFT = Table, ROOT_SHIFT
-    schema = p.schema
-    tables = schema.tables
-    # the map's keys are lower-case: a name written so finds its table as written, and is
-    # its own lower case (most are; the others are lowered first)
-    t = dict.get(tables, name) if isinstance(tables, dict) else None
-    lname = name if type(t) is _Table else name.lower()
-    if len(lname) == 18 and lname in _TEMP_MASTER:  # (both names have 18 characters)
-        return None
-    cdef dict views
-    if lone:
-        views = schema.views
-        if lname in views:
-            return None
-    if type(t) is not _Table:  # (none, or a placeholder the map builds when read)
-        t = tables.get(lname)
-        if t is None:
-            return None
-    root = t.root
-    if root and root >> _ROOT_SHIFT:  # (a table of an attached database)
-        return None
-    cur = p.b.alloc_cursor()
-    alias = slot(item, F_TR_ALIAS)
-    src = _table_source(alias or name, cur, t)
-    flat_names = p.flat_names
-    if flat_names:
-        flat = flat_names.get(id(item))
-        if flat is not None:  # the table of a flattened view or subquery
-            p.eqp_names[cur] = flat
-    return src
-
-
 class FirstItem(str):
     """A column qualifier that names the first FROM item of the scope it is looked up in,
     whatever that item's visible name (SQLite's TK_ROW: UPDATE ... FROM reads its target's
@@ -709,7 +651,14 @@ cpdef str expr_affinity(e, scope):
         return "D" if (<ColRef>ref).col < 0 else \
             (<Source>(<ColRef>ref).source).affs[(<ColRef>ref).col]
     if t is T_ResolvedColumn:
-        return e.ref.affinity()
+        ref = slot(e, F_RC_REF)
+        if type(ref) is not ColRef:  # (a CoalesceRef or a stand-in: its own answer)
+            return ref.affinity()
+        if (<ColRef>ref).col < 0:
+            return "D"
+        src = (<ColRef>ref).source
+        affs = (<Source>src).affs if type(src) is Source else src.affs
+        return affs[(<ColRef>ref).col]
     if t is T_OuterAlias:
         return expr_affinity(e.expr, e.scope)
     if t is T_Cast:

@@ -11,3 +11,6 @@ cpdef WhereInfo where_loops(Parse p, Scope scope, where, left_on, core, order_by
 cpdef int where_close(Parse p, WhereInfo info) except -1
 cpdef tuple select_clauses(sel)
 cpdef tuple core_clauses(core)
+cpdef object plain_table_source(Parse p, item, bint lone)
+cpdef Py_ssize_t plain_items(Parse p, list items, Scope scope, list sources,
+                             list extra) except -1

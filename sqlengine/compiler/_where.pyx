@@ -870,9 +870,9 @@ cdef frozenset _CURSOR_OPS = frozenset((
 cdef bint _make_covering(p, ProgramBuilder b, Level lv) except -1:
     """Drop the table lookup of an index loop when every read of the table's cursor is a
     column the index holds (or the rowid): those reads move to the index cursor. The whole
-    program so far is checked, so a read anywhere else keeps the lookup."""
-    src = lv.src
-    cur = src.cursor
+    program so far is checked, so a read anywhere else keeps the lookup. The instructions
+    are patched in the builder's arrays (no row views of ``b.ops``)."""
+    cdef Source src = lv.src
     cdef int seek = lv.seek
     cdef int start = lv.start
     cdef dict pos_of = {}  # the table's record field -> the index entry's field
@@ -891,11 +891,11 @@ cdef bint _make_covering(p, ProgramBuilder b, Level lv) except -1:
             pos_of.setdefault(st[c], j)
             j += 1
     pos_of.pop(-1, None)  # (a VIRTUAL column is computed, never read by Column)
-    cdef list changes = []
+    cdef list changes = []  # (address, the index field it reads; -1: the rowid)
     cdef tuple use
     cdef Py_ssize_t a
     cdef int op
-    for use in b.cursor_uses(cur, _CURSOR_OPS):
+    for use in b.cursor_uses(src.cursor, _CURSOR_OPS):
         a = use[0]
         op = use[1]
         if a == seek + 1 or op == OP_OpenRead and a < start:
@@ -911,22 +911,22 @@ cdef bint _make_covering(p, ProgramBuilder b, Level lv) except -1:
             changes.append((a, -1))
         else:
             return False
-    icur = lv.icur
-    ops = b.ops
-    for a, kk in changes:
-        ins = ops[a]
-        if kk < 0:
-            ins[0] = OP_IdxRowid
-            ins[1] = icur
+    cdef long long icur = lv.icur
+    cdef list p4 = b._p4
+    for use in changes:
+        a = use[0]
+        k = use[1]
+        b._p1[a] = icur
+        if k < 0:
+            b._op[a] = OP_IdxRowid
         else:
-            ins[1] = icur
-            ins[2] = kk
-            ins[4] = None
+            b._p2[a] = k
+            p4[a] = None
     # the IdxRowid stays: it reads the rowid (and checks the entry) as sqlite3 does
-    ins = ops[seek + 1]
-    ins[0] = OP_Noop
-    ins[1] = ins[2] = ins[3] = 0
-    ins[4] = None
+    a = seek + 1
+    b._op[a] = OP_Noop
+    b._p1[a] = b._p2[a] = b._p3[a] = 0
+    p4[a] = None
     if p.eqp:
         eqp_set(p, lv.eqp_addr, _eqp_text(p, lv, True))
     return True

@@ -21,8 +21,7 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
 from sqlengine.compiler import _codegen as _cg  # (C calls when compiled: select.pxd)
 from sqlengine.compiler import _resolve as _res  # (the same)
 from sqlengine.compiler._codegen import code_in_probe, emit_limited
-from sqlengine.compiler._resolve import (ResultInfo, plain_table_source, result_column,
-                                         replace_node)
+from sqlengine.compiler._resolve import ResultInfo, replace_node, result_column
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
                                         check_star_column, subquery_rowid_null,
@@ -269,11 +268,11 @@ def _source_for(p, item, scope, outer=None):
     """The Source of one FROM item; ``outer`` = (core, ORDER BY, LIMIT, only item, right
     of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do. The
     commonest item, a table named without a schema outside any WITH, is made by
-    ``_resolve.plain_table_source``, or here in a view or trigger body, with INDEXED BY or
+    ``_select.plain_table_source``, or here in a view or trigger body, with INDEXED BY or
     of an attached database (the schema's table map read directly, as Schema.table does);
     any other (a view, a missing table, a schema table) by ``_any_source_for``; None for
     a bare name of a table-valued function (``FROM json_each``: build_from makes it)."""
-    src = plain_table_source(p, item, False)  # (the commonest item: _resolve.pyx)
+    src = _sel.plain_table_source(p, item, False)  # (the commonest item: _select.pyx)
     if src is not None:
         return src
     if type(item) is TableRef and item.schema is None and not p.ctes:
@@ -509,15 +508,18 @@ def build_from(p, from_, scope, outer=None):
     if from_ is None:
         return sources, extra, left_on, None
     if type(from_) is TableRef:  # (the commonest FROM, one table: _source_for's fast path)
-        src = plain_table_source(p, from_, True)
+        src = _sel.plain_table_source(p, from_, True)
         if src is not None:
             sources.append(src)
             scope.sources = sources
             return sources, extra, left_on, None
     items = _flatten(from_, [])
     last_right = rightjoin.last_right(items)
+    # (the tables named plainly and joined without NATURAL, USING or an outer join that
+    # start the FROM clause: made as this loop would, which goes on from the next item)
+    start = _sel.plain_items(p, items, scope, sources, extra) if last_right < 0 else 0
     pending = None
-    for item, join in items:
+    for item, join in items[start:] if start else items:
         level = len(sources)
         side = rightjoin.outer_side(join, level, last_right)
         ctx = None
