@@ -28,7 +28,6 @@ from sqlengine.compiler import rightjoin
 from sqlengine.compiler.explain import eqp_line, eqp_set
 from sqlengine.compiler.plan_terms import PINNED
 from sqlengine.compiler.resolve import ColRef
-from sqlengine.compiler.walk import SUBQUERY_NODES, find_node
 from sqlengine.errors import OperationalError
 from sqlengine.sql.ast import Between, Binary, InList
 from sqlengine.storage import KeyInfo
@@ -368,10 +367,7 @@ cdef Access _access_of(scope, WhereLoop lp, src, unsigned long long placed_mask,
         if ops is None:
             ops = [o for t in terms for o in t.operands]
         a = _auto(scope, src, placed_mask, ops)
-        if a is None:
-            return _new_access("scan")
-        a.covering = _constrains_alone(terms, lp.bit)  # (a partial index then)
-        return a
+        return a if a is not None else _new_access("scan")
     table = src.table
     ix = lp.index
     a = _new_access("index")
@@ -410,21 +406,6 @@ cdef str _bound_affinity(scope, e, str ka):
     if e is None:
         return ""
     return C_AFF_BLOB if comparison_affinity(expr_affinity(e, scope), ka) == C_AFF_BLOB else ka
-
-
-cdef bint _constrains_alone(list terms, unsigned long long bit):
-    """Whether one of the level's ``terms`` reads only its table (``bit``) and holds no
-    subquery (SQLite's sqlite3ExprIsTableConstraint): SQLite's automatic index is then a
-    partial one."""
-    cdef WhereTerm t
-    for t in terms:
-        if t.mask == bit and find_node(t.expr, _is_subquery) is None:
-            return True
-    return False
-
-
-def _is_subquery(e):
-    return isinstance(e, SUBQUERY_NODES)
 
 
 cdef Access _auto(scope, src, unsigned long long placed_mask, ops):
@@ -575,9 +556,7 @@ cdef str _eqp_access(p, Level lv, bint covering):
         return f"SEARCH {name} USING INTEGER PRIMARY KEY ({' AND '.join(parts)})"
     if k == "auto":
         cols = " AND ".join([f"{src.columns[c] if c >= 0 else 'rowid'}=?" for c in acc.index])
-        # (SQLite's automatic index holds every column the query reads: a covering one)
-        how = "AUTOMATIC PARTIAL COVERING INDEX" if acc.covering else "AUTOMATIC COVERING INDEX"
-        return f"SEARCH {name} USING {how} ({cols})"
+        return f"SEARCH {name} USING AUTOMATIC INDEX ({cols})"
     idx = acc.index
     cols = [src.columns[c] if c >= 0 else "<expr>" for c in idx.columns]
     parts = [f"{cols[j]}=?" for j in range(len(acc.eq))]
