@@ -119,10 +119,12 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
     col_used = None
     if core is not None and _any_indexed(srcs):
         col_used = columns_used(scope, core, wc.masker)
-    # the terms the loops are weighed by; not under a RIGHT JOIN, whose unmatched rows
-    # come after the loops (nor a table-valued function reading the tables to its left)
+    # the terms the loops are weighed by; not when the FROM order is fixed: under a RIGHT
+    # JOIN the unmatched rows come after the loops, and a table-valued function reading
+    # the tables to its left is refilled inside their loops (a LEFT JOIN's missing rows
+    # come inside its left tables' loops: it fixes no order, so its loops may be weighed)
     cdef list ord_obs = obs if order_by else dobs
-    if ord_obs is not None and fixed and not _order_may_hold(srcs):
+    if fixed:
         ord_obs = None
     ob_cols = None
     if ord_obs is not None:
@@ -324,21 +326,6 @@ cdef bint _fixed_order(srcs) except -1:
         if type(s) is not Source and getattr(s, "prologue", None) is not None:
             return True
     return False
-
-
-cdef bint _order_may_hold(srcs) except -1:
-    """Whether loops in a fixed order may deliver an ORDER BY, GROUP BY or DISTINCT order:
-    not under a RIGHT JOIN (its unmatched rows come after the loops) nor with a
-    table-valued function reading the tables to its left; a LEFT JOIN's missing rows
-    come inside its left tables' loops, so those may."""
-    cdef Source src
-    for s in srcs:
-        src = s
-        if src.right or src.ltorj:
-            return False
-        if type(s) is not Source and getattr(s, "prologue", None) is not None:
-            return False
-    return True
 
 
 cdef bint _any_indexed(list srcs) except -1:
