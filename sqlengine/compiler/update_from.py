@@ -81,10 +81,6 @@ def compile_update_from(p, st, table):
     b = p.b
     ref = st.table
     qual = ref.alias or ref.name
-    # (SQLite refuses a FROM item only when it is the target again under the same alias)
-    me = (ref.name.lower(), ref.alias.lower() if ref.alias else None)
-    if me in _from_names(st.from_, []):
-        raise OperationalError(f"target object/alias may not appear in FROM clause: {qual}")
     # (every SET value in the order of the SET clause, as SQLite resolves them; the last
     # one of a column is written)
     items = set_items(table, st.sets)
@@ -114,6 +110,11 @@ def compile_update_from(p, st, table):
     joined = b.alloc_cursor()  # the join's rows in the order it makes them
     b.emit(O.OP_OpenEphemeral, joined, ncol)
     compile_select(p, sel, TableDest(joined))
+    # (SQLite refuses a FROM item only when it is the target again under the same alias,
+    # and only once the join's names resolved: an ambiguous column is the error first)
+    me = (ref.name.lower(), ref.alias.lower() if ref.alias else None)
+    if me in _from_names(st.from_, []):
+        raise OperationalError(f"target object/alias may not appear in FROM clause: {qual}")
     # the last row of each key, found walking the join's rows backwards, in key order
     rows = b.alloc_cursor()
     b.emit(O.OP_OpenEphemeral, rows, ncol, 0, SortSpec(ncol, key_colls + [None] * (ncol - nkey),
