@@ -62,7 +62,7 @@ def compile_optimize(p, mask) -> None:
             todo.append(t)
     if not todo:
         return
-    todo = _hash_order(p, todo)
+    todo = hash_order(p, todo)
     if not mask & 1:
         p.write = p.ddl = True
         cur = _open_stat_table(p, None) if p.schema.table(STAT1) is None else None
@@ -121,7 +121,7 @@ def _targets(p, st):
     if schema is not None and schema.lower() not in ("main", "temp"):
         raise OperationalError(f"unknown database {schema}")
     if name is None or schema is None and name.lower() == "main":
-        return _hash_order(p, list(s.tables.values())), None, None
+        return hash_order(p, list(s.tables.values())), None, None
     if schema is None and name.lower() == "temp":
         return None, None, None  # (the temp database is analyzed only when named)
     low = name.lower()
@@ -137,7 +137,7 @@ def _targets(p, st):
     return [table], None, ("tbl", table.name)
 
 
-def _hash_order(p, tables) -> list:
+def hash_order(p, tables) -> list:
     """``tables`` in the order SQLite walks its schema's table hash
     (``schema.table_hash_order``), the order its ANALYZE writes their rows in."""
     pos = {}

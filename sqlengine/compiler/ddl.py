@@ -394,6 +394,9 @@ def compile_drop(p, st: A.Drop):
             raise OperationalError("table sqlite_master may not be dropped")
         if low == "sqlite_sequence":
             raise OperationalError("table sqlite_sequence may not be dropped")
+        if getattr(p.db, "foreign_keys", 0):
+            from sqlengine.compiler.fkey import code_drop_table
+            code_drop_table(p, t, st.schema)  # the implicit DELETE of a parent table
         cur = _open_schema(p)
         deleted = _delete_schema_rows(p, cur, 2, t.name)
         from sqlengine.compiler.analyze import delete_stat_rows

@@ -26,6 +26,12 @@ foreign_keys was off fails it too, and a cascade does not re-enter the same fore
 trigger (ON DELETE CASCADE of a self-referencing key deletes the whole subtree at once
 instead, through a recursive CTE).
 
+A key whose parent table is missing, or whose parent columns are no PRIMARY KEY or
+UNIQUE key with their own collations, fails every statement that would check it, with
+SQLite's message (``no such table: main.x``, ``foreign key mismatch - "c" referencing
+"p"``; key_error follows the order SQLite looks the keys up in). DROP TABLE of a parent
+first deletes its rows as DELETE does (code_drop_table).
+
 This module builds trigger objects from SQL text and codes the few checks above; it never
 runs anything.
 """
@@ -68,6 +74,53 @@ def _foreign_keys(table):
         if tc.foreign_key is not None:
             out.append((list(tc.fk_columns or []), tc.foreign_key))
     return out
+
+
+def _marker(name, table, event):
+    """A trigger with no body: it codes nothing, but makes the statement code its
+    triggers (trigger.code_triggers, which asks key_error for the key's error)."""
+    tr = Trigger(parse_one(f"CREATE TRIGGER {_q(name)} AFTER {event} ON {_q(table)} "
+                           "BEGIN SELECT 1; END").stmt, None)
+    tr.body = ()
+    return tr
+
+
+def _key_found(parent, fk, pcols, ccols) -> bool:
+    """Whether the parent key of a foreign key is one SQLite can look up
+    (sqlite3FkLocateIndex): for one column, the INTEGER PRIMARY KEY; without a column
+    list, the PRIMARY KEY of as many columns as the child's; else the columns, in any
+    order, of a UNIQUE constraint or index (no partial one) with the columns' own
+    collations."""
+    if pcols is None or len(pcols) != len(ccols):
+        return False
+    cols = [parent.find_column(c) for c in pcols]
+    if any(i < 0 for i in cols):
+        return False
+    if len(cols) == 1 and cols[0] == parent.ipk:
+        return True
+    want = sorted(cols)
+    for spec in parent.unique_specs:
+        if sorted(spec[0]) != want:
+            continue
+        if not fk.columns:
+            if spec[5]:
+                return True
+        elif _default_collations(parent, spec[0], spec[1]):
+            return True
+    if not fk.columns:
+        return False
+    return any(ix.unique and ix.where is None and ix.exprs is None
+               and sorted(ix.columns) == want
+               and _default_collations(parent, ix.columns, ix.collations)
+               for ix in parent.indexes)
+
+
+def _default_collations(table, cols, colls) -> bool:
+    """Whether an index's key collations are its columns' own."""
+    for c, coll in zip(cols, colls):
+        if coll is not None and coll.lower() != (table.columns[c].collation or "binary").lower():
+            return False
+    return True
 
 
 def _parent_columns(schema, fk, prefix=""):
@@ -129,8 +182,10 @@ def _match(child_cols, parent_cols, child_q, ref, prefix):
 
 
 def _build(schema):
-    """{table name (lower): [Trigger]} of every foreign key in the schema."""
+    """{table name (lower): [Trigger]} of every foreign key in the schema, and the keys
+    (``_keys``)."""
     out: dict = {}
+    found_keys = []
 
     def add(owner, name, timing, event, body, when=None, of=None, check=None, fk_tag=None):
         of_text = (" OF " + ", ".join(_q(c) for c in of)) if of else ""
@@ -152,18 +207,18 @@ def _build(schema):
             continue            # a second name of a table seen under its own schema's name
         for n, (ccols, fk) in enumerate(_foreign_keys(child)):
             parent, pcols = _parent_columns(schema, fk, prefix)
-            if parent is None:
-                # SQLite fails every statement that would check the key: "no such table:
-                # main.x" (the body names the missing table, so compiling it fails)
-                tag = f"sqlite_fk_{child.name}_{n}"
-                body = f"SELECT 1 FROM {_q((prefix or 'main.') + fk.table)}"
-                add(child, tag + "_ins", "AFTER", "INSERT", body)
-                add(child, tag + "_upd", "AFTER", "UPDATE", body, of=ccols)
-                add(child, tag + "_del", "AFTER", "DELETE", body)
-                continue
-            if pcols is None or len(pcols) != len(ccols):
-                continue
             tag = f"sqlite_fk_{child.name}_{n}"
+            found = parent is not None and _key_found(parent, fk, pcols, ccols)
+            found_keys.append((child, prefix, ccols, fk, parent, pcols, found))
+            if not found:
+                # SQLite fails every statement that would check the key ("no such table:
+                # main.x", "foreign key mismatch"): markers that put the statement on
+                # the trigger path, where key_error names the error
+                for owner in (child, parent) if parent is not None else (child,):
+                    for event in ("INSERT", "UPDATE", "DELETE"):
+                        out.setdefault(_owner_key(owner), []).append(
+                            _marker(f"{tag}_{event.lower()}", owner.name, event))
+                continue
             # names in the bodies as the merged schema of ATTACH spells them ("aux.t")
             cq = _q(_merged_name(schema, prefix, child.name))
             pq = _q(_merged_name(schema, prefix, parent.name))
@@ -248,7 +303,7 @@ def _build(schema):
                     body = f"SELECT RAISE(ABORT, {_MSG}) WHERE {children}"
                     add(parent, name, "AFTER", event, body, when, of, check=kind,
                         fk_tag=tag)
-    return out
+    return out, found_keys
 
 
 _edges_cache: dict = {}
@@ -339,9 +394,98 @@ def triggers_for(p, table):
     if hit is None or hit[0] is not schema:
         if len(_cache) > 64:
             _cache.clear()
-        hit = (schema, _build(schema))
+        hit = (schema, *_build(schema))
         _cache[id(schema)] = hit
     return hit[1].get(_owner_key(table), ())
+
+
+def key_error(p, table, event, update_cols=None, single_row=False):
+    """The error SQLite's parser is left with after coding the foreign keys of a write
+    to ``table`` (``update_cols``: the lower-case names an UPDATE sets; ``single_row``: an
+    INSERT of one row that SQLite codes no immediate parent check for), or None. SQLite
+    looks each key's parent up (sqlite3FkLocateIndex) in this order, its last message
+    standing: for UPDATE and DELETE, every key naming the table as parent (sqlite3FkOldmask,
+    the newest key first); then the table's own keys (the last declared first) and then
+    the keys naming it, until one fails (sqlite3FkCheck: a missing parent table is 'no
+    such table'); then the keys naming it whose action it codes (sqlite3FkActions)."""
+    triggers_for(p, table)
+    keys = _cache[id(p.schema)][2]
+    me = _owner_key(table)
+    own = [k for k in keys if _owner_key(k[0]) == me][::-1]
+    naming = [k for k in keys if k[4] is not None and _owner_key(k[4]) == me][::-1]
+    if event == "UPDATE" and update_cols is not None:
+        own = [k for k in own if any(c.lower() in update_cols for c in k[2])]
+        changed = [k for k in naming if _parent_changed(table, k, update_cols)]
+    else:
+        changed = naming
+    if event != "INSERT" and not own and not changed:
+        return None     # SQLite's sqlite3FkRequired
+    msg = None
+    if event != "INSERT":
+        for k in naming:
+            if not k[6]:
+                msg = _mismatch(k)
+    defer = getattr(p.db, "defer_foreign_keys", 0)
+    msg = _check_error(own, changed, event == "INSERT" and single_row and not defer) or msg
+    if event != "INSERT":
+        for k in changed:
+            action = ((k[3].on_delete if event == "DELETE" else k[3].on_update)
+                      or "NO ACTION").upper()
+            if action != "NO ACTION" and not (action == "RESTRICT" and defer) and not k[6]:
+                msg = _mismatch(k)
+    return msg
+
+
+def code_drop_table(p, table, schema_name):
+    """SQLite's sqlite3FkDropTable: before DROP TABLE removes a table that a foreign key
+    names as its parent, its rows are deleted as by DELETE FROM (the keys' actions run,
+    the table's own triggers do not), then, unless defer_foreign_keys is on, a child row
+    left without its parent fails the statement before the schema changes. (A table that
+    is only a child needs nothing here: its deferred violations leave with it, as
+    _violations sees at COMMIT.)"""
+    from sqlengine.compiler.delete import compile_delete
+    triggers_for(p, table)
+    me = _owner_key(table)
+    if not any(k[4] is not None and _owner_key(k[4]) == me for k in _cache[id(p.schema)][2]):
+        return
+    p.no_user_triggers = True
+    try:
+        compile_delete(p, A.Delete(A.TableRef(table.name, schema_name)))
+    finally:
+        p.no_user_triggers = False
+    if not getattr(p.db, "defer_foreign_keys", 0):
+        _code_verify(p, _stmt_any, immediate_only=True, clean=_stmt_clean,
+                     per_key=_stmt_marked)
+    # in autocommit mode the statement is its transaction: its deferred keys must hold
+    # while the table is still there to be read
+    _code_verify(p, _dirty_in_autocommit, per_key=_dirty_marked)
+
+
+def _check_error(own, naming, single_row):
+    """The first error of sqlite3FkCheck's look-ups: the table's own keys, then those
+    naming it (none immediate for ``single_row``)."""
+    for k in own:
+        if k[4] is None:
+            return f"no such table: {k[1] or 'main.'}{k[3].table}"
+        if not k[6]:
+            return _mismatch(k)
+    for k in naming:
+        if not k[6] and not (single_row and not k[3].deferred):
+            return _mismatch(k)
+    return None
+
+
+def _mismatch(key):
+    return f'foreign key mismatch - "{key[0].name}" referencing "{key[4].name}"'
+
+
+def _parent_changed(table, key, update_cols) -> bool:
+    """SQLite's fkParentIsModified: an UPDATE sets a column the key names in its parent
+    (a key without a column list: the INTEGER PRIMARY KEY)."""
+    fk = key[3]
+    if fk.columns:
+        return any(c.lower() in update_cols for c in fk.columns)
+    return table.ipk >= 0 and table.columns[table.ipk].name.lower() in update_cols
 
 
 # ---- deferred checks -------------------------------------------------------------------------
@@ -490,11 +634,17 @@ def _violations(schema, immediate_only=False):
             if immediate_only and fk.deferred:
                 continue
             parent, pcols = _parent_columns(schema, fk)
-            if parent is None or pcols is None or len(pcols) != len(ccols):
+            cq = _q(child.name)
+            notnull = " AND ".join(f"c.{_q(c)} IS NOT NULL" for c in ccols)
+            if parent is None:
+                # (a parent dropped since a row was marked: every complete key violates)
+                out.append((f"sqlite_fk_{child.name}_{n}",
+                            f"EXISTS (SELECT 1 FROM {cq} AS c WHERE {notnull})"))
+                continue
+            if not _key_found(parent, fk, pcols, ccols):
                 continue
             # aliases: a table may reference itself
-            cq, pq = _q(child.name), _q(parent.name)
-            notnull = " AND ".join(f"c.{_q(c)} IS NOT NULL" for c in ccols)
+            pq = _q(parent.name)
             match = " AND ".join(f"p.{_q(p)} = c.{_q(c)}" for c, p in zip(ccols, pcols))
             out.append((f"sqlite_fk_{child.name}_{n}",
                         f"EXISTS (SELECT 1 FROM {cq} AS c WHERE {notnull} AND NOT EXISTS "

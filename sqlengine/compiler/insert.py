@@ -378,28 +378,27 @@ def _expr_text(p, expr, table=None):
     return text or "?"
 
 
-def _writes_one_row(p, table, st, trig) -> bool:
-    """True when the INSERT writes one row and nothing can fail after its first write
-    (SQLite: the statement is not "multi-write", so it needs no statement journal): one
-    VALUES row or DEFAULT VALUES; no trigger (foreign-key checks are triggers here), no
-    RETURNING, no upsert (``trig``: the table has an INSERT trigger); no REPLACE (its
-    deletions come before the later checks). Every
-    constraint check of such a row is coded before the index and table writes
-    (code_write_row, then code_finish_row)."""
+def _multi_write(table, st, trig, key_given=True) -> bool:
+    """SQLite's isMultiWrite of an INSERT (``trig``: the table has an INSERT trigger):
+    a source other than one VALUES row (or DEFAULT VALUES), a trigger, or a REPLACE
+    conflict action (of the rowid only when ``key_given``: the row names its rowid; its
+    deletions come before the later checks). An INSERT that is none of these, without
+    RETURNING or upsert, writes one row and nothing can fail after its first write (its
+    program needs no statement journal): every constraint check of such a row is coded
+    before the index and table writes (code_write_row, then code_finish_row)."""
     src = st.source
     if src is not None and not (isinstance(src.body, Values) and len(src.body.rows) == 1
                                 and not src.order_by and src.limit is None):
-        return False
-    if st.returning or st.upserts:
-        return False
+        return True
     if trig:
-        return False
-    if conflict_action(st.or_action, table.pk_conflict) == OE_REPLACE:
-        return False
+        return True
+    if (key_given or table.without_rowid) and \
+            conflict_action(st.or_action, table.pk_conflict) == OE_REPLACE:
+        return True
     for ix in table.indexes:
         if conflict_action(st.or_action, ix.conflict) == OE_REPLACE:
-            return False
-    return True
+            return True
+    return False
 
 
 # ------------------------------------------------------------------------------------------
@@ -455,7 +454,8 @@ def compile_insert(p, st: Insert):
         rowid_pos = None
         n_src = n
     trig = has_triggers(table, "INSERT", p)
-    if p.nested == 0 and _writes_one_row(p, table, st, trig):
+    if p.nested == 0 and not st.returning and not st.upserts and \
+            not _multi_write(table, st, trig):
         p.one_row_write = True
     tcur, icurs = open_write_cursors(p, table)
     try:
@@ -675,7 +675,9 @@ def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, 
     if rt is not None:
         rt.emit_row(base)
     if trig:
-        code_triggers(p, table, "INSERT", "AFTER", base, None, skip, or_action=st.or_action)
+        code_triggers(p, table, "INSERT", "AFTER", base, None, skip, or_action=st.or_action,
+                      single_row=rt is None and not _multi_write(table, st, any(
+                          tr.event == "INSERT" for tr in table.triggers), rowid_given))
 
 
 __all__ = ["compile_insert", "code_write_row", "code_finish_row", "code_delete_row",

@@ -562,7 +562,7 @@ def _foreign_key_check(p, val, schema, dest=None):
     """PRAGMA foreign_key_check[(table)]: one row per (row, foreign key) without a parent,
     in rowid then foreign-key order for each table (to ``dest`` when given: the
     pragma_foreign_key_check table-valued function)."""
-    from sqlengine.compiler.fkey import _foreign_keys, _parent_columns, _q
+    from sqlengine.compiler.fkey import _foreign_keys, _key_found, _parent_columns, _q
     from sqlengine.compiler.select import OutputDest, compile_select
     from sqlengine.sql import parse_one
     names = ["table", "rowid", "parent", "fkid"]
@@ -575,7 +575,9 @@ def _foreign_key_check(p, val, schema, dest=None):
     else:
         # main's own tables only (a merged schema also lists attached and main.x aliases)
         own = getattr(s, "main", s)
-        tables = [t for k, t in own.tables.items() if k != "sqlite_schema"]
+        from sqlengine.compiler.analyze import hash_order
+        # (in the order SQLite walks its table hash: the first key that fails names it)
+        tables = hash_order(p, [t for k, t in own.tables.items() if k != "sqlite_schema"])
     if schema == "temp":
         tables = []
     p.b.emit(O.OP_Transaction, 0, 0)
@@ -584,7 +586,7 @@ def _foreign_key_check(p, val, schema, dest=None):
         parts = []
         for fkid, (ccols, fk) in enumerate(reversed(fks)):
             parent, pcols = _parent_columns(s, fk)
-            if parent is not None and _fk_mismatch(parent, pcols, ccols):
+            if parent is not None and not _key_found(parent, fk, pcols, ccols):
                 raise OperationalError(
                     f'foreign key mismatch - "{t.name}" referencing "{parent.name}"')
             cq = _q(t.name)
@@ -602,24 +604,6 @@ def _foreign_key_check(p, val, schema, dest=None):
         sql = "SELECT * FROM (" + " UNION ALL ".join(parts) + ") ORDER BY 2, 4"
         compile_select(p, parse_one(sql).stmt, dest or OutputDest())
     return names
-
-
-def _fk_mismatch(parent, pcols, ccols) -> bool:
-    """Whether a foreign key's parent columns are not a key SQLite can look up
-    (sqlite3FkLocateIndex): the INTEGER PRIMARY KEY, or exactly the columns of the
-    PRIMARY KEY, a UNIQUE constraint or a full UNIQUE index, as many as the child's."""
-    if pcols is None or len(pcols) != len(ccols):
-        return True
-    cols = [parent.find_column(c) for c in pcols]
-    if any(i < 0 for i in cols):
-        return True
-    if len(cols) == 1 and cols[0] == parent.ipk:
-        return False
-    want = sorted(cols)
-    keys = [spec[0] for spec in parent.unique_specs] + [
-        ix.columns for ix in parent.indexes
-        if ix.unique and ix.where is None and ix.exprs is None]
-    return not any(sorted(k) == want for k in keys)
 
 
 def _sql_str(v):

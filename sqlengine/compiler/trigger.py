@@ -16,7 +16,7 @@ from sqlengine.compiler import returning
 from sqlengine.compiler.attach import find
 from sqlengine.compiler.cte import schema_scope
 from sqlengine.compiler.expr import code_expr, if_false
-from sqlengine.compiler.fkey import triggers_for
+from sqlengine.compiler.fkey import key_error, triggers_for
 from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope, Source
 from sqlengine.compiler.select import CallbackDest, TableDest, compile_select, result_info_only
 from sqlengine.compiler.walk import map_children, map_value
@@ -32,7 +32,10 @@ def _matching(table, event, timing, update_cols, p=None):
     triggers on a main table (in the order made: SQLite's follows its hash table), then the
     foreign-key actions."""
     out = []
-    for tr in _in_order(p, list(getattr(table, "triggers", ()))) + list(triggers_for(p, table)):
+    own = getattr(table, "triggers", ())
+    if own and p is not None and getattr(p, "no_user_triggers", False):
+        own = ()    # DROP TABLE's implicit DELETE (fkey.code_drop_table)
+    for tr in _in_order(p, list(own)) + list(triggers_for(p, table)):
         if tr.event != event or tr.timing != timing:
             continue
         if event == "UPDATE" and tr.update_columns and update_cols is not None:
@@ -77,12 +80,20 @@ def has_timing(p, table, event, timing) -> bool:
 
 
 def code_triggers(p, table, event, timing, new_base, old_base, skip_label, update_cols=None,
-                  or_action=None):
+                  or_action=None, single_row=False):
     """Code every ``timing`` ``event`` trigger of ``table`` for the current row;
     ``or_action``: the OR clause of the statement that fires them, which overrides the
-    conflict clause of each INSERT and UPDATE in their bodies (SQLite's eOrconf)."""
+    conflict clause of each INSERT and UPDATE in their bodies (SQLite's eOrconf). The
+    AFTER triggers come with the foreign keys' look-ups, which may fail the statement
+    (fkey.key_error, but not in DROP TABLE's implicit DELETE, where SQLite reports
+    none; ``single_row``: an INSERT SQLite codes as one row)."""
+    if timing == "AFTER" and getattr(p.db, "foreign_keys", 0) and \
+            not getattr(p, "no_user_triggers", False):
+        msg = key_error(p, table, event, update_cols, single_row and p.nested == 0)
+        if msg is not None:
+            raise OperationalError(msg)
     for tr in _matching(table, event, timing, update_cols, p):
-        if tr.name.lower() in p.trigger_stack:
+        if tr.name.lower() in p.trigger_stack or not tr.body:
             continue
         _code_one(p, tr, table, new_base, old_base, skip_label, or_action)
 
