@@ -313,11 +313,9 @@ cdef object _int_key(object v, int op):
             f = math.ceil(v2)
         else:
             f = math.floor(v2)
-        if f > SQLITE_MAX_I64:
-            return f
-        if f < -SQLITE_MAX_I64 - 1:
-            return f
-        return int(f)
+        if f > SQLITE_MAX_I64 or f < -SQLITE_MAX_I64 - 1:
+            return v2   # beyond the 64-bit range: a float (math.ceil/floor give an int)
+        return f
     # text or blob: greater than every number
     if op == OP_SeekLE or op == OP_SeekLT:
         return True
