@@ -94,8 +94,12 @@ def compile_alter(p, st: A.AlterTable):
         raise OperationalError(f"unknown database {st.schema}")
     s = p.schema
     low = st.table.lower()
-    if low in ("sqlite_schema", "sqlite_master") or low.startswith("sqlite_"):
-        raise OperationalError(f"table {st.table} may not be altered")
+    db = (st.schema or "").lower()
+    if low in ("sqlite_schema", "sqlite_master", "sqlite_temp_schema", "sqlite_temp_master") \
+            and not (db == "main" and "temp" in low):   # (main has no temp master)
+        temp = "temp" in low or db == "temp"
+        raise OperationalError(
+            f"table {'sqlite_temp_master' if temp else 'sqlite_master'} may not be altered")
     key = low
     if st.schema is not None and _temp(p) is not None:
         key = f"{st.schema.lower()}.{low}"  # (main.x and temp.x: each one's own object)
@@ -108,6 +112,8 @@ def compile_alter(p, st: A.AlterTable):
             raise _view_not_altered(s.views[key].name, action)
         written = f"{st.schema}.{st.table}" if st.schema is not None else st.table
         raise OperationalError(f"no such table: {written}")
+    if low.startswith("sqlite_"):   # (SQLite finds the table first: its own name)
+        raise OperationalError(f"table {t.name} may not be altered")
     if action in ("ADD", "ADD COLUMN"):
         return _add_column(p, t, st)
     if action in ("RENAME", "RENAME TO", "RENAME TABLE"):
@@ -451,13 +457,21 @@ def _rename_table(p, t, new):
             f"there is already another table or index with this name: {new}")
     if new.lower().startswith("sqlite_"):
         raise OperationalError(f"object name reserved for internal use: {new}")
-    check_schema(p, rename_table=True)
+    check_schema(p, rename_table=True, db=db)
     old = t.name
     qn = _quote(new)
 
-    def renamed(sql):
-        """``sql`` with the table's name renamed where it names the table, or None."""
+    # PRAGMA legacy_alter_table: SQLite renames only the name a table, index or trigger
+    # is made on (not CHECK, partial-index WHERE or trigger bodies; no view), and the
+    # REFERENCES of other tables only while foreign_keys is on
+    legacy = getattr(p.db, "legacy_alter_table", 0)
+
+    def renamed(sql, first_only=legacy):
+        """``sql`` with the table's name renamed where it names the table (where the
+        object is made on it only, ``first_only``), or None."""
         positions = table_positions(sql, old) if sql else None
+        if positions and first_only:
+            positions = positions[:1]
         return _renamed_at(sql, positions, lambda _text: qn) if positions else None
     changes = {}
     changes[(db, old.lower())] = ("table", new, new, renamed(t.sql) or t.sql)
@@ -467,12 +481,15 @@ def _rename_table(p, t, new):
             iname = f"sqlite_autoindex_{new}_" + iname.rsplit("_", 1)[1]
         changes[(db, idx.name.lower())] = ("index", iname, new, renamed(idx.sql) or idx.sql)
     for key, other in home.tables.items():
-        if key == old.lower() or key == "sqlite_schema" or not other.sql:
+        if key == old.lower() or key == "sqlite_schema" or not other.sql or \
+                legacy and not getattr(p.db, "foreign_keys", 0):
             continue
         new_sql = _replace_idents(other.sql, old, qn, only=_after_keyword("REFERENCES"))
         if new_sql != other.sql:
             changes[(db, key)] = ("table", other.name, other.name, new_sql)
     for odb, kind, obj in _dependents(p, db, home):
+        if legacy and (kind == "view" or obj.table.lower() != old.lower()):
+            continue
         sql = renamed(obj.sql)
         if sql is None:
             continue
@@ -481,7 +498,7 @@ def _rename_table(p, t, new):
         else:
             owner = new if obj.table.lower() == old.lower() else obj.table
             changes[(odb, obj.name.lower())] = ("trigger", obj.name, owner, sql)
-    _check_after_rename(p, changes, (db, old.lower()))
+    _check_after_rename(p, changes, db, (db, old.lower()))
     _write_changes(p, changes)
     seq = p.schema.tables.get("temp.sqlite_sequence") if db == "temp" else \
         home.tables.get("sqlite_sequence")
@@ -490,11 +507,11 @@ def _rename_table(p, t, new):
     _finish(p, db)
 
 
-def _check_after_rename(p, changes, old_table=None):
+def _check_after_rename(p, changes, db, old_table=None):
     """SQLite's renameTestSchema after the rewrite: every view and trigger must still
     resolve in the schema as the rename leaves it ('error in view v after rename: ...')."""
     schema, objects = renamed_schema(p, changes, old_table)
-    check_schema(p, "after rename", schema, rename_table=old_table is not None,
+    check_schema(p, "after rename", schema, rename_table=old_table is not None, db=db,
                  objects=objects)
 
 
@@ -533,11 +550,13 @@ def _rename_column(p, t, old, new):
     i = t.find_column(old)
     if i < 0:
         raise OperationalError(f'no such column: "{old}"')
-    if t.find_column(new) >= 0 and new.lower() != old.lower():
-        raise OperationalError(
-            f"error in table {t.name} after rename: duplicate column name: {new}")
-    check_schema(p)
     db, home = _home(p, t)
+    check_schema(p, db=db)
+    j = t.find_column(new)
+    if j >= 0 and new.lower() != old.lower():
+        # (the table's text parsed again: the later of the two columns is the duplicate)
+        raise OperationalError(f"error in table {t.name} after rename: duplicate column "
+                               f"name: {t.columns[j].name if j > i else new}")
 
     def nt(original, new=new):
         # the new name keeps the old token's quoting
@@ -562,7 +581,7 @@ def _rename_column(p, t, old, new):
                                                   only=_after_references(t.name)))
     if db == "temp":
         _rename_again(p, changes, t, old, nt)
-    _check_after_rename(p, changes)
+    _check_after_rename(p, changes, db)
     _write_changes(p, changes)
     _finish(p, db)
 
@@ -667,7 +686,8 @@ def _drop_column(p, t, name):
             raise OperationalError(f'cannot drop UNIQUE column: "{c.name}"')
     if len(t.columns) == 1:
         raise OperationalError(f'cannot drop column "{c.name}": no other columns exist')
-    check_schema(p)
+    db = _home(p, t)[0]
+    check_schema(p, db=db)
     new_sql = _cut_column(t.sql, i)
     if new_sql is None:
         raise OperationalError(f"cannot drop column: {c.name}")
@@ -684,8 +704,7 @@ def _drop_column(p, t, name):
 
     def own(kind, name):
         return own_indexes.get(name.lower()) if kind == "index" else None
-    check_schema(p, "after drop column", altered_schema(p, t, new_t), own)
-    db = _home(p, t)[0]
+    check_schema(p, "after drop column", altered_schema(p, t, new_t), own, db=db)
     _write_changes(p, {(db, t.name.lower()): ("table", t.name, t.name, new_sql)})
     n = t.n_stored
     field = i if t.storage is None else t.storage[i]

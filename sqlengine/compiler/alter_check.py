@@ -39,21 +39,25 @@ _RESOLVE_PARTS = (" is circularly defined", " ORDER BY term does not match any c
                   " ORDER BY term out of range")
 
 
-def check_schema(p, when="", schema=None, own=None, rename_table=False, objects=None):
+def check_schema(p, when="", schema=None, own=None, rename_table=False, objects=None,
+                 db="main"):
     """Raise SQLite's error for the first view or trigger that does not resolve, in
     sqlite_schema order; ``schema``: the schema to resolve against (the altered one after
     DROP COLUMN or a rename; p.schema by default); ``when``: "", "after drop column" or
     "after rename"; ``objects``: (database, lower-case name) -> the View or Trigger that
     row holds now (those a rename rewrote). ``own(kind, name)`` may test a row itself (a table or
-    index row) and return an error message.
+    index row) and return an error message. ``db``: the altered table's database; for
+    "temp" only temp's rows are tested (SQLite's renameTestSchema with bTemp).
     With legacy_alter_table on, RENAME TO tests nothing, the others fail with a bare
     "SQL logic error" before the change and test nothing after it."""
     schema = schema if schema is not None else p.schema
     legacy = getattr(p.db, "legacy_alter_table", 0)
     resolve = not legacy or not (rename_table or when)
-    for db, kind, name, obj in schema_rows(p):
+    for row_db, kind, name, obj in schema_rows(p):
+        if db == "temp" and row_db != "temp":
+            continue
         if objects is not None and kind in ("view", "trigger"):
-            obj = objects.get((db, name.lower()), obj)
+            obj = objects.get((row_db, name.lower()), obj)
         msg = own(kind, name) if own is not None else None
         if msg is None and obj is not None and resolve:
             msg = error_of(p, schema, kind, obj)
