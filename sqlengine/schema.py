@@ -231,6 +231,10 @@ def table_from_ast(ast: A.CreateTable, root: int, sql: str | None) -> Table:
                 t.pk_conflict = pk_cols[3]
                 t.autoinc = bool(pk_cols[4])
                 t.unique_specs = [s for s in t.unique_specs if s is not pk_cols]
+        if strict:
+            for n in cols:  # a STRICT table's key columns are NOT NULL (sqlite3EndTable)
+                if n != t.ipk:
+                    t.columns[n].notnull = True
     # Drop UNIQUE specs that duplicate an earlier one on the same columns (SQLite merges them).
     seen = []
     specs = []
