@@ -1811,6 +1811,11 @@ cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
             return 0
         if ((name == "likely" or name == "unlikely") and nargs == 1 or
                 name == "likelihood" and nargs == 2):
+            if nargs == 2:
+                from sqlengine.compiler.resolve_order import likelihood_error
+                err = likelihood_error(e)
+                if err is not None:
+                    raise err
             _code_expr(p, b, scope, args[0], target)
             return 0
     if f is None:

@@ -34,7 +34,9 @@ from sqlengine.sql import ast as A
 
 _SUBQUERIES = (A.Subquery, A.Exists, A.InSelect)
 _COMPARISONS = frozenset(("=", "==", "<", "<=", ">", ">=", "!=", "<>", "IS", "IS NOT"))
-_SPECIAL = frozenset(("coalesce", "ifnull", "iif", "if", "likely", "unlikely", "likelihood"))
+# the functions coded inline, and the numbers of arguments SQLite accepts for each
+_SPECIAL = {"coalesce": range(2, 1 << 30), "ifnull": (2,), "iif": (3,), "if": range(1 << 30),
+            "likely": (1,), "unlikely": (1,), "likelihood": (2,)}
 
 
 # errors SQLite raises before resolving (sqlite3SelectExpand: FROM, joins, *, sizes)
@@ -435,11 +437,25 @@ def _function_error(p, e, agg_ok):
     if db.is_aggregate(name, nargs):
         return None if agg_ok else OperationalError(
             f"misuse of aggregate function {e.name}()")
-    if name in _SPECIAL or db.find_function(name, nargs) is not None:
+    counts = _SPECIAL.get(name)
+    if counts is not None and nargs in counts:
+        return likelihood_error(e) if name == "likelihood" else None
+    if counts is None and db.find_function(name, nargs) is not None:
         return None
     if db.function_exists(name):
         return OperationalError(f"wrong number of arguments to function {e.name}()")
     return OperationalError(f"no such function: {e.name}")
+
+
+def likelihood_error(e):
+    """SQLite's refusal of likelihood(X, Y) whose Y is no floating-point literal between
+    0.0 and 1.0 (resolve.c's exprProbability: an integer, a sign or an expression is
+    none), or None."""
+    y = e.args[1]
+    if type(y) is A.Literal and type(y.value) is float and 0.0 <= y.value <= 1.0:
+        return None
+    return OperationalError(
+        f"second argument to {e.name}() must be a constant between 0.0 and 1.0")
 
 
 def values_error(p, scope, rows, err):

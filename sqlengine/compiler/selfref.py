@@ -154,6 +154,11 @@ class _Walk:
         window = name in WINDOW_FUNCTIONS
         aggregate = window or db.is_aggregate(name, nargs)
         fd = None if aggregate else db.find_function(name, nargs)
+        if fd is not None and name == "likelihood" and nargs == 2:
+            from sqlengine.compiler.resolve_order import likelihood_error
+            err = likelihood_error(e)
+            if err is not None:
+                self.err = str(err)
         if fd is not None and self.what != CHECK and name not in _NONDET_RUNTIME and \
                 not getattr(getattr(fd, "fdef", fd), "deterministic", True):
             self.err = "non-deterministic functions prohibited in " + self.what
