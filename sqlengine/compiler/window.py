@@ -32,7 +32,7 @@ from sqlengine.sql.ast import (
     FunctionCall, InSelect, Literal, OrderingTerm, Param, ResultColumn, Select, SelectCore,
     Star, Subquery, TableRef, Unary)
 from sqlengine.storage import compare_values
-from sqlengine.vdbe._values import apply_numeric_affinity
+from sqlengine.vdbe._values import apply_numeric_affinity, truth
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import AFF_BLOB, OP_OpenEphemeral
 
@@ -795,7 +795,7 @@ def _aggregate_partition(rows, part, groups, spec, values):
             state = agg.new()
             for x in _excluded(range(los[k], his[k] + 1), k, groups, exclude):
                 row = rows[part[x]]
-                if filt is None or _truthy(row[filt]):
+                if filt is None or truth(row[filt]):
                     agg.step(state, [row[a] for a in args])
             values[part[k]] = agg.final(state)
         return
@@ -828,18 +828,18 @@ def _aggregate_partition(rows, part, groups, spec, values):
         # stays until the next one has entered
         while start < lo and start < end - 1:
             row = rows[part[start]]
-            if filt is None or _truthy(row[filt]):
+            if filt is None or truth(row[filt]):
                 inverse(*[row[a] for a in args])
             start += 1
         while end <= hi or start < lo:
             if end < m and (end <= hi or start >= end):
                 row = rows[part[end]]
-                if filt is None or _truthy(row[filt]):
+                if filt is None or truth(row[filt]):
                     step(*[row[a] for a in args])
                 end += 1
             while start < lo and start < end and (start < end - 1 or end > hi):
                 row = rows[part[start]]
-                if filt is None or _truthy(row[filt]):
+                if filt is None or truth(row[filt]):
                     inverse(*[row[a] for a in args])
                 start += 1
         value = state.value()
@@ -852,17 +852,6 @@ def _final_quietly(state):
         state.finalize()
     except Error:
         pass  # SQLite ignores the result (and an error) of the partition's final call
-
-
-def _truthy(v):
-    if v is None:
-        return False
-    if isinstance(v, (int, float)):
-        return v != 0
-    try:
-        return float(str(v).strip() or 0) != 0
-    except ValueError:
-        return False
 
 
 def _frame_bounds(rows, part, groups, spec):
