@@ -838,15 +838,25 @@ class Builder:
         return [A.SetClause([k[0]], k[2])]
 
     def setlist1_multi(self, k, s, e):
-        return [A.SetClause(k[1], k[4])]
+        return [self._vector_set(k[1], k[4])]
 
     def setlist_append(self, k, s, e):
         k[0].append(A.SetClause([k[2]], k[4]))
         return k[0]
 
     def setlist_append_multi(self, k, s, e):
-        k[0].append(A.SetClause(k[3], k[6]))
+        k[0].append(self._vector_set(k[3], k[6]))
         return k[0]
+
+    def _vector_set(self, columns, expr):
+        """``(c1, c2) = expr``: a row value's size (or a scalar's, 1) must be the number of
+        columns, as SQLite's sqlite3ExprListAppendVector says (a subquery's is checked
+        when it is coded)."""
+        if type(expr) is not A.Subquery:
+            n = len(expr.items) if type(expr) is A.RowValue else 1
+            if n != len(columns):
+                self.fail(f"{len(columns)} columns assigned {n} values")
+        return A.SetClause(columns, expr)
 
     def replace(self, k, s, e):
         return "REPLACE"
