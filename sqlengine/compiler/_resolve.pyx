@@ -605,6 +605,7 @@ cdef Py_ssize_t F_UN_OP = slot_offset(A.Unary, "op")
 cdef Py_ssize_t F_UN_OPERAND = slot_offset(A.Unary, "operand")
 cdef Py_ssize_t F_COLLATE_EXPR = slot_offset(A.Collate, "expr")
 cdef Py_ssize_t F_COLLATE_NAME = slot_offset(A.Collate, "collation")
+cdef Py_ssize_t F_COLLATE_IMPLICIT = slot_offset(A.Collate, "implicit")
 cdef Py_ssize_t F_CAST_EXPR = slot_offset(A.Cast, "expr")
 cdef Py_ssize_t F_ISNULL_EXPR = slot_offset(A.IsNull, "expr")
 cdef Py_ssize_t F_BTW_EXPR = slot_offset(A.Between, "expr")
@@ -734,7 +735,7 @@ cdef object _coll_seq(e, scope):
             continue
         if not has_explicit_collate(e):  # (an operand-less node included)
             return _NO_SEQ
-        left, rest = _collate_operands(e)
+        left, rest = collate_operands(e)
         if left is not None and has_explicit_collate(left):
             e = left
             continue
@@ -759,12 +760,15 @@ cdef object _ref_coll(ref):
 
 
 cdef object _implicit_coll(e, scope):
-    """``_coll_seq`` of an expression known to hold no COLLATE clause: only a column
-    (under CAST, unary + or a row value's first item) carries a collation then."""
+    """``_coll_seq`` of an expression known to hold no explicit COLLATE clause: only a
+    column or an implicit COLLATE (under CAST, unary + or a row value's first item)
+    carries a collation then."""
     while True:
         t = type(e)
         if t is T_Column or t is T_ResolvedColumn or t is T_OuterAlias:
             return _coll_seq(e, scope)
+        if t is T_Collate:
+            return slot(e, F_COLLATE_NAME)
         if t is T_Cast:
             e = slot(e, F_CAST_EXPR)
         elif t is T_Unary and slot(e, F_UN_OP) == "+":
@@ -806,7 +810,7 @@ cdef object _try_lookup(e, scope):
         return None
 
 
-cdef tuple _collate_operands(e):
+cpdef tuple collate_operands(e):
     """SQLite's pLeft and (pRight or x.pList) of an expression node, for the COLLATE walk."""
     t = type(e)
     if t is T_Binary:
@@ -868,14 +872,14 @@ cdef Py_ssize_t _SMALL_WALK = 16
 
 cpdef bint has_explicit_collate(e) except -1:
     """SQLite's EP_Collate: ``e`` or an operand of it (not inside a subquery) is a
-    COLLATE clause."""
+    COLLATE clause (not an implicit one, which also hides what is under it)."""
     cdef Py_ssize_t budget = _SMALL_WALK, n = 0
     cdef int r
     t = type(e)
     if t is T_Column or t is T_Literal:
         return False
     if t is T_Collate:
-        return True
+        return not slot(e, F_COLLATE_IMPLICIT)
     r = _explicit_walk(e, &budget, False)
     if r >= 0:
         return r
@@ -894,7 +898,7 @@ cdef int _explicit_walk(e, Py_ssize_t *count, bint memo) except -2:
     if t is T_Column or t is T_Literal:
         return 0
     if t is T_Collate:
-        return 1
+        return 0 if slot(e, F_COLLATE_IMPLICIT) else 1
     if t is not T_Binary and t is not T_Unary and t in _NO_OPERANDS:  # (None included)
         return 0
     if memo:
@@ -909,7 +913,7 @@ cdef int _explicit_walk(e, Py_ssize_t *count, bint memo) except -2:
             return -1
         n = 0  # (unused: the budget is counted down in count itself)
     cdef Py_ssize_t *sub = &n if memo else count
-    # the operands _collate_operands gives (SQLite's pLeft, pRight, x.pList), read from
+    # the operands collate_operands gives (SQLite's pLeft, pRight, x.pList), read from
     # the slots of the common kinds
     if t is T_Binary:
         r = _explicit_walk(slot(e, F_BIN_LEFT), sub, memo)
@@ -953,7 +957,7 @@ cdef int _explicit_walk(e, Py_ssize_t *count, bint memo) except -2:
                 if r != 0:
                     break
     else:  # (the rarer kinds)
-        left, rest = _collate_operands(e)
+        left, rest = collate_operands(e)
         r = _explicit_walk(left, sub, memo)
         if r == 0:
             for x in <list>rest:

@@ -48,7 +48,8 @@ cdef Py_ssize_t F_COLLATE_EXPR = slot_offset(A.Collate, "expr")
 cdef Py_ssize_t F_COLLATE_COLLATION = slot_offset(A.Collate, "collation")
 cdef Py_ssize_t F_COLLATE_POS = slot_offset(A.Collate, "pos")
 cdef object C_NO_POS = -1
-cdef bint FAST_COLLATE = tuple(A.Collate.__slots__) == ("expr", "collation", "pos")
+cdef Py_ssize_t F_COLLATE_IMPLICIT = slot_offset(A.Collate, "implicit")
+cdef bint FAST_COLLATE = tuple(A.Collate.__slots__) == ("expr", "collation", "pos", "implicit")
 
 
 cdef extern from "Python.h":
@@ -105,14 +106,15 @@ cdef inline Operand new_operand(src, int col, str op, rhs, lhs, unsigned long lo
 
 cdef inline object new_collate(expr, collation):
     """``A.Collate(expr, collation)`` made without a call of the dataclass's Python
-    ``__init__``: allocated (zeroed) and its three slots stored in place, ``pos`` -1
-    (when the class's slots are still exactly those three)."""
+    ``__init__``: allocated (zeroed) and its four slots stored in place, ``pos`` -1,
+    ``implicit`` False (when the class's slots are still exactly those four)."""
     if not FAST_COLLATE:
         return T_Collate(expr, collation)
     cdef object c = PyType_GenericAlloc(<PyTypeObject *>T_Collate, 0)
     _store(c, F_COLLATE_EXPR, expr)
     _store(c, F_COLLATE_COLLATION, collation)
     _store(c, F_COLLATE_POS, C_NO_POS)
+    _store(c, F_COLLATE_IMPLICIT, False)
     return c
 
 

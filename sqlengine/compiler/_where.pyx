@@ -16,7 +16,7 @@ Python call. This module emits the loops' code only; it never decides the plan
 from sqlengine.compiler._codegen cimport (ProgramBuilder, code_column, code_expr,
                                            code_expr_reg, if_false)
 from sqlengine.compiler._levels cimport Access, Level, WhereInfo
-from sqlengine.compiler._loops cimport WhereLoop
+from sqlengine.compiler._loops cimport WhereLoop, coll_name
 from sqlengine.compiler._paths cimport (TAB_COLUMNS, TAB_NAME, TAB_ROOT, TAB_WITHOUT_ROWID,
                                          plan, table_field)
 from sqlengine.compiler._resolve cimport Scope, Source, comparison_collation, expr_affinity
@@ -421,7 +421,8 @@ cdef Access _auto(scope, src, unsigned long long placed_mask, ops):
             continue
         if o.prereq & ~placed_mask:
             continue
-        if comparison_collation(o.lhs, o.rhs, scope) is not None:
+        c = comparison_collation(o.lhs, o.rhs, scope)
+        if c is not None and coll_name(c) != "BINARY":  # (a COLLATE BINARY, or a copy's)
             continue
         cols.append(o.col)
         exprs.append(o.rhs)

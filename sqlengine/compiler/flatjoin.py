@@ -58,9 +58,10 @@ from sqlengine.compiler.flatsubst import (Copier, expr_columns, null_strict, out
                                           rewritten_ok)
 from sqlengine.compiler.flatten import (_bare_columns, _exported, _rebound, _star_listed,
                                         flatten_from)
+from sqlengine.compiler.resolve import where_needs_row
 from sqlengine.compiler.truefalse import WORDS
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children
-from sqlengine.sql.ast import (Column, InTable, Join, ResultColumn, SelectCore, Star, SubqueryRef,
+from sqlengine.sql.ast import (FEAT_COLLATE, Column, InTable, Join, ResultColumn, SelectCore, Star, SubqueryRef,
                                TableRef)
 
 _ROWID_NAMES = ("rowid", "oid", "_rowid_")
@@ -68,16 +69,15 @@ _SUBQUERIES = SUBQUERY_NODES + (InTable,)
 _INNER = ("INNER", ",", "CROSS")
 
 
-def flatten_join(p, core, order_by, arm=False):
+def flatten_join(p, core, order_by):
     """(``core``, ``order_by``) (a core whose FROM clause is a Join with a view or
-    subquery item: the compiled select._joins_subquery tells; ``arm``: it is an arm of a
-    compound SELECT) with each such item that can be merged read as its table, or
-    themselves when none can."""
-    out = _flatten_join(p, core, order_by, arm)
+    subquery item: the compiled select._joins_subquery tells) with each such item that
+    can be merged read as its table, or themselves when none can."""
+    out = _flatten_join(p, core, order_by)
     return out if type(out) is tuple else (out, order_by)
 
 
-def _flatten_join(p, core, order_by, arm):
+def _flatten_join(p, core, order_by):
     """flatten_join's ``core``, or (``core``, ``order_by``) when copies were made in
     its ORDER BY."""
     items = []
@@ -90,10 +90,12 @@ def _flatten_join(p, core, order_by, arm):
     if getattr(p, "ctes", None) or core.alias_columns is not None or _has_window(core):
         return core
     names = []
+    left = False
     for it, join in items:
         if join is not None and (join.natural or join.kind not in _INNER
                                  and join.kind != "LEFT"):
             return core
+        left = left or join is not None and join.kind == "LEFT"
         t = type(it)
         if t is TableRef:
             names.append(it.alias or it.name)
@@ -103,13 +105,15 @@ def _flatten_join(p, core, order_by, arm):
             return core
     if len({n.lower() for n in names}) < len(names):
         return core
+    if left and core.where is not None:
+        items = [(it, _simplified(p, it, join, core.where)) for it, join in items]
     merges = {}
     for k, (it, join) in enumerate(items):
         if join is not None and join.kind == "LEFT" and core.distinct:
             continue
         m = _mergeable(p, it)
         if m is not None and m[3] is not None and join is not None and join.kind == "LEFT" \
-                and not all(null_strict(e) for e, _n in m[3].values()):
+                and not all(null_strict(p, e) for e, _n in m[3].values()):
             continue  # (copies: see flatsubst.py)
         if m is not None:
             merges[k] = m
@@ -150,13 +154,23 @@ def _flatten_join(p, core, order_by, arm):
     copier = Copier(p, items, names, merges)
     out = _rewrite(p, core, items, names, merges, copier)
     ob = copier.order_by(core, order_by)
-    if rewritten_ok(p, out, ob, items, names, merges, copier, arm):
+    if rewritten_ok(out, ob, copier.aliases):
         return out, ob
     merges = {k: m for k, m in merges.items() if m[3] is None}
     for k, (it, _join) in enumerate(items):  # (as above: an unnamed item left as it is)
         if type(it) is SubqueryRef and it.alias is None and k not in merges:
             return core
     return _rewrite(p, core, items, names, merges, None) if merges else core
+
+
+def _simplified(p, item, join, where):
+    """The Join ``join`` bringing the view or subquery ``item``, an inner join when it is a
+    LEFT JOIN that a term of the outer ``where`` cannot be true for on its NULL row (SQLite
+    runs it as an inner join before flattening: sqlite3ExprImpliesNonNullRow)."""
+    if join is None or join.kind != "LEFT" or type(item) is not SubqueryRef and (
+            type(item) is not TableRef or p.schema.views.get(item.name.lower()) is None):
+        return join
+    return dataclasses.replace(join, kind="INNER") if where_needs_row(where, item) else join
 
 
 def _has_window(core) -> bool:
@@ -424,6 +438,8 @@ def _rewrite(p, core, items, names, merges, copier):
     features = core.features
     for body, _h, _i, _s in merges.values():
         features |= body.features
+    if copier is not None and copier.wrapped:
+        features |= FEAT_COLLATE
     return dataclasses.replace(core, columns=columns, from_=from_, where=where,
                                features=features)
 

@@ -14,20 +14,23 @@ too):
 
 - the inner core's result columns are expressions of its table's columns (names
   unqualified or qualified by its table's name or alias) with distinct names (none a
-  rowid's nor TRUE/FALSE), without subqueries, parameters, COLLATE clauses, aggregate or
-  window calls (a function that is not deterministic is called at each use of a copy, as
-  in SQLite), and none a function call when the statement may make JSON (SQLite's copy
-  of a call clears its JSON subtype: compiler/subtype.py);
+  rowid's nor TRUE/FALSE), without subqueries, parameters, aggregate or window calls
+  (a function that is not deterministic is called at each use of a copy, as in SQLite),
+  and none a function call when the statement may make JSON (SQLite's copy of a call
+  clears its JSON subtype: compiler/subtype.py);
 - on the right of a LEFT JOIN, each expression is NULL when its table's columns are (the
   row padding an unmatched one: SQLite keeps its IF_NULL_ROW for the others);
 - the outer query has no subquery and no USING join, and writes an unqualified name of
   the item's columns only where no other item has that name (its ORDER BY's copies are
-  made too, except in a bare term naming a result alias, which stays that alias);
-- a copy that carries no collation (SQLite wraps one in an implicit ``COLLATE BINARY``,
-  which this AST cannot write) is compared with nothing that may carry a collation other
-  than BINARY nor is a result column of a compound's arm (whose collation the compound
-  uses), and a result column named by the copy's column name (an alias then) is no name
-  the outer query writes.
+  made too, except in a bare term naming a result alias, which stays that alias), nor a
+  name given to a result column as an alias (a copy of a renamed column).
+
+A copy keeps the collation the subquery's column had as SQLite's substExpr keeps it: one
+that is not a plain column is wrapped in an implicit COLLATE (``Collate.implicit``) of
+the expression's collation, BINARY when it has none, and a COLLATE clause copied becomes
+implicit. Such a COLLATE gives the copy a collation where its own is asked for (one side
+of a comparison, an ORDER BY, GROUP BY or DISTINCT term, a compound's result column) as
+a column's, and no precedence over the other side's as an explicit one would have.
 
 Types and affinities need no care: a column of a subquery has its expression's affinity,
 which is the copy's. This module rewrites ASTs only.
@@ -38,21 +41,24 @@ from __future__ import annotations
 import dataclasses
 from functools import partial
 
+from sqlengine.compiler._resolve import collate_operands, has_explicit_collate
 from sqlengine.compiler.subtype import _is_call, _may_carry_json
 from sqlengine.compiler.truefalse import WORDS
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children
-from sqlengine.sql.ast import (FEAT_WINDOW, Between, Binary, Case, Cast, Collate, Column,
-                               Compound, FunctionCall, InList, InTable, Join, Param, Raise,
-                               ResultColumn, RowValue, SelectCore, Star, SubqueryRef,
-                               TableRef, Unary)
+from sqlengine.sql.ast import (FEAT_COLLATE, FEAT_WINDOW, Binary, Cast, Collate, Column,
+                               Compound, FunctionCall, InTable, Join, Param, Raise,
+                               ResultColumn, SelectCore, Star, SubqueryRef, TableRef, Unary)
+from sqlengine.vdbe.functions import BUILTINS
 
 _SUBQUERIES = SUBQUERY_NODES + (InTable,)
 _ROWID_NAMES = frozenset(("rowid", "oid", "_rowid_"))
-_COMPARE = frozenset(("=", "==", "!=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT"))
+# built-in functions whose result is NULL when an argument is
+_NULL_CALLS = frozenset(("abs", "length", "lower", "upper", "unicode", "sign", "trim", "ltrim",
+                         "rtrim", "substr", "substring", "instr", "replace", "round",
+                         "likely", "unlikely"))
 # operators whose result is NULL when an operand is
-_STRICT = _COMPARE - {"IS", "IS NOT"} | {"+", "-", "*", "/", "%", "||", "&", "|", "<<",
-                                         ">>"}
-_NEED_COLL = frozenset(("min", "max", "nullif"))  # (scalar, of several arguments)
+_STRICT = frozenset(("=", "==", "!=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%",
+                     "||", "&", "|", "<<", ">>"))
 
 
 def expr_columns(p, body):
@@ -89,15 +95,15 @@ def expr_columns(p, body):
 
 def _copyable(p, e, own, columns) -> bool:
     """``e`` reads only columns of its table (qualified by ``own`` or not) and holds
-    nothing a copy would change: no subquery, parameter, COLLATE, RAISE, aggregate or
-    window call, or unknown function (a function that is not deterministic is called
+    nothing a copy would change: no subquery, parameter, RAISE, aggregate or window
+    call, or unknown function (a function that is not deterministic is called
     at each use of a copy, as in SQLite: ``x.r = x.r`` is false for ``random() AS r``)."""
     reg = p.db.functions.reg
     stack = [e]
     while stack:
         x = stack.pop()
         t = type(x)
-        if isinstance(x, _SUBQUERIES) or t is Param or t is Collate or t is Raise:
+        if isinstance(x, _SUBQUERIES) or t is Param or t is Raise:
             return False
         if t is Column:
             if x.schema is not None or x.table is not None and x.table.lower() != own \
@@ -114,17 +120,21 @@ def _copyable(p, e, own, columns) -> bool:
     return True
 
 
-def null_strict(e) -> bool:
+def null_strict(p, e) -> bool:
     """Whether ``e`` is NULL when every column it reads is NULL."""
     t = type(e)
     if t is Column:
         return True
     if t is Binary:
-        return e.op.upper() in _STRICT and (null_strict(e.left) or null_strict(e.right))
+        return e.op.upper() in _STRICT and (null_strict(p, e.left) or null_strict(p, e.right))
     if t is Unary:
-        return e.op.upper() in ("-", "+", "~", "NOT") and null_strict(e.operand)
-    if t is Cast:
-        return null_strict(e.expr)
+        return e.op.upper() in ("-", "+", "~", "NOT") and null_strict(p, e.operand)
+    if t is Cast or t is Collate:
+        return null_strict(p, e.expr)
+    if t is FunctionCall and e.name.lower() in _NULL_CALLS and e.args and not e.star:
+        n = len(e.args)  # (the built-in function, not one the application put in its place)
+        return p.db.functions.reg.find(e.name, n) is BUILTINS.find(e.name, n) and any(
+            null_strict(p, a) for a in e.args)
     return False
 
 
@@ -216,8 +226,9 @@ def _select_names(sel):
 
 class Copier:
     """Replaces the outer query's references to the copied columns of merged items
-    (``subst``: visible item name -> its expr_columns), remembering the copies that
-    carry no collation (``lost``) and the names given to result columns as aliases."""
+    (``subst``: visible item name -> its expr_columns), remembering the names given to
+    result columns as aliases and whether a copy was wrapped in an implicit COLLATE
+    (``wrapped``: the rewritten core then holds a COLLATE, FEAT_COLLATE)."""
 
     def __init__(self, p, items, names, merges):
         self.p = p
@@ -230,8 +241,8 @@ class Copier:
             self.by_name[names[k].lower()] = (names[k], m[3], table)
             for n in m[3]:
                 self.unq[n] = None if n in self.unq else names[k].lower()
-        self.lost = set()
         self.aliases = set()
+        self.wrapped = False
 
     def _copy(self, x):
         """The copy for the Column ``x``, else None."""
@@ -244,7 +255,7 @@ class Copier:
             hit = self.by_name.get(q) if q is not None else None
         if hit is None or x.name.lower() not in hit[1]:
             return None
-        return self._fresh_copy(hit[1][x.name.lower()][0], hit[0])
+        return self._fresh_copy(hit[1][x.name.lower()][0], hit[0], hit[2])
 
     def expr(self, e):
         if e is None:
@@ -283,15 +294,22 @@ class Copier:
                 for key, (_e, name) in columns.items()]
 
     def _copy_of(self, k_name, key):
-        return self._fresh_copy(self.by_name[k_name.lower()][1][key][0], k_name)
+        hit = self.by_name[k_name.lower()]
+        return self._fresh_copy(hit[1][key][0], k_name, hit[2])
 
-    def _fresh_copy(self, inner, name):
-        """A fresh copy of the inner expression ``inner`` qualified by ``name``; one
-        whose collation carrier is no column is recorded as collation-less."""
+    def _fresh_copy(self, inner, name, table):
+        """A fresh copy of the inner expression ``inner`` (over ``table``) qualified by
+        ``name``, with the collation the subquery's column had, as SQLite's substExpr
+        makes it: a column as it is, a COLLATE made implicit, anything else under an
+        implicit COLLATE of ``inner``'s collation (BINARY when it has none)."""
         e = _fresh(inner, name)
-        if type(_carrier(e)) is not Column:
-            self.lost.add(id(e))
-        return e
+        t = type(e)
+        if t is Column:
+            return e
+        self.wrapped = True
+        if t is Collate:
+            return dataclasses.replace(e, implicit=True)
+        return Collate(e, _collation(inner, table) or "BINARY", implicit=True)
 
     def _named(self, c, name, table):
         if type(c) is Column:  # (named by the table's column unless given an alias)
@@ -312,157 +330,57 @@ def _fresh(e, name):
     return dataclasses.replace(map_children(e, partial(_fresh, name=name)))
 
 
-def _carrier(e):
-    """What carries ``e``'s collation when it has no COLLATE: the operand under CAST,
-    unary + and a row value's first item, else ``e``."""
+def _collation(e, table):
+    """sqlite3ExprCollSeq of the inner expression ``e`` (its columns ``table``'s): the
+    name of its collation, or None (BINARY, or none)."""
     while True:
         t = type(e)
+        if t is Column:
+            i = table.col_index.get(e.name.lower(), -1)
+            return table.columns[i].collation if i >= 0 else None
+        if t is Collate:
+            return e.collation
         if t is Cast:
             e = e.expr
         elif t is Unary and e.op == "+":
             e = e.operand
-        elif t is RowValue and e.items:
-            e = e.items[0]
-        else:
-            return e
+        elif not has_explicit_collate(e):
+            return None
+        else:  # (SQLite's EP_Collate walk: the left operand first)
+            left, rest = collate_operands(e)
+            e = left if left is not None and has_explicit_collate(left) else next(
+                (x for x in rest if x is not None and has_explicit_collate(x)), None)
+            if e is None:
+                return None
 
 
-def _has_node(e, test) -> bool:
-    """Whether ``test`` holds of ``e`` or of a node under it."""
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if test(x):
-            return True
-        stack.extend(iter_children(x))
-    return False
-
-
-def rewritten_ok(p, core, order_by, items, names, merges, copier, arm) -> bool:
-    """Whether the rewritten ``core`` and ``order_by`` compare no collation-less copy
-    with an operand that may carry another collation than BINARY (nor return one, when
-    ``core`` is a compound's ``arm``), and write no name given to a result column as an
-    alias (it would now match that alias)."""
+def rewritten_ok(core, order_by, aliases) -> bool:
+    """Whether the rewritten ``core`` and ``order_by`` write no name of ``aliases`` (the
+    names Copier gave result columns as aliases) unqualified: it would now match that
+    alias."""
+    if not aliases:
+        return True
     parts = list(iter_children(core)) + [o.expr for o in order_by or ()]
     f = core.from_
     while type(f) is Join:
         if f.on is not None:
             parts.append(f.on)
         f = f.left
-    if copier.aliases:
-        stack = list(parts)
-        while stack:
-            x = stack.pop()
-            if type(x) is Column:
-                if x.table is None and x.name.lower() in copier.aliases:
-                    return False
-                continue
-            if type(x) is not ResultColumn:  # (the aliases themselves)
-                stack.extend(iter_children(x))
-            else:
-                stack.append(x.expr)
-    if not copier.lost:
-        return True
-    colls = _Collations(p, items, names, merges, copier)
-    if arm and any(type(rc) is ResultColumn and colls.lost(rc.expr) for rc in core.columns):
-        return False
     stack = parts
     while stack:
         x = stack.pop()
-        t = type(x)
-        pairs = ()
-        if t is Binary and x.op.upper() in _COMPARE:
-            pairs = [(x.left, x.right)]
-        elif t is Between:
-            pairs = [(x.expr, x.low), (x.expr, x.high)]
-        elif t is InList:
-            pairs = [(x.expr, y) for y in x.items]
-        elif t is Case and x.operand is not None:
-            pairs = [(x.operand, w) for w, _v in x.whens]
-        elif t is FunctionCall and x.name.lower() in _NEED_COLL and len(x.args) > 1:
-            pairs = [(a, b) for a in x.args for b in x.args if a is not b]
-        for a, b in pairs:
-            if type(a) is RowValue or type(b) is RowValue:
-                if colls.holds_lost(a) or colls.holds_lost(b):
-                    return False
-            elif colls.lost(a) and colls.risky(b) or colls.lost(b) and colls.risky(a):
+        if type(x) is Column:
+            if x.table is None and x.name.lower() in aliases:
                 return False
-        stack.extend(iter_children(x))
+            continue
+        if type(x) is not ResultColumn:  # (the aliases themselves)
+            stack.extend(iter_children(x))
+        else:
+            stack.append(x.expr)
     return True
 
 
-class _Collations:
-    """What rewritten_ok asks of an operand."""
-
-    def __init__(self, p, items, names, merges, copier):
-        self.p, self.items, self.names, self.merges = p, items, names, merges
-        self.copier = copier
-
-    def lost(self, e) -> bool:
-        """Whether ``e`` takes its collation from a collation-less copy."""
-        lost = self.copier.lost
-        while True:
-            if id(e) in lost:
-                return True
-            t = type(e)
-            if t is Cast:
-                e = e.expr
-            elif t is Unary and e.op == "+":
-                e = e.operand
-            elif t is RowValue and e.items:
-                e = e.items[0]
-            else:
-                return False
-
-    def holds_lost(self, e) -> bool:
-        lost = self.copier.lost
-        return _has_node(e, lambda x: id(x) in lost)
-
-    def risky(self, e) -> bool:
-        """Whether ``e`` may carry a collation other than BINARY that no COLLATE in it
-        overrides."""
-        if _has_node(e, lambda x: type(x) is Collate):
-            return False  # (an explicit COLLATE wins on either side)
-        e = _carrier(e)
-        if type(e) is not Column:
-            return False
-        if e.schema is not None:
-            return True
-        q = e.table.lower() if e.table is not None else None
-        n = e.name.lower()
-        found = False
-        for k, name in enumerate(self.names):
-            if q is not None and name.lower() != q:
-                continue
-            table = self._table(k)
-            if table is None:
-                if q is not None or n in (_item_names(self.p, self.items[k][0],
-                                                      self.merges.get(k)) or (n,)):
-                    return True
-                continue
-            i = table.col_index.get(n, -1)
-            if i >= 0:
-                found = True
-                coll = table.columns[i].collation
-                if coll is not None and coll.lower() != "binary":
-                    return True
-        return not found  # (an alias, an outer query's column: not known here)
-
-    def _table(self, k):
-        """The schema table whose columns item ``k`` reads by its name after the
-        rewrite, else None."""
-        m = self.merges.get(k)
-        it = self.items[k][0]
-        if m is not None:
-            if m[2] is not None:
-                return None
-            return self.p.schema.table(m[0].from_.name)
-        if type(it) is TableRef and it.schema is None:
-            return self.p.schema.table(it.name)
-        return None
-
-
-def lone_copies(p, core, order_by, body, visible, arm):
+def lone_copies(p, core, order_by, body, visible):
     """(``core``, ``order_by``) with its one FROM item, a view or subquery over the core
     ``body`` (named ``visible``, or None), merged by copies of its expression columns
     (compiler/flatten.py's case, with expressions), or None when that does not apply:
@@ -518,9 +436,10 @@ def lone_copies(p, core, order_by, body, visible, arm):
     out = dataclasses.replace(core, columns=columns, from_=item, where=where,
                               group_by=copier.expr(core.group_by),
                               having=copier.expr(core.having),
-                              features=core.features | body.features)
+                              features=core.features | body.features | (
+                                  FEAT_COLLATE if copier.wrapped else 0))
     ob = copier.order_by(core, order_by)
-    if not rewritten_ok(p, out, ob, items, names, merges, copier, arm):
+    if not rewritten_ok(out, ob, copier.aliases):
         return None
     return out, ob
 

@@ -47,13 +47,12 @@ _AGGREGATES = frozenset(("count", "sum", "total", "avg", "min", "max", "group_co
 def flatten_from(p, core, order_by, views=()):
     """``core`` with its one view or subquery FROM item merged into it, or ``core`` itself
     when the rewrite does not apply (``views``: the views being flattened around it)."""
-    return flatten_lone(p, core, order_by, False, views)[0]
+    return flatten_lone(p, core, order_by, views)[0]
 
 
-def flatten_lone(p, core, order_by, arm, views=()):
-    """(``core``, ``order_by``) with its one view or subquery FROM item merged into them
-    (``arm``: ``core`` is an arm of a compound SELECT), or themselves when the rewrite
-    does not apply. An item whose result columns are expressions of its table's columns
+def flatten_lone(p, core, order_by, views=()):
+    """(``core``, ``order_by``) with its one view or subquery FROM item merged into them,
+    or themselves when the rewrite does not apply. An item whose result columns are expressions of its table's columns
     is merged by copies of them (compiler/flatsubst.py)."""
     item = core.from_
     view = None
@@ -83,7 +82,7 @@ def flatten_lone(p, core, order_by, arm, views=()):
                 body.from_) is TableRef and _rebound(p, view, body.from_.name)):
             return core, order_by
         from sqlengine.compiler.flatsubst import lone_copies
-        out = lone_copies(p, core, order_by, body, visible, arm)
+        out = lone_copies(p, core, order_by, body, visible)
         return (core, order_by) if out is None else out
     if not _outer_reads_only(core, order_by, names, visible):
         return core, order_by

@@ -806,7 +806,7 @@ def _resolve_order_by(p, order_by, cols, scope, arms=None, names=None):
         e = term.expr
         coll = None
         inner = e
-        while isinstance(inner, Collate):
+        while isinstance(inner, Collate) and not inner.implicit:  # (a copy's: flatsubst.py)
             coll = inner.collation if coll is None else coll
             inner = inner.expr
         idx = None
@@ -1046,9 +1046,9 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         p.unused_values.pop(id(core), None) if p.unused_values else None)
     f = core.from_
     if type(f) is SubqueryRef or type(f) is TableRef and p.schema.views:
-        core, order_by = flatten_lone(p, core, order_by, compound_arm)  # (to merge?)
+        core, order_by = flatten_lone(p, core, order_by)  # (to merge?)
     elif type(f) is Join and _joins_subquery(f, p.schema.views):
-        core, order_by = flatten_join(p, core, order_by, compound_arm)  # (in a join)
+        core, order_by = flatten_join(p, core, order_by)  # (in a join)
     if unused is not None:  # (what only they name of a FROM subquery: unused too)
         if p.uncoded_results is None:
             p.uncoded_results = {}
@@ -1105,7 +1105,7 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         group_by = []
         for g in group_terms:
             inner = g
-            while isinstance(inner, Collate):
+            while isinstance(inner, Collate) and not inner.implicit:
                 inner = inner.expr
             k = term_number(inner)
             if k is not None:

@@ -245,9 +245,16 @@ class Cast:
 
 @dataclass(slots=True)
 class Collate:
+    """``expr COLLATE collation``. ``implicit``: a COLLATE the flattener wraps around a
+    copy of a subquery's column (compiler/flatsubst.py; SQLite's substExpr adds it and
+    clears its EP_Collate): it gives ``expr`` the column's collation where the copy's own
+    collation is asked for, as a column's is, but is no explicit COLLATE (it takes no
+    precedence in a comparison, and an expression above it carries none)."""
+
     expr: Expr
     collation: str
     pos: int = -1
+    implicit: bool = False
 
 
 @dataclass(slots=True)
