@@ -584,6 +584,20 @@ cdef class LoopBuilder:
         self.loops = out
         return out
 
+    cdef void add_function(self, int i, src, tuple vtab) except *:
+        """A table-valued function's one loop, as SQLite's whereLoopAddVirtual makes it
+        from xBestIndex's answer (``vtab``: rows out, run cost; tablefunc._cost): after
+        the sources its arguments read (``src.needs``), never an automatic index."""
+        cdef WhereLoop lp = new_loop(i, "scan")
+        lp.n_out = vtab[0]
+        lp.r_run = vtab[1]
+        needs = src.needs
+        if needs:
+            for k, s in enumerate(self.scope.sources):
+                if s in needs:
+                    lp.prereq |= 1ULL << k
+        self.add(lp)
+
     cdef void add_source(self, int i, src_) except *:
         cdef Source src = <Source>src_
         cdef unsigned long long bit = 1ULL << i
@@ -597,6 +611,11 @@ cdef class LoopBuilder:
         cdef int r_size, r_log, sz_tab, szi, k, ix_size, ix_log
         cdef bint covering
         cdef IndexLoops il
+        # (a plain Source is no table-valued function: only tablefunc's subclass has vtab)
+        vtab = None if type(src) is Source else getattr(src, "vtab", None)
+        if vtab is not None:
+            self.add_function(i, src, vtab)
+            return
         tl = self.terms_of(i)
         # output_adjust looks only at the terms that read this source
         if tl is self.wc.terms:

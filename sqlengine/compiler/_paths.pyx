@@ -120,9 +120,8 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
     if core is not None and _any_indexed(srcs):
         col_used = columns_used(scope, core, wc.masker)
     # the terms the loops are weighed by; not when the FROM order is fixed: under a RIGHT
-    # JOIN the unmatched rows come after the loops, and a table-valued function reading
-    # the tables to its left is refilled inside their loops (a LEFT JOIN's missing rows
-    # come inside its left tables' loops: it fixes no order, so its loops may be weighed)
+    # JOIN the unmatched rows come after the loops (a LEFT JOIN's missing rows come inside
+    # its left tables' loops: it fixes no order, so its loops may be weighed)
     cdef list ord_obs = obs if order_by else dobs
     if fixed:
         ord_obs = None
@@ -314,16 +313,13 @@ cdef bint _scan_only(Scope scope, WhereClause wc, table) except -1:
 
 
 cdef bint _fixed_order(srcs) except -1:
-    """Whether the FROM order must stay: a RIGHT JOIN, or a table-valued function reading
-    the tables to its left (its prologue refills it inside their loops). (A LEFT JOIN's
-    table comes after the tables to its left: the prerequisites of its loops say so.)"""
+    """Whether the FROM order must stay: a RIGHT JOIN. (A LEFT JOIN's table comes after
+    the tables to its left, and a table-valued function after the tables its arguments
+    read: the prerequisites of their loops say so.)"""
     cdef Source src
     for s in srcs:
         src = s
         if src.right or src.ltorj:
-            return True
-        # (only a table-valued function's source, a subclass, has a prologue)
-        if type(s) is not Source and getattr(s, "prologue", None) is not None:
             return True
     return False
 

@@ -545,6 +545,11 @@ cdef str _eqp_access(p, Level lv, bint covering):
     k = acc.kind
     scan = "SEARCH" if lv.minmax else "SCAN"
     if k == "scan":
+        # (a table-valued function's loop: SQLite's words for a virtual table's, with
+        # the idxNum of its xBestIndex, tablefunc._cost)
+        vtab = None if type(src) is Source else getattr(src, "vtab", None)
+        if vtab is not None:
+            return f"SCAN {name} VIRTUAL TABLE INDEX {vtab[2]}:"
         return f"{scan} {name}"
     if k == "rowid_eq":
         return f"SEARCH {name} USING INTEGER PRIMARY KEY (rowid=?)"
@@ -581,10 +586,11 @@ cdef int _open_loop(p, ProgramBuilder b, scope, Level lv) except -1:
     cur = src.cursor
     # (only a table-valued function's source, a subclass, has a prologue)
     prologue = None if type(src) is Source else getattr(src, "prologue", None)
+    if p.eqp and (src.is_table or src.cursor in p.eqp_names
+                  or type(src) is not Source and getattr(src, "vtab", None) is not None):
+        lv.eqp_addr = eqp_line(p, _eqp_text(p, lv, False))
     if prologue is not None:  # a correlated table-valued function computes its rows now
         prologue()
-    if p.eqp and (src.is_table or src.cursor in p.eqp_names):  # (a table-valued function: none)
-        lv.eqp_addr = eqp_line(p, _eqp_text(p, lv, False))
     lv.start = b.addr()
     cdef bint rev = acc.reverse
     cdef str kind = acc.kind  # (typed: its comparisons with literals test identity first)

@@ -1,6 +1,7 @@
 """A table-valued function's HIDDEN columns bound by WHERE / ON terms whose values are
 parameters (tablefunc.bind_hidden), compared with sqlite3: the same prepared statement run
-with several bindings, positional and named, and beside a join."""
+with several bindings, positional and named, beside a join (before the table its argument
+reads too) and in an ``IN (SELECT ...)``."""
 
 import sqlite3
 
@@ -30,6 +31,13 @@ CASES = [
      "ORDER BY 1, 2", [("$",), ("$.a",)]),
     ("SELECT s.name, p.name FROM sqlite_schema s LEFT JOIN pragma_table_info p "
      "ON p.arg = s.name AND p.schema = ? ORDER BY 1, 2", [("main",), ("temp",)]),
+    # (the function before the table its argument reads: the join puts it after)
+    ("SELECT s.name, p.name FROM pragma_table_info p, sqlite_schema s "
+     "WHERE p.arg = s.name AND s.name <> ? ORDER BY 1, 2", [("t",), ("u",)]),
+    ("SELECT j.key, j.value FROM json_each j JOIN d ON j.json = d.doc AND j.root = ? "
+     "ORDER BY 1, 2", [("$",), ("$.a",)]),
+    ("SELECT p.name FROM pragma_index_list p WHERE p.arg IN (SELECT name FROM "
+     "sqlite_schema WHERE name <> ?) ORDER BY 1", [("t",), ("u",)]),
 ]
 
 
