@@ -157,6 +157,7 @@ class _Auth:
         self.trigger = None  # (Table, trigger name) while inside a trigger body
         self.n_ignored = 0
         self.cte_active: set[str] = set()
+        self.view_active: set[str] = set()  # views being expanded (a circular one stops)
 
     # ---- the callback ----------------------------------------------------------------------
     def check(self, action, a1=None, a2=None, dbname=None) -> bool:
@@ -371,6 +372,10 @@ class _Auth:
             sources.append(src)
             return f
         view = self.schema.views.get(key)
+        if view is not None and key in self.view_active:
+            # a view reading itself: the compile reports "view v is circularly defined"
+            sources.append(_Source(f.alias or name, _view_columns(view)))
+            return f
         if view is not None:
             before = self.n_ignored
             sub = self.view_info(view)
@@ -412,10 +417,13 @@ class _Auth:
     def view_info(self, view):
         sel = copy.deepcopy(view.select)
         saved_ctes, self.ctes = self.ctes, []
+        low = view.name.lower()
+        self.view_active.add(low)
         try:
             info = self.resolve_select(sel, None, ctx=view.name)
         finally:
             self.ctes = saved_ctes
+            self.view_active.discard(low)
         info.ctx = view.name
         return info
 

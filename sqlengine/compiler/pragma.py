@@ -863,9 +863,14 @@ def pragma_rows(p, name, val, schema="main"):
     columns, as in SQLite)."""
     s = p.schema
     if name == "database_list":
-        if getattr(p.db, "temp_used", False):
-            return [(0, "main", _db_file(p)), (1, "temp", "")]
-        return [(0, "main", _db_file(p))]
+        rows = [(0, "main", _db_file(p))]
+        if getattr(p.db, "temp_used", False) or any(
+                att.name == "temp" for att in getattr(p.db, "attached", ())):
+            rows.append((1, "temp", ""))
+        # (the attached files, numbered from 2 in the order attached: also when a
+        # statement made before an ATTACH is compiled again, or pragma_database_list)
+        others = [att for att in getattr(p.db, "attached", ()) if att.name != "temp"]
+        return rows + [(i + 2, att.name, att.path) for i, att in enumerate(others)]
     if name == "collation_list":
         return list(enumerate(p.db.collations.listed()))
     if name == "table_list":
@@ -879,8 +884,6 @@ def pragma_rows(p, name, val, schema="main"):
         names = set(COLUMNS) | set(FLAGS) | set(CONSTANTS) | set(_META) | set(_NAMED) \
             | SETTINGS
         return [(n,) for n in sorted(names)]
-    if name == "database_list" and getattr(p.db, "temp_used", False):
-        return [(0, "main", _db_file(p)), (1, "temp", "")]
     if val is None:  # (no object named: the columns, no row)
         return []
     if schema == "temp":
