@@ -7,6 +7,9 @@ keyword is optional, as in SQLite) is computed with a queue, as SQLite does: the
 arms fill the queue, then each queued row, in turn, becomes the only row of the recursive
 reference while the recursive arms run, and every row they produce is queued and output.
 UNION keeps a set of the rows seen; LIMIT and OFFSET of the CTE apply to its output.
+Where SQLite materializes the CTE (MATERIALIZED, read twice, or not where it would run it as
+a co-routine) the rows output are stored with its columns' affinities (select.TableDest),
+the queue keeping them as they are.
 
 This module emits code; it never runs it and never touches storage.
 """
@@ -172,9 +175,9 @@ def _arms(body, out):
     return out
 
 
-def cte_source(p, entry: CteEntry, alias, Source, materialize, outer=None):
-    """The FROM source of a reference to CTE ``entry``; ``outer``: the context of the
-    query reading it (select._source_for's)."""
+def cte_source(p, entry: CteEntry, alias, Source, materialize, outer=None, coroutine=False):
+    """The FROM source of a reference to CTE ``entry``; ``outer`` and ``coroutine``: the
+    context of the query reading it (select._source_for's)."""
     if entry.recursive_source is not None:
         src = entry.recursive_source
         _CurrentRow = _current_row_class(Source)
@@ -194,13 +197,16 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize, outer=None):
     try:
         sel = cte.select
         arms = _arms(sel.body, [])
+        # SQLite flattens a CTE like a subquery, or runs it as a co-routine, unless
+        # MATERIALIZED, or not NOT MATERIALIZED and read more than once
+        forced = cte.materialized is True or (cte.materialized is None and entry.uses > 1)
         if _references(sel, name) and len(arms) > 1 and any(
                 _from_references(arm, name) for _op, arm in arms):
-            src = _recursive(p, entry, sel, arms, alias, Source, _outer_cap(p, entry, outer))
+            # (materialized, its rows are stored with its columns' affinities)
+            typed = outer is not None and (forced or not coroutine)
+            src = _recursive(p, entry, sel, arms, alias, Source, _outer_cap(p, entry, outer),
+                             typed)
         else:
-            # SQLite flattens a CTE like a subquery unless MATERIALIZED, or not NOT
-            # MATERIALIZED and read more than once
-            forced = cte.materialized is True or (cte.materialized is None and entry.uses > 1)
             src = materialize(p, sel, alias or entry.name, None, entry.name, forced=forced,
                               names_as=cte.columns)
             if cte.columns:
@@ -272,9 +278,9 @@ def _fixed(x) -> bool:
     return t is A.Binary and _fixed(x.left) and _fixed(x.right)
 
 
-def _recursive(p, entry, sel, arms, alias, Source, cap=None):
+def _recursive(p, entry, sel, arms, alias, Source, cap=None, typed=False):
     from sqlengine.compiler.expr import code_expr
-    from sqlengine.compiler.select import CallbackDest, _dedupe, compile_select
+    from sqlengine.compiler.select import CallbackDest, _dedupe, compile_select, table_affinity
     b = p.b
     name = entry.name.lower()
     first_rec = next(k for k, (_op, arm) in enumerate(arms) if _from_references(arm, name))
@@ -339,6 +345,7 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None):
             b.emit(O.OP_MustBeInt, off, 0)
             b.emit(O.OP_OffsetLimit, creg, creg, off)
     state = {"n": None}
+    typed_addrs = []  # (typed: the MakeRecords of the rows output, given the affinities)
 
     def add_row(base, n):
         if state["n"] is None:
@@ -374,8 +381,12 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None):
         b.emit(O.OP_Insert, queue, rec, rid)
         if oreg is not None:
             b.emit(O.OP_IfPos, oreg, skip, 1)
+        out = rec
+        if typed:  # (the queue keeps the row as it is)
+            out = b.alloc_reg()
+            typed_addrs.append(b.emit(O.OP_MakeRecord, base, n, out))
         b.emit(O.OP_NewRowid, out_cur, rid)
-        b.emit(O.OP_Insert, out_cur, rec, rid)
+        b.emit(O.OP_Insert, out_cur, out, rid)
         if lreg is not None:
             b.emit(O.OP_DecrJumpZero, lreg, done)
         if creg is not None:
@@ -394,6 +405,7 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None):
                 f"table {entry.name} has {ncols} values for {len(entry.cte.columns)} columns")
         names = list(entry.cte.columns)
     names = _dedupe(names)
+    aff = table_affinity(info.affs) if typed else None
     if distinct:
         b.ops[seen_open] = [O.OP_OpenEphemeral, seen, ncols, 0,
                             SortSpec(ncols, [p.collation(c) for c in info.colls]), 0, None]
@@ -422,8 +434,12 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None):
         if oreg is not None:
             b.emit(O.OP_IfPos, oreg, out_done, 1)
         orid = b.alloc_reg()
+        out = rec
+        if aff is not None:  # (the row goes on to the recursive step as it is)
+            out = b.alloc_reg()
+            b.emit(O.OP_MakeRecord, cols, ncols, out, aff)
         b.emit(O.OP_NewRowid, out_cur, orid)
-        b.emit(O.OP_Insert, out_cur, rec, orid)
+        b.emit(O.OP_Insert, out_cur, out, orid)
         if lreg is not None:
             b.emit(O.OP_DecrJumpZero, lreg, done)
         if creg is not None:
@@ -446,6 +462,8 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None):
         eqp_close(p, step)
         eqp_close(p, line)
     p.eqp_names[out_cur] = alias or entry.name
+    for a in typed_addrs:
+        b.ops[a][4] = aff
     if order is not None:
         b.emit(O.OP_Goto, 0, top)
     else:

@@ -1058,13 +1058,14 @@ def _view_info(p, v, xinfo):
     SQLite's sqlite3ViewGetColumnNames. Its columns are named as a FROM view's (a name
     true or false is ``columnN``, a repeated one gets ``:N``: sqlite3ColumnsFromExprList)."""
     from sqlengine.compiler.cte import schema_scope
-    from sqlengine.compiler.select import _dedupe, result_info_only
+    from sqlengine.compiler.select import _dedupe, result_info_only, view_types
     with schema_scope(p, v):
         info = result_info_only(p, v.select)
     names = _dedupe(v.columns if v.columns else info.names)
+    decltypes = view_types(info, v.columns).decltypes
     rows = []
     for i, n in enumerate(names):
-        row = (i, n, _type_text(info.decltypes[i]), 0, None, 0)
+        row = (i, n, _type_text(decltypes[i]), 0, None, 0)
         if xinfo:
             row = row + (0,)
         rows.append(row)

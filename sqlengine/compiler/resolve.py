@@ -42,14 +42,24 @@ def check_star_column(sources, src, j):
                 f"ambiguous column name: {schema}.{src.name}.{src.columns[j]}")
 
 
-def subquery_rowid_null(db, sel, first, next_kind, right_of_left) -> bool:
+def coroutine_place(next_join) -> bool:
+    """Whether the first FROM item, followed by the join ``next_join`` (None when it is
+    alone), is where SQLite 3.40 runs a subquery, view or CTE as a co-routine (sqlite3Select:
+    the subquery is then sure to be the outer loop): alone, or followed by a LEFT or
+    CROSS JOIN (JT_OUTER|JT_CROSS; a RIGHT or FULL one puts it on the left of a RIGHT
+    JOIN, where it is not: the caller tests that). A MATERIALIZED CTE, or one read twice,
+    is materialized even there."""
+    return next_join is None or next_join.kind in ("LEFT", "CROSS")
+
+
+def subquery_rowid_null(db, sel, coroutine, right_of_left) -> bool:
     """Whether the rowid of a FROM subquery or view reads NULL in SQLite (3.40): it does
-    when the subquery is run as a co-routine (the first FROM item, alone or followed by
-    a LEFT or CROSS join) or flattened into the outer query (its rowid is replaced by
-    NULL); a subquery SQLite materializes numbers its rows 1, 2, ... The flattening test
-    is the main part of SQLite's: a plain SELECT with a FROM clause, no DISTINCT,
-    aggregate, LIMIT or window function, and not a join on the right of a LEFT JOIN."""
-    if first and next_kind in (None, "LEFT", "CROSS"):
+    when the subquery is run as a co-routine (``coroutine``: see ``coroutine_place``) or
+    flattened into the outer query (its rowid is replaced by NULL); a subquery SQLite
+    materializes numbers its rows 1, 2, ... The flattening test is the main part of
+    SQLite's: a plain SELECT with a FROM clause, no DISTINCT, aggregate, LIMIT or window
+    function, and not a join on the right of a LEFT JOIN."""
+    if coroutine:
         return True
     body = sel.body
     if sel.with_ is not None or type(body) is not A.SelectCore or sel.limit is not None:

@@ -24,10 +24,11 @@ from sqlengine.compiler._codegen import code_in_probe, emit_limited
 from sqlengine.compiler._resolve import ResultInfo, replace_node, result_column
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
                                         expr_affinity, expr_collation, expr_coll_seq,
-                                        check_star_column, subquery_rowid_null,
+                                        check_star_column, coroutine_place,
+                                        subquery_rowid_null,
                                         table_source, where_needs_row)
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
-from sqlengine.compiler.walk import expr_key
+from sqlengine.compiler.walk import expr_key, find_node
 from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.flatjoin import flatten_join
 from sqlengine.compiler.flatten import (ALL_COLUMNS, flatten_lone, unused_columns,
@@ -54,7 +55,7 @@ from sqlengine.sql.limits import MAX_COLUMN
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe._functable import FunctionTable
 from sqlengine.vdbe.opcodes import (
-    OP_Column, OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_IfNot, OP_Insert,
+    AFF_BLOB, AFF_NONE, OP_Column, OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_IfNot, OP_Insert,
     OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_NewRowid, OP_Next, OP_Noop, OP_NotFound,
     OP_Null, OP_Once, OP_OpenEphemeral,
     OP_ResultRow, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
@@ -134,11 +135,19 @@ class SetDest(Dest):
 
 class TableDest(Dest):
     """Rows into an ephemeral rowid table (FROM subqueries, UNION ALL parts); ``clear``
-    names the columns that lose a JSON subtype on the way (``subtype.subquery_clears``)."""
+    names the columns that lose a JSON subtype on the way (``subtype.subquery_clears``).
+    ``typed``: the rows are stored with their columns' affinities, as SQLite stores those
+    of a FROM subquery, view or CTE it materializes (its MakeRecord takes the affinity
+    string of the subquery's table, sqlite3TableAffinityStr); the affinities being known
+    once the SELECT is coded, its MakeRecords are noted and ``set_affinity`` patches them;
+    ``arms`` gets the affinities of each SELECT of a UNION ALL coded into it (SQLite
+    flattens no compound whose SELECTs differ in one: ``_flattened``)."""
 
-    def __init__(self, cursor, clear=None):
+    def __init__(self, cursor, clear=None, typed=False):
         self.cursor = cursor
         self.clear = clear
+        self.addrs = [] if typed else None
+        self.arms = [] if typed else None
 
     def emit(self, p, base, n):
         b = p.b
@@ -147,9 +156,29 @@ class TableDest(Dest):
             code_clear(p, base, n, self.clear)
         r = b.alloc_reg()
         rid = b.alloc_reg()
-        b.emit(OP_MakeRecord, base, n, r)
+        a = b.emit(OP_MakeRecord, base, n, r)
+        if self.addrs is not None:
+            self.addrs.append(a)
         b.emit(OP_NewRowid, self.cursor, rid)
         b.emit(OP_Insert, self.cursor, r, rid)
+
+    def set_affinity(self, p, affs):
+        """Give the rows stored the column affinities ``affs`` (a typed TableDest)."""
+        aff = table_affinity(affs)
+        if aff is not None:
+            ops = p.b.ops
+            for a in self.addrs:
+                ops[a][4] = aff
+
+
+def table_affinity(affs):
+    """SQLite's sqlite3TableAffinityStr for columns of affinities ``affs``, one letter a
+    column (the VM reads one for each: SQLite's leaves out those of no affinity or BLOB at
+    its end, which change nothing); None when no column has one that changes a value."""
+    for a in affs:
+        if a and a != AFF_NONE and a != AFF_BLOB:
+            return "".join([a or AFF_NONE for a in affs])
+    return None
 
 
 class CallbackDest(Dest):
@@ -264,9 +293,11 @@ def _flatten(f, out):
     return out
 
 
-def _source_for(p, item, scope, outer=None):
+def _source_for(p, item, scope, outer=None, coroutine=False):
     """The Source of one FROM item; ``outer`` = (core, ORDER BY, LIMIT, only item, right
-    of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do. The
+    of a LEFT JOIN) of the query reading it, for what SQLite's flattener would do;
+    ``coroutine``: the item is where SQLite runs a subquery as a co-routine (the first,
+    alone or followed by a LEFT or CROSS JOIN: ``resolve.coroutine_place``). The
     commonest item, a table named without a schema outside any WITH, is made by
     ``_select.plain_table_source``, or here in a view or trigger body, with INDEXED BY or
     of an attached database (the schema's table map read directly, as Schema.table does);
@@ -286,9 +317,9 @@ def _source_for(p, item, scope, outer=None):
                     # (a view or trigger body: its own database's table, cte.bound_object)
                     t = bound_object(p, name)
                     if t is None:  # (a view of that name there, else "no such table")
-                        return _any_source_for(p, item, scope, outer)
+                        return _any_source_for(p, item, scope, outer, coroutine)
                 return _table_item_source(p, item, name, t)
-    return _any_source_for(p, item, scope, outer)
+    return _any_source_for(p, item, scope, outer, coroutine)
 
 
 _TEMP_MASTER = ("sqlite_temp_master", "sqlite_temp_schema")
@@ -311,13 +342,16 @@ def _table_item_source(p, item, name, t):
     return src
 
 
-def _any_source_for(p, item, scope, outer):
+def _any_source_for(p, item, scope, outer, coroutine=False):
     def materialize(p, sel, name, col_names, plan_name, forced=False, early_names=True,
                     reads_outer=True, names_as=None):
         clear = None
+        typed = False  # (whether SQLite stores its rows with its columns' affinities)
+        compound = False  # (a UNION ALL the flattener takes unless its arms' affinities differ)
         if outer is not None:
             from sqlengine.compiler.resolve import subquery_flattens
             from sqlengine.compiler.subtype import subquery_clears
+            sel = _order_kept(p.db, sel, outer)
             flat = not forced and subquery_flattens(p.db, sel, *outer)
             clear = subquery_clears(p, sel, flat, outer[-1])
             plain = without_outer_aggregates(sel) if not flat and not forced else None
@@ -333,8 +367,11 @@ def _any_source_for(p, item, scope, outer):
                     p.unused_values[id(sel.body)] = unused
             # flattened on the right of a LEFT JOIN, its own FROM item lands there too
             p.left_flat = flat and outer[-1]
+            compound = merged and type(sel.body) is Compound
+            typed = (not merged or compound) and (forced or not coroutine) and not \
+                _merged_order(p.db, sel, outer)
         return _materialize(p, sel, name, col_names, plan_name, clear, early_names,
-                            scope if reads_outer else None)
+                            scope if reads_outer else None, typed, compound)
 
     if isinstance(item, TableRef):
         name = item.name
@@ -344,7 +381,8 @@ def _any_source_for(p, item, scope, outer):
             if entry is not None:
                 if item.indexed_by is not None:  # (SQLite quotes the name here)
                     raise OperationalError(f'no such index: "{item.indexed_by}"')
-                return cte_source(p, entry, item.alias, Source, materialize, outer)
+                return cte_source(p, entry, item.alias, Source, materialize, outer,
+                                  coroutine)
         if name.lower() in ("sqlite_temp_master", "sqlite_temp_schema") or (
                 item.schema is not None and item.schema.lower() == "temp" and
                 name.lower() in ("sqlite_master", "sqlite_schema")):
@@ -396,14 +434,16 @@ def _any_source_for(p, item, scope, outer):
 
 
 def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=True,
-                 scope=None):
+                 scope=None, typed=False, compound=False):
     """A FROM item's SELECT run once into an ephemeral table, the source that reads it;
     ``plan_name`` names it on its MATERIALIZE line (its loop's line gives ``name``, or
     ``plan_name`` for an unnamed subquery); ``early_names``: see ``Parse.early_names``
     (False for a view, whose columns SQLite names after resolving its body). ``scope``:
     that of the query whose FROM clause holds it, when it may read the queries around that
     one (not its sibling items, as SQLite resolves a FROM subquery with the outer name
-    context); one that does is filled again each time its query runs."""
+    context); one that does is filled again each time its query runs. ``typed``: its rows
+    are stored with its columns' affinities (see ``TableDest``), ``compound`` too: only if
+    SQLite does not flatten the UNION ALL it is (``_flattened``)."""
     b = p.b
     cur = b.alloc_cursor()
     once = b.new_label()
@@ -413,8 +453,9 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=Tru
     saved, p.early_names = p.early_names, early_names
     outer = scope.outer if scope is not None else None
     corr = FromLink([False]) if outer is not None else None
+    dest = TableDest(cur, clear, typed)
     try:
-        info = compile_select(p, sel, TableDest(cur, clear), outer, corr)
+        info = compile_select(p, sel, dest, outer, corr)
     finally:
         p.early_names = saved
         eqp_close(p, line)
@@ -430,12 +471,108 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=Tru
                 f"expected {len(col_names)} columns for '{name}' but got {len(names)}")
         names = list(col_names)
     names = _dedupe(names)
-    src = Source(name, cur, names, info.affs, info.colls, info.decltypes)
+    typ = view_types(info, col_names)
+    if typed and not (compound and _flattened(dest.arms)):
+        dest.set_affinity(p, typ.affs)
+    src = Source(name, cur, names, typ.affs, info.colls, typ.decltypes)
     src.refill = corr is not None and corr[0]
     src.row_est = _limit_est(sel.limit)
     if info.nested is not None:
         set_nested(src, info)
     return src
+
+
+def view_types(info, columns):
+    """The ResultInfo of a view's SELECT (``info``) that gives its columns their declared
+    types and affinities: with a column list (``columns``), SQLite 3.40 takes them from
+    the last SELECT of a compound (sqlite3ViewGetColumnNames hands the compound's
+    rightmost SELECT to sqlite3SelectAddColumnTypeAndCollation), else from the first."""
+    return info.rightmost() if columns else info
+
+
+def _flattened(arms):
+    """Whether SQLite 3.40 flattens a UNION ALL that ``resolve.subquery_flattens`` takes,
+    whose SELECTs' result columns have the affinities ``arms``: not when a column's differ
+    between two of them (flattenSubquery's restriction (17h),
+    compoundHasDifferentAffinities: the affinity of such a column is the first SELECT's)."""
+    first = arms[0]
+    for affs in arms[1:]:
+        if affs != first:
+            return False
+    return True
+
+
+def _order_kept(db, sel, outer):
+    """``sel``, a FROM item of the query of ``outer`` (see ``_source_for``), without its
+    ORDER BY where SQLite leaves it out as doing nothing (sqlite3Select, before flattening:
+    no LIMIT, the item in a join or under a query with an ORDER BY of its own, neither
+    query's result hanging on the order of its rows, ``order_hangs``, and no aggregate
+    subquery, which SQLite leaves whole). The order of its rows, which of equal rows a
+    UNION keeps and whether a compound merges sorted SELECTs go with it."""
+    if not sel.order_by or sel.limit is not None:
+        return sel
+    core, order_by, single = outer[0], outer[1], outer[3]
+    if single and not order_by:
+        return sel
+    last = sel.body
+    while type(last) is Compound:
+        last = last.right
+    if type(last) is SelectCore and (last.group_by or _calls_aggregate(db, last)):
+        return sel
+    if order_hangs(db, core, order_by):
+        return sel
+    return Select(sel.body, sel.with_, None, None, None, sel.pos)
+
+
+def _merged_order(db, sel, outer):
+    """Whether SQLite codes the compound ``sel``, a FROM item of the query of ``outer``
+    (see ``_source_for``), as a merge of its sorted arms (multiSelectOrderBy), which
+    stores its rows without their affinities: it has an ORDER BY that SQLite keeps, one
+    with a LIMIT, or of a lone FROM item under a query without ORDER BY, or under a query
+    whose result hangs on the order of its rows (``order_hangs``)."""
+    if type(sel.body) is not Compound or not sel.order_by:
+        return False
+    core, order_by, single = outer[0], outer[1], outer[3]
+    return sel.limit is not None or (single and not order_by) or order_hangs(
+        db, core, order_by)
+
+
+_ANY_ORDER = frozenset(("count", "min", "max"))
+
+
+def order_hangs(db, core, order_by):
+    """SQLite's SF_OrderByReqd of the query ``core`` (ORDER BY ``order_by``): it calls an
+    aggregate function whose result may hang on the order of its rows (SQLite's
+    SQLITE_FUNC_ANYORDER marks count, min and max only) or a window function."""
+    def hangs(e):
+        return type(e) is FunctionCall and (e.over is not None or (
+            e.name.lower() not in _ANY_ORDER
+            and db.is_aggregate(e.name, 0 if e.star else len(e.args))))
+    return _calls(core, order_by, hangs)
+
+
+def _calls_aggregate(db, core):
+    """Whether the SELECT ``core`` calls an aggregate or window function."""
+    def agg(e):
+        return type(e) is FunctionCall and (e.over is not None or db.is_aggregate(
+            e.name, 0 if e.star else len(e.args)))
+    return _calls(core, None, agg)
+
+
+def _calls(core, order_by, pred):
+    """Whether a function call of the result columns, HAVING or ``order_by`` of ``core``
+    satisfies ``pred``."""
+    if not core.features & FEAT_FUNCTION and not order_by:
+        return False
+    exprs = [rc.expr for rc in core.columns if type(rc) is ResultColumn]
+    if core.having is not None:
+        exprs.append(core.having)
+    if order_by:
+        exprs += [o.expr for o in order_by]
+    for e in exprs:
+        if find_node(e, pred) is not None:
+            return True
+    return False
 
 
 def _limit_est(limit):
@@ -530,21 +667,22 @@ def build_from(p, from_, scope, outer=None):
                 flat_side = False  # (SQLite runs that LEFT JOIN as an inner join)
             ctx = outer + (len(items) == 1, flat_side or left_flat)
         rowid_null = None
+        # (no co-routine on the left of a RIGHT JOIN: SQLite's JT_LTORJ test)
+        coroutine = level == 0 and last_right < 0 and coroutine_place(
+            items[1][1] if len(items) > 1 else None)
         if type(item) is SubqueryRef or (
                 type(item) is TableRef and item.name.lower() in p.schema.views):
-            nxt = items[level + 1][1] if level + 1 < len(items) else None
             sel = item.select if isinstance(item, SubqueryRef) else \
                 p.schema.views[item.name.lower()].select
-            # (no co-routine on the left of a RIGHT JOIN: SQLite's JT_LTORJ test)
-            rowid_null = side != "RIGHT" and subquery_rowid_null(
-                p.db, sel, level == 0 and last_right < 0, nxt.kind if nxt is not None else None,
-                bool(side))
+            rowid_null = side != "RIGHT" and subquery_rowid_null(p.db, sel, coroutine,
+                                                                 bool(side))
             if not rowid_null and outer is not None and last_right < 0 and not (
                     isinstance(item, SubqueryRef) and is_nested(item.select.body)):
                 item = _rowid_pushed(p, item, sel, _pushable_terms(outer[0], join),
                                      join is not None and join.kind == "LEFT")
         # (None: a table-valued function, called or named bare)
-        src = None if type(item) is TableFunctionRef else _source_for(p, item, scope, ctx)
+        src = None if type(item) is TableFunctionRef else _source_for(p, item, scope, ctx,
+                                                                       coroutine)
         if src is None:
             if pending is None:
                 pending = []
@@ -1253,7 +1391,20 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
         b.emit(OP_SorterNext, sorter, top)
         b.resolve(done)
     b.resolve(end)
+    if scope.sub_affs is not None:
+        _subquery_affinities(info, cols, scope)
     return info
+
+
+def _subquery_affinities(info, cols, scope):
+    """Give the result columns of ``info`` that are scalar subqueries their affinity (that
+    of the subquery's column, known once it is coded: ``code_scalar_subquery``), as SQLite's
+    sqlite3ExprAffinity gives it a TK_SELECT; ``cols``: the result columns, ``scope``:
+    theirs."""
+    affs = info.affs
+    for i, c in enumerate(cols):
+        if type(_no_collate(c[0])) is A.Subquery:
+            affs[i] = expr_affinity(c[0], scope)
 
 
 def _no_collate(e):
@@ -1622,8 +1773,11 @@ def _code_compound(p, sel, dest, outer, corr, line):
     only_all = all(op == "UNION ALL" for op in ops)
     if only_all and not sel.order_by and sel.limit is None:
         info = None
+        typed = dest.arms if type(dest) is TableDest else None  # (see TableDest)
         for _op, arm in arms:
             i2 = _compile_arm(p, arm, dest, outer, corr, _op)
+            if typed is not None:
+                typed.append(i2.affs)
             if info is None:
                 info = i2
             elif len(i2.names) != len(info.names):
