@@ -54,7 +54,7 @@ from __future__ import annotations
 import dataclasses
 from functools import partial
 
-from sqlengine.compiler.flatsubst import (Copier, expr_columns, null_strict, outer_allows,
+from sqlengine.compiler.flatsubst import (Copier, expr_columns, null_row_guard, outer_allows,
                                           rewritten_ok)
 from sqlengine.compiler.flatten import (_bare_columns, _exported, _rebound, _star_listed,
                                         flatten_from)
@@ -108,13 +108,15 @@ def _flatten_join(p, core, order_by):
     if left and core.where is not None:
         items = [(it, _simplified(p, it, join, core.where)) for it, join in items]
     merges = {}
+    guards = {}  # item number -> null_row_guard's answer (on the right of a LEFT JOIN)
     for k, (it, join) in enumerate(items):
         if join is not None and join.kind == "LEFT" and core.distinct:
             continue
         m = _mergeable(p, it)
-        if m is not None and m[3] is not None and join is not None and join.kind == "LEFT" \
-                and not all(null_strict(p, e) for e, _n in m[3].values()):
-            continue  # (copies: see flatsubst.py)
+        if m is not None and m[3] is not None and join is not None and join.kind == "LEFT":
+            guards[k] = null_row_guard(p, m[0], m[3])
+            if guards[k] is None:
+                continue  # (copies: see flatsubst.py)
         if m is not None:
             merges[k] = m
     if not merges:
@@ -151,7 +153,7 @@ def _flatten_join(p, core, order_by):
         return core  # (``*`` leaves out a USING column of the right item: not ``name.*``)
     if all(m[3] is None for m in merges.values()):
         return _rewrite(p, core, items, names, merges, None)
-    copier = Copier(p, items, names, merges)
+    copier = Copier(p, items, names, merges, guards)
     out = _rewrite(p, core, items, names, merges, copier)
     ob = copier.order_by(core, order_by)
     if rewritten_ok(out, ob, copier.aliases):

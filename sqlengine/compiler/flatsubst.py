@@ -18,8 +18,10 @@ too):
   (a function that is not deterministic is called at each use of a copy, as in SQLite),
   and none a function call when the statement may make JSON (SQLite's copy of a call
   clears its JSON subtype: compiler/subtype.py);
-- on the right of a LEFT JOIN, each expression is NULL when its table's columns are (the
-  row padding an unmatched one: SQLite keeps its IF_NULL_ROW for the others);
+- on the right of a LEFT JOIN, each expression is NULL when its table's columns are (on
+  the row padding an unmatched one), or is guarded as SQLite's IF_NULL_ROW guards it
+  (null_row_guard: a CASE on the table's rowid), which an expression with an affinity
+  cannot be (a CASE has none);
 - the outer query has no subquery and no USING join, and writes an unqualified name of
   the item's columns only where no other item has that name (its ORDER BY's copies are
   made too, except in a bare term naming a result alias, which stays that alias), nor a
@@ -45,9 +47,10 @@ from sqlengine.compiler._resolve import collate_operands, has_explicit_collate
 from sqlengine.compiler.subtype import _is_call, _may_carry_json
 from sqlengine.compiler.truefalse import WORDS
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children
-from sqlengine.sql.ast import (FEAT_COLLATE, FEAT_WINDOW, Binary, Cast, Collate, Column,
-                               Compound, FunctionCall, InTable, Join, Param, Raise,
-                               ResultColumn, SelectCore, Star, SubqueryRef, TableRef, Unary)
+from sqlengine.sql.ast import (FEAT_COLLATE, FEAT_WINDOW, Binary, Case, Cast, Collate, Column,
+                               Compound, FunctionCall, InTable, IsNull, Join, Literal, Param,
+                               Raise, ResultColumn, SelectCore, Star, SubqueryRef, TableRef,
+                               Unary)
 from sqlengine.vdbe.functions import BUILTINS
 
 _SUBQUERIES = SUBQUERY_NODES + (InTable,)
@@ -136,6 +139,27 @@ def null_strict(p, e) -> bool:
         return p.db.functions.reg.find(e.name, n) is BUILTINS.find(e.name, n) and any(
             null_strict(p, a) for a in e.args)
     return False
+
+
+def null_row_guard(p, body, subst):
+    """How the copies of ``subst`` (the expr_columns of the core ``body``) on the right of
+    a LEFT JOIN are kept NULL on the row padding an unmatched one: "" when each is NULL
+    there anyway, else the rowid name (of ``body``'s table) that guards the others as
+    ``CASE WHEN <item>.<rowid> IS NULL THEN NULL ELSE <copy> END`` (SQLite's IF_NULL_ROW),
+    or None when one cannot be guarded so: it has an affinity (a column or CAST under its
+    COLLATE, which a CASE would lose), or the table has no rowid or no free name for it."""
+    guarded = [e for e, _n in subst.values() if not null_strict(p, e)]
+    if not guarded:
+        return ""
+    for e in guarded:
+        while type(e) is Collate:
+            e = e.expr
+        if type(e) is Column or type(e) is Cast:
+            return None
+    t = p.schema.table(body.from_.name)
+    if t.without_rowid:
+        return None
+    return next((r for r in ("rowid", "_rowid_", "oid") if r not in t.col_index), None)
 
 
 def outer_allows(p, core, order_by, items, names, merges, holds_subquery, outer_names):
@@ -230,8 +254,10 @@ class Copier:
     result columns as aliases and whether a copy was wrapped in an implicit COLLATE
     (``wrapped``: the rewritten core then holds a COLLATE, FEAT_COLLATE)."""
 
-    def __init__(self, p, items, names, merges):
+    def __init__(self, p, items, names, merges, guards=None):
         self.p = p
+        # lower-case item name -> the rowid name guarding its copies (null_row_guard)
+        self.guards = {names[k].lower(): r for k, r in (guards or {}).items() if r}
         self.by_name = {}  # lower-case item name -> (item name, columns, table)
         self.unq = {}  # lower-case column name -> (item name, columns) (None: two)
         for k, m in merges.items():
@@ -307,7 +333,10 @@ class Copier:
         if t is Column:
             return e
         self.wrapped = True
-        if t is Collate:
+        rowid = self.guards.get(name.lower()) if self.guards else None
+        if rowid and not null_strict(self.p, inner):  # (SQLite's IF_NULL_ROW)
+            e = Case(None, [(IsNull(Column(rowid, name)), Literal(None))], e)
+        elif t is Collate:
             return dataclasses.replace(e, implicit=True)
         return Collate(e, _collation(inner, table) or "BINARY", implicit=True)
 

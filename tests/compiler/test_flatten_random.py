@@ -51,11 +51,11 @@ OUTER_EXPRS = ["{e} + 1", "typeof({e})", "{e} || ''", "{e} collate nocase", "{e}
 
 
 def _subquery(r):
-    """(FROM item text, its column names, its known gap: None, "union" or "if_null_row":
-    see random_query) of a random view or subquery."""
+    """(FROM item text, its column names, whether it is a UNION ALL: see random_query)
+    of a random view or subquery."""
     if r.random() < 0.3:
         name = r.choice(sorted(VIEWS))
-        return name, VIEWS[name], {"vu": "union", "vj": "if_null_row"}.get(name)
+        return name, VIEWS[name], name == "vu"
     table = r.choice(sorted(COLUMNS))
     cols = COLUMNS[table]
     picked = r.sample(cols, r.randint(1, len(cols)))
@@ -75,25 +75,20 @@ def _subquery(r):
         sql += f" group by {r.choice(cols)}"
     elif shape == 3:
         sql += f" order by 1 limit {r.randint(1, 5)}"
-    gap = "union" if shape == 1 else "if_null_row" if "coalesce(" in body else None
-    return f"({sql})", names, gap
+    return f"({sql})", names, shape == 1
 
 
 def random_query(r):
     """(A random query over a view or subquery ``x`` joined to a table ``o``, whether it
-    has a shape README's Known gaps lists: a UNION ALL subquery or view (not merged here;
-    its rows lack the affinities sqlite3's materialized rows get), or on the right of a
-    LEFT JOIN a view over a join or a copy SQLite would wrap in IF_NULL_ROW (a column
-    that is not NULL on the NULL row), which are materialized here)."""
-    item, cols, gap = _subquery(r)
+    has a shape README's Known gaps lists: a UNION ALL subquery or view, not merged here,
+    whose rows lack the affinities sqlite3's materialized rows get)."""
+    item, cols, known = _subquery(r)
     other = r.choice(sorted(COLUMNS))
     ocols = COLUMNS[other]
     join = r.choice(["join", "left join", ",", "join", "left join"])
     sides = [f"{item} as x", f"{other} as o"]
     if r.random() < 0.5:
         sides.reverse()
-    known = gap == "union" or gap is not None and join == "left join" \
-        and sides[1].startswith(item)
     on = f"x.{r.choice(cols)} = o.{r.choice(ocols)}"
     where = []
     if join == ",":

@@ -77,3 +77,15 @@ SELECT u.c, x.cn FROM u LEFT JOIN vc AS x ON x.a = u.c WHERE x.cn = 1 ORDER BY 1
 SELECT u.c, x.cn FROM u LEFT JOIN vc AS x ON x.a = u.c WHERE x.cn IS NULL ORDER BY 1;
 SELECT typeof(x.x0), x.x0 FROM (SELECT a + 0.5 AS x0 FROM t) AS x JOIN u ON x.x0 > u.c ORDER BY 2, 1 LIMIT 3;
 SELECT x.bb, x.bb = 'x', x.bb = 'X' FROM vc AS x JOIN u ON x.a = u.c ORDER BY 1;
+-- on the right of a LEFT JOIN, a copy that is not NULL on the NULL row is guarded as
+-- SQLite's IF_NULL_ROW guards it (CASE WHEN x.rowid IS NULL THEN NULL ELSE copy END)
+CREATE VIEW vn AS SELECT a, coalesce(b, 'none') AS cb, 7 AS seven, b IS NULL AS bn, ifnull(c, 0) + 1 AS c1 FROM t;
+SELECT u.c, x.cb, x.seven, x.bn, x.c1 FROM u LEFT JOIN vn AS x ON x.a = u.c ORDER BY 1, 2;
+SELECT u.c, typeof(x.cb), typeof(x.seven), x.seven IS NULL FROM u LEFT JOIN vn AS x ON x.a = u.c ORDER BY 1, 2;
+SELECT u.c FROM u LEFT JOIN vn AS x ON x.a = u.c WHERE x.seven IS NULL ORDER BY 1;
+SELECT x.cb, count(*) FROM u LEFT JOIN vn AS x ON x.a = u.c GROUP BY x.cb ORDER BY 1;
+SELECT u.c, x.k FROM u LEFT JOIN (SELECT coalesce(b, 'n') COLLATE NOCASE AS k, a FROM t) AS x ON x.a = u.c WHERE x.k = 'X' OR x.k IS NULL ORDER BY 1, 2;
+SELECT u.c, x.k FROM u LEFT JOIN (SELECT 'X' AS k, a FROM t) AS x ON x.a = u.c AND x.k = 'X' ORDER BY 1, 2;
+CREATE TABLE r(rowid, a);
+INSERT INTO r VALUES (NULL, 1), (5, 2);
+SELECT u.c, x.k FROM u LEFT JOIN (SELECT coalesce(rowid, 9) AS k, a FROM r) AS x ON x.a = u.c ORDER BY 1, 2;
