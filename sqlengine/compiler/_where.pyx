@@ -27,7 +27,7 @@ from sqlengine.vdbe._values cimport comparison_affinity
 from sqlengine.compiler import rightjoin
 from sqlengine.compiler.explain import eqp_line, eqp_set
 from sqlengine.compiler.plan_terms import PINNED
-from sqlengine.compiler.resolve import ColRef
+from sqlengine.compiler.resolve import ColRef, CoroutineSource
 from sqlengine.errors import OperationalError
 from sqlengine.sql.ast import Between, Binary, InList
 from sqlengine.storage import KeyInfo
@@ -44,11 +44,13 @@ cdef object T_Binary = Binary
 cdef object T_InList = InList
 cdef str C_AFF_BLOB = AFF_BLOB
 cdef object where_level = rightjoin.where_level
+cdef object T_CoroutineSource = CoroutineSource
 
 cdef int OP_Affinity = O.OP_Affinity
 cdef int OP_Column = O.OP_Column
 cdef int OP_Copy = O.OP_Copy
 cdef int OP_Goto = O.OP_Goto
+cdef int OP_EndCoroutine = O.OP_EndCoroutine
 cdef int OP_IdxGE = O.OP_IdxGE
 cdef int OP_IdxGT = O.OP_IdxGT
 cdef int OP_IdxInsert = O.OP_IdxInsert
@@ -58,6 +60,7 @@ cdef int OP_IdxRowid = O.OP_IdxRowid
 cdef int OP_IfNullJump = O.OP_IfNullJump
 cdef int OP_IfNullRow = O.OP_IfNullRow
 cdef int OP_IfPos = O.OP_IfPos
+cdef int OP_InitCoroutine = O.OP_InitCoroutine
 cdef int OP_Integer = O.OP_Integer
 cdef int OP_IsNull = O.OP_IsNull
 cdef int OP_Last = O.OP_Last
@@ -78,6 +81,7 @@ cdef int OP_SeekGT = O.OP_SeekGT
 cdef int OP_SeekLE = O.OP_SeekLE
 cdef int OP_SeekLT = O.OP_SeekLT
 cdef int OP_SeekRowid = O.OP_SeekRowid
+cdef int OP_Yield = O.OP_Yield
 
 
 # ---- cursors on tables and indexes ---------------------------------------------------------
@@ -594,7 +598,12 @@ cdef int _open_loop(p, ProgramBuilder b, scope, Level lv) except -1:
     lv.start = b.addr()
     cdef bint rev = acc.reverse
     cdef str kind = acc.kind  # (typed: its comparisons with literals test identity first)
-    if kind == "scan":
+    if type(src) is T_CoroutineSource:  # (the outermost loop, always a scan)
+        if kind != "scan" or rev:
+            raise OperationalError("internal error: a co-routine read but by a scan")
+        b.emit(OP_InitCoroutine, src.co_reg, 0, src.co_entry)
+        lv.top = b.emit(OP_Yield, src.co_reg, lv.brk)
+    elif kind == "scan":
         b.emit(OP_Last if rev else OP_Rewind, cur, lv.brk)
         lv.top = b.addr()
     elif kind == "auto":
@@ -918,6 +927,31 @@ cdef bint _make_covering(p, ProgramBuilder b, Level lv) except -1:
     return True
 
 
+cdef int _read_yielded(ProgramBuilder b, Level lv) except -1:
+    """Turn the reads of a co-routine's cursor into reads of the registers it yields its
+    row in (SQLite's translateColumnToCopy): a column becomes a Copy of its register,
+    the rowid a NULL."""
+    src = lv.src
+    cdef int base = src.co_base
+    cdef tuple use
+    cdef Py_ssize_t a
+    cdef list p4 = b._p4
+    for use in b.cursor_uses(src.cursor, _CURSOR_OPS):
+        a = use[0]
+        if use[1] == OP_Column:
+            b._op[a] = OP_Copy
+            b._p1[a] = base + use[2]
+            b._p2[a] = b._p3[a]
+            b._p3[a] = 0
+        elif use[1] == OP_Rowid:
+            b._op[a] = OP_Null
+            b._p1[a] = 0
+        else:
+            raise OperationalError("internal error: a co-routine's row read as a table's")
+        p4[a] = None
+    return 0
+
+
 def where_end(p, WhereInfo info):
     """Close the loops ``where_begin`` opened (``where.where_end`` documents it)."""
     c_where_end(p, p.b, info)
@@ -956,7 +990,10 @@ cdef int c_where_end(p, ProgramBuilder b, WhereInfo info) except -1:
         acc = lv.access
         step = OP_Prev if acc.reverse else OP_Next
         kind = acc.kind
-        if kind == "scan" or kind == "rowid_range":
+        if type(src) is T_CoroutineSource:
+            b.emit(OP_Goto, 0, lv.top)
+            _read_yielded(b, lv)
+        elif kind == "scan" or kind == "rowid_range":
             b.emit(step, src.cursor, lv.top)
         elif kind == "index" or kind == "auto":
             b.emit(step, lv.icur, lv.top)

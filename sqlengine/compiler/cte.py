@@ -29,7 +29,7 @@ from sqlengine.vdbe.sorter import SortSpec
 
 
 class CteEntry:
-    __slots__ = ("name", "cte", "env", "recursive_source", "busy", "uses", "owner")
+    __slots__ = ("name", "cte", "env", "recursive_source", "busy", "uses")
 
     def __init__(self, name, cte):
         self.name = name
@@ -38,7 +38,6 @@ class CteEntry:
         self.recursive_source = None  # Source of the current row while the recursive arms compile
         self.busy = False
         self.uses = 1  # FROM items naming it in the statement (SQLite materializes at 2)
-        self.owner = None  # the statement whose WITH clause defines it
 
 
 def push_with(p, with_: A.With, owner=None):
@@ -54,7 +53,6 @@ def push_with(p, with_: A.With, owner=None):
         if key in frame:
             raise OperationalError(f"duplicate WITH table name: {cte.name}")
         e = CteEntry(cte.name, cte)
-        e.owner = owner
         if owner is not None:
             e.uses = sum(_references(c, key) for c in iter_children(owner)
                          if c is not with_) + sum(
@@ -204,7 +202,7 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize, outer=None, corou
                 _from_references(arm, name) for _op, arm in arms):
             # (materialized, its rows are stored with its columns' affinities)
             typed = outer is not None and (forced or not coroutine)
-            src = _recursive(p, entry, sel, arms, alias, Source, _outer_cap(p, entry, outer),
+            src = _recursive(p, entry, sel, arms, alias, Source, coroutine and not forced,
                              typed)
         else:
             src = materialize(p, sel, alias or entry.name, None, entry.name, forced=forced,
@@ -213,74 +211,25 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize, outer=None, corou
                 if len(cte.columns) != len(src.columns):
                     raise OperationalError(f"table {entry.name} has {len(src.columns)} "
                                            f"values for {len(cte.columns)} columns")
-                from sqlengine.compiler.select import _dedupe
-                refill = src.refill
-                src = Source(src.name, src.cursor, _dedupe(list(cte.columns)), src.affs,
-                             src.colls, src.decltypes)
-                src.refill = refill
+                from sqlengine.compiler.select import _dedupe, renamed_source
+                src = renamed_source(src, _dedupe(list(cte.columns)))
     finally:
         entry.busy = False
         p.ctes = saved
     return src
 
 
-def _outer_cap(p, entry, outer):
-    """(LIMIT, OFFSET) of the query reading the recursive CTE ``entry`` when that query
-    only passes the CTE's rows on (the CTE its lone FROM item, no WHERE, GROUP BY,
-    DISTINCT, ORDER BY, window or aggregate; a SELECT or an arm of a UNION ALL; a LIMIT
-    and OFFSET computed from literals and parameters), else None. SQLite runs a lone CTE
-    as a co-routine that is not resumed once that LIMIT is reached, so ``WITH RECURSIVE
-    c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c LIMIT 5`` ends:
-    filling the CTE stops after LIMIT + OFFSET rows here, the same rows."""
-    if outer is None or not outer[3]:
-        return None
-    core = outer[0]
-    if core.where is not None or core.group_by or core.having is not None or \
-            core.distinct or core.windows:
-        return None
-    sel = _select_of(entry.owner, core) if entry.owner is not None else None
-    if sel is None or sel.order_by:
-        return None
-    if sel.body is core:  # (a scalar subquery's LIMIT is 1: outer[2])
-        limit, offset = outer[2], sel.offset if outer[2] is sel.limit else None
-    else:  # an arm of a compound: the compound's LIMIT, for a UNION ALL only
-        limit, offset = sel.limit, sel.offset
-        if outer[2] is not None or any(op != "UNION ALL" for op, _a in _arms(sel.body, [])[1:]):
-            return None
-    if limit is None or not _fixed(limit) or offset is not None and not _fixed(offset):
-        return None
-    from sqlengine.compiler.window import has_window
-    if _has_aggregate(p, core) or has_window(core):
-        return None
-    return limit, offset
-
-
-def _select_of(node, core):
-    """The Select under ``node`` (itself included) whose body is ``core`` or a compound
-    with ``core`` as an arm, or None (a core the compiler made, as a flattening does)."""
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if type(x) is A.Select and any(arm is core for _op, arm in _arms(x.body, [])):
-            return x
-        stack.extend(iter_children(x))
-    return None
-
-
-def _fixed(x) -> bool:
-    """Whether ``x`` is computed from literals and parameters alone (its value is the same
-    however often it is computed)."""
-    t = type(x)
-    if t is A.Literal or t is A.Param:
-        return True
-    if t is A.Unary or t is A.Cast:
-        return _fixed(x.operand if t is A.Unary else x.expr)
-    return t is A.Binary and _fixed(x.left) and _fixed(x.right)
-
-
-def _recursive(p, entry, sel, arms, alias, Source, cap=None, typed=False):
+def _recursive(p, entry, sel, arms, alias, Source, coroutine=False, typed=False):
+    """The source of recursive CTE ``entry`` (``sel``, its ``arms``): SQLite's queue
+    (generateWithRecursiveQuery). Each row taken from the queue is output (OFFSET and
+    LIMIT count these), then the recursive arms run on it and queue what they make. The
+    rows output are stored in an ephemeral table, or with ``coroutine`` yielded one at a
+    time to the loop reading the CTE (so an unbounded recursion read under a LIMIT
+    ends, as in SQLite); ``typed``: stored with its columns' affinities (see
+    select.TableDest)."""
     from sqlengine.compiler.expr import code_expr
-    from sqlengine.compiler.select import CallbackDest, _dedupe, compile_select, table_affinity
+    from sqlengine.compiler.select import (CallbackDest, CoroutineDest, _dedupe,
+                                           compile_select, coroutine_source, table_affinity)
     b = p.b
     name = entry.name.lower()
     first_rec = next(k for k, (_op, arm) in enumerate(arms) if _from_references(arm, name))
@@ -316,10 +265,15 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None, typed=False):
     queue = b.alloc_cursor()
     current = b.alloc_cursor()
     seen = b.alloc_cursor() if distinct else None
-    once = b.new_label()
+    past = b.new_label()  # (after the code: where its Once or InitCoroutine goes)
     done = b.new_label()
-    b.emit(O.OP_Once, 0, once)
-    b.emit(O.OP_OpenEphemeral, out_cur, 0)
+    dest = None
+    if coroutine:
+        dest = CoroutineDest(b.alloc_reg())
+        start = b.emit(O.OP_InitCoroutine, dest.reg, past, b.addr() + 1)
+    else:
+        b.emit(O.OP_Once, 0, past)
+        b.emit(O.OP_OpenEphemeral, out_cur, 0)
     queue_open = b.emit(O.OP_OpenEphemeral, queue, 0)
     b.emit(O.OP_OpenEphemeral, current, 0)
     seen_open = b.emit(O.OP_Noop) if distinct else None
@@ -333,19 +287,7 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None, typed=False):
             oreg = b.alloc_reg()
             code_expr(p, None, sel.offset, oreg)
             b.emit(O.OP_MustBeInt, oreg, 0)
-    creg = None  # the rows the reading query takes at most (_outer_cap): -1 for all
-    if cap is not None:
-        creg = b.alloc_reg()
-        code_expr(p, None, cap[0], creg)
-        b.emit(O.OP_MustBeInt, creg, 0)
-        b.emit(O.OP_IfNot, creg, done, 0)
-        if cap[1] is not None:
-            off = b.alloc_reg()
-            code_expr(p, None, cap[1], off)
-            b.emit(O.OP_MustBeInt, off, 0)
-            b.emit(O.OP_OffsetLimit, creg, creg, off)
     state = {"n": None}
-    typed_addrs = []  # (typed: the MakeRecords of the rows output, given the affinities)
 
     def add_row(base, n):
         if state["n"] is None:
@@ -361,7 +303,6 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None, typed=False):
             b.emit(O.OP_Found, seen, skip, base, n)
             b.emit(O.OP_MakeRecord, base, n, rec)
             b.emit(O.OP_IdxInsert, seen, rec)
-        rid = b.alloc_reg()
         if order is not None:  # (a priority queue: the ORDER BY values, a sequence, the row)
             nk = len(order)
             key = b.alloc_reg(nk + 1 + n)
@@ -374,26 +315,14 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None, typed=False):
             b.emit(O.OP_Copy, base, key + nk + 1, n - 1)
             b.emit(O.OP_MakeRecord, key, nk + 1 + n, rec)
             b.emit(O.OP_IdxInsert, queue, rec)
-            b.resolve(skip)
-            return
-        b.emit(O.OP_MakeRecord, base, n, rec)
-        b.emit(O.OP_NewRowid, queue, rid)
-        b.emit(O.OP_Insert, queue, rec, rid)
-        if oreg is not None:
-            b.emit(O.OP_IfPos, oreg, skip, 1)
-        out = rec
-        if typed:  # (the queue keeps the row as it is)
-            out = b.alloc_reg()
-            typed_addrs.append(b.emit(O.OP_MakeRecord, base, n, out))
-        b.emit(O.OP_NewRowid, out_cur, rid)
-        b.emit(O.OP_Insert, out_cur, out, rid)
-        if lreg is not None:
-            b.emit(O.OP_DecrJumpZero, lreg, done)
-        if creg is not None:
-            b.emit(O.OP_DecrJumpZero, creg, done)
+        else:
+            rid = b.alloc_reg()
+            b.emit(O.OP_MakeRecord, base, n, rec)
+            b.emit(O.OP_NewRowid, queue, rid)
+            b.emit(O.OP_Insert, queue, rec, rid)
         b.resolve(skip)
 
-    line = eqp_open(p, f"MATERIALIZE {entry.name}")
+    line = eqp_open(p, f"{'CO-ROUTINE' if coroutine else 'MATERIALIZE'} {entry.name}")
     setup = eqp_open(p, "SETUP")
     info = compile_select(p, init_sel, CallbackDest(add_row), None)
     eqp_close(p, setup)
@@ -405,7 +334,6 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None, typed=False):
                 f"table {entry.name} has {ncols} values for {len(entry.cte.columns)} columns")
         names = list(entry.cte.columns)
     names = _dedupe(names)
-    aff = table_affinity(info.affs) if typed else None
     if distinct:
         b.ops[seen_open] = [O.OP_OpenEphemeral, seen, ncols, 0,
                             SortSpec(ncols, [p.collation(c) for c in info.colls]), 0, None]
@@ -428,23 +356,25 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None, typed=False):
         b.emit(O.OP_Column, queue, shift + i, cols + i)
     rec = b.alloc_reg()
     b.emit(O.OP_MakeRecord, cols, ncols, rec)
-    if order is not None:  # the row leaves the queue and is output (OFFSET, LIMIT)
+    if order is not None:  # the row leaves the queue
         b.emit(O.OP_Delete, queue, 0)
-        out_done = b.new_label()
-        if oreg is not None:
-            b.emit(O.OP_IfPos, oreg, out_done, 1)
+    out_done = b.new_label()  # the row is output (OFFSET and LIMIT count it)
+    if oreg is not None:
+        b.emit(O.OP_IfPos, oreg, out_done, 1)
+    if dest is not None:
+        dest.emit(p, cols, ncols)
+    else:
         orid = b.alloc_reg()
         out = rec
+        aff = table_affinity(info.affs) if typed else None
         if aff is not None:  # (the row goes on to the recursive step as it is)
             out = b.alloc_reg()
             b.emit(O.OP_MakeRecord, cols, ncols, out, aff)
         b.emit(O.OP_NewRowid, out_cur, orid)
         b.emit(O.OP_Insert, out_cur, out, orid)
-        if lreg is not None:
-            b.emit(O.OP_DecrJumpZero, lreg, done)
-        if creg is not None:
-            b.emit(O.OP_DecrJumpZero, creg, done)
-        b.resolve(out_done)
+    if lreg is not None:
+        b.emit(O.OP_DecrJumpZero, lreg, done)
+    b.resolve(out_done)
     b.emit(O.OP_ResetSorter, current)
     rid = b.alloc_reg()
     b.emit(O.OP_NewRowid, current, rid)
@@ -462,14 +392,16 @@ def _recursive(p, entry, sel, arms, alias, Source, cap=None, typed=False):
         eqp_close(p, step)
         eqp_close(p, line)
     p.eqp_names[out_cur] = alias or entry.name
-    for a in typed_addrs:
-        b.ops[a][4] = aff
     if order is not None:
         b.emit(O.OP_Goto, 0, top)
     else:
         b.emit(O.OP_Next, queue, top)
     b.resolve(done)
-    b.resolve(once)
+    if dest is not None:
+        b.emit(O.OP_EndCoroutine, dest.reg)
+    b.resolve(past)
+    if dest is not None:
+        return coroutine_source(b, alias or entry.name, out_cur, names, info, dest, start + 1)
     return Source(alias or entry.name, out_cur, names, info.affs, info.colls,
                   info.decltypes)
 

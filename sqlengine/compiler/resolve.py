@@ -42,6 +42,16 @@ def check_star_column(sources, src, j):
                 f"ambiguous column name: {schema}.{src.name}.{src.columns[j]}")
 
 
+class CoroutineSource(Source):
+    """The source of a FROM subquery, view or CTE run as a co-routine (``coroutine_place``)
+    instead of being stored: ``co_reg`` holds the co-routine's return address,
+    ``co_entry`` is its first instruction and ``co_base`` the first of the registers it
+    yields each row in. The loop over it (compiler/_where.pyx) starts it, takes each row
+    with Yield and reads its columns from those registers (SQLite's viaCoroutine)."""
+
+    changes_per_run = True  # (no automatic index over it: a row is gone once read)
+
+
 def coroutine_place(next_join) -> bool:
     """Whether the first FROM item, followed by the join ``next_join`` (None when it is
     alone), is where SQLite 3.40 runs a subquery, view or CTE as a co-routine (sqlite3Select:

@@ -22,8 +22,8 @@ from sqlengine.compiler import _codegen as _cg  # (C calls when compiled: select
 from sqlengine.compiler import _resolve as _res  # (the same)
 from sqlengine.compiler._codegen import code_in_probe, emit_limited
 from sqlengine.compiler._resolve import ResultInfo, replace_node, result_column
-from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, Scope, Source,
-                                        expr_affinity, expr_collation, expr_coll_seq,
+from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, CoroutineSource, Scope,
+                                        Source, expr_affinity, expr_collation, expr_coll_seq,
                                         check_star_column, coroutine_place,
                                         subquery_rowid_null,
                                         table_source, where_needs_row)
@@ -57,7 +57,7 @@ from sqlengine.vdbe._functable import FunctionTable
 from sqlengine.vdbe.opcodes import (
     AFF_BLOB, AFF_NONE, OP_Column, OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_IfNot, OP_Insert,
     OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_NewRowid, OP_Next, OP_Noop, OP_NotFound,
-    OP_Null, OP_Once, OP_OpenEphemeral,
+    OP_EndCoroutine, OP_InitCoroutine, OP_Null, OP_Once, OP_OpenEphemeral,
     OP_ResultRow, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
     OP_SorterInsert, OP_SorterNext, OP_SorterOpen, OP_SorterSort)
 from sqlengine.vdbe.sorter import SortSpec
@@ -179,6 +179,51 @@ def table_affinity(affs):
         if a and a != AFF_NONE and a != AFF_BLOB:
             return "".join([a or AFF_NONE for a in affs])
     return None
+
+
+class CoroutineDest(Dest):
+    """Rows of a FROM subquery run as a co-routine (SQLite's SRT_Coroutine): each row is
+    left in the registers of the first row coded (a later arm of a compound copies its
+    row there), then Yield hands it to the loop reading the co-routine (its return
+    address in ``reg``); ``clear``: as ``TableDest``'s."""
+
+    def __init__(self, reg, clear=None):
+        self.reg = reg
+        self.clear = clear
+        self.base = 0
+
+    def emit(self, p, base, n):
+        b = p.b
+        if self.clear is not None:
+            from sqlengine.compiler.subtype import code_clear
+            code_clear(p, base, n, self.clear)
+        if not self.base:
+            self.base = base
+        elif base != self.base:
+            b.emit(O.OP_Copy, base, self.base, n - 1)
+        b.emit(O.OP_Yield, self.reg, 0)
+
+    def row_base(self, b, n):
+        """The first register of the rows yielded (``n`` registers allocated when no
+        row was coded: the loop's reads need some)."""
+        if not self.base:
+            self.base = b.alloc_reg(n)
+        return self.base
+
+
+class LimitedDest(Dest):
+    """Rows to ``dest`` past the OFFSET counted down in ``oreg`` and under the LIMIT
+    counted down in ``lreg`` (``_limit_regs``'s), jumping to ``end`` at its last row."""
+
+    def __init__(self, dest, lreg, oreg, end):
+        self.dest = None if type(dest) is OutputDest else dest
+        self.lreg = lreg
+        self.oreg = oreg
+        self.end = end
+        self.stop_label = dest.stop_label
+
+    def emit(self, p, base, n):
+        emit_limited(p.b, p, self.dest, base, n, self.lreg, self.oreg, self.end)
 
 
 class CallbackDest(Dest):
@@ -345,6 +390,9 @@ def _table_item_source(p, item, name, t):
 def _any_source_for(p, item, scope, outer, coroutine=False):
     def materialize(p, sel, name, col_names, plan_name, forced=False, early_names=True,
                     reads_outer=True, names_as=None):
+        """The source of ``sel``: a co-routine where ``coroutine`` allows it and the
+        item is not ``forced`` to be stored (a MATERIALIZED CTE or one read twice),
+        else the ephemeral table it is stored in."""
         clear = None
         typed = False  # (whether SQLite stores its rows with its columns' affinities)
         compound = False  # (a UNION ALL the flattener takes unless its arms' affinities differ)
@@ -371,7 +419,8 @@ def _any_source_for(p, item, scope, outer, coroutine=False):
             typed = (not merged or compound) and (forced or not coroutine) and not \
                 _merged_order(p.db, sel, outer)
         return _materialize(p, sel, name, col_names, plan_name, clear, early_names,
-                            scope if reads_outer else None, typed, compound)
+                            scope if reads_outer else None, typed, compound,
+                            coroutine and not forced)
 
     if isinstance(item, TableRef):
         name = item.name
@@ -434,10 +483,13 @@ def _any_source_for(p, item, scope, outer, coroutine=False):
 
 
 def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=True,
-                 scope=None, typed=False, compound=False):
-    """A FROM item's SELECT run once into an ephemeral table, the source that reads it;
-    ``plan_name`` names it on its MATERIALIZE line (its loop's line gives ``name``, or
-    ``plan_name`` for an unnamed subquery); ``early_names``: see ``Parse.early_names``
+                 scope=None, typed=False, compound=False, coroutine=False):
+    """A FROM item's SELECT run once into an ephemeral table, the source that reads it,
+    or with ``coroutine`` coded as a co-routine the loop over it resumes for each row
+    (a ``CoroutineSource``: never stored, started by that loop only, so a query that
+    takes few of its rows, or none, computes no more); ``plan_name`` names it on its
+    MATERIALIZE or CO-ROUTINE line (its loop's line gives ``name``, or ``plan_name`` for
+    an unnamed subquery); ``early_names``: see ``Parse.early_names``
     (False for a view, whose columns SQLite names after resolving its body). ``scope``:
     that of the query whose FROM clause holds it, when it may read the queries around that
     one (not its sibling items, as SQLite resolves a FROM subquery with the outer name
@@ -446,24 +498,32 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=Tru
     SQLite does not flatten the UNION ALL it is (``_flattened``)."""
     b = p.b
     cur = b.alloc_cursor()
-    once = b.new_label()
-    once_addr = b.emit(OP_Once, 0, once)
-    b.emit(OP_OpenEphemeral, cur, 0)
-    line = eqp_open(p, f"MATERIALIZE {plan_name}")
+    done = b.new_label()
+    if coroutine:
+        dest = CoroutineDest(b.alloc_reg(), clear)
+        start = b.emit(OP_InitCoroutine, dest.reg, done, b.addr() + 1)
+        line = eqp_open(p, f"CO-ROUTINE {plan_name}")
+    else:
+        dest = TableDest(cur, clear, typed)
+        start = b.emit(OP_Once, 0, done)
+        b.emit(OP_OpenEphemeral, cur, 0)
+        line = eqp_open(p, f"MATERIALIZE {plan_name}")
     saved, p.early_names = p.early_names, early_names
     outer = scope.outer if scope is not None else None
     corr = FromLink([False]) if outer is not None else None
-    dest = TableDest(cur, clear, typed)
     try:
         info = compile_select(p, sel, dest, outer, corr)
     finally:
         p.early_names = saved
         eqp_close(p, line)
     if corr is not None and corr[0]:  # (it reads the enclosing query's row)
-        b.ops[once_addr] = [OP_Noop, 0, 0, 0, None, 0, None]
+        if not coroutine:
+            b.ops[start] = [OP_Noop, 0, 0, 0, None, 0, None]
         scope.mark_correlated(1)
     p.eqp_names[cur] = plan_name if name == "(subquery)" else name
-    b.resolve(once)
+    if coroutine:
+        b.emit(OP_EndCoroutine, dest.reg)
+    b.resolve(done)
     names = list(info.names)
     if col_names:
         if len(col_names) != len(names):
@@ -474,12 +534,34 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=Tru
     typ = view_types(info, col_names)
     if typed and not (compound and _flattened(dest.arms)):
         dest.set_affinity(p, typ.affs)
-    src = Source(name, cur, names, typ.affs, info.colls, typ.decltypes)
+    if coroutine:
+        src = coroutine_source(b, name, cur, names, typ, dest, start + 1)
+    else:
+        src = Source(name, cur, names, typ.affs, info.colls, typ.decltypes)
     src.refill = corr is not None and corr[0]
     src.row_est = _limit_est(sel.limit)
     if info.nested is not None:
         set_nested(src, info)
     return src
+
+
+def coroutine_source(b, name, cur, names, info, dest, entry):
+    """The ``CoroutineSource`` of a co-routine starting at ``entry`` that yields its rows
+    (columns ``names``, described by the ResultInfo ``info``) through ``dest``."""
+    src = CoroutineSource(name, cur, names, info.affs, info.colls, info.decltypes)
+    src.co_reg = dest.reg
+    src.co_entry = entry
+    src.co_base = dest.row_base(b, len(names))
+    return src
+
+
+def renamed_source(src, names):
+    """``src`` with its columns named ``names`` (a CTE's column list)."""
+    new = type(src)(src.name, src.cursor, names, src.affs, src.colls, src.decltypes)
+    new.refill = src.refill
+    if type(src) is CoroutineSource:
+        new.co_reg, new.co_entry, new.co_base = src.co_reg, src.co_entry, src.co_base
+    return new
 
 
 def view_types(info, columns):
@@ -1771,9 +1853,14 @@ def _code_compound(p, sel, dest, outer, corr, line):
     arms = _arms(sel.body, [])
     ops = [op for op, _ in arms[1:]]
     only_all = all(op == "UNION ALL" for op in ops)
-    if only_all and not sel.order_by and sel.limit is None:
+    if only_all and not sel.order_by:
         info = None
         typed = dest.arms if type(dest) is TableDest else None  # (see TableDest)
+        # each arm's rows go out as they come, counted against the LIMIT and OFFSET (as
+        # SQLite's multiSelect does: one that reads an unbounded co-routine ends)
+        end = b.new_label()
+        if sel.limit is not None:
+            dest = LimitedDest(dest, *_limit_regs(p, None, sel.limit, sel.offset, end), end)
         for _op, arm in arms:
             i2 = _compile_arm(p, arm, dest, outer, corr, _op)
             if typed is not None:
@@ -1782,6 +1869,7 @@ def _code_compound(p, sel, dest, outer, corr, line):
                 info = i2
             elif len(i2.names) != len(info.names):
                 raise _arity_error(_op)
+        b.resolve(end)
         info.last = i2.rightmost()
         return info
     # Accumulate into a transient store, then read it out in order.

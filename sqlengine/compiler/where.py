@@ -23,7 +23,9 @@ together (WHERE_DISTINCTBY), and ``WhereInfo.distinct`` tells what the loops do 
 
 Each level is coded from the planner's ``Access``: a full scan, a rowid lookup or range, an
 index seek on an equality prefix with an optional range (one loop per ``IN (list)`` among
-the equalities), or an automatic index built once. The terms a lookup enforces are not
+the equalities), or an automatic index built once; a FROM subquery run as a co-routine
+(resolve.CoroutineSource) is started at its loop and each row taken with Yield, the
+body's reads of its columns turned into copies of the registers it yields them in. The terms a lookup enforces are not
 tested again (SQLite's disableTerm). Once the body is coded, ``where_end`` drops the table
 lookup of an index loop whose every read of the table the index answers (a covering
 index), checking the whole program so far.

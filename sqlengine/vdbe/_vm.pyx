@@ -27,6 +27,7 @@ from cpython cimport array
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 from cpython.set cimport PySet_Discard
 from cpython.weakref cimport PyWeakref_GetObject
+from cpython.exc cimport PyErr_CheckSignals
 from weakref import ref as weakref_ref
 
 from sqlengine import errors as E
@@ -1360,7 +1361,10 @@ cdef class Vdbe:
 
     cdef long long _tick(self, long long nops) except -1:
         """interrupt() and the progress handler (sqlite3_progress_handler: called every N
-        instructions of a statement; a true result interrupts it)."""
+        instructions of a statement; a true result interrupts it). The Python signal
+        handlers run here first: a loop of compiled instructions alone (a co-routine's)
+        runs no Python code that would run them (the shell's Ctrl-C calls interrupt())."""
+        PyErr_CheckSignals()  # (raises what a handler raises)
         db = self.db
         if db._interrupted:
             db._interrupted = False

@@ -1,6 +1,6 @@
 """EXPLAIN QUERY PLAN trees of sqlengine against sqlite3's for many query shapes: the
 lines for subqueries (SCALAR / LIST, CORRELATED or not), FROM subqueries, views and CTEs
-(MATERIALIZE), recursive CTEs (SETUP / RECURSIVE STEP), compounds (COMPOUND QUERY,
+(MATERIALIZE, CO-ROUTINE), recursive CTEs (SETUP / RECURSIVE STEP), compounds (COMPOUND QUERY,
 LEFT-MOST SUBQUERY, UNION ALL, ... USING TEMP B-TREE), the temporary b-trees of GROUP BY,
 DISTINCT and ORDER BY, constant rows and LEFT JOINs, with sqlite3's wording, nesting and
 order (each row's parent is compared through the tree it draws, not its id).
@@ -60,6 +60,15 @@ SHAPES = [
     "with recursive c(n) as (select 1 union all select n + 1 from c where n < 3) "
     "select * from c, u where c.n = u.y",
     "select * from t left join (select x, y from u limit 5) s on s.y = t.a",
+    # the first FROM item, alone or before a LEFT or CROSS join: a co-routine
+    "select * from (select a, count(*) from t group by a) where a > 0",
+    "select * from v",
+    "select count(*) from (select distinct a from t)",
+    "select * from (select distinct a from t) cross join u",
+    "with recursive c(n) as (select 1 union all select n + 1 from c where n < 3) "
+    "select * from c",
+    "with c as (select a from t group by a) select * from c where a > 1",
+    "select * from (values(1),(2))",
     # compounds
     "select a from t union select x from u",
     "select a from t union all select x from u",

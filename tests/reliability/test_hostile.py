@@ -12,9 +12,24 @@ import sqlengine
 STEPS = 20_000     # progress callbacks (every 1,000 VM instructions) before an interrupt
 
 # an unbounded recursive CTE read under a LIMIT: SQLite's co-routine is not resumed once
-# the LIMIT is reached (it ends), where filling the whole CTE first never ended
+# the LIMIT is reached (it ends), where filling the whole CTE first never ended; whatever
+# the reading query does with the rows before its LIMIT (a WHERE, a LEFT or CROSS join)
 UNBOUNDED = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
 RECURSIVE_UNDER_LIMIT = [
+    UNBOUNDED + "SELECT x FROM c WHERE x % 2 = 0 LIMIT 5",
+    UNBOUNDED + "SELECT x FROM c WHERE x > 3 AND x IN (5, 9, 12) LIMIT 2",
+    UNBOUNDED + "SELECT x FROM c WHERE x > 7 LIMIT 3 OFFSET 2",
+    UNBOUNDED + "SELECT x, y FROM c LEFT JOIN (SELECT 2 AS y) ON x = y LIMIT 4",
+    UNBOUNDED + "SELECT x, y FROM c CROSS JOIN (SELECT 2 AS y UNION ALL SELECT 3) LIMIT 5",
+    UNBOUNDED + "SELECT (SELECT x FROM c WHERE x * x > 50)",
+    UNBOUNDED + "SELECT x FROM c WHERE x % 4 = 1 UNION ALL SELECT 0 LIMIT 4",
+    UNBOUNDED + "SELECT 1 WHERE EXISTS (SELECT x FROM c WHERE x = 30)",
+    UNBOUNDED + "SELECT x FROM c WHERE x % 2 = 0 LIMIT 3",
+    "WITH RECURSIVE c(x) AS NOT MATERIALIZED (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+    "SELECT x FROM c WHERE x % 5 = 0 LIMIT 3",
+    "SELECT * FROM (" + UNBOUNDED + "SELECT x FROM c) WHERE x % 3 = 0 LIMIT 3",
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c ORDER BY 1) "
+    "SELECT x FROM c WHERE x % 3 = 0 LIMIT 3",
     UNBOUNDED + "SELECT x FROM c LIMIT 5",
     UNBOUNDED + "SELECT x, x * 2 FROM c LIMIT 5 OFFSET 3",
     UNBOUNDED + "SELECT x FROM c LIMIT 0",
