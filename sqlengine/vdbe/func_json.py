@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from sqlengine.errors import OperationalError
 from sqlengine.vdbe import _values as V
+from sqlengine.vdbe.func_printf import MAX_LENGTH
 
 MAX_DEPTH = 2000
 
@@ -932,6 +933,15 @@ def json_tree(x, path=_NO_PATH) -> list:
 # -- aggregates ------------------------------------------------------------------------------------
 
 
+def _group_result(text):
+    """The JSON text a json_group_array/json_group_object makes, refused past
+    SQLITE_LIMIT_LENGTH bytes as SQLite's sqlite3_result_text does ('string or blob too
+    big'; only a text of more than a quarter of the limit in characters is measured)."""
+    if len(text) > MAX_LENGTH // 4 and V.utf8_length(text) > MAX_LENGTH:
+        raise V.too_big()
+    return JsonText(text)
+
+
 class JsonGroupArray:
     """json_group_array(X): a JSON array of the values (window inverse drops the oldest)."""
 
@@ -946,7 +956,7 @@ class JsonGroupArray:
         self.start += 1
 
     def value(self):
-        return JsonText("[" + ",".join(self.items[self.start:]) + "]")
+        return _group_result("[" + ",".join(self.items[self.start:]) + "]")
 
     finalize = value
 
@@ -967,7 +977,7 @@ class JsonGroupObject:
         self.start += 1
 
     def value(self):
-        return JsonText("{" + ",".join(self.items[self.start:]) + "}")
+        return _group_result("{" + ",".join(self.items[self.start:]) + "}")
 
     finalize = value
 
