@@ -126,6 +126,8 @@ cdef class Statement:
                 raise ProgrammingError("Cannot operate on a finalized statement.")
             if self.is_explain:
                 if self._explain_rows is None:
+                    if self.prog.schema_version != db.schema.version:
+                        self._recompile()  # (a pragma expired it: its plan may differ)
                     self._explain_rows = iter(db._explain(self))
                 return next(self._explain_rows, None)
             if self.prog.schema_version != db.schema.version:

@@ -438,12 +438,17 @@ cdef class LoopBuilder:
     cdef dict _op_memo  # id(Operand) -> op_info's answer, for this build only
     cdef dict _ops_by_src
     cdef list _terms_by_src
+    cdef object db  # the connection's Database (None: automatic indexes allowed)
+    cdef int auto_index  # PRAGMA automatic_index of db: -1 until asked
 
-    def __init__(self, scope, wc, col_used, allowed=None, ob_cols=None, hints=None):
-        self.init(scope, wc, col_used, allowed, ob_cols, hints)
+    def __init__(self, scope, wc, col_used, allowed=None, ob_cols=None, hints=None,
+                 db=None):
+        self.init(scope, wc, col_used, allowed, ob_cols, hints, db)
 
-    cdef void init(self, scope, wc, col_used, allowed, ob_cols, hints) except *:
+    cdef void init(self, scope, wc, col_used, allowed, ob_cols, hints, db) except *:
         self.scope = scope
+        self.db = db
+        self.auto_index = -1
         self.hints = hints or {}
         self.ob_cols = ob_cols or {}
         self.sort_idx = 0
@@ -452,6 +457,14 @@ cdef class LoopBuilder:
         self.loops = []
         self.allowed = allowed
         self._op_memo = {}
+
+    cdef bint auto_index_on(self) except -1:
+        """Whether automatic indexes may be weighed: PRAGMA automatic_index of the
+        connection (SQLite's SQLITE_AutoIndex flag), read once per build, and only for a
+        source that could have one."""
+        if self.auto_index < 0:
+            self.auto_index = self.db is None or bool(self.db.automatic_index)
+        return self.auto_index
 
     cdef tuple op_info(self, Operand o):
         """(comparison affinity, affinity of the column side, comparison collation name)
@@ -649,7 +662,7 @@ cdef class LoopBuilder:
         # tablefunc.py, subclasses, set it)
         if ((type(src) is Source or not getattr(src, "changes_per_run", False))
                 and hint is None and not src.right
-                and not without_rowid):
+                and not without_rowid and self.auto_index_on()):
             for o in ops:
                 if o.op != "=" or o.col < 0 and table is not None:
                     continue
@@ -822,11 +835,11 @@ cdef class LoopBuilder:
             self.add(lp)
 
 
-cpdef list build_loops(scope, wc, col_used, allowed, ob_cols, hints):
-    """``LoopBuilder(scope, wc, col_used, allowed, ob_cols, hints).build()``, called from C
-    (the path solver) without the calls' argument parsing."""
+cpdef list build_loops(scope, wc, col_used, allowed, ob_cols, hints, db):
+    """``LoopBuilder(scope, wc, col_used, allowed, ob_cols, hints, db).build()``, called
+    from C (the path solver) without the calls' argument parsing."""
     cdef LoopBuilder builder = LoopBuilder.__new__(LoopBuilder)
-    builder.init(scope, wc, col_used, allowed, ob_cols, hints)
+    builder.init(scope, wc, col_used, allowed, ob_cols, hints, db)
     return builder.c_build()
 
 

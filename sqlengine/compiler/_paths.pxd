@@ -5,7 +5,7 @@ from sqlengine.compiler._resolve cimport Scope
 from sqlengine.compiler._terms cimport WhereClause
 
 cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=*, limit=*, int group=*,
-                 distinct=*)
+                 distinct=*, db=*)
 
 
 # fields of a schema.Table read from its slot (``table_field``)

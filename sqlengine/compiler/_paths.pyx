@@ -78,12 +78,13 @@ cdef class SortCost:
 
 
 cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
-                 int group=0, distinct=None):
+                 int group=0, distinct=None, db=None):
     """The chosen WhereLoop of every level, outermost first, the number of leading
     ``order_by`` terms they deliver, the source indexes of the loops to run backwards
     for them, whether a GROUP BY (``group`` 2) also comes in its terms' directions, and
     what they do for the ``distinct`` terms (WhereInfo.distinct: 0, 1 equal rows come
-    together, 2 no two rows are equal) (``where.where_begin`` documents the arguments)."""
+    together, 2 no two rows are equal) (``where.where_begin`` documents the arguments;
+    ``db`` is the connection's Database, whose PRAGMA automatic_index the loops obey)."""
     cdef list srcs = scope.sources
     cdef int n = len(srcs)
     cdef WhereLoop lp
@@ -132,7 +133,7 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
             if t is not None:
                 ob_cols.setdefault((<tuple>t)[0], set()).add((<tuple>t)[1])
     hints = _index_hints(core, n) if core is not None else None
-    loops = build_loops(scope, wc, col_used, allowed, ob_cols, hints)
+    loops = build_loops(scope, wc, col_used, allowed, ob_cols, hints, db)
     cdef int n_row0 = 48 if scope.outer is not None else 0
     res = _solve(loops, n, n_row0, fixed, None)
     if res is None:  # cannot happen: a full scan has no prerequisites

@@ -217,7 +217,7 @@ cdef WhereInfo c_where_begin(p, ProgramBuilder b, Scope scope, where, left_on, e
     cdef WhereClause wc = new_where_clause(scope, exprs, left_on)
     info.on_right = _on_refers_right(wc.masker, srcs)
     chosen, n_ordered, backwards, sorted_, d_mode = plan(scope, wc, core, order_by, limit,
-                                                         group, distinct)
+                                                         group, distinct, p.db)
     info.n_ordered = n_ordered
     info.sorted = sorted_
     info.distinct = d_mode
