@@ -8,9 +8,11 @@ aux.NAME is compiled on that file's own Database, compiler/attach.py), with the 
 of the sqlite3 build this engine answers as (3.40.1 with SQLITE_SECURE_DELETE and a
 SQLITE_MAX_PAGE_COUNT of 1073741823). A name without a schema acts as SQLite's does:
 ``locking_mode`` and ``secure_delete`` set every database of the connection (and
-locking_mode the default a later ATTACH takes), the others main only. The settings are
-reported, not acted on: the pager holds no lock exclusively, writes no zeros over freed
-content and refuses no page past the maximum (README, Known gaps).
+locking_mode the default a later ATTACH takes), the others main only. ``max_page_count``,
+``secure_delete``, ``journal_size_limit`` and ``locking_mode`` are fields of the database's
+pager, which it and the b-tree obey (no page allocated past the maximum; freed cells and
+pages overwritten with zeros; a persisted journal cut to the limit at commit; locks kept
+after a transaction); the others are reported, not acted on (README, Known gaps).
 
 This module emits code; the values are read and set when the statement runs.
 """
@@ -21,6 +23,7 @@ import weakref
 
 from sqlengine.errors import OperationalError
 from sqlengine.sql.lexer import leading_hex
+from sqlengine.storage.pager import MAX_PAGE_COUNT, SECURE_DELETE
 from sqlengine.vdbe import opcodes as O
 
 SETTINGS = frozenset(("locking_mode", "secure_delete", "max_page_count", "cache_spill",
@@ -30,9 +33,7 @@ SETTINGS = frozenset(("locking_mode", "secure_delete", "max_page_count", "cache_
 # (those a database keeps, not the connection: the temp database's own before it is made)
 DB_SETTINGS = SETTINGS - {"optimize", "analysis_limit", "temp_store"}
 
-MAX_PAGE_COUNT = 1073741823  # (this build's SQLITE_MAX_PAGE_COUNT)
 _MAX_MAX = 0xFFFFFFFE  # (the most a setting can ask for)
-SECURE_DELETE = 1  # (SQLITE_SECURE_DELETE: on by default)
 DEFAULT_CACHE_SIZE = -2000
 _PAGE_EXTRA = 136  # (bytes a cached page carries besides its content, this 64-bit build's)
 _DEFAULT_CACHE_META = 3  # (BTREE_DEFAULT_CACHE_SIZE: header offset 48)
@@ -136,9 +137,10 @@ def _set_temp_store(db, store):
 
 def _journal_size_limit(db, n):
     """PRAGMA journal_size_limit[=n] of ``db`` (n None: a query)."""
+    pager = db.bt.pager
     if n is not None:
-        db.journal_size_limit = n
-    return getattr(db, "journal_size_limit", -1)
+        pager.journal_size_limit = n
+    return pager.journal_size_limit
 
 
 def _analysis_limit(db, n):
@@ -169,6 +171,7 @@ def _own_lock_mode(db, mode):
         return "exclusive"
     if mode is not None:
         db.lock_mode = mode
+        db.bt.pager.exclusive = mode == "exclusive"  # (the pager keeps its locks)
     return getattr(db, "lock_mode", "normal")
 
 
@@ -192,7 +195,7 @@ def attach_settings(db, adb):
     (and mark it attached: its pragmas come with its schema name)."""
     adb.attached_file = True
     _own_lock_mode(adb, getattr(db, "dflt_lock_mode", None))
-    adb.secure_delete = getattr(db, "secure_delete", SECURE_DELETE)
+    adb.bt.pager.secure_delete = db.bt.pager.secure_delete
     adb.query_only = db.query_only
     adb.main_db = weakref.ref(db)
 
@@ -203,7 +206,7 @@ def made_temp(db, adb):
     PRAGMA temp.NAME opens it in SQLite), the journal mode of where SQLite keeps it
     (temp_journal_unmade), the page size a PRAGMA page_size asked for (temp_page_size)
     and the connection's cache_spill flag."""
-    adb.secure_delete = getattr(db, "temp_secure_delete", SECURE_DELETE)
+    adb.bt.pager.secure_delete = getattr(db, "temp_secure_delete", SECURE_DELETE)
     adb.bt.set_page_size(temp_page_size(db))
     adb.temp_in_memory = _temp_in_memory(db)
     adb.temp_journal_mode = temp_journal_unmade(db)
@@ -283,19 +286,20 @@ def _secure_delete(db, flag, qualified):
     if flag >= 0:
         if not qualified:
             for att in getattr(db, "attached", ()):
-                att.db.secure_delete = flag
+                att.db.bt.pager.secure_delete = flag
             if getattr(db, "temp_used", False):  # (SQLite's temp b-tree is open)
                 db.temp_secure_delete = flag
-        db.secure_delete = flag
-    return getattr(db, "secure_delete", SECURE_DELETE)
+        db.bt.pager.secure_delete = flag
+    return db.bt.pager.secure_delete
 
 
 def _max_page_count(db, n):
     """PRAGMA max_page_count[=n]: n > 0 sets the maximum, never below the pages the
     database has (SQLite's OP_MaxPgcnt)."""
+    pager = db.bt.pager
     if n:
-        db.max_page_count = max(n, db.bt.page_count())
-    return getattr(db, "max_page_count", MAX_PAGE_COUNT)
+        pager.max_pgno = max(n, db.bt.page_count())
+    return pager.max_pgno
 
 
 def _cache_pages(db) -> int:

@@ -49,10 +49,10 @@ cdef class MemPage:
     cdef uint32_t right_child(self)
     cdef int content_start(self) except -1
     cdef int nfree(self) except -1
-    cdef int free_space(self, int start, int size) except -1
+    cdef int free_space(self, int start, int size, bint zero) except -1
     cdef int insert_cell_at(self, int i, bytes cell) except -1
     cdef int rebuild_with(self, int i, bytes cell) except -1
-    cdef int drop_cell(self, int i) except -1
+    cdef int drop_cell(self, int i, bint zero) except -1
     cdef int capacity(self, int ptype)
     cdef int build(self, list cells, int ptype, uint32_t rc) except -1
     cdef int build_from(self, unsigned char** ptrs, const int* sizes, int n, int ptype,

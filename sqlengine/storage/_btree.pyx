@@ -254,9 +254,10 @@ cdef class MemPage:
         self.free_bytes = total
         return total
 
-    cdef int free_space(self, int start, int size) except -1:
+    cdef int free_space(self, int start, int size, bint zero) except -1:
         """Return [start, start+size) to the page as a freeblock, merging neighbours
-        (SQLite's freeSpace). size >= 4."""
+        (SQLite's freeSpace), its bytes first overwritten with zeros when ``zero`` (PRAGMA
+        secure_delete ON or FAST). size >= 4."""
         cdef unsigned char* a = self.a
         cdef int hdr = self.hdr
         cdef int iptr = hdr + 1
@@ -265,6 +266,8 @@ cdef class MemPage:
         cdef int nfrag = 0
         cdef int guard = 0
         cdef int top, ptr_end
+        if zero:
+            memset(a + start, 0, size)
         while fb != 0 and fb < start:
             guard += 1
             if fb <= iptr or guard > self.usable // 4:
@@ -338,8 +341,8 @@ cdef class MemPage:
             _gather_free(&g)
         return 0
 
-    cdef int drop_cell(self, int i) except -1:
-        """Remove cell i in place (its bytes become free space)."""
+    cdef int drop_cell(self, int i, bint zero) except -1:
+        """Remove cell i in place (its bytes become free space, zeroed when ``zero``)."""
         cdef CellInfo info
         cdef int off = self.cell_offset(i)
         cdef int n = self.ncell
@@ -349,7 +352,7 @@ cdef class MemPage:
         if n == 1:
             self.build([], self.ptype, self.right_child())
             return 0
-        self.free_space(off, info.size if info.size >= 4 else 4)
+        self.free_space(off, info.size if info.size >= 4 else 4, zero)
         memmove(self.a + self.cell_ptr + 2 * i, self.a + self.cell_ptr + 2 * i + 2,
                 2 * (n - 1 - i))
         self.ncell = n - 1
@@ -1938,7 +1941,7 @@ cdef class BtCursor:
         self.free_cell_overflow(p, i)
         if p.leaf:
             self.mark_dirty(p)
-            p.drop_cell(i)
+            p.drop_cell(i, self.pager.secure_delete)
             if self.depth > 0 and self.underfull(p):
                 self.balance()
             elif i < p.ncell:
@@ -1989,7 +1992,7 @@ cdef class BtCursor:
                     memset(p.a + off + sz, 0, alloc - sz)
                 return 0
             if p.nfree() + old >= alloc + 2:
-                p.drop_cell(i)
+                p.drop_cell(i, self.pager.secure_delete)
                 p.insert_cell_at(i, cell)
                 self.balance()
                 return 0
@@ -2146,7 +2149,7 @@ cdef class BtCursor:
         if need > have + old_cost:
             return False
         for j in range(n - 1):
-            parent.drop_cell(first)
+            parent.drop_cell(first, self.pager.secure_delete)
         if first < parent.ncell:
             put4(parent.a + parent.cell_offset(first), lastpg)
         else:

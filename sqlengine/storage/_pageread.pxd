@@ -21,6 +21,10 @@ cdef class PagerState:
     cdef public object _last_header     # (header, file size, db_size, page_size) last parsed
     cdef public Py_ssize_t spill_limit  # dirty pages beyond which maybe_spill is called
     cdef public Py_ssize_t _next_shrink # cache size at which the eviction scan runs next
+    cdef public long long max_pgno      # PRAGMA max_page_count: no page is allocated past it
+    cdef public int secure_delete       # PRAGMA secure_delete: 0 off, 1 on, 2 fast
+    cdef public bint exclusive          # PRAGMA locking_mode = EXCLUSIVE: locks kept
+    cdef public bint kept_journal       # a DELETE journal exclusive mode kept on disk
 
 
 cdef bytearray read_page_data(object pager, Py_ssize_t pgno)

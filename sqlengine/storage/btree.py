@@ -18,7 +18,7 @@ from sqlengine import errors
 from sqlengine.storage import _btree
 from sqlengine.storage import format as fmt
 from sqlengine.storage._btree import BtCursor
-from sqlengine.storage.pager import Pager, corrupt, super_journal_commit
+from sqlengine.storage.pager import Pager, corrupt, full, super_journal_commit
 
 
 _unpack_u32 = struct.Struct(">I").unpack_from  # (buffer, offset) -> (big-endian 4 bytes,)
@@ -317,6 +317,8 @@ class Btree:
         pgno = p.db_size + 1
         if pgno == fmt.lock_byte_page(p.page_size):
             pgno += 1
+        if pgno > p.max_pgno:  # (PRAGMA max_page_count: SQLite's SQLITE_FULL)
+            raise full()
         p.db_size = pgno
         page = p.get(pgno)
         p.write(page)
@@ -347,6 +349,9 @@ class Btree:
                 _put4(tp.data, 8 + 4 * n, pgno)
                 _put4(tp.data, 4, n + 1)
                 tp.invalidate()
+                if p.secure_delete == 1:  # (PRAGMA secure_delete ON: SQLite's freePage2)
+                    p.write(page)
+                    page.data[:] = bytes(p.page_size)
                 page.invalidate()
                 return
         p.write(page)

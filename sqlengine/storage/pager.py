@@ -45,6 +45,8 @@ JOURNAL_MODES = ("delete", "truncate", "persist", "memory", "off")
 SECTOR_SIZE = 4096
 DEFAULT_CACHE_SIZE = -2000  # SQLITE_DEFAULT_CACHE_SIZE (KiB, being negative)
 STMT_SPILL_PAGES = 16             # savepoint page images kept in memory before a spill
+MAX_PAGE_COUNT = 1073741823       # SQLITE_MAX_PAGE_COUNT of the sqlite3 build answered as
+SECURE_DELETE = 1                 # SQLITE_SECURE_DELETE: secure_delete is on by default
 
 
 def corrupt(msg: str = "database disk image is malformed") -> errors.DatabaseError:
@@ -53,6 +55,10 @@ def corrupt(msg: str = "database disk image is malformed") -> errors.DatabaseErr
 
 def notadb() -> errors.DatabaseError:
     return errors.DatabaseError("file is not a database", code=errors.SQLITE_NOTADB)
+
+
+def full() -> errors.OperationalError:
+    return errors.OperationalError("database or disk is full", code=errors.SQLITE_FULL)
 
 
 def busy() -> errors.OperationalError:
@@ -92,6 +98,9 @@ class Pager(PagerState):
     # TRANS_READ while nVdbeRead > 1, so that their cursors read a file no one else can
     # change. A class default, set on a pager only for the length of that call.
     keep_read = False
+    # PRAGMA journal_size_limit: the bytes a persisted journal keeps after a commit (-1 no
+    # limit; 0 empties it). A class default, set on a pager only when it is set.
+    journal_size_limit = -1
 
     def __init__(self, path: str, vfs=None, page_factory=None):
         self.memory = path in ("", ":memory:")
@@ -133,6 +142,15 @@ class Pager(PagerState):
         self.stmt_file = None         # the statement journal: savepoint images spilled
         self.stmt_off = 0             # its used size
         self.stmt_mem = 0             # savepoint images held in memory since the last spill
+        self.max_pgno = MAX_PAGE_COUNT  # (PRAGMA max_page_count: btree.allocate_page)
+        self.secure_delete = SECURE_DELETE  # (PRAGMA secure_delete: the b-tree zeroes
+        # freed cells when set, and freed pages when 1)
+        # PRAGMA locking_mode = EXCLUSIVE: the locks a transaction took are kept when it
+        # ends (SHARED after a read, EXCLUSIVE from the start of a write), and a DELETE
+        # journal is kept as a PERSIST one (kept_journal), as SQLite's exclusiveMode; set
+        # back to False, the locks go (the kept journal deleted) at the next end_read
+        self.exclusive = False
+        self.kept_journal = False
         self._read_header_initial()
 
     # -- configuration --------------------------------------------------------------------
@@ -297,16 +315,25 @@ class Pager(PagerState):
         self.in_trans = 1
 
     def end_read(self) -> None:
-        """End the read transaction (drop every lock); with ``keep_read`` set, keep it open
-        holding SHARED, any stronger lock dropped."""
+        """End the read transaction (drop every lock, none in exclusive locking mode); with
+        ``keep_read`` set, keep it open holding SHARED, any stronger lock dropped."""
         if self.in_trans == 1:
             if self.keep_read:
-                if not self.memory:
+                if not self.memory and not self.exclusive:
                     self.file.unlock(SHARED)
                 return
             self.in_trans = 0
-            if not self.memory:
+            if not self.memory and not self.exclusive:
+                if self.kept_journal:
+                    self._drop_kept_journal()
                 self.file.unlock(NO_LOCK)
+
+    def _drop_kept_journal(self) -> None:
+        """Out of exclusive locking mode, the DELETE journal it kept is deleted as the
+        locks go (as in sqlite3; it was not hot: its header is zeroed)."""
+        self.kept_journal = False
+        if self.journal_mode == "delete" and self.vfs.exists(self.journal_path):
+            self.vfs.delete(self.journal_path)
 
     def begin_write(self, wait: bool | None = None, check=None) -> None:
         """Take RESERVED. ``wait`` (default: only when no read transaction was open) says
@@ -337,6 +364,12 @@ class Pager(PagerState):
                     check()
                 if not self.memory:
                     self._lock(RESERVED, wait=wait and was_reading, deadline=deadline)
+                    if self.exclusive:  # (exclusive locking mode: EXCLUSIVE at once)
+                        try:
+                            self._lock(EXCLUSIVE, deadline=deadline)
+                        except BaseException:
+                            self._unlock(SHARED)
+                            raise
                 break
             except errors.OperationalError as e:
                 if not was_reading:
@@ -575,19 +608,29 @@ class Pager(PagerState):
 
     def _finalize_journal(self) -> None:
         """End the journal's life for this transaction as the journal mode says: DELETE
-        unlinks it, TRUNCATE empties it, PERSIST zeroes its header (no longer hot)."""
+        unlinks it, TRUNCATE empties it, PERSIST zeroes its header (no longer hot) and cuts
+        it to PRAGMA journal_size_limit (empties it for a limit of 0)."""
         if self.jfile is None:
             return
         mode = self.journal_mode
+        if mode == "delete" and self.exclusive:
+            mode = "persist"  # (SQLite's pager_end_transaction in exclusive mode)
+            self.kept_journal = True
         if mode == "truncate":
             self.jfile.truncate(0)
             if self.synchronous >= 1:
                 self.jfile.sync()
             self.jfile.close()
         elif mode == "persist":
-            self.jfile.write(0, bytes(28))
+            limit = self.journal_size_limit
+            if limit == 0:  # (SQLite's zeroJournalHdr: an empty journal, not a zero header)
+                self.jfile.truncate(0)
+            else:
+                self.jfile.write(0, bytes(28))
             if self.synchronous >= 1:
                 self.jfile.sync()
+            if limit > 0 and self.jfile.size() > limit:
+                self.jfile.truncate(limit)
             self.jfile.close()
         else:
             jf, self.jfile = self.jfile, None
@@ -979,7 +1022,7 @@ def super_journal_commit(pagers: list, main) -> None:
         if not vfs.exists(name):
             break
     else:
-        raise errors.OperationalError("database or disk is full", code=errors.SQLITE_FULL)
+        raise full()
     f = vfs.open(name, "super_journal")
     try:
         body = b"".join(p.journal_path.encode("utf-8") + b"\0"
