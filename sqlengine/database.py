@@ -107,6 +107,7 @@ class Database:
     query_only = 0
     temp_store = 0  # (PRAGMA temp_store: compiler/pragma_settings.py)
     automatic_index = 1  # (PRAGMA automatic_index: the planner's, compiler/_loops.pyx)
+    reverse_unordered_selects = 0  # (compiler/_where.pyx)
     fk_dirty = None
     fk_stmt = None
     # statements a ROLLBACK stopped (_trip), whose next step raises "abort due to ROLLBACK";

@@ -182,6 +182,18 @@ cpdef index_key_info(p, idx, table):
 
 # ---- the loops -------------------------------------------------------------------------------
 
+# Whether a connection of this process has set PRAGMA reverse_unordered_selects: until
+# then no plan reads the flag (SQLite's SQLITE_ReverseOrder, read where no ORDER BY, GROUP
+# BY or DISTINCT asks for an order).
+cdef bint _reverse_set = False
+
+
+def note_reverse_order():
+    """PRAGMA reverse_unordered_selects was turned on: plans read the flag from now on."""
+    global _reverse_set
+    _reverse_set = True
+
+
 def where_begin(p, scope, where, left_on, extra_terms=(), core=None,
                 order_by=None, limit=None, open_cursors=True, minmax=False,
                 group=False, distinct=None):
@@ -218,6 +230,11 @@ cdef WhereInfo c_where_begin(p, ProgramBuilder b, Scope scope, where, left_on, e
     info.on_right = _on_refers_right(wc.masker, srcs)
     chosen, n_ordered, backwards, sorted_, d_mode = plan(scope, wc, core, order_by, limit,
                                                          group, distinct, p.db)
+    if (_reverse_set and not order_by and not group and (not distinct or d_mode == 2)
+            and p.db.reverse_unordered_selects):
+        # (SQLite's revMask = ALLBITS: every loop reversed but a co-routine's, which
+        # yields its rows in its own order)
+        backwards = tuple([i for i in range(n) if type(srcs[i]) is not T_CoroutineSource])
     info.n_ordered = n_ordered
     info.sorted = sorted_
     info.distinct = d_mode

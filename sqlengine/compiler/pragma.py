@@ -377,6 +377,9 @@ def compile_pragma(p, st: A.Pragma, dest=None):
                         set_query_only(db, on)
                     else:
                         setattr(db, attr, on)
+                    if attr == "reverse_unordered_selects" and on:
+                        from sqlengine.compiler._where import note_reverse_order
+                        note_reverse_order()
                     _expire_statements(db)
                 return None
             _emit_call(p, setflag, 0)
