@@ -38,7 +38,7 @@ cpdef tuple expr_coll_seq(e, scope)
 cpdef Scope new_scope(outer, corr)
 cpdef bint sees_words(scope) except -1
 cpdef dict result_aliases(columns)
-cpdef list result_columns(columns, scope, bint early_names)
+cpdef list result_columns(columns, scope, int naming)
 # (_select.pxd's plain_table_source makes the Source of a table FROM item with it)
 cdef Source _table_source(name, cursor, table)
 cpdef int clear_caches() except -1  # (context.pyx: once per statement, a C call)

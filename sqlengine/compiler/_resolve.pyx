@@ -1109,13 +1109,43 @@ cpdef dict result_aliases(columns):
     return out
 
 
-cpdef tuple result_column(rc, scope, bint early_names):
+# How a SELECT's result columns are named (Parse.naming): as a statement's result
+# (cursor.description: an expression by its text), as a FROM subquery's or CTE's columns
+# (SQLite names those before its names resolve: a name as written), or as a view's or
+# CREATE TABLE AS's (after they resolve). Both of the last skip COLLATE (and, resolved,
+# likely/unlikely/likelihood) before taking a column's name: sqlite3ColumnsFromExprList's
+# sqlite3ExprSkipCollateAndLikely.
+RESULT_NAMES = 0
+EARLY_NAMES = 1
+COLUMN_NAMES = 2
+cdef frozenset _UNLIKELY_ARITY = frozenset({("likely", 1), ("unlikely", 1), ("likelihood", 2)})
+
+
+cdef object _named_part(e, bint resolved):
+    """``e`` without its COLLATE operators and, when ``resolved``, its likely(),
+    unlikely() and likelihood() calls (SQLite's EP_Unlikely, set as names resolve): the
+    part whose name a subquery's, view's or CREATE AS's column takes."""
+    while True:
+        t = type(e)
+        if t is T_Collate:
+            e = slot(e, F_COLLATE_EXPR)
+        elif resolved and t is T_FunctionCall and \
+                (e.name.lower(), len(e.args)) in _UNLIKELY_ARITY:
+            e = e.args[0]
+        else:
+            return e
+
+
+cpdef tuple result_column(rc, scope, int naming):
     """(expression, name, declared type) of the result column ``rc`` (a ResultColumn, not
     a *): its alias, else for a column of this query's FROM items the column's name (as
-    written while ``early_names``: a FROM subquery or CTE body), else its text as written;
-    a column's declared type. A name that does not resolve is left to the coder."""
+    written when ``naming`` is EARLY_NAMES: a FROM subquery or CTE body; under COLLATE
+    too unless RESULT_NAMES, see ``_named_part``), else its text as written; a plain
+    column's declared type (a rowid's: INTEGER, SQLite's columnType). A name that does
+    not resolve is left to the coder."""
     cdef ColRef ref = None
     cdef Source src
+    cdef bint early = naming == EARLY_NAMES
     if type(rc) is T_ResultColumn:
         e = slot(rc, F_RC_EXPR)
         name = slot(rc, F_RC_ALIAS)
@@ -1123,9 +1153,12 @@ cpdef tuple result_column(rc, scope, bint early_names):
         e = rc.expr
         name = rc.alias
     decl = None
-    if type(e) is T_Column:
-        cname = slot(e, F_COL_NAME)
-        table = slot(e, F_COL_TABLE)
+    col = e
+    if naming and name is None and type(e) is not T_Column:
+        col = _named_part(e, naming == COLUMN_NAMES)
+    if type(col) is T_Column:
+        cname = slot(col, F_COL_NAME)
+        table = slot(col, F_COL_TABLE)
         try:
             r = lookup_name(scope, cname, table)
         except OperationalError:
@@ -1137,13 +1170,17 @@ cpdef tuple result_column(rc, scope, bint early_names):
             if type(ref) is T_CoalesceRef:  # (an expression: named as written)
                 name = name or cname
             elif ref.col >= 0:
-                decl = src.decltypes[ref.col]
-                if name is None and not early_names:
+                if col is e:
+                    decl = src.decltypes[ref.col]
+                if name is None and not early:
                     name = src.columns[ref.col]
-            elif name is None and not early_names:  # (early: the name as written)
-                name = "rowid" if src.ipk < 0 else src.columns[src.ipk]
-        if name is None and (ref is not None or not slot(e, F_COL_QUOTED)
-                             or table is not None or early_names):
+            else:  # (the rowid: the INTEGER PRIMARY KEY's declared type, else INTEGER)
+                if col is e:
+                    decl = "INTEGER" if src.ipk < 0 else src.decltypes[src.ipk]
+                if name is None and not early:  # (early: the name as written)
+                    name = "rowid" if src.ipk < 0 else src.columns[src.ipk]
+        if name is None and (ref is not None or not slot(col, F_COL_QUOTED)
+                             or table is not None or early):
             name = cname
     if name is None:  # an expression, or a double-quoted string: its text as written
         text = slot(rc, F_RC_TEXT) if type(rc) is T_ResultColumn else rc.text
@@ -1225,7 +1262,7 @@ cdef str _expand_star(star, Scope scope, list out):
     return None if found else f"no such table: {table}"
 
 
-cpdef list result_columns(columns, scope, bint early_names):
+cpdef list result_columns(columns, scope, int naming):
     """``result_column`` of each of ``columns`` (a SELECT's result list), a ``*`` or
     ``t.*`` expanded into its columns; None when one of them is a star over FROM items
     ``_plain_stars`` refuses (select._expand_columns expands those)."""
@@ -1242,7 +1279,7 @@ cpdef list result_columns(columns, scope, bint early_names):
         if type(rc) is T_Star:
             err = _expand_star(rc, <Scope>scope, out) or err
         else:
-            out.append(result_column(rc, scope, early_names))
+            out.append(result_column(rc, scope, naming))
     if err is not None:
         raise OperationalError(err)
     return out

@@ -32,9 +32,11 @@ cdef class Parse:
     # jumps to inside a trigger body
     cdef public object trigger_ctx, trigger_ignore
     cdef public object nested, halt_label
-    # True while a FROM subquery or CTE body compiles: SQLite names its columns before
-    # names resolve, so a double-quoted string keeps its bare name there (select.py)
-    cdef public object early_names
+    # How the SELECT compiling names its result columns (_resolve.RESULT_NAMES, or
+    # EARLY_NAMES while a FROM subquery or CTE body compiles: SQLite names its columns
+    # before names resolve, so a double-quoted string keeps its bare name there; or
+    # COLUMN_NAMES for a view's or CREATE TABLE AS's: select.py, _resolve.result_column)
+    cdef public object naming
     # True while a value SQLite never codes is coded (select.py: an EXISTS subquery's
     # result columns, a flattened subquery's unused ones): an aggregate that would be
     # "misuse of aggregate" there is NULL (expr.py)

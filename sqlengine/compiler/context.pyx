@@ -52,7 +52,7 @@ cdef class Parse:
         self.one_row_write = False
         self.ddl = False
         self.nested = 0
-        self.early_names = False
+        self.naming = 0  # (_resolve.RESULT_NAMES)
         self.values_unused = False
         self.eqp_parent = 0
         self.left_flat = False

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from sqlengine.compiler._resolve import EARLY_NAMES
 from sqlengine.compiler.attach import holder_name, table_db, view_db
 from sqlengine.compiler.explain import eqp_close, eqp_open
 from sqlengine.compiler.subtype import code_clear, recursive_clears
@@ -324,7 +325,11 @@ def _recursive(p, entry, sel, arms, alias, Source, coroutine=False, typed=False)
 
     line = eqp_open(p, f"{'CO-ROUTINE' if coroutine else 'MATERIALIZE'} {entry.name}")
     setup = eqp_open(p, "SETUP")
-    info = compile_select(p, init_sel, CallbackDest(add_row), None)
+    saved, p.naming = p.naming, EARLY_NAMES  # (named as a FROM subquery's columns)
+    try:
+        info = compile_select(p, init_sel, CallbackDest(add_row), None)
+    finally:
+        p.naming = saved
     eqp_close(p, setup)
     ncols = len(info.names)
     names = list(info.names)

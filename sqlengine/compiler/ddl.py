@@ -14,6 +14,7 @@ import re
 
 from sqlengine import errors as E
 from sqlengine import schema as S
+from sqlengine.compiler._resolve import COLUMN_NAMES
 from sqlengine.compiler import autoinc, selfref, strict
 from sqlengine.compiler.expr import code_column, code_expr, if_false
 from sqlengine.compiler.resolve import ColRef, Scope, Source
@@ -153,7 +154,7 @@ def _decl_of_affinity(aff):
 
 def _create_table_as(p, st, text):
     b = p.b
-    info = result_info_only(p, st.as_select)
+    info = result_info_only(p, st.as_select, naming=COLUMN_NAMES)
     names = []
     seen = set()
     for nm in columns_named(info.names):

@@ -43,7 +43,7 @@ from __future__ import annotations
 import dataclasses
 from functools import partial
 
-from sqlengine.compiler._resolve import collate_operands, has_explicit_collate
+from sqlengine.compiler._resolve import EARLY_NAMES, collate_operands, has_explicit_collate
 from sqlengine.compiler.subtype import _is_call, _may_carry_json
 from sqlengine.compiler.truefalse import WORDS
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children
@@ -62,6 +62,7 @@ _NULL_CALLS = frozenset(("abs", "length", "lower", "upper", "unicode", "sign", "
 # operators whose result is NULL when an operand is
 _STRICT = frozenset(("=", "==", "!=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%",
                      "||", "&", "|", "<<", ">>"))
+_UNLIKELY = frozenset(("likely", "unlikely", "likelihood"))  # (_resolve._named_part)
 
 
 def expr_columns(p, body):
@@ -83,13 +84,17 @@ def expr_columns(p, body):
     for rc in body.columns:
         if type(rc) is not ResultColumn:
             return None
-        e = rc.expr
-        name = rc.alias or (e.name if type(e) is Column else rc.text)
+        e = x = rc.expr
+        while type(x) is Collate:  # (named by the column under COLLATE: _resolve._named_part)
+            x = x.expr
+        name = rc.alias or (x.name if type(x) is Column else rc.text)
         key = name.lower()
         if not name or key in out or key in _ROWID_NAMES or key in WORDS:
             return None
         if not _copyable(p, e, own, columns) or _is_call(e) and _may_carry_json(p):
             return None  # (SQLite clears the JSON subtype of a call it copies)
+        if rc.alias is None and type(e) is FunctionCall and e.name.lower() in _UNLIKELY:
+            return None  # (a view names it by its argument, a subquery by its text)
         out[key] = (e, name)
     if body.where is not None and not _copyable(p, body.where, own, columns):
         return None
@@ -311,7 +316,7 @@ class Copier:
         if c is None:
             return rc
         hit = self.by_name[(e.table or self.unq[e.name.lower()]).lower()]
-        name = e.name if self.p.early_names else hit[1][e.name.lower()][1]
+        name = e.name if self.p.naming == EARLY_NAMES else hit[1][e.name.lower()][1]
         return self._named(c, name, hit[2])
 
     def star(self, k_name, columns, table):

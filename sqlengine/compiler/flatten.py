@@ -96,16 +96,17 @@ def flatten_lone(p, core, order_by, views=()):
     if p.flat_names is None:
         p.flat_names = {}
     p.flat_names[id(item)] = p.flat_names.get(id(table), table.alias or table.name)
-    columns = [c for rc in core.columns for c in _expand_star(rc, body, p.schema.table(
-        table.name))]
+    columns = [c for rc in core.columns for c in _expand_star(
+        rc, body, None if view is not None else p.schema.table(table.name))]
     return dataclasses.replace(core, columns=columns, from_=item, where=where,
                                features=core.features | body.features), order_by
 
 
 def _expand_star(rc, body, table):
     """The result columns ``rc`` stands for: a ``*`` the inner SELECT's columns, named as
-    the inner SELECT writes them (SQLite names a FROM subquery's columns before resolving
-    them: ``A`` for a column declared ``a``)."""
+    the inner SELECT writes them when ``table`` is given (SQLite names a FROM subquery's
+    columns before resolving them: ``A`` for a column declared ``a``), else (a view's,
+    named after they resolve) as the table declares them."""
     if type(rc) is ResultColumn:
         return [rc]
     return [ResultColumn(dataclasses.replace(c.expr), _written(c.expr.name, table),

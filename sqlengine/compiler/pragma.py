@@ -1060,10 +1060,11 @@ def _view_info(p, v, xinfo):
     body that no longer compiles (a table dropped under it) is the PRAGMA's error, as in
     SQLite's sqlite3ViewGetColumnNames. Its columns are named as a FROM view's (a name
     true or false is ``columnN``, a repeated one gets ``:N``: sqlite3ColumnsFromExprList)."""
+    from sqlengine.compiler._resolve import COLUMN_NAMES
     from sqlengine.compiler.cte import schema_scope
     from sqlengine.compiler.select import _dedupe, result_info_only, view_types
     with schema_scope(p, v):
-        info = result_info_only(p, v.select)
+        info = result_info_only(p, v.select, naming=COLUMN_NAMES)
     names = _dedupe(v.columns if v.columns else info.names)
     decltypes = view_types(info, v.columns).decltypes
     rows = []

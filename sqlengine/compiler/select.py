@@ -21,7 +21,8 @@ from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr,
 from sqlengine.compiler import _codegen as _cg  # (C calls when compiled: select.pxd)
 from sqlengine.compiler import _resolve as _res  # (the same)
 from sqlengine.compiler._codegen import code_in_probe, emit_limited
-from sqlengine.compiler._resolve import ResultInfo, replace_node, result_column
+from sqlengine.compiler._resolve import (COLUMN_NAMES, EARLY_NAMES, ResultInfo, replace_node,
+                                         result_column)
 from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, CoroutineSource, Scope,
                                         Source, expr_affinity, expr_collation, expr_coll_seq,
                                         check_star_column, coroutine_place,
@@ -282,10 +283,14 @@ def _exists_body(p, sel, outer):
     return Select(body, None, None, sel.limit, sel.offset, sel.pos), body
 
 
-def result_info_only(p, sel: Select, outer=None, exists=False) -> ResultInfo:
+def result_info_only(p, sel: Select, outer=None, exists=False, naming=None) -> ResultInfo:
     """The result description of a SELECT without keeping its code (views, CREATE AS);
-    ``exists``: compiled as the body of EXISTS (its result list uncoded)."""
+    ``exists``: compiled as the body of EXISTS (its result list uncoded); ``naming``: how
+    its columns are named (``Parse.naming``; None: as the query around it names them)."""
     saved = p.b
+    saved_naming = p.naming
+    if naming is not None:
+        p.naming = naming
     from sqlengine.compiler.builder import ProgramBuilder
     p.b = ProgramBuilder()
     p.b.n_mem = saved.n_mem
@@ -299,6 +304,7 @@ def result_info_only(p, sel: Select, outer=None, exists=False) -> ResultInfo:
             info = compile_select(p, sel, CallbackDest(lambda base, n: None), outer)
     finally:
         p.b = saved
+        p.naming = saved_naming
     return info
 
 
@@ -388,7 +394,7 @@ def _table_item_source(p, item, name, t):
 
 
 def _any_source_for(p, item, scope, outer, coroutine=False):
-    def materialize(p, sel, name, col_names, plan_name, forced=False, early_names=True,
+    def materialize(p, sel, name, col_names, plan_name, forced=False, naming=EARLY_NAMES,
                     reads_outer=True, names_as=None):
         """The source of ``sel``: a co-routine where ``coroutine`` allows it and the
         item is not ``forced`` to be stored (a MATERIALIZED CTE or one read twice),
@@ -418,7 +424,7 @@ def _any_source_for(p, item, scope, outer, coroutine=False):
             compound = merged and type(sel.body) is Compound
             typed = (not merged or compound) and (forced or not coroutine) and not \
                 _merged_order(p.db, sel, outer)
-        return _materialize(p, sel, name, col_names, plan_name, clear, early_names,
+        return _materialize(p, sel, name, col_names, plan_name, clear, naming,
                             scope if reads_outer else None, typed, compound,
                             coroutine and not forced)
 
@@ -460,7 +466,7 @@ def _any_source_for(p, item, scope, outer, coroutine=False):
             try:
                 with schema_scope(p, v):
                     src = materialize(p, v.select, item.alias or name, v.columns, v.name,
-                                      early_names=False, reads_outer=False)
+                                      naming=COLUMN_NAMES, reads_outer=False)
             finally:
                 p.view_stack.pop()
             src.has_rowid = True  # (what it reads: see build_from)
@@ -482,15 +488,15 @@ def _any_source_for(p, item, scope, outer, coroutine=False):
     raise OperationalError("unsupported FROM item")  # (a function's: build_from)
 
 
-def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=True,
+def _materialize(p, sel, name, col_names, plan_name, clear=None, naming=EARLY_NAMES,
                  scope=None, typed=False, compound=False, coroutine=False):
     """A FROM item's SELECT run once into an ephemeral table, the source that reads it,
     or with ``coroutine`` coded as a co-routine the loop over it resumes for each row
     (a ``CoroutineSource``: never stored, started by that loop only, so a query that
     takes few of its rows, or none, computes no more); ``plan_name`` names it on its
     MATERIALIZE or CO-ROUTINE line (its loop's line gives ``name``, or ``plan_name`` for
-    an unnamed subquery); ``early_names``: see ``Parse.early_names``
-    (False for a view, whose columns SQLite names after resolving its body). ``scope``:
+    an unnamed subquery); ``naming``: see ``Parse.naming``
+    (COLUMN_NAMES for a view, whose columns SQLite names after resolving its body). ``scope``:
     that of the query whose FROM clause holds it, when it may read the queries around that
     one (not its sibling items, as SQLite resolves a FROM subquery with the outer name
     context); one that does is filled again each time its query runs. ``typed``: its rows
@@ -508,13 +514,13 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, early_names=Tru
         start = b.emit(OP_Once, 0, done)
         b.emit(OP_OpenEphemeral, cur, 0)
         line = eqp_open(p, f"MATERIALIZE {plan_name}")
-    saved, p.early_names = p.early_names, early_names
+    saved, p.naming = p.naming, naming
     outer = scope.outer if scope is not None else None
     corr = FromLink([False]) if outer is not None else None
     try:
         info = compile_select(p, sel, dest, outer, corr)
     finally:
-        p.early_names = saved
+        p.naming = saved
         eqp_close(p, line)
     if corr is not None and corr[0]:  # (it reads the enclosing query's row)
         if not coroutine:
@@ -881,9 +887,9 @@ def _using_left(sources, cname, scope, any_right):
 def _expand_columns(p, core, scope):
     """[(expr, name, decltype)] with * and t.* expanded."""
     columns = core.columns
-    early = p.early_names
+    naming = p.naming
     # (None: a * over FROM items it does not expand, see _resolve._plain_stars)
-    out = _res.result_columns(columns, scope, early)
+    out = _res.result_columns(columns, scope, naming)
     if out is not None:
         return out
     out = []
@@ -930,7 +936,7 @@ def _expand_columns(p, core, scope):
             if not found:
                 err = f"no such table: {rc.table}"
             continue
-        out.append(result_column(rc, scope, early))
+        out.append(result_column(rc, scope, naming))
     if err is not None:
         raise OperationalError(err)
     return out

@@ -12,13 +12,15 @@ from __future__ import annotations
 import dataclasses
 
 from sqlengine import schema as S
+from sqlengine.compiler._resolve import COLUMN_NAMES
 from sqlengine.compiler import returning
 from sqlengine.compiler.attach import find
 from sqlengine.compiler.cte import schema_scope
 from sqlengine.compiler.expr import code_expr, if_false
 from sqlengine.compiler.fkey import key_error, triggers_for
 from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope, Source
-from sqlengine.compiler.select import CallbackDest, TableDest, compile_select, result_info_only
+from sqlengine.compiler.select import (CallbackDest, TableDest, _dedupe, compile_select,
+                                       result_info_only)
 from sqlengine.compiler.walk import map_children, map_value
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -199,9 +201,8 @@ def bind_new_old(tr, table, new_base, old_base):
 
 def _view_columns(p, view):
     with schema_scope(p, view):
-        info = result_info_only(p, view.select)
-    names = list(view.columns) if view.columns else info.names
-    return names
+        info = result_info_only(p, view.select, naming=COLUMN_NAMES)
+    return _dedupe(view.columns if view.columns else info.names)
 
 
 def _view_returning(p, view, items):

@@ -6,7 +6,7 @@ from sqlengine.compiler.context import Parse
 # the fields context.pxd declares that start with a value other than None (__init__)
 STARTING = {
     "trigger_stack": (), "n_param": 0, "param_names": (), "write": False,
-    "one_row_write": False, "ddl": False, "nested": 0, "early_names": False,
+    "one_row_write": False, "ddl": False, "nested": 0, "naming": 0,
     "values_unused": False, "eqp_parent": 0, "left_flat": False,
 }
 NONE_UNTIL_USED = (
