@@ -85,6 +85,8 @@ def expr_columns(p, body):
         if type(rc) is not ResultColumn:
             return None
         e = x = rc.expr
+        if has_explicit_collate(e):  # (its collation looked up: select.check_collations)
+            p.collation(_first_collate(e).collation)
         while type(x) is Collate:  # (named by the column under COLLATE: _resolve._named_part)
             x = x.expr
         name = rc.alias or (x.name if type(x) is Column else rc.text)
@@ -93,12 +95,25 @@ def expr_columns(p, body):
             return None
         if not _copyable(p, e, own, columns) or _is_call(e) and _may_carry_json(p):
             return None  # (SQLite clears the JSON subtype of a call it copies)
-        if rc.alias is None and type(e) is FunctionCall and e.name.lower() in _UNLIKELY:
+        if rc.alias is None and type(x) is FunctionCall and x.name.lower() in _UNLIKELY:
             return None  # (a view names it by its argument, a subquery by its text)
         out[key] = (e, name)
     if body.where is not None and not _copyable(p, body.where, own, columns):
         return None
     return out
+
+
+def _first_collate(e):
+    """The COLLATE clause that names ``e``'s collation (sqlite3ExprCollSeq: the left-most,
+    outside subqueries); ``e`` holds one (has_explicit_collate)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if type(x) is Collate:
+            return x
+        if not isinstance(x, _SUBQUERIES):
+            stack.extend(reversed(list(iter_children(x))))
+    return None
 
 
 def _copyable(p, e, own, columns) -> bool:
