@@ -13,7 +13,9 @@ cimport cython
 @cython.freelist(8)  # (made and freed for every statement)
 cdef class Access:
     """How one loop level reads its source. ``kind``: scan, rowid_eq, rowid_range, index
-    (``eq`` on a prefix, optional range, or nothing at all: a full index scan), auto."""
+    (``eq`` on a prefix, optional range, or nothing at all: a full index scan), auto (an
+    automatic index: ``index`` its key columns, ``partial`` the terms that choose the
+    rows it holds, ``covering`` set once every read of the table is moved to it)."""
 
     # (its fields are declared in _levels.pxd)
 
@@ -28,6 +30,7 @@ cdef class Access:
         self.key_aff = ""  # of the ``eq`` keys
         self.lo_aff = ""  # of the range bounds (an index access)
         self.hi_aff = ""
+        self.partial = ()  # (an automatic index: the terms its rows must pass)
         self.covering = False
         self.eqp = ""
         self.reverse = False  # read backwards (delivers a descending ORDER BY)
@@ -56,6 +59,8 @@ cdef class Level:
         self.seek = -1  # address of the IdxRowid of an index loop (a table lookup follows)
         self.start = -1  # address of the loop's first instruction
         self.eqp_addr = -1  # the Noop that carries the loop's EXPLAIN QUERY PLAN line
+        self.fill_at = -1  # an automatic index: the address of the code that fills it
+        self.fill_end = -1  # and the address after that code
         self.in_loops = ()  # (ephemeral cursor, top, next label, desc) per x IN (list)
         self.minmax = False  # in a min()/max() query: its plan line says SEARCH (sqlite3)
         self.rj = None  # a RIGHT JOIN table's state (rightjoin.RightJoin)

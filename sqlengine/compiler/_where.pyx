@@ -1,8 +1,9 @@
 # cython: language_level=3
 """The compiled WHERE loop coder (``compiler/where.py`` is the public module and holds the
 documentation of what the loops do): ``where_begin`` opens the cursors and the nested
-loops the planner chose and tests each term at its level, ``where_end`` closes them and
-turns an index loop whose table reads the index answers into a covering one.
+loops the planner chose (building automatic indexes) and tests each term at its level,
+``where_end`` closes them and turns an index loop whose table reads the index answers
+into a covering one, and an automatic index into one holding the columns its loop reads.
 
 Every statement of the corpus is planned and coded once, so these run once per SELECT,
 DELETE or UPDATE: here the helpers are C functions calling each other, and the loop
@@ -19,7 +20,8 @@ from sqlengine.compiler._levels cimport Access, Level, WhereInfo
 from sqlengine.compiler._loops cimport WhereLoop, coll_name
 from sqlengine.compiler._paths cimport (TAB_COLUMNS, TAB_NAME, TAB_ROOT, TAB_WITHOUT_ROWID,
                                          plan, table_field)
-from sqlengine.compiler._resolve cimport Scope, Source, comparison_collation, expr_affinity
+from sqlengine.compiler._resolve cimport (ColRef, Scope, Source, comparison_collation,
+                                          expr_affinity, lookup_name)
 from sqlengine.compiler._terms cimport (Masker, Operand, WhereClause, WhereTerm,
                                          new_where_clause, split_and)
 from sqlengine.vdbe._values cimport comparison_affinity
@@ -27,9 +29,10 @@ from sqlengine.vdbe._values cimport comparison_affinity
 from sqlengine.compiler import rightjoin
 from sqlengine.compiler.explain import eqp_line, eqp_set
 from sqlengine.compiler.plan_terms import PINNED
-from sqlengine.compiler.resolve import ColRef, CoroutineSource
+from sqlengine.compiler.resolve import CoroutineSource, ResolvedColumn
+from sqlengine.compiler.walk import find_node
 from sqlengine.errors import OperationalError
-from sqlengine.sql.ast import Between, Binary, InList
+from sqlengine.sql.ast import Between, Binary, Column, FunctionCall, InList
 from sqlengine.storage import KeyInfo
 from sqlengine.vdbe.sorter import SortSpec
 from sqlengine.vdbe import opcodes as O
@@ -42,6 +45,9 @@ cdef enum:
 cdef object T_Between = Between
 cdef object T_Binary = Binary
 cdef object T_InList = InList
+cdef object T_Column = Column
+cdef object T_FunctionCall = FunctionCall
+cdef object T_ResolvedColumn = ResolvedColumn
 cdef str C_AFF_BLOB = AFF_BLOB
 cdef object where_level = rightjoin.where_level
 cdef object T_CoroutineSource = CoroutineSource
@@ -307,9 +313,9 @@ cdef WhereInfo c_where_begin(p, ProgramBuilder b, Scope scope, where, left_on, e
             lv.match_reg = b.alloc_reg()
             b.emit(OP_Integer, 0, lv.match_reg)
         if outer:
-            acc = _access_of(scope, lp, src, placed, on_terms.get(lp.src_i, []))
+            acc = _access_of(p, scope, lp, src, placed, on_terms.get(lp.src_i, []))
         else:
-            acc = _access_of(scope, lp, src, placed, terms)
+            acc = _access_of(p, scope, lp, src, placed, terms)
         if backwards and lp.src_i in backwards:
             acc.reverse = True
         placed |= lp.bit
@@ -345,6 +351,7 @@ cdef Access _new_access(str kind):
     a.key_aff = ""
     a.lo_aff = ""
     a.hi_aff = ""
+    a.partial = ()
     a.covering = False
     a.eqp = ""
     return a
@@ -360,10 +367,11 @@ cdef str _column_affinity(table, ix, Py_ssize_t k, Operand o, scope):
     return aff if aff not in (None, "", "@") else C_AFF_BLOB
 
 
-cdef Access _access_of(scope, WhereLoop lp, src, unsigned long long placed_mask,
+cdef Access _access_of(p, scope, WhereLoop lp, src, unsigned long long placed_mask,
                        list terms):
     """The Access that codes loop ``lp`` given the sources already open (``placed_mask``);
-    ``terms`` are the terms tested at this level (for an automatic index)."""
+    ``terms`` are the terms that may choose the rows of an automatic index: the WHERE
+    terms, or for the table of an outer join the terms of its own ON."""
     cdef str kind = lp.kind
     cdef Access a
     cdef Operand o
@@ -388,7 +396,11 @@ cdef Access _access_of(scope, WhereLoop lp, src, unsigned long long placed_mask,
         if ops is None:
             ops = [o for t in terms for o in t.operands]
         a = _auto(scope, src, placed_mask, ops)
-        return a if a is not None else _new_access("scan")
+        if a is None:
+            return _new_access("scan")
+        if not (<Source>src).ltorj:  # (SQLite: no partial index left of a RIGHT JOIN)
+            a.partial = _partial_terms(p, scope, terms, lp.bit)
+        return a
     table = src.table
     ix = lp.index
     a = _new_access("index")
@@ -427,6 +439,43 @@ cdef str _bound_affinity(scope, e, str ka):
     if e is None:
         return ""
     return C_AFF_BLOB if comparison_affinity(expr_affinity(e, scope), ka) == C_AFF_BLOB else ka
+
+
+# built-in functions sqlite3 counts as constant in a table constraint (SQLITE_FUNC_CONSTANT
+# or SLOCHNG) that the engine's registry marks as not deterministic
+_CONSTANT_CALLS = frozenset(("sqlite_version", "sqlite_source_id", "current_time",
+                             "current_date", "current_timestamp"))
+
+
+def _partial_terms(p, scope, list terms, unsigned long long bit):
+    """The terms of ``terms`` that read only the table of ``bit`` (or no table), hold no
+    subquery, no column of an enclosing query and no call of a function that is not
+    deterministic: SQLite's sqlite3ExprIsTableConstraint. Its automatic index holds only
+    the rows passing them (a PARTIAL index); a tuple, in WHERE order."""
+    cdef WhereTerm t
+    cdef list out = []
+    db = p.db
+
+    def foreign(e):  # (a node that makes ``e`` no constraint of the table alone)
+        ty = type(e)
+        if ty is T_Column:
+            ref = lookup_name(scope, e.name, e.table)
+            return ref is None or (<ColRef>ref).depth != 0
+        if ty is T_ResolvedColumn:
+            return e.ref.scope is not scope
+        if ty is T_FunctionCall:
+            name = e.name.lower()
+            fd = db.find_function(name, len(e.args))
+            return fd is not None and name not in _CONSTANT_CALLS and not getattr(
+                getattr(fd, "fdef", fd), "deterministic", True)
+        return False
+
+    for t in terms:
+        if t.pinned or t.mask & ~bit:
+            continue
+        if find_node(t.expr, foreign) is None:
+            out.append(t.expr)
+    return tuple(out)
 
 
 cdef Access _auto(scope, src, unsigned long long placed_mask, ops):
@@ -583,7 +632,10 @@ cdef str _eqp_access(p, Level lv, bint covering):
         return f"SEARCH {name} USING INTEGER PRIMARY KEY ({' AND '.join(parts)})"
     if k == "auto":
         cols = " AND ".join([f"{src.columns[c] if c >= 0 else 'rowid'}=?" for c in acc.index])
-        return f"SEARCH {name} USING AUTOMATIC INDEX ({cols})"
+        how = "AUTOMATIC PARTIAL" if acc.partial else "AUTOMATIC"
+        if covering:
+            how += " COVERING"
+        return f"SEARCH {name} USING {how} INDEX ({cols})"
     idx = acc.index
     cols = [src.columns[c] if c >= 0 else "<expr>" for c in idx.columns]
     parts = [f"{cols[j]}=?" for j in range(len(acc.eq))]
@@ -827,28 +879,39 @@ cdef int _in_key_block(p, ProgramBuilder b, scope, Level lv, list exprs, aff) ex
 
 
 cdef int _open_auto(p, ProgramBuilder b, scope, Level lv) except -1:
-    """Build (once) a hash index over the source on the compared columns, then look the
-    outer values up in it."""
+    """Build (once) an automatic index over the source, then look the outer values up in
+    it: SQLite's constructAutomaticIndex. Each row of the source passing the index's
+    partial terms gives an entry: the key (with the comparison's affinity; none for a
+    NULL key), then one field of each column of the source as stored (``where_end``
+    keeps those the loop reads and drops the others: ``_cover_auto``), then the rowid."""
     cdef Access acc = lv.access
-    src = lv.src
+    cdef Source src = lv.src
     cols = acc.index
-    cdef int n = len(cols)
+    cdef int n = len(cols), j
     lv.icur = b.alloc_cursor()
     cdef int built = b.new_label()
     if not src.refill:  # (over a FROM subquery filled on each run: built on each run)
         b.emit(OP_Once, 0, built)
-    b.emit(OP_OpenEphemeral, lv.icur, n, 0, SortSpec(n), 1, "auto-index")
+    lv.fill_at = b.emit(OP_OpenEphemeral, lv.icur, n + 1, 0, SortSpec(n), 1, "auto-index")
     cdef int done = b.new_label()
     b.emit(OP_Rewind, src.cursor, done)
     top = b.addr()
-    cdef int key = b.alloc_reg(n + 1)
     cdef int nxt = b.new_label()
-    cdef int j
+    for e in acc.partial:
+        if_false(p, scope, e, nxt, True)
+    cdef list fields = _stored_fields(src)
+    cdef int m = len(fields)
+    cdef int key = b.alloc_reg(n + m + 1)
     for j in range(n):
         code_column(p, ColRef(src, cols[j], scope, 0), key + j)
     if _needs_affinity(acc.key_aff):
         b.emit(OP_Affinity, key, n, 0, acc.key_aff)
     b.emit(OP_IfNullJump, key, nxt, n)
+    defaults = src.defaults
+    cdef tuple fc
+    for fc in fields:  # (the column slots, P5 the column: where_end keeps the ones read)
+        b.emit(OP_Noop, src.cursor, fc[0], key + n,
+               defaults[fc[1]] if defaults is not None else None, fc[1])
     b.emit(OP_Rowid, src.cursor, key + n)
     cdef int rec = b.alloc_reg()
     b.emit(OP_MakeRecord, key, n + 1, rec)
@@ -857,13 +920,109 @@ cdef int _open_auto(p, ProgramBuilder b, scope, Level lv) except -1:
     b.emit(OP_Next, src.cursor, top)
     b.resolve(done)
     b.resolve(built)
+    lv.fill_end = b.addr()
     cdef int probe = _key_block(p, b, scope, acc.eq, acc.key_aff)
     b.emit(OP_IfNullJump, probe, lv.brk, n)
     b.emit(OP_SeekGE, lv.icur, lv.brk, probe, n)
     lv.top = b.addr()
     cdef int rr = b.alloc_reg()
-    b.emit(OP_IdxRowid, lv.icur, rr)
-    b.emit(OP_SeekRowid, src.cursor, lv.cont, rr)
+    lv.seek = b.emit(OP_IdxRowid, lv.icur, rr)
+    b.emit(OP_SeekRowid, src.cursor, lv.cont, rr)  # (dropped when the index covers)
+    return 0
+
+
+cdef list _stored_fields(Source src):
+    """(record field, column) of each column of ``src`` stored in its rows (a VIRTUAL
+    generated column is not), in column order."""
+    cdef Py_ssize_t c
+    table = src.table if src.is_table else None
+    st = table.storage if table is not None else None
+    if st is None:
+        return [(c, c) for c in range(len(src.columns))]
+    return [(st[c], c) for c in range(len(src.columns)) if st[c] >= 0]
+
+
+cdef int _cover_auto(p, ProgramBuilder b, Level lv) except -1:
+    """Once the loop's body is coded: make automatic index ``lv`` hold, after its key,
+    the columns the loop reads from its table (SQLite's extraCols: in column order, and
+    past the 63rd every column from there on, as its Bitmask keeps them), move those
+    reads to the index and drop the table lookup (a covering index, as SQLite's always
+    is). When the table's cursor is read before the loop, or used in it otherwise than by
+    Column and Rowid, the index holds the key and the rowid only and the row is read
+    back."""
+    cdef Source src = lv.src
+    cdef Access acc = lv.access
+    cdef int seek = lv.seek, start = lv.start, fill_at = lv.fill_at, fill_end = lv.fill_end
+    cdef list reads = []  # (the addresses of the loop's reads of the table)
+    cdef set read_fields = set()
+    cdef Py_ssize_t a, n_ops = b.n_ops
+    cdef int op
+    cdef long long cur = src.cursor
+    cdef long long *p1 = b._p1
+    cdef int *ops = b._op
+    cdef bint covers = lv.rj is None
+    # (a scan of the C arrays, its opcodes compared in C: the programs of the corpus's
+    # many-table joins are long, and each automatic index reads them once)
+    for a in range(n_ops):
+        if p1[a] != cur or a == seek + 1 or fill_at <= a < fill_end:
+            continue
+        op = ops[a]
+        if op == OP_Column or op == OP_Rowid:
+            if a < start:
+                covers = False
+                break
+            reads.append(a)
+            if op == OP_Column:
+                read_fields.add(b._p2[a])
+        elif op in _CURSOR_OPS and a >= start:  # (before: opening or filling the table)
+            covers = False
+            break
+    cdef Py_ssize_t n_key = len(acc.index), k = 0
+    cdef int last = MAX_JOIN - 1
+    # the column slots of the fill, in column order: before its Rowid, MakeRecord,
+    # IdxInsert and Next (a source stores one column at least)
+    cdef Py_ssize_t rowid_at = fill_end - 4
+    slots = range(rowid_at - len(_stored_fields(src)), rowid_at)
+    cdef bint wide = False  # (a column past the 63rd is read: all of those are kept)
+    if covers:
+        for a in slots:
+            if b._p5[a] >= last and b._p2[a] in read_fields:
+                wide = True
+                break
+    cdef dict pos_of = {}
+    for a in slots:
+        if covers and (b._p2[a] in read_fields or wide and b._p5[a] >= last):
+            b._op[a] = OP_Column
+            b._p5[a] = 0
+            pos_of[b._p2[a]] = n_key + k
+            b._p3[a] = b._p3[a] + k
+            k += 1
+        else:
+            b._p1[a] = b._p2[a] = b._p3[a] = b._p5[a] = 0
+            b._p4[a] = None
+    # the rowid after them, the record's and the index's width
+    b._p2[rowid_at] = b._p2[rowid_at] + k
+    b._p2[rowid_at + 1] = n_key + k + 1
+    b._p2[fill_at] = n_key + k + 1
+    if not covers:
+        return 0
+    cdef list p4 = b._p4
+    cdef long long icur = lv.icur
+    for a in reads:
+        p1[a] = icur
+        if ops[a] == OP_Rowid:
+            ops[a] = OP_IdxRowid
+        else:
+            b._p2[a] = pos_of[b._p2[a]]
+            p4[a] = None
+    for a in (seek, seek + 1):  # (no rowid wanted, no row read back)
+        b._op[a] = OP_Noop
+        b._p1[a] = b._p2[a] = b._p3[a] = 0
+        p4[a] = None
+    lv.top = seek + 2  # (the next entry's loop starts after them)
+    acc.covering = True
+    if p.eqp:
+        eqp_set(p, lv.eqp_addr, _eqp_text(p, lv, True))
     return 0
 
 
@@ -994,6 +1153,8 @@ cdef int c_where_end(p, ProgramBuilder b, WhereInfo info) except -1:
             src = lv.src
             if not src.left and not src.right:
                 _make_covering(p, b, lv)
+        elif lv.access.kind == "auto":
+            _cover_auto(p, b, lv)
     for i in range(len(levels) - 1, -1, -1):
         lv = levels[i]
         src = lv.src
@@ -1003,7 +1164,9 @@ cdef int c_where_end(p, ProgramBuilder b, WhereInfo info) except -1:
             rightjoin.end_interior(p, lv)
         if src.left:
             lv.scratch = b.alloc_reg()
-            b.emit(OP_IfNullRow, src.cursor, lv.done, lv.scratch)
+            # (a covering index's cursor holds the row: the table's is never moved)
+            b.emit(OP_IfNullRow, lv.icur if lv.access.covering and lv.access.kind == "auto"
+                   else src.cursor, lv.done, lv.scratch)
         acc = lv.access
         step = OP_Prev if acc.reverse else OP_Next
         kind = acc.kind

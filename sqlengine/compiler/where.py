@@ -23,12 +23,16 @@ together (WHERE_DISTINCTBY), and ``WhereInfo.distinct`` tells what the loops do 
 
 Each level is coded from the planner's ``Access``: a full scan, a rowid lookup or range, an
 index seek on an equality prefix with an optional range (one loop per ``IN (list)`` among
-the equalities), or an automatic index built once; a FROM subquery run as a co-routine
+the equalities), or an automatic index built once (SQLite's constructAutomaticIndex: the
+rows passing the terms that read that table alone, a partial index, each entry the key,
+then the table's columns, then the rowid); a FROM subquery run as a co-routine
 (resolve.CoroutineSource) is started at its loop and each row taken with Yield, the
-body's reads of its columns turned into copies of the registers it yields them in. The terms a lookup enforces are not
-tested again (SQLite's disableTerm). Once the body is coded, ``where_end`` drops the table
-lookup of an index loop whose every read of the table the index answers (a covering
-index), checking the whole program so far.
+body's reads of its columns turned into copies of the registers it yields them in. The
+terms a lookup enforces are not tested again (SQLite's disableTerm). Once the body is
+coded, ``where_end`` drops the table lookup of an index loop whose every read of the table
+the index answers (a covering index), checking the whole program so far, and keeps in an
+automatic index the columns its loop reads, which then reads them there (SQLite's are
+always covering).
 
 The loops are coded once per statement of the corpus, so the code is compiled: it is in
 ``_where.pyx``, which this module re-exports with the cursor-opening helpers other

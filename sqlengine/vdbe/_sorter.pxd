@@ -90,14 +90,18 @@ cdef class EphHash:
     cdef public Py_ssize_t count
     cdef public Py_ssize_t check_at
     cdef public object spilled
-    cdef int _init(self, SortSpec spec) except -1
+    cdef SortSpec order
+    cdef Py_ssize_t n_order
+    cdef bint unsorted
+    cdef int _init(self, SortSpec spec, Py_ssize_t n_fields) except -1
     cpdef int insert(self, object row) except -1
     cdef int _check(self) except -1
+    cdef int _sort_groups(self) except -1
     cpdef bint lookup(self, object key) except -1
 
 
 cdef Sorter new_sorter(SortSpec spec)
 cdef EphTable new_eph_table()
 cdef EphIndex new_eph_index(SortSpec spec, Py_ssize_t n_fields)
-cdef EphHash new_eph_hash(SortSpec spec)
+cdef EphHash new_eph_hash(SortSpec spec, Py_ssize_t n_fields)
 cpdef tuple row_key(object row, Py_ssize_t n, object norms)

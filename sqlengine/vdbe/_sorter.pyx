@@ -1329,17 +1329,24 @@ cdef EphIndex new_eph_index(SortSpec spec, Py_ssize_t n_fields):
 @cython.final
 cdef class EphHash:
     """A transient hash index (SQLite's automatic index, as a hash): rows grouped by the
-    normalised value of their first ``n_key`` fields; a lookup yields one group (``cur``).
+    normalised value of their first ``n_key`` fields; a lookup yields one group (``cur``),
+    in the order of SQLite's b-tree index: by the rows' other fields (BINARY, then the
+    rowid that ends them). Rows holding the key and the rowid alone come in insertion
+    order (the fill reads its table in rowid order), so only wider rows are sorted, each
+    group once, at the first lookup after an insert.
 
     Beyond ``EPH_BUDGET`` bytes (estimated) the rows move to a ``SpilledIndex`` (sorter.py):
     a b-tree index in a temporary file with a bounded page cache, as SQLite keeps its
     automatic indexes; lookups then seek it."""
 
-    def __init__(self, SortSpec spec):
-        self._init(spec)
+    def __init__(self, SortSpec spec, Py_ssize_t n_fields=0):
+        self._init(spec, n_fields)
 
-    cdef int _init(self, SortSpec spec) except -1:
+    cdef int _init(self, SortSpec spec, Py_ssize_t n_fields) except -1:
         cdef Py_ssize_t budget = _setting("EPH_BUDGET")
+        self.order = None  # (made at the first group to sort)
+        self.n_order = n_fields if n_fields > spec.n_key + 1 else 0
+        self.unsorted = False
         self.n_key = spec.n_key
         self.norms = spec.norms(spec.n_key)   # shared with the spec: never changed
         self.groups = {}
@@ -1350,6 +1357,7 @@ cdef class EphHash:
         return 0
 
     cpdef int insert(self, object row) except -1:
+        self.unsorted = True
         if self.spilled is not None:
             self.spilled.add(row)
             self.count += 1
@@ -1392,10 +1400,25 @@ cdef class EphHash:
         self.spilled = sp
         return 0
 
+    cdef int _sort_groups(self) except -1:
+        for g in self.groups.values():
+            if len(<list>g) > 1:
+                if self.order is None:
+                    self.order = SortSpec(self.n_order)
+                _sort(<list>g, self.order)
+        self.unsorted = False
+        return 0
+
     cpdef bint lookup(self, object key) except -1:
         if self.spilled is not None:
-            self.cur = self.spilled.lookup(key)
+            self.cur = self.spilled.lookup(key)  # (a new list each time)
+            if self.n_order and len(self.cur) > 1:
+                if self.order is None:
+                    self.order = SortSpec(self.n_order)
+                _sort(<list>self.cur, self.order)
         else:
+            if self.unsorted and self.n_order:
+                self._sort_groups()
             self.cur = self.groups.get(row_key(key, self.n_key, self.norms), ())
         return len(self.cur) > 0
 
@@ -1403,8 +1426,8 @@ cdef class EphHash:
         return self.count
 
 
-cdef EphHash new_eph_hash(SortSpec spec):
-    """EphHash(spec) without the type call."""
+cdef EphHash new_eph_hash(SortSpec spec, Py_ssize_t n_fields):
+    """EphHash(spec, n_fields) without the type call."""
     cdef EphHash h = EphHash.__new__(EphHash)
-    h._init(spec)
+    h._init(spec, n_fields)
     return h

@@ -940,7 +940,7 @@ cdef class Vdbe:
             elif op == OP_OpenEphemeral:
                 ki = _slot(p4s, pc)
                 if a5[pc] & 1:
-                    c = new_cursor(K_EPH_HASH, None, new_eph_hash(<SortSpec?>ki), ki, p2)
+                    c = new_cursor(K_EPH_HASH, None, new_eph_hash(<SortSpec?>ki, p2), ki, p2)
                 elif ki is None:
                     c = new_cursor(K_EPH_TABLE, None, new_eph_table(), None, p2)
                 else:

@@ -9,7 +9,6 @@ the rows come in sqlite3's order."""
 from __future__ import annotations
 
 import random
-import re
 import sqlite3
 
 import pytest
@@ -107,16 +106,8 @@ KNOWN = {
 
 
 def _plan(con, sql):
-    """EXPLAIN QUERY PLAN's lines. sqlite3's automatic index is covering (and partial when
-    a term reads only its table), the engine's holds the key and the rowid: its line says
-    AUTOMATIC INDEX (README's Known gaps; test_eqp_tree.py's xfails track that word).
-    This test is about join order and index choice, so sqlite3's word is read as the
-    engine's."""
-    lines = [r[-1] for r in con.execute("explain query plan " + sql)]
-    if isinstance(con, sqlite3.Connection):
-        lines = [re.sub("AUTOMATIC (PARTIAL )?COVERING INDEX", "AUTOMATIC INDEX", x)
-                 for x in lines]
-    return lines
+    """EXPLAIN QUERY PLAN's lines."""
+    return [r[-1] for r in con.execute("explain query plan " + sql)]
 
 
 @pytest.fixture(scope="module", params=["no stats", "stat1"])
