@@ -28,7 +28,7 @@ from __future__ import annotations
 from sqlengine.compiler.resolve import OuterAlias, ResolvedColumn, Scope, no_such_column
 from sqlengine.compiler.expr import term_number, uncollated
 from sqlengine.compiler.walk import iter_children
-from sqlengine.compiler.window import misuse_error as window_misuse
+from sqlengine.compiler.window import misuse_error as window_misuse, window_call_error
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
@@ -79,12 +79,14 @@ def first_error(p, core, outer, corr, err, order_by=None, limits=()):
                               False, False, False)
         if found is not None:
             return found
-        found = _clause_error(p, scope, results, True, False, True)
+        found = _clause_error(p, scope, results, True, False, True, True)
         if found is not None:
             return found
         # (SQLite: GROUP BY or an aggregate among the result columns makes the query an
         # aggregate one; only then do HAVING and WHERE allow aggregates)
-        is_agg = bool(core.group_by) or any(_has_aggregate(p, e) for e in results)
+        # (a window call's aggregates do not count here: sum(sum(b)) OVER ())
+        is_agg = bool(core.group_by) or any(aggregate_call(p, e, False) is not None
+                                            for e in results)
         if core.having is not None:
             if not is_agg:
                 return OperationalError("HAVING clause on a non-aggregate query")
@@ -221,7 +223,7 @@ def _order_by_error(p, scope, order_by, n_results):
             continue
         if type(e) is A.Column and e.table is None and e.name.lower() in scope.aliases:
             continue
-        found = _clause_error(p, scope, [o.expr], True, True, True)
+        found = _clause_error(p, scope, [o.expr], True, True, True, True)
         if found is not None:
             return found
     return late
@@ -258,13 +260,14 @@ def _on_terms(from_, out):
     return out
 
 
-def _clause_error(p, scope, exprs, agg_ok, aliases, each):
+def _clause_error(p, scope, exprs, agg_ok, aliases, each, win_ok=False):
     """The error resolving ``exprs`` (one clause) ends with, None when there is none;
-    ``each``: SQLite resolves them one by one (a result list), else as one expression."""
+    ``each``: SQLite resolves them one by one (a result list), else as one expression;
+    ``win_ok``: window calls are allowed there (the result list, ORDER BY: NC_AllowWin)."""
     noted = [None]
     for e in exprs:
         try:
-            _walk(p, scope, e, agg_ok, aliases, noted)
+            _walk(p, scope, e, agg_ok, aliases, noted, win_ok)
         except _Abort as stop:
             return stop.err
         if each and noted[0] is not None:
@@ -272,12 +275,7 @@ def _clause_error(p, scope, exprs, agg_ok, aliases, each):
     return noted[0]
 
 
-def _has_aggregate(p, e) -> bool:
-    """Whether ``e`` calls an aggregate function outside its subqueries."""
-    return _aggregate_call(p, e) is not None
-
-
-def _walk(p, scope, e, agg_ok, aliases, noted):
+def _walk(p, scope, e, agg_ok, aliases, noted, win_ok=False):
     t = type(e)
     if t is A.Column:
         _column(p, scope, e, aliases)
@@ -307,18 +305,20 @@ def _walk(p, scope, e, agg_ok, aliases, noted):
             _walk(p, scope, e.expr, agg_ok, aliases, noted)
         return
     if t is A.FunctionCall:
-        # (a core whose result columns call a window function is compiler/window.py's:
-        # here any window call is a misuse)
-        found = _function_error(p, e, agg_ok) if e.over is None else \
-            window_misuse(p.db, e)
+        # (a window call's arguments, PARTITION BY, ORDER BY and FILTER allow none)
+        if e.over is None:
+            found = _function_error(p, e, agg_ok)
+        else:
+            found = window_call_error(p, e) if win_ok else window_misuse(p.db, e)
         if found is not None:
             noted[0] = found
+        win_ok = False
     elif t is A.Binary and e.op.upper() in _COMPARISONS and (
             _mismatch(e.left, e.right) or _row_subquery_mismatch(p, scope, e)) or \
             t is A.Between and _mismatch(e.expr, e.low, e.high):
         raise _Abort(OperationalError("row value misused"))  # (before its operands)
     for c in iter_children(e):
-        _walk(p, scope, c, agg_ok, aliases, noted)
+        _walk(p, scope, c, agg_ok, aliases, noted, win_ok)
 
 
 def _abort_at_from_subquery(p, scope, sel, noted):
@@ -483,7 +483,7 @@ def values_error(p, scope, rows, err):
     if str(err).startswith("misuse of aggregate function "):
         for row in rows:
             for e in row:
-                call = _aggregate_call(p, e)
+                call = aggregate_call(p, e)
                 if call is not None:
                     return OperationalError(f"misuse of aggregate: {call.name}()")
     return err
@@ -543,13 +543,16 @@ def _throwaway_builder(p):
     return saved
 
 
-def _aggregate_call(p, e):
-    """The first aggregate function call of ``e`` outside its subqueries, else None."""
+def aggregate_call(p, e, into_windows=True):
+    """The first aggregate function call of ``e`` outside its subqueries (and, unless
+    ``into_windows``, outside its window calls), else None."""
     stack = [e]
     while stack:
         x = stack.pop()
         t = type(x)
         if t in _SUBQUERIES:
+            continue
+        if t is A.FunctionCall and x.over is not None and not into_windows:
             continue
         if t is A.FunctionCall and x.over is None and p.db.is_aggregate(
                 x.name.lower(), 0 if x.star else len(x.args)):

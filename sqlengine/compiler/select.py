@@ -256,12 +256,13 @@ def compile_select(p, sel: Select, dest: Dest, outer: Scope | None = None, corr=
     if tb is Values:
         return _compile_values(p, body, sel, dest, outer, corr)
     # (the parser's features tell at once that most statements call no window function)
-    if body.features & FEAT_WINDOW and has_window(body, order_by):
-        return compile_window_select(p, sel, dest, outer, corr)
-    if type(dest) is ExistsDest and (order_by or body.distinct):
+    if type(dest) is ExistsDest and (order_by or body.distinct) and not (
+            body.features & FEAT_WINDOW and has_window(body, order_by)):
         sel, body = _exists_body(p, sel, outer)
         order_by, limit, offset = sel.order_by, sel.limit, sel.offset
     try:
+        if body.features & FEAT_WINDOW and has_window(body, order_by):
+            return compile_window_select(p, sel, dest, outer, corr)
         return _compile_core(p, body, order_by, limit, offset, dest, outer, corr)
     except OperationalError as err:  # (SQLite tells the first error its resolver meets)
         from sqlengine.compiler.resolve_order import first_error

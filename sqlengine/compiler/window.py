@@ -70,6 +70,24 @@ def misuse_error(db, e) -> OperationalError:
     return OperationalError(f"no such function: {e.name}")
 
 
+def window_call_error(p, e):
+    """The error of the window call ``e`` where window calls are allowed (a result
+    column, an ORDER BY term), else None: a function that is neither a window function
+    nor an aggregate one that can be (resolveExprStep), a FILTER on a ranking function."""
+    name = e.name.lower()
+    if name in _RANKING:
+        if e.filter is not None:
+            return OperationalError("FILTER clause may only be used with aggregate window "
+                                    "functions")
+        return None
+    agg = p.functions.aggregate(e.name, 0 if e.star else len(e.args))
+    if agg is None and not p.db.function_exists(e.name):
+        return OperationalError(f"no such function: {e.name}")
+    if agg is None or not _window_capable(agg):
+        return OperationalError(f"{e.name}() may not be used as a window function")
+    return None
+
+
 def _is_window_call(e) -> bool:
     return type(e) is FunctionCall and e.over is not None
 
@@ -161,18 +179,10 @@ class _Rewriter:
         w = _window_def(self.core, e.over)
         name = e.name.lower()
         nargs = 0 if e.star else len(e.args)
-        agg = None
-        if name not in _RANKING:
-            agg = self.p.functions.aggregate(e.name, nargs)
-            if agg is None:
-                if self.p.db.function_exists(e.name):
-                    raise OperationalError(f"{e.name}() may not be used as a window function")
-                raise OperationalError(f"no such function: {e.name}")
-            if not _window_capable(agg):
-                raise OperationalError(f"{e.name}() may not be used as a window function")
-        elif e.filter is not None:
-            raise OperationalError("FILTER clause may only be used with aggregate window "
-                                   "functions")
+        err = window_call_error(self.p, e)
+        if err is not None:
+            raise err
+        agg = None if name in _RANKING else self.p.functions.aggregate(e.name, nargs)
         args = [self.column(a) for a in e.args]
         parts = [self.column(x) for x in w.partition_by]
         order = [(self.column(t.expr), t.desc, t.nulls) for t in w.order_by]
@@ -259,6 +269,7 @@ def compile_window_select(p, sel, dest, outer, corr):
             else:
                 e = _order_aliases(p, core, t.expr, aliases)
                 order_by.append(dataclasses.replace(t, expr=rw.rewrite(e)))
+    _aggregate_misuse(p, core, sel.order_by)
     # the inner query: star items first, then every needed expression
     inner_cols = list(star_items) + [ResultColumn(e, f"__c{i}") for i, e in
                                      enumerate(rw.inner)]
@@ -406,6 +417,27 @@ def _calls_aggregate(p, e) -> bool:
     """Whether ``e`` calls an aggregate (not as a window function), subqueries aside."""
     return find_node(e, lambda x: type(x) is FunctionCall and x.over is None and
                      p.functions.is_aggregate(x.name, 0 if x.star else len(x.args))) is not None
+
+
+def _aggregate_misuse(p, core, order_by):
+    """The errors SQLite gives a window query without GROUP BY whose result columns call
+    no aggregate: a HAVING clause (window calls' own aggregates do not count there:
+    resolveSelectStep), an aggregate call in ORDER BY when none in the result columns
+    makes the query an aggregate one ('misuse of aggregate', its coder's)."""
+    from sqlengine.compiler.resolve_order import aggregate_call
+    if core.group_by:
+        return
+    results = [rc.expr for rc in core.columns if type(rc) is ResultColumn]
+    if core.having is not None:
+        if not any(aggregate_call(p, e, False) is not None for e in results):
+            raise OperationalError("HAVING clause on a non-aggregate query")
+        return
+    if any(aggregate_call(p, e) is not None for e in results):
+        return
+    for t in order_by or ():
+        call = aggregate_call(p, t.expr)
+        if call is not None:
+            raise OperationalError(f"misuse of aggregate: {call.name}()")
 
 
 def _order_aliases(p, core, e, aliases):

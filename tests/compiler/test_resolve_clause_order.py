@@ -60,3 +60,34 @@ LIMITS = ["SELECT a FROM t ORDER BY x2 LIMIT x1", "SELECT a FROM t ORDER BY x2 L
 def test_limit_resolved_first(pair, sql):
     """LIMIT and OFFSET are resolved before the rest, with no names to see."""
     assert pair.ours(sql) == pair.theirs(sql)
+
+
+def _with_window(sql):
+    """``sql`` with a window call added to its result list (compiler/window.py's path)."""
+    if sql.startswith("SELECT a AS x"):
+        return sql.replace("SELECT a AS x", "SELECT a AS x, row_number() OVER ()", 1)
+    if sql.startswith("SELECT a FROM"):
+        return sql.replace("SELECT a FROM", "SELECT a, sum(b) OVER (ORDER BY b) FROM", 1)
+    return sql.replace("SELECT ", "SELECT rank() OVER (), ", 1)
+
+
+WINDOW_CASES = [_with_window(c) for c in CASES + LIMITS if c.startswith("SELECT ")] + [
+    "SELECT a, sum(sum(b)) OVER () FROM t HAVING 1",
+    "SELECT a, row_number() OVER (ORDER BY sum(a)) FROM t HAVING 1",
+    "SELECT a, row_number() OVER (ORDER BY sum(a)) FROM t",
+    "SELECT sum(a), row_number() OVER () FROM t HAVING 1",
+    "SELECT a, row_number() OVER () FROM t ORDER BY sum(a) OVER ()",
+    "SELECT a, row_number() OVER () FROM t ORDER BY 1 + sum(a)",
+    "SELECT a, row_number() OVER () FROM t ORDER BY sum(sum(a)) OVER ()",
+    "SELECT a, upper(a) OVER () FROM t ORDER BY nosuch",
+    "SELECT a, nosuchf(a) OVER () FROM t ORDER BY 7",
+    "SELECT a, row_number() OVER () FROM t ORDER BY upper(b) OVER (), 9",
+    "SELECT a, row_number() FILTER (WHERE 1) OVER () FROM t ORDER BY nosuch",
+    "SELECT a, sum(b) OVER (PARTITION BY nosuch) FROM t ORDER BY 7"]
+
+
+@pytest.mark.parametrize("sql", WINDOW_CASES)
+def test_window_query_errors_in_sqlite_order(pair, sql):
+    """The same with a window call: compile_window_select's errors go through
+    first_error too, window calls allowed in the result list and ORDER BY."""
+    assert pair.ours(sql) == pair.theirs(sql)
