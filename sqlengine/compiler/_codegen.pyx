@@ -102,7 +102,6 @@ cdef Py_ssize_t F_FC_NAME = slot_offset(A.FunctionCall, "name")
 cdef Py_ssize_t F_CAST_EXPR = slot_offset(A.Cast, "expr")
 cdef Py_ssize_t F_CAST_TYPE = slot_offset(A.Cast, "type_name")
 cdef Py_ssize_t F_COLLATE_EXPR = slot_offset(A.Collate, "expr")
-cdef Py_ssize_t F_COLLATE_NAME = slot_offset(A.Collate, "collation")
 cdef Py_ssize_t F_CASE_OPERAND = slot_offset(A.Case, "operand")
 cdef Py_ssize_t F_CASE_WHENS = slot_offset(A.Case, "whens")
 cdef Py_ssize_t F_CASE_ELSE = slot_offset(A.Case, "else_")
@@ -1667,8 +1666,7 @@ cdef int _code_expr(p, ProgramBuilder b, scope, e, int target) except -1:
     elif t is T_Param:
         b.emit(OP_Variable, p.param_number(e.text, e.pos), target)
         return 1
-    elif t is T_Collate:
-        p.collation(slot(e, F_COLLATE_NAME))
+    elif t is T_Collate:  # (its collation is looked up only where one is used, as in SQLite)
         return _code_expr(p, b, scope, slot(e, F_COLLATE_EXPR), target)
     elif t is T_Cast:
         k1 = _code_expr(p, b, scope, slot(e, F_CAST_EXPR), target)
@@ -1906,6 +1904,9 @@ cdef int _emit_cmp(p, ProgramBuilder b, scope, int opcode, left, right, int dest
             rl = _text_copy(b, left, rl)
             rr = _text_copy(b, right, rr)
             aff = None
+    if coll is not None and flags & CMP_NULLEQ and tr is T_Literal and \
+            slot(right, F_LIT_VALUE) is None:
+        coll = None  # (x IS [NOT] NULL: SQLite's TK_ISNULL/TK_NOTNULL, which uses none)
     b.emit(opcode, rr, dest, rl, None if coll is None else p.coll_func(coll),
            _aff_p5(aff) | flags)
 

@@ -230,7 +230,8 @@ def _recursive(p, entry, sel, arms, alias, Source, coroutine=False, typed=False)
     select.TableDest)."""
     from sqlengine.compiler.expr import code_expr
     from sqlengine.compiler.select import (CallbackDest, CoroutineDest, _dedupe,
-                                           compile_select, coroutine_source, table_affinity)
+                                           check_collations, compile_select,
+                                           coroutine_source, table_affinity)
     b = p.b
     name = entry.name.lower()
     first_rec = next(k for k, (_op, arm) in enumerate(arms) if _from_references(arm, name))
@@ -330,6 +331,7 @@ def _recursive(p, entry, sel, arms, alias, Source, coroutine=False, typed=False)
         info = compile_select(p, init_sel, CallbackDest(add_row), None)
     finally:
         p.naming = saved
+    check_collations(p, info)
     eqp_close(p, setup)
     ncols = len(info.names)
     names = list(info.names)

@@ -18,7 +18,8 @@ from sqlengine.compiler._resolve import COLUMN_NAMES
 from sqlengine.compiler import autoinc, selfref, strict
 from sqlengine.compiler.expr import code_column, code_expr, if_false
 from sqlengine.compiler.resolve import ColRef, Scope, Source
-from sqlengine.compiler.select import TableDest, compile_select, result_info_only
+from sqlengine.compiler.select import (TableDest, check_collations, compile_select,
+                                       result_info_only)
 from sqlengine.compiler.truefalse import columns_named
 from sqlengine.compiler.where import index_key_info, table_p4
 from sqlengine.errors import OperationalError
@@ -155,6 +156,7 @@ def _decl_of_affinity(aff):
 def _create_table_as(p, st, text):
     b = p.b
     info = result_info_only(p, st.as_select, naming=COLUMN_NAMES)
+    check_collations(p, info)
     names = []
     seen = set()
     for nm in columns_named(info.names):

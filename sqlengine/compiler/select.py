@@ -531,6 +531,7 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, naming=EARLY_NA
     if coroutine:
         b.emit(OP_EndCoroutine, dest.reg)
     b.resolve(done)
+    check_collations(p, info)
     names = list(info.names)
     if col_names:
         if len(col_names) != len(names):
@@ -671,6 +672,16 @@ def _limit_est(limit):
     if n is None:
         return None
     return min(TABLE_ROWS, log_est(n))
+
+
+def check_collations(p, info):
+    """Look up the collation of each column of a FROM subquery, view, CTE or CREATE TABLE
+    AS (``info``: its ResultInfo), as SQLite's sqlite3SelectAddColumnTypeAndCollation
+    does: an unknown one (``a COLLATE nosuch``) is the statement's error there, where a
+    query's own result column, which compares nothing, never looks it up."""
+    for c in info.colls:
+        if c is not None:
+            p.collation(c)
 
 
 def _dedupe(names):
