@@ -56,7 +56,30 @@ def hex_too_big(p, e, sign=""):
     notes = vars(p).get("hex_notes")
     if notes is None:
         raise err
-    notes.append(err)
+    if not vars(p).get("hex_quiet"):
+        notes.append(err)
+
+
+def hex_noted(p) -> bool:
+    """Whether a hex literal too big was noted (``hex_too_big``) and a FROM subquery
+    (view, CTE) or compound arm coded now notes none: SQLite codes no SELECT after an
+    error (sqlite3Select returns at once when pParse->nErr), so a later one's literal is
+    never the one named (``hex_quietly`` codes them so). (An expression's subquery is
+    left to the coding order: SQLite codes some constants last, sqlite3ExprCodeRunJustOnce,
+    which this engine does not follow.)"""
+    d = vars(p)
+    return bool(d.get("hex_notes")) and not d.get("hex_quiet")
+
+
+def hex_quietly(p, compile_fn, *args):
+    """``compile_fn(*args)`` (a SELECT or compound arm) with no hex literal noted in it,
+    each coded as NULL (see ``hex_noted``)."""
+    d = vars(p)
+    d["hex_quiet"] = True
+    try:
+        return compile_fn(*args)
+    finally:
+        d["hex_quiet"] = False
 
 
 def _hex_text(p, e):

@@ -17,7 +17,8 @@ from sqlengine.compiler.aggscope import FromLink
 from sqlengine.compiler.aggscope import own as own_aggregates
 from sqlengine.compiler.aggscope import resolved_aggregate
 from sqlengine.compiler.expr import (aggs_in, bare_refs, code_column, code_expr, code_expr_reg,
-                                     if_false, term_number, uncollated, walk, walk_select)
+                                     hex_noted, hex_quietly, if_false, term_number,
+                                     uncollated, walk, walk_select)
 from sqlengine.compiler import _codegen as _cg  # (C calls when compiled: select.pxd)
 from sqlengine.compiler import _resolve as _res  # (the same)
 from sqlengine.compiler._codegen import code_in_probe, emit_limited
@@ -519,7 +520,10 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, naming=EARLY_NA
     outer = scope.outer if scope is not None else None
     corr = FromLink([False]) if outer is not None else None
     try:
-        info = compile_select(p, sel, dest, outer, corr)
+        if vars(p).get("hex_notes") and hex_noted(p):  # (statement.py's second compile)
+            info = hex_quietly(p, compile_select, p, sel, dest, outer, corr)
+        else:
+            info = compile_select(p, sel, dest, outer, corr)
     finally:
         p.naming = saved
         eqp_close(p, line)
@@ -1839,6 +1843,8 @@ _EQP_ARM = {"UNION ALL": "UNION ALL", "UNION": "UNION USING TEMP B-TREE",
 def _compile_arm(p, arm, dest, outer, corr, op=None):
     """One arm of a compound, its plan nested under a line naming it (the left-most, or
     the operator that combines it with the rows before it)."""
+    if vars(p).get("hex_notes") and hex_noted(p):  # (as in _materialize)
+        return hex_quietly(p, _compile_arm, p, arm, dest, outer, corr, op)
     line = eqp_open(p, _EQP_ARM[op] if op is not None else "LEFT-MOST SUBQUERY")
     try:
         return _code_arm(p, arm, dest, outer, corr)
@@ -1895,14 +1901,22 @@ def _code_compound(p, sel, dest, outer, corr, line):
     first_op = ops[0]
     info = None
     store_is_index = False
-    # the first arm
+    # with ORDER BY, SQLite merges sorted arms and keeps the first of equal rows, but for
+    # an ORDER BY naming a collation (convertCompoundSelectToSubquery: the compound is
+    # deduplicated as without ORDER BY, then sorted)
+    first = bool(sel.order_by) and not any(
+        _res.has_explicit_collate(o.expr) for o in sel.order_by)
+    # (then the arms whose rows go into the compound's set, each up to the last UNION,
+    # EXCEPT or INTERSECT, drop their DISTINCT: SQLite's IgnorableDistinct)
+    last_set = -1 if first else max(
+        (k for k, (op, _) in enumerate(arms) if k and op != "UNION ALL"), default=-1)
     for k, (op, arm) in enumerate(arms):
+        if k <= last_set and type(arm) is SelectCore and arm.distinct:
+            arm = replace_node(arm, distinct=False)
         if k == 0:
             # compile into a temporary destination decided by the next op
             as_index = first_op != "UNION ALL"
             open_addr = b.emit(OP_Noop)
-            # with ORDER BY, SQLite merges sorted arms and keeps the first of equal rows
-            first = bool(sel.order_by)
             d = SetDest(cur, keep_first=first) if as_index else TableDest(cur)
             info = _compile_arm(p, arm, d, outer, corr)
             n = len(info.names)

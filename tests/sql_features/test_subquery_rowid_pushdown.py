@@ -3,7 +3,9 @@ copies such a term into the subquery with the rowid read as NULL (push-down), so
 ``s.rowid = 2`` empties a materialized subquery whose rows read rowids 1, 2, ... outside.
 Shapes: DISTINCT, GROUP BY, aggregate, LIMIT/OFFSET, compounds, window functions with and
 without PARTITION BY, joins (comma, CROSS, LEFT ON), CTEs and views; terms =, <, BETWEEN,
-IN, IS [NOT] NULL, arithmetic, AND/OR, a join term."""
+IN, IS [NOT] NULL, arithmetic, AND/OR, a join term. A CTE has no rowid in 3.40 (its table is
+TF_NoVisibleRowid: 'no such column: s.rowid'), nor has a CTE's name unqualified; a
+subquery reading a CTE has one, pushed into as any subquery's."""
 
 import itertools
 import sqlite3
@@ -46,6 +48,14 @@ SHAPES = [
     "with s as materialized ({sub}) select s.* from s where {term}",
 ]
 OTHERS = [
+    "with s as (select distinct x from t) select s.rowid, s.x from s where s.rowid = 2",
+    "with s as not materialized (select distinct x from t) select s.x from s where s.rowid = 2",
+    "with s as (select distinct x from t) select rowid, x from s where rowid = 2",
+    "with s as (select distinct x from t) select * from s, t2 where rowid = 2",
+    "with c as (select distinct x from t) select s.rowid, s.x from t2, (select x from c) s "
+    "where s.rowid = 2",
+    "with c as (select s.rowid r, s.x from (select distinct x from t) s, t2 where s.rowid = 2)"
+    " select * from c",
     "select s.* from t2, (select distinct x from t) s where s.rowid = t2.rowid",
     "select * from t2, v where v.rowid = 2", "select * from t2 left join v on v.rowid = 1",
     "select * from v where rowid = 2", "select rowid, * from v",
