@@ -40,6 +40,7 @@ from sqlengine.dbapi_types import (  # noqa: F401  (re-exported surface)
     register_adapter,
     register_converter,
     sql_literal,
+    text_bytes,
     value_to_bytes,
 )
 from sqlengine.errors import (
@@ -1115,7 +1116,7 @@ class Cursor:
                 if converter is not None and value is not None:
                     value = converter(value_to_bytes(value))
                 elif isinstance(value, str) and text_factory is not str:
-                    data = value.encode("utf-8")
+                    data = text_bytes(value)
                     value = data if text_factory is bytes else text_factory(data)
                 out.append(value)
             values = tuple(out)

@@ -158,12 +158,21 @@ def real_to_sql_literal(value: float) -> str:
     return f"{mantissa}e{exponent}"
 
 
+def text_bytes(value: str) -> bytes:
+    """The bytes of a TEXT value the engine hands over: UTF-8, where a byte that was not
+    (a surrogate escape, see vdbe._values.text_bytes) comes back as it is."""
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogateescape")
+
+
 def value_to_bytes(value) -> bytes:
     """A value as sqlite3_column_blob sees it: what converters receive."""
     if isinstance(value, bytes):
         return value
     if isinstance(value, str):
-        return value.encode("utf-8")
+        return text_bytes(value)
     if isinstance(value, float):
         return real_to_text(value).encode("ascii")
     return str(value).encode("ascii")

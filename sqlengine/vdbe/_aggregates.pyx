@@ -19,7 +19,8 @@ from libc.stdint cimport int64_t
 
 from sqlengine.errors import OperationalError
 from sqlengine.vdbe._values import too_big
-from sqlengine.vdbe._values cimport apply_numeric_affinity, compare, to_real, to_text, to_blob
+from sqlengine.vdbe._values cimport (apply_numeric_affinity, compare, text_bytes, to_real, to_text,
+                                     to_blob)
 
 cdef int64_t _MAX64 = 9223372036854775807
 cdef int64_t _MIN64 = -_MAX64 - 1
@@ -335,7 +336,7 @@ cdef class GroupConcat(AggBase):
             self.first_sep_len = 0 if s is None else len(_bytes_of(s))
         self.naccum += 1
         if type(x) is str:
-            self.buf += (<str>x).encode("utf-8")
+            self.buf += text_bytes(<str>x)
         else:
             self.buf += _bytes_of(x)
         if len(self.buf) > MAX_LENGTH:  # (SQLite's StrAccum: SQLITE_TOOBIG)
@@ -371,10 +372,10 @@ cdef class GroupConcat(AggBase):
     def finalize(self):
         if not self.allocated:
             return None
-        return self.buf.decode("utf-8", "replace")
+        return self.buf.decode("utf-8", "surrogateescape")
 
     def value(self):
         # sqlite3_str_value() gives NULL for an empty accumulator (finalize gives '').
         if not self.buf:
             return None
-        return self.buf.decode("utf-8", "replace")
+        return self.buf.decode("utf-8", "surrogateescape")

@@ -65,6 +65,8 @@ cpdef str render_real(double value, int precision, str xtype, bint alternate=*, 
 cpdef str real_to_text(double r)
 cpdef object to_text(object v)
 cpdef object to_blob(object v)
+cpdef bytes text_bytes(str s)
+cpdef str text_of_bytes(object b)
 cpdef long long to_int(object v) except? -1
 cpdef double to_real(object v) except? -1.0
 cpdef object to_numeric(object v)

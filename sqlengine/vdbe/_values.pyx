@@ -777,8 +777,44 @@ def too_big():
 
 
 def utf8_length(str s):
-    """The length of ``s`` in UTF-8 bytes."""
-    return len(s) if s.isascii() else len(s.encode("utf-8", "surrogatepass"))
+    """The length of ``s`` in UTF-8 bytes (of the bytes it stands for: see text_bytes)."""
+    return len(s) if s.isascii() else len(text_bytes(s))
+
+
+cpdef bytes text_bytes(str s):
+    """The bytes of TEXT value ``s``. TEXT is bytes in SQLite, not always valid UTF-8 (a
+    CAST of a blob, a file another program wrote, char() of a surrogate): this engine holds
+    it as the ``str`` those bytes decode to with errors="surrogateescape" (text_of_bytes),
+    each byte no UTF-8 character takes becoming one of U+DC80..U+DCFF, so the bytes come
+    back here whole, as SQLite keeps them. A lone surrogate outside that range (not made
+    by text_of_bytes) is written as SQLite writes a code point, three bytes."""
+    try:
+        return s.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    try:
+        return s.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return s.encode("utf-8", "surrogatepass")
+
+
+cpdef str text_of_bytes(object b):
+    """The TEXT value of bytes ``b`` (SQLite's text of a blob: the same bytes), as held
+    here: decoded as UTF-8, a byte no character takes kept as a surrogate escape (see
+    text_bytes)."""
+    return bytes(b).decode("utf-8", "surrogateescape")
+
+
+def has_escapes(str s):
+    """Whether TEXT ``s`` holds bytes that are not UTF-8 (surrogate escapes, see
+    text_bytes)."""
+    if s.isascii():
+        return False
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 cpdef object truth(object v):
@@ -983,7 +1019,7 @@ cpdef str real_to_text(double r):
 
 cpdef object to_text(object v):
     """The TEXT form of a value (sqlite3_value_text): numbers rendered as SQLite does,
-    BLOB bytes decoded as UTF-8 (invalid sequences replaced by U+FFFD), NULL -> None."""
+    a BLOB's bytes as they are (text_of_bytes), NULL -> None."""
     cdef type t = type(v)
     if t is str or v is None:
         return v
@@ -995,7 +1031,7 @@ cpdef object to_text(object v):
         return '1' if v else '0'
     if isinstance(v, str):
         return v
-    return bytes(v).decode('utf-8', 'replace')
+    return text_of_bytes(v)
 
 
 cpdef object to_blob(object v):
@@ -1005,11 +1041,11 @@ cpdef object to_blob(object v):
     if t is bytes or v is None:
         return v
     if t is str:
-        return (<str>v).encode('utf-8')
+        return text_bytes(<str>v)
     if t is int or t is float or t is bool:
         return to_text(v).encode('ascii')
     if isinstance(v, str):
-        return str(v).encode('utf-8')
+        return text_bytes(str(v))
     return bytes(v)
 
 

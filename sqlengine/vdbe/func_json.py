@@ -354,7 +354,9 @@ def _unescape(raw: str) -> str:
                 out.append(chr(((v & 0x3FF) << 10) + (lo & 0x3FF) + 0x10000))
                 i += 6
             elif 0xD800 <= v <= 0xDFFF:
-                out.append("\ufffd" * 3)  # SQLite emits 3 bytes of invalid UTF-8 here
+                # SQLite writes the code point's 3 bytes, which are not UTF-8: kept as
+                # the bytes they are (see _values.text_bytes)
+                out.append(V.text_of_bytes(chr(v).encode("utf-8", "surrogatepass")))
             else:
                 out.append(chr(v))
         else:

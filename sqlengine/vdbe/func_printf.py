@@ -102,7 +102,7 @@ def sqlite_printf(fmt, args) -> str | None:
         return None
     if out is None:
         return None
-    return out.decode("utf-8", "replace")
+    return V.text_of_bytes(out)
 
 
 def _format(f: bytes, ap: _Args) -> bytes | None:

@@ -179,10 +179,52 @@ def f_length(ctx, x):
     t = type(x)
     if t is bytes:
         return len(x)
-    if t is str:
-        k = x.find("\0")
-        return len(x) if k < 0 else k
-    return len(V.to_text(x))
+    if t is not str:
+        x = _text(x)
+    k = x.find("\0")
+    if k >= 0:
+        x = x[:k]
+    if x.isascii() or not V.has_escapes(x):
+        return len(x)
+    return _utf8_char_count(V.text_bytes(x))
+
+
+def _utf8_char_count(z: bytes) -> int:
+    """length() of text bytes ``z`` that are not all UTF-8, counted as SQLite's lengthFunc
+    counts them: a byte from 0xC0 up starts a character that takes the continuation bytes
+    (0x80..0xBF) after it; any other byte is a character of its own."""
+    n = i = 0
+    end = len(z)
+    while i < end:
+        c = z[i]
+        i += 1
+        n += 1
+        if c >= 0xC0:
+            while i < end and z[i] & 0xC0 == 0x80:
+                i += 1
+    return n
+
+
+# The value bits a UTF-8 lead byte from 0xC0 up gives, by byte - 0xC0 (SQLite's
+# sqlite3Utf8Trans1: a byte of a sequence longer than four gives the low bits of its count).
+_UTF8_LEAD = bytes(list(range(32)) + list(range(16)) + list(range(8)) + [0, 1, 2, 3, 0, 1, 0, 0])
+
+
+def _utf8_read(z: bytes) -> int:
+    """The first character of text bytes ``z`` as SQLite's sqlite3Utf8Read reads it (the
+    lead byte's bits, then six bits of each continuation byte after it; a result below
+    0x80 from a lead byte, a surrogate, or U+FFFE/U+FFFF is U+FFFD)."""
+    c = z[0]
+    if c < 0xC0:
+        return c
+    c = _UTF8_LEAD[c - 0xC0]
+    i = 1
+    while i < len(z) and z[i] & 0xC0 == 0x80:
+        c = (c << 6) + (z[i] & 0x3F)
+        i += 1
+    if c < 0x80 or c & 0xFFFFF800 == 0xD800 or c & 0xFFFFFFFE == 0xFFFE:
+        return 0xFFFD
+    return c
 
 
 def f_octet_length(ctx, x):
@@ -190,7 +232,7 @@ def f_octet_length(ctx, x):
         return None
     if type(x) is bytes:
         return len(x)
-    return len(V.to_text(x).encode("utf-8"))
+    return V.utf8_length(_text(x))
 
 
 def f_lower(ctx, x):
@@ -401,8 +443,8 @@ def f_char(ctx, *args):
         c = V.to_int(a)
         if c < 0 or c > 0x10FFFF:
             c = 0xFFFD
-        if 0xD800 <= c <= 0xDFFF:
-            out.append("\ufffd" * 3)  # SQLite writes 3 bytes of invalid UTF-8; one U+FFFD each
+        if 0xD800 <= c <= 0xDFFF:  # (SQLite writes its 3 bytes, not UTF-8: held as escapes)
+            out.append(V.text_of_bytes(chr(c).encode("utf-8", "surrogatepass")))
         else:
             out.append(chr(c))
     return "".join(out)
@@ -412,7 +454,10 @@ def f_unicode(ctx, x):
     t = _text(x)
     if not t or t[0] == "\0":
         return None
-    return ord(t[0])
+    c = ord(t[0])
+    if 0xDC80 <= c <= 0xDCFF:  # (bytes that are not UTF-8: see _values.text_bytes)
+        return _utf8_read(V.text_bytes(_cstr(t)))
+    return c
 
 
 # soundex() codes of the letters A..Z (SQLite's iCode table; a letter coded 0 separates
@@ -424,7 +469,7 @@ def f_soundex(ctx, x):
     """soundex(X) as SQLite's (SQLITE_SOUNDEX build): over the UTF-8 bytes, from the first
     ASCII letter; a byte beyond ASCII is coded as its low 7 bits, as in its C code;
     "?000" when there is no letter."""
-    z = (_text(x) or "").encode("utf-8", "surrogatepass")
+    z = V.text_bytes(_cstr(_text(x) or ""))
     i = 0
     while i < len(z) and not (65 <= z[i] <= 90 or 97 <= z[i] <= 122):
         i += 1

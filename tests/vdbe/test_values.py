@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sqlengine.vdbe import _values as V
 
 DB = sqlite3.connect(":memory:")
-DB.text_factory = lambda b: b.decode("utf-8", "replace")
+DB.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
 SETTINGS = settings(max_examples=int(__import__("os").environ.get("HYP_EXAMPLES", "300")), deadline=None, suppress_health_check=list(HealthCheck))
 
 # -- strategies ------------------------------------------------------------------------------

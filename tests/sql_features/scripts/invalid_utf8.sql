@@ -1,0 +1,45 @@
+-- Text whose bytes are not UTF-8 (CAST of a blob, char() of a surrogate, a JSON \uD800
+-- escape, printf's byte precision): its bytes are kept and counted as SQLite keeps them.
+-- Only hex(), length() and the like are selected: the stdlib refuses to hand such text over.
+CREATE TABLE t(k INTEGER PRIMARY KEY, a TEXT, b BLOB);
+INSERT INTO t VALUES (1, CAST(x'41ff42' AS TEXT), x'41ff42'), (2, CAST(x'e282' AS TEXT), x'e282'), (3, CAST(x'80' AS TEXT), x'80'), (4, CAST(x'c3a9ff' AS TEXT), x'c3a9ff'), (5, CAST(x'41004243' AS TEXT), x'41004243'), (6, CAST(x'f09f98' AS TEXT), x'f09f98'), (7, CAST(x'eda080' AS TEXT), x'eda080'), (8, CAST(x'c0af' AS TEXT), x'c0af'), (9, CAST(x'fe8080808080' AS TEXT), x'fe8080808080'), (10, CAST(x'61808062' AS TEXT), x'61808062');
+SELECT k, hex(a), typeof(a), length(a), unicode(a) FROM t ORDER BY k;
+SELECT k, hex(b), length(CAST(b AS TEXT)), unicode(CAST(b AS TEXT)) FROM t ORDER BY k;
+SELECT k, a = CAST(b AS TEXT), CAST(a AS BLOB) = b, hex(CAST(a AS BLOB)) FROM t ORDER BY k;
+SELECT k, hex(a || 'x'), hex('x' || a), hex(a || a) FROM t ORDER BY k;
+SELECT k, hex(substr(a, 1, 2)), hex(substr(a, 2)), hex(substr(a, -1)) FROM t WHERE k IN (1, 4, 5, 10) ORDER BY k;
+SELECT k, hex(upper(a)), hex(lower(a)), hex(trim(a)), hex(ltrim(a, 'A')), hex(rtrim(a, 'B')) FROM t ORDER BY k;
+SELECT k, hex(quote(a)), hex(replace(a, 'A', 'Z')), instr(a, 'B') FROM t ORDER BY k;
+SELECT k, hex(json_quote(a)), hex(json_array(a)), json_valid(a), hex(json_object('k', a)) FROM t ORDER BY k;
+SELECT k, a LIKE 'A%', a GLOB 'A*', soundex(a) FROM t ORDER BY k;
+SELECT hex(group_concat(a)) FROM t;
+SELECT hex(group_concat(a, x'ff')) FROM t;
+SELECT hex(group_concat(a, '|')) FROM (SELECT a FROM t ORDER BY k);
+SELECT k, hex(group_concat(a) OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)) FROM t ORDER BY k;
+SELECT hex(CAST(x'ff' AS TEXT)), length(CAST(x'ff' AS TEXT)), unicode(CAST(x'ff' AS TEXT));
+SELECT hex(CAST(x'ff' AS TEXT) || CAST(x'fe' AS TEXT)), length(CAST(x'fffe' AS TEXT));
+SELECT CAST(CAST(x'41ff42' AS TEXT) AS BLOB) = x'41ff42';
+SELECT hex(char(55296)), hex(char(56320)), hex(char(56575, 65)), hex(char(57343)), length(char(55296)), length(char(55296, 65, 56320));
+SELECT unicode(char(55296)), unicode(char(56575)), unicode(char(57343) || 'a');
+SELECT hex(printf('%.1s', 'é')), hex(printf('%.3s', 'aé€')), length(printf('%.1s', 'é')), hex(printf('%.2s', '€'));
+SELECT hex(printf('%s|%s', CAST(x'ff' AS TEXT), CAST(x'fe' AS TEXT))), hex(format('%q', CAST(x'ff27' AS TEXT)));
+SELECT hex(printf('%10s|', CAST(x'ff' AS TEXT))), hex(printf('%-4.2s|', CAST(x'41ff42' AS TEXT)));
+SELECT hex(json_extract('"\ud800"', '$')), hex(json_extract('"\udcff"', '$')), hex(json_extract('"\ud83d\ude00"', '$')), hex('"\ud83d\ude00"' ->> '$');
+SELECT length(json_extract('"\ud800"', '$')), unicode(json_extract('"\udc00x"', '$')), hex(json_extract('["a\udfffb"]', '$[0]'));
+SELECT hex(value) FROM json_each('["\ud800", "\udbff\udfff", "x\udc00"]');
+SELECT hex(CAST(x'ff' AS TEXT)) = hex(x'ff');
+CREATE TABLE u(a TEXT);
+INSERT INTO u SELECT CAST(b AS TEXT) FROM t;
+SELECT hex(a), length(a) FROM u ORDER BY rowid;
+UPDATE u SET a = a || CAST(x'ff' AS TEXT);
+SELECT hex(a) FROM u ORDER BY rowid;
+SELECT count(*) FROM u WHERE a = CAST(x'41ff42ff' AS TEXT);
+CREATE INDEX ua ON u(a);
+SELECT count(*) FROM u WHERE a = CAST(x'e282ff' AS TEXT);
+SELECT hex(a) FROM u WHERE a IN (CAST(x'80ff' AS TEXT), CAST(x'c3a9ffff' AS TEXT)) ORDER BY rowid;
+SELECT count(DISTINCT a), count(DISTINCT hex(a)) FROM u;
+SELECT hex(a) FROM u GROUP BY a HAVING count(*) = 1 ORDER BY hex(a);
+SELECT hex(substr(CAST(x'41ff42' AS TEXT), 2, 1)), hex(substr(CAST(x'c3a9ff41' AS TEXT), 2));
+SELECT hex(CAST(CAST(x'ff' AS TEXT) AS TEXT)), CAST(CAST(x'31ff' AS TEXT) AS INTEGER), CAST(CAST(x'31ff' AS TEXT) AS REAL);
+SELECT hex(CAST(x'ff' AS TEXT)) IN (SELECT hex(a) FROM t);
+SELECT typeof(CAST(x'ff' AS TEXT) + 0), CAST(x'ff' AS TEXT) > 'z', CAST(x'ff' AS TEXT) < x'00';
