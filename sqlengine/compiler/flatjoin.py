@@ -126,6 +126,7 @@ def _flatten_join(p, core, order_by):
         if join is not None and join.using:
             used.update((None, n.lower()) for n in join.using)
     taken = {n.lower() for n in names} | {q for q, _n in used}
+    ob_names = {q for q, _n in _outer_names(None, order_by)}
     for k in list(merges):
         body, hidden, inner, _subst = merges[k]
         vis = names[k].lower()
@@ -135,7 +136,7 @@ def _flatten_join(p, core, order_by):
                 items[k][1].kind == "LEFT" or items[k][1].using)  # (its first table's)
                                     or not taken.isdisjoint(inner[2])
                                     or _holds_subquery(core)
-                                    or vis in {q for q, _n in _outer_names(None, order_by)}):
+                                    or vis in ob_names and _order_holds_subquery(order_by)):
             del merges[k]
         elif inner is not None:
             taken.update(inner[2])
@@ -148,11 +149,15 @@ def _flatten_join(p, core, order_by):
             return core
     if not merges:
         return core
+    retarget = {names[k].lower(): m[2][1] for k, m in merges.items() if m[2] is not None}
+    if retarget and order_by and not ob_names.isdisjoint(retarget):
+        # (``ORDER BY v.x`` of a merged join ``v``: x's table, as its other clauses)
+        order_by = [dataclasses.replace(o, expr=_retargeted(o.expr, retarget)) for o in order_by]
     if any(type(rc) is Star and rc.table is None for rc in core.columns) and any(
             j is not None and j.using and k not in merges for k, (_it, j) in enumerate(items)):
         return core  # (``*`` leaves out a USING column of the right item: not ``name.*``)
     if all(m[3] is None for m in merges.values()):
-        return _rewrite(p, core, items, names, merges, None)
+        return _rewrite(p, core, items, names, merges, None), order_by
     copier = Copier(p, items, names, merges, guards)
     out = _rewrite(p, core, items, names, merges, copier)
     ob = copier.order_by(core, order_by)
@@ -162,7 +167,19 @@ def _flatten_join(p, core, order_by):
     for k, (it, _join) in enumerate(items):  # (as above: an unnamed item left as it is)
         if type(it) is SubqueryRef and it.alias is None and k not in merges:
             return core
-    return _rewrite(p, core, items, names, merges, None) if merges else core
+    return (_rewrite(p, core, items, names, merges, None), order_by) if merges else core
+
+
+def _order_holds_subquery(order_by) -> bool:
+    """Whether a term of ``order_by`` holds a subquery (whose own FROM may name a table
+    as a merged item is named: its names are not rewritten)."""
+    stack = [o.expr for o in order_by]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _SUBQUERIES):
+            return True
+        stack.extend(iter_children(x))
+    return False
 
 
 def _simplified(p, item, join, where):

@@ -227,6 +227,19 @@ def bare_alias(core, e) -> bool:
                for rc in core.columns)
 
 
+def _alias_position(core, name):
+    """The number (from 1) of the first result column of ``core`` aliased ``name``, as an
+    ORDER BY term of that bare name resolves (SQLite's resolveAsName), or None when a
+    ``*`` comes first (its width is not known here)."""
+    n = name.lower()
+    for k, rc in enumerate(core.columns, 1):
+        if type(rc) is not ResultColumn:
+            return None
+        if rc.alias is not None and rc.alias.lower() == n:
+            return k
+    return None
+
+
 def _item_names(p, it, m):
     """The lower-case column names FROM item ``it`` (merged as ``m``) shows, or None
     when unknown."""
@@ -317,8 +330,15 @@ class Copier:
         """``order_by`` of the original ``core`` with its copies in it."""
         if not order_by:
             return order_by
-        return [o if bare_alias(core, o.expr) else dataclasses.replace(o, expr=self.expr(o.expr))
-                for o in order_by]
+        out = []
+        for o in order_by:
+            if not bare_alias(core, o.expr):
+                out.append(dataclasses.replace(o, expr=self.expr(o.expr)))
+                continue
+            k = _alias_position(core, o.expr.name)  # (a copy named as the alias is may
+            # come before it: its number still means the column the alias names)
+            out.append(o if k is None else dataclasses.replace(o, expr=Literal(k)))
+        return out
 
     def result(self, rc):
         """The result column ``rc`` with its copies in it, named as it was."""

@@ -190,6 +190,9 @@ def _join_answer(mod, q, eqp):
     "select * from ve join u on ve.a = u.c",
     "select * from u join ve on ve.a1 = u.c",
     "select ve.bz, ve.a1 * 2 from u, ve where ve.a = u.c and ve.b2 > 2 order by ve.a1",
+    # a copy named as a later column's alias: ORDER BY that name still means the alias
+    "select x.k, u.d as k from (select b as k, a from t) x, u where x.a = u.c order by k",
+    "select ve.bz, u.d as bz from ve, u where ve.a = u.c order by bz desc",
     "select * from (select a + 1 as c from t) x, (select a - 1 as c from t) y"
     " where x.c = y.c",
     # a compound's arm: the copy keeps the column's BINARY (an implicit COLLATE)
@@ -245,6 +248,10 @@ def test_join_item_right_of_left_join(q, eqp):
     ("select tu.a, count(*) from tu join w on tu.a = w.e group by tu.a",
      "select t.a, count(*) from t join u on t.a = u.c join w on t.a = w.e where u.d > 1"
      " group by t.a"),
+    # its name in ORDER BY: the term reads the table of that column
+    ("select * from tu join w on tu.a = w.e order by tu.d, tu.b",
+     "select t.a, b, u.d, w.* from t join u on t.a = u.c join w on t.a = w.e where u.d > 1"
+     " order by u.d, t.b"),
 ])
 def test_join_item_over_a_join(q, written, eqp):
     ref = _join_answer(sqlite3, q, eqp)
@@ -272,7 +279,8 @@ def test_join_item_copies(q, written, eqp):
 
 @pytest.mark.parametrize("q", [
     "select * from w left join tu on tu.a = w.e",  # a join on the right of a LEFT JOIN
-    "select * from tu join w on tu.a = w.e order by tu.d",  # its name in ORDER BY
+    # its name in an ORDER BY term holding a subquery
+    "select * from tu join w on tu.a = w.e order by (select tu.d)",
     "select * from tu join w on tu.a = w.e where exists (select 1 from u where u.c = tu.a)",
     "select * from tu join t on tu.a = t.a",  # its table's name taken
 ])
