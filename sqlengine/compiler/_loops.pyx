@@ -14,7 +14,10 @@ from sqlengine.compiler._resolve cimport (Source, comparison_collation, expr_aff
                                           slot_offset)
 from sqlengine.compiler._terms cimport Operand, WhereTerm, is_constant, obj_id
 from sqlengine.compiler.exprindex import XN_EXPR, same_expr
+from sqlengine.compiler.partial_plan import index_parts, lookup_cost as partial_lookup_cost
+from sqlengine.compiler.partial_plan import usable as partial_usable
 from sqlengine.compiler.plan_terms import or_to_in
+from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe._values cimport comparison_affinity
 from sqlengine.vdbe.opcodes import AFF_BLOB, AFF_NONE, AFF_NUMERIC, AFF_TEXT
@@ -193,9 +196,11 @@ cdef class TableFacts:
     """What the planner asks of a table for every statement that reads it and that
     depends on the schema alone: SQLite's szTabRow and szIdxRow sizes, its row count
     (``n_row``, nRowLogEst), and the indexes a loop may read in SQLite's order (the newest
-    first; no partial index, none on a column it cannot key) as (position in that order,
-    index, its column set, szIdxRow, rows per key prefix: aiRowLogEst). The counts are
-    SQLite's defaults unless the table has sqlite_stat1 statistics (``Table.stat``)."""
+    first; none on a column it cannot key) as (position in that order, index, its column
+    set, szIdxRow, rows per key prefix: aiRowLogEst, the AND parts of a partial index's
+    WHERE or None: partial_plan.index_parts). The counts are SQLite's defaults (half the
+    rows for a partial index) unless the table has sqlite_stat1 statistics
+    (``Table.stat``)."""
 
     cdef public int sz_tab
     cdef public dict sz_idx
@@ -218,10 +223,11 @@ cdef class TableFacts:
         self.sz_idx = idx
         usable = []
         for k, ix in enumerate(table.indexes[::-1]):
-            if ix.where is not None or any(c < 0 and c != XN_EXPR for c in ix.columns):
+            if any(c < 0 and c != XN_EXPR for c in ix.columns):
                 continue
             usable.append((k, ix, frozenset(ix.columns), idx[ix.name],
-                           _row_est(ix) if ests is None else ests[ix.name]))
+                           _row_est(ix) if ests is None else ests[ix.name],
+                           index_parts(ix)))
         self.usable = tuple(usable)
 
 
@@ -307,7 +313,8 @@ cdef object _pk_of(table):
 
 def _row_est(ix):
     n = len(ix.columns)
-    a = [TABLE_ROWS] + [(_IDX_EST[i] if i < len(_IDX_EST) else 23) for i in range(n)]
+    a = [TABLE_ROWS if ix.where is None else TABLE_ROWS - 10] + \
+        [(_IDX_EST[i] if i < len(_IDX_EST) else 23) for i in range(n)]
     if ix.unique:
         a[n] = 0
     return a
@@ -708,6 +715,7 @@ cdef class LoopBuilder:
         for o in ops:
             op_cols.add(o.col)
         cdef bint ob_rowid = -1 in ob  # (every index ends with the rowid: any might help)
+        cdef bint partial
         for e in facts.usable:
             entry = <tuple>e
             k = entry[0]
@@ -717,6 +725,18 @@ cdef class LoopBuilder:
             if not_indexed or indexed_by is not None and \
                     ix_f(ix, IX_NAME).lower() != indexed_by:
                 continue
+            # a partial index: only when the terms imply its WHERE (then it is always
+            # weighed for a full scan, as SQLite does)
+            partial = entry[5] is not None
+            if partial and not partial_usable(self.scope, src, tl, entry[5]):
+                # (an outer join's table: SQLite makes the join an inner one when a WHERE
+                # term rejects its NULL row, which the engine does not, so that the WHERE
+                # terms then imply the index's WHERE: it reads the table instead)
+                if indexed_by is not None and (
+                        tl is self.wc.terms
+                        or not partial_usable(self.scope, src, self.wc.terms, entry[5])):
+                    raise OperationalError("no query solution")
+                continue
             # non-zero: this index might deliver the ORDER BY
             self.sort_idx = k + 2 if ob_rowid or _meets(cols, ob) else 0
             covering = used is not None and used <= cols
@@ -725,14 +745,17 @@ cdef class LoopBuilder:
             ix_log = r_log if ix_size == r_size else c_est_log(ix_size)
             # a full scan of the index: when it is forced, when it might deliver the
             # ORDER BY, or (covering) when it is smaller than the table
-            if (indexed_by is not None or self.sort_idx) and not covering:
+            if (indexed_by is not None or self.sort_idx or partial) and not covering:
                 lp = new_loop(i, "index")
                 lp.index = ix
                 lp.n_out = ix_size
-                lp.r_run = c_log_add(ix_size + 1 + (15 * szi) // sz_tab, ix_size + 16)
+                lp.r_run = c_log_add(ix_size + 1 + (15 * szi) // sz_tab,
+                                     partial_lookup_cost(self.scope, src, self.wc, ix, ix_size)
+                                     if partial else ix_size + 16)
                 self.output_adjust(lp, ix_size, terms)
                 self.add(lp)
-            if covering and (szi < sz_tab or indexed_by is not None or self.sort_idx):
+            if covering and (szi < sz_tab or indexed_by is not None or self.sort_idx
+                             or partial):
                 lp = new_loop(i, "index")
                 lp.index = ix
                 lp.covering = True

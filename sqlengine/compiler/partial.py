@@ -4,8 +4,9 @@ have an entry, and only those take part in a UNIQUE check.
 ``code_partial_flag`` evaluates the clause for the row being written into a register
 (1 or 0) that the write path consults before checking uniqueness and before inserting
 the entry; ``partial_flag`` finds that register again from the key registers. Deleting
-an entry that is not there is harmless, so DELETE needs nothing. The planner never reads
-a partial index. This module emits code; it never runs it.
+an entry that is not there is harmless, so DELETE needs nothing. The planner reads a
+partial index only where the query's WHERE implies the index's (``partial_plan.py``).
+This module emits code; it never runs it.
 """
 
 from __future__ import annotations
