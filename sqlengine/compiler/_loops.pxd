@@ -5,7 +5,8 @@ cdef int c_log_est(unsigned long long x) noexcept
 cdef int c_log_add(int a, int b) noexcept
 cdef int c_est_log(int n) noexcept
 cpdef str coll_name(c)
-cpdef list build_loops(scope, wc, col_used, allowed, ob_cols, hints, db)
+cpdef list build_loops(scope, wc, col_used, allowed, ob_cols, hints, db,
+                       unsigned long long cross=*)
 
 
 cdef class WhereLoop:

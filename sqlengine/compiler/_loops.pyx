@@ -442,6 +442,8 @@ cdef class LoopBuilder:
     # the sources an outer join's table comes after (every table to its left: SQLite's
     # mPrior), prerequisites of each of its loops
     cdef unsigned long long m_prior
+    # the sources on the right of a CROSS JOIN (bits; see build_loops)
+    cdef unsigned long long cross
     cdef dict _op_memo  # id(Operand) -> op_info's answer, for this build only
     cdef dict _ops_by_src
     cdef list _terms_by_src
@@ -455,6 +457,7 @@ cdef class LoopBuilder:
     cdef void init(self, scope, wc, col_used, allowed, ob_cols, hints, db) except *:
         self.scope = scope
         self.db = db
+        self.cross = 0
         self.auto_index = -1
         self.hints = hints or {}
         self.ob_cols = ob_cols or {}
@@ -595,10 +598,15 @@ cdef class LoopBuilder:
                 i += 1
         self._terms_by_src = by_bit
         cdef Source src
+        cdef unsigned long long prior = 0
         for i in range(n):
             self.loops = []
             src = <Source>sources[i]
-            self.m_prior = (1ULL << i) - 1 if src.left or src.right or src.ltorj else 0
+            # (SQLite's whereLoopAddAll: the right of an outer or CROSS join, and every
+            # source after it, comes after all the sources left of that join)
+            if src.left or src.right or src.ltorj or self.cross >> i & 1:
+                prior = (1ULL << i) - 1
+            self.m_prior = prior
             self.add_source(i, src)
             out.extend(self.loops)
         self.loops = out
@@ -858,11 +866,15 @@ cdef class LoopBuilder:
             self.add(lp)
 
 
-cpdef list build_loops(scope, wc, col_used, allowed, ob_cols, hints, db):
+cpdef list build_loops(scope, wc, col_used, allowed, ob_cols, hints, db,
+                       unsigned long long cross=0):
     """``LoopBuilder(scope, wc, col_used, allowed, ob_cols, hints, db).build()``, called
-    from C (the path solver) without the calls' argument parsing."""
+    from C (the path solver) without the calls' argument parsing; ``cross``: the bits of
+    the sources on the right of a CROSS JOIN, which SQLite never puts before a source to
+    their left (its documented way to fix a join's order)."""
     cdef LoopBuilder builder = LoopBuilder.__new__(LoopBuilder)
     builder.init(scope, wc, col_used, allowed, ob_cols, hints, db)
+    builder.cross = cross
     return builder.c_build()
 
 

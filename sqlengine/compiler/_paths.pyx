@@ -133,7 +133,8 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
             if t is not None:
                 ob_cols.setdefault((<tuple>t)[0], set()).add((<tuple>t)[1])
     hints = _index_hints(core, n) if core is not None else None
-    loops = build_loops(scope, wc, col_used, allowed, ob_cols, hints, db)
+    cdef unsigned long long cross = _cross_joined(core, n) if core is not None else 0
+    loops = build_loops(scope, wc, col_used, allowed, ob_cols, hints, db, cross)
     cdef int n_row0 = 48 if scope.outer is not None else 0
     res = _solve(loops, n, n_row0, fixed, None)
     if res is None:  # cannot happen: a full scan has no prerequisites
@@ -280,6 +281,32 @@ cdef dict _index_hints(core, int n):
         return None
     return {i: t for i, t in enumerate(items)
             if isinstance(t, T_TableRef) and (t.not_indexed or t.indexed_by)}
+
+
+cdef unsigned long long _cross_joined(core, int n) except? 0:
+    """The bits of the sources on the right of a CROSS JOIN (SQLite's JT_CROSS: its
+    planner puts no source after it before one to its left), 0 when there is none or the
+    FROM items are not the ``n`` sources one to one."""
+    cdef list stack = [slot(core, F_CORE_FROM) if type(core) is T_SelectCore else core.from_]
+    cdef list crossed = []
+    cdef int k = 0
+    cdef unsigned long long out = 0
+    if n < 2 or not isinstance(stack[0], T_Join):
+        return 0
+    while stack:  # the FROM items left to right (a Join's left side first)
+        f = stack.pop()
+        if isinstance(f, T_Join):
+            if f.kind == "CROSS":
+                crossed.append(f.right)
+            stack.append(f.right)
+            stack.append(f.left)
+        elif f is not None:
+            if k < 64:
+                for x in crossed:
+                    if x is f:
+                        out |= 1ULL << k
+            k += 1
+    return out if k == n and k <= 64 else 0
 
 
 cdef bint _any_operands(list terms) except -1:
