@@ -399,7 +399,7 @@ cdef void adjust_cost(list loops, WhereLoop new):
     source is made at least as cheap (and one using fewer at least as costly)."""
     cdef WhereLoop p
     for p in loops:
-        if p.src_i != new.src_i or p.kind != "index" or not p.used:
+        if p.src_i != new.src_i or p.kind != "index":
             continue
         if cheaper_subset(p, new):
             new.r_run = min(p.r_run, new.r_run)
@@ -417,6 +417,15 @@ cdef int lookup_cost(int r_log, int step, bint lookup, int n_out) noexcept:
     if lookup:
         r = c_log_add(r, n_out + 16)
     return r
+
+
+cdef bint _names_one(tuple usable, str name) except -1:
+    """Whether an index of ``usable`` (TableFacts.usable) is named ``name`` (lower
+    case)."""
+    for e in usable:
+        if ix_f((<tuple>e)[1], IX_NAME).lower() == name:
+            return True
+    return False
 
 
 cdef bint _meets(frozenset cols, ob) except -1:
@@ -497,7 +506,7 @@ cdef class LoopBuilder:
         cdef Py_ssize_t k
         new.sort_idx = self.sort_idx
         new.prereq |= self.m_prior
-        if new.kind == "index" and new.used:
+        if new.kind == "index":
             adjust_cost(loops, new)
         for k in range(len(loops)):
             p = <WhereLoop>loops[k]
@@ -706,7 +715,10 @@ cdef class LoopBuilder:
         lp.n_out = r_size
         lp.r_run = r_size + 16
         self.output_adjust(lp, r_size, terms)
-        self.add(lp)
+        # (INDEXED BY: SQLite weighs no loop but the named index's)
+        cdef WhereLoop scan = lp
+        if indexed_by is None or table is None or not _names_one(facts.usable, indexed_by):
+            self.add(lp)
         if table is None:
             return
         sz_tab = facts.sz_tab
@@ -740,10 +752,12 @@ cdef class LoopBuilder:
                 # (an outer join's table: SQLite makes the join an inner one when a WHERE
                 # term rejects its NULL row, which the engine does not, so that the WHERE
                 # terms then imply the index's WHERE: it reads the table instead)
-                if indexed_by is not None and (
-                        tl is self.wc.terms
-                        or not partial_usable(self.scope, src, self.wc.terms, entry[5])):
-                    raise OperationalError("no query solution")
+                if indexed_by is not None:
+                    if tl is self.wc.terms or not partial_usable(self.scope, src,
+                                                                 self.wc.terms, entry[5]):
+                        raise OperationalError("no query solution")
+                    self.sort_idx = 1 if ob_rowid else 0
+                    self.add(scan)
                 continue
             # non-zero: this index might deliver the ORDER BY
             self.sort_idx = k + 2 if ob_rowid or _meets(cols, ob) else 0

@@ -144,6 +144,10 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
     backwards = ()
     cdef int n_ob
     cdef OrderChecker check
+    if ord_obs is not None and n_row + 1 == 0:
+        # (SQLite's second pass is told nRowOut+1 rows; at 0 it weighs no order: the
+        # plan stays the first one, the rows sorted)
+        ord_obs = None
     if ord_obs is not None:
         # SQLite's second pass: the sort priced for the rows the first plan gives, the
         # order weighed on every partial path
