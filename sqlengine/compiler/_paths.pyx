@@ -84,7 +84,12 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
     for them, whether a GROUP BY (``group`` 2) also comes in its terms' directions, and
     what they do for the ``distinct`` terms (WhereInfo.distinct: 0, 1 equal rows come
     together, 2 no two rows are equal) (``where.where_begin`` documents the arguments;
-    ``db`` is the connection's Database, whose PRAGMA automatic_index the loops obey)."""
+    ``db`` is the connection's Database, whose PRAGMA automatic_index the loops obey;
+    ``core`` may be a TargetHint: an UPDATE's or DELETE's INDEXED BY / NOT INDEXED)."""
+    hints = None
+    if type(core) is TargetHint:
+        hints = {0: (<object>core).ref}
+        core = None
     cdef list srcs = scope.sources
     cdef int n = len(srcs)
     cdef WhereLoop lp
@@ -132,7 +137,8 @@ cpdef tuple plan(Scope scope, WhereClause wc, core, order_by=None, limit=None,
         for t in ord_obs:
             if t is not None:
                 ob_cols.setdefault((<tuple>t)[0], set()).add((<tuple>t)[1])
-    hints = _index_hints(core, n) if core is not None else None
+    if core is not None:
+        hints = _index_hints(core, n)
     cdef unsigned long long cross = _cross_joined(core, n) if core is not None else 0
     loops = build_loops(scope, wc, col_used, allowed, ob_cols, hints, db, cross)
     cdef int n_row0 = 48 if scope.outer is not None else 0
@@ -255,6 +261,16 @@ cdef Py_ssize_t F_JOIN_LEFT = slot_offset(A.Join, "left")
 cdef Py_ssize_t F_JOIN_RIGHT = slot_offset(A.Join, "right")
 cdef Py_ssize_t F_REF_INDEXED_BY = slot_offset(A.TableRef, "indexed_by")
 cdef Py_ssize_t F_REF_NOT_INDEXED = slot_offset(A.TableRef, "not_indexed")
+
+
+class TargetHint:
+    """The target of an UPDATE or DELETE written INDEXED BY or NOT INDEXED (its TableRef,
+    ``ref``), handed to ``plan`` in place of a SELECT's core: its one source obeys it."""
+
+    __slots__ = ("ref",)
+
+    def __init__(self, ref):
+        self.ref = ref
 
 
 cdef dict _index_hints(core, int n):

@@ -14,7 +14,7 @@ from sqlengine.compiler.attach import source_db
 from sqlengine.compiler.cte import push_with
 from sqlengine.compiler.fkey import code_statement_start
 from sqlengine.compiler.generated import code_read_row
-from sqlengine.compiler.planner import check_indexed_by
+from sqlengine.compiler.planner import check_indexed_by, target_hint
 from sqlengine.compiler.insert import code_delete_row, open_write_cursors, table_for_write
 from sqlengine.compiler.resolve import Scope, table_source
 from sqlengine.compiler.trigger import code_triggers, compile_view_update_delete, has_triggers
@@ -79,14 +79,16 @@ def _has_subquery(e) -> bool:
     return False
 
 
-def open_one_pass(p, table, alias, where):
+def open_one_pass(p, table, alias, where, ref=None):
     """The write cursors and the loop of a one-pass DELETE/UPDATE: (table cursor, index
-    cursors, scope, WhereInfo); the loop's body runs with the table cursor on the row."""
+    cursors, scope, WhereInfo); the loop's body runs with the table cursor on the row.
+    ``ref``: the statement's target, whose INDEXED BY / NOT INDEXED the loop obeys."""
     tcur, icurs = open_write_cursors(p, table)
     src = table_source(alias or table.name, tcur, table)
     src.db = source_db(p.db, table)
     scope = Scope([src])
-    return tcur, icurs, scope, where_begin(p, scope, where, {}, open_cursors=False)
+    return tcur, icurs, scope, where_begin(p, scope, where, {}, core=target_hint(ref),
+                                           open_cursors=False)
 
 
 def loop_index(table, w) -> int:
@@ -124,9 +126,9 @@ def _walked_index(p, table, w):
     return k, lv.icur
 
 
-def collect_rowids(p, table, alias, where, tcur):
+def collect_rowids(p, table, alias, where, tcur, ref=None):
     """Loop over the rows matching ``where`` and store their rowids in a new ephemeral
-    table; returns its cursor."""
+    table; returns its cursor (``ref``: as for open_one_pass)."""
     b = p.b
     eph = b.alloc_cursor()
     if table.without_rowid:
@@ -142,7 +144,7 @@ def collect_rowids(p, table, alias, where, tcur):
     src = table_source(alias or table.name, tcur, table)
     src.db = source_db(p.db, table)
     scope = Scope([src])
-    w = where_begin(p, scope, where, {})
+    w = where_begin(p, scope, where, {}, core=target_hint(ref))
     rec = b.alloc_reg()
     if table.without_rowid:
         r = b.alloc_reg(n)
@@ -215,7 +217,7 @@ def compile_delete(p, st: Delete):
                 b.emit(OP_Clear, idx.root, 0)
         return None
     if one_pass(p, table, st.where, rt, "DELETE"):
-        tcur, icurs, _scope, w = open_one_pass(p, table, st.table.alias, st.where)
+        tcur, icurs, _scope, w = open_one_pass(p, table, st.table.alias, st.where, st.table)
         old = b.alloc_reg(len(table.columns) + 1)
         b.emit(OP_Rowid, tcur, old)
         code_delete_row(p, table, tcur, icurs, old, count=True, no_seek=_walked_index(p, table, w))
@@ -223,7 +225,7 @@ def compile_delete(p, st: Delete):
         return None
     # pass 1: rowids (reading through a read cursor of its own)
     rcur = b.alloc_cursor()
-    eph, _scope = collect_rowids(p, table, st.table.alias, st.where, rcur)
+    eph, _scope = collect_rowids(p, table, st.table.alias, st.where, rcur, st.table)
     tcur, icurs = open_write_cursors(p, table)
     n = len(table.columns)
     done = b.new_label()

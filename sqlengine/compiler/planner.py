@@ -25,7 +25,7 @@ from sqlengine.compiler._levels import Access  # noqa: F401  (re-exported)
 from sqlengine.compiler._loops import (  # noqa: F401  (the compiled core; re-exported)
     TABLE_ROWS, LoopBuilder, WhereLoop, forget_table_facts, log_add, log_est, table_facts)
 from sqlengine.compiler._paths import (  # noqa: F401  (the compiled solver; re-exported)
-    OrderChecker, order_checker, solve, sorting_cost)
+    OrderChecker, TargetHint, order_checker, solve, sorting_cost)
 from sqlengine.errors import OperationalError
 
 def check_indexed_by(ref, table) -> None:
@@ -40,6 +40,15 @@ def check_indexed_by(ref, table) -> None:
         if ix.name.lower() == low:
             return
     raise OperationalError(f"no such index: {name}")
+
+
+def target_hint(ref):
+    """What an UPDATE's or DELETE's target ``ref`` tells the planner: a TargetHint when
+    it is written INDEXED BY or NOT INDEXED (passed to where_begin as its ``core``), else
+    None."""
+    if ref is not None and (ref.indexed_by or ref.not_indexed):
+        return TargetHint(ref)
+    return None
 
 
 # ---- what a loop reads -------------------------------------------------------------------

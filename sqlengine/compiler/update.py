@@ -71,7 +71,7 @@ def _compile_update(p, st, table):
         eph, tcur, icurs, scope = found
     else:
         rcur = b.alloc_cursor()
-        eph, scope = collect_rowids(p, table, st.table.alias, st.where, rcur)
+        eph, scope = collect_rowids(p, table, st.table.alias, st.where, rcur, st.table)
         tcur, icurs = open_write_cursors(p, table)
         # the expressions read the row through the write cursor
         scope.sources[0].cursor = tcur
@@ -101,7 +101,7 @@ def _code_one_pass(p, st, table, assigns, rt, old):
     if changed:
         eph = b.alloc_cursor()
         open_eph = b.emit(OP_OpenEphemeral, eph, 1)
-    tcur, icurs, scope, w = open_one_pass(p, table, st.table.alias, st.where)
+    tcur, icurs, scope, w = open_one_pass(p, table, st.table.alias, st.where, st.table)
     b.emit(OP_Rowid, tcur, old)
     if changed and loop_index(table, w) in changed:
         rec = b.alloc_reg()
