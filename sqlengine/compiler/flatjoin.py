@@ -58,7 +58,6 @@ from sqlengine.compiler.flatsubst import (Copier, expr_columns, null_row_guard, 
                                           rewritten_ok)
 from sqlengine.compiler.flatten import (_bare_columns, _exported, _rebound, _star_listed,
                                         flatten_from)
-from sqlengine.compiler.resolve import where_needs_row
 from sqlengine.compiler.truefalse import WORDS
 from sqlengine.compiler.walk import SUBQUERY_NODES, iter_children, map_children
 from sqlengine.sql.ast import (FEAT_COLLATE, Column, InTable, Join, ResultColumn, SelectCore, Star, SubqueryRef,
@@ -90,12 +89,10 @@ def _flatten_join(p, core, order_by):
     if getattr(p, "ctes", None) or core.alias_columns is not None or _has_window(core):
         return core
     names = []
-    left = False
     for it, join in items:
         if join is not None and (join.natural or join.kind not in _INNER
                                  and join.kind != "LEFT"):
             return core
-        left = left or join is not None and join.kind == "LEFT"
         t = type(it)
         if t is TableRef:
             names.append(it.alias or it.name)
@@ -105,8 +102,6 @@ def _flatten_join(p, core, order_by):
             return core
     if len({n.lower() for n in names}) < len(names):
         return core
-    if left and core.where is not None:
-        items = [(it, _simplified(p, it, join, core.where)) for it, join in items]
     merges = {}
     guards = {}  # item number -> null_row_guard's answer (on the right of a LEFT JOIN)
     for k, (it, join) in enumerate(items):
@@ -180,16 +175,6 @@ def _order_holds_subquery(order_by) -> bool:
             return True
         stack.extend(iter_children(x))
     return False
-
-
-def _simplified(p, item, join, where):
-    """The Join ``join`` bringing the view or subquery ``item``, an inner join when it is a
-    LEFT JOIN that a term of the outer ``where`` cannot be true for on its NULL row (SQLite
-    runs it as an inner join before flattening: sqlite3ExprImpliesNonNullRow)."""
-    if join is None or join.kind != "LEFT" or type(item) is not SubqueryRef and (
-            type(item) is not TableRef or p.schema.views.get(item.name.lower()) is None):
-        return join
-    return dataclasses.replace(join, kind="INNER") if where_needs_row(where, item) else join
 
 
 def _has_window(core) -> bool:

@@ -140,51 +140,6 @@ def subquery_flattens(db, sel, oc, order_by, limit, single, right_of_left) -> bo
     return True
 
 
-_NONNULL_OPS = frozenset(("=", "==", "<", "<=", ">", ">=", "!=", "<>"))
-
-
-def where_needs_row(where, item) -> bool:
-    """Whether a top-level AND term of ``where`` cannot be true on the NULL row of the
-    FROM subquery or view ``item`` (a comparison, LIKE, BETWEEN or IS NOT NULL on one of
-    its columns named through its alias): SQLite then runs its LEFT JOIN as an inner
-    join (sqlite3ExprImpliesNonNullRow), which changes what its flattener does."""
-    alias = (getattr(item, "alias", None) or getattr(item, "name", None) or "").lower()
-    names = set()
-    body = item.select.body if type(item) is A.SubqueryRef else None
-    if type(body) is A.SelectCore:
-        for rc in body.columns:
-            if type(rc) is A.ResultColumn:
-                n = rc.alias or (rc.expr.name if type(rc.expr) is A.Column else None)
-                if n:
-                    names.add(n.lower())
-
-    def own(e):
-        if type(e) is not A.Column:
-            return False
-        if e.table is not None:
-            return e.table.lower() == alias
-        return e.name.lower() in names
-
-    stack = [where]
-    while stack:
-        e = stack.pop()
-        t = type(e)
-        if t is A.Binary:
-            if e.op.upper() == "AND":
-                stack += [e.left, e.right]
-            elif e.op in _NONNULL_OPS and (own(e.left) or own(e.right)):
-                return True
-            elif e.op.upper() == "IS NOT" and type(e.right) is A.Literal and \
-                    e.right.value is None and own(e.left):  # (SQLite's TK_NOTNULL)
-                return True
-        elif t is A.IsNull and e.negated and own(e.expr):
-            return True
-        elif (t is A.Like or t is A.Between) and not e.negated and own(
-                e.left if t is A.Like else e.expr):
-            return True
-    return False
-
-
 def no_such_column(name, table=None):
     if table:
         return OperationalError(f"no such column: {table}.{name}")

@@ -28,11 +28,12 @@ from sqlengine.compiler.resolve import (ResolvedColumn, ColRef, CoroutineSource,
                                         Source, expr_affinity, expr_collation, expr_coll_seq,
                                         check_star_column, coroutine_place,
                                         subquery_rowid_null,
-                                        table_source, where_needs_row)
+                                        table_source)
 from sqlengine.compiler.walk import OPERANDS as _OPERANDS
 from sqlengine.compiler.walk import expr_key, find_node
 from sqlengine.compiler.window import compile_window_select, has_window
 from sqlengine.compiler.flatjoin import flatten_join
+from sqlengine.compiler.leftjoin import has_left_join, simplify_left_joins
 from sqlengine.compiler.flatten import (ALL_COLUMNS, flatten_lone, unused_columns,
                                         without_outer_aggregates)
 from sqlengine.compiler.nestedfrom import is_nested, nested_columns, set_nested, star_skips
@@ -765,11 +766,7 @@ def build_from(p, from_, scope, outer=None):
         side = rightjoin.outer_side(join, level, last_right)
         ctx = None
         if outer is not None and type(item) is not TableFunctionRef:
-            flat_side = side
-            if join is not None and join.kind == "LEFT" and outer[0].where is not None and \
-                    where_needs_row(outer[0].where, item):
-                flat_side = False  # (SQLite runs that LEFT JOIN as an inner join)
-            ctx = outer + (len(items) == 1, flat_side or left_flat)
+            ctx = outer + (len(items) == 1, side or left_flat)
         rowid_null = None
         # (no co-routine on the left of a RIGHT JOIN: SQLite's JT_LTORJ test)
         coroutine = level == 0 and last_right < 0 and coroutine_place(
@@ -1287,6 +1284,9 @@ def _compile_core(p, core, order_by, limit, offset, dest, outer, corr, compound_
     unused = _ALL if type(dest) is ExistsDest else (
         p.unused_values.pop(id(core), None) if p.unused_values else None)
     f = core.from_
+    if type(f) is Join and has_left_join(f):
+        core = simplify_left_joins(p, core)  # (a LEFT JOIN its WHERE makes inner)
+        f = core.from_
     if type(f) is SubqueryRef or type(f) is TableRef and p.schema.views:
         core, order_by = flatten_lone(p, core, order_by)  # (to merge?)
     elif type(f) is Join and _joins_subquery(f, p.schema.views):
