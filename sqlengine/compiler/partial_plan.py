@@ -13,7 +13,8 @@ The terms that count are the WHERE's for a table outside an outer join, only its
 terms for the right table of a LEFT (or RIGHT) JOIN, none for a table left of a RIGHT
 JOIN. A ``lo <= x`` comparison whose left side is no column is read as SQLite stores it,
 turned round (EP_Commuted), so it is the same as no written part; a BETWEEN also stands
-for its two comparisons ``x >= lo`` and ``x <= hi``.
+for its two comparisons ``x >= lo`` and ``x <= hi``, an OR of equalities of one column
+for its ``x IN (...)``.
 
 It also gives the run cost SQLite adds for the table rows a full scan of a partial index
 looks up (whereLoopAddBtree's nLookup). The loop builder (``_loops.pyx``) calls it only
@@ -28,7 +29,7 @@ import re
 from sqlengine.compiler._resolve import ResolvedColumn, comparison_collation, expr_affinity
 from sqlengine.compiler._terms import column_ref, split_and
 from sqlengine.sql import ast as A
-from sqlengine.vdbe.opcodes import AFF_TEXT
+from sqlengine.vdbe.opcodes import AFF_NONE, AFF_TEXT
 
 _ROWID_NAMES = ("rowid", "oid", "_rowid_")
 # the comparisons SQLite's WHERE analysis turns round (exprCommute), and their turned op
@@ -55,6 +56,10 @@ def usable(scope, src, terms, parts) -> bool:
     exprs = []
     for t in terms:
         exprs.extend(_stored_forms(scope, t.expr))
+        if type(t.expr) is A.Binary and t.expr.op == "OR":
+            x = _or_column(scope, src, t.expr)  # (the OR's virtual ``x IN (...)``)
+            if x is not None:
+                exprs.append((A.InList(x, []), False))
     m = _Matcher(scope, src)
     for part in parts:
         if not any(m.implies(e, commuted, part) for e, commuted in exprs):
@@ -122,6 +127,40 @@ def _like_bound(scope, e):
             return None
     coll = "NOCASE" if e.op == "LIKE" else "BINARY"
     return A.Binary(">=", A.Collate(e.left, coll), A.Literal(text))
+
+
+def _or_column(scope, src, e):
+    """The column of ``src`` that every branch of the OR ``e`` compares ``=`` with a value
+    of the same affinity or none (SQLite's OR-to-IN rewrite), or None."""
+    branches = []
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if type(x) is A.Binary and x.op == "OR":
+            stack.append(x.left)
+            stack.append(x.right)
+        elif type(x) is A.Binary and x.op == "=":
+            branches.append(x)
+        else:
+            return None
+    found = None
+    for cand in (branches[0].left, branches[0].right):
+        hit = column_ref(scope, cand) if _is_column(cand) else None
+        if hit is None or hit[0] is not src:
+            continue
+        aff = expr_affinity(cand, scope)
+        for b in branches:
+            for col, other in ((b.left, b.right), (b.right, b.left)):
+                if _is_column(col) and column_ref(scope, col) == hit:
+                    oa = expr_affinity(other, scope)
+                    if oa == AFF_NONE or oa == aff:
+                        break
+            else:
+                break
+        else:
+            found = cand
+            break
+    return found
 
 
 def _coll(c):

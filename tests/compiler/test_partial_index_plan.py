@@ -87,6 +87,11 @@ SHAPES = [
     "SELECT k FROM w WHERE v LIKE '1%' AND k = 4",
     "SELECT a FROM t WHERE coalesce(b, 1) = 3 AND a = 4",
     "SELECT a FROM t WHERE a = 2",
+    "SELECT a FROM t WHERE (b = 3 OR b = 4) AND a = 2",
+    "SELECT a FROM t WHERE (b = 3 OR 4 = b OR b = 6) AND a = 6",
+    "SELECT a FROM t WHERE (b = 3 OR c = 4) AND a = 2",
+    "SELECT a FROM t WHERE (b = 3 OR b = a) AND a = 3",
+    "SELECT k FROM w WHERE (v = 'b' OR v = 1) AND n = 2",
     "SELECT a FROM t WHERE b IS TRUE AND a = 2",
     "SELECT a FROM t WHERE b IS NOT FALSE AND a = 2",
     # several parts, an OR in the index's WHERE
