@@ -1752,6 +1752,23 @@ cdef int _code_unary(p, ProgramBuilder b, scope, e, int target) except -1:
     return k
 
 
+
+def _scalar_filter_error(p, e, f, name, nargs, ename):
+    """Raise SQLite's error for a FILTER on a call of a scalar function: its look-up
+    error first (no such function, wrong number of arguments, a window function without
+    OVER), else 'FILTER may not be used with non-aggregate f()'."""
+    from sqlengine.compiler.resolve_order import INLINE_COUNTS
+    if f is None and nargs not in INLINE_COUNTS.get(name, ()):
+        from sqlengine.compiler.window_args import without_over_error
+        err = without_over_error(e)
+        if err is not None:
+            raise err
+        if p.db.function_exists(name):
+            raise OperationalError(f"wrong number of arguments to function {ename}()")
+        raise OperationalError(f"no such function: {ename}")
+    raise OperationalError(f"FILTER may not be used with non-aggregate {ename}()")
+
+
 cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
     """A function call (an exact FunctionCall): an aggregate the query has computed is
     read from its register (the scope's overrides, keyed by id(e)); another aggregate is
@@ -1786,10 +1803,10 @@ cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
     if f is None and _is_aggregate(functions, name, nargs):
         _expr._code_outer_aggregate(p, scope, e, target)
         return 0
-    if slot(e, F_FC_DISTINCT) or star:
-        raise OperationalError("DISTINCT aggregates must have exactly one argument"
-                               if slot(e, F_FC_DISTINCT) else
-                               f"wrong number of arguments to function {ename}()")
+    if star:
+        raise OperationalError(f"wrong number of arguments to function {ename}()")
+    if slot(e, F_FC_FILTER) is not None:  # (DISTINCT, though, a scalar function ignores)
+        _scalar_filter_error(p, e, f, name, nargs, ename)
     c0 = (<str>name)[0] if type(name) is str and len(<str>name) else 0
     if c0 == u"c" or c0 == u"i" or c0 == u"l" or c0 == u"u":  # (the names coded inline)
         if name == "coalesce" and nargs < 2:
@@ -1817,6 +1834,10 @@ cdef int _code_function(p, ProgramBuilder b, scope, e, int target) except -1:
             _code_expr(p, b, scope, args[0], target)
             return 0
     if f is None:
+        from sqlengine.compiler.window_args import without_over_error
+        err = without_over_error(e)  # (a window function called without OVER)
+        if err is not None:
+            raise err
         if p.db.function_exists(name):
             raise OperationalError(f"wrong number of arguments to function {ename}()")
         raise OperationalError(f"no such function: {ename}")

@@ -28,15 +28,17 @@ from __future__ import annotations
 from sqlengine.compiler.resolve import OuterAlias, ResolvedColumn, Scope, no_such_column
 from sqlengine.compiler.expr import term_number, uncollated
 from sqlengine.compiler.walk import iter_children
-from sqlengine.compiler.window import misuse_error as window_misuse, window_call_error
+from sqlengine.compiler.window import (
+    misuse_error as window_misuse, window_call_error, window_lookup_error)
+from sqlengine.compiler.window_args import without_over_error
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
 _SUBQUERIES = (A.Subquery, A.Exists, A.InSelect)
 _COMPARISONS = frozenset(("=", "==", "<", "<=", ">", ">=", "!=", "<>", "IS", "IS NOT"))
 # the functions coded inline, and the numbers of arguments SQLite accepts for each
-_SPECIAL = {"coalesce": range(2, 1 << 30), "ifnull": (2,), "iif": (3,), "if": range(1 << 30),
-            "likely": (1,), "unlikely": (1,), "likelihood": (2,)}
+INLINE_COUNTS = {"coalesce": range(2, 1 << 30), "ifnull": (2,), "iif": (3,),
+                 "if": range(1 << 30), "likely": (1,), "unlikely": (1,), "likelihood": (2,)}
 
 
 # errors SQLite raises before resolving (sqlite3SelectExpand: FROM, joins, *, sizes)
@@ -57,6 +59,8 @@ def first_error(p, core, outer, corr, err, order_by=None, limits=()):
     from sqlengine.compiler.alias import link_subquery_scope, result_aliases
     from sqlengine.compiler.select import _expand_columns, build_from
     saved = _throwaway_builder(p)
+    saved_defs = getattr(p, "window_defs", None)
+    p.window_defs = core.windows or ()  # (what OVER may name: _window_call)
     try:
         scope = Scope([], outer, corr if corr is not None else [False])
         if outer is not None:
@@ -111,6 +115,7 @@ def first_error(p, core, outer, corr, err, order_by=None, limits=()):
         return err  # (the FROM clause or its * failed: that was the error)
     finally:
         p.b = saved
+        p.window_defs = saved_defs
     return err
 
 
@@ -305,20 +310,40 @@ def _walk(p, scope, e, agg_ok, aliases, noted, win_ok=False):
             _walk(p, scope, e.expr, agg_ok, aliases, noted)
         return
     if t is A.FunctionCall:
-        # (a window call's arguments, PARTITION BY, ORDER BY and FILTER allow none)
-        if e.over is None:
-            found = _function_error(p, e, agg_ok)
-        else:
-            found = window_call_error(p, e) if win_ok else window_misuse(p.db, e)
+        if e.over is not None:
+            _window_call(p, scope, e, agg_ok, aliases, noted, win_ok)
+            return
+        found = _function_error(p, e, agg_ok)
         if found is not None:
             noted[0] = found
-        win_ok = False
+        win_ok = False  # (an aggregate's arguments allow no window call)
     elif t is A.Binary and e.op.upper() in _COMPARISONS and (
             _mismatch(e.left, e.right) or _row_subquery_mismatch(p, scope, e)) or \
             t is A.Between and _mismatch(e.expr, e.low, e.high):
         raise _Abort(OperationalError("row value misused"))  # (before its operands)
     for c in iter_children(e):
         _walk(p, scope, c, agg_ok, aliases, noted, win_ok)
+
+
+def _window_call(p, scope, e, agg_ok, aliases, noted, win_ok):
+    """A call with OVER, as resolveExprStep takes it: the call's own error (where window
+    calls are allowed: its function's look-up, then its named window, then a FILTER the
+    function may not have), then its arguments and, once its function was found, its
+    PARTITION BY, ORDER BY and FILTER. None of these allows a window call."""
+    if win_ok:
+        looked_up = window_lookup_error(p, e)
+        found = looked_up or window_call_error(p, e, getattr(p, "window_defs", None))
+    else:
+        found = looked_up = window_misuse(p.db, e)
+    if found is not None:
+        noted[0] = found
+    for a in e.args:
+        _walk(p, scope, a, agg_ok, aliases, noted)
+    if looked_up is not None or type(e.over) is not A.WindowDef:
+        return
+    for x in e.over.partition_by + [o.expr for o in e.over.order_by] + (
+            [e.filter] if e.filter is not None else []):
+        _walk(p, scope, x, agg_ok, aliases, noted)
 
 
 def _abort_at_from_subquery(p, scope, sel, noted):
@@ -437,11 +462,14 @@ def _function_error(p, e, agg_ok):
     if db.is_aggregate(name, nargs):
         return None if agg_ok else OperationalError(
             f"misuse of aggregate function {e.name}()")
-    counts = _SPECIAL.get(name)
+    counts = INLINE_COUNTS.get(name)
     if counts is not None and nargs in counts:
         return likelihood_error(e) if name == "likelihood" else None
     if counts is None and db.find_function(name, nargs) is not None:
         return None
+    found = without_over_error(e)  # (a window function called without OVER)
+    if found is not None:
+        return found
     if db.function_exists(name):
         return OperationalError(f"wrong number of arguments to function {e.name}()")
     return OperationalError(f"no such function: {e.name}")

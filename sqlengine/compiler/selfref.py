@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from sqlengine.compiler.walk import iter_children
 from sqlengine.compiler.window import WINDOW_FUNCTIONS
+from sqlengine.compiler.window_args import count_error
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 
@@ -173,6 +174,8 @@ class _Walk:
         named = exists or self.db.function_exists(name)
         if over and named and not aggregate and (exists or not self._aggregate_name(name)):
             self.err = f"{e.name}() may not be used as a window function"
+        elif window and count_error(e) is not None:
+            self.err = str(count_error(e))
         elif aggregate:
             kind = "window" if window or over else "aggregate"
             self.err = f"misuse of {kind} function {e.name}()"

@@ -25,6 +25,8 @@ from sqlengine.compiler.alias import result_aliases, rewrite_columns, share_link
 from sqlengine.compiler.cte import CteEntry, pop_with, push_with
 from sqlengine.compiler.resolve import Source
 from sqlengine.compiler.walk import find_node, iter_children
+from sqlengine.compiler.window_args import (
+    count_error, nth_value_index, ntile_buckets, offset_row)
 from sqlengine.errors import Error, OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql.ast import (
@@ -32,7 +34,7 @@ from sqlengine.sql.ast import (
     FunctionCall, InSelect, Literal, OrderingTerm, Param, ResultColumn, Select, SelectCore,
     Star, Subquery, TableRef, Unary)
 from sqlengine.storage import compare_values
-from sqlengine.vdbe._values import apply_numeric_affinity, truth
+from sqlengine.vdbe._values import add, apply_numeric_affinity, div, mul, negate, sub, truth
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import AFF_BLOB, OP_OpenEphemeral
 
@@ -60,32 +62,57 @@ def has_window(core, order_by=None) -> bool:
 def misuse_error(db, e) -> OperationalError:
     """The error of the window call ``e`` met where no window call is allowed (WHERE,
     HAVING, GROUP BY, a DML statement's expressions...), as SQLite's resolveExprStep words
-    it: an unknown name, a function that is no aggregate nor window function, else a
-    misuse of a window function."""
-    name = e.name.lower()
-    if name in _RANKING or db.is_aggregate(name, 0 if e.star else len(e.args)):
-        return OperationalError(f"misuse of window function {e.name}()")
-    if db.function_exists(name):
-        return OperationalError(f"{e.name}() may not be used as a window function")
-    return OperationalError(f"no such function: {e.name}")
+    it: the function's look-up error (_lookup_error), else a misuse of a window
+    function."""
+    return _lookup_error(db.functions, db, e) or OperationalError(
+        f"misuse of window function {e.name}()")
 
 
-def window_call_error(p, e):
+def window_call_error(p, e, defs=None):
     """The error of the window call ``e`` where window calls are allowed (a result
-    column, an ORDER BY term), else None: a function that is neither a window function
-    nor an aggregate one that can be (resolveExprStep), a FILTER on a ranking function."""
+    column, an ORDER BY term), else None: the function's look-up error (_lookup_error),
+    a window its OVER names (or builds on) that the WINDOW clause ``defs`` lacks (when
+    given), a FILTER on a built-in window function."""
+    err = _lookup_error(p.functions, p.db, e)
+    if err is None and defs is not None:
+        name = e.over if type(e.over) is str else e.over.base
+        if name is not None and not any(n.lower() == name.lower() for n, _ in defs):
+            err = OperationalError(f"no such window: {name}")
+    if err is None and e.filter is not None and e.name.lower() in _RANKING:
+        err = OperationalError("FILTER clause may only be used with aggregate window "
+                               "functions")
+    return err
+
+
+def window_lookup_error(p, e):
+    """The error looking up the function of the window call ``e`` (_lookup_error)."""
+    return _lookup_error(p.functions, p.db, e)
+
+
+def _lookup_error(functions, db, e):
+    """The error SQLite's resolveExprStep gives a call ``e`` with OVER when looking its
+    function up, else None. The definition of its number of arguments must be a window
+    function or an aggregate with window methods ('f() may not be used as a window
+    function' otherwise); with none of that count, another definition of the name
+    decides the same way, and a window-capable one makes it 'wrong number of arguments
+    to function f()'; an unknown name is 'no such function: f'."""
     name = e.name.lower()
+    nargs = 0 if e.star else len(e.args)
     if name in _RANKING:
-        if e.filter is not None:
-            return OperationalError("FILTER clause may only be used with aggregate window "
-                                    "functions")
-        return None
-    agg = p.functions.aggregate(e.name, 0 if e.star else len(e.args))
-    if agg is None and not p.db.function_exists(e.name):
-        return OperationalError(f"no such function: {e.name}")
-    if agg is None or not _window_capable(agg):
+        return count_error(e)
+    agg = functions.aggregate(name, nargs)
+    if agg is not None or functions.scalar(name, nargs) is not None:
+        if agg is not None and _window_capable(agg):
+            return None
         return OperationalError(f"{e.name}() may not be used as a window function")
-    return None
+    if not db.function_exists(name):
+        return OperationalError(f"no such function: {e.name}")
+    # (SQLite's look-up with any count finds the scalar of a name that has both: max())
+    if all(functions.scalar(name, n) is None for n in range(-1, 4)) and any(
+            (a := functions.aggregate(name, n)) is not None and _window_capable(a)
+            for n in range(-1, 4)):
+        return OperationalError(f"wrong number of arguments to function {e.name}()")
+    return OperationalError(f"{e.name}() may not be used as a window function")
 
 
 def _is_window_call(e) -> bool:
@@ -154,6 +181,7 @@ class _Rewriter:
             return self.slot(e)
         if isinstance(e, FunctionCall) and e.over is None and self.p.functions.is_aggregate(
                 e.name, 0 if e.star else len(e.args)):
+            _no_window_inside(self.p, [*e.args, e.filter])
             return self.slot(e)
         if isinstance(e, (Subquery, Exists, InSelect)) and _may_correlate(e):
             # a subquery that may read this query's row runs in the inner query, per row;
@@ -176,12 +204,14 @@ class _Rewriter:
         return e
 
     def _window(self, e):
+        err = window_call_error(self.p, e, self.core.windows or ())
+        if err is not None:
+            raise err
         w = _window_def(self.core, e.over)
         name = e.name.lower()
         nargs = 0 if e.star else len(e.args)
-        err = window_call_error(self.p, e)
-        if err is not None:
-            raise err
+        _no_window_inside(self.p, [*e.args, e.filter, *w.partition_by] +
+                          [t.expr for t in w.order_by])
         agg = None if name in _RANKING else self.p.functions.aggregate(e.name, nargs)
         args = [self.column(a) for a in e.args]
         parts = [self.column(x) for x in w.partition_by]
@@ -190,6 +220,18 @@ class _Rewriter:
         _check_frame(w, name)
         self.windows.append((e, name, agg, w, args, parts, order, filt))
         return A.Column(f"__w{len(self.windows) - 1}", SRC)
+
+
+def _no_window_inside(p, exprs):
+    """Raise SQLite's error for a window call among ``exprs`` (an aggregate's arguments
+    and FILTER, a window call's, its PARTITION BY and ORDER BY: resolveExprStep allows
+    none there), naming the last one met."""
+    calls = []
+    for x in exprs:
+        if x is not None:
+            _window_calls(x, calls)
+    if calls:
+        raise misuse_error(p.db, calls[-1])
 
 
 def _may_correlate(e) -> bool:
@@ -225,11 +267,6 @@ def _check_frame(w, name):
     fr = w.frame
     if fr is None:
         return
-    start = fr.start.kind.upper()
-    end = fr.end.kind.upper() if fr.end is not None else "CURRENT ROW"
-    if (start == "CURRENT ROW" and end == "PRECEDING") or \
-            (start == "FOLLOWING" and end in ("PRECEDING", "CURRENT ROW")):
-        raise OperationalError("unsupported frame specification")
     if fr.units.upper() == "RANGE":
         for bd in (fr.start, fr.end):
             if bd is not None and bd.offset is not None and len(w.order_by) != 1:
@@ -578,11 +615,21 @@ def _checked_offset(v, units, side):
 
 
 def _const(e):
+    """The value of a frame offset: a literal, or +, -, * and / over literals; NULL for
+    any other expression, as SQLite's parser puts NULL in place of an offset that is not
+    constant (sqlite3WindowOffsetExpr: a column, a function call, a subquery), which its
+    run-time check then refuses."""
     if isinstance(e, Literal):
         return e.value
-    if isinstance(e, Unary) and isinstance(e.operand, Literal) and e.op == "-":
-        return -e.operand.value
-    raise OperationalError("frame starting offset must be a non-negative integer")
+    if isinstance(e, Unary) and e.op in ("-", "+"):
+        v = _const(e.operand)
+        return negate(v) if e.op == "-" else v
+    if isinstance(e, A.Binary) and e.op in _ARITHMETIC:
+        return _ARITHMETIC[e.op](_const(e.left), _const(e.right))
+    return None
+
+
+_ARITHMETIC = {"+": add, "-": sub, "*": mul, "/": div}
 
 
 # ------------------------------------------------------------------------------------------
@@ -755,9 +802,9 @@ def _partition(rows, part, spec, values):
         return
     args = spec["args"]
     if name == "ntile":
-        nt = rows[part[0]][args[0]] if m else None
-        if not isinstance(nt, int) or nt <= 0:
-            raise OperationalError("argument of ntile must be a positive integer")
+        if not m:
+            return
+        nt = ntile_buckets(rows[part[0]][args[0]])
         size, extra = divmod(m, nt)
         k = 0
         bucket = 1
@@ -773,14 +820,10 @@ def _partition(rows, part, spec, values):
         for k, i in enumerate(part):
             off = rows[i][args[1]] if len(args) > 1 else 1
             default = rows[i][args[2]] if len(args) > 2 else None
-            if off is None:
-                values[i] = None
-                continue
-            if not isinstance(off, int):
-                raise OperationalError(
-                    f"second argument to {name}() must be a non-negative integer")
-            j = k - off if name == "lag" else k + off
-            values[i] = rows[part[j]][args[0]] if 0 <= j < m else default
+            j = offset_row(k, off, name == "lead")
+            # (lag reads no further ahead than the next row: SQLite's cache holds no more)
+            top = m if name == "lead" else min(m, k + 2)
+            values[i] = rows[part[j]][args[0]] if j is not None and 0 <= j < top else default
         return
     # frame-based: first_value, last_value, nth_value, aggregates
     if spec["agg"] is not None:
@@ -799,10 +842,7 @@ def _partition(rows, part, spec, values):
         elif name == "last_value":
             values[i] = rows[part[frame[-1]]][args[0]] if frame else None
         else:
-            nth = rows[i][args[1]]
-            if not isinstance(nth, int) or nth <= 0:
-                raise OperationalError(
-                    "second argument to nth_value must be a positive integer")
+            nth = nth_value_index(rows[i][args[1]])
             values[i] = rows[part[frame[nth - 1]]][args[0]] if nth <= len(frame) else None
 
 

@@ -1100,10 +1100,20 @@ class Builder:
         return A.WindowDef(str(k[0]), [], [], k[1])
 
     def frame(self, k, s, e):
+        self._check_bounds(k[1].kind, "CURRENT ROW")
         return A.Frame(k[0], k[1], None, k[2])
 
     def frame_between(self, k, s, e):
+        self._check_bounds(k[2].kind, k[4].kind)
         return A.Frame(k[0], k[2], k[4], k[5])
+
+    def _check_bounds(self, start, end):
+        """A frame may not end before it starts (SQLite's sqlite3WindowAlloc, as it
+        parses)."""
+        start, end = start.upper(), end.upper()
+        if start == "CURRENT ROW" and end == "PRECEDING" or \
+                start == "FOLLOWING" and end in ("PRECEDING", "CURRENT ROW"):
+            self.fail("unsupported frame specification")
 
     def bound_unbounded(self, k, s, e):
         return A.FrameBound(_upper_words(k))
