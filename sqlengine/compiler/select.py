@@ -1615,7 +1615,7 @@ def _minmax_by_index(p, scope, aggs, acc, bare, bare_regs, rows, hint=None):
 def _and_all(where, extra):
     e = where
     for x in extra:
-        e = x if e is None else Binary("AND", x, e)
+        e = x if e is None else Binary("AND", e, x)
     return e
 
 
