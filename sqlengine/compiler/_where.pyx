@@ -1148,11 +1148,14 @@ cdef int c_where_end(p, ProgramBuilder b, WhereInfo info) except -1:
     cdef bint any_rj = False
     cdef str kind
     cdef int step
+    cdef set covered = None  # (the LEFT JOIN levels whose table lookup went)
     for lv in levels:
         if lv.seek >= 0 and lv.access.kind == "index":
             src = lv.src
-            if not src.left and not src.right:
-                _make_covering(p, b, lv)
+            if not src.right and _make_covering(p, b, lv) and src.left:
+                if covered is None:
+                    covered = set()
+                covered.add(id(lv))
         elif lv.access.kind == "auto":
             _cover_auto(p, b, lv)
     for i in range(len(levels) - 1, -1, -1):
@@ -1166,6 +1169,7 @@ cdef int c_where_end(p, ProgramBuilder b, WhereInfo info) except -1:
             lv.scratch = b.alloc_reg()
             # (a covering index's cursor holds the row: the table's is never moved)
             b.emit(OP_IfNullRow, lv.icur if lv.access.covering and lv.access.kind == "auto"
+                   or covered is not None and id(lv) in covered
                    else src.cursor, lv.done, lv.scratch)
         acc = lv.access
         step = OP_Prev if acc.reverse else OP_Next
