@@ -78,6 +78,10 @@ def _stored_forms(scope, e):
         for op, bound in ((">=", e.low), ("<=", e.high)):
             out.extend(_stored_forms(scope, A.Binary(op, e.expr, bound)))
         return out
+    if type(e) is A.Binary and e.op == "OR":
+        # (the WHERE analysis of an OR turns round each comparison among its branches)
+        turned, marked = _turned_or(scope, e)
+        return [(turned, marked)]
     if type(e) is A.Like:
         bound = _like_bound(scope, e)
         return [(e, False)] if bound is None else [(e, False), (bound, False)]
@@ -165,6 +169,21 @@ def _or_column(scope, src, e):
 
 def _coll(c):
     return (c or "BINARY").upper()
+
+
+def _turned_or(scope, e):
+    """(the OR ``e`` with every comparison among its OR-connected branches stored as
+    _stored_forms stores one, whether one of them is marked)."""
+    if type(e) is A.Binary and e.op == "OR":
+        left, m1 = _turned_or(scope, e.left)
+        right, m2 = _turned_or(scope, e.right)
+        if left is e.left and right is e.right:
+            return e, m1 or m2
+        return A.Binary("OR", left, right), m1 or m2
+    if type(e) is A.Binary and e.op in _TURNED and not _is_column(_bare(e.left)) \
+            and _is_column(_bare(e.right)):
+        return _stored_forms(scope, e)[0]
+    return e, False
 
 
 def _bare(e):

@@ -35,6 +35,9 @@ CREATE TABLE s(p, q, r);
 CREATE INDEX s_q ON s(q) WHERE p IS NOT NULL;
 CREATE INDEX s_full ON s(r);
 CREATE INDEX s_r ON s(r) WHERE q = 1;
+CREATE TABLE o(a, b, c);
+CREATE INDEX o_written ON o(c) WHERE c > 1 OR 1 >= b;
+CREATE INDEX o_stored ON o(a) WHERE c > 1 OR b <= 1;
 """
 
 ROWS = [
@@ -44,6 +47,7 @@ ROWS = [
     "(7,12,7),(8,20,NULL)",
     "INSERT INTO w VALUES(1,'a',1),(2,'B',2),(3,'b',NULL),(4,'C',3),(5,NULL,4),(6,'x',-2)",
     "INSERT INTO s VALUES(1,1,1),(NULL,1,2),(2,2,3),(3,NULL,1)",
+    "INSERT INTO o VALUES(1,1,1),(2,2,2),(3,0,3),(4,NULL,5)",
 ]
 
 SHAPES = [
@@ -121,6 +125,12 @@ SHAPES = [
     "SELECT q FROM s WHERE p IS NOT NULL ORDER BY q",
     "SELECT r FROM s WHERE q = 1 ORDER BY r",
     "SELECT * FROM s WHERE q = 1 AND r = 2",
+    # an OR term as SQLite's analysis keeps it: its comparisons turned round
+    "SELECT * FROM o WHERE c = 2 AND (c > 1 OR 1 >= b)",
+    "SELECT * FROM o WHERE c = 2 AND (c > 1 OR b <= 1)",
+    "SELECT * FROM o WHERE a = 2 AND (c > 1 OR 1 >= b)",
+    "SELECT * FROM o WHERE a = 2 AND (c > 1 OR b <= 1)",
+    "SELECT * FROM o WHERE a = 2 AND (1 < c OR b <= 1)",
     # INDEXED BY
     "SELECT * FROM t INDEXED BY t_b WHERE c > 0",
     "SELECT * FROM t INDEXED BY t_b WHERE c > 0 AND b < 5",
