@@ -841,10 +841,12 @@ def _partition(rows, part, spec, values):
             values[i] = rows[part[frame[0]]][args[0]] if frame else None
         elif name == "last_value":
             values[i] = rows[part[frame[-1]]][args[0]] if frame else None
+        elif excluding:  # (SQLite steps the frame's rows: no row, no check of N)
+            nth = nth_value_index(rows[i][args[1]]) if frame else 0
+            values[i] = rows[part[frame[nth - 1]]][args[0]] if 0 < nth <= len(frame) else None
         else:
             nth = nth_value_index(rows[i][args[1]])
             values[i] = rows[part[frame[nth - 1]]][args[0]] if nth <= len(frame) else None
-
 
 def _aggregate_partition(rows, part, groups, spec, values):
     """An aggregate over the frames of one sorted partition, driven as SQLite drives it.
