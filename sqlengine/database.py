@@ -71,6 +71,7 @@ from sqlengine.compiler.statement import compile_statement
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.sql import parse_one
+from sqlengine.sql.limits import MAX_TRIGGER_DEPTH
 # the schema rows' texts are parsed under another name: bench/phase_split.py times
 # prepare's parse_one (this module's global), not a schema reload's
 from sqlengine.sql import parse_one as _parse_schema_sql
@@ -107,6 +108,9 @@ class Database:
     query_only = 0
     temp_store = 0  # (PRAGMA temp_store: compiler/pragma_settings.py)
     automatic_index = 1  # (PRAGMA automatic_index: the planner's, compiler/_loops.pyx)
+    # SQLITE_LIMIT_TRIGGER_DEPTH: the trigger frames a statement may nest (the VM's
+    # OP_Program, recursive triggers; set_limit)
+    max_trigger_depth = MAX_TRIGGER_DEPTH
     reverse_unordered_selects = 0  # (compiler/_where.pyx)
     fk_dirty = None
     fk_stmt = None
@@ -119,6 +123,15 @@ class Database:
     schema_changed = False
     # compiler/attach.py: an attached or temp database's connection (a weakref)
     owner = None
+
+    def set_limit(self, category, value):
+        """A run-time limit the connection's setlimit changed that the engine acts on
+        (only SQLITE_LIMIT_TRIGGER_DEPTH, category 10, here: the VM reads it)."""
+        if category == 10 and value != self.max_trigger_depth:
+            self.max_trigger_depth = value
+            # (read when a trigger is coded too: the prepared statements are made again)
+            self._schema_version += 1
+            self.schema.version = self._schema_version
 
     def __init__(self, path, timeout=5.0, vfs=None):
         from sqlengine.storage import Btree

@@ -149,6 +149,14 @@ class _Shared(Autoinc):
         self.__dict__.update(outer.__dict__)
 
 
+def shared_in(outer, reg):
+    """The sequence value of ``outer`` (an INSERT's Autoinc) as a trigger sub-program
+    sees it: in its register ``reg``, which the call copies in and back out."""
+    ai = _Shared(outer)
+    ai.reg = reg
+    return ai
+
+
 def begin(p, table):
     """Start AUTOINCREMENT bookkeeping for an INSERT into ``table`` (None if not needed)."""
     if not getattr(table, "autoinc", False):

@@ -32,7 +32,7 @@ from sqlengine.compiler.select import TableDest, compile_select, result_info_onl
 from sqlengine.compiler.walk import SUBQUERY_NODES, find_node
 from sqlengine.compiler.strict import code_type_checks
 from sqlengine.compiler.trigger import code_triggers, compile_view_insert, has_timing, \
-    has_triggers
+    has_triggers, replace_fires_triggers
 from sqlengine.compiler.where import index_key_info, table_p4
 from sqlengine.errors import (SQLITE_CONSTRAINT_CHECK, SQLITE_CONSTRAINT_NOTNULL,
     SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_ROWID, SQLITE_CONSTRAINT_UNIQUE,
@@ -180,6 +180,27 @@ def code_delete_row(p, table, tcur, icurs, rowid_reg, count=False, no_seek=None)
         b.emit(OP_Delete, no_seek[1], 0, 0)
 
 
+def _code_replace_delete(p, table, tcur, icurs, rowid_reg):
+    """Delete the row a REPLACE conflict resolution removes (the table cursor on it). Its
+    DELETE triggers fire if and only if recursive_triggers is on (SQLite's
+    sqlite3GenerateConstraintChecks: then sqlite3GenerateRowDelete): BEFORE ones with the
+    row as OLD, the row sought again (they may have deleted it; a RAISE(IGNORE) keeps
+    it), then the AFTER ones; the deletion is not counted by changes() either way."""
+    if not replace_fires_triggers(p, table):
+        code_delete_row(p, table, tcur, icurs, rowid_reg)
+        return
+    b = p.b
+    old = b.alloc_reg(len(table.columns) + 1)
+    b.emit(OP_SCopy, rowid_reg, old)
+    code_read_row(p, table, tcur, old)
+    done = b.new_label()
+    code_triggers(p, table, "DELETE", "BEFORE", None, old, done)
+    b.emit(OP_NotExists, tcur, done, rowid_reg)
+    code_delete_row(p, table, tcur, icurs, rowid_reg)
+    code_triggers(p, table, "DELETE", "AFTER", None, old, done)
+    b.resolve(done)
+
+
 def _key_columns(table, skip):
     """The columns the keys of the table's indexes (but index ``skip``) are made of, as a
     set for code_read_row; None (the whole row) when the table has generated columns or
@@ -260,7 +281,7 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
         if act == OE_IGNORE:
             b.emit(OP_Goto, 0, skip_label)
         elif act == OE_REPLACE:
-            code_delete_row(p, table, tcur, icurs, rowid)
+            _code_replace_delete(p, table, tcur, icurs, rowid)
         else:
             col = table.columns[table.ipk].name if table.ipk >= 0 else "rowid"
             b.emit(OP_Halt, SQLITE_CONSTRAINT_PRIMARYKEY if table.ipk >= 0 else SQLITE_CONSTRAINT_ROWID,
@@ -301,7 +322,7 @@ def code_write_row(p, table, tcur, icurs, base, or_action, skip_label, old_rowid
             b.emit(OP_Goto, 0, skip_label)
         elif act == OE_REPLACE:
             b.emit(OP_NotExists, tcur, ok, other)
-            code_delete_row(p, table, tcur, icurs, other)
+            _code_replace_delete(p, table, tcur, icurs, other)
         else:
             code = SQLITE_CONSTRAINT_PRIMARYKEY if idx.is_pk else SQLITE_CONSTRAINT_UNIQUE
             b.emit(OP_Halt, code, act, 0, f"UNIQUE constraint failed: {_idx_desc(table, idx)}")

@@ -1,7 +1,9 @@
 """Triggers: the bodies of BEFORE / AFTER / INSTEAD OF triggers coded inline around each
 row a statement writes, with NEW and OLD bound to the row's registers, the WHEN clause,
-RAISE(IGNORE) skipping the row, and recursion cut off as SQLite does when
-recursive_triggers is off (a trigger never fires from inside itself).
+RAISE(IGNORE) skipping the row, and recursion as SQLite's: with recursive_triggers off
+a trigger never fires from inside itself; with it on, its statements fire it again
+through a sub-program of its own (``OP_Program``, which the VM runs in a frame of its
+own, to the connection's trigger depth limit), compiled once per statement.
 
 Also INSERT / UPDATE / DELETE on a view, which only INSTEAD OF triggers make possible.
 This module emits code; it never runs it.
@@ -13,7 +15,7 @@ import dataclasses
 
 from sqlengine import schema as S
 from sqlengine.compiler._resolve import COLUMN_NAMES
-from sqlengine.compiler import returning
+from sqlengine.compiler import autoinc, returning
 from sqlengine.compiler.attach import find
 from sqlengine.compiler.cte import schema_scope
 from sqlengine.compiler.expr import code_expr, if_false
@@ -23,6 +25,7 @@ from sqlengine.compiler.select import (CallbackDest, TableDest, _dedupe, compile
                                        result_info_only)
 from sqlengine.compiler.walk import map_children, map_value
 from sqlengine.errors import OperationalError
+from sqlengine.sql.limits import MAX_TRIGGER_DEPTH
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
 from sqlengine.vdbe.opcodes import AFF_NONE
@@ -77,8 +80,24 @@ def has_triggers(table, event, p=None):
 
 def has_timing(p, table, event, timing) -> bool:
     """Whether ``table`` has a ``timing`` ``event`` trigger that would fire here."""
-    return any(tr.name.lower() not in p.trigger_stack
+    return any(tr.name.lower() not in p.trigger_stack or _recurses(p, tr)
                for tr in _matching(table, event, timing, None, p))
+
+
+def replace_fires_triggers(p, table) -> bool:
+    """Whether the rows a REPLACE conflict resolution deletes from ``table`` fire its
+    DELETE triggers: only with recursive_triggers on (lang_conflict.html)."""
+    return bool(getattr(p.db, "recursive_triggers", 0)) and \
+        any(tr.event == "DELETE" for tr in getattr(table, "triggers", ()))
+
+
+def _recurses(p, tr) -> bool:
+    """Whether ``tr``, being coded already (its own statements fire it), fires again:
+    recursive_triggers is on (SQLite's SQLITE_RecTriggers, read when the statement is
+    prepared) and it is a user's trigger (foreign-key actions are fkey.py's, which codes
+    their cascades itself)."""
+    return bool(getattr(p.db, "recursive_triggers", 0)) and \
+        not tr.name.lower().startswith("sqlite_")
 
 
 def code_triggers(p, table, event, timing, new_base, old_base, skip_label, update_cols=None,
@@ -95,9 +114,98 @@ def code_triggers(p, table, event, timing, new_base, old_base, skip_label, updat
         if msg is not None:
             raise OperationalError(msg)
     for tr in _matching(table, event, timing, update_cols, p):
-        if tr.name.lower() in p.trigger_stack or not tr.body:
+        if not tr.body:
+            continue
+        if tr.name.lower() in p.trigger_stack:
+            if _recurses(p, tr):
+                _code_call(p, tr, table, new_base, old_base, skip_label, or_action)
             continue
         _code_one(p, tr, table, new_base, old_base, skip_label, or_action)
+
+
+def _depth_checked(p) -> bool:
+    """Whether a trigger coded inline checks the depth limit when it fires: when triggers
+    may recurse, or the limit was lowered (a change of the limit prepares the statements
+    again: Database.set_limit); else no chain of triggers reaches it."""
+    db = p.db
+    return bool(getattr(db, "recursive_triggers", 0)) or \
+        getattr(db, "max_trigger_depth", MAX_TRIGGER_DEPTH) < MAX_TRIGGER_DEPTH
+
+
+def _row_width(table):
+    """The registers of a row NEW or OLD names: the rowid, then each column."""
+    if hasattr(table, "columns"):
+        return len(table.columns) + 1
+    return len(table.col_names) + 1
+
+
+def _code_call(p, tr, table, new_base, old_base, skip_label, or_action):
+    """``tr`` fired from inside itself: an OP_Program running its sub-program with this
+    row's NEW and OLD registers copied into the sub-program's; a RAISE(IGNORE) there
+    skips the row (``skip_label``). P3 counts the trigger frames coded inline around the
+    call, which the VM adds to its frames' count for the depth limit."""
+    autoincs = getattr(p, "autoincs", None) or {}
+    key = (id(tr), or_action, new_base is None, old_base is None, tuple(sorted(autoincs)))
+    subs = getattr(p, "trigger_programs", None)
+    if subs is None:
+        subs = p.trigger_programs = {}
+    sub = subs.get(key)
+    if sub is None:
+        sub = subs[key] = _sub_program(p, tr, table, new_base is not None,
+                                       old_base is not None, or_action, key)
+    holder, sub_new, sub_old, sub_seqs = sub
+    width = _row_width(table)
+    copies = [(src, dst, width) for src, dst in ((new_base, sub_new), (old_base, sub_old))
+              if src is not None]
+    back = []
+    for name, reg in sub_seqs:
+        copies.append((autoincs[name].reg, reg, 1))
+        back.append((reg, autoincs[name].reg, 1))
+    p.b.emit(O.OP_Program, 0, skip_label, len(p.trigger_stack),
+             (holder, tuple(copies), tuple(back)))
+
+
+def _sub_program(p, tr, table, has_new, has_old, or_action, key):
+    """The sub-program of ``tr`` (SQLite's TriggerPrg): its body coded as ``_code_one``
+    codes it inline, in a program of its own whose first registers take NEW and OLD; the
+    triggers its statements fire are coded inline in it, and a call of one being coded
+    already (``tr`` itself among them) is again an OP_Program. Returns (holder, new base,
+    old base, sequences), the holder a list whose item is the Program once compiled (a
+    call of it from its own body is coded before it is done), the sequences (table name,
+    register) of the AUTOINCREMENT values that INSERTs around the call keep (SQLite's
+    sub-programs use the top frame's): the call copies each in and back out."""
+    from sqlengine.compiler._codegen import ProgramBuilder
+    width = _row_width(table)
+    outer = getattr(p, "autoincs", None) or {}
+    saved = (p.b, p.trigger_stack, getattr(p, "autoincs", None),
+             getattr(p, "partial_flags", None))
+    b = p.b = ProgramBuilder.__new__(ProgramBuilder)
+    holder: list = [None]
+    sub_new = b.alloc_reg(width) if has_new else None
+    sub_old = b.alloc_reg(width) if has_old else None
+    seqs = {}
+    for name in sorted(outer):
+        seqs[name] = autoinc.shared_in(outer[name], b.alloc_reg())
+    sub = (holder, sub_new, sub_old, tuple((name, ai.reg) for name, ai in seqs.items()))
+    p.trigger_programs[key] = sub
+    # (a frame's own registers: none of the outer statement's partial-index flags)
+    p.trigger_stack = ()
+    p.autoincs = seqs
+    p.partial_flags = None
+    try:
+        init = b.emit(O.OP_Init, 0, 0)
+        ignore = b.new_label()
+        _code_one(p, tr, table, sub_new, sub_old, ignore, or_action)
+        b.emit(O.OP_Halt, 0, 0)
+        b.resolve(ignore)
+        b.emit(O.OP_Halt, 0, O.OE_IGNORE)
+        b.change_p2(init, b.addr())
+        b.emit_consts()
+        b.emit(O.OP_Goto, 0, init + 1)
+        holder[0] = b.finish()
+    finally:
+        p.b, p.trigger_stack, p.autoincs, p.partial_flags = saved
+    return sub
 
 
 def _code_one(p, tr, table, new_base, old_base, skip_label, or_action=None):
@@ -105,6 +213,8 @@ def _code_one(p, tr, table, new_base, old_base, skip_label, or_action=None):
     from sqlengine.compiler.insert import compile_insert
     from sqlengine.compiler.update import compile_update
     b = p.b
+    if _depth_checked(p):  # (SQLite's OP_Program checks every trigger's depth)
+        b.emit(O.OP_Program, 0, 0, len(p.trigger_stack), None)
     saved = (p.trigger_ctx, p.trigger_ignore)
     p.trigger_stack += (tr.name.lower(),)
     p.trigger_ctx = (new_base, old_base, table)

@@ -34,8 +34,17 @@ cdef class Vdbe:
     cdef public object last_rowid
     cdef public long long n_ops     # instructions run by this run (the progress handler's clock)
     cdef public object stmt         # weak reference to the statement running this program, or None
+    # the callers of the trigger sub-program running (OP_Program), innermost last, or None;
+    # the trigger frames around the one running (SQLite's nFrame, counting inline triggers)
+    cdef list frames
+    cdef int frame_level
+    cdef tuple cur_arrays  # the operand arrays of the program running (_arrays: the statement's)
 
     cpdef object step(self)
+    cdef int _enter(self, tuple arrays, list p4) except -1
+    cdef int _enter_frame(self, int pc, long long inline, list mem, list cursors,
+                          list p4s) except -1
+    cdef int _leave_frame(self, int pc, list mem, list cursors, bint ignore) except -1
     cpdef reset(self)
     cdef int _fresh_lists(self) except -1
     cdef int _reset(self) except -1

@@ -64,7 +64,7 @@ cdef enum:
     OP_AutoCommit, OP_Savepoint, OP_ReadCookie, OP_SetCookie, OP_CreateBtree, OP_Destroy,
     OP_ParseSchema, OP_SetLastRowid, OP_AddChanges, OP_Sequence, OP_IdxKeyCheck,
     OP_RowData, OP_MemMax, OP_Raise, OP_IfNullJump, OP_InListCheck, OP_ClrSubtype,
-    OP_SorterCutoff
+    OP_SorterCutoff, OP_Program
 
 # Cursor kinds
 cdef enum:
@@ -79,6 +79,8 @@ cdef enum:
 DEF CMP_JUMPIFNULL = 0x10
 DEF CMP_STOREP2 = 0x20
 DEF CMP_NULLEQ = 0x80
+DEF OE_ABORT = 2    # (opcodes.OE_*: Halt's P2)
+DEF OE_IGNORE = 4
 
 cdef str AFF_CHARS = "@ABCDE"
 cdef tuple AFF_ONE = tuple(AFF_CHARS) + (None, None)   # P5 & 7 -> its affinity string
@@ -323,11 +325,9 @@ cdef object _int_key(object v, int op):
     return None
 
 
-cdef Vdbe new_vdbe(object db, Program prog):
-    """The run state of ``prog`` on connection ``db``, before its first step (the
-    prepared statement makes one per program, and another after a recompile)."""
-    if prog is None:
-        raise TypeError("a Program is needed")
+cdef tuple _prog_arrays(Program prog):
+    """The operand arrays of ``prog`` (opcodes, P1, P2, P3, P5), checked to be of one
+    length and of the types the loop's pointers read."""
     # (the Program's fields read as C slots, not Python attribute lookups)
     cdef array.array opc = <array.array?>prog.opcodes
     cdef array.array a1 = <array.array?>prog.p1
@@ -340,11 +340,26 @@ cdef Vdbe new_vdbe(object db, Program prog):
             or a1.ob_descr.typecode != b'q' or a2.ob_descr.typecode != b'q' \
             or a3.ob_descr.typecode != b'q':
         raise E.InternalError("malformed program arrays")
+    return (opc, a1, a2, a3, a5)
+
+
+cdef Vdbe new_vdbe(object db, Program prog):
+    """The run state of ``prog`` on connection ``db``, before its first step (the
+    prepared statement makes one per program, and another after a recompile)."""
+    if prog is None:
+        raise TypeError("a Program is needed")
+    cdef tuple arrays = _prog_arrays(prog)
+    cdef array.array opc = arrays[0]
+    cdef array.array a1 = arrays[1]
+    cdef array.array a2 = arrays[2]
+    cdef array.array a3 = arrays[3]
+    cdef array.array a5 = arrays[4]
     cdef Vdbe vm = Vdbe.__new__(Vdbe)
     vm.db = db
     vm.prog = prog
-    vm._arrays = (opc, a1, a2, a3, a5)
-    vm.n_op = n
+    vm._arrays = arrays
+    vm.cur_arrays = arrays
+    vm.n_op = len(opc)
     vm.n_mem = prog.n_mem + 1
     vm.n_cursor = prog.n_cursor + 1
     vm.opc = opc.data.as_ints
@@ -392,6 +407,10 @@ cdef class Vdbe:
         self.started = False
         self.error_action = None
         self.n_ops = 0
+        if self.frames:  # (stopped inside a trigger sub-program: the statement's again)
+            self._enter(self._arrays, self.prog.p4)
+        self.frames = None
+        self.frame_level = 0
         return 0
 
     def close_cursors(self):
@@ -434,6 +453,78 @@ cdef class Vdbe:
         if key_info is not None and type(key_info) is not KeyInfo:
             c.pk_fields = getattr(key_info, "pk_fields", None)
         _set(self.cursors, i, c)
+        return 0
+
+    cdef int _enter(self, tuple arrays, list p4) except -1:
+        """The loop runs the program of ``arrays`` and ``p4`` (the statement's own or a
+        trigger sub-program's) from the next time it reads them (``step``)."""
+        cdef array.array opc = arrays[0]
+        self.cur_arrays = arrays
+        self.opc = opc.data.as_ints
+        self.a1 = (<array.array>arrays[1]).data.as_longlongs
+        self.a2 = (<array.array>arrays[2]).data.as_longlongs
+        self.a3 = (<array.array>arrays[3]).data.as_longlongs
+        self.a5 = (<array.array>arrays[4]).data.as_ints
+        self.n_op = len(opc)
+        self.p4 = p4
+        return 0
+
+    cdef int _enter_frame(self, int pc, long long inline, list mem, list cursors,
+                          list p4s) except -1:
+        """OP_Program at ``pc``: a trigger fired from inside itself (recursive_triggers)
+        runs its sub-program in a frame of its own (SQLite's VdbeFrame), the caller's run
+        state kept in ``frames``, not by a Python call: a thousand levels need no C
+        stack. ``inline``: the trigger frames coded inline around the call. A P4 of None
+        is a trigger coded inline, whose depth alone is checked. Returns whether a frame
+        was entered."""
+        cdef int level = self.frame_level + <int>inline
+        cdef Program sub
+        cdef list sub_mem
+        cdef int n
+        if level >= self.db.max_trigger_depth:
+            self.error_action = OE_ABORT
+            raise E.OperationalError("too many levels of trigger recursion")
+        op = _slot(p4s, pc)
+        if op is None:
+            return 0
+        sub = <Program?>op[0][0]
+        arrays = _prog_arrays(sub)
+        if self.frames is None:
+            self.frames = []
+        self.frames.append((pc, mem, cursors, self.once, p4s, self.cur_arrays,
+                            self.frame_level))
+        sub_mem = [None] * (sub.n_mem + 1)
+        for k in op[1]:  # (parent register, its register, count): NEW, OLD, sequences
+            for n in range(<int>k[2]):
+                _set(sub_mem, <int>k[1] + n, _slot(mem, <int>k[0] + n))
+        self.mem = sub_mem
+        self.cursors = [None] * (sub.n_cursor + 1)
+        self.once = None
+        self.frame_level = level
+        self._enter(arrays, sub.p4)
+        self.pc = 0
+        return 1
+
+    cdef int _leave_frame(self, int pc, list mem, list cursors, bint ignore) except -1:
+        """Halt at ``pc`` of a trigger sub-program: back to the OP_Program that called it,
+        to the instruction after it, or, for a RAISE(IGNORE) (``ignore``), to its P2; the
+        frame's cursors are parked and its registers the call copies back are."""
+        cdef tuple fr
+        cdef list up
+        cdef int n
+        self._park_cursors(cursors)
+        fr = self.frames.pop()
+        pc = fr[0]
+        up = fr[1]
+        for k in (<tuple>_slot(<list>fr[4], pc))[2]:  # (its register, caller's, count)
+            for n in range(<int>k[2]):
+                _set(up, <int>k[1] + n, _slot(mem, <int>k[0] + n))
+        self.mem = up
+        self.cursors = fr[2]
+        self.once = fr[3]
+        self.frame_level = fr[6]
+        self._enter(fr[5], fr[4])
+        self.pc = self.a2[pc] if ignore else pc + 1
         return 0
 
     cpdef object step(self):
@@ -881,6 +972,20 @@ cdef class Vdbe:
                 if p1:
                     self.error_action = p2
                     raise E.error_for_code(p1, _slot(p4s, pc))
+                if self.frames:  # the end of a trigger sub-program: to its caller
+                    self._leave_frame(pc, mem, cursors, p2 == OE_IGNORE)
+                    # the program of the frame now running: its registers, cursors, operands
+                    mem = self.mem
+                    cursors = self.cursors
+                    p4s = self.p4
+                    n_op = self.n_op
+                    opc = self.opc
+                    a1 = self.a1
+                    a2 = self.a2
+                    a3 = self.a3
+                    a5 = self.a5
+                    pc = self.pc
+                    continue
                 self.pc = pc
                 self.done = True
                 self._park_cursors(cursors)
@@ -1302,6 +1407,22 @@ cdef class Vdbe:
                     _set(mem, p1, str(v))
             elif op == OP_Noop:
                 pass
+            elif op == OP_Program:
+                if not self._enter_frame(pc, p3, mem, cursors, p4s):
+                    pc += 1  # (a trigger coded inline: its depth checked, no frame)
+                    continue
+                # the program of the frame now running: its registers, cursors, operands
+                mem = self.mem
+                cursors = self.cursors
+                p4s = self.p4
+                n_op = self.n_op
+                opc = self.opc
+                a1 = self.a1
+                a2 = self.a2
+                a3 = self.a3
+                a5 = self.a5
+                pc = self.pc
+                continue
             else:
                 raise E.InternalError("unknown opcode %d at %d" % (op, pc))
             pc += 1

@@ -170,6 +170,12 @@ OPCODES: list[tuple[str, str, str]] = [
     ("SorterCutoff", "P1 P2 P3", "Jump to P2 when top-N sorter P1 already holds rows that "
      "a row with the sort keys r[P3..] would sort after (it cannot be among them), before "
      "its other columns are computed (SQLite's Last + IdxLE on a LIMIT sorter)."),
+    ("Program", "P2 P3 P4", "Run trigger sub-program P4 = (holder of the Program, "
+     "((parent register, its register, count), ...) copied in, (its register, parent "
+     "register, count) copied back at its end) in a frame of its own, P3 trigger frames "
+     "coded inline around the call; a RAISE(IGNORE) in it jumps to P2. Fails 'too many "
+     "levels of trigger recursion' past the connection's trigger depth limit. P4 None: "
+     "a trigger coded inline, only its depth checked."),
 ]
 
 NAMES: list[str] = [op[0] for op in OPCODES]
