@@ -16,7 +16,7 @@ from sqlengine.vdbe import aggregates  # noqa: F401  (registry side effects)
 from sqlengine.vdbe import functions as F
 
 DB = sqlite3.connect(":memory:")
-DB.text_factory = lambda b: b.decode("utf-8", "replace")
+DB.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
 N = int(os.environ.get("HYP_EXAMPLES", "200"))
 SETTINGS = settings(max_examples=N * 2, deadline=None, suppress_health_check=list(HealthCheck))
 CTX = F.FunctionContext()

@@ -22,7 +22,7 @@ subject = st.text(alphabet=CHARS, max_size=8)
 
 OURS = sqlengine.connect(":memory:")
 REF = sqlite3.connect(":memory:")
-REF.text_factory = lambda b: b.decode("utf-8", "replace")
+REF.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
 
 
 def answer(con, sql, params=()):

@@ -32,7 +32,7 @@ value = st.one_of(st.none(), st.integers(-1000, 1000), st.floats(-100, 100, allo
 def _pair():
     ours = sqlengine.connect(":memory:")
     ref = sqlite3.connect(":memory:")
-    ref.text_factory = lambda b: b.decode("utf-8", "replace")
+    ref.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
     return ours, ref
 
 
