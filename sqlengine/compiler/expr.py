@@ -23,6 +23,7 @@ from sqlengine.compiler._codegen import (  # noqa: F401  (the public surface of 
     code_expr_reg, emit_constant, if_false, if_true, literal_value, no_aggregate_in, walk)
 from sqlengine.compiler.resolve import (  # noqa: F401
     OuterAlias, ResolvedColumn, expr_coll_seq, expr_collation)
+from sqlengine.compiler.setrow import SubqueryColumn, code_subquery_column
 from sqlengine.compiler.walk import find_node
 from sqlengine.errors import OperationalError
 from sqlengine.sql.ast import (
@@ -162,6 +163,8 @@ def _code_expr_other(p, scope, e, target):
         _select.code_in_table(p, scope, e, target)
     elif t is OuterAlias:  # an enclosing query's alias, coded in that query (alias.py)
         code_expr(p, e.scope, e.expr, target)
+    elif t is SubqueryColumn:  # a column of SET (a, b) = (select ...)
+        code_subquery_column(p, scope, e, target)
     else:
         raise OperationalError(f"unsupported expression: {type(e).__name__}")
 

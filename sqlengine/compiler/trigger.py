@@ -21,6 +21,7 @@ from sqlengine.compiler.cte import schema_scope
 from sqlengine.compiler.expr import code_expr, if_false
 from sqlengine.compiler.fkey import key_error, triggers_for
 from sqlengine.compiler.resolve import ColRef, ResolvedColumn, Scope, Source
+from sqlengine.compiler.setrow import set_exprs
 from sqlengine.compiler.select import (CallbackDest, TableDest, _dedupe, compile_select,
                                        result_info_only)
 from sqlengine.compiler.walk import map_children, map_value
@@ -418,15 +419,15 @@ def compile_view_update_delete(p, st, view, event):
     # (3.40's RETURNING of an UPDATE on a view sees the SET columns alone, the others NULL)
     ret = b.alloc_reg(n + 1) if rt is not None and new is not None else old
     sel_cols = [A.ResultColumn(A.Column(c)) for c in cols]
+    pairs = []  # (column name, expression) of each column the SET clauses assign
     if event == "UPDATE":
         for s in st.sets:
             for c in s.columns:
                 if not any(c.lower() == vc.lower() for vc in cols):
                     raise OperationalError(f"no such column: {c}")
         for s in st.sets:
-            if len(s.columns) != 1:
-                raise OperationalError("row value misused")
-            sel_cols.append(A.ResultColumn(s.expr))
+            pairs += zip(s.columns, set_exprs(s))
+        sel_cols += [A.ResultColumn(e) for _c, e in pairs]
     sel = A.Select(A.SelectCore(sel_cols, from_=A.TableRef(view.name, alias=st.table.alias),
                                 where=st.where))
 
@@ -439,8 +440,8 @@ def compile_view_update_delete(p, st, view, event):
         if new is not None:
             b.emit(O.OP_SCopy, old, new)
             b.emit(O.OP_Copy, base, new + 1, n - 1)
-            for k, s in enumerate(st.sets):
-                i = [vc.lower() for vc in cols].index(s.columns[0].lower())
+            for k, (c, _e) in enumerate(pairs):
+                i = [vc.lower() for vc in cols].index(c.lower())
                 b.emit(O.OP_SCopy, base + n + k, new + 1 + i)
         rowskip = b.new_label()
         code_triggers(p, shape, event, "INSTEAD OF", new, old, rowskip)
@@ -449,8 +450,8 @@ def compile_view_update_delete(p, st, view, event):
             if ret is not old:
                 b.emit(O.OP_Null, 0, ret + 1, ret + n)
                 b.emit(O.OP_SCopy, old, ret)
-                for k, s in enumerate(st.sets):
-                    i = [vc.lower() for vc in cols].index(s.columns[0].lower())
+                for k, (c, _e) in enumerate(pairs):
+                    i = [vc.lower() for vc in cols].index(c.lower())
                     b.emit(O.OP_SCopy, base + n + k, ret + 1 + i)
             rt.emit_row(ret)
     # materialise first: the triggers may change the tables under the view

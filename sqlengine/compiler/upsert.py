@@ -20,6 +20,7 @@ from sqlengine.compiler.exprindex import same_expr
 from sqlengine.compiler.generated import code_read_row
 from sqlengine.compiler.resolve import Scope, Source, table_source
 from sqlengine.compiler.resolve_order import names_error, set_where_error
+from sqlengine.compiler.setrow import set_exprs
 from sqlengine.compiler.trigger import code_triggers, has_timing
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
@@ -248,14 +249,7 @@ def set_items(table, sets):
     """[(column number (-1 = rowid), expression)] of SET clauses, in their order."""
     out = []
     for s in sets:
-        if len(s.columns) != 1:
-            if isinstance(s.expr, A.RowValue) and len(s.expr.items) == len(s.columns):
-                items = s.expr.items
-            else:
-                raise OperationalError("row value misused")
-        else:
-            items = [s.expr]
-        out += [(set_target(table, cname), e) for cname, e in zip(s.columns, items)]
+        out += [(set_target(table, cname), e) for cname, e in zip(s.columns, set_exprs(s))]
     return out
 
 
@@ -264,7 +258,7 @@ def set_target(table, cname) -> int:
     SQLite's error for a missing or generated column."""
     i = table.find_column(cname)
     if i < 0:
-        if cname.lower() in ("rowid", "oid", "_rowid_") and table.ipk < 0:
+        if cname.lower() in ("rowid", "oid", "_rowid_") and not table.without_rowid:
             return -1
         raise OperationalError(f"no such column: {cname}")
     if table.columns[i].generated is not None:

@@ -501,10 +501,12 @@ class IndexedColumn:
 
 @dataclass(slots=True)
 class SetClause:
-    """``column = expr`` or ``(c1, c2) = row-expr`` in UPDATE or UPSERT."""
+    """``column = expr`` or ``(c1, c2) = row-expr`` in UPDATE or UPSERT; ``vector`` marks
+    ``(c1, ...) = (select)``, whose columns the subquery's row gives (even one column)."""
 
     columns: list[str]
     expr: Expr
+    vector: bool = False
 
 
 @dataclass(slots=True)

@@ -852,10 +852,11 @@ class Builder:
         """``(c1, c2) = expr``: a row value's size (or a scalar's, 1) must be the number of
         columns, as SQLite's sqlite3ExprListAppendVector says (a subquery's is checked
         when it is coded)."""
-        if type(expr) is not A.Subquery:
-            n = len(expr.items) if type(expr) is A.RowValue else 1
-            if n != len(columns):
-                self.fail(f"{len(columns)} columns assigned {n} values")
+        if type(expr) is A.Subquery:
+            return A.SetClause(columns, expr, True)
+        n = len(expr.items) if type(expr) is A.RowValue else 1
+        if n != len(columns):
+            self.fail(f"{len(columns)} columns assigned {n} values")
         return A.SetClause(columns, expr)
 
     def replace(self, k, s, e):
