@@ -436,6 +436,22 @@ def key_error(p, table, event, update_cols=None, single_row=False):
     return msg
 
 
+def update_keys_required(p, table, update_cols) -> bool:
+    """SQLite's sqlite3FkRequired for an UPDATE of ``table`` setting ``update_cols``
+    (lower-case names): foreign keys are on and one of the table's own keys, or one naming
+    it as parent, has a column set."""
+    if not getattr(p.db, "foreign_keys", 0):
+        return False
+    triggers_for(p, table)
+    me = _owner_key(table)
+    for k in _cache[id(p.schema)][2]:
+        if _owner_key(k[0]) == me and any(c.lower() in update_cols for c in k[2]):
+            return True
+        if k[4] is not None and _owner_key(k[4]) == me and _parent_changed(table, k, update_cols):
+            return True
+    return False
+
+
 def code_drop_table(p, table, schema_name):
     """SQLite's sqlite3FkDropTable: before DROP TABLE removes a table that a foreign key
     names as its parent, its rows are deleted as by DELETE FROM (the keys' actions run,

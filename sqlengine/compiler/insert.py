@@ -21,7 +21,7 @@ from __future__ import annotations
 from sqlengine.compiler import autoinc, returning, truefalse, upsert
 from sqlengine.compiler.cte import bound_object, missing_table, push_with
 from sqlengine.compiler.expr import code_expr, if_false, if_true
-from sqlengine.compiler.fkey import code_statement_start
+from sqlengine.compiler.fkey import code_statement_start, key_error
 from sqlengine.compiler.generated import code_generated, code_read_row, has_generated, \
     record_registers, table_facts
 from sqlengine.compiler.generated import row_scope as _row_scope
@@ -686,10 +686,10 @@ def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, 
             us.code_checks(base, rowid_given, skip)
         except OperationalError as err:
             # (SQLite codes a DO UPDATE inside the row's checks and goes on: the error of
-            # the RETURNING list, resolved later, replaces its error)
-            if rt is None:
-                raise
-            raise returning_error(p, table, st.returning) or err from None
+            # the RETURNING list, resolved later, replaces its error, and so does the
+            # INSERT's own foreign-key error, coded after it: its parser keeps the last)
+            raise _upsert_error(p, table, st, rt, rowid_given, us.multi_write,
+                                trig) or err from None
     keys = code_write_row(p, table, tcur, icurs, base, st.or_action, skip,
                           same_rowid=not rowid_given)
     code_finish_row(p, table, tcur, icurs, base, keys)
@@ -699,6 +699,28 @@ def _code_insert_row(p, st, table, tcur, icurs, base, rowid_given, gen, us, ai, 
         code_triggers(p, table, "INSERT", "AFTER", base, None, skip, or_action=st.or_action,
                       single_row=rt is None and not _multi_write(table, st, any(
                           tr.event == "INSERT" for tr in table.triggers), rowid_given))
+
+
+def _upsert_error(p, table, st, rt, rowid_given, multi, trig):
+    """The error that replaces a DO UPDATE's: the RETURNING list's, else (with INSERT
+    triggers or foreign keys, ``trig``) the INSERT's foreign keys' (_key_error_after_upsert);
+    None when there is none."""
+    found = returning_error(p, table, st.returning) if rt is not None else None
+    if found is None and trig:
+        found = _key_error_after_upsert(p, table, st, rt, rowid_given, multi)
+    return found
+
+
+def _key_error_after_upsert(p, table, st, rt, rowid_given, multi):
+    """The error the foreign keys of the INSERT ``st`` (with RETURNING ``rt``) raise when
+    coded (code_triggers' AFTER INSERT look-ups), else None; ``multi``: its DO UPDATE
+    made it a multi-write."""
+    if not getattr(p.db, "foreign_keys", 0) or getattr(p, "no_user_triggers", False):
+        return None
+    single = rt is None and p.nested == 0 and not multi and not _multi_write(
+        table, st, any(tr.event == "INSERT" for tr in table.triggers), rowid_given)
+    msg = key_error(p, table, "INSERT", None, single)
+    return OperationalError(msg) if msg is not None else None
 
 
 __all__ = ["compile_insert", "code_write_row", "code_finish_row", "code_delete_row",

@@ -19,9 +19,10 @@ from sqlengine.compiler.expr import code_expr, if_false
 from sqlengine.compiler.exprindex import same_expr
 from sqlengine.compiler.generated import code_read_row
 from sqlengine.compiler.resolve import Scope, Source, table_source
-from sqlengine.compiler.resolve_order import names_error, set_where_error
+from sqlengine.compiler.fkey import update_keys_required
+from sqlengine.compiler.resolve_order import names_error, set_error
 from sqlengine.compiler.setrow import set_exprs
-from sqlengine.compiler.trigger import code_triggers, has_timing
+from sqlengine.compiler.trigger import code_triggers, has_timing, has_triggers
 from sqlengine.errors import OperationalError
 from sqlengine.sql import ast as A
 from sqlengine.vdbe import opcodes as O
@@ -155,6 +156,21 @@ class Upsert:
         self.targets = resolve_targets(p, table, upserts)
         self.tcur = tcur
         self.icurs = icurs
+        self.multi_write = False  # (a DO UPDATE that failed made the INSERT a multi-write)
+
+    def _resolve_error(self, u, scope):
+        """The first error of DO UPDATE ``u``'s SET items, each in turn, then of its WHERE
+        clause, as SQLite resolves them, or None. Past its SET items, sqlite3Update began
+        its write, one of several when it codes triggers or foreign keys (the INSERT's
+        checks then code all): ``multi_write``."""
+        table = self.table
+        found = set_error(self.p, scope, table, u.sets)
+        if found is not None:
+            return found
+        cols = {c.lower() for s in u.sets for c in s.columns}
+        self.multi_write = has_triggers(table, "UPDATE", self.p) or \
+            update_keys_required(self.p, table, cols)
+        return names_error(self.p, scope, [u.where]) if u.where is not None else None
 
     def code_checks(self, base, rowid_given, skip_label):
         """Probe the targeted constraints with the row at ``base``; on a conflict take the
@@ -233,9 +249,7 @@ class Upsert:
             code_update_row(self.p, table, tcur, self.icurs, rowid_reg, assigns,
                             make_scope, u.where, skip_label, "ABORT")
         except OperationalError as err:
-            # (SQLite resolves the SET items, each in turn, before the WHERE clause)
-            raise set_where_error(self.p, make_scope(0), table, u.sets, u.where) \
-                or err from None
+            raise self._resolve_error(u, make_scope(0)) or err from None
         self.p.b.emit(O.OP_Goto, 0, skip_label)
 
 
