@@ -456,25 +456,68 @@ def code_drop_table(p, table, schema_name):
     """SQLite's sqlite3FkDropTable: before DROP TABLE removes a table that a foreign key
     names as its parent, its rows are deleted as by DELETE FROM (the keys' actions run,
     the table's own triggers do not), then, unless defer_foreign_keys is on, a child row
-    left without its parent fails the statement before the schema changes. (A table that
-    is only a child needs nothing here: its deferred violations leave with it, as
-    _violations sees at COMMIT.)"""
+    left without its parent fails the statement before the schema changes. A table that
+    is only a child, with a deferred key of its own (any key while defer_foreign_keys is
+    on), has its rows deleted so only while a deferred key is violated (SQLite's FkIfZero
+    on its count of them): its deferred violations leave with it, as _violations sees at
+    COMMIT, but its rows deleted count. Either way its rows deleted (none when skipped)
+    are the statement's changes()."""
     from sqlengine.compiler.delete import compile_delete
     triggers_for(p, table)
     me = _owner_key(table)
-    if not any(k[4] is not None and _owner_key(k[4]) == me for k in _cache[id(p.schema)][2]):
-        return
+    keys = _cache[id(p.schema)][2]
+    parent = any(k[4] is not None and _owner_key(k[4]) == me for k in keys)
+    defer = getattr(p.db, "defer_foreign_keys", 0)
+    skip = None
+    if not parent:
+        if not any(_owner_key(k[0]) == me and (defer or k[3].deferred) for k in keys):
+            return
+        skip = p.b.new_label()
+        _code_unless_violated(p, skip)
     p.no_user_triggers = True
     try:
         compile_delete(p, A.Delete(A.TableRef(table.name, schema_name)))
     finally:
         p.no_user_triggers = False
-    if not getattr(p.db, "defer_foreign_keys", 0):
+    p.ddl = O.DDL_COUNTS_CHANGES  # (its rows deleted are the statement's changes())
+    if skip is not None:
+        p.b.resolve(skip)
+        return
+    if not defer:
         _code_verify(p, _stmt_any, immediate_only=True, clean=_stmt_clean,
                      per_key=_stmt_marked)
     # in autocommit mode the statement is its transaction: its deferred keys must hold
     # while the table is still there to be read
     _code_verify(p, _dirty_in_autocommit, per_key=_dirty_marked)
+
+
+def _code_unless_violated(p, skip):
+    """Jump to ``skip`` unless some foreign key marked for COMMIT is violated now: a child
+    row without its parent (SQLite counts its deferred violations exactly; a mark here
+    only says one may be)."""
+    b = p.b
+    checks = _violations(p.schema)
+    if not checks:
+        b.emit(O.OP_Goto, 0, skip)
+        return
+    r = b.alloc_reg()
+    b.emit(O.OP_Function, 0, r, r, _dirty, 0)
+    b.emit(O.OP_IfNot, r, skip, 0)
+    found = b.new_label()
+    saved = p.trigger_ctx
+    p.trigger_ctx = None
+    try:
+        for tag, text in checks:
+            nxt = b.new_label()
+            b.emit(O.OP_Function, 0, r, r, _dirty_marked(tag), 0)
+            b.emit(O.OP_IfNot, r, nxt, 0)
+            code_expr(p, None, parse_one("SELECT " + text).stmt.body.columns[0].expr, r)
+            b.emit(O.OP_If, r, found, 0)
+            b.resolve(nxt)
+    finally:
+        p.trigger_ctx = saved
+    b.emit(O.OP_Goto, 0, skip)
+    b.resolve(found)
 
 
 def _check_error(own, naming, single_row):

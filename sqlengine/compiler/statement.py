@@ -25,8 +25,8 @@ from sqlengine.sql.ast import (
     CreateView, CreateVirtualTable, Delete, Detach, Drop, Explain, Insert, Pragma, Reindex,
     Release, Rollback, Select, Update, Vacuum)
 from sqlengine.vdbe.opcodes import (
-    OE_FAIL, OE_ROLLBACK, OP_AggFinal, OP_AggStep, OP_AggValue, OP_AutoCommit, OP_Destroy,
-    OP_Function, OP_Halt, OP_HaltIfNull, OP_Init, OP_MustBeInt, OP_ParseSchema,
+    DDL_COUNTS_CHANGES, OE_FAIL, OE_ROLLBACK, OP_AggFinal, OP_AggStep, OP_AggValue,
+    OP_AutoCommit, OP_Destroy, OP_Function, OP_Halt, OP_HaltIfNull, OP_Init, OP_MustBeInt, OP_ParseSchema,
     OP_Raise, OP_Savepoint, OP_Transaction)
 
 compile_options.register_functions()
@@ -234,6 +234,8 @@ def _compile(db, stmt, text: str, hex_notes=None):
         subtype.mark_result_rows(b.ops, text or "", p.schema)  # (nothing without a call)
     prog = b.finish_statement(names, decls, p.n_param, p.param_names, write, is_txn, p.ddl,
                               explain, text)
+    if p.ddl == DDL_COUNTS_CHANGES:
+        prog.is_ddl = DDL_COUNTS_CHANGES
     if write:
         prog.stmt_journal = (t is not Insert and t is not Update and t is not Delete) or (
             not p.one_row_write and _may_abort(p, prog))

@@ -42,6 +42,7 @@ from sqlengine.vdbe._sorter cimport (SortSpec, Sorter, EphTable, EphIndex, EphHa
                                      new_sorter, new_eph_table, new_eph_index, new_eph_hash,
                                      row_key)
 from sqlengine.vdbe.program cimport Program
+from sqlengine.vdbe.opcodes import DDL_COUNTS_CHANGES
 from sqlengine.storage._record cimport encode_record
 from sqlengine.storage._record import decode_record
 
@@ -1462,10 +1463,11 @@ cdef class Vdbe:
 
     cpdef count_changes(self, long long n):
         """sqlite3VdbeSetChanges at the end of a run: ``n`` rows changed by the statement
-        (changes()), and those its triggers changed (in total_changes() only)."""
+        (changes(): not set by a schema change, unless its code counts rows), and those its
+        triggers changed (in total_changes() only)."""
         prog = self.prog
         db = self.db
-        if prog.is_write and not prog.is_ddl:
+        if prog.is_write and (not prog.is_ddl or prog.is_ddl == DDL_COUNTS_CHANGES):
             db.changes = n
         db.total_changes += n + self.n_nested
 

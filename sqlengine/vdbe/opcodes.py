@@ -197,6 +197,11 @@ OE_DEFAULT = 11
 ON_CONFLICT = {"ROLLBACK": OE_ROLLBACK, "ABORT": OE_ABORT, "FAIL": OE_FAIL,
                "IGNORE": OE_IGNORE, "REPLACE": OE_REPLACE}
 
+# Program.is_ddl of a schema change whose code counts the rows it changes, so that its
+# end sets changes() as a DML statement's does (DROP TABLE's implicit DELETE: SQLite's
+# sqlite3VdbeCountChanges); any other DDL program's is True and leaves changes() alone.
+DDL_COUNTS_CHANGES = 2
+
 
 def doc(name: str) -> str:
     """The one-line doc of an opcode."""
