@@ -681,11 +681,12 @@ cdef class LoopBuilder:
         cdef bint not_indexed = hint is not None and hint.not_indexed
         indexed_by = hint.indexed_by.lower() if hint is not None and hint.indexed_by else None
         # automatic indexes first (SQLite's order: they lose ties); none on the right
-        # table of a RIGHT JOIN (SQLite's JT_RIGHT test)
+        # table of a RIGHT JOIN (SQLite's JT_RIGHT test) nor over a FROM subquery that
+        # reads an enclosing query's row (``refill``: SQLite's isCorrelated test)
         # (a plain Source has no changes_per_run: only the row sources of cte.py and
         # tablefunc.py, subclasses, set it)
         if ((type(src) is Source or not getattr(src, "changes_per_run", False))
-                and hint is None and not src.right
+                and hint is None and not src.right and not src.refill
                 and not without_rowid and self.auto_index_on()):
             for o in ops:
                 if o.op != "=" or o.col < 0 and table is not None:

@@ -6,7 +6,7 @@ cdef class Source:
     cdef public object name, table, cursor, columns, affs, colls, decltypes, ipk, hidden
     cdef public object left, index_cursor, col_lower, defaults, is_table, join_on
     cdef public object using_cols, nullable, has_rowid, rowid_null, right, ltorj, fj
-    cdef public object enames, noexpand, row_est, refill, db
+    cdef public object enames, noexpand, row_est, refill, fill, db
 
 
 cdef class ColRef:

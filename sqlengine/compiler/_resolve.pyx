@@ -161,9 +161,13 @@ cdef void _source_init(Source src, name, cursor, columns, affs, colls, decltypes
     src.has_rowid = table is not None and not table.without_rowid
     src.rowid_null = False
     src.row_est = None  # LogEst of its rows when known (a subquery's constant LIMIT)
-    # a FROM subquery that reads an enclosing query's row, filled again on each run of
-    # its query (select._materialize): what is built over it must be built again too
+    # a FROM subquery that reads an enclosing query's row, filled again each time its
+    # loop is reached (select._materialize): no automatic index is made over it
     src.refill = False
+    # a stored FROM subquery's fill: (return register, first instruction) of the
+    # subroutine that fills it, called when its loop is first reached
+    # (select._materialize), None for any other source
+    src.fill = None
     # the lower-case name of the database it belongs to, for a column written with
     # its schema (``main.t.a``): main for a table unless its builder says another
     # (a table of an attached database), "" for none (a subquery, a CTE), None for

@@ -56,6 +56,7 @@ cdef int OP_Affinity = O.OP_Affinity
 cdef int OP_Column = O.OP_Column
 cdef int OP_Copy = O.OP_Copy
 cdef int OP_Goto = O.OP_Goto
+cdef int OP_Gosub = O.OP_Gosub
 cdef int OP_EndCoroutine = O.OP_EndCoroutine
 cdef int OP_IdxGE = O.OP_IdxGE
 cdef int OP_IdxGT = O.OP_IdxGT
@@ -653,10 +654,33 @@ cdef str _eqp_access(p, Level lv, bint covering):
     return f"SEARCH {name} USING {how} {idx.name} ({' AND '.join(parts)})"
 
 
+def fill_source(p, src):
+    """Where the loop over ``src`` begins: fill it, when it is a stored FROM subquery,
+    view or CTE (``_materialize``'s subroutine), the first time the loop is reached, or
+    each time when it reads an enclosing query's row (SQLite's OP_Once and OP_Gosub in
+    sqlite3WhereBegin): so a loop never reached never fills it (rightjoin.py too)."""
+    _fill_source(p.b, src)
+
+
+cdef int _fill_source(ProgramBuilder b, Source src) except -1:
+    cdef tuple fill = src.fill
+    cdef int after
+    if src.refill:
+        b.emit(OP_Gosub, fill[0], fill[1])
+        return 0
+    after = b.new_label()
+    b.emit(OP_Once, 0, after)
+    b.emit(OP_Gosub, fill[0], fill[1])
+    b.resolve(after)
+    return 0
+
+
 cdef int _open_loop(p, ProgramBuilder b, scope, Level lv) except -1:
     cdef Access acc = lv.access
     cdef Source src = lv.src
     cur = src.cursor
+    if src.fill is not None:  # (a stored subquery: filled first, then scanned or indexed)
+        _fill_source(b, src)
     # (only a table-valued function's source, a subclass, has a prologue)
     prologue = None if type(src) is Source else getattr(src, "prologue", None)
     if p.eqp and (src.is_table or src.cursor in p.eqp_names
@@ -890,8 +914,7 @@ cdef int _open_auto(p, ProgramBuilder b, scope, Level lv) except -1:
     cdef int n = len(cols), j
     lv.icur = b.alloc_cursor()
     cdef int built = b.new_label()
-    if not src.refill:  # (over a FROM subquery filled on each run: built on each run)
-        b.emit(OP_Once, 0, built)
+    b.emit(OP_Once, 0, built)  # (none over a FROM subquery filled again: _loops.pyx)
     lv.fill_at = b.emit(OP_OpenEphemeral, lv.icur, n + 1, 0, SortSpec(n), 1, "auto-index")
     cdef int done = b.new_label()
     b.emit(OP_Rewind, src.cursor, done)

@@ -30,7 +30,7 @@ from sqlengine.vdbe.sorter import SortSpec
 
 
 class CteEntry:
-    __slots__ = ("name", "cte", "env", "recursive_source", "busy", "uses")
+    __slots__ = ("name", "cte", "env", "recursive_source", "busy", "uses", "stored")
 
     def __init__(self, name, cte):
         self.name = name
@@ -39,6 +39,10 @@ class CteEntry:
         self.recursive_source = None  # Source of the current row while the recursive arms compile
         self.busy = False
         self.uses = 1  # FROM items naming it in the statement (SQLite materializes at 2)
+        # (program builder, Source) of each program where a reference stored it, filled
+        # once (not reading an enclosing query's row): the later references read that
+        # table (``_stored_again``)
+        self.stored = None
 
 
 def push_with(p, with_: A.With, owner=None):
@@ -205,6 +209,8 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize, outer=None, corou
             typed = outer is not None and (forced or not coroutine)
             src = _recursive(p, entry, sel, arms, alias, Source, coroutine and not forced,
                              typed)
+        elif forced and _stored_in(entry, p.b) is not None:
+            src = _stored_again(p, _stored_in(entry, p.b), alias or entry.name, Source)
         else:
             src = materialize(p, sel, alias or entry.name, None, entry.name, forced=forced,
                               names_as=cte.columns)
@@ -214,9 +220,38 @@ def cte_source(p, entry: CteEntry, alias, Source, materialize, outer=None, corou
                                            f"values for {len(cte.columns)} columns")
                 from sqlengine.compiler.select import _dedupe, renamed_source
                 src = renamed_source(src, _dedupe(list(cte.columns)))
+            if forced and src.fill is not None and not src.refill:
+                if entry.stored is None:
+                    entry.stored = []
+                entry.stored.append((p.b, src))
     finally:
         entry.busy = False
         p.ctes = saved
+    return src
+
+
+def _stored_in(entry, b):
+    """The Source that stored CTE ``entry`` in the program ``b`` builds, or None."""
+    if entry.stored is not None:
+        for holder, src in entry.stored:
+            if holder is b:
+                return src
+    return None
+
+
+def _stored_again(p, first, name, Source):
+    """A later reference (named ``name``) to a CTE stored once by the reference whose
+    Source is ``first``: SQLite fills it now, before this query's loops (its subroutine
+    fills it once: a Gosub after the first does nothing), and reads the same rows through
+    a cursor of its own (OpenDup); no MATERIALIZE plan line."""
+    b = p.b
+    cur = b.alloc_cursor()
+    b.emit(O.OP_Gosub, first.fill[0], first.fill[1])
+    b.emit(O.OP_OpenDup, cur, first.cursor)
+    src = Source(name, cur, list(first.columns), first.affs, first.colls, first.decltypes)
+    src.row_est = first.row_est
+    src.enames, src.noexpand = first.enames, first.noexpand
+    p.eqp_names[cur] = name
     return src
 
 

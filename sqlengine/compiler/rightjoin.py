@@ -173,6 +173,9 @@ def _unmatched_pass(p, scope, levels, i):
         b.emit(O.OP_NullRow, outer.src.cursor)
         if outer.icur >= 0 and outer.icur != outer.src.cursor:
             b.emit(O.OP_NullRow, outer.icur)
+    if src.fill is not None:  # (a stored subquery whose loop the rows never reached)
+        from sqlengine.compiler._where import fill_source
+        fill_source(p, src)
     done = b.new_label()
     nxt = b.new_label()
     b.emit(O.OP_Rewind, src.cursor, done)

@@ -61,7 +61,7 @@ from sqlengine.vdbe.opcodes import (
     AFF_BLOB, AFF_NONE, OP_Column, OP_Found, OP_Goto, OP_IdxDelete, OP_IdxInsert, OP_IfNot, OP_Insert,
     OP_Integer, OP_MakeRecord, OP_MustBeInt, OP_NewRowid, OP_Next, OP_Noop, OP_NotFound,
     OP_EndCoroutine, OP_InitCoroutine, OP_Null, OP_Once, OP_OpenEphemeral,
-    OP_ResultRow, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
+    OP_ResultRow, OP_Return, OP_Rewind, OP_RowData, OP_SCopy, OP_SorterCutoff,
     OP_SorterInsert, OP_SorterNext, OP_SorterOpen, OP_SorterSort)
 from sqlengine.vdbe.sorter import SortSpec
 
@@ -493,8 +493,9 @@ def _any_source_for(p, item, scope, outer, coroutine=False):
 
 def _materialize(p, sel, name, col_names, plan_name, clear=None, naming=EARLY_NAMES,
                  scope=None, typed=False, compound=False, coroutine=False):
-    """A FROM item's SELECT run once into an ephemeral table, the source that reads it,
-    or with ``coroutine`` coded as a co-routine the loop over it resumes for each row
+    """A FROM item's SELECT run once into an ephemeral table, the source that reads it
+    (the filling is a subroutine the loop over it calls when first reached, ``src.fill``:
+    _where.fill_source), or with ``coroutine`` coded as a co-routine the loop over it resumes for each row
     (a ``CoroutineSource``: never stored, started by that loop only, so a query that
     takes few of its rows, or none, computes no more); ``plan_name`` names it on its
     MATERIALIZE or CO-ROUTINE line (its loop's line gives ``name``, or ``plan_name`` for
@@ -512,8 +513,11 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, naming=EARLY_NA
         dest = CoroutineDest(b.alloc_reg(), clear)
         start = b.emit(OP_InitCoroutine, dest.reg, done, b.addr() + 1)
         line = eqp_open(p, f"CO-ROUTINE {plan_name}")
-    else:
+    else:  # (a subroutine, called where the loop over it begins: fill_source)
         dest = TableDest(cur, clear, typed)
+        skip = b.new_label()
+        b.emit(OP_Goto, 0, skip)
+        ret = b.alloc_reg()
         start = b.emit(OP_Once, 0, done)
         b.emit(OP_OpenEphemeral, cur, 0)
         line = eqp_open(p, f"MATERIALIZE {plan_name}")
@@ -535,7 +539,11 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, naming=EARLY_NA
     p.eqp_names[cur] = plan_name if name == "(subquery)" else name
     if coroutine:
         b.emit(OP_EndCoroutine, dest.reg)
-    b.resolve(done)
+        b.resolve(done)
+    else:
+        b.resolve(done)
+        b.emit(OP_Return, ret)
+        b.resolve(skip)
     check_collations(p, info)
     names = list(info.names)
     if col_names:
@@ -552,6 +560,8 @@ def _materialize(p, sel, name, col_names, plan_name, clear=None, naming=EARLY_NA
     else:
         src = Source(name, cur, names, typ.affs, info.colls, typ.decltypes)
     src.refill = corr is not None and corr[0]
+    if not coroutine:
+        src.fill = (ret, start)
     src.row_est = _limit_est(sel.limit)
     if info.nested is not None:
         set_nested(src, info)
@@ -572,6 +582,7 @@ def renamed_source(src, names):
     """``src`` with its columns named ``names`` (a CTE's column list)."""
     new = type(src)(src.name, src.cursor, names, src.affs, src.colls, src.decltypes)
     new.refill = src.refill
+    new.fill = src.fill
     if type(src) is CoroutineSource:
         new.co_reg, new.co_entry, new.co_base = src.co_reg, src.co_entry, src.co_base
     return new

@@ -65,7 +65,7 @@ cdef enum:
     OP_AutoCommit, OP_Savepoint, OP_ReadCookie, OP_SetCookie, OP_CreateBtree, OP_Destroy,
     OP_ParseSchema, OP_SetLastRowid, OP_AddChanges, OP_Sequence, OP_IdxKeyCheck,
     OP_RowData, OP_MemMax, OP_Raise, OP_IfNullJump, OP_InListCheck, OP_ClrSubtype,
-    OP_SorterCutoff, OP_Program
+    OP_SorterCutoff, OP_Program, OP_OpenDup
 
 # Cursor kinds
 cdef enum:
@@ -1052,6 +1052,14 @@ cdef class Vdbe:
                 else:
                     c = new_cursor(K_EPH_INDEX, None, new_eph_index(<SortSpec?>ki, p2), ki, p2)
                 cursors[p1] = c
+            elif op == OP_OpenDup:  # (the rows stay shared; each cursor has its position)
+                c = <VCursor>_slot(cursors, p2)
+                v = c.data
+                if type(v) is SpilledTable:
+                    cursors[p1] = new_cursor(K_TABLE, v.bt.cursor(v.cursor.root, False), v,
+                                             None, c.n_cols)
+                else:
+                    cursors[p1] = new_cursor(c.kind, None, v, c.key_info, c.n_cols)
             elif op == OP_SorterOpen:
                 ki = _slot(p4s, pc)
                 cursors[p1] = new_cursor(K_SORTER, None, new_sorter(<SortSpec?>ki), ki, p2)

@@ -176,6 +176,8 @@ OPCODES: list[tuple[str, str, str]] = [
      "coded inline around the call; a RAISE(IGNORE) in it jumps to P2. Fails 'too many "
      "levels of trigger recursion' past the connection's trigger depth limit. P4 None: "
      "a trigger coded inline, only its depth checked."),
+    ("OpenDup", "P1 P2", "Open cursor P1 on the transient table cursor P2 is open on (a "
+     "CTE read by two FROM items, stored once), positioned on no row."),
 ]
 
 NAMES: list[str] = [op[0] for op in OPCODES]

@@ -1,6 +1,6 @@
 -- A FROM subquery (or CTE body) of a subquery reads the enclosing queries' columns, not
 -- its sibling FROM items' (SQLite resolves it with the outer name context); it is filled
--- again for each row of the query that reads it, and so is an automatic index over it.
+-- again each time its loop is reached, and no automatic index is made over it.
 -- At the top level a FROM subquery sees no other item: "no such column". An aggregate of
 -- an outer query's columns inside it is never collected: "misuse of aggregate".
 CREATE TABLE t(a, b);
