@@ -168,13 +168,7 @@ def _flatten_join(p, core, order_by):
 def _order_holds_subquery(order_by) -> bool:
     """Whether a term of ``order_by`` holds a subquery (whose own FROM may name a table
     as a merged item is named: its names are not rewritten)."""
-    stack = [o.expr for o in order_by]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, _SUBQUERIES):
-            return True
-        stack.extend(iter_children(x))
-    return False
+    return _any_subquery([o.expr for o in order_by])
 
 
 def _has_window(core) -> bool:
@@ -331,6 +325,11 @@ def _holds_subquery(core) -> bool:
         if f.on is not None:
             stack.append(f.on)
         f = f.left
+    return _any_subquery(stack)
+
+
+def _any_subquery(stack) -> bool:
+    """Whether a subquery is in one of the nodes of ``stack`` (a list it empties)."""
     while stack:
         x = stack.pop()
         if isinstance(x, _SUBQUERIES):
