@@ -97,15 +97,20 @@ def test_rowid_declared_type(cons):
     declared type where it has one), which PARSE_DECLTYPES converters read."""
     got = []
     for mod in (sqlite3, sqlengine):
+        saved = dict(mod.converters)  # (the registry is the module's: restored after)
         con = mod.connect(":memory:", detect_types=mod.PARSE_DECLTYPES)
-        mod.register_converter("INTEGER", lambda b: b"int:" + b)
-        mod.register_converter("integer", lambda b: b"int:" + b)
-        con.execute("CREATE TABLE t(a)")
-        con.execute("CREATE TABLE u(k integer PRIMARY KEY)")
-        con.execute("INSERT INTO t VALUES (5)")
-        con.execute("INSERT INTO u VALUES (7)")
-        got.append([con.execute(q).fetchall() for q in (
-            "SELECT rowid, a FROM t", "SELECT _rowid_ FROM u",
-            "SELECT * FROM (SELECT oid FROM t)", "SELECT rowid COLLATE nocase FROM t")])
-        con.close()
+        try:
+            mod.register_converter("INTEGER", lambda b: b"int:" + b)
+            mod.register_converter("integer", lambda b: b"int:" + b)
+            con.execute("CREATE TABLE t(a)")
+            con.execute("CREATE TABLE u(k integer PRIMARY KEY)")
+            con.execute("INSERT INTO t VALUES (5)")
+            con.execute("INSERT INTO u VALUES (7)")
+            got.append([con.execute(q).fetchall() for q in (
+                "SELECT rowid, a FROM t", "SELECT _rowid_ FROM u",
+                "SELECT * FROM (SELECT oid FROM t)", "SELECT rowid COLLATE nocase FROM t")])
+        finally:
+            con.close()
+            mod.converters.clear()
+            mod.converters.update(saved)
     assert got[0] == got[1]

@@ -53,10 +53,15 @@ def test_text_factory_bytes_and_converters(tmp_path, mod):
     con.text_factory = bytes
     assert [r for (r,) in con.execute("SELECT a FROM t ORDER BY k")] == RAW
     con.text_factory = str
+    saved = dict(mod.converters)  # (the registry is the module's: restored after)
     mod.register_converter("RAW", lambda b: b)
-    got = [r for (r,) in con.execute('SELECT a AS "a [RAW]" FROM t ORDER BY k')]
+    try:
+        got = [r for (r,) in con.execute('SELECT a AS "a [RAW]" FROM t ORDER BY k')]
+    finally:
+        mod.converters.clear()
+        mod.converters.update(saved)
+        con.close()
     assert got == RAW
-    con.close()
 
 
 def test_engines_agree_on_functions_of_such_text():
