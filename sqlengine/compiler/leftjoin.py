@@ -97,7 +97,10 @@ def simplify_left_joins(p, core):
 
 
 def _conjuncts(e, out):
-    """Append the top-level AND terms of ``e`` (None: none) to ``out``."""
+    """Append the top-level AND terms of ``e`` (None: none) to ``out``. Not
+    _terms.split_and, which also splits ``(a, b) = (x, y)`` into ``a = x`` and ``b = y``
+    as SQLite's later WHERE analysis does: here, as in sqlite3ExprImpliesNonNullRow, such a
+    term is one comparison of row values, which proves nothing."""
     stack = [e]
     while stack:
         x = stack.pop()

@@ -98,6 +98,7 @@ cdef class EphHash:
     cdef int _check(self) except -1
     cdef int _sort_groups(self) except -1
     cpdef bint lookup(self, object key) except -1
+    cdef int _sort_group(self, list g) except -1
 
 
 cdef Sorter new_sorter(SortSpec spec)

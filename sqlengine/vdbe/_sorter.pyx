@@ -1400,22 +1400,25 @@ cdef class EphHash:
         self.spilled = sp
         return 0
 
+    cdef int _sort_group(self, list g) except -1:
+        """Put group ``g`` in the index's order (see the class docstring)."""
+        if len(g) > 1:
+            if self.order is None:
+                self.order = SortSpec(self.n_order)
+            _sort(g, self.order)
+        return 0
+
     cdef int _sort_groups(self) except -1:
         for g in self.groups.values():
-            if len(<list>g) > 1:
-                if self.order is None:
-                    self.order = SortSpec(self.n_order)
-                _sort(<list>g, self.order)
+            self._sort_group(<list>g)
         self.unsorted = False
         return 0
 
     cpdef bint lookup(self, object key) except -1:
         if self.spilled is not None:
             self.cur = self.spilled.lookup(key)  # (a new list each time)
-            if self.n_order and len(self.cur) > 1:
-                if self.order is None:
-                    self.order = SortSpec(self.n_order)
-                _sort(<list>self.cur, self.order)
+            if self.n_order:
+                self._sort_group(<list>self.cur)
         else:
             if self.unsorted and self.n_order:
                 self._sort_groups()
